@@ -1,0 +1,148 @@
+/** Fault injection for tests of slow, failing and vanishing services. */
+
+import { isJsonObject, type Json, type JsonObject, own } from './json';
+import { badRequest, JSON_TYPE, type Reply } from './replies';
+
+export interface Fault {
+  /** Substring of "METHOD /path" (path without the query); absent = any API request. */
+  match?: string;
+  status?: number;
+  body?: string;
+  contentType?: string;
+  /** Destroy the socket without answering. */
+  drop?: true;
+  /** Send the headers and part of the body, then wait this long before the rest. */
+  stallBodyMs?: number;
+  /** How many matching requests it applies to; default 1. */
+  count?: number;
+}
+
+export interface FaultConfig {
+  latencyMs?: number;
+  queue: Fault[];
+}
+
+const MAX_WAIT_MS = 600_000;
+
+export class Faults {
+  private queue: { fault: Fault; remaining: number }[] = [];
+
+  constructor(
+    public latencyMs = 0,
+    initial: readonly Fault[] = [],
+  ) {
+    this.add(initial);
+  }
+
+  add(faults: readonly Fault[]): void {
+    for (const fault of faults) {
+      this.queue.push({ fault, remaining: fault.count ?? 1 });
+    }
+  }
+
+  clear(): void {
+    this.queue = [];
+    this.latencyMs = 0;
+  }
+
+  /** The first queued fault matching the request, consumed once. */
+  take(requestLine: string): Fault | undefined {
+    const index = this.queue.findIndex((entry) => requestLine.includes(entry.fault.match ?? ''));
+    const entry = this.queue[index];
+    if (!entry) {
+      return undefined;
+    }
+    entry.remaining -= 1;
+    if (entry.remaining <= 0) {
+      this.queue.splice(index, 1);
+    }
+    return entry.fault;
+  }
+
+  pending(): number {
+    return this.queue.reduce((sum, entry) => sum + entry.remaining, 0);
+  }
+}
+
+/**
+ * The fault's own answer; undefined when it only stalls, so the real answer
+ * is sent slowly instead.
+ */
+export function faultReply(fault: Fault): Reply | undefined {
+  if (fault.status === undefined && fault.body === undefined && fault.stallBodyMs !== undefined) {
+    return undefined;
+  }
+  return {
+    status: fault.status ?? 500,
+    body: fault.body ?? JSON.stringify({ error: 'injected fault' }),
+    headers: { 'content-type': fault.contentType ?? JSON_TYPE },
+  };
+}
+
+/** The body of POST /__test/faults, or 400 naming what is wrong. */
+export function parseFaultConfig(body: Json | undefined): FaultConfig {
+  if (!isJsonObject(body)) {
+    throw badRequest('body must be an object { latencyMs?, queue? }');
+  }
+  const latency = own(body, 'latencyMs');
+  const queue = own(body, 'queue') ?? [];
+  if (!Array.isArray(queue)) {
+    throw badRequest('queue must be an array of faults');
+  }
+  return {
+    latencyMs: latency === undefined ? undefined : waitMs(latency, 'latencyMs'),
+    queue: queue.map((item, index) => parseFault(item, `queue[${index}]`)),
+  };
+}
+
+function parseFault(value: Json, where: string): Fault {
+  if (!isJsonObject(value)) {
+    throw badRequest(`${where} must be an object`);
+  }
+  const fault: Fault = {};
+  const match = text(value, 'match', where);
+  if (match !== undefined) fault.match = match;
+  const body = text(value, 'body', where);
+  if (body !== undefined) fault.body = body;
+  const contentType = text(value, 'contentType', where);
+  if (contentType !== undefined) {
+    if (/[\r\n]/.test(contentType)) throw badRequest(`${where}.contentType must be one line`);
+    fault.contentType = contentType;
+  }
+  const status = integer(value, 'status', where, 200, 599);
+  if (status !== undefined) fault.status = status;
+  const count = integer(value, 'count', where, 1, Number.MAX_SAFE_INTEGER);
+  if (count !== undefined) fault.count = count;
+  const stall = own(value, 'stallBodyMs');
+  if (stall !== undefined) fault.stallBodyMs = waitMs(stall, `${where}.stallBodyMs`);
+  const drop = own(value, 'drop');
+  if (drop !== undefined && typeof drop !== 'boolean') throw badRequest(`${where}.drop must be true or false`);
+  if (drop === true) fault.drop = true;
+  return fault;
+}
+
+function text(value: JsonObject, field: string, where: string): string | undefined {
+  const found = own(value, field);
+  if (found !== undefined && typeof found !== 'string') {
+    throw badRequest(`${where}.${field} must be a string`);
+  }
+  return found;
+}
+
+function integer(value: JsonObject, field: string, where: string, min: number, max: number): number | undefined {
+  const found = own(value, field);
+  if (found === undefined) {
+    return undefined;
+  }
+  if (typeof found !== 'number' || !Number.isInteger(found) || found < min || found > max) {
+    throw badRequest(`${where}.${field} must be an integer from ${min} to ${max}`);
+  }
+  return found;
+}
+
+function waitMs(value: Json, name: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_WAIT_MS) {
+    throw badRequest(`${name} must be a number of milliseconds from 0 to ${MAX_WAIT_MS}`);
+  }
+  return value;
+}

@@ -1,0 +1,123 @@
+/** CLI of the local service: prints its base URL and sample tokens, stops on SIGINT/SIGTERM. */
+
+import { parseArgs } from 'node:util';
+import type { Fault } from './faults';
+import { type RunningService, type ServiceOptions, startService } from './server';
+
+const USAGE = `Usage: node out/test/service/main.js --admin-token <token> [--port <port>] [--test-mode]
+         [--latency <ms>] [--fail-next <n> [--fail-status <code>]] [--drop-next <n>]
+
+  --admin-token <token>  bearer token that sees every tenant (required)
+  --port <port>          port on 127.0.0.1; 0 or absent picks a free one
+  --test-mode            enable the /__test/ routes (faults, reset, request log)
+  --latency <ms>         delay every API request
+  --fail-next <n>        answer the next n API requests with --fail-status (default 500)
+  --drop-next <n>        close the connection of the next n API requests without answering
+                         (after the --fail-next ones)`;
+
+class UsageError extends Error {}
+
+function integerOption(value: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  const number = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number) || number < min || number > max) {
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  }
+  return number;
+}
+
+function readArgs(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        'admin-token': { type: 'string' },
+        'test-mode': { type: 'boolean' },
+        latency: { type: 'string' },
+        'fail-next': { type: 'string' },
+        'fail-status': { type: 'string' },
+        'drop-next': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function parseOptions(argv: string[]): ServiceOptions | 'help' {
+  const parsed = readArgs(argv);
+  if (parsed.help) {
+    return 'help';
+  }
+  const adminToken = parsed['admin-token'];
+  if (adminToken === undefined || adminToken.trim() === '' || /\s/.test(adminToken)) {
+    throw new UsageError('--admin-token <token> is required (a token without spaces)');
+  }
+  const failNext = integerOption(parsed['fail-next'], 'fail-next', 1, 1_000_000);
+  const failStatus = integerOption(parsed['fail-status'], 'fail-status', 200, 599);
+  if (failStatus !== undefined && failNext === undefined) {
+    throw new UsageError('--fail-status needs --fail-next <n>');
+  }
+  const dropNext = integerOption(parsed['drop-next'], 'drop-next', 1, 1_000_000);
+  const faults: Fault[] = [];
+  if (failNext !== undefined) {
+    faults.push({ status: failStatus ?? 500, count: failNext });
+  }
+  if (dropNext !== undefined) {
+    faults.push({ drop: true, count: dropNext });
+  }
+  return {
+    adminToken,
+    port: integerOption(parsed.port, 'port', 0, 65535) ?? 0,
+    testMode: parsed['test-mode'] ?? false,
+    latencyMs: integerOption(parsed.latency, 'latency', 0, 600_000) ?? 0,
+    faults,
+  };
+}
+
+function describe(service: RunningService, testMode: boolean): string {
+  return [
+    `ConvAI local service: ${service.url}`,
+    `Admin token: ${service.adminToken}`,
+    ...service.tenantTokens.map((t) => `Tenant ${t.id} (${t.name}) token: ${t.token}`),
+    ...(testMode ? ['Test mode: /__test/ routes enabled'] : []),
+  ].join('\n');
+}
+
+function optionsOrExit(argv: string[]): ServiceOptions | 'help' {
+  try {
+    return parseOptions(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const options = optionsOrExit(process.argv.slice(2));
+  if (options === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  const service = await startService(options);
+  console.log(describe(service, options.testMode ?? false));
+  const stop = (): void => {
+    void service.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`ConvAI local service failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

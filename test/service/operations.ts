@@ -1,0 +1,187 @@
+/** The two operations on a stored resource: test_prompt and execute_action. */
+
+import {
+  buildRequest,
+  type BuiltRequest,
+  type FunctionDefinition,
+  PLACEHOLDER,
+  type RequestDefinition,
+} from '../../src/core/request-builder';
+import { isJsonObject, type Json, type JsonObject, own } from './json';
+import { badRequest, invalidField } from './replies';
+
+const OUTGOING_TIMEOUT_MS = 10_000;
+const PROMPT_MODE_DEACTIVATED = 2;
+const PROMPT_MODE_SIMULATED = 3;
+
+const ACTION_NAMES = ['ping', 'echo', 'fail', 'call_api'] as const;
+
+/** Operation bodies are not wrapped; an empty body counts as `{}`. */
+function operationBody(body: Json | undefined): JsonObject {
+  if (body === undefined) {
+    return {};
+  }
+  if (!isJsonObject(body)) {
+    throw badRequest('request body must be a JSON object');
+  }
+  return body;
+}
+
+/** An optional object field; null counts as absent. */
+function optionalObject(body: JsonObject, field: string): JsonObject | undefined {
+  const value = own(body, field);
+  if (value === undefined || value === null) {
+    return undefined;
+  }
+  if (!isJsonObject(value)) {
+    throw invalidField(field, 'must be an object');
+  }
+  return value;
+}
+
+function requiredString(body: JsonObject, field: string): string {
+  const value = own(body, field);
+  if (value === undefined || value === null) {
+    throw invalidField(field, "can't be blank");
+  }
+  if (typeof value !== 'string') {
+    throw invalidField(field, 'must be a string');
+  }
+  return value;
+}
+
+/** Deterministic and offline: see README "test_prompt". `prompt` is the prompt's detail view. */
+export function testPrompt(prompt: JsonObject, requestBody: Json | undefined): JsonObject {
+  const body = operationBody(requestBody);
+  const promptText = requiredString(body, 'prompt_text');
+  const params = optionalObject(body, 'prompt_params') ?? {};
+  const mode = own(prompt, 'mode');
+  if (mode === PROMPT_MODE_DEACTIVATED) {
+    throw invalidField('mode', 'prompt is deactivated');
+  }
+  const userPrompt = own(prompt, 'user_prompt');
+  const altered = (typeof userPrompt === 'string' ? userPrompt : '').replace(PLACEHOLDER, (whole, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+  const model = own(prompt, 'ai_model');
+  const echo = `Echo (${typeof model === 'string' && model !== '' ? model : 'default model'}): ${promptText}`;
+  return {
+    response: mode === PROMPT_MODE_SIMULATED ? `[simulated] ${echo}` : echo,
+    altered_prompt: altered,
+    next_prompt_id: own(prompt, 'next_prompt_id') ?? null,
+    next_prompt_params: params,
+  };
+}
+
+/** `integration` is the integration's detail view; `signal` aborts when the service closes. */
+export async function executeAction(integration: JsonObject, requestBody: Json | undefined, signal: AbortSignal): Promise<JsonObject> {
+  const body = operationBody(requestBody);
+  const action = requiredString(body, 'action');
+  const params = optionalObject(body, 'params');
+  switch (action) {
+    case 'ping':
+      return { result: 'pong', status: 'success' };
+    case 'echo':
+      return { result: JSON.stringify(params ?? {}), status: 'success' };
+    case 'fail': {
+      const reason = params && own(params, 'reason');
+      return { result: typeof reason === 'string' ? reason : `simulated failure of ${String(own(integration, 'name'))}`, status: 'error' };
+    }
+    case 'call_api':
+      return callApi(integration, params ?? {}, signal);
+    default:
+      throw invalidField('action', `is not supported (use one of: ${ACTION_NAMES.join(', ')})`);
+  }
+}
+
+async function callApi(integration: JsonObject, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
+  const tecParams = own(integration, 'tec_params');
+  const definition = requestDefinition(isJsonObject(tecParams) ? own(tecParams, 'request') : undefined);
+  if (typeof definition === 'string') {
+    throw invalidField('tec_params', definition);
+  }
+  const built = buildOrReject(definition, params);
+  try {
+    const response = await fetch(built.url, {
+      method: built.method,
+      headers: built.headers,
+      body: built.body === undefined ? undefined : JSON.stringify(built.body),
+      signal: AbortSignal.any([signal, AbortSignal.timeout(OUTGOING_TIMEOUT_MS)]),
+    });
+    const text = await response.text();
+    return { result: text, status: response.ok ? 'success' : 'error' };
+  } catch (error) {
+    return { result: failureMessage(error), status: 'error' };
+  }
+}
+
+/** A definition that cannot take these params is the caller's mistake: 422 naming `params`. */
+function buildOrReject(definition: RequestDefinition, params: JsonObject): BuiltRequest {
+  try {
+    return buildRequest(definition, params, definition.api_key);
+  } catch (error) {
+    throw invalidField('params', error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** fetch reports "fetch failed" and hides the useful part in `cause`. */
+function failureMessage(error: unknown): string {
+  if (!(error instanceof Error)) {
+    return String(error);
+  }
+  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+}
+
+/** The stored `tec_params.request` as a request definition, or what is wrong with it. */
+function requestDefinition(value: Json | undefined): RequestDefinition | string {
+  if (!isJsonObject(value)) {
+    return 'has no request definition in tec_params.request';
+  }
+  const url = own(value, 'url');
+  const method = own(value, 'method');
+  const apiKey = own(value, 'api_key');
+  const headers = own(value, 'headers') ?? {};
+  const fixed = own(value, 'fixed_parameters') ?? {};
+  const functionDefinition = asFunctionDefinition(own(value, 'function_definition'));
+  if (typeof url !== 'string' || typeof method !== 'string') {
+    return 'request needs a url and a method';
+  }
+  if (apiKey !== undefined && apiKey !== null && typeof apiKey !== 'string') {
+    return 'request api_key must be a string';
+  }
+  const headerEntries = isJsonObject(headers) ? Object.entries(headers) : [];
+  const stringHeaders = headerEntries.flatMap(([name, text]) => (typeof text === 'string' ? [[name, text] as const] : []));
+  if (!isJsonObject(headers) || stringHeaders.length !== headerEntries.length) {
+    return 'request headers must be an object of strings';
+  }
+  if (!isJsonObject(fixed)) {
+    return 'request fixed_parameters must be an object';
+  }
+  if (!functionDefinition) {
+    return 'request needs a function_definition with parameters.properties';
+  }
+  return {
+    url,
+    method,
+    api_key: typeof apiKey === 'string' ? apiKey : undefined,
+    headers: Object.fromEntries(stringHeaders),
+    fixed_parameters: fixed,
+    function_definition: functionDefinition,
+  };
+}
+
+function asFunctionDefinition(value: Json | undefined): FunctionDefinition | undefined {
+  const parameters = isJsonObject(value) ? own(value, 'parameters') : undefined;
+  const properties = isJsonObject(parameters) ? own(parameters, 'properties') : undefined;
+  if (!isJsonObject(value) || !isJsonObject(properties)) {
+    return undefined;
+  }
+  const name = own(value, 'name');
+  const description = own(value, 'description');
+  return {
+    type: 'function',
+    name: typeof name === 'string' ? name : '',
+    description: typeof description === 'string' ? description : '',
+    parameters: { type: 'object', properties },
+  };
+}
