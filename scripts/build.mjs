@@ -3,6 +3,7 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { rmSync } from 'node:fs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const watch = process.argv.includes('--watch');
@@ -20,5 +21,7 @@ await build({
   logLevel: 'warning',
 });
 
+// A full compile into an empty out/ leaves no stale output of deleted sources.
+rmSync(path.join(root, 'out'), { recursive: true, force: true });
 const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', root], { stdio: 'inherit' });
 process.exit(tsc.status ?? 1);

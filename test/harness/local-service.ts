@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import { RunningService, startService } from '../service/server';
+import { testOutputDir } from './paths';
+
+/** The local service on a free loopback port, with a fresh admin token and its sample tenants. */
+export function startLocalService(): Promise<RunningService> {
+  return startService({ port: 0, adminToken: randomBytes(16).toString('hex'), testMode: true });
+}
+
+/** What the tests inside VS Code need to know, passed through the extension host's environment. */
+export function extensionTestEnv(service: RunningService, resultsFile: string): Record<string, string> {
+  return {
+    CONVAI_TEST_RESULTS: resultsFile,
+    CONVAI_SERVICE_URL: service.url,
+    CONVAI_ADMIN_TOKEN: service.adminToken,
+    CONVAI_TENANT_TOKENS: JSON.stringify(service.tenantTokens),
+    CONVAI_TEST_OUTPUT: testOutputDir,
+  };
+}
