@@ -17,6 +17,8 @@ export interface CodeServerOptions {
   userSettings?: Record<string, unknown>;
   /** Where code-server's own output goes. */
   logFile: string;
+  /** Extension folders installed into the throwaway extensions folder (the payload loads only one from source). */
+  extensions?: string[];
 }
 
 export interface CodeServer {
@@ -79,6 +81,11 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   // Its own config file, so a developer's ~/.config/code-server (password, bind address) plays no part.
   const configFile = path.join(profile, 'config.yaml');
   fs.writeFileSync(configFile, 'auth: none\n');
+  const extensionsDir = path.join(profile, 'extensions');
+  for (const folder of options.extensions ?? []) {
+    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    fs.cpSync(folder, path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+  }
   fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
   const log = fs.createWriteStream(options.logFile);
 
@@ -92,7 +99,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       '--disable-update-check',
       '--disable-workspace-trust',
       '--user-data-dir', userDataDir,
-      '--extensions-dir', path.join(profile, 'extensions'),
+      '--extensions-dir', extensionsDir,
       options.workspace,
     ],
     { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },

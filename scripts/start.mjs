@@ -1,0 +1,83 @@
+// @ts-check
+// `npm start`: installs and builds what is missing, starts the local service with its sample data, and
+// opens VS Code with the extension loaded and a connection `local` to that service: desktop `code` when it
+// is on PATH, else code-server, whose URL is printed for a browser. Ctrl+C stops everything it started.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ensureCodeServer, ensureNodeModules, repoRoot, run } from './ensure.mjs';
+
+const require = createRequire(import.meta.url);
+const cacheDir = path.join(repoRoot, '.cache', 'start');
+const workspace = path.join(cacheDir, 'workspace');
+const startConnection = path.join(repoRoot, 'scripts', 'start-connection');
+
+function hasDesktopCode() {
+  return !process.env.CONVAI_START_BROWSER && spawnSync('code', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+ensureNodeModules();
+const desktop = hasDesktopCode();
+const codeServerBin = desktop ? undefined : ensureCodeServer();
+run(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs')]);
+
+/** @type {{ startService: (o: { port?: number, adminToken: string }) => Promise<{ url: string, adminToken: string, tenantTokens: { id: number, name: string, token: string }[], close(): Promise<void> }> }} */
+const { startService } = require(path.join(repoRoot, 'out', 'test', 'service', 'server.js'));
+const service = await startService({ port: Number(process.env.CONVAI_SERVICE_PORT ?? 0), adminToken: `admin-${randomBytes(8).toString('hex')}` });
+
+mkdirSync(workspace, { recursive: true });
+writeFileSync(
+  path.join(workspace, 'README.md'),
+  '# ConvAI Config playground\n\nOpen the ConvAI view in the activity bar: the connection `local` points at the local service.\n',
+);
+const settings = { 'convai.connections': [{ name: 'local', baseUrl: service.url }], 'git.openRepositoryInParentFolders': 'never' };
+const env = { CONVAI_START_CONNECTION: JSON.stringify({ name: 'local', baseUrl: service.url, token: service.adminToken }) };
+
+console.log(`ConvAI local service: ${service.url}`);
+console.log(`  admin token: ${service.adminToken}`);
+for (const tenant of service.tenantTokens) console.log(`  tenant ${tenant.id} (${tenant.name}) token: ${tenant.token}`);
+
+/** @type {() => Promise<void>} */
+let stopEditor = async () => undefined;
+if (desktop) {
+  const userDataDir = path.join(cacheDir, 'desktop-user-data');
+  mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  const child = spawn(
+    'code',
+    ['--new-window', '--user-data-dir', userDataDir, `--extensionDevelopmentPath=${repoRoot}`, `--extensionDevelopmentPath=${startConnection}`, workspace],
+    { stdio: 'inherit', env: { ...process.env, ...env } },
+  );
+  stopEditor = async () => void child.kill();
+  console.log('Opened VS Code with the extension loaded. Press Ctrl+C to stop the local service.');
+} else {
+  /** @type {typeof import('../test/harness/code-server')} */
+  const harness = require(path.join(repoRoot, 'out', 'test', 'harness', 'code-server.js'));
+  const server = await harness.startCodeServer({
+    bin: /** @type {string} */ (codeServerBin),
+    workspace,
+    env,
+    userSettings: settings,
+    logFile: path.join(cacheDir, 'code-server.log'),
+    extensions: [startConnection],
+  });
+  const payload = harness.developmentPayload(server, repoRoot);
+  stopEditor = () => server.close();
+  console.log('');
+  console.log('Open this URL in a browser (VS Code with the ConvAI extension loaded):');
+  console.log(`  ${harness.workbenchUrl(server, payload)}`);
+  console.log('Press Ctrl+C to stop code-server and the local service.');
+}
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await stopEditor();
+  await service.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
