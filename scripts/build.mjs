@@ -16,6 +16,8 @@ await build({
   format: 'cjs',
   target: 'node20',
   external: ['vscode'],
+  // jsonc-parser's UMD entry loads its parts with a dynamic require that a bundle cannot follow.
+  mainFields: ['module', 'main'],
   minify: !watch,
   sourcemap: true,
   logLevel: 'warning',

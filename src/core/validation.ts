@@ -1,0 +1,252 @@
+/**
+ * Checks a resource document against its kind's JSON Schema (schemas/) and
+ * turns the findings into problems that name the field and the fix.
+ */
+
+import Ajv, { type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
+import agents from '../../schemas/agents.schema.json';
+import aiActions from '../../schemas/ai_actions.schema.json';
+import aiFunctions from '../../schemas/ai_functions.schema.json';
+import aiPrompts from '../../schemas/ai_prompts.schema.json';
+import datasources from '../../schemas/datasources.schema.json';
+import integrations from '../../schemas/integrations.schema.json';
+import intents from '../../schemas/intents.schema.json';
+import tenants from '../../schemas/tenants.schema.json';
+import { parseDocument } from './json-document';
+import type { Segment } from './resources';
+
+export interface Problem {
+  /** JSON path of the offending value (or of the missing or unknown property) in the document. */
+  path: Array<string | number>;
+  message: string;
+  /** The JSON Schema keyword that failed, or `jsonText` for the JSON held in a prompt's strings. */
+  keyword: string;
+}
+
+const SCHEMAS: Record<Segment, AnySchemaObject> = {
+  tenants, integrations, ai_prompts: aiPrompts, ai_functions: aiFunctions, ai_actions: aiActions, agents, intents, datasources,
+};
+
+// Compiling is the costly part, so it waits for the first document of each kind (never at activation).
+let ajv: Ajv | undefined;
+const validators = new Map<Segment, ValidateFunction>();
+const compiles: Segment[] = [];
+
+/** Each schema compile so far, in order; for tests of the lazy compiling. */
+export function compiledSegments(): Segment[] {
+  return [...compiles];
+}
+
+export function validateDocument(segment: Segment, value: unknown): Problem[] {
+  const validate = validatorFor(segment);
+  const problems = validate(value) ? [] : problemsOf(validate.errors ?? [], value);
+  if (segment === 'ai_prompts' && isRecord(value)) {
+    problems.push(...jsonTextProblems(value));
+  }
+  return problems;
+}
+
+/** One line for an error message: `3 problems: a; b; and 1 more`. */
+export function summarizeProblems(problems: Problem[], max = 5): string {
+  if (problems.length === 0) {
+    return 'no problems';
+  }
+  const shown = problems.slice(0, max).map((p) => p.message);
+  const rest = problems.length - shown.length;
+  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
+  return `${count}: ${shown.join('; ')}${rest > 0 ? `; and ${rest} more` : ''}`;
+}
+
+function validatorFor(segment: Segment): ValidateFunction {
+  let validate = validators.get(segment);
+  if (!validate) {
+    // strict: false lets VS Code's keywords (enumDescriptions, defaultSnippets, ...) and enumNames pass.
+    ajv ??= new Ajv({ allErrors: true, strict: false, verbose: true });
+    validate = ajv.compile(SCHEMAS[segment]);
+    validators.set(segment, validate);
+    compiles.push(segment);
+  }
+  return validate;
+}
+
+function problemsOf(errors: ErrorObject[], document: unknown): Problem[] {
+  const problems = errors.map((error) => toProblem(error, document));
+  // A value outside an enum also fails its type when it is of another type; the enum names the fix.
+  const enumPaths = new Set(problems.filter((p) => p.keyword === 'enum').map((p) => pathText(p.path)));
+  return problems.filter((p) => p.keyword !== 'type' || !enumPaths.has(pathText(p.path)));
+}
+
+function toProblem(error: ErrorObject, document: unknown): Problem {
+  const path = pathOf(error.instancePath, document);
+  const schema = error.parentSchema ?? {};
+  const param = (name: string): unknown => (error.params as Record<string, unknown>)[name];
+  const problem = (message: string, at = path): Problem => ({ path: at, message: `${pathText(at)}: ${message}`, keyword: error.keyword });
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String(param('missingProperty'));
+      return problem(`required${fixForMissing(schema, missing)}`, [...path, missing]);
+    }
+    case 'additionalProperties': {
+      const extra = String(param('additionalProperty'));
+      const known = closest(extra, Object.keys(record(schema.properties)));
+      return problem(`unknown field${known === undefined ? '' : `; did you mean "${known}"?`}`, [...path, extra]);
+    }
+    case 'enum':
+      return problem(`must be one of ${enumChoices(schema)}`);
+    case 'type':
+      return problem(`must be ${String(param('type')).split(',').map(typeName).join(' or ')}, not ${describe(error.data)}`);
+    case 'const':
+      return problem(`must be ${JSON.stringify(param('allowedValue'))}`);
+    case 'minLength':
+      return param('limit') === 1 ? problem('must not be empty') : problem(error.message ?? 'is too short');
+    default:
+      return problem(error.message ?? `fails ${error.keyword}`);
+  }
+}
+
+/** `, give the prompt a name`, from the titles of the object and of the missing property. */
+function fixForMissing(objectSchema: AnySchemaObject, missing: string): string {
+  const owner = stringOf(objectSchema.title);
+  const field = stringOf(record(record(objectSchema.properties)[missing]).title);
+  if (owner === undefined || field === undefined) {
+    return '';
+  }
+  const words = /^[A-Z][A-Z]/.test(field) ? field : field.charAt(0).toLowerCase() + field.slice(1);
+  return `, give the ${owner} ${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
+}
+
+/** `1 (Activated), 2 (Deactivated)`: the enum's values with the readable names of `enumNames`; null goes unsaid. */
+function enumChoices(schema: AnySchemaObject): string {
+  const values: unknown[] = Array.isArray(schema.enum) ? schema.enum : [];
+  const names: unknown[] = Array.isArray(schema.enumNames) ? schema.enumNames : [];
+  return values
+    .map((value, index) => ({ value, name: stringOf(names[index]) }))
+    .filter(({ value }) => value !== null)
+    .map(({ value, name }) => (name === undefined ? JSON.stringify(value) : `${JSON.stringify(value)} (${name})`))
+    .join(', ');
+}
+
+/** A prompt's `settings` and `function_defs` are strings whose content must itself be JSON. */
+function jsonTextProblems(prompt: Record<string, unknown>): Problem[] {
+  const problems: Problem[] = [];
+  const check = (field: string, wantArray: boolean): void => {
+    const text = prompt[field];
+    if (typeof text !== 'string' || text.trim() === '') {
+      return;
+    }
+    const what = wantArray ? 'JSON array text' : 'JSON text';
+    const parsed = parseDocument(text);
+    const syntax = parsed.syntaxProblems[0];
+    if (syntax) {
+      problems.push({ path: [field], message: `${field}: must hold ${what} (${syntax.message} at position ${syntax.offset})`, keyword: 'jsonText' });
+    } else if (wantArray && !Array.isArray(parsed.value)) {
+      problems.push({ path: [field], message: `${field}: must hold ${what}, not ${describe(parsed.value)}`, keyword: 'jsonText' });
+    }
+  };
+  check('settings', false);
+  check('function_defs', true);
+  return problems;
+}
+
+/** ajv's JSON Pointer as path segments; indexes become numbers where the document holds an array. */
+function pathOf(pointer: string, document: unknown): Array<string | number> {
+  const path: Array<string | number> = [];
+  let node = document;
+  for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node)) {
+      path.push(Number(key));
+      node = node[Number(key)];
+    } else {
+      path.push(key);
+      node = isRecord(node) && Object.hasOwn(node, key) ? node[key] : undefined;
+    }
+  }
+  return path;
+}
+
+/** `configuration.prompt[0].voice`; `document` for the whole document. */
+function pathText(path: ReadonlyArray<string | number>): string {
+  let text = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') {
+      text += `[${segment}]`;
+    } else if (/^[A-Za-z_$][\w$]*$/.test(segment)) {
+      text += text === '' ? segment : `.${segment}`;
+    } else {
+      text += `[${JSON.stringify(segment)}]`;
+    }
+  }
+  return text === '' ? 'document' : text;
+}
+
+function typeName(type: string): string {
+  switch (type) {
+    case 'null':
+      return 'null';
+    case 'integer':
+    case 'object':
+    case 'array':
+      return `an ${type}`;
+    default:
+      return `a ${type}`;
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) {
+    return 'null';
+  }
+  if (Array.isArray(value)) {
+    return 'an array';
+  }
+  return typeof value === 'number' ? String(value) : typeName(typeof value);
+}
+
+/**
+ * The known name within two edits of a mistyped one, such as `temparature`
+ * for `temperature`; short names get fewer edits, so `x` suggests nothing.
+ */
+function closest(name: string, known: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.min(2, Math.floor(name.length / 3)) + 1;
+  for (const candidate of known) {
+    const distance = editDistance(name, candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** Edits between two names, a swap of neighbours counting as one (optimal string alignment). */
+function editDistance(a: string, b: string): number {
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+  const at = (i: number, j: number): number => rows[i]?.[j] ?? Infinity;
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    rows.push(row);
+    for (let j = 1; j <= b.length; j++) {
+      const same = a[i - 1] === b[j - 1];
+      let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (same ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        distance = Math.min(distance, at(i - 2, j - 2) + 1);
+      }
+      row.push(distance);
+    }
+  }
+  return at(a.length, b.length);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return isRecord(value) ? value : {};
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
