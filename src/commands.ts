@@ -1,36 +1,46 @@
 import * as vscode from 'vscode';
 import type { Log } from './log';
+import { showFailure } from './ui/notify';
 
 /** Every command id the extension contributes, in one place. */
 export const COMMANDS = {
   showLog: 'convai.showLog',
+  addConnection: 'convai.addConnection',
+  removeConnection: 'convai.removeConnection',
+  setToken: 'convai.setToken',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 
-const SHOW_LOG = 'Show Log';
+/**
+ * A call through `executeCommand(id, { ... })` passes a plain argument object;
+ * menus pass tree nodes or URIs, and the palette passes nothing.
+ */
+export function isProgrammatic(arg: unknown): arg is Record<string, unknown> {
+  if (typeof arg !== 'object' || arg === null) return false;
+  const proto: unknown = Object.getPrototypeOf(arg);
+  return proto === Object.prototype || proto === null;
+}
 
 /**
- * Registers a command behind one wrapper: failures are logged with their
- * stack and shown with a "Show Log" action, then rethrown so programmatic
- * callers of `executeCommand` see the rejection.
+ * Registers a command behind one wrapper. A programmatic caller gets the
+ * rejection and sees nothing; a user sees the failure with "Show Log" (and
+ * "Set Token" for a 401), and the command resolves.
  */
 export function registerCommand(
   log: Log,
   id: CommandId,
-  handler: (...args: unknown[]) => unknown,
+  handler: (arg: unknown, ...rest: unknown[]) => unknown,
 ): vscode.Disposable {
   const logger = log.for('commands');
-  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+  return vscode.commands.registerCommand(id, async (arg: unknown, ...rest: unknown[]) => {
     try {
-      return await handler(...args);
+      return await handler(arg, ...rest);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      logger.error(error instanceof Error ? error : message);
-      void vscode.window.showErrorMessage(message, SHOW_LOG).then((choice) => {
-        if (choice === SHOW_LOG) log.show();
-      });
-      throw error;
+      logger.error(error instanceof Error ? error : String(error));
+      if (isProgrammatic(arg)) throw error;
+      showFailure(log, error);
+      return undefined;
     }
   });
 }

@@ -1,7 +1,11 @@
 import * as vscode from 'vscode';
 import { COMMANDS, registerCommand } from './commands';
+import * as connectionsFeature from './connections/register';
+import { Connections } from './connections/registry';
+import * as documents from './documents/register';
 import { Log } from './log';
 import * as tree from './tree/register';
+import { messageOf } from './ui/notify';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = new Log();
@@ -9,14 +13,19 @@ export function activate(context: vscode.ExtensionContext): void {
   const version = (context.extension.packageJSON as { version?: string }).version ?? 'unknown';
   log.for('main').info(`ConvAI Config ${version} activated in VS Code ${vscode.version} (${vscode.env.appHost}).`);
   try {
+    const connections = new Connections(context.secrets, log);
+    log.for('main').info(`Connections: ${connections.list().map((c) => `${c.name}${c.readOnly ? ' (read-only)' : ''}`).join(', ') || 'none'}.`);
+    const documentFeature = documents.register(log, connections);
     context.subscriptions.push(
       registerCommand(log, COMMANDS.showLog, () => log.show()),
+      ...connectionsFeature.register(log, connections),
+      ...documentFeature.disposables,
       ...tree.register(),
     );
   } catch (error) {
     // VS Code does not tell the user that activation failed, so say it here.
-    log.for('main').error(error instanceof Error ? error : String(error));
-    void vscode.window.showErrorMessage(`ConvAI Config failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    log.for('main').error(error instanceof Error ? error : messageOf(error));
+    void vscode.window.showErrorMessage(`ConvAI Config failed to start: ${messageOf(error)}`);
     throw error;
   }
 }

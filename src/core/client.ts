@@ -1,6 +1,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import {
   cancelledError,
+  describeRequest,
   httpError,
   networkError,
   responseError,
@@ -15,6 +16,8 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type JsonObject = { [key: string]: Json };
 
 export interface ClientOptions {
+  /** The connection's name, put at the start of every error message. */
+  readonly name?: string;
   /** The service's `{base_url}`; `/api/v1` is appended. */
   readonly baseUrl: string;
   /** Asked before each request, so a changed token applies at once. */
@@ -122,7 +125,7 @@ export class ServiceClient {
   }
 
   private lastInfo(method: string, path: string, kind: ResourceKind, tenantId: number | undefined): RequestInfo {
-    return { method, path: this.pathWithQuery(path, kind, tenantId) };
+    return { connection: this.options.name, method, path: this.pathWithQuery(path, kind, tenantId) };
   }
 
   private pathWithQuery(path: string, kind: ResourceKind, tenantId: number | undefined): string {
@@ -135,14 +138,17 @@ export class ServiceClient {
   ): Promise<Json> {
     if (kind.tenantQuery === 'required' && tenantId === undefined) {
       throw new ServiceError(
-        { kind: 'response', method, path },
+        { kind: 'response', connection: this.options.name, method, path },
         `${kind.pluralLabel} need a tenant: pass tenantId.`,
       );
     }
     const info = this.lastInfo(method, path, kind, tenantId);
     const token = await this.options.token();
     if (!token) {
-      throw new ServiceError({ kind: 'http', status: 401, method, path: info.path }, `${method} ${info.path} was not sent: no token is set for this connection.`);
+      throw new ServiceError(
+        { ...info, kind: 'http', status: 401 },
+        `${describeRequest(info)} was not sent: no token is set for this connection. Set one with "ConvAI: Set Token".`,
+      );
     }
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // One deadline for the whole exchange, body included, plus the caller's cancellation.
@@ -175,7 +181,7 @@ export class ServiceClient {
         : call.signal?.aborted
           ? cancelledError(info)
           : networkError(info, error);
-      this.log.warn(`${method} ${info.path} → ${failure.kind} (${Date.now() - started} ms)`);
+      this.log.warn(`${method} ${info.path} → ${failure.kind}: ${failure.message} (${Date.now() - started} ms)`);
       throw failure;
     }
     this.log.info(`${method} ${info.path} → ${status} (${Date.now() - started} ms)`);

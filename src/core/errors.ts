@@ -6,6 +6,8 @@
 export type FailureKind = 'http' | 'network' | 'timeout' | 'cancelled' | 'response';
 
 export interface RequestInfo {
+  /** The connection's name, when the client has one: it leads every message. */
+  readonly connection?: string;
   readonly method: string;
   /** Path and query below the origin, e.g. `/api/v1/ai_prompts/3?tenant_id=1`. */
   readonly path: string;
@@ -24,6 +26,7 @@ export class ServiceError extends Error {
   readonly status?: number;
   readonly method: string;
   readonly path: string;
+  readonly connection?: string;
   readonly serviceMessage?: string;
   readonly fieldErrors?: Readonly<Record<string, readonly string[]>>;
 
@@ -34,6 +37,7 @@ export class ServiceError extends Error {
     this.status = details.status;
     this.method = details.method;
     this.path = details.path;
+    this.connection = details.connection;
     this.serviceMessage = details.serviceMessage;
     this.fieldErrors = details.fieldErrors;
   }
@@ -45,6 +49,11 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
   504: 'Gateway Timeout',
 };
+
+/** "local: PUT /api/v1/ai_prompts/3?tenant_id=1" */
+export function describeRequest(info: RequestInfo): string {
+  return `${info.connection ? `${info.connection}: ` : ''}${info.method} ${info.path}`;
+}
 
 export function statusText(status: number): string {
   return STATUS_TEXT[status] ?? (status >= 500 ? 'Server Error' : 'Error');
@@ -129,7 +138,7 @@ export function httpError(info: RequestInfo, status: number, body: string, conte
   const reason = message ?? statusText(status);
   return new ServiceError(
     { ...info, kind: 'http', status, serviceMessage: message, fieldErrors },
-    `${info.method} ${info.path} failed with ${status} ${statusText(status)}: ${reason}`,
+    `${describeRequest(info)} failed with ${status} ${statusText(status)}: ${reason}`,
   );
 }
 
@@ -170,24 +179,24 @@ export function networkError(info: RequestInfo, error: unknown): ServiceError {
   const reason = known ?? (code ? `${fallback} (${code})` : fallback);
   return new ServiceError(
     { ...info, kind: 'network', cause: error },
-    `${info.method} ${info.path} failed: ${reason}.`,
+    `${describeRequest(info)} failed: ${reason}.`,
   );
 }
 
 export function timeoutError(info: RequestInfo, timeoutMs: number): ServiceError {
   return new ServiceError(
     { ...info, kind: 'timeout' },
-    `${info.method} ${info.path} timed out: no complete answer within ${Math.round(timeoutMs / 1000)} s. The service may be overloaded or unreachable; try again, or raise convai.requestTimeoutSeconds.`,
+    `${describeRequest(info)} timed out: no complete answer within ${Math.round(timeoutMs / 1000)} s. The service may be overloaded or unreachable; try again, or raise convai.requestTimeoutSeconds.`,
   );
 }
 
 export function cancelledError(info: RequestInfo): ServiceError {
-  return new ServiceError({ ...info, kind: 'cancelled' }, `${info.method} ${info.path} was cancelled.`);
+  return new ServiceError({ ...info, kind: 'cancelled' }, `${describeRequest(info)} was cancelled.`);
 }
 
 export function responseError(info: RequestInfo, status: number, problem: string): ServiceError {
   return new ServiceError(
     { ...info, kind: 'response', status },
-    `${info.method} ${info.path} answered ${status} with ${problem}.`,
+    `${describeRequest(info)} answered ${status} with ${problem}.`,
   );
 }

@@ -1,0 +1,123 @@
+import * as vscode from 'vscode';
+import { ServiceClient } from '../core/client';
+import type { Log } from '../log';
+import { readConnections, requestTimeoutMs, writeConnections, type Connection } from './settings';
+import { TokenStore } from './tokens';
+
+/**
+ * The configured connections and one service client per connection, each
+ * with its own keep-alive pool. Clients are rebuilt when settings change.
+ */
+export class Connections implements vscode.Disposable {
+  private connections: Connection[] = [];
+  private readonly clients = new Map<string, ServiceClient>();
+  private readonly tokenCache = new Map<string, Promise<string | undefined>>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [];
+  readonly onDidChange = this.changed.event;
+  readonly tokens: TokenStore;
+
+  constructor(secrets: vscode.SecretStorage, private readonly log: Log) {
+    this.tokens = new TokenStore(secrets);
+    this.reload();
+    this.disposables.push(
+      this.changed,
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('convai.connections') || event.affectsConfiguration('convai.requestTimeoutSeconds')) {
+          this.reload();
+        }
+      }),
+      this.tokens.onDidChange(() => {
+        this.tokenCache.clear();
+        this.changed.fire();
+      }),
+    );
+  }
+
+  list(): readonly Connection[] {
+    return this.connections;
+  }
+
+  get(name: string): Connection | undefined {
+    return this.connections.find((c) => c.name === name);
+  }
+
+  require(name: string): Connection {
+    const connection = this.get(name);
+    if (!connection) {
+      throw new Error(`There is no connection named "${name}". Add it with "ConvAI: Add Connection".`);
+    }
+    return connection;
+  }
+
+  client(name: string): ServiceClient {
+    const connection = this.require(name);
+    let client = this.clients.get(name);
+    if (!client) {
+      client = new ServiceClient({
+        baseUrl: connection.baseUrl,
+        name,
+        token: () => this.token(connection),
+        timeoutMs: requestTimeoutMs(),
+        log: this.log.for(`http:${name}`),
+      });
+      this.clients.set(name, client);
+    }
+    return client;
+  }
+
+  async hasToken(connection: Connection): Promise<boolean> {
+    return (await this.token(connection)) !== undefined;
+  }
+
+  /** Adds a connection, or replaces the one of the same name, with its token. */
+  async upsert(connection: Connection, token?: string): Promise<void> {
+    if (token !== undefined) {
+      await this.tokens.set(connection.name, connection.baseUrl, token);
+    }
+    const others = this.connections.filter((c) => c.name !== connection.name);
+    await writeConnections([...others, connection]);
+    this.reload();
+  }
+
+  async remove(name: string): Promise<void> {
+    this.require(name);
+    await writeConnections(this.connections.filter((c) => c.name !== name));
+    await this.tokens.delete(name);
+    this.reload();
+  }
+
+  async setToken(name: string, token: string): Promise<void> {
+    const connection = this.require(name);
+    await this.tokens.set(name, connection.baseUrl, token);
+    this.tokenCache.delete(name);
+  }
+
+  dispose(): void {
+    this.disposeClients();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+
+  private token(connection: Connection): Promise<string | undefined> {
+    let token = this.tokenCache.get(connection.name);
+    if (!token) {
+      token = this.tokens.get(connection.name, connection.baseUrl);
+      this.tokenCache.set(connection.name, token);
+    }
+    return token;
+  }
+
+  private reload(): void {
+    const { connections, problems } = readConnections();
+    for (const problem of problems) this.log.for('connections').warn(problem);
+    this.connections = connections;
+    this.disposeClients();
+    this.tokenCache.clear();
+    this.changed.fire();
+  }
+
+  private disposeClients(): void {
+    for (const client of this.clients.values()) void client.close();
+    this.clients.clear();
+  }
+}

@@ -1,0 +1,84 @@
+import * as vscode from 'vscode';
+import { parseBaseUrl } from '../core/client';
+import { CONNECTION_NAME } from '../core/uri';
+
+export interface Connection {
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly tenantId?: number;
+  readonly readOnly: boolean;
+}
+
+const SECTION = 'convai';
+
+/**
+ * Connections come from user settings only: a cloned repository's
+ * `.vscode/settings.json` must not be able to point a token elsewhere
+ * (the setting is also `application`-scoped in package.json).
+ */
+export function readConnections(): { connections: Connection[]; problems: string[] } {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('connections');
+  const raw = inspected?.globalValue ?? [];
+  const problems: string[] = [];
+  const connections: Connection[] = [];
+  if (!Array.isArray(raw)) {
+    return { connections, problems: ['convai.connections must be an array of connections.'] };
+  }
+  raw.forEach((entry: unknown, index) => {
+    try {
+      const connection = validateConnection(entry);
+      if (connections.some((c) => c.name === connection.name)) {
+        throw new Error(`the name "${connection.name}" is used twice; names must be unique`);
+      }
+      connections.push(connection);
+    } catch (error) {
+      problems.push(`convai.connections[${index}] is ignored: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+  return { connections, problems };
+}
+
+export async function writeConnections(connections: readonly Connection[]): Promise<void> {
+  const stored = connections.map(({ name, baseUrl, tenantId, readOnly }) => ({
+    name,
+    baseUrl,
+    ...(tenantId === undefined ? {} : { tenantId }),
+    ...(readOnly ? { readOnly } : {}),
+  }));
+  await vscode.workspace.getConfiguration(SECTION).update('connections', stored, vscode.ConfigurationTarget.Global);
+}
+
+export function validateName(name: unknown): string {
+  if (typeof name !== 'string' || !CONNECTION_NAME.test(name)) {
+    throw new Error(`name must be 1 to 40 characters of a-z, 0-9 and "-" (got ${JSON.stringify(name)}).`);
+  }
+  return name;
+}
+
+export function validateConnection(entry: unknown): Connection {
+  if (typeof entry !== 'object' || entry === null) {
+    throw new Error('a connection must be an object with "name" and "baseUrl".');
+  }
+  const { name, baseUrl, tenantId, readOnly } = entry as Record<string, unknown>;
+  validateName(name);
+  if (typeof baseUrl !== 'string') {
+    throw new Error('baseUrl must be a string such as "https://config.example.com".');
+  }
+  parseBaseUrl(baseUrl);
+  if (tenantId !== undefined && (typeof tenantId !== 'number' || !Number.isSafeInteger(tenantId) || tenantId < 0)) {
+    throw new Error(`tenantId must be a whole number (got ${JSON.stringify(tenantId)}).`);
+  }
+  if (readOnly !== undefined && typeof readOnly !== 'boolean') {
+    throw new Error(`readOnly must be true or false (got ${JSON.stringify(readOnly)}).`);
+  }
+  return { name: name as string, baseUrl, tenantId: tenantId as number | undefined, readOnly: readOnly === true };
+}
+
+export function requestTimeoutMs(): number {
+  const seconds = vscode.workspace.getConfiguration(SECTION).get<number>('requestTimeoutSeconds', 30);
+  return Math.min(Math.max(seconds, 1), 600) * 1000;
+}
+
+export function uploadOnAutoSave(): boolean {
+  return vscode.workspace.getConfiguration(SECTION).get<boolean>('uploadOnAutoSave', false);
+}

@@ -1,0 +1,94 @@
+/**
+ * What a save sends, and what it must refuse before sending anything:
+ * pure, so every rule is unit-tested without VS Code.
+ */
+import type { Json, JsonObject } from './client';
+import { editableFields, type ResourceKind } from './resources';
+
+export interface FieldProblem {
+  path: Array<string | number>;
+  message: string;
+  keyword: string;
+}
+
+/** The fields of an agent's configuration prompt element that an update sends (section 2.5). */
+const AGENT_PROMPT_REQUEST_FIELDS = ['name', 'prompt', 'initial_response', 'voice'];
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function own(value: JsonObject, key: string): Json | undefined {
+  return Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
+}
+
+/** A service-owned field whose value the user changed: the save is refused, naming the field. */
+export function ownedFieldChanges(kind: ResourceKind, base: JsonObject, edited: JsonObject): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const [field, spec] of Object.entries(kind.fields)) {
+    if (!spec.serviceOwned) continue;
+    const after = own(edited, field);
+    if (after === undefined) continue;
+    const before = own(base, field);
+    if (!same(before, after)) {
+      problems.push({
+        path: [field],
+        keyword: 'readOnly',
+        message: `${field}: owned by the service and cannot be changed; put back ${JSON.stringify(before ?? null)}`,
+      });
+    }
+  }
+  return problems;
+}
+
+function valueAt(value: Json | undefined, path: ReadonlyArray<string | number>): Json | undefined {
+  let current = value;
+  for (const step of path) {
+    if (Array.isArray(current) && typeof step === 'number') current = current[step];
+    else if (isObject(current) && typeof step === 'string') current = own(current, step);
+    else return undefined;
+  }
+  return current;
+}
+
+/**
+ * Whether a schema problem lies in what the user changed. What the service
+ * itself sent (an extra field, a looser value) must not block saving an
+ * unrelated edit; the user's own additions and changes are checked in full.
+ */
+export function isCausedByEdit(base: JsonObject, edited: JsonObject, problem: FieldProblem): boolean {
+  return !same(valueAt(base, problem.path), valueAt(edited, problem.path));
+}
+
+function agentConfiguration(configuration: Json | undefined): Json | undefined {
+  if (!isObject(configuration)) return configuration;
+  const prompts = own(configuration, 'prompt');
+  if (!Array.isArray(prompts)) return configuration;
+  return {
+    prompt: prompts.map((element) =>
+      isObject(element)
+        ? Object.fromEntries(AGENT_PROMPT_REQUEST_FIELDS.filter((f) => own(element, f) !== undefined).map((f) => [f, element[f] as Json]))
+        : element,
+    ),
+  };
+}
+
+/** The fields inside the wrapper key of the PUT: the editable fields the document holds. */
+export function updateBody(kind: ResourceKind, edited: JsonObject): JsonObject {
+  const body: JsonObject = {};
+  for (const field of editableFields(kind)) {
+    const value = own(edited, field);
+    if (value === undefined) continue;
+    body[field] = kind.id === 'agent' && field === 'configuration' ? (agentConfiguration(value) ?? null) : value;
+  }
+  return body;
+}
+
+/** Whether the update response lacks detail fields, so the detail must be fetched to show the saved state. */
+export function updateResponseIsPartial(kind: ResourceKind): boolean {
+  return kind.detailFields.some((field) => !kind.updateResponseFields.includes(field));
+}

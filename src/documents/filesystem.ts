@@ -1,0 +1,183 @@
+import * as vscode from 'vscode';
+import type { JsonObject } from '../core/client';
+import { ServiceError } from '../core/errors';
+import { formatDocument } from '../core/json-document';
+import { kindById, TENANT_SEGMENTS } from '../core/resources';
+import { isFile, type FileLocation, type ResourceLocation } from '../core/uri';
+import type { Connections } from '../connections/registry';
+import type { Log } from '../log';
+import { showFailure } from '../ui/notify';
+import { kindOf, requireLocation, target, toUri } from './locations';
+import type { DocumentStore } from './store';
+
+/** readFile reuses what stat fetched a moment ago instead of asking the service twice when a document opens. */
+const FRESH_MS = 1500;
+
+export type Writer = (uri: vscode.Uri, location: FileLocation, content: Uint8Array) => Promise<void>;
+
+/**
+ * The `convai:` file system: folders are tenants and resource kinds, files are
+ * resources' detail objects. Saving goes through the writer (save.ts).
+ */
+export class ConvaiFileSystem implements vscode.FileSystemProvider {
+  private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changes.event;
+
+  constructor(
+    private readonly connections: Connections,
+    private readonly store: DocumentStore,
+    private readonly log: Log,
+    private readonly writer: Writer,
+  ) {}
+
+  fireChanged(uri: vscode.Uri, type = vscode.FileChangeType.Changed): void {
+    this.changes.fire([{ type, uri }]);
+  }
+
+  watch(): vscode.Disposable {
+    // Changes are announced by this provider itself (saves, creates, deletes); the service pushes none.
+    return new vscode.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const location = requireLocation(uri);
+    const connection = this.connectionOf(location);
+    const permissions = connection.readOnly ? vscode.FilePermission.Readonly : undefined;
+    if (!isFile(location)) {
+      return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions };
+    }
+    const state = this.store.get(uri.toString()) ?? (await this.fetch(uri, location));
+    return { type: vscode.FileType.File, ctime: state.ctime, mtime: state.mtime, size: Buffer.byteLength(state.text), permissions };
+  }
+
+  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+    const location = requireLocation(uri);
+    this.connectionOf(location);
+    switch (location.type) {
+      case 'root':
+        return [['tenants', vscode.FileType.Directory]];
+      case 'tenants':
+        return (await this.tenantIds(location.connection)).flatMap((id): [string, vscode.FileType][] => [
+          [`${id}.json`, vscode.FileType.File],
+          [String(id), vscode.FileType.Directory],
+        ]);
+      case 'tenantFolder':
+        return TENANT_SEGMENTS.map((segment) => [segment, vscode.FileType.Directory]);
+      case 'kindFolder': {
+        const kind = kindOf({ ...location, type: 'resource', id: 0 });
+        const items = await this.call(uri, () => this.connections.client(location.connection).list(kind, location.tenantId));
+        return items.filter((item) => typeof item.id === 'number').map((item) => [`${String(item.id)}.json`, vscode.FileType.File]);
+      }
+      default:
+        throw vscode.FileSystemError.FileNotADirectory(uri);
+    }
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const location = requireLocation(uri);
+    if (!isFile(location)) throw vscode.FileSystemError.FileIsADirectory(uri);
+    this.connectionOf(location);
+    const cached = this.store.get(uri.toString());
+    const state = cached && Date.now() - cached.fetchedAt < FRESH_MS && cached.text === cached.base ? cached : await this.fetch(uri, location);
+    return Buffer.from(state.text, 'utf8');
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
+    const location = requireLocation(uri);
+    if (!isFile(location)) throw vscode.FileSystemError.FileIsADirectory(uri);
+    const connection = this.connectionOf(location);
+    if (connection.readOnly) {
+      throw vscode.FileSystemError.NoPermissions(
+        `Not saved: the connection "${connection.name}" is read-only (its readOnly setting in convai.connections). Nothing was sent.`,
+      );
+    }
+    if (!this.store.get(uri.toString()) && options.create) {
+      throw vscode.FileSystemError.NoPermissions('New resources are created with "ConvAI: New…" (convai.createResource), which lets the service assign the id.');
+    }
+    await this.writer(uri, location, content);
+  }
+
+  async delete(uri: vscode.Uri): Promise<void> {
+    const location = requireLocation(uri);
+    if (!isFile(location)) {
+      throw vscode.FileSystemError.NoPermissions('Folders of the ConvAI tree cannot be deleted; delete the resources in them.');
+    }
+    const connection = this.connectionOf(location);
+    if (connection.readOnly) {
+      throw vscode.FileSystemError.NoPermissions(`Not deleted: the connection "${connection.name}" is read-only.`);
+    }
+    const { id, tenantId } = target(location);
+    await this.call(uri, () => this.connections.client(location.connection).delete(kindOf(location), id, tenantId));
+    this.store.delete(uri.toString());
+    this.fireChanged(uri, vscode.FileChangeType.Deleted);
+  }
+
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions('ConvAI resources cannot be renamed or moved: the service assigns their ids. Change the "name" field instead.');
+  }
+
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions('ConvAI folders are the service\'s tenants and resource kinds; they cannot be created.');
+  }
+
+  /** GETs the detail object and records it as both the shown text and the base of later saves. */
+  async fetch(uri: vscode.Uri, location: FileLocation): Promise<{ text: string; mtime: number; ctime: number; fetchedAt: number }> {
+    const { id, tenantId } = target(location);
+    const detail = await this.call(uri, () => this.connections.client(location.connection).get(kindOf(location), id, tenantId));
+    const text = formatDocument(detail);
+    return this.store.put(uri.toString(), text, text);
+  }
+
+  private async tenantIds(connectionName: string): Promise<number[]> {
+    const connection = this.connections.require(connectionName);
+    const uri = toUri({ type: 'tenants', connection: connectionName });
+    try {
+      const tenants: JsonObject[] = await this.connections.client(connectionName).list(kindById('tenant'));
+      return tenants.map((t) => t.id).filter((id): id is number => typeof id === 'number');
+    } catch (error) {
+      if (error instanceof ServiceError && error.status === 403 && connection.tenantId !== undefined) {
+        return [connection.tenantId];
+      }
+      if (error instanceof ServiceError && error.status === 403) {
+        throw vscode.FileSystemError.NoPermissions(
+          `${error.message} The token may not list tenants: set "tenantId" of the connection "${connectionName}" in convai.connections.`,
+        );
+      }
+      throw this.toFileSystemError(uri, error);
+    }
+  }
+
+  private connectionOf(location: ResourceLocation): { name: string; readOnly: boolean } {
+    const connection = this.connections.get(location.connection);
+    if (!connection) {
+      throw vscode.FileSystemError.Unavailable(
+        `There is no ConvAI connection named "${location.connection}". Add it with "ConvAI: Add Connection".`,
+      );
+    }
+    return connection;
+  }
+
+  private async call<T>(uri: vscode.Uri, request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw this.toFileSystemError(uri, error);
+    }
+  }
+
+  private toFileSystemError(uri: vscode.Uri, error: unknown): vscode.FileSystemError {
+    this.log.for('documents').warn(`${uri.toString()}: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof ServiceError && error.status === 401) showFailure(this.log, error);
+    return toFileSystemError(error);
+  }
+}
+
+export function toFileSystemError(error: unknown): vscode.FileSystemError {
+  if (error instanceof vscode.FileSystemError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof ServiceError)) return new vscode.FileSystemError(message);
+  if (error.status === 404) return vscode.FileSystemError.FileNotFound(message);
+  if (error.status === 401 || error.status === 403) return vscode.FileSystemError.NoPermissions(message);
+  if (error.kind === 'network' || error.kind === 'timeout' || (error.status ?? 0) >= 500) return vscode.FileSystemError.Unavailable(message);
+  return new vscode.FileSystemError(message);
+}

@@ -1,0 +1,30 @@
+import * as vscode from 'vscode';
+import { ServiceError } from '../core/errors';
+import type { Log } from '../log';
+
+const SHOW_LOG = 'Show Log';
+const SET_TOKEN = 'Set Token';
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Shows a failure without blocking the caller; a 401 offers to set the connection's token. */
+export function showFailure(log: Log, error: unknown): void {
+  const unauthorized = error instanceof ServiceError && error.status === 401 && error.connection;
+  const actions = unauthorized ? [SET_TOKEN, SHOW_LOG] : [SHOW_LOG];
+  void vscode.window.showErrorMessage(messageOf(error), ...actions).then((choice) => {
+    if (choice === SHOW_LOG) log.show();
+    if (choice === SET_TOKEN && error instanceof ServiceError) {
+      void vscode.commands.executeCommand('convai.setToken', new ConnectionRef(error.connection ?? ''));
+    }
+  });
+}
+
+/**
+ * Names a connection to a command invoked from the UI (a class instance, so
+ * the command treats it as interactive and asks for what is missing).
+ */
+export class ConnectionRef {
+  constructor(readonly name: string) {}
+}

@@ -1,0 +1,100 @@
+import * as assert from 'node:assert/strict';
+import { request } from 'undici';
+import * as vscode from 'vscode';
+import { ServiceClient, type JsonObject } from '../../src/core/client';
+import { kindBySegment, type ResourceKind, type Segment } from '../../src/core/resources';
+import { toResourceUriString, type FileLocation } from '../../src/core/uri';
+
+function env(name: string): string {
+  const value = process.env[name];
+  assert.ok(value, `${name} is not set: run the integration tests through npm test`);
+  return value;
+}
+
+export const serviceUrl = env('CONVAI_SERVICE_URL');
+export const adminToken = env('CONVAI_ADMIN_TOKEN');
+
+/** A client of the test's own, to set up and check the service's state independently of the extension. */
+export const admin = new ServiceClient({ baseUrl: serviceUrl, token: () => adminToken });
+
+export function kind(segment: Segment): ResourceKind {
+  const found = kindBySegment(segment);
+  assert.ok(found, segment);
+  return found;
+}
+
+export async function addConnection(name: string, options: { readOnly?: boolean; token?: string; baseUrl?: string } = {}): Promise<void> {
+  await vscode.commands.executeCommand('convai.addConnection', {
+    name,
+    baseUrl: options.baseUrl ?? serviceUrl,
+    token: options.token ?? adminToken,
+    ...(options.readOnly ? { readOnly: true } : {}),
+  });
+}
+
+export async function removeConnection(name: string): Promise<void> {
+  await vscode.commands.executeCommand('convai.removeConnection', { name });
+}
+
+export function documentUri(location: FileLocation): vscode.Uri {
+  return vscode.Uri.parse(toResourceUriString(location));
+}
+
+/** What the extension must show for a detail object: two-space JSON. */
+export function canonical(detail: JsonObject): string {
+  return `${JSON.stringify(detail, null, 2)}\n`;
+}
+
+export async function replaceText(document: vscode.TextDocument, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), text);
+  assert.ok(await vscode.workspace.applyEdit(edit), 'the edit applied');
+}
+
+/** The reason a write was refused, through the same provider path an editor save takes. */
+export async function writeError(uri: vscode.Uri, text: string): Promise<Error> {
+  try {
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+  } catch (error) {
+    assert.ok(error instanceof Error);
+    return error;
+  }
+  assert.fail(`writing ${uri.toString()} was expected to fail`);
+}
+
+export interface Fault {
+  match?: string;
+  status?: number;
+  body?: string;
+  contentType?: string;
+  drop?: true;
+  count?: number;
+}
+
+/** Queues faults in the local service (test mode only). */
+export async function injectFaults(...queue: Fault[]): Promise<void> {
+  const response = await request(`${serviceUrl}/__test/faults`, { method: 'POST', body: JSON.stringify({ queue }), headers: { 'content-type': 'application/json' } });
+  assert.equal(response.statusCode, 200, await response.body.text());
+}
+
+export async function clearFaults(): Promise<void> {
+  await (await request(`${serviceUrl}/__test/faults`, { method: 'DELETE' })).body.text();
+}
+
+/** Resolves when the document's text satisfies the predicate (VS Code reloads it asynchronously). */
+export function documentText(document: vscode.TextDocument, predicate: (text: string) => boolean, what: string): Promise<string> {
+  if (predicate(document.getText())) return Promise.resolve(document.getText());
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      listener.dispose();
+      reject(new Error(`timed out waiting for ${what}; the text is ${document.getText()}`));
+    }, 10_000);
+    const listener = vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document === document && predicate(document.getText())) {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve(document.getText());
+      }
+    });
+  });
+}

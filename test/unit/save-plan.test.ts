@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import { isCausedByEdit, ownedFieldChanges, updateBody, updateResponseIsPartial } from '../../src/core/save-plan';
+import { kindById } from '../../src/core/resources';
+
+const agent = kindById('agent');
+const prompt = kindById('prompt');
+
+describe('save plan', () => {
+  it('names every service-owned field whose value changed', () => {
+    const base = { id: 3, tenant_id: 1, number: '+15550003', name: 'Agent' };
+    const problems = ownedFieldChanges(agent, base, { id: 4, tenant_id: 1, number: '+1999', name: 'Renamed' });
+    assert.deepEqual(problems.map((p) => p.path), [['id'], ['number']]);
+    assert.match(problems[0]?.message ?? '', /^id: owned by the service and cannot be changed; put back 3$/);
+  });
+
+  it('lets a service-owned field be left out, since it is not sent', () => {
+    assert.deepEqual(ownedFieldChanges(agent, { id: 3, number: 'x' }, { name: 'Agent' }), []);
+  });
+
+  it('sends only the editable fields the document holds', () => {
+    const body = updateBody(prompt, { id: 3, tenant_id: 1, name: 'P', temparature: 0.2, unknown: true });
+    assert.deepEqual(body, { name: 'P', temparature: 0.2 });
+  });
+
+  it('sends only name, prompt, initial_response and voice per agent prompt element', () => {
+    const body = updateBody(agent, {
+      id: 5, number: '+1', name: 'A', description: 'd',
+      configuration: {
+        name: 'A', description: 'd',
+        prompt: [{ id: 9, name: 'main', prompt: 'Hi', initial_response: 'Hello', voice: 'echo', function_ids: [1], tools: [], actions: {}, integration: { bearer_token: 's' } }],
+      },
+    });
+    assert.deepEqual(body, { name: 'A', description: 'd', configuration: { prompt: [{ name: 'main', prompt: 'Hi', initial_response: 'Hello', voice: 'echo' }] } });
+  });
+
+  it('blocks a save only for problems in what the user changed', () => {
+    const problem = (...path: Array<string | number>): { path: Array<string | number>; keyword: string; message: string } => ({ path, keyword: 'x', message: '' });
+    const base = { parent_tenant: 2, configuration: { prompt: [{ extra: 1, voice: 'odd' }] } };
+    assert.equal(isCausedByEdit(base, { ...base, temperature: 0.3 }, problem('temperature')), true, 'a typo the user added');
+    assert.equal(isCausedByEdit(base, { ...base }, problem('parent_tenant')), false, 'a field the service sent');
+    assert.equal(isCausedByEdit(base, { ...base }, problem('configuration', 'prompt', 0, 'extra')), false, 'nested, from the service');
+    const changedVoice = { ...base, configuration: { prompt: [{ extra: 1, voice: 'loud' }] } };
+    assert.equal(isCausedByEdit(base, changedVoice, problem('configuration', 'prompt', 0, 'voice')), true, 'nested, changed by the user');
+    assert.equal(isCausedByEdit({ name: 'x' }, {}, problem('name')), true, 'a required field the user removed');
+  });
+
+  it('knows which update responses are shorter than the detail', () => {
+    assert.equal(updateResponseIsPartial(prompt), false);
+    assert.equal(updateResponseIsPartial(kindById('tenant')), true);
+    assert.equal(updateResponseIsPartial(kindById('action')), true);
+    assert.equal(updateResponseIsPartial(agent), false);
+  });
+});
