@@ -98,3 +98,15 @@ export function documentText(document: vscode.TextDocument, predicate: (text: st
     });
   });
 }
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  authorization: 'present' | 'absent';
+}
+
+/** The API requests the local service received (never their tokens), oldest first. */
+export async function receivedRequests(): Promise<RecordedRequest[]> {
+  const response = await request(`${serviceUrl}/__test/requests`);
+  return (await response.body.json()) as RecordedRequest[];
+}
