@@ -188,6 +188,14 @@ export async function openWorkbench(url: string, consoleLogFile: string): Promis
       if (message.type() === 'error') keep(message.text());
     });
     page.on('pageerror', (error) => keep(`page error: ${error.stack ?? error.message}`));
+    // VS Code objects to unloading while changes are not backed up yet. A reload that a test asked for goes ahead,
+    // as when a user confirms; the note explains lost changes. Any other dialog is dismissed, Playwright's default.
+    page.on('dialog', (dialog) => {
+      const leave = dialog.type() === 'beforeunload';
+      if (leave) keep('the workbench warned that unsaved changes may be lost as it unloaded; the harness left the page anyway');
+      // Fails only when the page is gone already, and then there is nothing left to answer.
+      (leave ? dialog.accept() : dialog.dismiss()).catch(() => undefined);
+    });
     await page.goto(url, { waitUntil: 'domcontentloaded' });
     return { browser, page, close: () => browser.close() };
   } catch (error) {

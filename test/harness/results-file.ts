@@ -1,5 +1,4 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { writeFileAtomically } from './atomic-file';
 
 /** One test (or failed hook) as the results reporter records it. */
 export interface TestRecord {
@@ -18,10 +17,7 @@ export interface Results {
 
 /** Writes atomically, so a harness watching for the file never reads half of it. */
 export function writeResultsFile(file: string, results: Results): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}.partial`;
-  fs.writeFileSync(partial, JSON.stringify(results, null, 2));
-  fs.renameSync(partial, file);
+  writeFileAtomically(file, JSON.stringify(results, null, 2));
 }
 
 /** A results file holding one failure: how a run that broke before its tests still reports. */
@@ -29,6 +25,15 @@ export function failureResults(title: string, error: unknown): Results {
   const message = error instanceof Error ? error.message : String(error);
   const stack = error instanceof Error ? error.stack : undefined;
   return { passes: 0, failures: 1, tests: [{ fullTitle: title, state: 'failed', durationMs: 0, error: { message, stack } }] };
+}
+
+/** One run's results out of several (the tests before and after a window reload). */
+export function mergeResults(...parts: Results[]): Results {
+  return {
+    passes: parts.reduce((sum, part) => sum + part.passes, 0),
+    failures: parts.reduce((sum, part) => sum + part.failures, 0),
+    tests: parts.flatMap((part) => part.tests),
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

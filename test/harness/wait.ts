@@ -3,10 +3,10 @@ import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /**
- * Resolves true once `file` exists, false after `timeoutMs` or when `signal` aborts.
- * Watches the folder rather than polling; the folder must exist.
+ * Resolves true once `ready()` holds, false after `timeoutMs` or when `signal` aborts. Checks whenever something
+ * changes in `folder` rather than polling; the folder must exist.
  */
-export function waitForFile(file: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+export function waitInFolder(folder: string, ready: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (outcome: boolean | Error): void => {
@@ -19,17 +19,27 @@ export function waitForFile(file: string, timeoutMs: number, signal?: AbortSigna
       else resolve(outcome);
     };
     const onAbort = (): void => settle(false);
+    const check = (): void => {
+      try {
+        if (ready()) settle(true);
+      } catch (error) {
+        settle(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
     // Some platforms omit the changed name, so any event in the folder triggers a check.
-    const watcher = fs.watch(path.dirname(file), () => {
-      if (fs.existsSync(file)) settle(true);
-    });
+    const watcher = fs.watch(folder, check);
     watcher.on('error', (error) => settle(error));
     const timer = setTimeout(() => settle(false), timeoutMs);
     signal?.addEventListener('abort', onAbort, { once: true });
-    // The file may have appeared before the watcher started.
+    // It may hold already, before the watcher started.
     if (signal?.aborted) settle(false);
-    else if (fs.existsSync(file)) settle(true);
+    else check();
   });
+}
+
+/** Resolves true once `file` exists, false after `timeoutMs` or when `signal` aborts; its folder must exist. */
+export function waitForFile(file: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  return waitInFolder(path.dirname(file), () => fs.existsSync(file), timeoutMs, signal);
 }
 
 /**
