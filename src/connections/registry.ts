@@ -10,7 +10,8 @@ import { TokenStore } from './tokens';
  */
 export class Connections implements vscode.Disposable {
   private connections: Connection[] = [];
-  private readonly clients = new Map<string, ServiceClient>();
+  /** Clients by connection name, with the settings they were built from. */
+  private readonly clients = new Map<string, { client: ServiceClient; settings: string }>();
   private readonly tokenCache = new Map<string, Promise<string | undefined>>();
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -52,17 +53,16 @@ export class Connections implements vscode.Disposable {
 
   client(name: string): ServiceClient {
     const connection = this.require(name);
-    let client = this.clients.get(name);
-    if (!client) {
-      client = new ServiceClient({
-        baseUrl: connection.baseUrl,
-        name,
-        token: () => this.token(connection),
-        timeoutMs: requestTimeoutMs(),
-        log: this.log.for(`http:${name}`),
-      });
-      this.clients.set(name, client);
-    }
+    const existing = this.clients.get(name);
+    if (existing) return existing.client;
+    const client = new ServiceClient({
+      baseUrl: connection.baseUrl,
+      name,
+      token: () => this.token(connection),
+      timeoutMs: requestTimeoutMs(),
+      log: this.log.for(`http:${name}`),
+    });
+    this.clients.set(name, { client, settings: clientSettings(connection) });
     return client;
   }
 
@@ -111,13 +111,25 @@ export class Connections implements vscode.Disposable {
     const { connections, problems } = readConnections();
     for (const problem of problems) this.log.for('connections').warn(problem);
     this.connections = connections;
-    this.disposeClients();
-    this.tokenCache.clear();
+    // Only a connection whose settings changed gets a new client: closing one
+    // that other work is using would fail those requests.
+    for (const [name, { client, settings }] of this.clients) {
+      const connection = this.get(name);
+      if (!connection || clientSettings(connection) !== settings) {
+        void client.close();
+        this.clients.delete(name);
+        this.tokenCache.delete(name);
+      }
+    }
     this.changed.fire();
   }
 
   private disposeClients(): void {
-    for (const client of this.clients.values()) void client.close();
+    for (const { client } of this.clients.values()) void client.close();
     this.clients.clear();
   }
+}
+
+function clientSettings(connection: Connection): string {
+  return JSON.stringify([connection.baseUrl, requestTimeoutMs()]);
 }

@@ -161,6 +161,7 @@ const NETWORK_REASONS: Readonly<Record<string, string>> = {
   EPIPE: 'the service closed the connection while the request was being sent',
   UND_ERR_SOCKET: 'the service closed the connection before it answered',
   UND_ERR_CLOSED: 'the connection was closed',
+  UND_ERR_DESTROYED: 'the request was stopped because the connection was closed; try again',
   ETIMEDOUT: 'the connection timed out; check the network, a proxy or the baseUrl',
   UND_ERR_CONNECT_TIMEOUT: 'connecting timed out; check the network, a proxy or the baseUrl',
   EHOSTUNREACH: 'the host is unreachable; check the network or VPN',
