@@ -8,6 +8,12 @@ export const COMMANDS = {
   addConnection: 'convai.addConnection',
   removeConnection: 'convai.removeConnection',
   setToken: 'convai.setToken',
+  refresh: 'convai.refresh',
+  createResource: 'convai.createResource',
+  deleteResource: 'convai.deleteResource',
+  goToResource: 'convai.goToResource',
+  openTenant: 'convai.openTenant',
+  openTenantInExplorer: 'convai.openTenantInExplorer',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -16,11 +16,12 @@ export function activate(context: vscode.ExtensionContext): void {
     const connections = new Connections(context.secrets, log);
     log.for('main').info(`Connections: ${connections.list().map((c) => `${c.name}${c.readOnly ? ' (read-only)' : ''}`).join(', ') || 'none'}.`);
     const documentFeature = documents.register(log, connections);
+    const treeFeature = tree.register(log, connections, documentFeature.files);
     context.subscriptions.push(
       registerCommand(log, COMMANDS.showLog, () => log.show()),
       ...connectionsFeature.register(log, connections),
       ...documentFeature.disposables,
-      ...tree.register(),
+      ...treeFeature.disposables,
     );
   } catch (error) {
     // VS Code does not tell the user that activation failed, so say it here.

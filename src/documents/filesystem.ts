@@ -22,6 +22,9 @@ export type Writer = (uri: vscode.Uri, location: FileLocation, content: Uint8Arr
 export class ConvaiFileSystem implements vscode.FileSystemProvider {
   private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changes.event;
+  private readonly resourceChanges = new vscode.EventEmitter<FileLocation>();
+  /** A resource was saved, created or deleted through this extension: views of its kind are stale. */
+  readonly onDidChangeResource = this.resourceChanges.event;
 
   constructor(
     private readonly connections: Connections,
@@ -32,6 +35,10 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
 
   fireChanged(uri: vscode.Uri, type = vscode.FileChangeType.Changed): void {
     this.changes.fire([{ type, uri }]);
+  }
+
+  announce(location: FileLocation): void {
+    this.resourceChanges.fire(location);
   }
 
   watch(): vscode.Disposable {
@@ -108,8 +115,14 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     }
     const { id, tenantId } = target(location);
     await this.call(uri, () => this.connections.client(location.connection).delete(kindOf(location), id, tenantId));
+    this.forget(uri, location);
+  }
+
+  /** After a delete, by this provider or by a command. */
+  forget(uri: vscode.Uri, location: FileLocation): void {
     this.store.delete(uri.toString());
     this.fireChanged(uri, vscode.FileChangeType.Deleted);
+    this.announce(location);
   }
 
   rename(): void {

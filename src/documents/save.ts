@@ -77,6 +77,7 @@ export class Saver implements vscode.Disposable {
       const detail = updateResponseIsPartial(kind) ? await client.get(kind, id, tenantId) : response;
       const serviceText = formatDocument(detail);
       this.diagnostics.clear(uri);
+      this.files().announce(location);
       this.log.for('documents').info(`Saved ${label}.`);
       vscode.window.setStatusBarMessage(`$(cloud-upload) Saved ${label}`, 5000);
       if (reason !== undefined && serviceText !== text) {

@@ -1,16 +1,23 @@
 import * as vscode from 'vscode';
+import type { Connections } from '../connections/registry';
+import type { ConvaiFileSystem } from '../documents/filesystem';
+import type { Log } from '../log';
+import { registerTreeCommands } from './commands';
+import { registerCreateCommand } from './create-resource';
+import { registerDeleteCommand } from './delete-resource';
+import { ResourceTreeProvider } from './provider';
 
-/** The resource tree; empty until connections exist, so the view shows its welcome content. */
-class ResourceTree implements vscode.TreeDataProvider<never> {
-  getTreeItem(element: never): vscode.TreeItem {
-    return element;
-  }
-
-  getChildren(): never[] {
-    return [];
-  }
-}
-
-export function register(): vscode.Disposable[] {
-  return [vscode.window.registerTreeDataProvider('convai.resources', new ResourceTree())];
+export function register(log: Log, connections: Connections, files: ConvaiFileSystem): { tree: ResourceTreeProvider; disposables: vscode.Disposable[] } {
+  const tree = new ResourceTreeProvider(connections, files);
+  const view = vscode.window.createTreeView('convai.resources', { treeDataProvider: tree, showCollapseAll: true });
+  return {
+    tree,
+    disposables: [
+      tree,
+      view,
+      ...registerTreeCommands(log, tree, connections),
+      registerCreateCommand(log, connections, files),
+      registerDeleteCommand(log, connections, files),
+    ],
+  };
 }

@@ -1,0 +1,94 @@
+/**
+ * How a resource reads in the tree and in pickers, from its summary fields
+ * alone (list responses), in the words of the service's domain.
+ */
+import type { JsonObject } from './client';
+import { ENUMS, type KindId } from './resources';
+
+export interface ResourceLabel {
+  label: string;
+  description: string;
+  /** Summary fields as `name: value` lines, for a tooltip. */
+  details: string[];
+}
+
+type EnumTable = Readonly<Record<number, string>>;
+
+function named(table: EnumTable, value: unknown): string | undefined {
+  return typeof value === 'number' ? table[value] : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function joined(...parts: Array<string | undefined>): string {
+  return parts.filter((p): p is string => !!p).join(' · ');
+}
+
+export function packageName(bookedPackage: unknown): string {
+  return named(ENUMS.bookedPackage, bookedPackage) ?? 'unknown package';
+}
+
+function describe(kind: KindId, summary: JsonObject): string {
+  switch (kind) {
+    case 'prompt':
+      return joined(
+        named(ENUMS.promptType, summary.prompt_type),
+        named(ENUMS.promptMode, summary.mode),
+        text(summary.group) && `group ${text(summary.group)}`,
+      );
+    case 'action':
+      return joined(named(ENUMS.actionType, summary.action_type), text(summary.forward_number));
+    case 'intent':
+      return joined(text(summary.name) !== text(summary.display_name) ? text(summary.name) : undefined, named(ENUMS.intentType, summary.intent_type));
+    case 'agent':
+      return joined(text(summary.number));
+    case 'datasource':
+      return joined(text(summary.type), text(summary.status));
+    case 'integration':
+      return joined(text(summary.system), text(summary.mode));
+    case 'tenant':
+      return packageName(summary.booked_package);
+    case 'function':
+      return joined(text(summary.description));
+  }
+}
+
+export function resourceLabel(kind: KindId, summary: JsonObject): ResourceLabel {
+  const id = typeof summary.id === 'number' ? summary.id : undefined;
+  const title = (kind === 'intent' ? text(summary.display_name) : undefined) ?? text(summary.name) ?? `#${id ?? '?'}`;
+  const details = Object.entries(summary)
+    .filter(([, value]) => value !== null && value !== '' && typeof value !== 'object')
+    .map(([field, value]) => `${field}: ${String(value)}`);
+  return { label: title, description: describe(kind, summary), details };
+}
+
+/**
+ * Intents nested under their `parent_id`. An intent whose parent is missing
+ * (or that sits in a cycle) is shown at the top rather than lost.
+ */
+export function nestByParent(items: readonly JsonObject[]): Map<number | undefined, JsonObject[]> {
+  const ids = new Set(items.map((i) => i.id));
+  const children = new Map<number | undefined, JsonObject[]>();
+  const parentOf = (item: JsonObject): number | undefined =>
+    typeof item.parent_id === 'number' && item.parent_id !== item.id && ids.has(item.parent_id) && !inCycle(item) ? item.parent_id : undefined;
+  const byId = new Map(items.map((i) => [i.id, i]));
+  function inCycle(item: JsonObject): boolean {
+    const seen = new Set<unknown>([item.id]);
+    let current = byId.get(item.parent_id ?? undefined);
+    while (current) {
+      if (seen.has(current.id)) return true;
+      seen.add(current.id);
+      current = typeof current.parent_id === 'number' ? byId.get(current.parent_id) : undefined;
+    }
+    return false;
+  }
+  for (const item of items) {
+    const parent = parentOf(item);
+    const siblings = children.get(parent) ?? [];
+    siblings.push(item);
+    children.set(parent, siblings);
+  }
+  return children;
+}

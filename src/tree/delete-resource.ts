@@ -1,0 +1,91 @@
+import * as vscode from 'vscode';
+import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import type { JsonObject, ServiceClient } from '../core/client';
+import { findReferences, referringKinds, type Reference } from '../core/references';
+import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
+import { describeLocation, isFile, parseResourcePath, toResourceUriString, type FileLocation } from '../core/uri';
+import type { Connections } from '../connections/registry';
+import type { ConvaiFileSystem } from '../documents/filesystem';
+import { kindOf, target } from '../documents/locations';
+import type { Log } from '../log';
+import { ResourceNode, TenantNode } from './nodes';
+
+const DELETE = 'Delete';
+
+function locationFromUri(uri: vscode.Uri | string): FileLocation {
+  const parsed = typeof uri === 'string' ? vscode.Uri.parse(uri) : uri;
+  const location = parsed.scheme === 'convai' ? parseResourcePath(parsed.authority, parsed.path) : undefined;
+  if (!location || !isFile(location)) {
+    throw new Error(`uri must name a ConvAI resource such as convai://<connection>/tenants/<tenantId>/<kind>/<id>.json (got ${parsed.toString()}).`);
+  }
+  return location;
+}
+
+function locationFromArg(arg: unknown): FileLocation | undefined {
+  if (arg instanceof ResourceNode) return { type: 'resource', connection: arg.connectionName, tenantId: arg.tenantId, segment: arg.segment, id: arg.id };
+  if (arg instanceof TenantNode) return { type: 'tenant', connection: arg.connectionName, tenantId: arg.tenantId };
+  if (arg instanceof vscode.Uri) return locationFromUri(arg);
+  const active = vscode.window.activeTextEditor?.document.uri;
+  return active?.scheme === 'convai' ? locationFromUri(active) : undefined;
+}
+
+/** What else in the tenant points at the resource (prompt links are detail-only, so prompts are read in full). */
+async function references(client: ServiceClient, location: FileLocation): Promise<Reference[]> {
+  if (location.type !== 'resource') return [];
+  const objects: Partial<Record<TenantSegment, JsonObject[]>> = {};
+  for (const segment of referringKinds(location.segment)) {
+    const kind = kindBySegment(segment) as ResourceKind;
+    const summaries = await client.list(kind, location.tenantId);
+    objects[segment] = segment === 'ai_prompts'
+      ? await Promise.all(summaries.map((s) => client.get(kind, s.id as number, location.tenantId)))
+      : summaries;
+  }
+  return findReferences({ segment: location.segment, id: location.id }, objects);
+}
+
+async function confirm(client: ServiceClient, location: FileLocation, name: string): Promise<boolean> {
+  const label = describeLocation(location);
+  const refs = await references(client, location);
+  const lines = refs.map((r) => `• ${(kindBySegment(r.segment) as ResourceKind).label} "${r.name}" (#${r.id}) refers to it through ${r.field}`);
+  const detail = [
+    location.type === 'tenant' ? 'Every resource of this tenant is deleted with it.' : '',
+    refs.length > 0 ? `${refs.length} resource${refs.length > 1 ? 's' : ''} of the tenant refer${refs.length > 1 ? '' : 's'} to it:\n${lines.join('\n')}` : '',
+    'This cannot be undone.',
+  ].filter(Boolean).join('\n\n');
+  const choice = await vscode.window.showWarningMessage(`Delete "${name}", ${label}?`, { modal: true, detail }, DELETE);
+  return choice === DELETE;
+}
+
+/** Closes the editors of a deleted resource; an editor with unsaved text stays open, so nothing typed is lost. */
+async function closeEditors(uri: vscode.Uri): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter(
+    (tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString() && !tab.isDirty,
+  );
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
+}
+
+export function registerDeleteCommand(log: Log, connections: Connections, files: ConvaiFileSystem): vscode.Disposable {
+  return registerCommand(log, COMMANDS.deleteResource, async (arg) => {
+    const programmatic = isProgrammatic(arg);
+    const location = programmatic ? locationFromUri(String(arg.uri)) : locationFromArg(arg);
+    if (!location) throw new Error('Open a ConvAI resource or choose one in the ConvAI view to delete it.');
+    const connection = connections.require(location.connection);
+    if (connection.readOnly) {
+      throw new Error(`Not deleted: the connection "${connection.name}" is read-only (readOnly in convai.connections).`);
+    }
+    const client = connections.client(location.connection);
+    const kind = kindOf(location);
+    const { id, tenantId } = target(location);
+    const mustAsk = programmatic ? arg.confirm === true : true;
+    if (mustAsk) {
+      const summary = arg instanceof ResourceNode || arg instanceof TenantNode ? arg.summary : await client.get(kind, id, tenantId);
+      if (!(await confirm(client, location, String(summary.name ?? summary.display_name ?? `#${id}`)))) return undefined;
+    }
+    const status = await client.delete(kind, id, tenantId);
+    const uri = vscode.Uri.parse(toResourceUriString(location));
+    files.forget(uri, location);
+    await closeEditors(uri);
+    if (!programmatic) void vscode.window.showInformationMessage(status);
+    return status;
+  });
+}

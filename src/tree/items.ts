@@ -1,0 +1,121 @@
+import * as vscode from 'vscode';
+import type { JsonObject } from '../core/client';
+import { packageName, resourceLabel } from '../core/labels';
+import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
+import { toResourceUriString } from '../core/uri';
+import { ConnectionRef } from '../ui/notify';
+import { ConnectionNode, KindNode, NoticeNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
+
+export type ConnectionState = 'unknown' | 'connected' | 'no-token' | 'unauthorized' | 'unreachable' | 'error';
+
+interface ItemContext {
+  readOnly: boolean;
+  state: ConnectionState;
+}
+
+type ListOutcome = { ok: true; value: JsonObject[] } | { ok: false; error: unknown };
+
+const KIND_ICONS: Readonly<Record<TenantSegment, string>> = {
+  integrations: 'plug',
+  ai_prompts: 'comment-discussion',
+  ai_functions: 'symbol-function',
+  ai_actions: 'zap',
+  agents: 'hubot',
+  intents: 'symbol-event',
+  datasources: 'database',
+};
+
+const STATE_TEXT: Readonly<Record<ConnectionState, string>> = {
+  unknown: '',
+  connected: '',
+  'no-token': 'not connected: no token',
+  unauthorized: 'unauthorized',
+  unreachable: 'unreachable',
+  error: 'error',
+};
+
+/** `resource:ai_prompts` or `resource:ai_prompts:readonly`: menus match these by regular expression. */
+function contextValue(base: string, readOnly: boolean): string {
+  return readOnly ? `${base}:readonly` : base;
+}
+
+function connectionItem(node: ConnectionNode, context: ItemContext): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.connectionName, vscode.TreeItemCollapsibleState.Collapsed);
+  const problem = context.state !== 'unknown' && context.state !== 'connected';
+  item.description = [context.readOnly ? 'read-only' : '', STATE_TEXT[context.state]].filter(Boolean).join(' · ');
+  item.iconPath = new vscode.ThemeIcon(problem ? 'warning' : context.readOnly ? 'lock' : 'plug');
+  item.tooltip = `Connection ${node.connectionName}${context.readOnly ? ' (read-only: writes are refused)' : ''}`;
+  item.contextValue = contextValue('connection', context.readOnly);
+  return item;
+}
+
+function tenantItem(node: TenantNode, context: ItemContext): vscode.TreeItem {
+  const name = typeof node.summary.name === 'string' ? node.summary.name : `Tenant ${node.tenantId}`;
+  const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Collapsed);
+  const pkg = node.summary.booked_package === undefined ? undefined : `${packageName(node.summary.booked_package)} package`;
+  item.description = [`#${node.tenantId}`, pkg].filter(Boolean).join(' · ');
+  item.tooltip = `${name}\nid: ${node.tenantId}${pkg ? `\n${pkg}` : ''}`;
+  item.iconPath = new vscode.ThemeIcon('organization');
+  item.contextValue = contextValue('tenant', context.readOnly);
+  return item;
+}
+
+function kindItem(node: KindNode, context: ItemContext, outcome?: ListOutcome): vscode.TreeItem {
+  const kind = kindBySegment(node.segment) as ResourceKind;
+  const empty = outcome?.ok === true && outcome.value.length === 0;
+  const item = new vscode.TreeItem(kind.pluralLabel, empty ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed);
+  item.description = outcome === undefined ? '' : outcome.ok ? String(outcome.value.length) : 'failed to load';
+  item.iconPath = new vscode.ThemeIcon(KIND_ICONS[node.segment]);
+  item.contextValue = contextValue(`kind:${node.segment}`, context.readOnly);
+  return item;
+}
+
+function resourceItem(node: ResourceNode, context: ItemContext): vscode.TreeItem {
+  const kind = kindBySegment(node.segment) as ResourceKind;
+  const { label, description, details } = resourceLabel(kind.id, node.summary);
+  const collapsible = node.children.some((c) => c.parent_id === node.id) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
+  const item = new vscode.TreeItem(label, collapsible);
+  const uri = vscode.Uri.parse(toResourceUriString({ type: 'resource', connection: node.connectionName, tenantId: node.tenantId, segment: node.segment, id: node.id }));
+  item.description = description;
+  // Plain text: values come from the service and must not be read as Markdown.
+  item.tooltip = `${kind.label} ${node.id}\n${details.join('\n')}`;
+  item.iconPath = new vscode.ThemeIcon(KIND_ICONS[node.segment]);
+  item.resourceUri = uri;
+  item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
+  item.contextValue = contextValue(`resource:${node.segment}`, context.readOnly);
+  return item;
+}
+
+function noticeItem(node: NoticeNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
+  item.tooltip = node.message;
+  item.contextValue = `notice:${node.notice}`;
+  switch (node.notice) {
+    case 'no-token':
+    case 'unauthorized':
+      item.iconPath = new vscode.ThemeIcon('key');
+      item.description = 'Set Token…';
+      item.command = { command: 'convai.setToken', title: 'Set Token', arguments: [new ConnectionRef(node.connectionName)] };
+      break;
+    case 'unreachable':
+    case 'error':
+      item.iconPath = new vscode.ThemeIcon('error');
+      item.description = 'Retry';
+      item.command = { command: 'convai.refresh', title: 'Retry', arguments: [node] };
+      break;
+    default:
+      item.iconPath = new vscode.ThemeIcon('info');
+  }
+  return item;
+}
+
+export function toTreeItem(node: TreeNode, context: ItemContext, outcome?: ListOutcome): vscode.TreeItem {
+  const item =
+    node instanceof ConnectionNode ? connectionItem(node, context)
+      : node instanceof TenantNode ? tenantItem(node, context)
+        : node instanceof KindNode ? kindItem(node, context, outcome)
+          : node instanceof ResourceNode ? resourceItem(node, context)
+            : noticeItem(node);
+  item.id = node.key;
+  return item;
+}

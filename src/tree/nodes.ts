@@ -1,0 +1,76 @@
+import type { JsonObject } from '../core/client';
+import type { TenantSegment } from '../core/resources';
+
+/**
+ * The tree's elements. Each carries the connection it belongs to as
+ * `connectionName`, which the connection commands read when invoked from a
+ * node. Nodes are cached by `key`, so refreshing one reaches the instance
+ * VS Code holds.
+ */
+export class ConnectionNode {
+  readonly type = 'connection';
+  constructor(readonly connectionName: string) {}
+  get key(): string {
+    return this.connectionName;
+  }
+}
+
+export class TenantNode {
+  readonly type = 'tenant';
+  constructor(
+    readonly connectionName: string,
+    readonly tenantId: number,
+    readonly summary: JsonObject,
+  ) {}
+  get key(): string {
+    return `${this.connectionName}/${this.tenantId}`;
+  }
+}
+
+export class KindNode {
+  readonly type = 'kind';
+  constructor(
+    readonly connectionName: string,
+    readonly tenantId: number,
+    readonly segment: TenantSegment,
+  ) {}
+  get key(): string {
+    return `${this.connectionName}/${this.tenantId}/${this.segment}`;
+  }
+}
+
+export class ResourceNode {
+  readonly type = 'resource';
+  constructor(
+    readonly connectionName: string,
+    readonly tenantId: number,
+    readonly segment: TenantSegment,
+    readonly summary: JsonObject,
+    /** Intents nested under this one. */
+    readonly children: readonly JsonObject[] = [],
+  ) {}
+  get id(): number {
+    return this.summary.id as number;
+  }
+  get key(): string {
+    return `${this.connectionName}/${this.tenantId}/${this.segment}/${this.id}`;
+  }
+}
+
+export type NoticeKind = 'no-token' | 'unauthorized' | 'unreachable' | 'error' | 'empty' | 'loading';
+
+/** A message in place of children that could not be shown (one per failing parent: no error storm). */
+export class NoticeNode {
+  readonly type = 'notice';
+  constructor(
+    readonly connectionName: string,
+    readonly parentKey: string,
+    readonly notice: NoticeKind,
+    readonly message: string,
+  ) {}
+  get key(): string {
+    return `${this.parentKey}#${this.notice}`;
+  }
+}
+
+export type TreeNode = ConnectionNode | TenantNode | KindNode | ResourceNode | NoticeNode;

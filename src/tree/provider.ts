@@ -1,0 +1,250 @@
+import * as vscode from 'vscode';
+import type { JsonObject } from '../core/client';
+import { ServiceError } from '../core/errors';
+import { nestByParent } from '../core/labels';
+import { kindById, kindBySegment, TENANT_SEGMENTS, type ResourceKind, type TenantSegment } from '../core/resources';
+import type { FileLocation } from '../core/uri';
+import type { Connections } from '../connections/registry';
+import type { ConvaiFileSystem } from '../documents/filesystem';
+import { messageOf } from '../ui/notify';
+import { toTreeItem, type ConnectionState } from './items';
+import { ConnectionNode, KindNode, NoticeNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+async function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await promise };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function segmentKind(segment: TenantSegment): ResourceKind {
+  return kindBySegment(segment) as ResourceKind;
+}
+
+/**
+ * Connections → tenants → the seven kinds (with counts) → resources, loaded
+ * lazily and cached per node, so a refresh reloads only what it names.
+ */
+export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly tenants = new Map<string, Promise<Outcome<JsonObject[]>>>();
+  private readonly lists = new Map<string, Promise<Outcome<JsonObject[]>>>();
+  private readonly states = new Map<string, ConnectionState>();
+  private readonly nodes = new Map<string, TreeNode>();
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(
+    private readonly connections: Connections,
+    files: ConvaiFileSystem,
+  ) {
+    this.disposables = [
+      this.changed,
+      connections.onDidChange(() => this.refresh()),
+      files.onDidChangeResource((location) => this.resourceChanged(location)),
+    ];
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem | Thenable<vscode.TreeItem> {
+    if (node instanceof KindNode) {
+      return this.list(node.connectionName, node.tenantId, node.segment).then((outcome) => toTreeItem(node, this.context(node), outcome));
+    }
+    return toTreeItem(node, this.context(node));
+  }
+
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    if (!node) return this.connections.list().map((c) => this.intern(new ConnectionNode(c.name)));
+    if (node instanceof ConnectionNode) return this.tenantNodes(node);
+    if (node instanceof TenantNode) return this.kindNodes(node);
+    if (node instanceof KindNode) return this.resourceNodes(node);
+    if (node instanceof ResourceNode) return this.nested(node, node.children);
+    return [];
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    if (node instanceof TenantNode) return this.nodes.get(node.connectionName);
+    if (node instanceof KindNode) return this.nodes.get(`${node.connectionName}/${node.tenantId}`);
+    if (node instanceof ResourceNode) {
+      const parentId = node.summary.parent_id;
+      const parent = typeof parentId === 'number' ? this.nodes.get(`${node.connectionName}/${node.tenantId}/${node.segment}/${parentId}`) : undefined;
+      return parent ?? this.nodes.get(`${node.connectionName}/${node.tenantId}/${node.segment}`);
+    }
+    return undefined;
+  }
+
+  /** Reloads a node and what is below it, or everything. */
+  refresh(node?: TreeNode): void {
+    if (!node) {
+      this.tenants.clear();
+      this.lists.clear();
+      this.states.clear();
+      this.changed.fire(undefined);
+      return;
+    }
+    const prefix = node instanceof ResourceNode ? `${node.connectionName}/${node.tenantId}/${node.segment}` : node.key;
+    if (node instanceof ConnectionNode) {
+      this.tenants.delete(node.connectionName);
+      this.states.delete(node.connectionName);
+    }
+    for (const key of this.lists.keys()) {
+      if (key === prefix || key.startsWith(`${prefix}/`)) this.lists.delete(key);
+    }
+    const target = node instanceof ResourceNode || node instanceof NoticeNode ? this.nodes.get(prefix) ?? this.nodes.get(node.connectionName) : node;
+    this.changed.fire(target);
+  }
+
+  /** Every summary of a tenant's kinds, for pickers and reference checks. */
+  async tenantLists(connection: string, tenantId: number, segments: readonly TenantSegment[] = TENANT_SEGMENTS): Promise<Map<TenantSegment, JsonObject[]>> {
+    const outcomes = await Promise.all(segments.map((segment) => this.list(connection, tenantId, segment)));
+    const lists = new Map<TenantSegment, JsonObject[]>();
+    outcomes.forEach((outcome, index) => {
+      if (!outcome.ok) throw outcome.error;
+      lists.set(segments[index] as TenantSegment, outcome.value);
+    });
+    return lists;
+  }
+
+  async tenantSummaries(connection: string): Promise<JsonObject[]> {
+    const outcome = await this.tenantList(connection);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+
+  private context(node: TreeNode): { readOnly: boolean; state: ConnectionState } {
+    return {
+      readOnly: this.connections.get(node.connectionName)?.readOnly ?? false,
+      state: this.states.get(node.connectionName) ?? 'unknown',
+    };
+  }
+
+  private intern<T extends TreeNode>(node: T): T {
+    const existing = this.nodes.get(node.key);
+    if (existing && JSON.stringify(existing) === JSON.stringify(node)) return existing as T;
+    this.nodes.set(node.key, node);
+    return node;
+  }
+
+  private setState(connection: string, state: ConnectionState): void {
+    if (this.states.get(connection) === state) return;
+    this.states.set(connection, state);
+    const node = this.nodes.get(connection);
+    if (node) this.changed.fire(node);
+  }
+
+  private tenantList(connection: string): Promise<Outcome<JsonObject[]>> {
+    let pending = this.tenants.get(connection);
+    if (!pending) {
+      pending = settle(this.fetchTenants(connection));
+      this.tenants.set(connection, pending);
+    }
+    return pending;
+  }
+
+  private async fetchTenants(connection: string): Promise<JsonObject[]> {
+    const settings = this.connections.require(connection);
+    try {
+      return await this.connections.client(connection).list(kindById('tenant'));
+    } catch (error) {
+      if (error instanceof ServiceError && error.status === 403 && settings.tenantId !== undefined) {
+        return [{ id: settings.tenantId, name: `Tenant ${settings.tenantId}` }];
+      }
+      throw error;
+    }
+  }
+
+  private list(connection: string, tenantId: number, segment: TenantSegment): Promise<Outcome<JsonObject[]>> {
+    const key = `${connection}/${tenantId}/${segment}`;
+    let pending = this.lists.get(key);
+    if (!pending) {
+      pending = settle(this.connections.client(connection).list(segmentKind(segment), tenantId));
+      this.lists.set(key, pending);
+    }
+    return pending;
+  }
+
+  private notice(parent: TreeNode, error: unknown): NoticeNode {
+    const unauthorized = error instanceof ServiceError && error.status === 401;
+    const unreachable = error instanceof ServiceError && (error.kind === 'network' || error.kind === 'timeout');
+    if (parent instanceof ConnectionNode) this.setState(parent.connectionName, unauthorized ? 'unauthorized' : unreachable ? 'unreachable' : 'error');
+    const kind = unauthorized ? 'unauthorized' : unreachable ? 'unreachable' : 'error';
+    return this.intern(new NoticeNode(parent.connectionName, parent.key, kind, messageOf(error)));
+  }
+
+  private async tenantNodes(node: ConnectionNode): Promise<TreeNode[]> {
+    const connection = this.connections.get(node.connectionName);
+    if (!connection) return [];
+    if (!(await this.connections.hasToken(connection))) {
+      this.setState(node.connectionName, 'no-token');
+      return [this.intern(new NoticeNode(node.connectionName, node.key, 'no-token', 'No token is set for this connection.'))];
+    }
+    const outcome = await this.tenantList(node.connectionName);
+    if (!outcome.ok) return [this.notice(node, outcome.error)];
+    this.setState(node.connectionName, 'connected');
+    if (outcome.value.length === 0) return [this.intern(new NoticeNode(node.connectionName, node.key, 'empty', 'No tenants.'))];
+    return outcome.value
+      .filter((t) => typeof t.id === 'number')
+      .map((t) => this.intern(new TenantNode(node.connectionName, t.id as number, t)));
+  }
+
+  private async kindNodes(node: TenantNode): Promise<TreeNode[]> {
+    const outcomes = await Promise.all(TENANT_SEGMENTS.map((segment) => this.list(node.connectionName, node.tenantId, segment)));
+    const failures = outcomes.filter((o): o is { ok: false; error: unknown } => !o.ok);
+    // The same failure for every kind (no access, service down) is one message, not seven.
+    if (failures.length === outcomes.length && failures[0]) return [this.notice(node, failures[0].error)];
+    return TENANT_SEGMENTS.map((segment) => this.intern(new KindNode(node.connectionName, node.tenantId, segment)));
+  }
+
+  private async resourceNodes(node: KindNode): Promise<TreeNode[]> {
+    const outcome = await this.list(node.connectionName, node.tenantId, node.segment);
+    if (!outcome.ok) return [this.notice(node, outcome.error)];
+    if (outcome.value.length === 0) return [];
+    if (node.segment !== 'intents') return this.nested(node, outcome.value);
+    const tree = nestByParent(outcome.value);
+    return (tree.get(undefined) ?? []).map((summary) =>
+      this.intern(new ResourceNode(node.connectionName, node.tenantId, node.segment, summary, descendants(tree, summary))),
+    );
+  }
+
+  private nested(parent: KindNode | ResourceNode, summaries: readonly JsonObject[]): TreeNode[] {
+    if (parent instanceof ResourceNode) {
+      const tree = nestByParent([parent.summary, ...parent.children]);
+      return (tree.get(parent.id) ?? []).map((summary) =>
+        this.intern(new ResourceNode(parent.connectionName, parent.tenantId, parent.segment, summary, descendants(tree, summary))),
+      );
+    }
+    return summaries
+      .filter((s) => typeof s.id === 'number')
+      .map((summary) => this.intern(new ResourceNode(parent.connectionName, parent.tenantId, parent.segment, summary)));
+  }
+
+  private resourceChanged(location: FileLocation): void {
+    if (location.type === 'tenant') {
+      this.refresh(this.nodes.get(location.connection) ?? undefined);
+      return;
+    }
+    const key = `${location.connection}/${location.tenantId}/${location.segment}`;
+    this.lists.delete(key);
+    const kindNode = this.nodes.get(key);
+    if (kindNode) this.changed.fire(kindNode);
+  }
+}
+
+/** Everything below an intent, so its node can show its children without another request. */
+function descendants(tree: Map<number | undefined, JsonObject[]>, summary: JsonObject): JsonObject[] {
+  const out: JsonObject[] = [];
+  const visit = (id: unknown): void => {
+    for (const child of tree.get(typeof id === 'number' ? id : undefined) ?? []) {
+      out.push(child);
+      visit(child.id);
+    }
+  };
+  if (typeof summary.id === 'number') visit(summary.id);
+  return out;
+}
