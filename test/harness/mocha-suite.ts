@@ -9,8 +9,11 @@ import { brokenOutcome, readOutcome, SuiteOutcome } from './summary';
 const mochaCli = path.join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
 const reporter = path.join(__dirname, 'results-reporter.js');
 
-/** Runs `test/<name>/**\/*.test.ts` (compiled) in a mocha child process; it prints spec output as it goes. */
-export function runMochaSuite(name: string): SuiteOutcome {
+/**
+ * Runs `test/<name>/**\/*.test.ts` (compiled) in a mocha child process; it prints spec output as it goes.
+ * `timeoutMs` is each test's and hook's limit.
+ */
+export function runMochaSuite(name: string, timeoutMs = 20_000): SuiteOutcome {
   const files = findTestFiles(name);
   if (files.length === 0) {
     console.log(`${name}: 0 tests`);
@@ -22,7 +25,7 @@ export function runMochaSuite(name: string): SuiteOutcome {
   try {
     const mocha = spawnSync(
       process.execPath,
-      [mochaCli, '--reporter', reporter, '--reporter-option', `output=${resultsFile}`, '--timeout', '20000', ...files],
+      [mochaCli, '--reporter', reporter, '--reporter-option', `output=${resultsFile}`, '--timeout', String(timeoutMs), ...files],
       { stdio: 'inherit', cwd: repoRoot },
     );
     const durationMs = Date.now() - started;

@@ -14,6 +14,8 @@ const suites: { name: string; run: () => SuiteOutcome | Promise<SuiteOutcome> }[
     // scripts/test.mjs installs code-server and says where.
     run: async () => (await import('./integration.js')).runIntegrationSuite(process.env.CONVAI_CODE_SERVER),
   },
+  // Playwright clicking through a live workbench (test/ui); its tests find code-server in CONVAI_CODE_SERVER.
+  { name: 'ui', run: () => runMochaSuite('ui', 60_000) },
 ];
 
 async function runSuite(suite: (typeof suites)[number]): Promise<SuiteOutcome> {

@@ -44,7 +44,8 @@ export async function run(): Promise<void> {
     return;
   }
 
-  await runMocha(testFiles, resultsFile);
+  // The reload tests last, so that no other test's clean-up closes the editors they leave open for the reload.
+  await runMocha([...testFiles.filter((f) => !isReloadTestFile(f)), ...reloadTestFiles], resultsFile);
   if (phaseFile === undefined || reloadTestFiles.length === 0) return;
   writePhase(phaseFile, 'reloading');
   // VS Code's own reload saves the workbench's state (open editors) before it reloads the page; a reload of the

@@ -1,0 +1,71 @@
+// A live workbench for the UI tests: the local service, code-server with the extension loaded from source (no
+// extensionTestsPath, so nothing runs inside VS Code but the extension itself) and headless Chromium on it.
+// The dev-only start-connection extension adds the connection `local` with the admin token, as `npm start` does.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { RunningService } from '../service/server';
+import { CodeServer, developmentPayload, openWorkbench, startCodeServer, Workbench, workbenchUrl } from './code-server';
+import { startLocalService } from './local-service';
+import { repoRoot, testOutputDir } from './paths';
+
+export const uiCodeServerLog = path.join(testOutputDir, 'ui-code-server.log');
+export const uiBrowserConsoleLog = path.join(testOutputDir, 'ui-browser-console.log');
+
+/** The connection the start-connection extension adds; the tree shows it under this name. */
+export const uiConnectionName = 'local';
+
+// Everything that would put a dialog, notification or editor over the tree the tests look at.
+const quietSettings = {
+  'git.openRepositoryInParentFolders': 'never',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'extensions.ignoreRecommendations': true,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'update.mode': 'none',
+  'telemetry.telemetryLevel': 'off',
+};
+
+export interface UiWorkbench {
+  page: Page;
+  service: RunningService;
+  close(): Promise<void>;
+}
+
+/** Starts all three; on failure stops what did start. `codeServerBin` comes from scripts/test.mjs. */
+export async function startUiWorkbench(codeServerBin: string | undefined): Promise<UiWorkbench> {
+  if (!codeServerBin) throw new Error('no code-server given (CONVAI_CODE_SERVER); run the UI tests through `npm test -- ui`');
+  fs.mkdirSync(testOutputDir, { recursive: true });
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-ui-'));
+  let service: RunningService | undefined;
+  let server: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+  const close = async (): Promise<void> => {
+    // Each stops what it started even when another failed to.
+    await Promise.allSettled([workbench?.close(), server?.close(), service?.close()]);
+    fs.rmSync(workspace, { recursive: true, force: true });
+  };
+  try {
+    service = await startLocalService();
+    const connection = { name: uiConnectionName, baseUrl: service.url, token: service.adminToken };
+    server = await startCodeServer({
+      bin: codeServerBin,
+      workspace,
+      env: { CONVAI_START_CONNECTION: JSON.stringify(connection) },
+      userSettings: quietSettings,
+      logFile: uiCodeServerLog,
+      extensions: [path.join(repoRoot, 'scripts', 'start-connection')],
+    });
+    workbench = await openWorkbench(workbenchUrl(server, developmentPayload(server, repoRoot)), uiBrowserConsoleLog);
+    // Lists render only their visible rows: a tall page keeps an expanded tenant's rows all in the DOM.
+    await workbench.page.setViewportSize({ width: 1400, height: 900 });
+    // Below mocha's 60 s per test, so that a wait that never ends fails with Playwright's account of it.
+    workbench.page.setDefaultTimeout(20_000);
+    return { page: workbench.page, service, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,49 @@
+// Playwright handles on the ConvAI view's tree, by what a user sees: row labels, descriptions and expansion.
+// The rows' aria-labels are the items' tooltips (VS Code's custom tree view), so rows are found by label text.
+import type { Locator, Page } from 'playwright-core';
+
+export interface RowText {
+  label: string;
+  description: string;
+}
+
+/** Opens the ConvAI view container from the activity bar; resolves with its tree. */
+export async function openConvAiView(page: Page): Promise<Locator> {
+  await page.locator('.activitybar .action-label[aria-label="ConvAI"]').click();
+  const tree = page.locator('.monaco-list[role="tree"][aria-label="Resources"]');
+  await tree.waitFor();
+  return tree;
+}
+
+/** The row whose label is exactly `label`, at `level` (1 = connections) when given. */
+export function treeRow(tree: Locator, label: string, level?: number): Locator {
+  const rows = tree.locator(level === undefined ? '.monaco-list-row' : `.monaco-list-row[aria-level="${level}"]`);
+  return rows.filter({ has: tree.page().locator('.label-name').getByText(label, { exact: true }) });
+}
+
+/** Expands a collapsed row and waits until VS Code says it is expanded. */
+export async function expand(row: Locator): Promise<void> {
+  if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
+  await row.and(row.page().locator('[aria-expanded="true"]')).waitFor();
+}
+
+/** What a row shows: its label and the grey description beside it ('' when it has none). */
+export async function rowText(row: Locator): Promise<RowText> {
+  const label = await row.locator('.label-name').innerText();
+  const description = row.locator('.label-description');
+  return { label, description: (await description.count()) > 0 ? await description.innerText() : '' };
+}
+
+
+/** Drags the side bar's edge `by` pixels to the right, so that whole descriptions show (for screenshots). */
+export async function widenSideBar(page: Page, by: number): Promise<void> {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box) throw new Error('the side bar is not showing');
+  // The sash that resizes it straddles its right edge.
+  const x = box.x + box.width;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + by, y, { steps: 5 });
+  await page.mouse.up();
+}

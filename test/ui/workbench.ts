@@ -1,0 +1,37 @@
+// Root hooks for every UI test file. Each file imports this module; Node loads it once, so the hooks are registered
+// once on mocha's root suite and all UI tests share one workbench (one local service, code-server and browser).
+import * as path from 'node:path';
+import { testOutputDir } from '../harness/paths';
+import { startUiWorkbench, uiBrowserConsoleLog, uiCodeServerLog, UiWorkbench } from '../harness/ui-workbench';
+
+let current: UiWorkbench | undefined;
+
+/** The shared workbench; only valid inside tests. */
+export function workbench(): UiWorkbench {
+  if (!current) throw new Error('the UI workbench is not running (its before hook failed?)');
+  return current;
+}
+
+// Mocha dies of these without its 'exit' event, which is what stops code-server's process group.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+before(async function () {
+  // Cold starts take about 5 s here; code-server alone may take up to a minute before it gives up.
+  this.timeout(120_000);
+  current = await startUiWorkbench(process.env.CONVAI_CODE_SERVER);
+});
+
+// The page as the failing test left it: often the quickest way to see why.
+afterEach(async function () {
+  const test = this.currentTest;
+  if (!current || test?.state !== 'failed') return;
+  const file = path.join(testOutputDir, `ui-failed-${test.fullTitle().replace(/[^\w-]+/g, '-')}.png`);
+  await current.page.screenshot({ path: file }).catch(() => undefined);
+  const shown = [file, uiCodeServerLog, uiBrowserConsoleLog].map((each) => path.relative(process.cwd(), each));
+  console.log(`    see ${shown.join(', ')}`);
+});
+
+after(async function () {
+  await current?.close();
+  current = undefined;
+});
