@@ -5,7 +5,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { addConnection, adminToken, removeConnection, serviceUrl } from './support';
+import { addConnection, adminToken, removeConnection, serviceUrl, rejection } from './support';
 
 interface Recorder {
   url: string;
@@ -36,16 +36,6 @@ async function recorder(): Promise<Recorder> {
 
 function storedConnections(): unknown[] {
   return (vscode.workspace.getConfiguration('convai').inspect<unknown[]>('connections')?.globalValue ?? []);
-}
-
-async function rejection(promise: Thenable<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof Error);
-    return error;
-  }
-  assert.fail('expected a rejection');
 }
 
 describe('connections', () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../../src/core/client';
 import { TENANT_SEGMENTS, type Segment } from '../../src/core/resources';
-import { addConnection, admin, documentUri, kind, removeConnection } from './support';
+import { addConnection, admin, documentUri, kind, removeConnection, rejection } from './support';
 
 const CONNECTION = 'crud';
 const READ_ONLY = 'crud-ro';
@@ -27,16 +27,6 @@ function tenantOf(segment: Segment): number | undefined {
 
 function uriOf(segment: Segment, id: number, connection = CONNECTION): vscode.Uri {
   return documentUri(segment === 'tenants' ? { type: 'tenant', connection, tenantId: id } : { type: 'resource', connection, tenantId: TENANT, segment, id });
-}
-
-async function rejection(promise: Thenable<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof Error);
-    return error;
-  }
-  assert.fail('expected a rejection');
 }
 
 describe('create and delete', () => {

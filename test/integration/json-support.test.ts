@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { addConnection, admin, canonical, clearFaults, documentUri, injectFaults, kind, removeConnection, replaceText } from './support';
+import { addConnection, admin, canonical, clearFaults, documentUri, injectFaults, kind, removeConnection, replaceText, rejection } from './support';
 
 const CONNECTION = 'json';
 const TENANT = 1;
@@ -27,16 +27,6 @@ function positionOf(document: vscode.TextDocument, needle: string, offsetInNeedl
   const index = document.getText().indexOf(needle);
   assert.ok(index >= 0, `${needle} is in the document`);
   return document.positionAt(index + offsetInNeedle);
-}
-
-async function rejection(promise: Thenable<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof Error);
-    return error;
-  }
-  assert.fail('expected a rejection');
 }
 
 describe('JSON support and opening failures', () => {

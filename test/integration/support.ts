@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { ServiceClient, type JsonObject } from '../../src/core/client';
 import { kindBySegment, type ResourceKind, type Segment } from '../../src/core/resources';
 import { toResourceUriString, type FileLocation } from '../../src/core/uri';
+import type { Fault } from '../service/faults';
 
 function env(name: string): string {
   const value = process.env[name];
@@ -51,6 +52,16 @@ export async function replaceText(document: vscode.TextDocument, text: string): 
   assert.ok(await vscode.workspace.applyEdit(edit), 'the edit applied');
 }
 
+export async function rejection(promise: Thenable<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof Error);
+    return error;
+  }
+  assert.fail('expected a rejection');
+}
+
 /** The reason a write was refused, through the same provider path an editor save takes. */
 export async function writeError(uri: vscode.Uri, text: string): Promise<Error> {
   try {
@@ -60,15 +71,6 @@ export async function writeError(uri: vscode.Uri, text: string): Promise<Error> 
     return error;
   }
   assert.fail(`writing ${uri.toString()} was expected to fail`);
-}
-
-export interface Fault {
-  match?: string;
-  status?: number;
-  body?: string;
-  contentType?: string;
-  drop?: true;
-  count?: number;
 }
 
 /** Queues faults in the local service (test mode only). */
