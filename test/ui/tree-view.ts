@@ -9,8 +9,9 @@ export interface RowText {
 
 /** Opens the ConvAI view container from the activity bar; resolves with its tree. */
 export async function openConvAiView(page: Page): Promise<Locator> {
-  await page.locator('.activitybar .action-label[aria-label="ConvAI"]').click();
   const tree = page.locator('.monaco-list[role="tree"][aria-label="Resources"]');
+  // Clicking the item of the view already showing would hide the side bar.
+  if (!(await tree.isVisible())) await page.locator('.activitybar .action-label[aria-label="ConvAI"]').click();
   await tree.waitFor();
   return tree;
 }

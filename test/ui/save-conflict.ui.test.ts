@@ -1,0 +1,88 @@
+// A save that meets a change made on the service meanwhile, as a user goes through it: the modal choice,
+// Compare (a diff of theirs and mine, nothing sent), then Overwrite.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { ServiceClient } from '../../src/core/client';
+import { kindById } from '../../src/core/resources';
+import { testOutputDir } from '../harness/paths';
+import { uiConnectionName } from '../harness/ui-workbench';
+import { openConvAiView, treeRow } from './tree-view';
+import { workbench } from './workbench';
+
+const TENANT = 2;
+const functions = kindById('function');
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await input.press('Enter');
+}
+
+/** The document's own tab (the diff editor's tab names the same file). */
+function documentTab(page: Page, id: number): ReturnType<Page['locator']> {
+  return page.getByRole('tab', { name: `${id}.json`, exact: true });
+}
+
+function dialog(page: Page): ReturnType<Page['locator']> {
+  return page.locator('.monaco-dialog-box');
+}
+
+describe('a save that meets a change made on the service', () => {
+  let service: ServiceClient;
+  let id = 0;
+
+  before(async () => {
+    const { service: running } = workbench();
+    service = new ServiceClient({ baseUrl: running.url, token: () => running.adminToken });
+    id = (await service.create(functions, { name: 'conflict_probe', description: 'original' }, TENANT)).id as number;
+  });
+  after(async () => {
+    await service.close();
+  });
+
+  it('opens the resource through Go to Resource', async () => {
+    const { page } = workbench();
+    // The connection exists once the view lists it (it is added at start-up).
+    await treeRow(await openConvAiView(page), uiConnectionName, 1).waitFor();
+    await runCommand(page, 'ConvAI: Go to Resource…');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill('conflict_probe');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'conflict_probe' }).waitFor();
+    await input.press('Enter');
+    await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"]`).waitFor();
+  });
+
+  it('asks what to do when the service changed since the document was opened', async () => {
+    const { page } = workbench();
+    const word = page.locator('.editor-group-container.active .view-lines span', { hasText: /^"original"$/ });
+    await word.dblclick();
+    await page.keyboard.type('mine');
+    await service.update(functions, id, { description: 'theirs' }, TENANT);
+    await page.keyboard.press('Control+s');
+    await dialog(page).waitFor();
+    assert.match(await dialog(page).innerText(), /changed on the service since you opened it/);
+    await page.screenshot({ path: path.join(testOutputDir, 'ui-save-conflict.png'), animations: 'disabled' });
+  });
+
+  it('Compare shows theirs beside mine and sends nothing', async () => {
+    const { page } = workbench();
+    await dialog(page).getByRole('button', { name: 'Compare' }).click();
+    await page.locator('.tabs-container .tab', { hasText: 'service ↔ yours' }).waitFor();
+    // The refused save leaves my text unsaved.
+    await documentTab(page, id).and(page.locator('.dirty')).waitFor();
+    assert.equal((await service.get(functions, id, TENANT)).description, 'theirs');
+  });
+
+  it('Overwrite puts mine on the service', async () => {
+    const { page } = workbench();
+    await documentTab(page, id).click();
+    await page.keyboard.press('Control+s');
+    await dialog(page).getByRole('button', { name: 'Overwrite' }).click();
+    await documentTab(page, id).and(page.locator('.dirty')).waitFor({ state: 'detached' });
+    assert.match(String((await service.get(functions, id, TENANT)).description), /mine/);
+    await runCommand(page, 'View: Close All Editors');
+  });
+});
