@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { ServiceClient } from '../core/client';
+import { ServiceClient, type JsonObject } from '../core/client';
+import { ServiceError } from '../core/errors';
+import { kindById } from '../core/resources';
 import type { Log } from '../log';
 import { readConnections, requestTimeoutMs, writeConnections, type Connection } from './settings';
 import { TokenStore } from './tokens';
@@ -64,6 +66,19 @@ export class Connections implements vscode.Disposable {
     });
     this.clients.set(name, { client, settings: clientSettings(connection) });
     return client;
+  }
+
+  /** The tenants the connection's token may see: all of them, or, on a 403 for the list, the connection's tenantId. */
+  async visibleTenants(name: string): Promise<JsonObject[]> {
+    const connection = this.require(name);
+    try {
+      return await this.client(name).list(kindById('tenant'));
+    } catch (error) {
+      if (error instanceof ServiceError && error.status === 403 && connection.tenantId !== undefined) {
+        return [{ id: connection.tenantId, name: `Tenant ${connection.tenantId}` }];
+      }
+      throw error;
+    }
   }
 
   async hasToken(connection: Connection): Promise<boolean> {

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
 import { ServiceError } from '../core/errors';
 import { formatDocument } from '../core/json-document';
-import { kindById, TENANT_SEGMENTS } from '../core/resources';
+import { TENANT_SEGMENTS } from '../core/resources';
 import { isFile, type FileLocation, type ResourceLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
@@ -142,15 +141,11 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
   }
 
   private async tenantIds(connectionName: string): Promise<number[]> {
-    const connection = this.connections.require(connectionName);
     const uri = toUri({ type: 'tenants', connection: connectionName });
     try {
-      const tenants: JsonObject[] = await this.connections.client(connectionName).list(kindById('tenant'));
+      const tenants = await this.connections.visibleTenants(connectionName);
       return tenants.map((t) => t.id).filter((id): id is number => typeof id === 'number');
     } catch (error) {
-      if (error instanceof ServiceError && error.status === 403 && connection.tenantId !== undefined) {
-        return [connection.tenantId];
-      }
       if (error instanceof ServiceError && error.status === 403) {
         throw vscode.FileSystemError.NoPermissions(
           `${error.message} The token may not list tenants: set "tenantId" of the connection "${connectionName}" in convai.connections.`,

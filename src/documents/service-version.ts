@@ -14,7 +14,8 @@ export class ServiceVersions implements vscode.TextDocumentContentProvider, vsco
   async compare(documentUri: vscode.Uri, serviceText: string, label: string): Promise<void> {
     const left = documentUri.with({ scheme: SERVICE_VERSION_SCHEME, query: String(Date.now()) });
     this.texts.set(left.toString(), serviceText);
-    await vscode.commands.executeCommand('vscode.diff', left, documentUri, `${label}: service ↔ yours`);
+    // Beside and pinned: the user's own editor, with the unsaved text, stays where it is.
+    await vscode.commands.executeCommand('vscode.diff', left, documentUri, `${label}: service ↔ yours`, { viewColumn: vscode.ViewColumn.Beside, preview: false });
   }
 
   dispose(): void {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS, registerCommand } from '../commands';
 import { resourceLabel } from '../core/labels';
-import { kindBySegment, type ResourceKind } from '../core/resources';
+import { kindBySegment, TENANT_SEGMENTS, type ResourceKind } from '../core/resources';
 import { toResourceUriString } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
@@ -23,18 +23,20 @@ async function pickConnection(connections: Connections): Promise<string | undefi
 }
 
 /** Every resource of one tenant, or of all tenants of a connection, searchable by name, kind and id. */
-async function goToResource(tree: ResourceTreeProvider, connections: Connections, arg: unknown): Promise<void> {
+async function goToResource(connections: Connections, arg: unknown): Promise<void> {
   const connection = isNode(arg) ? arg.connectionName : await pickConnection(connections);
   if (!connection) return;
   const picks = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Loading the resources of ${connection}…`, cancellable: true },
     async (_progress, token) => {
-      const tenants = arg instanceof TenantNode ? [arg.summary] : await tree.tenantSummaries(connection);
+      // Fresh from the service: the tree's cache may predate resources created elsewhere.
+      const client = connections.client(connection);
+      const tenants = arg instanceof TenantNode ? [arg.summary] : await connections.visibleTenants(connection);
       const items: ResourcePick[] = [];
       for (const tenant of tenants) {
         if (token.isCancellationRequested || typeof tenant.id !== 'number') continue;
         const tenantId = tenant.id;
-        const lists = await tree.tenantLists(connection, tenantId);
+        const lists = await Promise.all(TENANT_SEGMENTS.map(async (segment) => [segment, await client.list(kindBySegment(segment) as ResourceKind, tenantId)] as const));
         for (const [segment, summaries] of lists) {
           const kind = kindBySegment(segment) as ResourceKind;
           for (const summary of summaries) {
@@ -68,7 +70,7 @@ function tenantFolderUri(node: TenantNode): vscode.Uri {
 export function registerTreeCommands(log: Log, tree: ResourceTreeProvider, connections: Connections): vscode.Disposable[] {
   return [
     registerCommand(log, COMMANDS.refresh, (arg) => tree.refresh(isNode(arg) ? arg : undefined)),
-    registerCommand(log, COMMANDS.goToResource, (arg) => goToResource(tree, connections, arg)),
+    registerCommand(log, COMMANDS.goToResource, (arg) => goToResource(connections, arg)),
     registerCommand(log, COMMANDS.openTenant, async (arg) => {
       if (!(arg instanceof TenantNode)) throw new Error('Choose a tenant in the ConvAI view to open its document.');
       await vscode.commands.executeCommand('vscode.open', vscode.Uri.parse(toResourceUriString({ type: 'tenant', connection: arg.connectionName, tenantId: arg.tenantId })));

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { JsonObject } from '../core/client';
 import { ServiceError } from '../core/errors';
 import { nestByParent } from '../core/labels';
-import { kindById, kindBySegment, TENANT_SEGMENTS, type ResourceKind, type TenantSegment } from '../core/resources';
+import { kindBySegment, TENANT_SEGMENTS, type ResourceKind, type TenantSegment } from '../core/resources';
 import type { FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
@@ -96,23 +96,6 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     this.changed.fire(target);
   }
 
-  /** Every summary of a tenant's kinds, for pickers and reference checks. */
-  async tenantLists(connection: string, tenantId: number, segments: readonly TenantSegment[] = TENANT_SEGMENTS): Promise<Map<TenantSegment, JsonObject[]>> {
-    const outcomes = await Promise.all(segments.map((segment) => this.list(connection, tenantId, segment)));
-    const lists = new Map<TenantSegment, JsonObject[]>();
-    outcomes.forEach((outcome, index) => {
-      if (!outcome.ok) throw outcome.error;
-      lists.set(segments[index] as TenantSegment, outcome.value);
-    });
-    return lists;
-  }
-
-  async tenantSummaries(connection: string): Promise<JsonObject[]> {
-    const outcome = await this.tenantList(connection);
-    if (!outcome.ok) throw outcome.error;
-    return outcome.value;
-  }
-
   dispose(): void {
     for (const disposable of this.disposables) disposable.dispose();
   }
@@ -141,22 +124,10 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   private tenantList(connection: string): Promise<Outcome<JsonObject[]>> {
     let pending = this.tenants.get(connection);
     if (!pending) {
-      pending = settle(this.fetchTenants(connection));
+      pending = settle(this.connections.visibleTenants(connection));
       this.tenants.set(connection, pending);
     }
     return pending;
-  }
-
-  private async fetchTenants(connection: string): Promise<JsonObject[]> {
-    const settings = this.connections.require(connection);
-    try {
-      return await this.connections.client(connection).list(kindById('tenant'));
-    } catch (error) {
-      if (error instanceof ServiceError && error.status === 403 && settings.tenantId !== undefined) {
-        return [{ id: settings.tenantId, name: `Tenant ${settings.tenantId}` }];
-      }
-      throw error;
-    }
   }
 
   private list(connection: string, tenantId: number, segment: TenantSegment): Promise<Outcome<JsonObject[]>> {
