@@ -14,6 +14,9 @@ export const COMMANDS = {
   goToResource: 'convai.goToResource',
   openTenant: 'convai.openTenant',
   openTenantInExplorer: 'convai.openTenantInExplorer',
+  testPrompt: 'convai.testPrompt',
+  executeAction: 'convai.executeAction',
+  showRunHistory: 'convai.showRunHistory',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

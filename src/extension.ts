@@ -3,6 +3,7 @@ import { COMMANDS, registerCommand } from './commands';
 import * as connectionsFeature from './connections/register';
 import { Connections } from './connections/registry';
 import * as documents from './documents/register';
+import * as operations from './operations/register';
 import { Log } from './log';
 import * as tree from './tree/register';
 import { messageOf } from './ui/notify';
@@ -22,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): void {
       ...connectionsFeature.register(log, connections),
       ...documentFeature.disposables,
       ...treeFeature.disposables,
+      ...operations.register(context, log, connections),
     );
   } catch (error) {
     // VS Code does not tell the user that activation failed, so say it here.

@@ -23,7 +23,7 @@ async function runCommand(page: Page, title: string): Promise<void> {
 
 /** The document's own tab (the diff editor's tab names the same file). */
 function documentTab(page: Page, id: number): ReturnType<Page['locator']> {
-  return page.getByRole('tab', { name: `${id}.json`, exact: true });
+  return page.locator(`.tabs-container .tab[data-resource-name="${id}.json"]:not([aria-label*="↔"])`);
 }
 
 function dialog(page: Page): ReturnType<Page['locator']> {

@@ -1,0 +1,79 @@
+/**
+ * Runs of the service's two operations, kept per resource across restarts
+ * and bounded in size. Pure: the glue persists the data in extension storage.
+ */
+import type { JsonObject } from './client';
+import { placeholderNames } from './request-builder';
+
+export type Operation = 'test_prompt' | 'execute_action';
+
+export type RunOutcome =
+  | { kind: 'ok'; response: JsonObject }
+  /** The service answered, but the action reported a status other than success. */
+  | { kind: 'failed-status'; response: JsonObject }
+  | { kind: 'error'; message: string; status?: number }
+  | { kind: 'cancelled' };
+
+export interface RunRecord {
+  id: string;
+  /** The resource's `convai:` URI. */
+  resource: string;
+  resourceLabel: string;
+  operation: Operation;
+  startedAt: string;
+  durationMs: number;
+  inputs: JsonObject;
+  outcome: RunOutcome;
+  /** Which version ran: the service always runs the saved resource. */
+  version: { savedHash?: string; unsavedChanges: boolean };
+}
+
+export type HistoryData = Record<string, RunRecord[]>;
+
+export interface HistoryLimits {
+  runsPerResource: number;
+  resources: number;
+  /** Longest string kept in a stored response; longer ones are cut, saying so. */
+  maxStringLength: number;
+}
+
+export const DEFAULT_LIMITS: HistoryLimits = { runsPerResource: 30, resources: 100, maxStringLength: 20_000 };
+
+function clipStrings(value: unknown, max: number): unknown {
+  if (typeof value === 'string') return value.length > max ? `${value.slice(0, max)}… [${value.length - max} more characters not kept in the history]` : value;
+  if (Array.isArray(value)) return value.map((item) => clipStrings(item, max));
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = clipStrings(item, max);
+    return out;
+  }
+  return value;
+}
+
+/** The history with `run` added first for its resource; the oldest runs and least recent resources drop out. */
+export function addRun(history: HistoryData, run: RunRecord, limits: HistoryLimits = DEFAULT_LIMITS): HistoryData {
+  const stored = clipStrings(run, limits.maxStringLength) as RunRecord;
+  const runs = [stored, ...(history[run.resource] ?? []).filter((r) => r.id !== run.id)].slice(0, limits.runsPerResource);
+  const others = Object.entries(history).filter(([resource]) => resource !== run.resource);
+  // Most recently run resources first; a resource's newest run is its first.
+  others.sort(([, a], [, b]) => (b[0]?.startedAt ?? '').localeCompare(a[0]?.startedAt ?? ''));
+  return Object.fromEntries([[run.resource, runs], ...others.slice(0, limits.resources - 1)]);
+}
+
+export function runsOf(history: HistoryData, resource: string): RunRecord[] {
+  return history[resource] ?? [];
+}
+
+export function findRun(history: HistoryData, resource: string, id: string): RunRecord | undefined {
+  return runsOf(history, resource).find((r) => r.id === id);
+}
+
+/** Placeholders `{{name}}` of a prompt's texts, offered as keys of prompt_params. */
+export function promptPlaceholders(prompt: JsonObject): string[] {
+  const names = new Set<string>();
+  for (const field of ['user_prompt', 'system', 'assistant']) {
+    const text = prompt[field];
+    if (typeof text === 'string') for (const name of placeholderNames(text)) names.add(name);
+  }
+  return [...names];
+}

@@ -1,0 +1,27 @@
+import * as vscode from 'vscode';
+import { COMMANDS } from '../commands';
+import { parseResourcePath, SCHEME } from '../core/uri';
+
+/** "Test Prompt" and "Execute Action" above the documents they apply to, with the run history beside them. */
+class OperationLenses implements vscode.CodeLensProvider {
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const location = parseResourcePath(document.uri.authority, document.uri.path);
+    if (location?.type !== 'resource') return [];
+    const top = new vscode.Range(0, 0, 0, 0);
+    const run = location.segment === 'ai_prompts'
+      ? { title: '$(play) Test Prompt', command: COMMANDS.testPrompt }
+      : location.segment === 'integrations' ? { title: '$(play) Execute Action', command: COMMANDS.executeAction } : undefined;
+    if (!run) return [];
+    return [
+      new vscode.CodeLens(top, { ...run, arguments: [document.uri] }),
+      new vscode.CodeLens(top, { title: '$(history) Run History', command: COMMANDS.showRunHistory, arguments: [document.uri] }),
+    ];
+  }
+}
+
+export function registerCodeLenses(): vscode.Disposable {
+  return vscode.languages.registerCodeLensProvider(
+    [{ scheme: SCHEME, pattern: '**/ai_prompts/*.json' }, { scheme: SCHEME, pattern: '**/integrations/*.json' }],
+    new OperationLenses(),
+  );
+}

@@ -1,0 +1,110 @@
+import * as vscode from 'vscode';
+import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import type { JsonObject } from '../core/client';
+import { promptPlaceholders } from '../core/history';
+import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
+import { describeLocation, parseResourcePath, SCHEME, toResourceUriString } from '../core/uri';
+import type { Connections } from '../connections/registry';
+import type { Log } from '../log';
+import type { HistoryStore } from './history-store';
+import { askJsonObject, askWithRecent } from './inputs';
+import type { ResourceLocation, Runner } from './runner';
+
+/** The resource a command names: a URI (CodeLens, editor title, script), a tree node, or the active editor. */
+function uriOf(arg: unknown): vscode.Uri | undefined {
+  if (arg instanceof vscode.Uri) return arg;
+  if (typeof arg === 'string') return vscode.Uri.parse(arg);
+  if (typeof arg === 'object' && arg !== null && 'segment' in arg && 'id' in arg && 'tenantId' in arg && 'connectionName' in arg) {
+    const node = arg as { connectionName: string; tenantId: number; segment: TenantSegment; id: number };
+    return vscode.Uri.parse(toResourceUriString({ type: 'resource', connection: node.connectionName, tenantId: node.tenantId, segment: node.segment, id: node.id }));
+  }
+  return vscode.window.activeTextEditor?.document.uri;
+}
+
+function resourceOf(arg: unknown, segments: readonly TenantSegment[]): { uri: vscode.Uri; location: ResourceLocation } {
+  const uri = uriOf(arg);
+  const location = uri?.scheme === SCHEME ? parseResourcePath(uri.authority, uri.path) : undefined;
+  if (!uri || location?.type !== 'resource' || !segments.includes(location.segment)) {
+    const what = segments.map((s) => (kindBySegment(s) as ResourceKind).label).join(' or ');
+    throw new Error(`uri must name an ${what}: open one (or choose it in the ConvAI view), or pass convai://<connection>/tenants/<tenantId>/${segments.join('|')}/<id>.json.`);
+  }
+  return { uri, location };
+}
+
+function optionalObject(value: unknown, field: string): JsonObject | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${field} must be an object.`);
+  return value as JsonObject;
+}
+
+function requiredString(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value === '') throw new Error(`${field} must be a non-empty string.`);
+  return value;
+}
+
+/** Unsaved edits do not run (the service tests what it holds): say so, and offer to save first. */
+async function settleUnsaved(uri: vscode.Uri, label: string, verb: 'Test' | 'Execute'): Promise<boolean> {
+  const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (!document?.isDirty) return true;
+  const choice = await vscode.window.showWarningMessage(
+    `${label} has unsaved changes.`,
+    { modal: true, detail: 'The service runs the saved version. Save first to run your changes.' },
+    `Save and ${verb}`,
+    `${verb} Saved Version`,
+  );
+  if (choice === `Save and ${verb}`) return document.save();
+  return choice === `${verb} Saved Version`;
+}
+
+export function registerOperationCommands(log: Log, connections: Connections, runner: Runner, history: HistoryStore): vscode.Disposable[] {
+  return [
+    registerCommand(log, COMMANDS.testPrompt, async (arg) => {
+      if (isProgrammatic(arg)) {
+        const { uri, location } = resourceOf(arg.uri, ['ai_prompts']);
+        const inputs: JsonObject = { prompt_text: requiredString(arg.promptText, 'promptText') };
+        const params = optionalObject(arg.promptParams, 'promptParams');
+        if (params) inputs.prompt_params = params;
+        return (await runner.run({ operation: 'test_prompt', uri, location, inputs, interactive: false })).response;
+      }
+      const { uri, location } = resourceOf(arg, ['ai_prompts']);
+      const label = describeLocation(location);
+      if (!(await settleUnsaved(uri, label, 'Test'))) return undefined;
+      const text = await askWithRecent(`Test ${label}`, 'Text to test the prompt with (prompt_text)', history.recent('prompt_text'));
+      if (text === undefined) return undefined;
+      const prompt = await connections.client(location.connection).get(kindBySegment('ai_prompts') as ResourceKind, location.id, location.tenantId);
+      const initial = Object.fromEntries(promptPlaceholders(prompt).map((name) => [name, '']));
+      const params = await askJsonObject(`Test ${label}`, 'prompt_params', initial);
+      if (params === null) return undefined;
+      await history.remember('prompt_text', text);
+      const inputs: JsonObject = { prompt_text: text, ...(params ? { prompt_params: params } : {}) };
+      return (await runner.run({ operation: 'test_prompt', uri, location, inputs, interactive: true })).response;
+    }),
+
+    registerCommand(log, COMMANDS.executeAction, async (arg) => {
+      if (isProgrammatic(arg)) {
+        const { uri, location } = resourceOf(arg.uri, ['integrations']);
+        const inputs: JsonObject = { action: requiredString(arg.action, 'action') };
+        const params = optionalObject(arg.params, 'params');
+        if (params) inputs.params = params;
+        return (await runner.run({ operation: 'execute_action', uri, location, inputs, interactive: false })).response;
+      }
+      const { uri, location } = resourceOf(arg, ['integrations']);
+      const label = describeLocation(location);
+      if (!(await settleUnsaved(uri, label, 'Execute'))) return undefined;
+      const action = await askWithRecent(`Execute an action of ${label}`, 'Action name', history.recent('action'));
+      if (action === undefined) return undefined;
+      const params = await askJsonObject(`Execute "${action}" on ${label}`, 'params', {});
+      if (params === null) return undefined;
+      await history.remember('action', action);
+      const inputs: JsonObject = { action, ...(params ? { params } : {}) };
+      return (await runner.run({ operation: 'execute_action', uri, location, inputs, interactive: true })).response;
+    }),
+
+    registerCommand(log, COMMANDS.showRunHistory, (arg) => {
+      const { uri, location } = resourceOf(isProgrammatic(arg) ? arg.uri : arg, ['ai_prompts', 'integrations']);
+      if (isProgrammatic(arg)) return history.runs(uri.toString());
+      runner.show(uri.toString(), describeLocation(location));
+      return undefined;
+    }),
+  ];
+}

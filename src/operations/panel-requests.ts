@@ -1,0 +1,97 @@
+import * as vscode from 'vscode';
+import type { JsonObject } from '../core/client';
+import type { RunRecord } from '../core/history';
+import { parseResourcePath, toResourceUriString } from '../core/uri';
+import type { HistoryStore } from './history-store';
+import type { PanelRequest, ResultsPanel } from './panel';
+import type { Runner } from './runner';
+
+const RUN_SCHEME = 'convai-run';
+
+/** Read-only documents of runs' responses, the two sides of a comparison. */
+class RunDocuments implements vscode.TextDocumentContentProvider {
+  constructor(private readonly history: HistoryStore) {}
+
+  static uri(run: RunRecord): vscode.Uri {
+    return vscode.Uri.from({ scheme: RUN_SCHEME, path: `/${run.id}.json`, query: run.resource });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const id = uri.path.replace(/^\//, '').replace(/\.json$/, '');
+    const run = this.history.runs(uri.query).find((r) => r.id === id);
+    if (!run) return '';
+    const outcome = run.outcome;
+    const shown = outcome.kind === 'ok' || outcome.kind === 'failed-status' ? outcome.response : outcome;
+    return `${JSON.stringify(shown, null, 2)}\n`;
+  }
+}
+
+function field(run: RunRecord, name: string): string | undefined {
+  const outcome = run.outcome;
+  const response: JsonObject = outcome.kind === 'ok' || outcome.kind === 'failed-status' ? outcome.response : {};
+  const value = name in response ? response[name] : run.inputs[name];
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}
+
+/**
+ * Acts on what the results panel asks for. Only run ids and field names come
+ * from the webview; every value acted on is looked up in the history.
+ */
+export function handlePanelRequests(panel: ResultsPanel, runner: Runner, history: HistoryStore): vscode.Disposable[] {
+  const find = (runId: string): RunRecord | undefined => {
+    const resource = runner.shownResource;
+    return resource ? history.runs(resource).find((r) => r.id === runId) : undefined;
+  };
+  return [
+    vscode.workspace.registerTextDocumentContentProvider(RUN_SCHEME, new RunDocuments(history)),
+    panel.onDidRequest(async (request: PanelRequest) => {
+      switch (request.type) {
+        case 'ready':
+          return;
+        case 'cancel':
+          runner.cancel();
+          return;
+        case 'select': {
+          const run = find(request.runId);
+          if (run) runner.show(run.resource, run.resourceLabel, run.id);
+          return;
+        }
+        case 'copy': {
+          const run = find(request.runId);
+          const text = run && field(run, request.field);
+          if (text === undefined) return;
+          await vscode.env.clipboard.writeText(text);
+          vscode.window.setStatusBarMessage(`$(copy) Copied ${request.field}`, 3000);
+          return;
+        }
+        case 'rerun': {
+          const run = find(request.runId);
+          const uri = run && vscode.Uri.parse(run.resource);
+          const location = uri && parseResourcePath(uri.authority, uri.path);
+          if (!run || !uri || location?.type !== 'resource') return;
+          await runner.run({ operation: run.operation, uri, location, inputs: run.inputs, interactive: true });
+          return;
+        }
+        case 'compare': {
+          const [a, b] = request.runIds.map(find);
+          if (!a || !b) return;
+          const [older, newer] = a.startedAt <= b.startedAt ? [a, b] : [b, a];
+          await vscode.commands.executeCommand('vscode.diff', RunDocuments.uri(older), RunDocuments.uri(newer),
+            `${older.resourceLabel}: run of ${new Date(older.startedAt).toLocaleString()} ↔ ${new Date(newer.startedAt).toLocaleString()}`);
+          return;
+        }
+        case 'openPrompt': {
+          const run = find(request.runId);
+          const next = run?.outcome.kind === 'ok' ? run.outcome.response.next_prompt_id : undefined;
+          const uri = run && vscode.Uri.parse(run.resource);
+          const location = uri && parseResourcePath(uri.authority, uri.path);
+          if (typeof next !== 'number' || location?.type !== 'resource') return;
+          const target = toResourceUriString({ ...location, segment: 'ai_prompts', id: next });
+          await vscode.commands.executeCommand('vscode.open', vscode.Uri.parse(target), { viewColumn: vscode.ViewColumn.One });
+          return;
+        }
+      }
+    }),
+  ];
+}

@@ -1,0 +1,21 @@
+import type * as vscode from 'vscode';
+import type { Connections } from '../connections/registry';
+import type { Log } from '../log';
+import { registerCodeLenses } from './codelens';
+import { registerOperationCommands } from './commands';
+import { HistoryStore } from './history-store';
+import { ResultsPanel } from './panel';
+import { handlePanelRequests } from './panel-requests';
+import { Runner } from './runner';
+
+export function register(context: vscode.ExtensionContext, log: Log, connections: Connections): vscode.Disposable[] {
+  const history = new HistoryStore(context.globalState);
+  const panel = new ResultsPanel(context.extensionUri, log);
+  const runner = new Runner(connections, history, panel, log);
+  return [
+    panel,
+    registerCodeLenses(),
+    ...registerOperationCommands(log, connections, runner, history),
+    ...handlePanelRequests(panel, runner, history),
+  ];
+}

@@ -1,0 +1,123 @@
+import { createHash, randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { JsonObject } from '../core/client';
+import { ServiceError } from '../core/errors';
+import type { Operation, RunOutcome, RunRecord } from '../core/history';
+import { formatDocument } from '../core/json-document';
+import { kindBySegment, type ResourceKind } from '../core/resources';
+import { describeLocation, type FileLocation } from '../core/uri';
+import type { Connections } from '../connections/registry';
+import type { Log } from '../log';
+import type { HistoryStore } from './history-store';
+import type { ResultsPanel } from './panel';
+
+export type ResourceLocation = Extract<FileLocation, { type: 'resource' }>;
+
+export interface RunRequest {
+  operation: Operation;
+  uri: vscode.Uri;
+  location: ResourceLocation;
+  inputs: JsonObject;
+  /** Started by a user: progress, cancellation and the panel; a programmatic run shows nothing. */
+  interactive: boolean;
+}
+
+const TITLES: Readonly<Record<Operation, string>> = { test_prompt: 'Testing', execute_action: 'Executing an action of' };
+
+/**
+ * Runs test_prompt and execute_action, records every run with its inputs,
+ * outputs, the saved version that ran, time and duration, and shows it.
+ */
+export class Runner {
+  private current: AbortController | undefined;
+  /** The resource whose runs the panel shows. */
+  shownResource: string | undefined;
+
+  constructor(
+    private readonly connections: Connections,
+    private readonly history: HistoryStore,
+    private readonly panel: ResultsPanel,
+    private readonly log: Log,
+  ) {}
+
+  cancel(): void {
+    this.current?.abort();
+  }
+
+  /** Resolves with the record; a programmatic run rejects when the service fails. */
+  async run(request: RunRequest): Promise<{ record: RunRecord; response?: JsonObject }> {
+    const { location, operation } = request;
+    const connection = this.connections.require(location.connection);
+    if (operation === 'execute_action' && connection.readOnly) {
+      throw new Error(`Not executed: the connection "${connection.name}" is read-only (readOnly in convai.connections), and an action may change things.`);
+    }
+    const label = describeLocation(location);
+    const resource = request.uri.toString();
+    const unsavedChanges = vscode.workspace.textDocuments.some((d) => d.uri.toString() === resource && d.isDirty);
+    const controller = new AbortController();
+    this.current?.abort();
+    this.current = controller;
+    const startedAt = new Date();
+    if (request.interactive) {
+      this.shownResource = resource;
+      const runs = this.history.runs(resource);
+      this.panel.show({ resource, resourceLabel: label, runs, selected: runs[0], running: { operation, startedAt: startedAt.toISOString() } });
+    }
+    const execute = (): Promise<{ outcome: RunOutcome; savedHash?: string; response?: JsonObject; error?: unknown }> =>
+      this.execute(request, controller.signal);
+    const result = request.interactive
+      ? await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `${TITLES[operation]} ${label}…`, cancellable: true },
+        (_progress, token) => {
+          token.onCancellationRequested(() => controller.abort());
+          return execute();
+        },
+      )
+      : await execute();
+    if (this.current === controller) this.current = undefined;
+    const record: RunRecord = {
+      id: randomUUID(),
+      resource,
+      resourceLabel: label,
+      operation,
+      startedAt: startedAt.toISOString(),
+      durationMs: Date.now() - startedAt.getTime(),
+      inputs: request.inputs,
+      outcome: result.outcome,
+      version: { savedHash: result.savedHash, unsavedChanges },
+    };
+    await this.history.add(record);
+    this.log.for('operations').info(`${operation} on ${label}: ${result.outcome.kind} in ${record.durationMs} ms.`);
+    if (request.interactive) this.show(resource, label, record.id);
+    else if (result.error !== undefined) throw result.error;
+    return { record, response: result.response };
+  }
+
+  /** Shows a resource's runs in the panel, one of them in full. */
+  show(resource: string, resourceLabel: string, selectedId?: string): void {
+    const runs = this.history.runs(resource);
+    this.shownResource = resource;
+    this.panel.show({ resource, resourceLabel, runs, selected: runs.find((r) => r.id === selectedId) ?? runs[0] });
+  }
+
+  private async execute(request: RunRequest, signal: AbortSignal): Promise<{ outcome: RunOutcome; savedHash?: string; response?: JsonObject; error?: unknown }> {
+    const { location } = request;
+    const kind = kindBySegment(location.segment) as ResourceKind;
+    const client = this.connections.client(location.connection);
+    let savedHash: string | undefined;
+    try {
+      // The service runs what it holds: record which version that was.
+      const saved = await client.get(kind, location.id, location.tenantId, { signal });
+      savedHash = createHash('sha256').update(formatDocument(saved)).digest('hex').slice(0, 8);
+      const response: JsonObject = request.operation === 'test_prompt'
+        ? ((await client.testPrompt(kind, location.id, location.tenantId, request.inputs as { prompt_text: string }, { signal })) as unknown as JsonObject)
+        : ((await client.executeAction(kind, location.id, location.tenantId, request.inputs as { action: string }, { signal })) as unknown as JsonObject);
+      const failed = request.operation === 'execute_action' && response.status !== 'success';
+      return { outcome: { kind: failed ? 'failed-status' : 'ok', response }, savedHash, response };
+    } catch (error) {
+      if (error instanceof ServiceError && error.kind === 'cancelled') return { outcome: { kind: 'cancelled' }, savedHash, error };
+      const message = error instanceof Error ? error.message : String(error);
+      return { outcome: { kind: 'error', message, status: error instanceof ServiceError ? error.status : undefined }, savedHash, error };
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { JsonObject } from '../../src/core/client';
+import type { RunRecord } from '../../src/core/history';
+import { addConnection, admin, canonical, documentUri, kind, rejection, removeConnection, replaceText } from './support';
+
+const CONNECTION = 'ops';
+const READ_ONLY = 'ops-ro';
+const TENANT = 1;
+
+function promptUri(id: number, connection = CONNECTION): vscode.Uri {
+  return documentUri({ type: 'resource', connection, tenantId: TENANT, segment: 'ai_prompts', id });
+}
+
+function integrationUri(id: number, connection = CONNECTION): vscode.Uri {
+  return documentUri({ type: 'resource', connection, tenantId: TENANT, segment: 'integrations', id });
+}
+
+async function firstIntegration(): Promise<number> {
+  const [integration] = await admin.list(kind('integrations'), TENANT);
+  assert.ok(integration, 'the sample data has integrations');
+  return integration.id as number;
+}
+
+describe('prompt tests and integration actions', () => {
+  before(async () => {
+    await addConnection(CONNECTION);
+    await addConnection(READ_ONLY, { readOnly: true });
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await removeConnection(CONNECTION);
+    await removeConnection(READ_ONLY);
+  });
+
+  it('testPrompt returns the service object unchanged for a sample prompt', async () => {
+    const [prompt] = await admin.list(kind('ai_prompts'), TENANT);
+    assert.ok(prompt);
+    const body = { prompt_text: 'Where is my order?', prompt_params: { customer_name: 'Ada' } };
+    const result = await vscode.commands.executeCommand<JsonObject>('convai.testPrompt', {
+      uri: promptUri(prompt.id as number).toString(), promptText: body.prompt_text, promptParams: body.prompt_params,
+    });
+    assert.deepEqual(result, await admin.testPrompt(kind('ai_prompts'), prompt.id as number, TENANT, body));
+  });
+
+  it('executeAction returns the service object for an integration', async () => {
+    const result = await vscode.commands.executeCommand('convai.executeAction', { uri: integrationUri(await firstIntegration()).toString(), action: 'ping' });
+    assert.deepEqual(result, { result: 'pong', status: 'success' });
+  });
+
+  it('returns a failing action status to the caller as the service gave it, and records it as a failure', async () => {
+    const uri = integrationUri(await firstIntegration());
+    const result = await vscode.commands.executeCommand<JsonObject>('convai.executeAction', { uri: uri.toString(), action: 'fail', params: { reason: 'CRM is down' } });
+    assert.notEqual(result.status, 'success');
+    const [run] = await vscode.commands.executeCommand<RunRecord[]>('convai.showRunHistory', { uri: uri.toString() });
+    assert.equal(run?.outcome.kind, 'failed-status');
+  });
+
+  it('rejects with the HTTP status and the service reason when the service refuses', async () => {
+    const uri = integrationUri(await firstIntegration());
+    const error = await rejection(vscode.commands.executeCommand('convai.executeAction', { uri: uri.toString(), action: 'no_such_action' }));
+    assert.match(error.message, /422 Unprocessable Entity: action/);
+    const deactivated = (await admin.create(kind('ai_prompts'), { name: 'Switched off', mode: 2 }, TENANT)).id as number;
+    const promptError = await rejection(vscode.commands.executeCommand('convai.testPrompt', { uri: promptUri(deactivated).toString(), promptText: 'hi' }));
+    assert.match(promptError.message, /422 .*deactivated/);
+    const [run] = await vscode.commands.executeCommand<RunRecord[]>('convai.showRunHistory', { uri: uri.toString() });
+    assert.equal(run?.outcome.kind, 'error');
+  });
+
+  it('runs the saved version when the document has unsaved changes, and records that', async () => {
+    const id = (await admin.create(kind('ai_prompts'), { name: 'Dirty run', user_prompt: 'Saved text for {{who}}' }, TENANT)).id as number;
+    const uri = promptUri(id);
+    const document = await vscode.workspace.openTextDocument(uri);
+    await replaceText(document, document.getText().replace('Saved text', 'Unsaved text'));
+    assert.ok(document.isDirty);
+    const result = await vscode.commands.executeCommand<JsonObject>('convai.testPrompt', { uri: uri.toString(), promptText: 'hi', promptParams: { who: 'Ada' } });
+    assert.equal(result.altered_prompt, 'Saved text for Ada');
+    const [run] = await vscode.commands.executeCommand<RunRecord[]>('convai.showRunHistory', { uri: uri.toString() });
+    assert.ok(run);
+    assert.equal(run.version.unsavedChanges, true);
+    const savedHash = createHash('sha256').update(canonical(await admin.get(kind('ai_prompts'), id, TENANT))).digest('hex').slice(0, 8);
+    assert.equal(run.version.savedHash, savedHash);
+    assert.deepEqual(run.inputs, { prompt_text: 'hi', prompt_params: { who: 'Ada' } });
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('refuses to execute an action through a read-only connection', async () => {
+    const error = await rejection(vscode.commands.executeCommand('convai.executeAction', { uri: integrationUri(await firstIntegration(), READ_ONLY).toString(), action: 'ping' }));
+    assert.match(error.message, /read-only/);
+  });
+
+  it('rejects arguments that name the wrong kind or miss a field', async () => {
+    const notPrompt = await rejection(vscode.commands.executeCommand('convai.testPrompt', { uri: integrationUri(1).toString(), promptText: 'x' }));
+    assert.match(notPrompt.message, /uri must name an AI Prompt/);
+    const noText = await rejection(vscode.commands.executeCommand('convai.testPrompt', { uri: promptUri(1).toString() }));
+    assert.match(noText.message, /promptText must be a non-empty string/);
+    const badParams = await rejection(vscode.commands.executeCommand('convai.executeAction', { uri: integrationUri(1).toString(), action: 'echo', params: [1] }));
+    assert.match(badParams.message, /params must be an object/);
+  });
+});
