@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
+import { request } from 'undici';
 import { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import { testOutputDir } from '../harness/paths';
@@ -59,4 +60,24 @@ describe('a prompt test in the editor', () => {
     await panel.getByText('Greet Ada').first().waitFor();
     await page.screenshot({ path: path.join(testOutputDir, 'ui-prompt-test.png'), animations: 'disabled' });
   });
+
+  it('cancels a slow run from the panel and says so', async () => {
+    const { page, service: running } = workbench();
+    await setLatency(running.url, 30_000);
+    try {
+      await results(page).getByRole('button', { name: 'Run again' }).click();
+      await results(page).getByRole('button', { name: 'Cancel' }).click();
+      await results(page).getByText('Cancelled').first().waitFor();
+    } finally {
+      await setLatency(running.url, 0);
+    }
+  });
 });
+
+/** Slows every API request of the local service down (its test-mode fault route). */
+async function setLatency(serviceUrl: string, latencyMs: number): Promise<void> {
+  const response = await request(`${serviceUrl}/__test/faults`, latencyMs > 0
+    ? { method: 'POST', body: JSON.stringify({ latencyMs }), headers: { 'content-type': 'application/json' } }
+    : { method: 'DELETE' });
+  assert.equal(response.statusCode, 200, await response.body.text());
+}
