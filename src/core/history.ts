@@ -5,7 +5,8 @@
 import type { JsonObject } from './client';
 import { placeholderNames } from './request-builder';
 
-export type Operation = 'test_prompt' | 'execute_action';
+/** The service's two operations, and a request sent from a definition file (section 2.9). */
+export type Operation = 'test_prompt' | 'execute_action' | 'send_request';
 
 export type RunOutcome =
   | { kind: 'ok'; response: JsonObject }

@@ -39,36 +39,86 @@ export class RequestBuildError extends Error {
 /** `{{name}}`, with optional spaces inside the braces. */
 export const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
 export const API_KEY_PLACEHOLDER = 'api_key';
-const BODYLESS = new Set(['GET', 'HEAD']);
+/** Methods that send no body (rule 6 and the query-string choice). */
+export const BODYLESS = new Set(['GET', 'HEAD']);
 const METHOD = /^[A-Z][A-Z-]*$/;
+/** RFC 9110 token: what a header name may hold. */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Characters that would end a header line or that fetch refuses in a value. */
+export const HEADER_BREAK = /[\r\n\0]/;
 
 export function placeholderNames(text: string): string[] {
   return [...text.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
+}
+
+export interface PlaceholderToken {
+  /** Index of the opening `{{`. */
+  start: number;
+  /** Index after the closing `}}`; for an unclosed one, after the partial name. */
+  end: number;
+  /** The name between the braces, trimmed. */
+  name: string;
+  /** Why the builder would leave it unreplaced: no name, no `}}`, or characters a name cannot hold. */
+  fault?: 'empty' | 'unclosed' | 'name';
+}
+
+const PLACEHOLDER_AT = new RegExp(PLACEHOLDER.source, 'y');
+
+/**
+ * Every `{{` of a text as the builder reads it: the placeholders it fills and
+ * the malformed ones it would send as they are, for diagnostics.
+ */
+export function scanPlaceholders(text: string): PlaceholderToken[] {
+  const tokens: PlaceholderToken[] = [];
+  let at = text.indexOf('{{');
+  while (at >= 0) {
+    PLACEHOLDER_AT.lastIndex = at;
+    const match = PLACEHOLDER_AT.exec(text);
+    if (match) {
+      tokens.push({ start: at, end: at + match[0].length, name: match[1] as string });
+      at = text.indexOf('{{', at + match[0].length);
+    } else if (text[at + 2] === '{') {
+      // `{{{name}}}`: the builder's placeholder starts one brace later.
+      at += 1;
+    } else {
+      const close = text.indexOf('}}', at + 2);
+      const next = text.indexOf('{{', at + 2);
+      if (close < 0 || (next >= 0 && next < close)) {
+        const partial = (/^\s*[\w.-]*/.exec(text.slice(at + 2)) as RegExpExecArray)[0];
+        tokens.push({ start: at, end: at + 2 + partial.length, name: partial.trim(), fault: 'unclosed' });
+        at = next;
+      } else {
+        const name = text.slice(at + 2, close).trim();
+        tokens.push({ start: at, end: close + 2, name, fault: name === '' ? 'empty' : 'name' });
+        at = text.indexOf('{{', close + 2);
+      }
+    }
+  }
+  return tokens;
 }
 
 function asText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function fill(
-  text: string,
-  where: string,
-  lookup: (name: string) => unknown,
-  encode: (text: string) => string,
-  used: Set<string>,
-): string {
+/** Replaces each placeholder; `lookup` gives undefined for a name without a value, which is refused. */
+function fill(text: string, lookup: (name: string) => unknown, missing: (name: string) => string, encode: (text: string, name: string) => string): string {
   return text.replace(PLACEHOLDER, (_whole, name: string) => {
     const value = lookup(name);
     if (value === undefined) {
-      throw new RequestBuildError(`${where} placeholder {{${name}}} has no value: pass an argument named "${name}".`);
+      throw new RequestBuildError(missing(name));
     }
-    used.add(name);
-    return encode(asText(value));
+    return encode(asText(value), name);
   });
 }
 
-function own(args: Record<string, unknown>, name: string): unknown {
-  return Object.prototype.hasOwnProperty.call(args, name) ? args[name] : undefined;
+function percentEncode(text: string, name: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    // A lone surrogate has no UTF-8 form.
+    throw new RequestBuildError(`URL placeholder {{${name}}}: the value is not valid Unicode text.`);
+  }
 }
 
 export function buildRequest(
@@ -80,34 +130,43 @@ export function buildRequest(
   if (!METHOD.test(method)) {
     throw new RequestBuildError(`method "${definition.method}" is not an HTTP method: use GET, POST, PUT, DELETE or another token.`);
   }
+  // The dynamic parameters that filled a placeholder; the API Key is not one of them.
   const used = new Set<string>();
-  // Rule 1 and 4: URL placeholders take dynamic parameters only, percent-encoded.
-  const url = fill(definition.url, 'URL', (n) => own(args, n), encodeURIComponent, used);
+  const argument = (name: string): unknown => {
+    // null is no value either: "null" in a URL or header is never what the AI meant.
+    const value = Object.hasOwn(args, name) && args[name] !== null ? args[name] : undefined;
+    if (value !== undefined) used.add(name);
+    return value;
+  };
+  const noArgument = (where: string, name: string): string => `${where} placeholder {{${name}}} has no value: pass an argument named "${name}".`;
+
+  // Rules 1 and 4: URL placeholders take dynamic parameters only, percent-encoded.
+  const url = fill(definition.url, argument, (n) => noArgument('URL', n), percentEncode);
 
   // Rule 2: in headers, {{api_key}} is the API Key; others are dynamic parameters.
   const headers: Record<string, string> = {};
   for (const [name, template] of Object.entries(definition.headers ?? {})) {
+    if (!HEADER_NAME.test(name)) {
+      throw new RequestBuildError(`Header name "${name}" is not valid: use letters, digits and - (no spaces or colons).`);
+    }
     const value = fill(
       String(template),
-      `Header "${name}"`,
-      (n) => (n === API_KEY_PLACEHOLDER ? apiKey : own(args, n)),
+      (n) => (n === API_KEY_PLACEHOLDER ? apiKey || undefined : argument(n)),
+      (n) => (n === API_KEY_PLACEHOLDER
+        ? `Header "${name}" placeholder {{api_key}} has no value: set the definition's "api_key".`
+        : noArgument(`Header "${name}"`, n)),
       (t) => t,
-      used,
     );
-    if (/[\r\n]/.test(value)) {
+    if (HEADER_BREAK.test(value)) {
       throw new RequestBuildError(`Header "${name}" would contain a line break; remove it from the value or argument.`);
     }
     headers[name] = value;
   }
-  used.delete(API_KEY_PLACEHOLDER);
 
-  // Rule 3: fixed parameters unchanged plus every unmatched dynamic parameter.
+  // Rule 3: fixed parameters unchanged plus every unmatched dynamic parameter;
+  // a fixed parameter wins over a dynamic one of the same name.
   const unmatched = Object.entries(args).filter(([name]) => !used.has(name));
-  const fixed = definition.fixed_parameters ?? {};
-  const payload: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const [name, value] of unmatched) payload[name] = value;
-  for (const [name, value] of Object.entries(fixed)) payload[name] = value;
-  const body = { ...payload };
+  const body: Record<string, unknown> = Object.fromEntries([...unmatched, ...Object.entries(definition.fixed_parameters ?? {})]);
 
   if (BODYLESS.has(method)) {
     // Rule 6; with unmatched dynamic parameters a GET has no body to carry

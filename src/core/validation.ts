@@ -8,6 +8,7 @@ import agents from '../../schemas/agents.schema.json';
 import aiActions from '../../schemas/ai_actions.schema.json';
 import aiFunctions from '../../schemas/ai_functions.schema.json';
 import aiPrompts from '../../schemas/ai_prompts.schema.json';
+import apiRequest from '../../schemas/apirequest.schema.json';
 import datasources from '../../schemas/datasources.schema.json';
 import integrations from '../../schemas/integrations.schema.json';
 import intents from '../../schemas/intents.schema.json';
@@ -23,21 +24,24 @@ export interface Problem {
   keyword: string;
 }
 
-const SCHEMAS: Record<Segment, AnySchemaObject> = {
-  tenants, integrations, ai_prompts: aiPrompts, ai_functions: aiFunctions, ai_actions: aiActions, agents, intents, datasources,
+/** A resource kind's schema, or `apirequest` for an external API request definition file. */
+export type SchemaName = Segment | 'apirequest';
+
+const SCHEMAS: Record<SchemaName, AnySchemaObject> = {
+  tenants, integrations, ai_prompts: aiPrompts, ai_functions: aiFunctions, ai_actions: aiActions, agents, intents, datasources, apirequest: apiRequest,
 };
 
 // Compiling is the costly part, so it waits for the first document of each kind (never at activation).
 let ajv: Ajv | undefined;
-const validators = new Map<Segment, ValidateFunction>();
-const compiles: Segment[] = [];
+const validators = new Map<SchemaName, ValidateFunction>();
+const compiles: SchemaName[] = [];
 
-/** Each schema compile so far, in order; for tests of the lazy compiling. */
+/** Each resource schema compile so far, in order; for tests of the lazy compiling. */
 export function compiledSegments(): Segment[] {
-  return [...compiles];
+  return compiles.filter((name): name is Segment => name !== 'apirequest');
 }
 
-export function validateDocument(segment: Segment, value: unknown): Problem[] {
+export function validateDocument(segment: SchemaName, value: unknown): Problem[] {
   const validate = validatorFor(segment);
   const problems = validate(value) ? [] : problemsOf(validate.errors ?? [], value);
   if (segment === 'ai_prompts' && isRecord(value)) {
@@ -57,7 +61,7 @@ export function summarizeProblems(problems: Problem[], max = 5): string {
   return `${count}: ${shown.join('; ')}${rest > 0 ? `; and ${rest} more` : ''}`;
 }
 
-function validatorFor(segment: Segment): ValidateFunction {
+function validatorFor(segment: SchemaName): ValidateFunction {
   let validate = validators.get(segment);
   if (!validate) {
     // strict: false lets VS Code's keywords (enumDescriptions, defaultSnippets, ...) and enumNames pass.

@@ -78,8 +78,8 @@ function expectProblem(segment: Segment, doc: unknown, at: Array<string | number
 const ENUM_VALUES = (names: object): number[] => Object.keys(names).map(Number);
 
 describe('schemas: the files and the resource table agree', () => {
-  it('has one schema file per kind and no other', () => {
-    assert.deepEqual(readdirSync(SCHEMA_DIR).sort(), KINDS.map((k) => `${k.segment}.schema.json`).sort());
+  it('has one schema file per kind, the request definition schema, and no other', () => {
+    assert.deepEqual(readdirSync(SCHEMA_DIR).sort(), [...KINDS.map((k) => `${k.segment}.schema.json`), 'apirequest.schema.json'].sort());
   });
 
   for (const kind of KINDS) {

@@ -1,0 +1,389 @@
+/**
+ * Reads and checks an external API request definition file (`*.apirequest.json`,
+ * service-api.md section 2.9): syntax, the schema (schemas/apirequest.schema.json)
+ * and what the schema cannot say about placeholders, parameters and the API Key,
+ * each problem at its exact place in the text.
+ *
+ * The text is JSONC: comments and trailing commas are allowed, as in VS Code's
+ * own JSON-with-comments files; the definition never goes to the service as text.
+ */
+
+import { createScanner, findNodeAtLocation, getLocation, type Node, ParseErrorCode, parseTree, SyntaxKind, visit } from 'jsonc-parser';
+import { isMalformedReference, parseApiKey } from './api-key';
+import { locate, locateKey, type TextRange } from './json-document';
+import { API_KEY_PLACEHOLDER, BODYLESS, HEADER_BREAK, HEADER_NAME, type PlaceholderToken, type RequestDefinition, scanPlaceholders } from './request-builder';
+import { validateDocument } from './validation';
+
+export interface DefinitionProblem {
+  offset: number;
+  length: number;
+  message: string;
+  severity: 'error' | 'warning';
+}
+
+export interface ParsedDefinition {
+  /** Set only when no problem is an error. */
+  definition?: RequestDefinition;
+  problems: DefinitionProblem[];
+}
+
+type Path = Array<string | number>;
+
+/**
+ * Where a finding sits: the value at its path, the property key, the owner of
+ * a missing property, or a range of the decoded string at its path.
+ */
+type Spot = 'value' | 'key' | 'owner' | { start: number; end: number };
+
+interface Finding {
+  path: Path;
+  spot: Spot;
+  message: string;
+  severity: DefinitionProblem['severity'];
+  /** Whether the message lacks the field's name, which a problem without a position must add. */
+  bare: boolean;
+}
+
+const JSONC = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false };
+
+export function parseDefinition(text: string): ParsedDefinition {
+  const syntax = syntaxProblems(text);
+  if (syntax.length > 0) {
+    return { problems: syntax };
+  }
+  let value: unknown;
+  try {
+    // JSON.parse keeps JSON semantics (a `__proto__` key stays a key) once the text is known good.
+    value = JSON.parse(plainJson(text)) as unknown;
+  } catch (error) {
+    return { problems: [{ offset: 0, length: 0, message: String(error), severity: 'error' }] };
+  }
+  const problems = findingsOf(value)
+    .map((finding) => ({ ...place(text, finding), message: finding.message, severity: finding.severity }))
+    .sort((a, b) => a.offset - b.offset);
+  const valid = !problems.some((p) => p.severity === 'error');
+  return valid ? { definition: value as RequestDefinition, problems } : { problems };
+}
+
+/** The errors of a definition given as a value, each message naming its field; [] when it can be used. Warnings are left out. */
+export function checkDefinitionObject(value: unknown): string[] {
+  return findingsOf(value)
+    .filter((f) => f.severity === 'error')
+    .map((f) => (f.bare ? `${pathText(f.path)}: ${f.message}` : f.message));
+}
+
+/** For completion: whether `offset` follows `{{` and a partial name inside the URL or a header value. */
+export function placeholderAt(text: string, offset: number): { inPlaceholder: boolean; prefix: string } {
+  const outside = { inPlaceholder: false, prefix: '' };
+  const location = getLocation(text, offset);
+  const [field] = location.path;
+  const depth = field === 'url' ? 1 : field === 'headers' ? 2 : 0;
+  const node = location.previousNode;
+  if (depth === 0 || location.path.length !== depth || location.isAtPropertyKey || node?.type !== 'string' || offset <= node.offset) {
+    return outside;
+  }
+  const before = text.slice(node.offset + 1, offset);
+  // An unescaped quote means the offset is past the end of the string.
+  if (/(^|[^\\])(\\\\)*"/.test(before)) {
+    return outside;
+  }
+  const open = /\{\{\s*([\w.-]*)$/.exec(before);
+  return open ? { inPlaceholder: true, prefix: open[1] as string } : outside;
+}
+
+/** The parameter names of a definition, or of the text of one being typed (however broken), for completion. */
+export function parameterNames(definition: unknown): string[] {
+  if (typeof definition === 'string') {
+    const root = parseTree(definition, [], JSONC);
+    const properties = root && findNodeAtLocation(root, PROPERTIES_PATH);
+    return properties?.type !== 'object'
+      ? []
+      : (properties.children ?? []).flatMap((property) => {
+        const key: unknown = property.children?.[0]?.value;
+        return typeof key === 'string' ? [key] : [];
+      });
+  }
+  const properties = record(record(record(definition).function_definition).parameters).properties;
+  return isRecord(properties) ? Object.keys(properties) : [];
+}
+
+const PROPERTIES_PATH = ['function_definition', 'parameters', 'properties'];
+
+// ---- syntax
+
+const SYNTAX_MESSAGES: Partial<Record<ParseErrorCode, string>> = {
+  [ParseErrorCode.InvalidSymbol]: 'Invalid symbol',
+  [ParseErrorCode.InvalidNumberFormat]: 'Invalid number format',
+  [ParseErrorCode.PropertyNameExpected]: 'Expected a property name in double quotes',
+  [ParseErrorCode.ValueExpected]: 'Expected a value',
+  [ParseErrorCode.ColonExpected]: 'Expected a colon',
+  [ParseErrorCode.CommaExpected]: 'Expected a comma',
+  [ParseErrorCode.CloseBraceExpected]: 'Expected a closing brace',
+  [ParseErrorCode.CloseBracketExpected]: 'Expected a closing bracket',
+  [ParseErrorCode.EndOfFileExpected]: 'Expected the end of the text',
+  [ParseErrorCode.UnexpectedEndOfComment]: 'Unterminated comment',
+  [ParseErrorCode.UnexpectedEndOfString]: 'Unterminated string',
+  [ParseErrorCode.UnexpectedEndOfNumber]: 'Unterminated number',
+  [ParseErrorCode.InvalidUnicode]: 'Invalid unicode escape',
+  [ParseErrorCode.InvalidEscapeCharacter]: 'Invalid escape character',
+  [ParseErrorCode.InvalidCharacter]: 'Invalid character in a string',
+};
+
+function syntaxProblems(text: string): DefinitionProblem[] {
+  if (text.trim() === '') {
+    return [{ offset: 0, length: text.length, message: 'The file is empty; expected a JSON object', severity: 'error' }];
+  }
+  const problems: DefinitionProblem[] = [];
+  visit(text, {
+    onError(code, offset, length) {
+      // The parser often reports several codes for one spot; the first is the telling one.
+      if (!problems.some((p) => p.offset === offset)) {
+        problems.push({ offset, length, message: SYNTAX_MESSAGES[code] ?? 'Invalid JSON', severity: 'error' });
+      }
+    },
+  }, JSONC);
+  return problems;
+}
+
+/** The text with comments and trailing commas blanked out, which JSON.parse then reads. */
+function plainJson(text: string): string {
+  const chars = text.split('');
+  const blank = (offset: number, length: number): void => {
+    for (let i = offset; i < offset + length; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
+  };
+  const scanner = createScanner(text, false);
+  let comma = -1;
+  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
+    if (kind === SyntaxKind.LineCommentTrivia || kind === SyntaxKind.BlockCommentTrivia) {
+      blank(scanner.getTokenOffset(), scanner.getTokenLength());
+    } else if (kind === SyntaxKind.CommaToken) {
+      comma = scanner.getTokenOffset();
+    } else if (kind !== SyntaxKind.Trivia && kind !== SyntaxKind.LineBreakTrivia) {
+      if (comma >= 0 && (kind === SyntaxKind.CloseBraceToken || kind === SyntaxKind.CloseBracketToken)) blank(comma, 1);
+      comma = -1;
+    }
+  }
+  return chars.join('');
+}
+
+// ---- placing findings in the text
+
+function place(text: string, finding: Finding): TextRange {
+  const { path, spot } = finding;
+  const fallback = { offset: 0, length: 1 };
+  if (spot === 'key') {
+    return locateKey(text, path) ?? fallback;
+  }
+  if (spot === 'value') {
+    return locate(text, path) ?? fallback;
+  }
+  if (spot === 'owner') {
+    // A missing property: the key of the object that should hold it, or the `{` of the whole document.
+    const owner = path.slice(0, -1);
+    const root = parseTree(text, [], JSONC);
+    return owner.length === 0 ? { offset: root?.offset ?? 0, length: 1 } : locateKey(text, owner) ?? fallback;
+  }
+  const root = parseTree(text, [], JSONC);
+  const node: Node | undefined = root && findNodeAtLocation(root, path);
+  if (node?.type !== 'string') {
+    return fallback;
+  }
+  const raw = rawIndexes(text.slice(node.offset + 1, node.offset + node.length - 1));
+  const start = raw[spot.start] ?? 0;
+  return { offset: node.offset + 1 + start, length: (raw[spot.end] ?? start) - start };
+}
+
+/** For each UTF-16 index of a string literal's decoded value, the index in its raw text (escapes are longer), plus the end. */
+function rawIndexes(raw: string): number[] {
+  const indexes: number[] = [];
+  for (let i = 0; i < raw.length; i += raw[i] === '\\' ? (raw[i + 1] === 'u' ? 6 : 2) : 1) {
+    indexes.push(i);
+  }
+  indexes.push(raw.length);
+  return indexes;
+}
+
+// ---- the checks, on the value
+
+function findingsOf(value: unknown): Finding[] {
+  return [...schemaFindings(value), ...(isRecord(value) ? ruleFindings(value) : [])];
+}
+
+const RULE_5 = 'rule 5: a function definition is required even when the request takes no parameters';
+const RULE_7 = 'rule 7: the name and description guide the AI in deciding when to call the function';
+
+/**
+ * Messages that say more than the schema's, by path and keyword (`*`: any keyword):
+ * the rule behind a requirement, and one message for the two ways a method may be written.
+ */
+const SCHEMA_MESSAGES: Record<string, Record<string, string>> = {
+  url: { required: 'url: required, give the endpoint URL' },
+  method: {
+    required: 'method: required, give the HTTP method, such as GET or POST',
+    '*': 'method: must be an HTTP method: GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS or another token of letters and hyphens',
+  },
+  function_definition: { required: `function_definition: required (${RULE_5})` },
+  'function_definition/type': { required: 'function_definition.type: required, give "function"' },
+  'function_definition/name': {
+    required: `function_definition.name: required (${RULE_7})`,
+    '*': `function_definition.name: must be 1 to 64 letters, digits, underscores or hyphens (${RULE_7})`,
+  },
+  'function_definition/description': {
+    required: `function_definition.description: required (${RULE_7})`,
+    '*': `function_definition.description: must be a text that is not empty (${RULE_7})`,
+  },
+  'function_definition/parameters': {
+    required: 'function_definition.parameters: required (rule 5: give { "type": "object", "properties": {} } when the request takes no parameters)',
+  },
+  'function_definition/parameters/type': { required: 'function_definition.parameters.type: required, give "object"' },
+  'function_definition/parameters/properties': {
+    required: 'function_definition.parameters.properties: required (rule 5: give an empty object {} when the request takes no parameters)',
+  },
+};
+
+function schemaFindings(value: unknown): Finding[] {
+  const findings = new Map<string, Finding>();
+  for (const problem of validateDocument('apirequest', value)) {
+    const messages = SCHEMA_MESSAGES[problem.path.join('/')];
+    const required = problem.keyword === 'required';
+    const message = (required ? messages?.required : messages?.['*']) ?? problem.message;
+    const spot: Spot = required ? 'owner' : problem.keyword === 'additionalProperties' ? 'key' : 'value';
+    // The branches of `method`'s anyOf each fail; they become one message.
+    findings.set(`${JSON.stringify(problem.path)} ${message}`, { path: problem.path, spot, message, severity: 'error', bare: false });
+  }
+  return [...findings.values()];
+}
+
+/** What the schema cannot check: placeholders against parameters, the API Key, and what a GET leaves unsent. */
+function ruleFindings(doc: Record<string, unknown>): Finding[] {
+  const parameters = record(record(doc.function_definition).parameters);
+  const properties = isRecord(parameters.properties) ? parameters.properties : undefined;
+  const required: unknown[] = Array.isArray(parameters.required) ? parameters.required : [];
+  const findings: Finding[] = [];
+  const add = (path: Path, spot: Spot, severity: Finding['severity'], message: string): void => {
+    findings.push({ path, spot, severity, message, bare: true });
+  };
+  /** Parameter names that fill a placeholder, with the first placeholder of each. */
+  const filled = new Map<string, string>();
+  const isParameter = (name: string): boolean => properties !== undefined && Object.hasOwn(properties, name);
+
+  const checkTokens = (path: Path, text: string, inHeader: boolean): void => {
+    for (const token of scanPlaceholders(text)) {
+      const spot = { start: token.start, end: token.end };
+      const written = text.slice(token.start, token.end);
+      if (token.fault) {
+        add(path, spot, 'error', faultMessage(token, written));
+      } else if (inHeader && token.name === API_KEY_PLACEHOLDER) {
+        if (parseApiKey(doc.api_key).kind === 'none') {
+          add(path, spot, 'error', '{{api_key}} needs an API Key: set "api_key" (a literal, ${env:NAME} or ${secret:NAME})');
+        }
+      } else if (properties === undefined) {
+        // The schema already reports the missing properties; every placeholder would repeat it.
+        continue;
+      } else if (!isParameter(token.name)) {
+        add(path, spot, 'error', token.name === API_KEY_PLACEHOLDER
+          ? '{{api_key}} in the URL names no parameter of the function definition; the API Key fills headers only (rule 2): move it into a header, or add "api_key" to parameters.properties'
+          : `{{${token.name}}} names no parameter of the function definition: add "${token.name}" to parameters.properties, or fix the name`);
+      } else {
+        if (!filled.has(token.name)) filled.set(token.name, written);
+        if (token.name === API_KEY_PLACEHOLDER) {
+          add(path, spot, 'warning', '{{api_key}} in the URL is the function argument "api_key", not the API Key, which fills headers only (rule 2)');
+        }
+      }
+    }
+  };
+
+  if (typeof doc.url === 'string') checkTokens(['url'], doc.url, false);
+  let keyInHeaders = false;
+  for (const [name, value] of Object.entries(record(doc.headers))) {
+    if (!HEADER_NAME.test(name)) {
+      add(['headers', name], 'key', 'error', `"${name}" is not a valid header name: use letters, digits and - (no spaces or colons)`);
+    }
+    if (typeof value !== 'string') continue;
+    if (HEADER_BREAK.test(value)) {
+      add(['headers', name], 'value', 'error', 'a header value cannot hold a line break');
+    }
+    keyInHeaders ||= scanPlaceholders(value).some((t) => !t.fault && t.name === API_KEY_PLACEHOLDER);
+    checkTokens(['headers', name], value, true);
+  }
+
+  findings.push(...apiKeyFindings(doc.api_key, keyInHeaders));
+  if (properties !== undefined) {
+    required.forEach((name, index) => {
+      if (typeof name === 'string' && !isParameter(name)) {
+        add([...PROPERTIES_PATH.slice(0, 2), 'required', index], 'value', 'error', `"${name}" is required but not defined in parameters.properties`);
+      }
+    });
+    for (const [name, written] of filled) {
+      if (!required.includes(name)) {
+        add([...PROPERTIES_PATH, name], 'key', 'warning',
+          `"${name}" fills ${written} but is not in parameters.required: a call without it cannot be built; add "${name}" to parameters.required`);
+      }
+    }
+  }
+  findings.push(...fixedParameterFindings(doc, properties, filled));
+  return findings;
+}
+
+function faultMessage(token: PlaceholderToken, written: string): string {
+  switch (token.fault) {
+    case 'empty':
+      return `${written} has no name: write the parameter's name between the braces, such as {{city}}`;
+    case 'unclosed':
+      return `${written} is not closed: end the placeholder with }}`;
+    default:
+      return `${written} is not a valid placeholder: a name starts with a letter or _ and holds only letters, digits, _ . and -`;
+  }
+}
+
+function apiKeyFindings(apiKey: unknown, keyInHeaders: boolean): Finding[] {
+  const at = (severity: Finding['severity'], message: string): Finding[] => [{ path: ['api_key'], spot: 'value', severity, message, bare: true }];
+  if (isMalformedReference(apiKey)) {
+    return at('error', `${String(apiKey)} is not a valid reference, and would be sent as the key itself: write \${env:NAME} or \${secret:NAME}, NAME starting with a letter or _ and holding letters, digits, _ . -`);
+  }
+  if (parseApiKey(apiKey).kind !== 'none' && !keyInHeaders) {
+    return at('warning', 'the API Key is never sent: no header holds {{api_key}} (rule 2); add one, such as "Authorization": "Bearer {{api_key}}"');
+  }
+  return [];
+}
+
+/**
+ * Rule 6 and the builder's choice: a GET or HEAD sends fixed parameters only in
+ * the query string, and only when some argument fills no placeholder.
+ */
+function fixedParameterFindings(doc: Record<string, unknown>, properties: Record<string, unknown> | undefined, filled: Map<string, string>): Finding[] {
+  const method = typeof doc.method === 'string' ? doc.method.trim().toUpperCase() : '';
+  if (!BODYLESS.has(method) || Object.keys(record(doc.fixed_parameters)).length === 0) {
+    return [];
+  }
+  const allFill = properties !== undefined && Object.keys(properties).every((name) => filled.has(name));
+  const message = allFill
+    ? `fixed parameters are never sent: a ${method} sends the URL and headers only (rule 6), and every parameter fills a placeholder, so no call has arguments left over for a query string; use POST, or write the values into the URL`
+    : `fixed parameters are sent only in the query string, and only when a call has an argument that fills no placeholder; otherwise a ${method} sends the URL and headers only (rule 6)`;
+  return [{ path: ['fixed_parameters'], spot: 'key', severity: 'warning', message, bare: true }];
+}
+
+// ---- helpers
+
+/** `headers["X-City"]`, `function_definition.parameters.required[0]`. */
+function pathText(path: Path): string {
+  let text = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') {
+      text += `[${segment}]`;
+    } else if (/^[A-Za-z_$][\w$]*$/.test(segment)) {
+      text += text === '' ? segment : `.${segment}`;
+    } else {
+      text += `[${JSON.stringify(segment)}]`;
+    }
+  }
+  return text === '' ? 'document' : text;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return isRecord(value) ? value : {};
+}
