@@ -17,6 +17,10 @@ export const COMMANDS = {
   testPrompt: 'convai.testPrompt',
   executeAction: 'convai.executeAction',
   showRunHistory: 'convai.showRunHistory',
+  previewRequest: 'convai.previewRequest',
+  sendRequest: 'convai.sendRequest',
+  newRequestDefinition: 'convai.newRequestDefinition',
+  storeRequestSecret: 'convai.storeRequestSecret',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -4,6 +4,7 @@ import * as connectionsFeature from './connections/register';
 import { Connections } from './connections/registry';
 import * as documents from './documents/register';
 import * as operations from './operations/register';
+import * as requests from './requests/register';
 import { Log } from './log';
 import * as tree from './tree/register';
 import { messageOf } from './ui/notify';
@@ -18,12 +19,14 @@ export function activate(context: vscode.ExtensionContext): void {
     log.for('main').info(`Connections: ${connections.list().map((c) => `${c.name}${c.readOnly ? ' (read-only)' : ''}`).join(', ') || 'none'}.`);
     const documentFeature = documents.register(log, connections);
     const treeFeature = tree.register(log, connections, documentFeature.files);
+    const operationFeature = operations.register(context, log, connections);
     context.subscriptions.push(
       registerCommand(log, COMMANDS.showLog, () => log.show()),
       ...connectionsFeature.register(log, connections),
       ...documentFeature.disposables,
       ...treeFeature.disposables,
-      ...operations.register(context, log, connections),
+      ...operationFeature.disposables,
+      ...requests.register(context, log, operationFeature.runner),
     );
   } catch (error) {
     // VS Code does not tell the user that activation failed, so say it here.

@@ -67,10 +67,7 @@ export function handlePanelRequests(panel: ResultsPanel, runner: Runner, history
         }
         case 'rerun': {
           const run = find(request.runId);
-          const uri = run && vscode.Uri.parse(run.resource);
-          const location = uri && parseResourcePath(uri.authority, uri.path);
-          if (!run || !uri || location?.type !== 'resource') return;
-          await runner.run({ operation: run.operation, uri, location, inputs: run.inputs, interactive: true });
+          if (run) await runner.rerun(run);
           return;
         }
         case 'compare': {

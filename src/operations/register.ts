@@ -8,14 +8,17 @@ import { ResultsPanel } from './panel';
 import { handlePanelRequests } from './panel-requests';
 import { Runner } from './runner';
 
-export function register(context: vscode.ExtensionContext, log: Log, connections: Connections): vscode.Disposable[] {
+export function register(context: vscode.ExtensionContext, log: Log, connections: Connections): { runner: Runner; disposables: vscode.Disposable[] } {
   const history = new HistoryStore(context.globalState);
   const panel = new ResultsPanel(context.extensionUri, log);
   const runner = new Runner(connections, history, panel, log);
-  return [
-    panel,
-    registerCodeLenses(),
-    ...registerOperationCommands(log, connections, runner, history),
-    ...handlePanelRequests(panel, runner, history),
-  ];
+  return {
+    runner,
+    disposables: [
+      panel,
+      registerCodeLenses(),
+      ...registerOperationCommands(log, connections, runner, history),
+      ...handlePanelRequests(panel, runner, history),
+    ],
+  };
 }

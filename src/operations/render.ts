@@ -33,6 +33,7 @@ export interface PanelAssets {
 const FIELDS = {
   test_prompt: { inputs: ['prompt_text', 'prompt_params'], outputs: ['response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params'] },
   execute_action: { inputs: ['action', 'params'], outputs: ['result', 'status'] },
+  send_request: { inputs: ['arguments'], outputs: ['status', 'headers', 'body', 'request'] },
 } as const satisfies Record<Operation, { inputs: readonly string[]; outputs: readonly string[] }>;
 
 type OperationFields = (typeof FIELDS)[Operation];
@@ -164,13 +165,13 @@ function responseOf(outcome: RunOutcome): JsonObject | undefined {
 }
 
 function inputPreview(run: RunRecord): string {
-  const main = run.operation === 'test_prompt' ? run.inputs.prompt_text : run.inputs.action;
+  const main = run.inputs[FIELDS[run.operation].inputs[0]];
   return main === undefined ? '' : preview(textOf(main));
 }
 
 function responsePreview(run: RunRecord): string {
   const response = responseOf(run.outcome);
-  const main = response?.[run.operation === 'test_prompt' ? 'response' : 'result'];
+  const main = response?.[FIELDS[run.operation].outputs[0]];
   if (main !== undefined) return preview(textOf(main));
   return run.outcome.kind === 'error' ? preview(run.outcome.message) : '';
 }

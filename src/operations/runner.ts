@@ -5,7 +5,7 @@ import { ServiceError } from '../core/errors';
 import type { Operation, RunOutcome, RunRecord } from '../core/history';
 import { formatDocument } from '../core/json-document';
 import { kindBySegment, type ResourceKind } from '../core/resources';
-import { describeLocation, type FileLocation } from '../core/uri';
+import { describeLocation, parseResourcePath, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import type { HistoryStore } from './history-store';
@@ -13,8 +13,10 @@ import type { ResultsPanel } from './panel';
 
 export type ResourceLocation = Extract<FileLocation, { type: 'resource' }>;
 
+export type ServiceOperation = Exclude<Operation, 'send_request'>;
+
 export interface RunRequest {
-  operation: Operation;
+  operation: ServiceOperation;
   uri: vscode.Uri;
   location: ResourceLocation;
   inputs: JsonObject;
@@ -22,10 +24,28 @@ export interface RunRequest {
   interactive: boolean;
 }
 
-const TITLES: Readonly<Record<Operation, string>> = { test_prompt: 'Testing', execute_action: 'Executing an action of' };
+export interface JobResult {
+  outcome: RunOutcome;
+  savedHash?: string;
+  response?: JsonObject;
+  /** What a programmatic caller is rejected with. */
+  error?: unknown;
+}
+
+/** One run of anything the panel shows: its identity, inputs, and how to execute it. */
+export interface Job {
+  operation: Operation;
+  resource: string;
+  label: string;
+  inputs: JsonObject;
+  interactive: boolean;
+  execute(signal: AbortSignal): Promise<JobResult>;
+}
+
+const TITLES: Readonly<Record<Operation, string>> = { test_prompt: 'Testing', execute_action: 'Executing an action of', send_request: 'Sending' };
 
 /**
- * Runs test_prompt and execute_action, records every run with its inputs,
+ * Runs jobs (test_prompt, execute_action, a sent request), records every run with its inputs,
  * outputs, the saved version that ran, time and duration, and shows it.
  */
 export class Runner {
@@ -40,40 +60,70 @@ export class Runner {
     private readonly log: Log,
   ) {}
 
+  private readonly rerunners = new Map<Operation, (run: RunRecord) => Promise<unknown>>();
+
+  /** How runs of an operation outside the service's two are run again from the panel. */
+  setRerunner(operation: Operation, rerun: (run: RunRecord) => Promise<unknown>): vscode.Disposable {
+    this.rerunners.set(operation, rerun);
+    return new vscode.Disposable(() => this.rerunners.delete(operation));
+  }
+
+  /** Runs a recorded run again with the same inputs, as a user's run. */
+  async rerun(run: RunRecord): Promise<void> {
+    const custom = this.rerunners.get(run.operation);
+    if (custom) {
+      await custom(run);
+      return;
+    }
+    const uri = vscode.Uri.parse(run.resource);
+    const location = parseResourcePath(uri.authority, uri.path);
+    if (location?.type !== 'resource' || run.operation === 'send_request') return;
+    await this.run({ operation: run.operation, uri, location, inputs: run.inputs, interactive: true });
+  }
+
   cancel(): void {
     this.current?.abort();
   }
 
-  /** Resolves with the record; a programmatic run rejects when the service fails. */
-  async run(request: RunRequest): Promise<{ record: RunRecord; response?: JsonObject }> {
+  /** Runs test_prompt or execute_action on a resource of the service. */
+  run(request: RunRequest): Promise<{ record: RunRecord; response?: JsonObject }> {
     const { location, operation } = request;
     const connection = this.connections.require(location.connection);
     if (operation === 'execute_action' && connection.readOnly) {
       throw new Error(`Not executed: the connection "${connection.name}" is read-only (readOnly in convai.connections), and an action may change things.`);
     }
-    const label = describeLocation(location);
-    const resource = request.uri.toString();
+    return this.runJob({
+      operation,
+      resource: request.uri.toString(),
+      label: describeLocation(location),
+      inputs: request.inputs,
+      interactive: request.interactive,
+      execute: (signal) => this.execute(request, signal),
+    });
+  }
+
+  /** Resolves with the record; a programmatic run rejects when the job fails. */
+  async runJob(job: Job): Promise<{ record: RunRecord; response?: JsonObject }> {
+    const { resource, label, operation } = job;
     const unsavedChanges = vscode.workspace.textDocuments.some((d) => d.uri.toString() === resource && d.isDirty);
     const controller = new AbortController();
     this.current?.abort();
     this.current = controller;
     const startedAt = new Date();
-    if (request.interactive) {
+    if (job.interactive) {
       this.shownResource = resource;
       const runs = this.history.runs(resource);
       this.panel.show({ resource, resourceLabel: label, runs, selected: runs[0], running: { operation, startedAt: startedAt.toISOString() } });
     }
-    const execute = (): Promise<{ outcome: RunOutcome; savedHash?: string; response?: JsonObject; error?: unknown }> =>
-      this.execute(request, controller.signal);
-    const result = request.interactive
+    const result = job.interactive
       ? await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `${TITLES[operation]} ${label}…`, cancellable: true },
         (_progress, token) => {
           token.onCancellationRequested(() => controller.abort());
-          return execute();
+          return job.execute(controller.signal);
         },
       )
-      : await execute();
+      : await job.execute(controller.signal);
     if (this.current === controller) this.current = undefined;
     const record: RunRecord = {
       id: randomUUID(),
@@ -82,13 +132,13 @@ export class Runner {
       operation,
       startedAt: startedAt.toISOString(),
       durationMs: Date.now() - startedAt.getTime(),
-      inputs: request.inputs,
+      inputs: job.inputs,
       outcome: result.outcome,
       version: { savedHash: result.savedHash, unsavedChanges },
     };
     await this.history.add(record);
     this.log.for('operations').info(`${operation} on ${label}: ${result.outcome.kind} in ${record.durationMs} ms.`);
-    if (request.interactive) this.show(resource, label, record.id);
+    if (job.interactive) this.show(resource, label, record.id);
     else if (result.error !== undefined) throw result.error;
     return { record, response: result.response };
   }
@@ -100,7 +150,7 @@ export class Runner {
     this.panel.show({ resource, resourceLabel, runs, selected: runs.find((r) => r.id === selectedId) ?? runs[0] });
   }
 
-  private async execute(request: RunRequest, signal: AbortSignal): Promise<{ outcome: RunOutcome; savedHash?: string; response?: JsonObject; error?: unknown }> {
+  private async execute(request: RunRequest, signal: AbortSignal): Promise<JobResult> {
     const { location } = request;
     const kind = kindBySegment(location.segment) as ResourceKind;
     const client = this.connections.client(location.connection);

@@ -1,0 +1,182 @@
+import * as vscode from 'vscode';
+import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import type { JsonObject } from '../core/client';
+import { MASK, maskSecret } from '../core/api-key';
+import type { RunRecord } from '../core/history';
+import { buildRequest, type BuiltRequest } from '../core/request-builder';
+import { parameterNames } from '../core/request-definition';
+import { requestTimeoutMs } from '../connections/settings';
+import type { Log } from '../log';
+import { askJsonObject } from '../operations/inputs';
+import type { Runner } from '../operations/runner';
+import { loadFromObject, loadFromUri, resolveApiKey, SECRET_NAME, SECRET_PREFIX, type LoadedDefinition } from './definitions';
+import { send } from './sender';
+import { definitionTemplate } from './template';
+
+const PREVIEW_SCHEME = 'convai-preview';
+
+/** The built request with the API Key masked, as a preview shows it. */
+function preview(built: BuiltRequest, apiKey: string | undefined): JsonObject {
+  return maskSecret({ method: built.method, url: built.url, headers: built.headers, ...(built.body === undefined ? {} : { body: built.body }) } as JsonObject, apiKey);
+}
+
+function argumentsOf(value: unknown): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('arguments must be an object of the function\'s arguments.');
+  return value as Record<string, unknown>;
+}
+
+/** The definition a UI call names, or one picked from the workspace. */
+async function pickDefinition(arg: unknown): Promise<vscode.Uri | undefined> {
+  if (arg instanceof vscode.Uri) return arg;
+  const active = vscode.window.activeTextEditor?.document;
+  if (active?.languageId === 'convai-apirequest') return active.uri;
+  const files = await vscode.workspace.findFiles('**/*.apirequest.json', '**/node_modules/**', 200);
+  if (files.length === 0) {
+    throw new Error('There is no *.apirequest.json file in the workspace: create one with "ConvAI: New API Request Definition".');
+  }
+  const picked = await vscode.window.showQuickPick(files.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })), { placeHolder: 'API request definition' });
+  return picked?.uri;
+}
+
+async function askArguments(loaded: LoadedDefinition): Promise<Record<string, unknown> | undefined> {
+  const initial = Object.fromEntries(parameterNames(loaded.definition).map((name) => [name, '']));
+  const answer = await askJsonObject(loaded.label, 'arguments (what the AI would pass)', initial as JsonObject);
+  return answer === null ? undefined : (answer ?? {});
+}
+
+/** Read-only JSON documents showing previews beside the definition. */
+class Previews implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private count = 0;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+
+  async show(loaded: LoadedDefinition, shown: JsonObject): Promise<void> {
+    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${loaded.definition.name ?? 'request'} preview.json`, query: String(++this.count) });
+    this.texts.set(uri.toString(), `${JSON.stringify(shown, null, 2)}\n`);
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(document, 'json');
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  }
+}
+
+export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage, runner: Runner): vscode.Disposable[] {
+  const previews = new Previews();
+
+  const load = async (arg: unknown): Promise<{ loaded: LoadedDefinition; args: Record<string, unknown> } | undefined> => {
+    if (isProgrammatic(arg)) {
+      const loaded = arg.definition !== undefined ? loadFromObject(arg.definition) : await loadFromUri(vscode.Uri.parse(String(arg.uri)));
+      return { loaded, args: argumentsOf(arg.arguments) };
+    }
+    const uri = await pickDefinition(arg);
+    if (!uri) return undefined;
+    const loaded = await loadFromUri(uri);
+    const args = await askArguments(loaded);
+    return args === undefined ? undefined : { loaded, args };
+  };
+
+  const sendRecorded = async (loaded: LoadedDefinition, args: Record<string, unknown>, interactive: boolean): Promise<JsonObject | undefined> => {
+    if (!vscode.workspace.isTrusted) {
+      throw new Error('Sending a request definition needs a trusted workspace: its file decides where the request and the API Key go. Trust the workspace first (Manage Workspace Trust).');
+    }
+    const apiKey = await resolveApiKey(loaded.definition, secrets);
+    const built = buildRequest(loaded.definition, args, apiKey);
+    const { response } = await runner.runJob({
+      operation: 'send_request',
+      resource: loaded.resource,
+      label: loaded.label,
+      inputs: { arguments: args as JsonObject },
+      interactive,
+      execute: async (signal) => {
+        try {
+          const answer = await send(built, { timeoutMs: requestTimeoutMs(), signal });
+          const shown = maskSecret({ ...answer, request: preview(built, apiKey) } as JsonObject, apiKey);
+          const ok = answer.status >= 200 && answer.status < 300;
+          return { outcome: { kind: ok ? 'ok' : 'failed-status', response: shown }, response: answer as unknown as JsonObject };
+        } catch (error) {
+          if (signal.aborted) return { outcome: { kind: 'cancelled' }, error };
+          return { outcome: { kind: 'error', message: maskSecret(error instanceof Error ? error.message : String(error), apiKey) }, error };
+        }
+      },
+    });
+    return response;
+  };
+
+  return [
+    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
+    runner.setRerunner('send_request', async (run: RunRecord) => {
+      const loaded = await loadFromUri(vscode.Uri.parse(run.resource));
+      await sendRecorded(loaded, argumentsOf(run.inputs.arguments), true);
+    }),
+
+    registerCommand(log, COMMANDS.previewRequest, async (arg) => {
+      const request = await load(arg);
+      if (!request) return undefined;
+      // A preview masks the key anyway, so one that cannot be resolved yet need not stop it.
+      const key = await resolveApiKey(request.loaded.definition, secrets).then(
+        (apiKey) => ({ apiKey, problem: undefined }),
+        (error: unknown) => ({ apiKey: MASK, problem: error instanceof Error ? error.message : String(error) }),
+      );
+      const shown = preview(buildRequest(request.loaded.definition, request.args, key.apiKey), key.apiKey);
+      if (isProgrammatic(arg)) return shown;
+      const sayBefore = request.loaded.definition.say_before;
+      await previews.show(request.loaded, {
+        ...(sayBefore ? { say_before: sayBefore } : {}),
+        ...shown,
+        ...(key.problem ? { note: `Sending needs the API Key: ${key.problem}` } : {}),
+      });
+      return shown;
+    }),
+
+    registerCommand(log, COMMANDS.sendRequest, async (arg) => {
+      const request = await load(arg);
+      if (!request) return undefined;
+      return sendRecorded(request.loaded, request.args, !isProgrammatic(arg));
+    }),
+
+    registerCommand(log, COMMANDS.newRequestDefinition, async () => {
+      const name = await vscode.window.showInputBox({
+        title: 'New API Request Definition',
+        prompt: 'File name (".apirequest.json" is added)',
+        value: 'order-status',
+        validateInput: (value) => (/^[\w.-]+$/.test(value) ? undefined : 'Letters, digits, ".", "_" and "-" only.'),
+      });
+      if (!name) return undefined;
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      if (!folder) {
+        const document = await vscode.workspace.openTextDocument({ language: 'convai-apirequest', content: definitionTemplate() });
+        await vscode.window.showTextDocument(document);
+        return document.uri;
+      }
+      const uri = vscode.Uri.joinPath(folder.uri, `${name}.apirequest.json`);
+      const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
+      if (exists) throw new Error(`${vscode.workspace.asRelativePath(uri)} exists already; choose another name.`);
+      await vscode.workspace.fs.writeFile(uri, Buffer.from(definitionTemplate(), 'utf8'));
+      await vscode.window.showTextDocument(uri);
+      return uri;
+    }),
+
+    registerCommand(log, COMMANDS.storeRequestSecret, async (arg) => {
+      const given = isProgrammatic(arg) ? arg : {};
+      const name = typeof given.name === 'string' ? given.name : await vscode.window.showInputBox({
+        title: 'Store Request Secret',
+        prompt: 'Name, used in a definition as "api_key": "${secret:NAME}"',
+        validateInput: (value) => (SECRET_NAME.test(value) ? undefined : 'Start with a letter or "_"; then letters, digits, ".", "_", "-".'),
+      });
+      if (!name) return undefined;
+      if (!SECRET_NAME.test(name)) throw new Error(`name must start with a letter or "_" and hold only letters, digits, ".", "_" and "-" (got ${JSON.stringify(name)}).`);
+      const value = typeof given.value === 'string' ? given.value : await vscode.window.showInputBox({ title: `Secret "${name}"`, password: true, ignoreFocusOut: true, prompt: 'Kept in VS Code\'s secret storage, never in files or settings.' });
+      if (value === undefined || value === '') return undefined;
+      try {
+        await secrets.store(SECRET_PREFIX + name, value);
+      } catch (error) {
+        throw new Error(`The secret "${name}" could not be stored in the system keychain (${error instanceof Error ? error.message : String(error)}); it is never kept in plain text instead.`);
+      }
+      if (!isProgrammatic(arg)) void vscode.window.showInformationMessage(`Secret "${name}" stored. Use it as "api_key": "\${secret:${name}}".`);
+      return undefined;
+    }),
+  ];
+}
