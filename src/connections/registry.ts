@@ -3,12 +3,15 @@ import { ServiceClient, type JsonObject } from '../core/client';
 import { ServiceError } from '../core/errors';
 import { kindById } from '../core/resources';
 import type { Log } from '../log';
-import { readConnections, requestTimeoutMs, writeConnections, type Connection } from './settings';
+import {
+  NETWORK_SETTINGS, networkSettings, networkSettingsKey, readConnections, requestTimeoutMs, writeConnections, type Connection,
+} from './settings';
 import { TokenStore } from './tokens';
 
 /**
  * The configured connections and one service client per connection, each
- * with its own keep-alive pool. Clients are rebuilt when settings change.
+ * with its own keep-alive pool, proxy and CAs. Clients are rebuilt when
+ * their settings change, the proxy and certificate settings included.
  */
 export class Connections implements vscode.Disposable {
   private connections: Connection[] = [];
@@ -26,7 +29,8 @@ export class Connections implements vscode.Disposable {
     this.disposables.push(
       this.changed,
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('convai.connections') || event.affectsConfiguration('convai.requestTimeoutSeconds')) {
+        const settings = ['convai.connections', 'convai.requestTimeoutSeconds', ...NETWORK_SETTINGS];
+        if (settings.some((setting) => event.affectsConfiguration(setting))) {
           this.reload();
         }
       }),
@@ -62,6 +66,7 @@ export class Connections implements vscode.Disposable {
       name,
       token: () => this.token(connection),
       timeoutMs: requestTimeoutMs(),
+      network: () => networkSettings(connection.baseUrl),
       log: this.log.for(`http:${name}`),
     });
     this.clients.set(name, { client, settings: clientSettings(connection) });
@@ -146,5 +151,5 @@ export class Connections implements vscode.Disposable {
 }
 
 function clientSettings(connection: Connection): string {
-  return JSON.stringify([connection.baseUrl, requestTimeoutMs()]);
+  return JSON.stringify([connection.baseUrl, requestTimeoutMs(), networkSettingsKey()]);
 }

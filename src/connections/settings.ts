@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { parseBaseUrl } from '../core/client';
+import { CA_SETTING, chooseProxy, readCaCertificates, type NetworkSettings } from '../core/network';
 import { CONNECTION_NAME } from '../core/uri';
 
 export interface Connection {
@@ -81,4 +82,45 @@ export function requestTimeoutMs(): number {
 
 export function uploadOnAutoSave(): boolean {
   return vscode.workspace.getConfiguration(SECTION).get<boolean>('uploadOnAutoSave', false);
+}
+
+/** The settings a connection's network route is made of; a client is rebuilt when one changes. */
+export const NETWORK_SETTINGS = ['http.proxy', 'http.noProxy', 'http.proxyStrictSSL', 'http.proxySupport', CA_SETTING] as const;
+
+/** The raw values of NETWORK_SETTINGS, to tell whether a client's route is out of date. */
+export function networkSettingsKey(): string {
+  const http = vscode.workspace.getConfiguration('http');
+  return JSON.stringify([http.get('proxy'), http.get('noProxy'), http.get('proxyStrictSSL'), http.get('proxySupport'), caPaths()]);
+}
+
+/**
+ * How requests to `baseUrl` travel: VS Code's proxy settings, else the
+ * environment's (http.proxySupport "off" turns proxies off), and the extra
+ * CAs. Throws a NetworkConfigError naming a CA file that cannot be used.
+ */
+export function networkSettings(baseUrl: string): NetworkSettings {
+  const http = vscode.workspace.getConfiguration('http');
+  const ca = readCaCertificates(caPaths());
+  const proxyStrictSSL = http.get<boolean>('proxyStrictSSL', true);
+  if (http.get<string>('proxySupport') === 'off') {
+    return { noProxy: [], proxyStrictSSL, ca };
+  }
+  const noProxy = http.get<unknown>('noProxy');
+  const proxy = chooseProxy(
+    {
+      proxy: http.get<string>('proxy') || undefined,
+      noProxy: Array.isArray(noProxy) ? noProxy.filter((entry): entry is string => typeof entry === 'string') : [],
+    },
+    process.env,
+    parseBaseUrl(baseUrl),
+  );
+  return { ...proxy, proxyStrictSSL, ca };
+}
+
+/**
+ * User settings only, like convai.connections: a workspace must not make the
+ * extension trust a CA of its choosing (the setting is also `application`-scoped).
+ */
+function caPaths(): unknown {
+  return vscode.workspace.getConfiguration(SECTION).inspect<unknown>('caCertificates')?.globalValue ?? [];
 }

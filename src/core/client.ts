@@ -1,15 +1,24 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { setTimeout as delay } from 'node:timers/promises';
+import { request, type Dispatcher } from 'undici';
 import {
+  afterAttempts,
   cancelledError,
   describeRequest,
   httpError,
+  isDroppedConnection,
   networkError,
+  notSentError,
+  redirectError,
   responseError,
   ServiceError,
+  statusText,
   timeoutError,
+  waitTooLongError,
+  type ProxyRoute,
   type RequestInfo,
 } from './errors';
 import { silentLogger, type Logger } from './logger';
+import { createDispatcher, proxyRoute, type NetworkSettings } from './network';
 import type { ResourceKind } from './resources';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -23,9 +32,24 @@ export interface ClientOptions {
   /** Asked before each request, so a changed token applies at once. */
   readonly token: () => string | undefined | Promise<string | undefined>;
   readonly timeoutMs?: number;
-  /** A proxy or custom-CA dispatcher; a keep-alive pool of the client's own otherwise. */
-  readonly dispatcher?: Dispatcher;
+  /**
+   * Proxy and extra-CA settings, asked when the first request needs the
+   * connection pool: a bad CA file then fails that request with its reason
+   * instead of the constructor. Straight, with Node's roots, when absent.
+   */
+  readonly network?: () => NetworkSettings;
+  readonly retry?: RetryOptions;
   readonly log?: Logger;
+}
+
+/** Repeating reads (GET only) that failed on the way, not at the service. */
+export interface RetryOptions {
+  /** The wait before each retry; as many retries as entries. */
+  readonly delaysMs?: readonly number[];
+  /** The longest Retry-After honoured; a longer one fails at once. */
+  readonly maxRetryAfterMs?: number;
+  /** Waits, or rejects when the signal aborts; tests pass one that returns at once. */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export interface CallOptions {
@@ -56,24 +80,51 @@ export interface ExecuteActionResult {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Enough for a restarting service or a stale keep-alive connection, short next to the deadline. */
+const DEFAULT_DELAYS_MS: readonly number[] = [250, 1000];
+const DEFAULT_MAX_RETRY_AFTER_MS = 10_000;
+/** Statuses that say "not now" rather than "no": a read may ask again. */
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+
+/** A complete answer, as interpretResponse reads it. */
+export interface RawResponse {
+  readonly status: number;
+  readonly contentType: string;
+  readonly text: string;
+  /** The Location header, for naming where a redirect points. */
+  readonly location?: string;
+  readonly retryAfter?: string;
+}
+
+interface Pool {
+  readonly dispatcher: Dispatcher;
+  readonly proxy?: ProxyRoute;
+}
+
+interface Exchange {
+  readonly info: RequestInfo;
+  readonly response: RawResponse;
+}
 
 export class ServiceClient {
   private readonly origin: URL;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private pool?: Pool;
   private readonly log: Logger;
+  private readonly delaysMs: readonly number[];
+  private readonly maxRetryAfterMs: number;
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 
   constructor(private readonly options: ClientOptions) {
     this.origin = parseBaseUrl(options.baseUrl);
-    this.ownsDispatcher = !options.dispatcher;
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 8 });
     this.log = options.log ?? silentLogger;
+    this.delaysMs = options.retry?.delaysMs ?? DEFAULT_DELAYS_MS;
+    this.maxRetryAfterMs = options.retry?.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+    this.sleep = options.retry?.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
   }
 
-  list(kind: ResourceKind, tenantId?: number, call?: CallOptions): Promise<JsonObject[]> {
-    return this.send('GET', collectionPath(kind), kind, tenantId, undefined, call).then((body) =>
-      expectArray(body, this.lastInfo('GET', collectionPath(kind), kind, tenantId)),
-    );
+  async list(kind: ResourceKind, tenantId?: number, call?: CallOptions): Promise<JsonObject[]> {
+    const { info, response } = await this.exchange('GET', collectionPath(kind), kind, tenantId, undefined, call);
+    return interpretResponse(info, response, 'array');
   }
 
   get(kind: ResourceKind, id: number, tenantId?: number, call?: CallOptions): Promise<JsonObject> {
@@ -93,7 +144,7 @@ export class ServiceClient {
     const path = memberPath(kind, id);
     const body = await this.object('DELETE', path, kind, tenantId, undefined, call);
     if (typeof body.status !== 'string') {
-      throw responseError(this.lastInfo('DELETE', path, kind, tenantId), 200, 'no "status" text');
+      throw responseError(this.requestInfo('DELETE', path, kind, tenantId), 200, 'no "status" text');
     }
     return body.status;
   }
@@ -108,23 +159,19 @@ export class ServiceClient {
     return result as unknown as ExecuteActionResult;
   }
 
+  /** Closes the connection pool once its requests are done. */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) {
-      await this.dispatcher.close();
-    }
+    await this.pool?.dispatcher.close();
   }
 
   private async object(
     method: string, path: string, kind: ResourceKind, tenantId: number | undefined, body: JsonObject | undefined, call?: CallOptions,
   ): Promise<JsonObject> {
-    const result = await this.send(method, path, kind, tenantId, body, call);
-    if (typeof result !== 'object' || result === null || Array.isArray(result)) {
-      throw responseError(this.lastInfo(method, path, kind, tenantId), 200, 'a body that is not a JSON object');
-    }
-    return result;
+    const { info, response } = await this.exchange(method, path, kind, tenantId, body, call);
+    return interpretResponse(info, response, 'object');
   }
 
-  private lastInfo(method: string, path: string, kind: ResourceKind, tenantId: number | undefined): RequestInfo {
+  private requestInfo(method: string, path: string, kind: ResourceKind, tenantId: number | undefined): RequestInfo {
     return { connection: this.options.name, method, path: this.pathWithQuery(path, kind, tenantId) };
   }
 
@@ -133,16 +180,39 @@ export class ServiceClient {
     return kind.tenantQuery !== 'none' && tenantId !== undefined ? `${base}?tenant_id=${tenantId}` : base;
   }
 
-  private async send(
+  /** The pool, built on first use from the network settings; a bad setting fails the request unsent. */
+  private poolFor(info: RequestInfo): Pool {
+    if (!this.pool) {
+      try {
+        const settings = this.options.network?.() ?? { noProxy: [], proxyStrictSSL: true };
+        const proxy = proxyRoute(settings, this.origin);
+        this.pool = { dispatcher: createDispatcher(settings, this.origin), proxy: proxy && { url: proxy.url, source: proxy.source } };
+        const cas = settings.ca?.length ? `, trusting ${settings.ca.length} extra CA file(s)` : '';
+        this.log.debug(`${proxy ? `requests go through the proxy ${proxy.url} (${proxy.source})` : 'requests go straight to the service'}${cas}`);
+      } catch (error) {
+        throw notSentError(info, error);
+      }
+    }
+    return this.pool;
+  }
+
+  /**
+   * Sends one request within one deadline (body included) and the caller's
+   * cancellation. A read (GET) that meets a dropped connection or a "not now"
+   * status is sent again after a short wait, within that same deadline; a
+   * write or an operation is sent once, as a repeat could apply it twice.
+   * Resolves to the final answer when it is a success.
+   */
+  private async exchange(
     method: string, path: string, kind: ResourceKind, tenantId: number | undefined, body: JsonObject | undefined, call: CallOptions = {},
-  ): Promise<Json> {
+  ): Promise<Exchange> {
     if (kind.tenantQuery === 'required' && tenantId === undefined) {
       throw new ServiceError(
         { kind: 'response', connection: this.options.name, method, path },
         `${kind.pluralLabel} need a tenant: pass tenantId.`,
       );
     }
-    const info = this.lastInfo(method, path, kind, tenantId);
+    const info = this.requestInfo(method, path, kind, tenantId);
     const token = await this.options.token();
     if (!token) {
       throw new ServiceError(
@@ -150,50 +220,131 @@ export class ServiceClient {
         `${describeRequest(info)} was not sent: no token is set for this connection. Set one with "ConvAI: Set Token".`,
       );
     }
+    const pool = this.poolFor(info);
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    // One deadline for the whole exchange, body included, plus the caller's cancellation.
+    const endsAt = Date.now() + timeoutMs;
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
+    const stopped = (): ServiceError | undefined =>
+      deadline.aborted ? timeoutError(info, timeoutMs) : call.signal?.aborted ? cancelledError(info) : undefined;
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     let payload: string | undefined;
     if (body !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(body);
     }
-    const started = Date.now();
-    let status: number;
-    let text: string;
-    let contentType: string;
-    try {
-      const response = await request(new URL(info.path, this.origin), {
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body: payload,
-        signal,
-        dispatcher: this.dispatcher,
-      });
-      status = response.statusCode;
-      contentType = String(response.headers['content-type'] ?? '');
-      text = await response.body.text();
-    } catch (error) {
-      const failure = deadline.aborted
-        ? timeoutError(info, timeoutMs)
-        : call.signal?.aborted
-          ? cancelledError(info)
-          : networkError(info, error);
-      this.log.warn(`${method} ${info.path} → ${failure.kind}: ${failure.message} (${Date.now() - started} ms)`);
-      throw failure;
-    }
-    this.log.info(`${method} ${info.path} → ${status} (${Date.now() - started} ms)`);
-    if (status < 200 || status > 299) {
-      throw httpError(info, status, text, contentType);
-    }
-    try {
-      return JSON.parse(text) as Json;
-    } catch {
-      throw responseError(info, status, 'a body that is not valid JSON');
+    const url = new URL(info.path, this.origin);
+    const retries = method === 'GET' ? this.delaysMs.length : 0;
+
+    /** Waits before attempt `attempt + 1`, or ends with `failure` when the deadline leaves no room. */
+    const pause = async (ms: number, reason: string, failure: ServiceError, attempt: number): Promise<void> => {
+      if (Date.now() + ms >= endsAt) {
+        throw afterAttempts(failure, attempt, `No time was left within the ${Math.round(timeoutMs / 1000)} s deadline to try again.`);
+      }
+      this.log.warn(`${method} ${info.path}: ${reason}; retrying in ${ms} ms (attempt ${attempt + 1} of ${retries + 1})`);
+      try {
+        await this.sleep(ms, signal);
+      } catch (error) {
+        if (!stopped()) throw error;
+      }
+      const halted = stopped();
+      if (halted) throw halted.kind === 'cancelled' ? halted : afterAttempts(halted, attempt);
+    };
+
+    for (let attempt = 1; ; attempt++) {
+      const started = Date.now();
+      this.log.trace(`${method} ${info.path} ${traceHeaders(headers)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+      let response: RawResponse;
+      try {
+        response = await sendOnce(url, method, headers, payload, signal, pool.dispatcher);
+      } catch (error) {
+        const failure = stopped() ?? networkError(info, error, pool.proxy);
+        this.log.warn(`${method} ${info.path} → ${failure.kind}: ${failure.message} (${Date.now() - started} ms)`);
+        if (failure.kind === 'cancelled') throw failure;
+        if (failure.kind !== 'network' || attempt > retries || !isDroppedConnection(error)) throw afterAttempts(failure, attempt);
+        await pause(this.delaysMs[attempt - 1] ?? 0, 'the connection closed before the answer', failure, attempt);
+        continue;
+      }
+      this.log.info(`${method} ${info.path} → ${response.status} (${Date.now() - started} ms)`);
+      this.log.trace(`${method} ${info.path} ← ${response.status} ${response.contentType || 'no content-type'}, ${response.text.length} characters${response.retryAfter ? `, retry-after: ${response.retryAfter}` : ''}`);
+      const failure = statusError(info, withoutToken(response, token));
+      if (!failure) return { info, response };
+      if (attempt > retries || !RETRY_STATUSES.has(response.status)) throw afterAttempts(failure, attempt);
+      const asked = retryAfterMs(response.retryAfter, Date.now());
+      if (asked !== undefined && asked > this.maxRetryAfterMs) throw waitTooLongError(failure, asked, attempt);
+      await pause(asked ?? this.delaysMs[attempt - 1] ?? 0, `the service answered ${response.status} ${statusText(response.status)}`, failure, attempt);
     }
   }
+}
+
+async function sendOnce(
+  url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, dispatcher: Dispatcher,
+): Promise<RawResponse> {
+  const response = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher });
+  const text = await response.body.text();
+  const header = (name: string): string | undefined => {
+    const value = response.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  return { status: response.statusCode, contentType: header('content-type') ?? '', text, location: header('location'), retryAfter: header('retry-after') };
+}
+
+/** An error page that echoes the request must not carry the token into a message or the log. */
+function withoutToken(response: RawResponse, token: string): RawResponse {
+  const hide = (text: string): string => text.split(token).join('[redacted]');
+  return { ...response, text: hide(response.text), ...(response.location ? { location: hide(response.location) } : {}) };
+}
+
+/** Headers for the trace log: the token never reaches a log. */
+function traceHeaders(headers: Record<string, string>): string {
+  return Object.entries(headers)
+    .map(([name, value]) => `${name}: ${name.toLowerCase() === 'authorization' ? 'Bearer [redacted]' : value}`)
+    .join(', ');
+}
+
+/** Retry-After in milliseconds from now: delay-seconds or an HTTP date (a past one is 0); undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** The error a response that is not a success stands for; undefined for a 2xx. */
+function statusError(info: RequestInfo, response: RawResponse): ServiceError | undefined {
+  const { status, contentType, text, location } = response;
+  if (status >= 200 && status <= 299) return undefined;
+  if (status >= 300 && status <= 399 && location) return redirectError(info, status, location);
+  return httpError(info, status, text, contentType);
+}
+
+function isObject(value: Json): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * What a complete response means: the JSON body in the expected shape, or
+ * the ServiceError that explains why not. Pure, and it throws nothing but
+ * ServiceError for any status, content type and body.
+ */
+export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'array'): JsonObject[];
+export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'object'): JsonObject;
+export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'array' | 'object'): JsonObject | JsonObject[] {
+  const failure = statusError(info, response);
+  if (failure) throw failure;
+  let body: Json;
+  try {
+    body = JSON.parse(response.text) as Json;
+  } catch {
+    throw responseError(info, response.status, 'a body that is not valid JSON');
+  }
+  if (shape === 'array') {
+    if (!Array.isArray(body)) throw responseError(info, response.status, 'a body that is not a JSON array');
+    return body.filter(isObject);
+  }
+  if (!isObject(body)) throw responseError(info, response.status, 'a body that is not a JSON object');
+  return body;
 }
 
 function collectionPath(kind: ResourceKind): string {
@@ -205,13 +356,6 @@ function memberPath(kind: ResourceKind, id: number): string {
     throw new RangeError(`${kind.label} id must be a whole number, got ${String(id)}.`);
   }
   return `/${kind.segment}/${id}`;
-}
-
-function expectArray(body: Json, info: RequestInfo): JsonObject[] {
-  if (!Array.isArray(body)) {
-    throw responseError(info, 200, 'a body that is not a JSON array');
-  }
-  return body.filter((item): item is JsonObject => typeof item === 'object' && item !== null && !Array.isArray(item));
 }
 
 /** Validates a connection's baseUrl, naming the problem. */

@@ -19,6 +19,8 @@ export interface ServiceErrorDetails extends RequestInfo {
   readonly serviceMessage?: string;
   readonly fieldErrors?: Readonly<Record<string, readonly string[]>>;
   readonly cause?: unknown;
+  /** How many times a read was sent before this failure; absent for a single attempt. */
+  readonly attempts?: number;
 }
 
 export class ServiceError extends Error {
@@ -29,6 +31,7 @@ export class ServiceError extends Error {
   readonly connection?: string;
   readonly serviceMessage?: string;
   readonly fieldErrors?: Readonly<Record<string, readonly string[]>>;
+  readonly attempts?: number;
 
   constructor(details: ServiceErrorDetails, message: string) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -40,14 +43,29 @@ export class ServiceError extends Error {
     this.connection = details.connection;
     this.serviceMessage = details.serviceMessage;
     this.fieldErrors = details.fieldErrors;
+    this.attempts = details.attempts;
   }
 }
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
+  301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 422: 'Unprocessable Entity',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable',
-  504: 'Gateway Timeout',
+  407: 'Proxy Authentication Required', 408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large',
+  422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
+  503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+/** What to do about a status, where the service's own reason does not already say it. */
+const STATUS_HINTS: Readonly<Record<number, string>> = {
+  401: 'Check the connection\'s token with "ConvAI: Set Token"',
+  403: 'The connection\'s token may not do this; use a token with access to it',
+  404: 'It may have been deleted (refresh the view), or the connection\'s baseUrl may be wrong',
+  407: 'The proxy needs credentials: put them in http.proxy as http://user:password@host:port',
+  408: 'Try again later',
+  429: 'The service is rate-limiting requests; try again later',
+  500: 'The service failed; try again later, or ask its administrator about the error',
+  503: 'Try again later',
+  504: 'Try again later',
 };
 
 /** "local: PUT /api/v1/ai_prompts/3?tenant_id=1" */
@@ -59,23 +77,35 @@ export function statusText(status: number): string {
   return STATUS_TEXT[status] ?? (status >= 500 ? 'Server Error' : 'Error');
 }
 
-const MAX_MESSAGE = 500;
+/** The longest service reason put in a message; the JSON body can be any size. */
+export const MAX_MESSAGE = 500;
 
 function clip(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_MESSAGE ? `${flat.slice(0, MAX_MESSAGE)}…` : flat;
+  if (flat.length <= MAX_MESSAGE) return flat;
+  // Cutting between the halves of a surrogate pair would leave invalid text.
+  const end = /[\ud800-\udbff]/.test(flat.charAt(MAX_MESSAGE - 1)) ? MAX_MESSAGE - 1 : MAX_MESSAGE;
+  return `${flat.slice(0, end)}…`;
+}
+
+/** Ends a message with a full stop, so that a further sentence can follow it. */
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function textOf(value: unknown): string | undefined {
+/** Nesting followed into `{error: {message}}` shapes: enough for real services, and a hostile body cannot exhaust the stack. */
+const MAX_NESTING = 4;
+
+function textOf(value: unknown, depth = 0): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (isRecord(value)) {
+  if (isRecord(value) && depth < MAX_NESTING) {
     for (const key of ['message', 'detail', 'title', 'error']) {
-      const inner = textOf(value[key]);
+      const inner = textOf(value[key], depth + 1);
       if (inner) return inner;
     }
   }
@@ -84,7 +114,7 @@ function textOf(value: unknown): string | undefined {
 
 function listOf(value: unknown): string[] {
   const items = Array.isArray(value) ? value : [value];
-  return items.map(textOf).filter((t): t is string => !!t);
+  return items.map((item) => textOf(item)).filter((t): t is string => !!t);
 }
 
 export interface ExtractedMessage {
@@ -95,7 +125,8 @@ export interface ExtractedMessage {
 /**
  * The spec leaves the error body open, so accept the shapes services use:
  * a plain string, `{error}`, `{message}`, `{errors: {field: [..]}}`,
- * `{errors: [..]}`; HTML pages and empty bodies give nothing.
+ * `{errors: [..]}`; HTML pages and empty bodies give nothing. Never throws,
+ * and the message is at most MAX_MESSAGE characters and an ellipsis.
  */
 export function extractServiceMessage(body: string, contentType = ''): ExtractedMessage {
   const text = body.trim();
@@ -116,10 +147,11 @@ export function extractServiceMessage(body: string, contentType = ''): Extracted
   if (!isRecord(parsed)) return {};
   const errors = parsed.errors;
   if (isRecord(errors)) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const [field, messages] of Object.entries(errors)) {
-      fieldErrors[field] = listOf(messages);
-    }
+    // fromEntries defines each field as its own property: a field named
+    // "__proto__" stays a field instead of replacing the object's prototype.
+    const fieldErrors: Record<string, string[]> = Object.fromEntries(
+      Object.entries(errors).map(([field, messages]) => [field, listOf(messages)]),
+    );
     const message = Object.entries(fieldErrors)
       .map(([field, messages]) => (messages.length ? `${field}: ${messages.join(', ')}` : field))
       .join('; ');
@@ -136,52 +168,147 @@ export function extractServiceMessage(body: string, contentType = ''): Extracted
 export function httpError(info: RequestInfo, status: number, body: string, contentType?: string): ServiceError {
   const { message, fieldErrors } = extractServiceMessage(body, contentType);
   const reason = message ?? statusText(status);
+  const hint = STATUS_HINTS[status];
   return new ServiceError(
     { ...info, kind: 'http', status, serviceMessage: message, fieldErrors },
-    `${describeRequest(info)} failed with ${status} ${statusText(status)}: ${reason}`,
+    `${describeRequest(info)} failed with ${status} ${statusText(status)}: ${hint ? `${sentence(reason)} ${hint}.` : reason}`,
   );
 }
 
-/** The first `code` found along an error's cause chain (undici and Node errors carry one). */
-function errorCode(error: unknown): string | undefined {
-  let current = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    const { code, cause } = current as { code?: unknown; cause?: unknown };
-    if (typeof code === 'string') return code;
-    current = cause;
+/** A redirect is not followed: the token must not travel to another address unasked. */
+export function redirectError(info: RequestInfo, status: number, location: string): ServiceError {
+  return new ServiceError(
+    { ...info, kind: 'http', status },
+    `${describeRequest(info)} was redirected (${status} ${statusText(status)}) to ${clip(location)}. Redirects are not followed, so the token stays with the configured address: if the service moved, change the connection's baseUrl.`,
+  );
+}
+
+/** Where a failed request went, for naming what to check. */
+export interface ProxyRoute {
+  /** The proxy's address without credentials. */
+  readonly url: string;
+  /** The setting or variable it came from: http.proxy, HTTPS_PROXY… */
+  readonly source: string;
+}
+
+/** Walks an error's causes (and an AggregateError's errors), outermost first, a bounded number of steps. */
+function chain(error: unknown): object[] {
+  const found: object[] = [];
+  const queue: unknown[] = [error];
+  while (queue.length > 0 && found.length < 8) {
+    const current = queue.shift();
+    if (typeof current !== 'object' || current === null || found.includes(current)) continue;
+    found.push(current);
+    const { cause, errors } = current as { cause?: unknown; errors?: unknown };
+    queue.push(cause, ...(Array.isArray(errors) ? errors.slice(0, 4) : []));
+  }
+  return found;
+}
+
+/** Every `code` along the chain (undici and Node errors carry one), outermost first. */
+export function errorCodes(error: unknown): string[] {
+  return chain(error)
+    .map((e) => (e as { code?: unknown }).code)
+    .filter((code): code is string => typeof code === 'string');
+}
+
+/** Codes of a connection that closed under the request: repeating a read is safe then. */
+const DROPPED = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+export function isDroppedConnection(error: unknown): boolean {
+  return errorCodes(error).some((code) => DROPPED.has(code));
+}
+
+const CA_HINT = 'if the service uses a private or company CA, add that CA\'s PEM file to the convai.caCertificates setting';
+
+const TLS_REASONS: Readonly<Record<string, string>> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the server\'s TLS certificate is self-signed and not trusted; add that certificate\'s PEM file to the convai.caCertificates setting',
+  SELF_SIGNED_CERT_IN_CHAIN: `the server's TLS certificate chain ends in a self-signed CA that is not trusted; ${CA_HINT}`,
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: `the server's TLS certificate could not be verified: its issuer is not trusted; ${CA_HINT}`,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: `the issuer of the server's TLS certificate is not trusted (a private CA, or a company proxy that inspects TLS); ${CA_HINT}`,
+  UNABLE_TO_GET_ISSUER_CERT: `the issuer of the server's TLS certificate is not trusted; ${CA_HINT}`,
+  CERT_UNTRUSTED: `the server's TLS certificate is not trusted; ${CA_HINT}`,
+  CERT_HAS_EXPIRED: 'the server\'s TLS certificate has expired; its administrator must renew it',
+  CERT_NOT_YET_VALID: 'the server\'s TLS certificate is not valid yet; check this computer\'s clock',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the server\'s TLS certificate is not for this host name; use a host name that the certificate names in the connection\'s baseUrl',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the TLS handshake failed: the server may not speak https on that port; check http:// or https:// in the connection\'s baseUrl',
+  UND_ERR_PRX_TLS: 'the https proxy\'s TLS certificate is not for the proxy\'s host name; check the proxy address, or set http.proxyStrictSSL to false',
+};
+
+/** Reasons that depend on whether a proxy was in the way; `via` names the proxy's setting. */
+const CONNECT_REASONS: Readonly<Record<string, (via: string | undefined) => string>> = {
+  ECONNREFUSED: (via) => `the connection was refused; check that ${via ? `the proxy is running and ${via} is right` : 'the service is running and the connection\'s baseUrl is right'}`,
+  ENOTFOUND: (via) => `the host name was not found; check ${via ?? 'the connection\'s baseUrl'}`,
+  EAI_AGAIN: () => 'the host name could not be resolved right now; check the network or DNS',
+  ETIMEDOUT: (via) => `the connection timed out; check the network or VPN, ${via ? `and ${via}` : 'and set http.proxy if this network needs a proxy'}`,
+  UND_ERR_CONNECT_TIMEOUT: (via) => `connecting timed out; check the network or VPN, ${via ? `and ${via}` : 'and set http.proxy if this network needs a proxy'}`,
+  EHOSTUNREACH: () => 'the host is unreachable; check the network or VPN',
+  ENETUNREACH: () => 'the network is unreachable; check the network or VPN',
+  ECONNRESET: (via) => `${via ? 'the service or the proxy' : 'the service'} closed the connection before it answered; try again`,
+  EPIPE: () => 'the service closed the connection while the request was being sent; try again',
+  UND_ERR_SOCKET: (via) => `${via ? 'the service or the proxy' : 'the service'} closed the connection before it answered; try again`,
+  UND_ERR_CLOSED: () => 'the connection was closed; try again',
+  UND_ERR_DESTROYED: () => 'the request was stopped because the connection was closed; try again',
+};
+
+/** undici reports a refused tunnel only in its message: "Proxy response (407) !== 200 when HTTP Tunneling". */
+function tunnelStatus(errors: readonly object[]): number | undefined {
+  for (const error of errors) {
+    const { message } = error as { message?: unknown };
+    const match = typeof message === 'string' ? /^Proxy response \((\d{3})\)/.exec(message) : null;
+    if (match) return Number(match[1]);
   }
   return undefined;
 }
 
-const NETWORK_REASONS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'the connection was refused; check that the service is running and the connection\'s baseUrl is right',
-  ENOTFOUND: 'the host name was not found; check the connection\'s baseUrl',
-  EAI_AGAIN: 'the host name could not be resolved right now; check the network or DNS',
-  ECONNRESET: 'the service closed the connection before it answered',
-  EPIPE: 'the service closed the connection while the request was being sent',
-  UND_ERR_SOCKET: 'the service closed the connection before it answered',
-  UND_ERR_CLOSED: 'the connection was closed',
-  UND_ERR_DESTROYED: 'the request was stopped because the connection was closed; try again',
-  ETIMEDOUT: 'the connection timed out; check the network, a proxy or the baseUrl',
-  UND_ERR_CONNECT_TIMEOUT: 'connecting timed out; check the network, a proxy or the baseUrl',
-  EHOSTUNREACH: 'the host is unreachable; check the network or VPN',
-  ENETUNREACH: 'the network is unreachable; check the network or VPN',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'the server\'s TLS certificate is self-signed and not trusted',
-  SELF_SIGNED_CERT_IN_CHAIN: 'the server\'s TLS certificate chain holds an untrusted self-signed certificate',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the server\'s TLS certificate could not be verified',
-  CERT_HAS_EXPIRED: 'the server\'s TLS certificate has expired',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'the server\'s TLS certificate does not match the host name',
-};
+/** Text for any thrown value; String() itself throws for an object without a prototype. */
+function shown(value: unknown): string {
+  if (value instanceof Error) return value.message || value.name;
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
 
-export function networkError(info: RequestInfo, error: unknown): ServiceError {
-  const code = errorCode(error);
-  const known = code ? NETWORK_REASONS[code] : undefined;
-  const fallback = error instanceof Error ? error.message : String(error);
-  const reason = known ?? (code ? `${fallback} (${code})` : fallback);
+function networkReason(error: unknown, proxy: ProxyRoute | undefined): string {
+  const errors = chain(error);
+  const tunnel = tunnelStatus(errors);
+  if (tunnel !== undefined && proxy) {
+    return tunnel === 407
+      ? `the proxy asked for credentials (407 Proxy Authentication Required); put them in ${proxy.source} as http://user:password@host:port`
+      : `the proxy would not open a tunnel to the service (${tunnel} ${statusText(tunnel)}); check that the proxy may reach the service, or add its host to http.noProxy`;
+  }
+  const codes = errorCodes(error);
+  // The first code with a known reason: an outer code like UND_ERR_PRX_TLS says
+  // more than the Node code it wraps, and a code hidden in a cause still counts.
+  for (const code of codes) {
+    const tls = TLS_REASONS[code];
+    if (tls) {
+      return proxy?.url.startsWith('https:') && code !== 'UND_ERR_PRX_TLS'
+        ? `${tls}; if it is the https proxy's certificate, add its CA the same way, or set http.proxyStrictSSL to false`
+        : tls;
+    }
+    const connect = CONNECT_REASONS[code];
+    if (connect) return connect(proxy?.source);
+  }
+  // The innermost message names the cause; "fetch failed" and the like only wrap it.
+  const messages = errors.map((e) => (e instanceof Error ? e.message : '')).filter((m) => m && m !== 'fetch failed');
+  const detail = messages[messages.length - 1] ?? shown(error);
+  return `${clip(detail)}${codes[0] ? ` (${codes[0]})` : ''}; check the network, the proxy settings and the connection's baseUrl`;
+}
+
+export function networkError(info: RequestInfo, error: unknown, proxy?: ProxyRoute): ServiceError {
   return new ServiceError(
     { ...info, kind: 'network', cause: error },
-    `${describeRequest(info)} failed: ${reason}.`,
+    `${describeRequest(info)} failed${proxy ? ` through the proxy ${proxy.url}` : ''}: ${networkReason(error, proxy)}.`,
   );
+}
+
+/** A request that could not be sent because the network settings are wrong (a CA file, a proxy address). */
+export function notSentError(info: RequestInfo, problem: unknown): ServiceError {
+  return new ServiceError({ ...info, kind: 'network', cause: problem }, `${describeRequest(info)} was not sent: ${sentence(shown(problem))}`);
 }
 
 export function timeoutError(info: RequestInfo, timeoutMs: number): ServiceError {
@@ -199,5 +326,25 @@ export function responseError(info: RequestInfo, status: number, problem: string
   return new ServiceError(
     { ...info, kind: 'response', status },
     `${describeRequest(info)} answered ${status} with ${problem}.`,
+  );
+}
+
+/** A read answered with a Retry-After longer than the client waits: it fails at once, saying so. */
+export function waitTooLongError(failure: ServiceError, waitMs: number, attempts: number): ServiceError {
+  return afterAttempts(failure, attempts, `The service asked to wait ${Math.ceil(waitMs / 1000)} s before trying again, longer than this extension waits for.`);
+}
+
+/**
+ * The final error of a read that was sent more than once: the last failure,
+ * saying how many attempts were made, and a `note` when there is more to say.
+ */
+export function afterAttempts(failure: ServiceError, attempts: number, note?: string): ServiceError {
+  if (attempts < 2 && note === undefined) return failure;
+  const advice = /try again/i.test(failure.message) ? '' : ' Try again later.';
+  const tried = attempts > 1 ? ` Gave up after ${attempts} attempts.${advice}` : '';
+  const { kind, status, method, path, connection, serviceMessage, fieldErrors } = failure;
+  return new ServiceError(
+    { kind, status, method, path, connection, serviceMessage, fieldErrors, cause: failure.cause, attempts },
+    `${sentence(failure.message)}${tried}${note ? ` ${note}` : ''}`,
   );
 }

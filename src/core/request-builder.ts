@@ -184,11 +184,20 @@ export function buildRequest(
 
 function appendQuery(url: string, params: Record<string, unknown>): string {
   const query = Object.entries(params)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(asText(v))}`)
+    .map(([k, v]) => `${queryEncode(k, k)}=${queryEncode(asText(v), k)}`)
     .join('&');
   const [base, fragment] = splitFragment(url);
   const joiner = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
   return `${base}${joiner}${query}${fragment}`;
+}
+
+function queryEncode(text: string, name: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    // A lone surrogate has no UTF-8 form.
+    throw new RequestBuildError(`Query parameter "${name}": the name or value is not valid Unicode text.`);
+  }
 }
 
 function splitFragment(url: string): [string, string] {

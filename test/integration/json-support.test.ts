@@ -76,7 +76,8 @@ describe('JSON support and opening failures', () => {
 
   it('refuses to open when the service fails, naming the cause', async () => {
     const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'ai_functions', id: 1 });
-    await injectFaults({ match: 'GET /api/v1/ai_functions/1', status: 503, body: '<html><body>maintenance</body></html>', contentType: 'text/html', count: 3 });
+    // Reads are retried (three attempts each), and VS Code may read more than once.
+    await injectFaults({ match: 'GET /api/v1/ai_functions/1', status: 503, body: '<html><body>maintenance</body></html>', contentType: 'text/html', count: 9 });
     const error = await rejection(vscode.workspace.openTextDocument(uri));
     assert.match(error.message, /503 Service Unavailable/);
     await clearFaults();
