@@ -21,6 +21,7 @@ export const COMMANDS = {
   sendRequest: 'convai.sendRequest',
   newRequestDefinition: 'convai.newRequestDefinition',
   storeRequestSecret: 'convai.storeRequestSecret',
+  revealCredentials: 'convai.revealCredentials',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

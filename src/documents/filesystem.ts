@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { ServiceError } from '../core/errors';
+import type { JsonObject } from '../core/client';
+import { maskCredentials } from '../core/credentials';
 import { formatDocument } from '../core/json-document';
 import { TENANT_SEGMENTS } from '../core/resources';
 import { isFile, type FileLocation, type ResourceLocation } from '../core/uri';
@@ -7,7 +9,7 @@ import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { showFailure } from '../ui/notify';
 import { kindOf, requireLocation, target, toUri } from './locations';
-import type { DocumentStore } from './store';
+import type { DocumentState, DocumentStore } from './store';
 
 /** readFile reuses what stat fetched a moment ago instead of asking the service twice when a document opens. */
 const FRESH_MS = 1500;
@@ -22,6 +24,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
   private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changes.event;
   private readonly resourceChanges = new vscode.EventEmitter<FileLocation>();
+  private readonly revealed = new Set<string>();
   /** A resource was saved, created or deleted through this extension: views of its kind are stale. */
   readonly onDidChangeResource = this.resourceChanges.event;
 
@@ -84,7 +87,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     if (!isFile(location)) throw vscode.FileSystemError.FileIsADirectory(uri);
     this.connectionOf(location);
     const cached = this.store.get(uri.toString());
-    const state = cached && Date.now() - cached.fetchedAt < FRESH_MS && cached.text === cached.base ? cached : await this.fetch(uri, location);
+    const state = cached && Date.now() - cached.fetchedAt < FRESH_MS ? cached : await this.fetch(uri, location);
     return Buffer.from(state.text, 'utf8');
   }
 
@@ -132,12 +135,25 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     throw vscode.FileSystemError.NoPermissions('ConvAI folders are the service\'s tenants and resource kinds; they cannot be created.');
   }
 
-  /** GETs the detail object and records it as both the shown text and the base of later saves. */
-  async fetch(uri: vscode.Uri, location: FileLocation): Promise<{ text: string; mtime: number; ctime: number; fetchedAt: number }> {
+  /** GETs the detail object: the service's text is the base of later saves, the shown text has credentials masked. */
+  async fetch(uri: vscode.Uri, location: FileLocation): Promise<DocumentState> {
     const { id, tenantId } = target(location);
     const detail = await this.call(uri, () => this.connections.client(location.connection).get(kindOf(location), id, tenantId));
-    const text = formatDocument(detail);
-    return this.store.put(uri.toString(), text, text);
+    return this.store.put(uri.toString(), this.present(uri, location, detail), formatDocument(detail));
+  }
+
+  /** A detail object as the editor shows it: credentials masked unless revealed for this document. */
+  present(uri: vscode.Uri, location: FileLocation, detail: JsonObject): string {
+    return formatDocument(this.revealed.has(uri.toString()) ? detail : maskCredentials(kindOf(location).id, detail));
+  }
+
+  /** Shows one document's credentials in clear until the window closes. */
+  reveal(uri: vscode.Uri, location: FileLocation): void {
+    this.revealed.add(uri.toString());
+    const state = this.store.get(uri.toString());
+    if (!state) return;
+    this.store.put(uri.toString(), this.present(uri, location, JSON.parse(state.base) as JsonObject), state.base);
+    this.fireChanged(uri);
   }
 
   private async tenantIds(connectionName: string): Promise<number[]> {

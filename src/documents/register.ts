@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { SCHEME } from '../core/uri';
+import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import { isFile, SCHEME } from '../core/uri';
+import { parseUri } from './locations';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { SaveDiagnostics } from './diagnostics';
@@ -12,6 +14,26 @@ import { DocumentStore } from './store';
 export interface Documents {
   readonly files: ConvaiFileSystem;
   readonly disposables: vscode.Disposable[];
+}
+
+/** Shows one document's credentials in clear; they are masked everywhere by default. */
+function registerReveal(log: Log, files: ConvaiFileSystem): vscode.Disposable {
+  return registerCommand(log, COMMANDS.revealCredentials, async (arg) => {
+    const target = isProgrammatic(arg) ? arg.uri : arg;
+    const uri = target instanceof vscode.Uri ? target : typeof target === 'string' ? vscode.Uri.parse(target) : vscode.window.activeTextEditor?.document.uri;
+    const location = uri && parseUri(uri);
+    if (!uri || !location || !isFile(location)) throw new Error('uri must name an open ConvAI resource document whose credentials to reveal.');
+    if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.isDirty)) {
+      throw new Error('Save or revert the document first: revealing reloads it from the service.');
+    }
+    files.reveal(uri, location);
+    // A change event alone does not make VS Code re-read an open document here; reverting a clean one does.
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (document) {
+      await vscode.window.showTextDocument(document, { preview: false });
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+  });
 }
 
 export function register(log: Log, connections: Connections): Documents {
@@ -28,6 +50,7 @@ export function register(log: Log, connections: Connections): Documents {
       diagnostics,
       serviceVersions,
       ...readOnlyIndicator(connections),
+      registerReveal(log, files),
     ],
   };
 }

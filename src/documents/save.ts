@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { JsonObject } from '../core/client';
+import { restoreCredentials } from '../core/credentials';
 import { formatDocument, parseDocument } from '../core/json-document';
 import { isCausedByEdit, ownedFieldChanges, updateBody, updateResponseIsPartial, type FieldProblem } from '../core/save-plan';
 import { describeLocation, isFile, type FileLocation } from '../core/uri';
@@ -29,8 +30,8 @@ function isObject(value: unknown): value is JsonObject {
 export class Saver implements vscode.Disposable {
   /** Why VS Code is saving a document right now; absent for writes not made by an editor save. */
   private readonly saveReasons = new Map<string, vscode.TextDocumentSaveReason>();
-  /** The service's text to show once the editor has finished saving. */
-  private readonly pendingRefresh = new Map<string, string>();
+  /** The service's version to show once the editor has finished saving. */
+  private readonly pendingRefresh = new Map<string, { shown: string; base: string }>();
   private autoSaveHintShown = false;
   private readonly disposables: vscode.Disposable[];
 
@@ -64,7 +65,7 @@ export class Saver implements vscode.Disposable {
       throw new vscode.FileSystemError(`Not uploaded by auto-save: ${label} is saved to the service with Ctrl+S (or turn on "convai.uploadOnAutoSave").`);
     }
     const text = Buffer.from(content).toString('utf8');
-    const base = this.store.get(key)?.base ?? (await this.files().fetch(uri, location)).text;
+    const base = this.store.get(key)?.base ?? (await this.files().fetch(uri, location)).base;
     const edited = this.checked(uri, location, text, base);
 
     const kind = kindOf(location);
@@ -76,17 +77,18 @@ export class Saver implements vscode.Disposable {
       const response = await client.update(kind, id, updateBody(kind, edited), tenantId);
       const detail = updateResponseIsPartial(kind) ? await client.get(kind, id, tenantId) : response;
       const serviceText = formatDocument(detail);
+      const shown = this.files().present(uri, location, detail);
       this.diagnostics.clear(uri);
       this.files().announce(location);
       this.log.for('documents').info(`Saved ${label}.`);
       vscode.window.setStatusBarMessage(`$(cloud-upload) Saved ${label}`, 5000);
-      if (reason !== undefined && serviceText !== text) {
+      if (reason !== undefined && shown !== text) {
         // The editor still believes it holds what it wrote; swap in the service's object once its save completes.
         this.store.put(key, text, serviceText);
-        this.pendingRefresh.set(key, serviceText);
+        this.pendingRefresh.set(key, { shown, base: serviceText });
       } else {
-        this.store.put(key, serviceText, serviceText);
-        if (serviceText !== text) this.files().fireChanged(uri);
+        this.store.put(key, shown, serviceText);
+        if (shown !== text) this.files().fireChanged(uri);
       }
     } catch (error) {
       this.log.for('documents').warn(`Not saved: ${label}: ${error instanceof Error ? error.message : String(error)}`);
@@ -101,13 +103,19 @@ export class Saver implements vscode.Disposable {
   /** Parses and validates; refuses with every problem shown at its position. */
   private checked(uri: vscode.Uri, location: FileLocation, text: string, base: string): JsonObject {
     const { value, syntaxProblems } = parseDocument(text);
-    const problems = syntaxProblems.length > 0 ? [] : this.fieldProblems(location, value, base);
-    if (syntaxProblems.length === 0 && problems.length === 0 && isObject(value)) return value;
+    const restored = this.restored(location, value, base);
+    const problems = syntaxProblems.length > 0 ? [] : this.fieldProblems(location, restored, base);
+    if (syntaxProblems.length === 0 && problems.length === 0 && isObject(restored)) return restored;
     this.diagnostics.show(uri, text, syntaxProblems, problems);
     const reasons = syntaxProblems.length > 0
       ? `the text is not valid JSON (${syntaxProblems.length} problem${syntaxProblems.length > 1 ? 's' : ''}, first: ${syntaxProblems[0]?.message ?? ''})`
       : summarizeProblems(problems);
     throw new vscode.FileSystemError(`Not saved, nothing was sent: ${reasons}.`);
+  }
+
+  /** Masked credentials the user left alone are the service's values. */
+  private restored(location: FileLocation, value: unknown, base: string): unknown {
+    return isObject(value) ? restoreCredentials(kindOf(location).id, value, JSON.parse(base) as JsonObject) : value;
   }
 
   private fieldProblems(location: FileLocation, value: unknown, base: string): FieldProblem[] {
@@ -126,7 +134,7 @@ export class Saver implements vscode.Disposable {
     if (!location || !isFile(location) || !state) return;
     const text = document.getText();
     const { value, syntaxProblems } = parseDocument(text);
-    const problems = syntaxProblems.length > 0 ? [] : this.fieldProblems(location, value, state.base);
+    const problems = syntaxProblems.length > 0 ? [] : this.fieldProblems(location, this.restored(location, value, state.base), state.base);
     if (syntaxProblems.length === 0 && problems.length === 0) this.diagnostics.clear(document.uri);
     else this.diagnostics.show(document.uri, text, syntaxProblems, problems);
   }
@@ -152,10 +160,10 @@ export class Saver implements vscode.Disposable {
 
   private showServiceVersion(uri: vscode.Uri): void {
     const key = uri.toString();
-    const serviceText = this.pendingRefresh.get(key);
-    if (serviceText === undefined) return;
+    const pending = this.pendingRefresh.get(key);
+    if (pending === undefined) return;
     this.pendingRefresh.delete(key);
-    this.store.put(key, serviceText, serviceText);
+    this.store.put(key, pending.shown, pending.base);
     this.files().fireChanged(uri);
   }
 

@@ -5,7 +5,7 @@ import { MASK, maskSecret } from '../core/api-key';
 import type { RunRecord } from '../core/history';
 import { buildRequest, type BuiltRequest } from '../core/request-builder';
 import { parameterNames } from '../core/request-definition';
-import { requestTimeoutMs } from '../connections/settings';
+import { networkSettings, requestTimeoutMs } from '../connections/settings';
 import type { Log } from '../log';
 import { askJsonObject } from '../operations/inputs';
 import type { Runner } from '../operations/runner';
@@ -92,7 +92,7 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
       interactive,
       execute: async (signal) => {
         try {
-          const answer = await send(built, { timeoutMs: requestTimeoutMs(), signal });
+          const answer = await send(built, { timeoutMs: requestTimeoutMs(), signal, network: networkSettings(new URL(built.url).origin) });
           const shown = maskSecret({ ...answer, request: preview(built, apiKey) } as JsonObject, apiKey);
           const ok = answer.status >= 200 && answer.status < 300;
           return { outcome: { kind: ok ? 'ok' : 'failed-status', response: shown }, response: answer as unknown as JsonObject };

@@ -1,5 +1,6 @@
 import { request, type Dispatcher } from 'undici';
 import type { Json } from '../core/client';
+import { createDispatcher, type NetworkSettings } from '../core/network';
 import type { BuiltRequest } from '../core/request-builder';
 
 export interface SentResponse {
@@ -12,8 +13,11 @@ function isJson(contentType: string): boolean {
   return /\bjson\b/i.test(contentType);
 }
 
-/** Sends a built request; one deadline covers the whole exchange, and the caller can cancel. */
-export async function send(built: BuiltRequest, options: { timeoutMs: number; signal?: AbortSignal }): Promise<SentResponse> {
+/**
+ * Sends a built request through the same proxy and CA rules as the service's
+ * requests; one deadline covers the whole exchange, and the caller can cancel.
+ */
+export async function send(built: BuiltRequest, options: { timeoutMs: number; signal?: AbortSignal; network: NetworkSettings }): Promise<SentResponse> {
   const url = new URL(built.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new Error(`url must be http or https to be sent (got ${url.protocol}).`);
@@ -22,15 +26,21 @@ export async function send(built: BuiltRequest, options: { timeoutMs: number; si
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const contentType = Object.entries(built.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
   const body = built.body === undefined ? undefined : isJson(contentType) || contentType === '' ? JSON.stringify(built.body) : String(built.body);
-  let response: Dispatcher.ResponseData;
+  const dispatcher = createDispatcher(options.network, url);
   try {
-    response = await request(url, { method: built.method as Dispatcher.HttpMethod, headers: built.headers, body, signal });
+    return await exchange(built, url, body, signal, dispatcher);
   } catch (error) {
     if (deadline.aborted) throw new Error(`${built.method} ${url.origin}${url.pathname} got no complete answer within ${Math.round(options.timeoutMs / 1000)} s.`, { cause: error });
     if (options.signal?.aborted) throw new Error('The request was cancelled.', { cause: error });
     const cause = error instanceof Error ? error.message : String(error);
     throw new Error(`${built.method} ${url.origin}${url.pathname} failed: ${cause}.`, { cause: error });
+  } finally {
+    void dispatcher.close();
   }
+}
+
+async function exchange(built: BuiltRequest, url: URL, body: string | undefined, signal: AbortSignal, dispatcher: Dispatcher): Promise<SentResponse> {
+  const response = await request(url, { method: built.method as Dispatcher.HttpMethod, headers: built.headers, body, signal, dispatcher });
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;

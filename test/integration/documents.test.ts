@@ -4,7 +4,7 @@ import type { Json, JsonObject } from '../../src/core/client';
 import type { Segment } from '../../src/core/resources';
 import type { FileLocation } from '../../src/core/uri';
 import {
-  addConnection, admin, canonical, clearFaults, documentText, documentUri, injectFaults, kind, removeConnection, replaceText, writeError,
+  addConnection, admin, shown, clearFaults, documentText, documentUri, injectFaults, kind, removeConnection, replaceText, writeError,
 } from './support';
 
 const CONNECTION = 'docs';
@@ -41,8 +41,9 @@ async function serviceDetail(segment: Segment, id: number): Promise<JsonObject> 
   return admin.get(kind(segment), id, segment === 'tenants' ? undefined : TENANT);
 }
 
-function withField(detail: JsonObject, field: string, value: Json): string {
-  return canonical({ ...detail, [field]: value });
+/** The document's text for a detail object with one field changed (credentials masked, as the editor shows them). */
+function withField(segment: Segment, detail: JsonObject, field: string, value: Json): string {
+  return shown(segment, { ...detail, [field]: value });
 }
 
 /** Reverts what a test left dirty (closing a dirty editor would ask), then closes every editor. */
@@ -85,25 +86,25 @@ describe('documents: every resource as an editable JSON document', () => {
 
       it('opens as the service detail object, indented by two spaces', async () => {
         const document = await vscode.workspace.openTextDocument(uri);
-        assert.equal(document.getText(), canonical(await serviceDetail(testCase.segment, id)));
+        assert.equal(document.getText(), shown(testCase.segment, await serviceDetail(testCase.segment, id)));
         assert.equal(document.languageId, 'json');
       });
 
       it('saves an edit with PUT, and the service holds it', async () => {
         const document = await vscode.workspace.openTextDocument(uri);
         const [field, value] = testCase.edit;
-        await replaceText(document, withField(await serviceDetail(testCase.segment, id), field, value));
+        await replaceText(document, withField(testCase.segment, await serviceDetail(testCase.segment, id), field, value));
         assert.ok(await document.save(), 'the save succeeded');
         assert.equal(document.isDirty, false);
         const after = await serviceDetail(testCase.segment, id);
         assert.deepEqual(after[field], value);
-        await documentText(document, (text) => text === canonical(after), 'the document to show the service object');
+        await documentText(document, (text) => text === shown(testCase.segment, after), 'the document to show the service object');
       });
 
       for (const [name, change, field] of [
         ['invalid JSON', (text: string): string => text.replace(/,\n/, '\n'), undefined],
-        ['a schema violation', (_text: string, detail: JsonObject): string => withField(detail, testCase.invalid[0], testCase.invalid[1]), testCase.invalid[0]],
-        ['a changed id', (_text: string, detail: JsonObject): string => withField(detail, 'id', id + 1000), 'id'],
+        ['a schema violation', (_text: string, detail: JsonObject): string => withField(testCase.segment, detail, testCase.invalid[0], testCase.invalid[1]), testCase.invalid[0]],
+        ['a changed id', (_text: string, detail: JsonObject): string => withField(testCase.segment, detail, 'id', id + 1000), 'id'],
       ] as const) {
         it(`refuses ${name}: nothing sent, the document stays dirty, the problem shown in place`, async () => {
           const before = await serviceDetail(testCase.segment, id);
@@ -125,7 +126,7 @@ describe('documents: every resource as an editable JSON document', () => {
       it('keeps the document dirty with the service reason when the service answers 422', async () => {
         const document = await vscode.workspace.openTextDocument(uri);
         const [field, value] = testCase.edit;
-        const edited = withField(await serviceDetail(testCase.segment, id), field, `${String(value)} 422`);
+        const edited = withField(testCase.segment, await serviceDetail(testCase.segment, id), field, `${String(value)} 422`);
         await replaceText(document, edited);
         const put = `PUT /api/v1/${testCase.segment}/${id}`;
         await injectFaults({ match: put, status: 422, body: '{"errors":{"name":["has already been taken"]}}', contentType: 'application/json', count: 2 });
@@ -139,7 +140,7 @@ describe('documents: every resource as an editable JSON document', () => {
       it('keeps the document dirty with the cause when the connection drops during the save', async () => {
         const document = await vscode.workspace.openTextDocument(uri);
         const before = await serviceDetail(testCase.segment, id);
-        await replaceText(document, withField(before, testCase.edit[0], `${String(testCase.edit[1])} dropped`));
+        await replaceText(document, withField(testCase.segment, before, testCase.edit[0], `${String(testCase.edit[1])} dropped`));
         const put = `PUT /api/v1/${testCase.segment}/${id}`;
         await injectFaults({ match: put, drop: true, count: 2 });
         assert.equal(await document.save(), false);
@@ -155,7 +156,7 @@ describe('documents: every resource as an editable JSON document', () => {
         const [field, value] = testCase.edit;
         const theirs = `${String(value)} (theirs)`;
         await admin.update(resourceKind, id, { [field]: theirs }, testCase.segment === 'tenants' ? undefined : TENANT);
-        const error = await writeError(uri, withField(opened, field, `${String(value)} (mine)`));
+        const error = await writeError(uri, withField(testCase.segment, opened, field, `${String(value)} (mine)`));
         assert.match(error.message, /Conflict: .* changed on the service/);
         assert.equal((await serviceDetail(testCase.segment, id))[field], theirs, 'their change is kept');
         assert.equal(document.isDirty, false);
@@ -165,10 +166,10 @@ describe('documents: every resource as an editable JSON document', () => {
         const readOnlyUri = documentUri(locationOf(testCase.segment, id, READ_ONLY));
         const before = await serviceDetail(testCase.segment, id);
         const document = await vscode.workspace.openTextDocument(readOnlyUri);
-        assert.equal(document.getText(), canonical(before));
+        assert.equal(document.getText(), shown(testCase.segment, before));
         const stat = await vscode.workspace.fs.stat(readOnlyUri);
         assert.equal(stat.permissions, vscode.FilePermission.Readonly);
-        const error = await writeError(readOnlyUri, withField(before, testCase.edit[0], testCase.edit[1]));
+        const error = await writeError(readOnlyUri, withField(testCase.segment, before, testCase.edit[0], testCase.edit[1]));
         assert.match(error.message, /read-only/);
         assert.deepEqual(await serviceDetail(testCase.segment, id), before);
       });

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { request } from 'undici';
 import * as vscode from 'vscode';
 import { ServiceClient, type JsonObject } from '../../src/core/client';
+import { maskCredentials } from '../../src/core/credentials';
 import { kindBySegment, type ResourceKind, type Segment } from '../../src/core/resources';
 import { toResourceUriString, type FileLocation } from '../../src/core/uri';
 import type { Fault } from '../service/faults';
@@ -44,6 +45,11 @@ export function documentUri(location: FileLocation): vscode.Uri {
 /** What the extension must show for a detail object: two-space JSON. */
 export function canonical(detail: JsonObject): string {
   return `${JSON.stringify(detail, null, 2)}\n`;
+}
+
+/** What a document shows of a detail object: two-space JSON with credentials masked (see credentials.test.ts). */
+export function shown(segment: Segment, detail: JsonObject): string {
+  return canonical(maskCredentials(kind(segment).id, detail));
 }
 
 export async function replaceText(document: vscode.TextDocument, text: string): Promise<void> {
