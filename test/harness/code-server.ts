@@ -19,6 +19,8 @@ export interface CodeServerOptions {
   logFile: string;
   /** Extension folders installed into the throwaway extensions folder (the payload loads only one from source). */
   extensions?: string[];
+  /** code-server's --log: trace, debug, info, warn or error. */
+  logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error';
 }
 
 export interface CodeServer {
@@ -98,11 +100,13 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
+      ...(options.logLevel ? ['--log', options.logLevel] : []),
       '--user-data-dir', userDataDir,
       '--extensions-dir', extensionsDir,
       options.workspace,
     ],
-    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
+    // The tests read the extension's own log files below the user data folder.
+    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env, CONVAI_CODE_SERVER_USER_DATA: userDataDir } },
   );
   // Two sources into one log: neither may end it, close() does.
   child.stdout.pipe(log, { end: false });

@@ -60,6 +60,8 @@ async function runInVsCode(codeServerBin: string, files: RunFiles, reloads: bool
       workspace: files.workspace,
       env: { ...extensionTestEnv(service, files.results), [phaseFileVariable]: files.phase },
       logFile: codeServerLog,
+      // The leak tests search the most talkative logs (code-server's --log sets one level for everything).
+      logLevel: 'trace',
     });
     const testsEntry = path.join(compiledTestsDir, 'integration', 'index.js');
     workbench = await openWorkbench(workbenchUrl(server, developmentPayload(server, repoRoot, testsEntry)), browserConsoleLog);
