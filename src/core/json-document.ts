@@ -20,7 +20,8 @@ export interface ParsedDocument {
   syntaxProblems: SyntaxProblem[];
 }
 
-const MESSAGES: Record<ParseErrorCode, string> = {
+/** Readable parse errors, shared by every JSON text the extension checks. */
+export const SYNTAX_MESSAGES: Record<ParseErrorCode, string> = {
   [ParseErrorCode.InvalidSymbol]: 'Invalid symbol',
   [ParseErrorCode.InvalidNumberFormat]: 'Invalid number format',
   [ParseErrorCode.PropertyNameExpected]: 'Expected a property name in double quotes',
@@ -92,7 +93,7 @@ function syntaxProblemsOf(text: string): SyntaxProblem[] {
           return;
         }
         seen.add(offset);
-        problems.push(trailingComma(text, offset) ?? { offset, length, message: MESSAGES[code] });
+        problems.push(trailingComma(text, offset) ?? { offset, length, message: SYNTAX_MESSAGES[code] });
       },
     },
     { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },

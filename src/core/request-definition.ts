@@ -10,9 +10,9 @@
 
 import { createScanner, findNodeAtLocation, getLocation, type Node, ParseErrorCode, parseTree, SyntaxKind, visit } from 'jsonc-parser';
 import { isMalformedReference, parseApiKey } from './api-key';
-import { locate, locateKey, type TextRange } from './json-document';
+import { locate, locateKey, SYNTAX_MESSAGES, type TextRange } from './json-document';
 import { API_KEY_PLACEHOLDER, BODYLESS, HEADER_BREAK, HEADER_NAME, type PlaceholderToken, type RequestDefinition, scanPlaceholders } from './request-builder';
-import { validateDocument } from './validation';
+import { pathText, validateDocument } from './validation';
 
 export interface DefinitionProblem {
   offset: number;
@@ -111,22 +111,10 @@ const PROPERTIES_PATH = ['function_definition', 'parameters', 'properties'];
 
 // ---- syntax
 
-const SYNTAX_MESSAGES: Partial<Record<ParseErrorCode, string>> = {
-  [ParseErrorCode.InvalidSymbol]: 'Invalid symbol',
-  [ParseErrorCode.InvalidNumberFormat]: 'Invalid number format',
-  [ParseErrorCode.PropertyNameExpected]: 'Expected a property name in double quotes',
-  [ParseErrorCode.ValueExpected]: 'Expected a value',
-  [ParseErrorCode.ColonExpected]: 'Expected a colon',
-  [ParseErrorCode.CommaExpected]: 'Expected a comma',
-  [ParseErrorCode.CloseBraceExpected]: 'Expected a closing brace',
-  [ParseErrorCode.CloseBracketExpected]: 'Expected a closing bracket',
-  [ParseErrorCode.EndOfFileExpected]: 'Expected the end of the text',
+// Comments are allowed here, so an unterminated one is the only comment problem.
+const DEFINITION_SYNTAX_MESSAGES: Partial<Record<ParseErrorCode, string>> = {
+  ...SYNTAX_MESSAGES,
   [ParseErrorCode.UnexpectedEndOfComment]: 'Unterminated comment',
-  [ParseErrorCode.UnexpectedEndOfString]: 'Unterminated string',
-  [ParseErrorCode.UnexpectedEndOfNumber]: 'Unterminated number',
-  [ParseErrorCode.InvalidUnicode]: 'Invalid unicode escape',
-  [ParseErrorCode.InvalidEscapeCharacter]: 'Invalid escape character',
-  [ParseErrorCode.InvalidCharacter]: 'Invalid character in a string',
 };
 
 function syntaxProblems(text: string): DefinitionProblem[] {
@@ -138,7 +126,7 @@ function syntaxProblems(text: string): DefinitionProblem[] {
     onError(code, offset, length) {
       // The parser often reports several codes for one spot; the first is the telling one.
       if (!problems.some((p) => p.offset === offset)) {
-        problems.push({ offset, length, message: SYNTAX_MESSAGES[code] ?? 'Invalid JSON', severity: 'error' });
+        problems.push({ offset, length, message: DEFINITION_SYNTAX_MESSAGES[code] ?? 'Invalid JSON', severity: 'error' });
       }
     },
   }, JSONC);
@@ -365,20 +353,6 @@ function fixedParameterFindings(doc: Record<string, unknown>, properties: Record
 
 // ---- helpers
 
-/** `headers["X-City"]`, `function_definition.parameters.required[0]`. */
-function pathText(path: Path): string {
-  let text = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') {
-      text += `[${segment}]`;
-    } else if (/^[A-Za-z_$][\w$]*$/.test(segment)) {
-      text += text === '' ? segment : `.${segment}`;
-    } else {
-      text += `[${JSON.stringify(segment)}]`;
-    }
-  }
-  return text === '' ? 'document' : text;
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

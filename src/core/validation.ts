@@ -170,7 +170,7 @@ function pathOf(pointer: string, document: unknown): Array<string | number> {
 }
 
 /** `configuration.prompt[0].voice`; `document` for the whole document. */
-function pathText(path: ReadonlyArray<string | number>): string {
+export function pathText(path: ReadonlyArray<string | number>): string {
   let text = '';
   for (const segment of path) {
     if (typeof segment === 'number') {

@@ -1,37 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { once } from 'node:events';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { addConnection, adminToken, removeConnection, serviceUrl, rejection } from './support';
-
-interface Recorder {
-  url: string;
-  authorizations: Array<string | undefined>;
-  close(): Promise<void>;
-}
+import { addConnection, adminToken, rejection, removeConnection, serviceUrl, startRecorder } from './support';
 
 /** A second loopback server that records whether a token reached it. */
-async function recorder(): Promise<Recorder> {
-  const authorizations: Array<string | undefined> = [];
-  const server = http.createServer((req, res) => {
-    authorizations.push(req.headers.authorization);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('[]');
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    authorizations,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  };
+async function recorder(): Promise<{ url: string; authorizations: () => Array<string | undefined>; close(): Promise<void> }> {
+  const server = await startRecorder({ status: 200, contentType: 'application/json', body: () => '[]' });
+  return { url: server.url, authorizations: () => server.received.map((r) => r.headers.authorization), close: () => server.close() };
 }
 
 function storedConnections(): unknown[] {
@@ -73,10 +49,10 @@ describe('connections', () => {
       await settings.update('connections', moved, vscode.ConfigurationTarget.Global);
       const error = await rejection(vscode.workspace.fs.readDirectory(vscode.Uri.parse('convai://conn-move/tenants/')));
       assert.match(error.message, /no token is set/);
-      assert.deepEqual(elsewhere.authorizations, [], 'the old token never reached the new origin');
+      assert.deepEqual(elsewhere.authorizations(), [], 'the old token never reached the new origin');
       await vscode.commands.executeCommand('convai.setToken', { name: 'conn-move', token: 'token-for-elsewhere' });
       await vscode.workspace.fs.readDirectory(vscode.Uri.parse('convai://conn-move/tenants/'));
-      assert.deepEqual(elsewhere.authorizations, ['Bearer token-for-elsewhere']);
+      assert.deepEqual(elsewhere.authorizations(), ['Bearer token-for-elsewhere']);
     } finally {
       await removeConnection('conn-move');
       await elsewhere.close();
@@ -120,7 +96,7 @@ describe('connections', () => {
       await loaded;
       await vscode.workspace.fs.readDirectory(vscode.Uri.parse('convai://conn-trusted/tenants/'));
       await rejection(vscode.workspace.fs.readDirectory(vscode.Uri.parse('convai://evil/tenants/')));
-      assert.deepEqual(elsewhere.authorizations, [], 'the workspace could not send the token elsewhere');
+      assert.deepEqual(elsewhere.authorizations(), [], 'the workspace could not send the token elsewhere');
     } finally {
       fs.rmSync(path.dirname(settingsFile), { recursive: true, force: true });
       await removeConnection('conn-trusted');

@@ -1,40 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { once } from 'node:events';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import { rejection } from './support';
-
-interface Received {
-  method?: string;
-  url?: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
+import { rejection, startRecorder, type Recorder } from './support';
 
 /** A loopback API that records what it received and answers JSON. */
-async function recorder(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push({ method: req.method, url: req.url, headers: req.headers, body });
-      res.writeHead(201, { 'content-type': 'application/json', 'x-request-id': 'r-1' });
-      res.end('{"booked":true}');
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  };
+function recorder(): Promise<Recorder> {
+  return startRecorder({ status: 201, contentType: 'application/json', headers: { 'x-request-id': 'r-1' }, body: () => '{"booked":true}' });
 }
 
 function definition(base: string, apiKey = 'literal-key-123'): Record<string, unknown> {
@@ -81,7 +51,7 @@ function convaiDiagnostics(uri: vscode.Uri): Promise<vscode.Diagnostic[]> {
 }
 
 describe('API request definitions', () => {
-  let api: Awaited<ReturnType<typeof recorder>>;
+  let api: Recorder;
   before(async () => {
     api = await recorder();
   });

@@ -1,15 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../../src/core/client';
 import { CREDENTIAL_MASK } from '../../src/core/credentials';
 import {
-  addConnection, admin, adminToken, clearFaults, documentText, documentUri, injectFaults, kind, rejection, removeConnection, replaceText, writeError,
+  addConnection, admin, adminToken, clearFaults, documentText, documentUri, injectFaults, kind, rejection, removeConnection, replaceText, startRecorder, writeError,
 } from './support';
 
 const CONNECTION = 'secrets';
@@ -24,26 +21,6 @@ function extensionLogs(): string {
     .map((file) => path.join(userData, 'logs', file));
   assert.ok(files.length > 0, 'the extension wrote a log file');
   return files.map((file) => fs.readFileSync(file, 'utf8')).join('\n');
-}
-
-async function loopback(): Promise<{ url: string; authorizations: string[]; close(): Promise<void> }> {
-  const authorizations: string[] = [];
-  const server = http.createServer((req, res) => {
-    authorizations.push(req.headers.authorization ?? '');
-    res.writeHead(500, { 'content-type': 'text/plain' });
-    res.end(`echo of ${req.headers.authorization ?? ''}`);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    authorizations,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  };
 }
 
 describe('credentials: masked in documents, never in logs or messages', () => {
@@ -116,7 +93,7 @@ describe('credentials: masked in documents, never in logs or messages', () => {
       uri: documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'ai_prompts', id: prompt.id as number }).toString(), promptText: 'hello',
     })));
     texts.push(JSON.stringify(await vscode.commands.executeCommand('convai.executeAction', { uri: integrationUri().toString(), action: 'ping' })));
-    const api = await loopback();
+    const api = await startRecorder({ status: 500, contentType: 'text/plain', body: (r) => `echo of ${r.headers.authorization ?? ''}` });
     try {
       await vscode.commands.executeCommand('convai.storeRequestSecret', { name: 'leak-check', value: requestKey });
       const definition = {
@@ -125,7 +102,7 @@ describe('credentials: masked in documents, never in logs or messages', () => {
       };
       texts.push(JSON.stringify(await vscode.commands.executeCommand('convai.previewRequest', { definition, arguments: {} })));
       const response = await vscode.commands.executeCommand<JsonObject>('convai.sendRequest', { definition, arguments: {} });
-      assert.deepEqual(api.authorizations, [`Bearer ${requestKey}`], 'the key reached the API');
+      assert.deepEqual(api.received.map((r) => r.headers.authorization), [`Bearer ${requestKey}`], 'the key reached the API');
       assert.equal(response.status, 500);
       const runs = await vscode.commands.executeCommand<unknown[]>('convai.showRunHistory', { uri: integrationUri().toString() });
       texts.push(JSON.stringify(runs));

@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { once } from 'node:events';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import * as vscode from 'vscode';
 import { ServiceClient, type JsonObject } from '../../src/core/client';
@@ -117,4 +120,43 @@ export interface RecordedRequest {
 export async function receivedRequests(): Promise<RecordedRequest[]> {
   const response = await request(`${serviceUrl}/__test/requests`);
   return (await response.body.json()) as RecordedRequest[];
+}
+
+export interface ReceivedRequest {
+  method?: string;
+  url?: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface Recorder {
+  url: string;
+  received: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+/** A loopback server that records each request it receives and answers as told. */
+export async function startRecorder(answer: { status: number; contentType: string; body: (request: ReceivedRequest) => string; headers?: Record<string, string> }): Promise<Recorder> {
+  const received: ReceivedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const request = { method: req.method, url: req.url, headers: req.headers, body };
+      received.push(request);
+      res.writeHead(answer.status, { 'content-type': answer.contentType, ...answer.headers });
+      res.end(answer.body(request));
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
 }
