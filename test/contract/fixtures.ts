@@ -1,7 +1,8 @@
 import { request } from 'undici';
 import type { JsonObject } from '../../src/core/client';
-import { ServiceError } from '../../src/core/errors';
 import type { KindId } from '../../src/core/resources';
+
+export { serviceRejection as rejection } from '../support/service-errors';
 
 /**
  * Response shapes transcribed from service-api.md (sections 2 and 4.1), kept
@@ -104,16 +105,6 @@ export const SAMPLES: Readonly<Record<KindId, { create: JsonObject; update: Json
     update: { name: 'Contract Test AG' },
   },
 };
-
-export async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ServiceError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** A raw request, for what the client by design never sends (malformed JSON, no wrapper key). */
 export async function raw(url: string, method: 'GET' | 'POST' | 'PUT', token: string, body?: string): Promise<{ status: number; json: unknown }> {

@@ -2,17 +2,9 @@
 // and a preview from the CodeLens.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
 import { testOutputDir } from '../harness/paths';
+import { runCommand } from './tree-view';
 import { workbench } from './workbench';
-
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-  await input.press('Enter');
-}
 
 describe('an API request definition in the editor', () => {
   it('starts from the commented template', async () => {

@@ -7,19 +7,11 @@ import { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import { testOutputDir } from '../harness/paths';
 import { uiConnectionName } from '../harness/ui-workbench';
-import { openConvAiView, treeRow } from './tree-view';
+import { openConvAiView, runCommand, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
 const TENANT = 2;
 const functions = kindById('function');
-
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-  await input.press('Enter');
-}
 
 /** The document's own tab (the diff editor's tab names the same file). */
 function documentTab(page: Page, id: number): ReturnType<Page['locator']> {

@@ -48,3 +48,12 @@ export async function widenSideBar(page: Page, by: number): Promise<void> {
   await page.mouse.move(x + by, y, { steps: 5 });
   await page.mouse.up();
 }
+
+/** Runs a command through the palette, as a user types it. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await input.press('Enter');
+}

@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServiceClient, parseBaseUrl } from '../../src/core/client';
-import { ServiceError } from '../../src/core/errors';
 import { kindById } from '../../src/core/resources';
+import { serviceRejection, json } from '../support/service-errors';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 
@@ -26,21 +26,6 @@ async function serve(handler: Handler): Promise<{ url: string; close: () => Prom
       await once(server, 'close');
     },
   };
-}
-
-function json(res: http.ServerResponse, status: number, value: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected a rejection');
 }
 
 const prompts = kindById('prompt');
@@ -89,13 +74,13 @@ describe('ServiceClient transport', () => {
 
   it('refuses to send a tenant-scoped request that lacks the required tenant', async () => {
     server = await serve((_req, res) => json(res, 200, []));
-    const error = await rejection(connect(server.url).list(kindById('integration')));
+    const error = await serviceRejection(connect(server.url).list(kindById('integration')));
     assert.match(error.message, /need a tenant/);
   });
 
   it('maps an HTTP error to a ServiceError with the service message and without the token', async () => {
     server = await serve((_req, res) => json(res, 422, { errors: { name: ["can't be blank"] } }));
-    const error = await rejection(connect(server.url).update(prompts, 3, { name: '' }, 1));
+    const error = await serviceRejection(connect(server.url).update(prompts, 3, { name: '' }, 1));
     assert.equal(error.status, 422);
     assert.match(error.message, /422 Unprocessable Entity: name: can't be blank/);
     assert.ok(!error.message.includes(token));
@@ -107,7 +92,7 @@ describe('ServiceClient transport', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"id": 1, "na');
     });
-    const error = await rejection(connect(server.url).get(prompts, 1, 1));
+    const error = await serviceRejection(connect(server.url).get(prompts, 1, 1));
     assert.equal(error.kind, 'response');
     assert.match(error.message, /not valid JSON/);
   });
@@ -117,7 +102,7 @@ describe('ServiceClient transport', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('[');
     });
-    const error = await rejection(connect(server.url, 300).list(prompts, 1));
+    const error = await serviceRejection(connect(server.url, 300).list(prompts, 1));
     assert.equal(error.kind, 'timeout');
   });
 
@@ -126,7 +111,7 @@ describe('ServiceClient transport', () => {
     const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
     server = await serve(() => arrived());
     const controller = new AbortController();
-    const pending = rejection(connect(server.url).list(prompts, 1, { signal: controller.signal }));
+    const pending = serviceRejection(connect(server.url).list(prompts, 1, { signal: controller.signal }));
     await requestArrived;
     controller.abort();
     assert.equal((await pending).kind, 'cancelled');
@@ -137,7 +122,7 @@ describe('ServiceClient transport', () => {
     const url = server.url;
     await server.close();
     server = undefined;
-    const error = await rejection(connect(url).list(prompts, 1));
+    const error = await serviceRejection(connect(url).list(prompts, 1));
     assert.equal(error.kind, 'network');
     assert.match(error.message, /connection was refused/);
   });
@@ -149,7 +134,7 @@ describe('ServiceClient transport', () => {
       json(res, 200, []);
     });
     client = new ServiceClient({ baseUrl: server.url, token: () => undefined });
-    const error = await rejection(client.list(prompts, 1));
+    const error = await serviceRejection(client.list(prompts, 1));
     assert.match(error.message, /no token is set/);
     assert.equal(requests, 0);
   });

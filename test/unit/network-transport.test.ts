@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import * as tls from 'node:tls';
 import { getGlobalDispatcher, request } from 'undici';
 import { ServiceClient } from '../../src/core/client';
-import { ServiceError } from '../../src/core/errors';
 import type { Logger } from '../../src/core/logger';
 import { readCaCertificates, type NetworkSettings } from '../../src/core/network';
 import { kindById } from '../../src/core/resources';
+import { serviceRejection } from '../support/service-errors';
 
 /**
  * Real sockets end to end: a throwaway CA made with the openssl CLI, an
@@ -174,16 +174,6 @@ async function startProxy(requiredCredentials?: string): Promise<Proxy> {
   };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected a rejection');
-}
-
 function recordingLog(lines: string[]): Logger {
   const add = (message: string | Error): void => void lines.push(String(message));
   return { trace: add, debug: add, info: add, warn: add, error: add };
@@ -243,7 +233,7 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
 
   it('refuses a certificate from an unknown CA, naming the problem and the fix', async () => {
     const service = await tlsService();
-    const error = await rejection(client(`https://127.0.0.1:${service.port}`, {}).list(tenants));
+    const error = await serviceRejection(client(`https://127.0.0.1:${service.port}`, {}).list(tenants));
     assert.equal(error.kind, 'network');
     assert.match(error.message, /^corp: GET \/api\/v1\/tenants failed: the server's TLS certificate could not be verified/);
     assert.match(error.message, /add that CA's PEM file to the convai\.caCertificates setting/);
@@ -252,7 +242,7 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
 
   it('names an untrusted self-signed CA sent in the chain', async () => {
     const service = await tlsService(`${certs.leaf}${certs.ca}`);
-    const error = await rejection(client(`https://127.0.0.1:${service.port}`, {}).list(tenants));
+    const error = await serviceRejection(client(`https://127.0.0.1:${service.port}`, {}).list(tenants));
     assert.match(error.message, /chain ends in a self-signed CA that is not trusted; .*convai\.caCertificates/);
   });
 
@@ -267,12 +257,12 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
     assert.equal(getGlobalDispatcher(), globalsBefore.dispatcher);
     assert.equal(https.globalAgent.options.ca, globalsBefore.httpsCa);
     await assert.rejects(request(`${url}/api/v1/tenants`), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-    assert.match((await rejection(client(url, {}).list(tenants))).message, /convai\.caCertificates/, 'another client does not trust it');
+    assert.match((await serviceRejection(client(url, {}).list(tenants))).message, /convai\.caCertificates/, 'another client does not trust it');
   });
 
   it('still checks the host name with the CA trusted', async () => {
     const service = await tlsService(certs.otherLeaf);
-    const error = await rejection(client(`https://127.0.0.1:${service.port}`, { ca: [certs.ca] }).list(tenants));
+    const error = await serviceRejection(client(`https://127.0.0.1:${service.port}`, { ca: [certs.ca] }).list(tenants));
     assert.match(error.message, /TLS certificate is not for this host name; use a host name that the certificate names/);
   });
 
@@ -282,7 +272,7 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
     const baseUrl = `https://${SERVICE_HOST}:${service.port}`;
     assert.deepEqual(await client(baseUrl, { proxyUrl: through.url, ca: [certs.ca] }).list(tenants), []);
     assert.deepEqual(through.seen, [`CONNECT ${SERVICE_HOST}:${service.port}`]);
-    const untrusted = await rejection(client(baseUrl, { proxyUrl: through.url, proxySource: 'HTTPS_PROXY' }).list(tenants));
+    const untrusted = await serviceRejection(client(baseUrl, { proxyUrl: through.url, proxySource: 'HTTPS_PROXY' }).list(tenants));
     assert.match(untrusted.message, new RegExp(`failed through the proxy ${through.url}: the server's TLS certificate could not be verified`));
   });
 
@@ -310,7 +300,7 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
     const through = await proxy('alice:pa55word');
     const baseUrl = `https://${SERVICE_HOST}:${service.port}`;
     const lines: string[] = [];
-    const refused = await rejection(client(baseUrl, { proxyUrl: through.url, proxySource: 'http.proxy', ca: [certs.ca] }, recordingLog(lines)).list(tenants));
+    const refused = await serviceRejection(client(baseUrl, { proxyUrl: through.url, proxySource: 'http.proxy', ca: [certs.ca] }, recordingLog(lines)).list(tenants));
     assert.match(refused.message, /the proxy asked for credentials \(407 Proxy Authentication Required\); put them in http\.proxy/);
     const withCredentials = `http://alice:pa55word@127.0.0.1:${through.port}`;
     assert.deepEqual(await client(baseUrl, { proxyUrl: withCredentials, proxySource: 'http.proxy', ca: [certs.ca] }, recordingLog(lines)).list(tenants), []);
@@ -323,7 +313,7 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
   it('names the proxy when it refuses the connection', async () => {
     const closed = await startProxy();
     await closed.close();
-    const error = await rejection(client('https://config.example.com', { proxyUrl: closed.url, proxySource: 'http.proxy' }).list(tenants));
+    const error = await serviceRejection(client('https://config.example.com', { proxyUrl: closed.url, proxySource: 'http.proxy' }).list(tenants));
     assert.equal(error.message, `corp: GET /api/v1/tenants failed through the proxy ${closed.url}: the connection was refused; check that the proxy is running and http.proxy is right.`);
   });
 
@@ -337,13 +327,13 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
       network: () => ({ noProxy: [], proxyStrictSSL: true, ca: readCaCertificates([missing]) }),
     });
     clients.push(unsent);
-    const error = await rejection(unsent.list(tenants));
+    const error = await serviceRejection(unsent.list(tenants));
     assert.equal(error.message, `corp: GET /api/v1/tenants was not sent: convai.caCertificates: cannot read "${missing}" (ENOENT); fix the path in your user settings or remove it.`);
     assert.equal(service.requests, 0);
   });
 
   it('fails a request unsent when the proxy setting is not an address', async () => {
-    const error = await rejection(client('https://config.example.com', { proxyUrl: 'http://[bad', proxySource: 'http.proxy' }).list(tenants));
+    const error = await serviceRejection(client('https://config.example.com', { proxyUrl: 'http://[bad', proxySource: 'http.proxy' }).list(tenants));
     assert.match(error.message, /^corp: GET \/api\/v1\/tenants was not sent: http\.proxy "http:\/\/\[bad" is not a proxy address/);
   });
 });

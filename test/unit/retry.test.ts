@@ -3,9 +3,9 @@ import { once } from 'node:events';
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ServiceClient, retryAfterMs, type RetryOptions } from '../../src/core/client';
-import { ServiceError } from '../../src/core/errors';
 import type { Logger } from '../../src/core/logger';
 import { kindById } from '../../src/core/resources';
+import { serviceRejection, json } from '../support/service-errors';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, count: number) => void;
 
@@ -38,21 +38,6 @@ async function serve(handler: Handler): Promise<Server> {
       await once(server, 'close');
     },
   });
-}
-
-function json(res: http.ServerResponse, status: number, value: unknown, headers: http.OutgoingHttpHeaders = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(value));
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected a rejection');
 }
 
 const prompts = kindById('prompt');
@@ -99,7 +84,7 @@ describe('ServiceClient: retries of reads', () => {
 
   it('gives up after three attempts, saying so', async () => {
     server = await serve((_req, res) => json(res, 502, { error: 'upstream down' }));
-    const error = await rejection(connect(server.url).get(prompts, 4, 1));
+    const error = await serviceRejection(connect(server.url).get(prompts, 4, 1));
     assert.equal(server.requests, 3);
     assert.equal(error.status, 502);
     assert.equal(error.attempts, 3);
@@ -118,7 +103,7 @@ describe('ServiceClient: retries of reads', () => {
 
   it('fails at once when Retry-After asks for longer than it waits, naming the wait', async () => {
     server = await serve((_req, res) => json(res, 429, { error: 'quota' }, { 'retry-after': '3600' }));
-    const error = await rejection(connect(server.url).list(prompts, 1));
+    const error = await serviceRejection(connect(server.url).list(prompts, 1));
     assert.equal(server.requests, 1);
     assert.deepEqual(waits, []);
     assert.equal(error.status, 429);
@@ -135,7 +120,7 @@ describe('ServiceClient: retries of reads', () => {
 
   it('never repeats a PUT answered 503 or dropped', async () => {
     server = await serve((_req, res) => json(res, 503, { error: 'busy' }));
-    const busy = await rejection(connect(server.url).update(prompts, 3, { name: 'x' }, 1));
+    const busy = await serviceRejection(connect(server.url).update(prompts, 3, { name: 'x' }, 1));
     assert.equal(server.requests, 1);
     assert.equal(busy.status, 503);
     assert.equal(busy.attempts, undefined);
@@ -143,7 +128,7 @@ describe('ServiceClient: retries of reads', () => {
     await server.close();
 
     server = await serve((req) => req.socket.destroy());
-    const dropped = await rejection(connect(server.url).update(prompts, 3, { name: 'x' }, 1));
+    const dropped = await serviceRejection(connect(server.url).update(prompts, 3, { name: 'x' }, 1));
     assert.equal(server.requests, 1);
     assert.equal(dropped.kind, 'network');
     assert.match(dropped.message, /^local: PUT \/api\/v1\/ai_prompts\/3\?tenant_id=1 failed: the service closed the connection before it answered; try again\.$/);
@@ -153,15 +138,15 @@ describe('ServiceClient: retries of reads', () => {
   it('never repeats an operation (POST) or a DELETE', async () => {
     server = await serve((_req, res) => json(res, 503, {}));
     const kind = kindById('prompt');
-    await rejection(connect(server.url).testPrompt(kind, 3, 1, { prompt_text: 'hi' }));
-    await rejection(connect(server.url).delete(kind, 3, 1));
+    await serviceRejection(connect(server.url).testPrompt(kind, 3, 1, { prompt_text: 'hi' }));
+    await serviceRejection(connect(server.url).delete(kind, 3, 1));
     assert.equal(server.requests, 2);
   });
 
   it('does not start a retry that the deadline leaves no time for', async () => {
     server = await serve((_req, res) => json(res, 503, { error: 'down' }));
     const started = Date.now();
-    const error = await rejection(connect(server.url, { timeoutMs: 2000, retry: { delaysMs: [60_000] } }).list(prompts, 1));
+    const error = await serviceRejection(connect(server.url, { timeoutMs: 2000, retry: { delaysMs: [60_000] } }).list(prompts, 1));
     assert.ok(Date.now() - started < 2000, 'it did not wait');
     assert.equal(server.requests, 1);
     assert.equal(error.status, 503);
@@ -172,7 +157,7 @@ describe('ServiceClient: retries of reads', () => {
     server = await serve((_req, res) => json(res, 503, {}));
     const untilAborted = (_ms: number, signal: AbortSignal): Promise<void> =>
       new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-    const error = await rejection(connect(server.url, { timeoutMs: 300, retry: { delaysMs: [100], sleep: untilAborted } }).list(prompts, 1));
+    const error = await serviceRejection(connect(server.url, { timeoutMs: 300, retry: { delaysMs: [100], sleep: untilAborted } }).list(prompts, 1));
     assert.equal(error.kind, 'timeout');
     assert.equal(server.requests, 1);
   });
@@ -186,7 +171,7 @@ describe('ServiceClient: retries of reads', () => {
       return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
     };
     const controller = new AbortController();
-    const pending = rejection(connect(server.url, { retry: { sleep } }).list(prompts, 1, { signal: controller.signal }));
+    const pending = serviceRejection(connect(server.url, { retry: { sleep } }).list(prompts, 1, { signal: controller.signal }));
     await inBackoff;
     controller.abort();
     const error = await pending;
@@ -212,7 +197,7 @@ describe('ServiceClient: deadline, cancellation and logging', () => {
     server = await serve(() => arrived());
     client = new ServiceClient({ baseUrl: server.url, token: () => token });
     const controller = new AbortController();
-    const pending = rejection(client.list(prompts, 1, { signal: controller.signal }));
+    const pending = serviceRejection(client.list(prompts, 1, { signal: controller.signal }));
     await requestArrived;
     controller.abort();
     assert.equal((await pending).kind, 'cancelled');
@@ -225,7 +210,7 @@ describe('ServiceClient: deadline, cancellation and logging', () => {
       res.write('[');
     });
     client = new ServiceClient({ baseUrl: server.url, token: () => token, timeoutMs: 200 });
-    assert.equal((await rejection(client.list(prompts, 1))).kind, 'timeout');
+    assert.equal((await serviceRejection(client.list(prompts, 1))).kind, 'timeout');
     await server.socketClosed;
     assert.equal(server.requests, 1, 'a timed-out read is not repeated');
   });
@@ -248,7 +233,7 @@ describe('ServiceClient: deadline, cancellation and logging', () => {
   it('keeps the token out of an error whose page echoes the request', async () => {
     server = await serve((req, res) => json(res, 500, { error: `bad request from ${req.headers.authorization ?? ''}` }));
     client = new ServiceClient({ baseUrl: server.url, token: () => token });
-    const error = await rejection(client.get(prompts, 1, 1));
+    const error = await serviceRejection(client.get(prompts, 1, 1));
     assert.match(error.message, /500 Internal Server Error: bad request from Bearer \[redacted\]\./);
     assert.ok(!error.message.includes(token) && !(error.serviceMessage ?? '').includes(token));
   });
@@ -259,7 +244,7 @@ describe('ServiceClient: deadline, cancellation and logging', () => {
       res.end();
     });
     client = new ServiceClient({ name: 'local', baseUrl: server.url, token: () => token });
-    const error = await rejection(client.list(prompts, 1));
+    const error = await serviceRejection(client.list(prompts, 1));
     assert.equal(server.requests, 1);
     assert.equal(error.status, 301);
     assert.match(error.message, /was redirected \(301 Moved Permanently\) to https:\/\/new\.example\.com\/api\/v1\/ai_prompts\. .*change the connection's baseUrl\.$/);
