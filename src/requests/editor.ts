@@ -17,8 +17,10 @@ function diagnostics(): vscode.Disposable[] {
       return diagnostic;
     }));
   };
-  vscode.workspace.textDocuments.forEach(update);
+  // After activation, not during it: checking compiles the definition schema.
+  const initial = setTimeout(() => vscode.workspace.textDocuments.forEach(update), 0);
   return [
+    new vscode.Disposable(() => clearTimeout(initial)),
     collection,
     vscode.workspace.onDidOpenTextDocument(update),
     vscode.workspace.onDidChangeTextDocument((event) => update(event.document)),

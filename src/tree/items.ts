@@ -21,7 +21,7 @@ const KIND_ICONS: Readonly<Record<TenantSegment, string>> = {
   ai_functions: 'symbol-function',
   ai_actions: 'zap',
   agents: 'hubot',
-  intents: 'symbol-event',
+  intents: 'lightbulb',
   datasources: 'database',
 };
 
