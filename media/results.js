@@ -7,7 +7,7 @@
 
 const vscode = acquireVsCodeApi();
 const saved = vscode.getState() || {};
-/** @type {{ picked: string[], focus?: { action?: string, run?: string, field?: string } }} */
+/** @type {{ picked: string[], focus?: { action?: string, run?: string, field?: string }, resource?: string }} */
 const state = { picked: Array.isArray(saved.picked) ? saved.picked : [], focus: saved.focus };
 
 function pickBoxes() {
@@ -69,6 +69,8 @@ function restore() {
   // Runs no longer listed (another resource, dropped from the history) stay unticked.
   state.picked = pickedRuns();
   state.focus = undefined;
+  // Which resource this page shows, so VS Code can bring the panel back after a reload.
+  state.resource = document.body.dataset.resource;
   vscode.setState(state);
   // Only while the page has focus, so a page rendered while the user works elsewhere never takes it.
   if (!focus || !document.hasFocus()) return;

@@ -13,6 +13,12 @@ export class HistoryStore {
     return runsOf(this.data(), resource);
   }
 
+  /** The newest run of all, for bringing the panel back when it did not say what it showed. */
+  newest(): RunRecord | undefined {
+    // addRun keeps the most recently run resource first.
+    return Object.values(this.data())[0]?.[0];
+  }
+
   async add(run: RunRecord): Promise<void> {
     await this.state.update(HISTORY_KEY, addRun(this.data(), run));
   }

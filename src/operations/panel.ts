@@ -47,21 +47,37 @@ export class ResultsPanel implements vscode.Disposable {
     this.requests.dispose();
   }
 
-  private create(preserveFocus: boolean): vscode.WebviewPanel {
-    const panel = vscode.window.createWebviewPanel('convai.results', 'ConvAI Results', { viewColumn: vscode.ViewColumn.Beside, preserveFocus }, {
+  /** Takes over a panel VS Code restored after a reload; the caller then shows what it held. */
+  adopt(panel: vscode.WebviewPanel): void {
+    this.panel?.dispose();
+    panel.webview.options = this.webviewOptions();
+    this.panel = this.wire(panel);
+  }
+
+  private webviewOptions(): vscode.WebviewOptions {
+    return {
       enableScripts: true,
       // The page shows service text: no link in it may run a command.
       enableCommandUris: false,
       localResourceRoots: [this.media],
+    };
+  }
+
+  private create(preserveFocus: boolean): vscode.WebviewPanel {
+    return this.wire(vscode.window.createWebviewPanel('convai.results', 'ConvAI Results', { viewColumn: vscode.ViewColumn.Beside, preserveFocus }, {
+      ...this.webviewOptions(),
       // The caller re-renders on 'ready', so a hidden panel need not stay in memory.
       retainContextWhenHidden: false,
       enableFindWidget: true,
-    });
+    }));
+  }
+
+  private wire(panel: vscode.WebviewPanel): vscode.WebviewPanel {
     panel.iconPath = vscode.Uri.joinPath(this.media, 'convai.svg');
     const messages = panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message));
     panel.onDidDispose(() => {
       messages.dispose();
-      this.panel = undefined;
+      if (this.panel === panel) this.panel = undefined;
     });
     return panel;
   }

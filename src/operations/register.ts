@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { registerCodeLenses } from './codelens';
@@ -19,6 +19,19 @@ export function register(context: vscode.ExtensionContext, log: Log, connections
       registerCodeLenses(),
       ...registerOperationCommands(log, connections, runner, history),
       ...handlePanelRequests(panel, runner, history),
+      vscode.window.registerWebviewPanelSerializer('convai.results', {
+        deserializeWebviewPanel: async (restored: vscode.WebviewPanel, state: unknown) => {
+          const resource = typeof state === 'object' && state !== null ? (state as { resource?: unknown }).resource : undefined;
+          // A page closed before it had saved its state shows the newest run of all.
+          const newest = (typeof resource === 'string' ? history.runs(resource)[0] : undefined) ?? history.newest();
+          if (!newest) {
+            restored.dispose();
+            return;
+          }
+          panel.adopt(restored);
+          runner.show(newest.resource, newest.resourceLabel);
+        },
+      }),
     ],
   };
 }

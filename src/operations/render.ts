@@ -307,7 +307,7 @@ export function renderResults(model: PanelModel, assets: PanelAssets): string {
 <link rel="stylesheet" nonce="${nonce}" href="${assets.styleUri}">
 <title>Results: ${model.resourceLabel}</title>
 </head>
-<body>
+<body data-resource="${model.resource}">
 <main>
 <h1>${model.resourceLabel}</h1>
 ${status(model)}

@@ -29,7 +29,9 @@ describe('a reload of the window', () => {
       assert.equal(document.getText(), canonical(await admin.get(kind('ai_prompts'), id, TENANT)));
       assert.equal(document.isDirty, false);
     } finally {
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // Only its own editor: other reload tests check what else came back.
+      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri);
+      await vscode.window.tabGroups.close(tabs);
       await removeConnection(CONNECTION);
     }
   });
