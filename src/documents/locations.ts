@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { kindById, kindBySegment, type ResourceKind } from '../core/resources';
-import { describeLocation, parseResourcePath, SCHEME, toResourcePath, type FileLocation, type ResourceLocation } from '../core/uri';
+import { parseResourcePath, SCHEME, toResourcePath, type FileLocation, type ResourceLocation } from '../core/uri';
 
 export function parseUri(uri: vscode.Uri): ResourceLocation | undefined {
   return uri.scheme === SCHEME ? parseResourcePath(uri.authority, uri.path) : undefined;
@@ -27,4 +27,29 @@ export function target(location: FileLocation): { id: number; tenantId?: number 
   return location.type === 'tenant' ? { id: location.tenantId } : { id: location.id, tenantId: location.tenantId };
 }
 
-export { describeLocation };
+
+export interface FileTarget {
+  uri: vscode.Uri;
+  location: FileLocation;
+}
+
+/**
+ * The resource document a command names: a URI or its text (scripts, CodeLenses,
+ * editor menus), a tree node, or, when a user gave none, the active editor.
+ */
+export function fileTarget(arg: unknown, fallbackToActiveEditor: boolean): FileTarget | undefined {
+  let uri: vscode.Uri | undefined;
+  if (arg instanceof vscode.Uri) uri = arg;
+  else if (typeof arg === 'string') uri = vscode.Uri.parse(arg);
+  else if (typeof arg === 'object' && arg !== null && 'connectionName' in arg && 'tenantId' in arg) {
+    const node = arg as { type?: unknown; connectionName: string; tenantId: number; segment?: string; id?: number };
+    const location: ResourceLocation | undefined = node.type === 'tenant'
+      ? { type: 'tenant', connection: node.connectionName, tenantId: node.tenantId }
+      : node.type === 'resource' && typeof node.id === 'number'
+        ? parseResourcePath(node.connectionName, `/tenants/${node.tenantId}/${node.segment ?? ''}/${node.id}.json`)
+        : undefined;
+    uri = location && toUri(location);
+  } else if (arg === undefined && fallbackToActiveEditor) uri = vscode.window.activeTextEditor?.document.uri;
+  const location = uri && parseUri(uri);
+  return uri && location && (location.type === 'tenant' || location.type === 'resource') ? { uri, location } : undefined;
+}

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import { isFile, SCHEME } from '../core/uri';
-import { parseUri } from './locations';
+import { SCHEME } from '../core/uri';
+import { fileTarget } from './locations';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { SaveDiagnostics } from './diagnostics';
@@ -19,10 +19,9 @@ export interface Documents {
 /** Shows one document's credentials in clear; they are masked everywhere by default. */
 function registerReveal(log: Log, files: ConvaiFileSystem): vscode.Disposable {
   return registerCommand(log, COMMANDS.revealCredentials, async (arg) => {
-    const target = isProgrammatic(arg) ? arg.uri : arg;
-    const uri = target instanceof vscode.Uri ? target : typeof target === 'string' ? vscode.Uri.parse(target) : vscode.window.activeTextEditor?.document.uri;
-    const location = uri && parseUri(uri);
-    if (!uri || !location || !isFile(location)) throw new Error('uri must name an open ConvAI resource document whose credentials to reveal.');
+    const targeted = fileTarget(isProgrammatic(arg) ? arg.uri : arg, !isProgrammatic(arg));
+    if (!targeted) throw new Error('uri must name an open ConvAI resource document whose credentials to reveal.');
+    const { uri, location } = targeted;
     if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.isDirty)) {
       throw new Error('Save or revert the document first: revealing reloads it from the service.');
     }

@@ -3,27 +3,19 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/client';
 import { promptPlaceholders } from '../core/history';
 import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
-import { describeLocation, parseResourcePath, SCHEME, toResourceUriString } from '../core/uri';
+import { describeLocation } from '../core/uri';
+import { fileTarget } from '../documents/locations';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import type { HistoryStore } from './history-store';
 import { askJsonObject, askWithRecent } from './inputs';
 import type { ResourceLocation, Runner } from './runner';
 
-/** The resource a command names: a URI (CodeLens, editor title, script), a tree node, or the active editor. */
-function uriOf(arg: unknown): vscode.Uri | undefined {
-  if (arg instanceof vscode.Uri) return arg;
-  if (typeof arg === 'string') return vscode.Uri.parse(arg);
-  if (typeof arg === 'object' && arg !== null && 'segment' in arg && 'id' in arg && 'tenantId' in arg && 'connectionName' in arg) {
-    const node = arg as { connectionName: string; tenantId: number; segment: TenantSegment; id: number };
-    return vscode.Uri.parse(toResourceUriString({ type: 'resource', connection: node.connectionName, tenantId: node.tenantId, segment: node.segment, id: node.id }));
-  }
-  return vscode.window.activeTextEditor?.document.uri;
-}
-
-function resourceOf(arg: unknown, segments: readonly TenantSegment[]): { uri: vscode.Uri; location: ResourceLocation } {
-  const uri = uriOf(arg);
-  const location = uri?.scheme === SCHEME ? parseResourcePath(uri.authority, uri.path) : undefined;
+/** The prompt or integration a command names; a script must name it, a user may mean the active editor. */
+function resourceOf(arg: unknown, segments: readonly TenantSegment[], fromUser: boolean): { uri: vscode.Uri; location: ResourceLocation } {
+  const targeted = fileTarget(arg, fromUser);
+  const location = targeted?.location;
+  const uri = targeted?.uri;
   if (!uri || location?.type !== 'resource' || !segments.includes(location.segment)) {
     const what = segments.map((s) => (kindBySegment(s) as ResourceKind).label).join(' or ');
     throw new Error(`uri must name an ${what}: open one (or choose it in the ConvAI view), or pass convai://<connection>/tenants/<tenantId>/${segments.join('|')}/<id>.json.`);
@@ -60,13 +52,13 @@ export function registerOperationCommands(log: Log, connections: Connections, ru
   return [
     registerCommand(log, COMMANDS.testPrompt, async (arg) => {
       if (isProgrammatic(arg)) {
-        const { uri, location } = resourceOf(arg.uri, ['ai_prompts']);
+        const { uri, location } = resourceOf(arg.uri, ['ai_prompts'], false);
         const inputs: JsonObject = { prompt_text: requiredString(arg.promptText, 'promptText') };
         const params = optionalObject(arg.promptParams, 'promptParams');
         if (params) inputs.prompt_params = params;
         return (await runner.run({ operation: 'test_prompt', uri, location, inputs, interactive: false })).response;
       }
-      const { uri, location } = resourceOf(arg, ['ai_prompts']);
+      const { uri, location } = resourceOf(arg, ['ai_prompts'], true);
       const label = describeLocation(location);
       if (!(await settleUnsaved(uri, label, 'Test'))) return undefined;
       const text = await askWithRecent(`Test ${label}`, 'Text to test the prompt with (prompt_text)', history.recent('prompt_text'));
@@ -82,13 +74,13 @@ export function registerOperationCommands(log: Log, connections: Connections, ru
 
     registerCommand(log, COMMANDS.executeAction, async (arg) => {
       if (isProgrammatic(arg)) {
-        const { uri, location } = resourceOf(arg.uri, ['integrations']);
+        const { uri, location } = resourceOf(arg.uri, ['integrations'], false);
         const inputs: JsonObject = { action: requiredString(arg.action, 'action') };
         const params = optionalObject(arg.params, 'params');
         if (params) inputs.params = params;
         return (await runner.run({ operation: 'execute_action', uri, location, inputs, interactive: false })).response;
       }
-      const { uri, location } = resourceOf(arg, ['integrations']);
+      const { uri, location } = resourceOf(arg, ['integrations'], true);
       const label = describeLocation(location);
       if (!(await settleUnsaved(uri, label, 'Execute'))) return undefined;
       const action = await askWithRecent(`Execute an action of ${label}`, 'Action name', history.recent('action'));
@@ -101,7 +93,7 @@ export function registerOperationCommands(log: Log, connections: Connections, ru
     }),
 
     registerCommand(log, COMMANDS.showRunHistory, (arg) => {
-      const { uri, location } = resourceOf(isProgrammatic(arg) ? arg.uri : arg, ['ai_prompts', 'integrations']);
+      const { uri, location } = resourceOf(isProgrammatic(arg) ? arg.uri : arg, ['ai_prompts', 'integrations'], !isProgrammatic(arg));
       if (isProgrammatic(arg)) return history.runs(uri.toString());
       runner.show(uri.toString(), describeLocation(location));
       return undefined;

@@ -3,31 +3,14 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject, ServiceClient } from '../core/client';
 import { findReferences, referringKinds, type Reference } from '../core/references';
 import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
-import { describeLocation, isFile, parseResourcePath, toResourceUriString, type FileLocation } from '../core/uri';
+import { describeLocation, toResourceUriString, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
-import { kindOf, target } from '../documents/locations';
+import { fileTarget, kindOf, target } from '../documents/locations';
 import type { Log } from '../log';
 import { ResourceNode, TenantNode } from './nodes';
 
 const DELETE = 'Delete';
-
-function locationFromUri(uri: vscode.Uri | string): FileLocation {
-  const parsed = typeof uri === 'string' ? vscode.Uri.parse(uri) : uri;
-  const location = parsed.scheme === 'convai' ? parseResourcePath(parsed.authority, parsed.path) : undefined;
-  if (!location || !isFile(location)) {
-    throw new Error(`uri must name a ConvAI resource such as convai://<connection>/tenants/<tenantId>/<kind>/<id>.json (got ${parsed.toString()}).`);
-  }
-  return location;
-}
-
-function locationFromArg(arg: unknown): FileLocation | undefined {
-  if (arg instanceof ResourceNode) return { type: 'resource', connection: arg.connectionName, tenantId: arg.tenantId, segment: arg.segment, id: arg.id };
-  if (arg instanceof TenantNode) return { type: 'tenant', connection: arg.connectionName, tenantId: arg.tenantId };
-  if (arg instanceof vscode.Uri) return locationFromUri(arg);
-  const active = vscode.window.activeTextEditor?.document.uri;
-  return active?.scheme === 'convai' ? locationFromUri(active) : undefined;
-}
 
 /** What else in the tenant points at the resource (prompt links are detail-only, so prompts are read in full). */
 async function references(client: ServiceClient, location: FileLocation): Promise<Reference[]> {
@@ -67,8 +50,13 @@ async function closeEditors(uri: vscode.Uri): Promise<void> {
 export function registerDeleteCommand(log: Log, connections: Connections, files: ConvaiFileSystem): vscode.Disposable {
   return registerCommand(log, COMMANDS.deleteResource, async (arg) => {
     const programmatic = isProgrammatic(arg);
-    const location = programmatic ? locationFromUri(String(arg.uri)) : locationFromArg(arg);
-    if (!location) throw new Error('Open a ConvAI resource or choose one in the ConvAI view to delete it.');
+    const targeted = fileTarget(programmatic ? arg.uri : arg, !programmatic);
+    if (!targeted) {
+      throw new Error(programmatic
+        ? `uri must name a ConvAI resource such as convai://<connection>/tenants/<tenantId>/<kind>/<id>.json (got ${JSON.stringify(arg.uri)}).`
+        : 'Open a ConvAI resource or choose one in the ConvAI view to delete it.');
+    }
+    const { location } = targeted;
     const connection = connections.require(location.connection);
     if (connection.readOnly) {
       throw new Error(`Not deleted: the connection "${connection.name}" is read-only (readOnly in convai.connections).`);
