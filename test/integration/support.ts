@@ -1,7 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { once } from 'node:events';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import * as vscode from 'vscode';
 import { ServiceClient, type JsonObject } from '../../src/core/client';
@@ -9,6 +7,7 @@ import { maskCredentials } from '../../src/core/credentials';
 import { kindBySegment, type ResourceKind, type Segment } from '../../src/core/resources';
 import { toResourceUriString, type FileLocation } from '../../src/core/uri';
 import type { Fault } from '../service/faults';
+import { listenOnLoopback } from '../support/loopback';
 
 function env(name: string): string {
   const value = process.env[name];
@@ -148,15 +147,5 @@ export async function startRecorder(answer: { status: number; contentType: strin
       res.end(answer.body(request));
     });
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    received,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  };
+  return { ...(await listenOnLoopback(server)), received };
 }

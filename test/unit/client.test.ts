@@ -1,10 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { once } from 'node:events';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ServiceClient, parseBaseUrl } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import { serviceRejection, json } from '../support/service-errors';
+import { listenOnLoopback } from '../support/loopback';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 
@@ -15,17 +14,7 @@ async function serve(handler: Handler): Promise<{ url: string; close: () => Prom
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => handler(req, res, body));
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  };
+  return listenOnLoopback(server);
 }
 
 const prompts = kindById('prompt');

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -14,6 +13,7 @@ import type { Logger } from '../../src/core/logger';
 import { readCaCertificates, type NetworkSettings } from '../../src/core/network';
 import { kindById } from '../../src/core/resources';
 import { serviceRejection } from '../support/service-errors';
+import { listenOnLoopback } from '../support/loopback';
 
 /**
  * Real sockets end to end: a throwaway CA made with the openssl CLI, an
@@ -60,48 +60,15 @@ interface Running {
   close(): Promise<void>;
 }
 
-async function listen(server: net.Server): Promise<number> {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return (server.address() as net.AddressInfo).port;
-}
-
-/** An https service answering every request with an empty JSON array. */
-async function startTlsService(key: string, cert: string): Promise<Running & { requests: number }> {
+/** A service answering every request with an empty JSON array, counting them. */
+async function startService(create: (handler: http.RequestListener) => http.Server): Promise<Running & { requests: number }> {
   const state = { requests: 0 };
-  const server = https.createServer({ key, cert }, (_req, res) => {
+  const server = create((_req, res) => {
     state.requests++;
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('[]');
   });
-  const port = await listen(server);
-  return Object.assign(state, {
-    port,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  });
-}
-
-/** A plain http service answering every request with an empty JSON array. */
-async function startHttpService(): Promise<Running & { requests: number }> {
-  const state = { requests: 0 };
-  const server = http.createServer((_req, res) => {
-    state.requests++;
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('[]');
-  });
-  const port = await listen(server);
-  return Object.assign(state, {
-    port,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  });
+  return Object.assign(state, await listenOnLoopback(server));
 }
 
 interface Proxy extends Running {
@@ -159,17 +126,14 @@ async function startProxy(requiredCredentials?: string): Promise<Proxy> {
     tunnels.add(upstream);
     upstream.on('error', () => socket.destroy());
   });
-  const port = await listen(server);
+  const listening = await listenOnLoopback(server);
   return {
-    port,
-    url: `http://127.0.0.1:${port}`,
+    ...listening,
     seen,
     credentials,
     close: async () => {
       for (const socket of tunnels) socket.destroy();
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
+      await listening.close();
     },
   };
 }
@@ -220,7 +184,7 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
   }
 
   async function tlsService(cert = certs.leaf): Promise<Running & { requests: number }> {
-    const service = await startTlsService(certs.key, cert);
+    const service = await startService((handler) => https.createServer({ key: certs.key, cert }, handler));
     cleanups.push(service.close);
     return service;
   }
@@ -277,7 +241,7 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
   });
 
   it('forwards http through the proxy as an absolute-URI request', async () => {
-    const service = await startHttpService();
+    const service = await startService((handler) => http.createServer(handler));
     cleanups.push(service.close);
     const through = await proxy();
     assert.deepEqual(await client(`http://${SERVICE_HOST}:${service.port}`, { proxyUrl: through.url }).list(tenants), []);
@@ -286,7 +250,7 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
   });
 
   it('goes straight to a host in noProxy', async () => {
-    const service = await startHttpService();
+    const service = await startService((handler) => http.createServer(handler));
     cleanups.push(service.close);
     const through = await proxy();
     const direct = client(`http://127.0.0.1:${service.port}`, { proxyUrl: through.url, noProxy: ['127.0.0.1'] });

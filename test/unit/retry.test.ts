@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { once } from 'node:events';
 import * as http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { ServiceClient, retryAfterMs, type RetryOptions } from '../../src/core/client';
 import type { Logger } from '../../src/core/logger';
 import { kindById } from '../../src/core/resources';
 import { serviceRejection, json } from '../support/service-errors';
+import { listenOnLoopback } from '../support/loopback';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, count: number) => void;
 
@@ -27,17 +27,7 @@ async function serve(handler: Handler): Promise<Server> {
     req.on('end', () => handler(req, res, state.requests));
   });
   server.on('connection', (socket: Socket) => socket.on('close', () => closed()));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  });
+  return Object.assign(state, await listenOnLoopback(server));
 }
 
 const prompts = kindById('prompt');
