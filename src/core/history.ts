@@ -3,7 +3,6 @@
  * and bounded in size. Pure: the glue persists the data in extension storage.
  */
 import type { JsonObject } from './client';
-import { placeholderNames } from './request-builder';
 
 /** The service's two operations, and a request sent from a definition file (section 2.9). */
 export type Operation = 'test_prompt' | 'execute_action' | 'send_request';
@@ -67,14 +66,4 @@ export function runsOf(history: HistoryData, resource: string): RunRecord[] {
 
 export function findRun(history: HistoryData, resource: string, id: string): RunRecord | undefined {
   return runsOf(history, resource).find((r) => r.id === id);
-}
-
-/** Placeholders `{{name}}` of a prompt's texts, offered as keys of prompt_params. */
-export function promptPlaceholders(prompt: JsonObject): string[] {
-  const names = new Set<string>();
-  for (const field of ['user_prompt', 'system', 'assistant']) {
-    const text = prompt[field];
-    if (typeof text === 'string') for (const name of placeholderNames(text)) names.add(name);
-  }
-  return [...names];
 }

@@ -60,7 +60,7 @@ function valueAt(value: Json | undefined, path: ReadonlyArray<string | number>):
  * itself sent (an extra field, a looser value) must not block saving an
  * unrelated edit; the user's own additions and changes are checked in full.
  */
-export function isCausedByEdit(base: JsonObject, edited: JsonObject, problem: FieldProblem): boolean {
+export function isCausedByEdit(base: Json | undefined, edited: Json | undefined, problem: FieldProblem): boolean {
   return !same(valueAt(base, problem.path), valueAt(edited, problem.path));
 }
 
@@ -88,7 +88,28 @@ export function updateBody(kind: ResourceKind, edited: JsonObject): JsonObject {
   return body;
 }
 
-/** Whether the update response lacks detail fields, so the detail must be fetched to show the saved state. */
-export function updateResponseIsPartial(kind: ResourceKind): boolean {
-  return kind.detailFields.some((field) => !kind.updateResponseFields.includes(field));
+/**
+ * The fields among `sends` that changed on the service since `base` was read:
+ * what the save would overwrite. Fields the save does not send (read-only or
+ * derived ones, an `updated_at`, another part's field) are no conflict.
+ */
+export function conflictingFields(kind: ResourceKind, sends: readonly string[], base: JsonObject, current: JsonObject): string[] {
+  const before = updateBody(kind, base);
+  const after = updateBody(kind, current);
+  return sends.filter((field) => !same(own(before, field), own(after, field)));
+}
+
+/** The update body of a view: the fields it sends, as the service takes them. */
+export function sentBody(kind: ResourceKind, edited: JsonObject, sends: readonly string[]): JsonObject {
+  const body = updateBody(kind, edited);
+  return Object.fromEntries(Object.entries(body).filter(([field]) => sends.includes(field)));
+}
+
+/**
+ * Whether the update answer lacks a key the detail had, so the detail must be
+ * fetched for the document to equal what the service holds. Services answer
+ * shorter than their detail in ways the spec does not list (an `updated_at`).
+ */
+export function answerLacksDetail(answer: JsonObject, detail: JsonObject): boolean {
+  return Object.keys(detail).some((key) => !Object.prototype.hasOwnProperty.call(answer, key));
 }

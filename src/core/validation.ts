@@ -10,6 +10,8 @@ import aiFunctions from '../../schemas/ai_functions.schema.json';
 import aiPrompts from '../../schemas/ai_prompts.schema.json';
 import apiRequest from '../../schemas/apirequest.schema.json';
 import datasources from '../../schemas/datasources.schema.json';
+import functionDefinition from '../../schemas/function_definition.schema.json';
+import functionDefs from '../../schemas/function_defs.schema.json';
 import integrations from '../../schemas/integrations.schema.json';
 import intents from '../../schemas/intents.schema.json';
 import tenants from '../../schemas/tenants.schema.json';
@@ -24,11 +26,28 @@ export interface Problem {
   keyword: string;
 }
 
-/** A resource kind's schema, or `apirequest` for an external API request definition file. */
-export type SchemaName = Segment | 'apirequest';
+/**
+ * A resource kind's schema, `apirequest` for an external API request
+ * definition file, or `function_defs` for a prompt's function definitions.
+ */
+export type SchemaName = Segment | 'apirequest' | 'function_defs';
 
 const SCHEMAS: Record<SchemaName, AnySchemaObject> = {
-  tenants, integrations, ai_prompts: aiPrompts, ai_functions: aiFunctions, ai_actions: aiActions, agents, intents, datasources, apirequest: apiRequest,
+  tenants, integrations, ai_prompts: aiPrompts, ai_functions: aiFunctions, ai_actions: aiActions, agents, intents, datasources,
+  apirequest: apiRequest, function_defs: functionDefs,
+};
+
+/**
+ * `"closed": true` marks an object whose unknown properties the save refuses
+ * (with a "did you mean"). It is not `additionalProperties: false` because
+ * VS Code's JSON support reads the same schemas and would then flag every
+ * field a service returns beyond the spec (an `updated_at`) on documents the
+ * user did not touch; the save excuses such fields as untouched.
+ */
+const CLOSED = {
+  keyword: 'closed',
+  macro: (closed: unknown, parentSchema: AnySchemaObject) =>
+    closed === true ? { properties: Object.fromEntries(Object.keys(record(parentSchema.properties)).map((key) => [key, true])), additionalProperties: false } : true,
 };
 
 // Compiling is the costly part, so it waits for the first document of each kind (never at activation).
@@ -38,7 +57,7 @@ const compiles: SchemaName[] = [];
 
 /** Each resource schema compile so far, in order; for tests of the lazy compiling. */
 export function compiledSegments(): Segment[] {
-  return compiles.filter((name): name is Segment => name !== 'apirequest');
+  return compiles.filter((name): name is Segment => name !== 'apirequest' && name !== 'function_defs');
 }
 
 export function validateDocument(segment: SchemaName, value: unknown): Problem[] {
@@ -46,6 +65,9 @@ export function validateDocument(segment: SchemaName, value: unknown): Problem[]
   const problems = validate(value) ? [] : problemsOf(validate.errors ?? [], value);
   if (segment === 'ai_prompts' && isRecord(value)) {
     problems.push(...jsonTextProblems(value));
+  }
+  if (segment === 'function_defs' && Array.isArray(value)) {
+    problems.push(...duplicateNames(value));
   }
   return problems;
 }
@@ -65,7 +87,7 @@ function validatorFor(segment: SchemaName): ValidateFunction {
   let validate = validators.get(segment);
   if (!validate) {
     // strict: false lets VS Code's keywords (enumDescriptions, defaultSnippets, ...) and enumNames pass.
-    ajv ??= new Ajv({ allErrors: true, strict: false, verbose: true });
+    ajv ??= new Ajv({ allErrors: true, strict: false, verbose: true }).addKeyword(CLOSED).addSchema(functionDefinition);
     validate = ajv.compile(SCHEMAS[segment]);
     validators.set(segment, validate);
     compiles.push(segment);
@@ -74,7 +96,8 @@ function validatorFor(segment: SchemaName): ValidateFunction {
 }
 
 function problemsOf(errors: ErrorObject[], document: unknown): Problem[] {
-  const problems = errors.map((error) => toProblem(error, document));
+  // A macro keyword adds a summary error of its own beside the errors of what it expands to.
+  const problems = errors.filter((error) => error.keyword !== CLOSED.keyword).map((error) => toProblem(error, document));
   // A value outside an enum also fails its type when it is of another type; the enum names the fix.
   const enumPaths = new Set(problems.filter((p) => p.keyword === 'enum').map((p) => pathText(p.path)));
   return problems.filter((p) => p.keyword !== 'type' || !enumPaths.has(pathText(p.path)));
@@ -115,8 +138,11 @@ function fixForMissing(objectSchema: AnySchemaObject, missing: string): string {
   if (owner === undefined || field === undefined) {
     return '';
   }
-  const words = /^[A-Z][A-Z]/.test(field) ? field : field.charAt(0).toLowerCase() + field.slice(1);
-  return `, give the ${owner} ${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
+  const lower = (title: string): string => (/^[A-Z][A-Z]/.test(title) ? title : title.charAt(0).toLowerCase() + title.slice(1));
+  const words = lower(field);
+  // "its parameters", "a name", "an id"
+  const article = /[^s]s$/.test(words) ? 'its' : /^[aeiou]/i.test(words) ? 'an' : 'a';
+  return `, give the ${lower(owner)} ${article} ${words}`;
 }
 
 /** `1 (Activated), 2 (Deactivated)`: the enum's values with the readable names of `enumNames`; null goes unsaid. */
@@ -145,10 +171,29 @@ function jsonTextProblems(prompt: Record<string, unknown>): Problem[] {
       problems.push({ path: [field], message: `${field}: must hold ${what} (${syntax.message} at position ${syntax.offset})`, keyword: 'jsonText' });
     } else if (wantArray && !Array.isArray(parsed.value)) {
       problems.push({ path: [field], message: `${field}: must hold ${what}, not ${describe(parsed.value)}`, keyword: 'jsonText' });
+    } else if (wantArray) {
+      // The definitions inside the text, as the function_defs document checks them.
+      for (const problem of validateDocument('function_defs', parsed.value)) {
+        problems.push({ path: [field], message: `${field}: ${problem.message}`, keyword: 'jsonText' });
+      }
     }
   };
   check('settings', false);
   check('function_defs', true);
+  return problems;
+}
+
+/** Two function definitions of one name: the AI could not tell which to call. */
+function duplicateNames(definitions: unknown[]): Problem[] {
+  const first = new Map<string, number>();
+  const problems: Problem[] = [];
+  definitions.forEach((definition, index) => {
+    const name = isRecord(definition) ? definition.name : undefined;
+    if (typeof name !== 'string') return;
+    const earlier = first.get(name);
+    if (earlier === undefined) first.set(name, index);
+    else problems.push({ path: [index, 'name'], keyword: 'uniqueName', message: `[${index}].name: "${name}" is already the name of definition [${earlier}]; function names must be unique` });
+  });
   return problems;
 }
 

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { ServiceError } from '../core/errors';
 import type { JsonObject } from '../core/client';
-import { maskCredentials } from '../core/credentials';
+import { MissingPartError, viewOf } from '../core/document-views';
 import { formatDocument } from '../core/json-document';
-import { TENANT_SEGMENTS } from '../core/resources';
-import { isFile, type FileLocation, type ResourceLocation } from '../core/uri';
+import { kindById, TENANT_SEGMENTS } from '../core/resources';
+import { isElementFileName, isFile, isPart, PROMPT_PARTS, toResourcePath, wholeOf, type FileLocation, type ResourceLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { showFailure } from '../ui/notify';
@@ -16,9 +16,17 @@ const FRESH_MS = 1500;
 
 export type Writer = (uri: vscode.Uri, location: FileLocation, content: Uint8Array) => Promise<void>;
 
+type Entry = [string, vscode.FileType];
+
+/** The last path segment: an entry's name in its folder. */
+function entryName(location: ResourceLocation): string {
+  return toResourcePath(location).replace(/\/$/, '').split('/').pop() ?? '';
+}
+
 /**
- * The `convai:` file system: folders are tenants and resource kinds, files are
- * resources' detail objects. Saving goes through the writer (save.ts).
+ * The `convai:` file system: folders are tenants, resource kinds and the parts
+ * of prompts and agents; files are resources' detail objects and their parts
+ * (documents/views). Saving goes through the writer (save.ts).
  */
 export class ConvaiFileSystem implements vscode.FileSystemProvider {
   private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
@@ -59,23 +67,39 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     return { type: vscode.FileType.File, ctime: state.ctime, mtime: state.mtime, size: Buffer.byteLength(state.text), permissions };
   }
 
-  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+  async readDirectory(uri: vscode.Uri): Promise<Entry[]> {
     const location = requireLocation(uri);
     this.connectionOf(location);
+    const { File, Directory } = vscode.FileType;
     switch (location.type) {
       case 'root':
-        return [['tenants', vscode.FileType.Directory]];
+        return [['tenants', Directory]];
       case 'tenants':
-        return (await this.tenantIds(location.connection)).flatMap((id): [string, vscode.FileType][] => [
-          [`${id}.json`, vscode.FileType.File],
-          [String(id), vscode.FileType.Directory],
-        ]);
+        return (await this.tenantIds(location.connection)).flatMap((id): Entry[] => [[`${id}.json`, File], [String(id), Directory]]);
       case 'tenantFolder':
-        return TENANT_SEGMENTS.map((segment) => [segment, vscode.FileType.Directory]);
+        return TENANT_SEGMENTS.map((segment) => [segment, Directory]);
       case 'kindFolder': {
         const kind = kindOf({ ...location, type: 'resource', id: 0 });
         const items = await this.call(uri, () => this.connections.client(location.connection).list(kind, location.tenantId));
-        return items.filter((item) => typeof item.id === 'number').map((item) => [`${String(item.id)}.json`, vscode.FileType.File]);
+        // Prompts and agents have a folder of parts beside their document.
+        const hasParts = location.segment === 'ai_prompts' || location.segment === 'agents';
+        return items.filter((item) => typeof item.id === 'number').flatMap((item): Entry[] => [
+          [`${String(item.id)}.json`, File],
+          ...(hasParts ? [[String(item.id), Directory] satisfies Entry] : []),
+        ]);
+      }
+      case 'partsFolder':
+        return location.segment === 'agents'
+          ? [['prompts', Directory]]
+          : PROMPT_PARTS.map((part) => [entryName({ ...location, type: 'part', segment: 'ai_prompts', part }), File]);
+      case 'agentPromptsFolder': {
+        const agent = await this.call(uri, () => this.connections.client(location.connection).get(kindById('agent'), location.id, location.tenantId));
+        const configuration = agent.configuration;
+        const elements = typeof configuration === 'object' && configuration !== null && !Array.isArray(configuration) && Array.isArray(configuration.prompt) ? configuration.prompt : [];
+        return elements
+          .map((element) => (typeof element === 'object' && element !== null && !Array.isArray(element) ? element.name : undefined))
+          .filter((name): name is string => typeof name === 'string' && isElementFileName(name))
+          .map((element) => [entryName({ ...location, type: 'agentPrompt', element }), File]);
       }
       default:
         throw vscode.FileSystemError.FileNotADirectory(uri);
@@ -111,6 +135,9 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     if (!isFile(location)) {
       throw vscode.FileSystemError.NoPermissions('Folders of the ConvAI tree cannot be deleted; delete the resources in them.');
     }
+    if (isPart(location)) {
+      throw vscode.FileSystemError.NoPermissions('A part of a resource cannot be deleted: empty its text, or delete the resource itself.');
+    }
     const connection = this.connectionOf(location);
     if (connection.readOnly) {
       throw vscode.FileSystemError.NoPermissions(`Not deleted: the connection "${connection.name}" is read-only.`);
@@ -135,16 +162,22 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     throw vscode.FileSystemError.NoPermissions('ConvAI folders are the service\'s tenants and resource kinds; they cannot be created.');
   }
 
-  /** GETs the detail object: the service's text is the base of later saves, the shown text has credentials masked. */
+  /** GETs the resource's detail object: the base of later saves; the document shows its view of it. */
   async fetch(uri: vscode.Uri, location: FileLocation): Promise<DocumentState> {
-    const { id, tenantId } = target(location);
-    const detail = await this.call(uri, () => this.connections.client(location.connection).get(kindOf(location), id, tenantId));
+    const whole = wholeOf(location);
+    const { id, tenantId } = target(whole);
+    const detail = await this.call(uri, () => this.connections.client(location.connection).get(kindOf(whole), id, tenantId));
     return this.store.put(uri.toString(), this.present(uri, location, detail), formatDocument(detail));
   }
 
-  /** A detail object as the editor shows it: credentials masked unless revealed for this document. */
+  /** A detail object as the document shows it: its view, credentials masked unless revealed for this document. */
   present(uri: vscode.Uri, location: FileLocation, detail: JsonObject): string {
-    return formatDocument(this.revealed.has(uri.toString()) ? detail : maskCredentials(kindOf(location).id, detail));
+    try {
+      return viewOf(location).render(detail, { revealCredentials: this.revealed.has(uri.toString()) });
+    } catch (error) {
+      if (error instanceof MissingPartError) throw vscode.FileSystemError.FileNotFound(error.message);
+      throw error;
+    }
   }
 
   /** Shows one document's credentials in clear until the window closes. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { kindById, kindBySegment, type ResourceKind } from '../core/resources';
-import { parseResourcePath, SCHEME, toResourcePath, type FileLocation, type ResourceLocation } from '../core/uri';
+import { isFile, isPart, parseResourcePath, SCHEME, toResourcePath, wholeOf, type FileLocation, type ResourceLocation, type WholeLocation } from '../core/uri';
 
 export function parseUri(uri: vscode.Uri): ResourceLocation | undefined {
   return uri.scheme === SCHEME ? parseResourcePath(uri.authority, uri.path) : undefined;
@@ -30,7 +30,7 @@ export function target(location: FileLocation): { id: number; tenantId?: number 
 
 export interface FileTarget {
   uri: vscode.Uri;
-  location: FileLocation;
+  location: WholeLocation;
 }
 
 /**
@@ -51,5 +51,7 @@ export function fileTarget(arg: unknown, fallbackToActiveEditor: boolean): FileT
     uri = location && toUri(location);
   } else if (arg === undefined && fallbackToActiveEditor) uri = vscode.window.activeTextEditor?.document.uri;
   const location = uri && parseUri(uri);
-  return uri && location && (location.type === 'tenant' || location.type === 'resource') ? { uri, location } : undefined;
+  if (!uri || !location || !isFile(location)) return undefined;
+  // A part stands for its resource: "Test Prompt" in a prompt's system.md tests the prompt.
+  return isPart(location) ? { uri: toUri(wholeOf(location)), location: wholeOf(location) } : { uri, location };
 }

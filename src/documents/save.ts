@@ -1,31 +1,34 @@
 import * as vscode from 'vscode';
 import type { JsonObject } from '../core/client';
-import { restoreCredentials } from '../core/credentials';
-import { formatDocument, parseDocument } from '../core/json-document';
-import { isCausedByEdit, ownedFieldChanges, updateBody, updateResponseIsPartial, type FieldProblem } from '../core/save-plan';
-import { describeLocation, isFile, type FileLocation } from '../core/uri';
-import { summarizeProblems, validateDocument } from '../core/validation';
+import { viewOf, type DocumentView, type ViewRead } from '../core/document-views';
+import { formatDocument } from '../core/json-document';
+import { answerLacksDetail, conflictingFields, sentBody } from '../core/save-plan';
+import { describeLocation, isFile, toResourceUriString, wholeOf, type FileLocation, type WholeLocation } from '../core/uri';
+import { summarizeProblems } from '../core/validation';
 import type { Connections } from '../connections/registry';
 import { uploadOnAutoSave } from '../connections/settings';
 import type { Log } from '../log';
 import type { SaveDiagnostics } from './diagnostics';
 import { toFileSystemError, type ConvaiFileSystem } from './filesystem';
-import { kindOf, parseUri, target } from './locations';
+import { parseUri, target } from './locations';
 import type { ServiceVersions } from './service-version';
 import type { DocumentStore } from './store';
 
 const COMPARE = 'Compare';
 const OVERWRITE = 'Overwrite';
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function nameOf(detail: JsonObject): string | undefined {
+  return typeof detail.name === 'string' && detail.name.trim() !== '' ? detail.name : undefined;
 }
 
 /**
- * Save = PUT, safely: nothing is sent unless the text parses, validates,
- * keeps the service's own fields, and the service still holds the version the
- * document was opened from. A refused or failed save throws, so VS Code keeps
- * the document dirty with the user's text.
+ * Save = PUT, safely, for every view of a resource (its whole document and
+ * its parts): nothing is sent unless the view's text is valid, and unless the
+ * service still holds what the document was read from in every field the save
+ * sends. A refused or failed save throws, so VS Code keeps the document dirty
+ * with the user's text. After a save, every open clean view of the resource
+ * shows what the service holds; a dirty one keeps its base, so its own save
+ * meets the conflict check instead of undoing this one.
  */
 export class Saver implements vscode.Disposable {
   /** Why VS Code is saving a document right now; absent for writes not made by an editor save. */
@@ -59,37 +62,34 @@ export class Saver implements vscode.Disposable {
     const key = uri.toString();
     const reason = this.saveReasons.get(key);
     this.saveReasons.delete(key);
-    const label = describeLocation(location);
+    const known = this.store.get(key)?.base;
     if ((reason === vscode.TextDocumentSaveReason.AfterDelay || reason === vscode.TextDocumentSaveReason.FocusOut) && !uploadOnAutoSave()) {
       this.hintAutoSave();
+      const label = describeLocation(location, known === undefined ? undefined : nameOf(JSON.parse(known) as JsonObject));
       throw new vscode.FileSystemError(`Not uploaded by auto-save: ${label} is saved to the service with Ctrl+S (or turn on "convai.uploadOnAutoSave").`);
     }
+    const view = viewOf(location);
+    const base = JSON.parse(known ?? (await this.files().fetch(uri, location)).base) as JsonObject;
+    const label = describeLocation(location, nameOf(base));
     const text = Buffer.from(content).toString('utf8');
-    const base = this.store.get(key)?.base ?? (await this.files().fetch(uri, location)).base;
-    const edited = this.checked(uri, location, text, base);
+    const { edited, sends } = this.checked(uri, text, view.read(text, base));
 
-    const kind = kindOf(location);
-    const { id, tenantId } = target(location);
+    const whole = wholeOf(location);
+    const { kind } = view;
+    const { id, tenantId } = target(whole);
     const client = this.connections.client(location.connection);
     try {
-      const current = formatDocument(await client.get(kind, id, tenantId));
-      if (current !== base) await this.resolveConflict(uri, label, current, reason !== undefined);
-      const response = await client.update(kind, id, updateBody(kind, edited), tenantId);
-      const detail = updateResponseIsPartial(kind) ? await client.get(kind, id, tenantId) : response;
-      const serviceText = formatDocument(detail);
-      const shown = this.files().present(uri, location, detail);
+      const current = await client.get(kind, id, tenantId);
+      const conflicts = conflictingFields(kind, sends, base, current);
+      if (conflicts.length > 0) await this.resolveConflict(uri, label, conflicts, this.files().present(uri, location, current), reason !== undefined);
+      const answer = await client.update(kind, id, sentBody(kind, edited, sends), tenantId);
+      const detail = answerLacksDetail(answer, current) ? await client.get(kind, id, tenantId) : answer;
       this.diagnostics.clear(uri);
-      this.files().announce(location);
+      this.files().announce(whole);
       this.log.for('documents').info(`Saved ${label}.`);
       vscode.window.setStatusBarMessage(`$(cloud-upload) Saved ${label}`, 5000);
-      if (reason !== undefined && shown !== text) {
-        // The editor still believes it holds what it wrote; swap in the service's object once its save completes.
-        this.store.put(key, text, serviceText);
-        this.pendingRefresh.set(key, { shown, base: serviceText });
-      } else {
-        this.store.put(key, shown, serviceText);
-        if (shown !== text) this.files().fireChanged(uri);
-      }
+      this.showSaved(uri, location, text, detail, reason !== undefined);
+      this.refreshOtherViews(uri, whole, detail);
     } catch (error) {
       this.log.for('documents').warn(`Not saved: ${label}: ${error instanceof Error ? error.message : String(error)}`);
       throw toFileSystemError(error);
@@ -100,32 +100,48 @@ export class Saver implements vscode.Disposable {
     for (const disposable of this.disposables) disposable.dispose();
   }
 
-  /** Parses and validates; refuses with every problem shown at its position. */
-  private checked(uri: vscode.Uri, location: FileLocation, text: string, base: string): JsonObject {
-    const { value, syntaxProblems } = parseDocument(text);
-    const restored = this.restored(location, value, base);
-    const problems = syntaxProblems.length > 0 ? [] : this.fieldProblems(location, restored, base);
-    if (syntaxProblems.length === 0 && problems.length === 0 && isObject(restored)) return restored;
-    this.diagnostics.show(uri, text, syntaxProblems, problems);
-    const reasons = syntaxProblems.length > 0
-      ? `the text is not valid JSON (${syntaxProblems.length} problem${syntaxProblems.length > 1 ? 's' : ''}, first: ${syntaxProblems[0]?.message ?? ''})`
-      : summarizeProblems(problems);
+  /** The saved document shows the service's object; an editor's save is still under way, so that waits for it. */
+  private showSaved(uri: vscode.Uri, location: FileLocation, text: string, detail: JsonObject, byEditor: boolean): void {
+    const key = uri.toString();
+    const serviceText = formatDocument(detail);
+    const shown = this.files().present(uri, location, detail);
+    if (byEditor && shown !== text) {
+      // The editor still believes it holds what it wrote; swap in the service's object once its save completes.
+      this.store.put(key, text, serviceText);
+      this.pendingRefresh.set(key, { shown, base: serviceText });
+    } else {
+      this.store.put(key, shown, serviceText);
+      if (shown !== text) this.files().fireChanged(uri);
+    }
+  }
+
+  /** The resource's other open documents (its whole document, its parts): clean ones show the saved state. */
+  private refreshOtherViews(saved: vscode.Uri, whole: WholeLocation, detail: JsonObject): void {
+    const serviceText = formatDocument(detail);
+    const resource = toResourceUriString(whole);
+    for (const document of vscode.workspace.textDocuments) {
+      const location = parseUri(document.uri);
+      if (document.uri.toString() === saved.toString() || !location || !isFile(location) || toResourceUriString(wholeOf(location)) !== resource) continue;
+      // A dirty one keeps its base: its next save then meets the conflict check on what changed here.
+      if (document.isDirty) continue;
+      try {
+        this.store.put(document.uri.toString(), this.files().present(document.uri, location, detail), serviceText);
+        this.files().fireChanged(document.uri);
+      } catch (error) {
+        // A part the save removed (an agent element renamed): its editor keeps the last text until closed.
+        this.log.for('documents').info(`${document.uri.toString()}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  /** What the view's read allows to send; otherwise every problem shown at its position, and nothing sent. */
+  private checked(uri: vscode.Uri, text: string, read: ViewRead): { edited: JsonObject; sends: string[] } {
+    if (read.ok) return read;
+    this.diagnostics.show(uri, text, read.syntax, read.problems);
+    const reasons = read.syntax.length > 0
+      ? `the text is not valid JSON (${read.syntax.length} problem${read.syntax.length > 1 ? 's' : ''}, first: ${read.syntax[0]?.message ?? ''})`
+      : summarizeProblems(read.problems);
     throw new vscode.FileSystemError(`Not saved, nothing was sent: ${reasons}.`);
-  }
-
-  /** Masked credentials the user left alone are the service's values. */
-  private restored(location: FileLocation, value: unknown, base: string): unknown {
-    return isObject(value) ? restoreCredentials(kindOf(location).id, value, JSON.parse(base) as JsonObject) : value;
-  }
-
-  private fieldProblems(location: FileLocation, value: unknown, base: string): FieldProblem[] {
-    if (!isObject(value)) return [{ path: [], keyword: 'type', message: 'the document must be a JSON object' }];
-    const baseValue = JSON.parse(base) as JsonObject;
-    const kind = kindOf(location);
-    return [
-      ...ownedFieldChanges(kind, baseValue, value),
-      ...validateDocument(kind.segment, value).filter((p) => isCausedByEdit(baseValue, value, p)),
-    ];
   }
 
   private recheck(document: vscode.TextDocument): void {
@@ -133,20 +149,19 @@ export class Saver implements vscode.Disposable {
     const state = this.store.get(document.uri.toString());
     if (!location || !isFile(location) || !state) return;
     const text = document.getText();
-    const { value, syntaxProblems } = parseDocument(text);
-    const problems = syntaxProblems.length > 0 ? [] : this.fieldProblems(location, this.restored(location, value, state.base), state.base);
-    if (syntaxProblems.length === 0 && problems.length === 0) this.diagnostics.clear(document.uri);
-    else this.diagnostics.show(document.uri, text, syntaxProblems, problems);
+    const view: DocumentView = viewOf(location);
+    const read = view.read(text, JSON.parse(state.base) as JsonObject);
+    if (read.ok) this.diagnostics.clear(document.uri);
+    else this.diagnostics.show(document.uri, text, read.syntax, read.problems);
   }
 
-  private async resolveConflict(uri: vscode.Uri, label: string, serviceText: string, interactive: boolean): Promise<void> {
+  private async resolveConflict(uri: vscode.Uri, label: string, fields: string[], serviceText: string, interactive: boolean): Promise<void> {
+    const what = `${label} changed on the service since it was read (${fields.join(', ')})`;
     if (!interactive) {
-      throw new vscode.FileSystemError(
-        `Conflict: ${label} changed on the service since it was read; nothing was sent. Read it again and reapply the change.`,
-      );
+      throw new vscode.FileSystemError(`Conflict: ${what}; nothing was sent. Read it again and reapply the change.`);
     }
     const choice = await vscode.window.showWarningMessage(
-      `${label} changed on the service since you opened it.`,
+      `${label} changed on the service since you opened it: ${fields.join(', ')}.`,
       { modal: true, detail: 'Compare your version with the service\'s, overwrite their changes with yours, or cancel (your text stays).' },
       COMPARE,
       OVERWRITE,
@@ -154,7 +169,7 @@ export class Saver implements vscode.Disposable {
     if (choice === OVERWRITE) return;
     if (choice === COMPARE) await this.serviceVersions.compare(uri, serviceText, label);
     throw new vscode.FileSystemError(
-      `Not saved: ${label} changed on the service since you opened it. Save again to choose Overwrite, or reopen the document to take the service's version.`,
+      `Not saved: ${what}. Save again to choose Overwrite, or reopen the document to take the service's version.`,
     );
   }
 

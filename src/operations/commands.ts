@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/client';
-import { promptPlaceholders } from '../core/history';
+import { promptPlaceholders } from '../core/prompt-text';
 import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
 import { describeLocation } from '../core/uri';
 import { fileTarget } from '../documents/locations';

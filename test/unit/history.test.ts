@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { addRun, findRun, promptPlaceholders, runsOf, type HistoryData, type RunRecord } from '../../src/core/history';
+import { addRun, findRun, runsOf, type HistoryData, type RunRecord } from '../../src/core/history';
 
 function run(resource: string, n: number, response: Record<string, string> = { response: `answer ${n}` }): RunRecord {
   return {
@@ -39,9 +39,5 @@ describe('run history', () => {
   it('survives a JSON round trip, as extension storage does', () => {
     const history = addRun({}, run('a', 1));
     assert.deepEqual(JSON.parse(JSON.stringify(history)), history);
-  });
-
-  it('offers the placeholders of a prompt\'s texts as parameter names', () => {
-    assert.deepEqual(promptPlaceholders({ user_prompt: 'Hi {{customer_name}}, order {{ order_id }}', system: 'Speak {{language}}', assistant: null }), ['customer_name', 'order_id', 'language']);
   });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isCausedByEdit, ownedFieldChanges, updateBody, updateResponseIsPartial } from '../../src/core/save-plan';
+import { answerLacksDetail, conflictingFields, isCausedByEdit, ownedFieldChanges, sentBody, updateBody } from '../../src/core/save-plan';
 import { kindById } from '../../src/core/resources';
 
 const agent = kindById('agent');
@@ -44,10 +44,39 @@ describe('save plan', () => {
     assert.equal(isCausedByEdit({ name: 'x' }, {}, problem('name')), true, 'a required field the user removed');
   });
 
-  it('knows which update responses are shorter than the detail', () => {
-    assert.equal(updateResponseIsPartial(prompt), false);
-    assert.equal(updateResponseIsPartial(kindById('tenant')), true);
-    assert.equal(updateResponseIsPartial(kindById('action')), true);
-    assert.equal(updateResponseIsPartial(agent), false);
+  it('fetches the detail when the update answer lacks a key the detail had, for any kind', () => {
+    assert.equal(answerLacksDetail({ id: 1, name: 'f' }, { id: 1, name: 'f' }), false);
+    assert.equal(answerLacksDetail({ id: 1, name: 'f', extra: 1 }, { id: 1, name: 'f' }), false, 'more is fine');
+    assert.equal(answerLacksDetail({ id: 1, name: 'f' }, { id: 1, name: 'f', updated_at: 't' }), true, 'an extra detail field');
+    assert.equal(answerLacksDetail({ id: 1, name: 'T', auth_token: 'x' }, { id: 1, name: 'T', auth_token: 'x', booked_package: 1 }), true, 'a tenant');
+  });
+
+  describe('conflicts', () => {
+    const intent = kindById('intent');
+    const base = { id: 4, name: 'billing', display_name: 'Billing', ai_actions: [{ id: 1, name: 'Old' }], updated_at: 'a', tenant_id: 1 };
+
+    it('are changes on the service to a field the save sends', () => {
+      const current = { ...base, display_name: 'Billing (theirs)' };
+      assert.deepEqual(conflictingFields(intent, ['name', 'display_name'], base, current), ['display_name']);
+    });
+
+    it('are not changes to read-only or derived fields, nor to fields the save does not send', () => {
+      const current = { ...base, ai_actions: [{ id: 1, name: 'Renamed elsewhere' }], updated_at: 'b' };
+      assert.deepEqual(conflictingFields(intent, ['name', 'display_name'], base, current), []);
+      assert.deepEqual(conflictingFields(prompt, ['system'], { system: 'a', user_prompt: 'x' }, { system: 'a', user_prompt: 'y' }), [], 'another part');
+    });
+
+    it('of an agent compare what its configuration sends, not the service-kept parts of its elements', () => {
+      const element = { id: 9, name: 'main', prompt: 'Hi', tools: [] };
+      const agentBase = { configuration: { name: 'A', prompt: [element] } };
+      assert.deepEqual(conflictingFields(agent, ['configuration'], agentBase, { configuration: { name: 'A', prompt: [{ ...element, tools: [1] }] } }), []);
+      assert.deepEqual(conflictingFields(agent, ['configuration'], agentBase, { configuration: { name: 'A', prompt: [{ ...element, prompt: 'Hey' }] } }), ['configuration']);
+    });
+  });
+
+  it('sends only the fields the view sends, as the service takes them', () => {
+    assert.deepEqual(sentBody(prompt, { id: 3, name: 'P', system: 'S', settings: '{}' }, ['system']), { system: 'S' });
+    const edited = { configuration: { name: 'A', prompt: [{ id: 9, name: 'main', prompt: 'Hi', tools: [] }] }, name: 'A' };
+    assert.deepEqual(sentBody(agent, edited, ['configuration']), { configuration: { prompt: [{ name: 'main', prompt: 'Hi' }] } });
   });
 });

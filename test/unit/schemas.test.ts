@@ -5,7 +5,7 @@ import { formatDocument, parseDocument } from '../../src/core/json-document';
 import {
   DATASOURCE_TYPES, ENUMS, kindBySegment, KINDS, requiredOnCreate, type ResourceKind, type Segment, serviceOwnedFields, VOICE_OPTIONS,
 } from '../../src/core/resources';
-import { type Problem, validateDocument } from '../../src/core/validation';
+import { type Problem, type SchemaName, validateDocument } from '../../src/core/validation';
 import type { JsonObject } from '../service/json';
 import { pick, resourceKindId, viewRecord, viewTenant } from '../service/records';
 import { Store } from '../service/store';
@@ -65,7 +65,7 @@ function sample(segment: Segment, change: (doc: JsonObject) => void): JsonObject
   return doc;
 }
 
-function expectProblem(segment: Segment, doc: unknown, at: Array<string | number>, keyword: string, message?: RegExp): Problem {
+function expectProblem(segment: SchemaName, doc: unknown, at: Array<string | number>, keyword: string, message?: RegExp): Problem {
   const problems = validateDocument(segment, doc);
   const found = problems.find((p) => JSON.stringify(p.path) === JSON.stringify(at) && p.keyword === keyword);
   assert.ok(found, `expected ${keyword} at ${JSON.stringify(at)}, got ${JSON.stringify(problems)}`);
@@ -78,8 +78,15 @@ function expectProblem(segment: Segment, doc: unknown, at: Array<string | number
 const ENUM_VALUES = (names: object): number[] => Object.keys(names).map(Number);
 
 describe('schemas: the files and the resource table agree', () => {
-  it('has one schema file per kind, the request definition schema, and no other', () => {
-    assert.deepEqual(readdirSync(SCHEMA_DIR).sort(), [...KINDS.map((k) => `${k.segment}.schema.json`), 'apirequest.schema.json'].sort());
+  it('has one schema file per kind, the request definition, function definition and function_defs schemas, and no other', () => {
+    const others = ['apirequest.schema.json', 'function_definition.schema.json', 'function_defs.schema.json'];
+    assert.deepEqual(readdirSync(SCHEMA_DIR).sort(), [...KINDS.map((k) => `${k.segment}.schema.json`), ...others].sort());
+  });
+
+  it('never closes a resource document\'s objects to VS Code, which would flag fields a service adds (the save checks `closed`)', () => {
+    const closedToVsCode = (node: unknown): boolean =>
+      typeof node === 'object' && node !== null && Object.entries(node).some(([key, child]) => (key === 'additionalProperties' && child === false) || closedToVsCode(child));
+    for (const kind of KINDS) assert.equal(closedToVsCode(schemaOf(kind.segment)), false, kind.segment);
   });
 
   for (const kind of KINDS) {
@@ -87,11 +94,11 @@ describe('schemas: the files and the resource table agree', () => {
       const schema = schemaOf(kind.segment);
       const properties = propertiesOf(schema);
 
-      it('is a draft-07 object schema with an $id and no unknown top-level fields', () => {
+      it('is a draft-07 object schema with an $id, closed to unknown top-level fields on save', () => {
         assert.equal(schema.$schema, 'http://json-schema.org/draft-07/schema#');
         assert.equal(schema.$id, `https://convai.dev/schemas/${kind.segment}.schema.json`);
         assert.equal(schema.type, 'object');
-        assert.equal(schema.additionalProperties, false);
+        assert.equal(schema.closed, true);
       });
 
       it('covers exactly the detail fields, in the service order, each with a title and description', () => {
@@ -291,6 +298,14 @@ describe('schemas: invalid documents', () => {
     expectProblem('agents', agent((e) => { delete e.name; }), ['configuration', 'prompt', 1, 'name'], 'required', /give the prompt element a name/);
     expectProblem('agents', agent((e) => { e.initial_respone = 'x'; }), ['configuration', 'prompt', 1, 'initial_respone'], 'additionalProperties',
       /did you mean "initial_response"/);
+  });
+
+  it('reports function definitions of a function_defs document at their paths', () => {
+    const definition = { type: 'function', name: 'f', description: 'd', parameters: { type: 'object', properties: {} } };
+    assert.deepEqual(validateDocument('function_defs', [definition, { ...definition, name: 'g' }]), []);
+    expectProblem('function_defs', [definition, { ...definition, type: 'tool' }], [1, 'type'], 'const', /must be "function"/);
+    expectProblem('function_defs', [{ ...definition, nmae: 'x' }], [0, 'nmae'], 'additionalProperties', /did you mean "name"/);
+    expectProblem('function_defs', [definition, definition], [1, 'name'], 'uniqueName', /already the name of definition \[0\]/);
   });
 
   it('accepts a new agent prompt element with only the fields a save sends', () => {

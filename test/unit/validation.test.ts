@@ -57,7 +57,8 @@ describe('validation: JSON held in a prompt’s strings', () => {
   const prompt = (fields: Record<string, unknown>): Problem[] => validateDocument('ai_prompts', { name: 'p', ...fields });
 
   it('accepts JSON text, empty text and null', () => {
-    assert.deepEqual(prompt({ settings: '{"language":"en"}', function_defs: '[{"type":"function"}]' }), []);
+    const definition = { type: 'function', name: 'f', description: 'd', parameters: { type: 'object', properties: {} } };
+    assert.deepEqual(prompt({ settings: '{"language":"en"}', function_defs: JSON.stringify([definition]) }), []);
     assert.deepEqual(prompt({ settings: '', function_defs: '  ' }), []);
     assert.deepEqual(prompt({ settings: null, function_defs: null }), []);
     assert.deepEqual(prompt({ settings: '"a string is JSON too"' }), []);
@@ -68,6 +69,14 @@ describe('validation: JSON held in a prompt’s strings', () => {
       { path: ['settings'], message: 'settings: must hold JSON text (Expected a value at position 9)', keyword: 'jsonText' },
     ]);
     assert.match(prompt({ settings: "{'tone': 'x'}" })[0]?.message ?? '', /^settings: must hold JSON text \(.+ at position 1\)$/);
+  });
+
+  it('checks the function definitions inside function_defs as its own document does', () => {
+    assert.deepEqual(prompt({ function_defs: '[{"type":"function"}]' }).map((p) => p.message), [
+      'function_defs: [0].name: required, give the function definition a function name',
+      'function_defs: [0].description: required, give the function definition a function description',
+      'function_defs: [0].parameters: required, give the function definition its parameters',
+    ]);
   });
 
   it('wants an array in function_defs', () => {
