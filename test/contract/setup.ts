@@ -1,5 +1,5 @@
 import { ServiceClient } from '../../src/core/client';
-import { startService, type RunningService } from '../service/server';
+import { startService, type RunningService, type ServiceOptions } from '../service/server';
 
 export interface ContractContext {
   service: RunningService;
@@ -9,8 +9,8 @@ export interface ContractContext {
 }
 
 /** Starts the local service on a free loopback port with a client per token. */
-export async function startContract(): Promise<ContractContext> {
-  const service = await startService({ port: 0, adminToken: 'contract-admin-token', testMode: true });
+export async function startContract(options: Pick<ServiceOptions, 'timestamps'> = {}): Promise<ContractContext> {
+  const service = await startService({ port: 0, adminToken: 'contract-admin-token', testMode: true, ...options });
   const clients: ServiceClient[] = [];
   const clientWith = (token: string): ServiceClient => {
     const client = new ServiceClient({ baseUrl: service.url, token: () => token, timeoutMs: 10_000 });

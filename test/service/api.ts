@@ -2,7 +2,7 @@
 
 import { kindBySegment, type ResourceKind } from '../../src/core/resources';
 import type { Principal } from './auth';
-import type { Json } from './json';
+import type { Json, JsonObject } from './json';
 import { executeAction, testPrompt } from './operations';
 import {
   createRecord,
@@ -13,6 +13,7 @@ import {
   updateTenant,
   viewRecord,
   viewTenant,
+  withTimestamps,
 } from './records';
 import {
   badRequest,
@@ -24,7 +25,8 @@ import {
   paramMissing,
   type Reply,
 } from './replies';
-import type { Row, Store, Tenant } from './store';
+import type { RuntimeOptions } from './runtime-options';
+import type { Row, Stamped, Store, Tenant } from './store';
 import { acceptFields, unwrap } from './validate';
 
 export const API_PREFIX = '/api/v1';
@@ -52,6 +54,7 @@ const OPERATIONS = new Map([['ai_prompts', 'test_prompt'], ['integrations', 'exe
 export class Api {
   constructor(
     private readonly store: Store,
+    private readonly options: RuntimeOptions,
     private readonly signal: AbortSignal,
   ) {}
 
@@ -79,7 +82,7 @@ export class Api {
     }
     if (rawId === undefined) {
       if (request.method === 'GET') {
-        return jsonReply(200, this.store.tenants().map((t) => pick(viewTenant(t), kind.summaryFields)));
+        return jsonReply(200, this.store.tenants().map((t) => this.stamped(pick(viewTenant(t), kind.summaryFields), t)));
       }
       const accepted = acceptFields(kind, unwrap(kind, await request.readBody()), 'create');
       return jsonReply(201, pick(viewTenant(createTenant(this.store, accepted)), kind.createResponseFields));
@@ -87,22 +90,23 @@ export class Api {
     const tenant = this.findTenant(kind, rawId);
     switch (request.method) {
       case 'GET':
-        return jsonReply(200, pick(viewTenant(tenant), kind.detailFields));
+        return jsonReply(200, this.stamped(pick(viewTenant(tenant), kind.detailFields), tenant));
       case 'DELETE':
         this.store.deleteTenant(tenant.id);
         return jsonReply(200, { status: kind.deleteStatus(tenant.id) });
       default:
-        updateTenant(tenant, acceptFields(kind, unwrap(kind, await request.readBody()), 'update'));
+        updateTenant(this.store, tenant, acceptFields(kind, unwrap(kind, await request.readBody()), 'update'));
         return jsonReply(200, pick(viewTenant(tenant), kind.updateResponseFields));
     }
   }
 
   private async resources(kind: ResourceKind, request: ApiRequest, rawId: string | undefined): Promise<Reply> {
     const tenantId = this.tenantId(kind, request);
-    const view = (row: Row, fields: readonly string[]): Json => pick(viewRecord(this.store, kind, row), fields);
+    const view = (row: Row, fields: readonly string[]): JsonObject => pick(viewRecord(this.store, kind, row), fields);
     if (rawId === undefined) {
       if (request.method === 'GET') {
-        return jsonReply(200, this.store.list(resourceKindId(kind), tenantId).map((row) => view(row, kind.summaryFields)));
+        const rows = this.store.list(resourceKindId(kind), tenantId);
+        return jsonReply(200, rows.map((row) => this.stamped(view(row, kind.summaryFields), row)));
       }
       const accepted = acceptFields(kind, unwrap(kind, await request.readBody()), 'create');
       const row = createRecord(this.store, kind, tenantId, accepted);
@@ -112,7 +116,7 @@ export class Api {
     const row = this.findRow(kind, tenantId, rawId);
     switch (request.method) {
       case 'GET':
-        return jsonReply(200, view(row, kind.detailFields));
+        return jsonReply(200, this.stamped(view(row, kind.detailFields), row));
       case 'DELETE':
         this.store.delete(resourceKindId(kind), row.id);
         return jsonReply(200, { status: kind.deleteStatus(row.id) });
@@ -120,6 +124,14 @@ export class Api {
         updateRecord(this.store, kind, row, acceptFields(kind, unwrap(kind, await request.readBody()), 'update'));
         return jsonReply(200, view(row, kind.updateResponseFields));
     }
+  }
+
+  /**
+   * Detail and list answers only: an update answer lacking a field the detail
+   * has is the real-service behaviour this option lets clients be tested with.
+   */
+  private stamped(view: JsonObject, record: Stamped): JsonObject {
+    return this.options.timestamps ? withTimestamps(view, record) : view;
   }
 
   private async operation(kind: ResourceKind, request: ApiRequest, rawId: string): Promise<Reply> {

@@ -5,7 +5,7 @@ import type { Fault } from './faults';
 import { type RunningService, type ServiceOptions, startService } from './server';
 
 const USAGE = `Usage: node out/test/service/main.js --admin-token <token> [--port <port>] [--test-mode]
-         [--latency <ms>] [--fail-next <n> [--fail-status <code>]] [--drop-next <n>]
+         [--latency <ms>] [--fail-next <n> [--fail-status <code>]] [--drop-next <n>] [--timestamps]
 
   --admin-token <token>  bearer token that sees every tenant (required)
   --port <port>          port on 127.0.0.1; 0 or absent picks a free one
@@ -13,7 +13,9 @@ const USAGE = `Usage: node out/test/service/main.js --admin-token <token> [--por
   --latency <ms>         delay every API request
   --fail-next <n>        answer the next n API requests with --fail-status (default 500)
   --drop-next <n>        close the connection of the next n API requests without answering
-                         (after the --fail-next ones)`;
+                         (after the --fail-next ones)
+  --timestamps           add created_at and updated_at to detail and list answers (not to
+                         create or update answers), as a real service may`;
 
 class UsageError extends Error {}
 
@@ -42,6 +44,7 @@ function readArgs(argv: string[]) {
         'fail-next': { type: 'string' },
         'fail-status': { type: 'string' },
         'drop-next': { type: 'string' },
+        timestamps: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -78,15 +81,17 @@ function parseOptions(argv: string[]): ServiceOptions | 'help' {
     testMode: parsed['test-mode'] ?? false,
     latencyMs: integerOption(parsed.latency, 'latency', 0, 600_000) ?? 0,
     faults,
+    timestamps: parsed.timestamps ?? false,
   };
 }
 
-function describe(service: RunningService, testMode: boolean): string {
+function describe(service: RunningService, options: ServiceOptions): string {
   return [
     `ConvAI local service: ${service.url}`,
     `Admin token: ${service.adminToken}`,
     ...service.tenantTokens.map((t) => `Tenant ${t.id} (${t.name}) token: ${t.token}`),
-    ...(testMode ? ['Test mode: /__test/ routes enabled'] : []),
+    ...(options.testMode ? ['Test mode: /__test/ routes enabled'] : []),
+    ...(options.timestamps ? ['Timestamps: created_at and updated_at in detail and list answers'] : []),
   ].join('\n');
 }
 
@@ -109,7 +114,7 @@ async function main(): Promise<void> {
     return;
   }
   const service = await startService(options);
-  console.log(describe(service, options.testMode ?? false));
+  console.log(describe(service, options));
   const stop = (): void => {
     void service.close().then(() => process.exit(0));
   };

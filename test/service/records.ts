@@ -5,7 +5,7 @@
 
 import type { ResourceKind } from '../../src/core/resources';
 import { deepCopy, isJsonObject, type Json, type JsonObject, own } from './json';
-import type { AgentPrompt, ResourceKindId, Row, Store, Tenant } from './store';
+import type { AgentPrompt, ResourceKindId, Row, Stamped, Store, Tenant } from './store';
 
 /** Detail fields the service renders from other state instead of storing them. */
 const RENDERED = new Set(['id', 'tenant_id', 'configuration', 'ai_actions']);
@@ -53,6 +53,7 @@ export function updateRecord(store: Store, kind: ResourceKind, row: Row, accepte
   if (kind.id === 'agent') {
     applyConfiguration(store, row, own(accepted, 'configuration'));
   }
+  store.touch(row);
 }
 
 export function viewRecord(store: Store, kind: ResourceKind, row: Row): JsonObject {
@@ -79,6 +80,11 @@ export function pick(view: JsonObject, fields: readonly string[], extras: Readon
   return { ...picked, ...extras };
 }
 
+/** After the spec's fields, so a client reading those sees the same object as without them. */
+export function withTimestamps(view: JsonObject, record: Stamped): JsonObject {
+  return { ...view, created_at: record.createdAt, updated_at: record.updatedAt };
+}
+
 export function createTenant(store: Store, accepted: JsonObject): Tenant {
   const name = own(accepted, 'name');
   const email = own(accepted, 'email');
@@ -89,7 +95,7 @@ export function createTenant(store: Store, accepted: JsonObject): Tenant {
   );
 }
 
-export function updateTenant(tenant: Tenant, accepted: JsonObject): void {
+export function updateTenant(store: Store, tenant: Tenant, accepted: JsonObject): void {
   const name = own(accepted, 'name');
   if (typeof name === 'string') {
     tenant.name = name;
@@ -102,6 +108,7 @@ export function updateTenant(tenant: Tenant, accepted: JsonObject): void {
   if (packageName !== undefined) {
     tenant.bookedPackage = bookedPackage(packageName);
   }
+  store.touch(tenant);
 }
 
 export function viewTenant(tenant: Tenant): JsonObject {

@@ -1,6 +1,7 @@
 /** The API requests received, as tests may inspect them (never a token value). */
 
 import type { TokenKind } from './auth';
+import { isJsonObject, type Json } from './json';
 
 /** A type alias, not an interface, so it stays assignable to Json. */
 export type RecordedRequest = {
@@ -9,7 +10,20 @@ export type RecordedRequest = {
   query: Record<string, string>;
   authorization: 'present' | 'absent';
   tokenKind: TokenKind;
+  /**
+   * The field names inside the wrapper key of a create or update body, once
+   * the body is read: which fields a client sent, never their values.
+   */
+  fields?: string[];
 };
+
+/** The names inside `{ <wrapper key>: { … } }`; undefined for any other body. */
+export function wrapperFields(body: Json | undefined): string[] | undefined {
+  if (!isJsonObject(body)) return undefined;
+  const keys = Object.keys(body);
+  const inner = keys.length === 1 ? body[keys[0] as string] : undefined;
+  return isJsonObject(inner) ? Object.keys(inner) : undefined;
+}
 
 /** Oldest entries go first once a long-running service has seen this many. */
 const MAX_ENTRIES = 10_000;

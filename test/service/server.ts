@@ -11,7 +11,9 @@ import { identify, requirePrincipal } from './auth';
 import { type Fault, faultReply, Faults } from './faults';
 import { readJsonBody, writeReply } from './http-io';
 import { HttpError, jsonReply, noRoute, type Reply } from './replies';
-import { RequestLog } from './request-log';
+import type { Json } from './json';
+import { type RecordedRequest, RequestLog, wrapperFields } from './request-log';
+import { RuntimeOptions } from './runtime-options';
 import { Store } from './store';
 import { handleTestRoute, isTestPath, type TestState } from './test-routes';
 
@@ -22,6 +24,11 @@ export interface ServiceOptions {
   latencyMs?: number;
   /** Faults queued from the start (the CLI's --fail-next and --drop-next). */
   faults?: readonly Fault[];
+  /**
+   * `created_at`/`updated_at` in detail and list answers only, as a real
+   * service may add; clients must not expect them in create or update answers.
+   */
+  timestamps?: boolean;
 }
 
 export interface SampleTenantToken {
@@ -47,9 +54,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw new Error('adminToken must be a non-empty token without spaces');
   }
   const store = new Store();
-  const state: TestState = { store, faults: new Faults(options.latencyMs ?? 0, options.faults), log: new RequestLog() };
+  const runtime = new RuntimeOptions({ timestamps: options.timestamps ?? false });
+  const faults = new Faults(options.latencyMs ?? 0, options.faults);
+  const state: TestState = { store, faults, log: new RequestLog(), options: runtime };
   const closing = new AbortController();
-  const dispatcher = new Dispatcher(state, new Api(store, closing.signal), options, closing.signal);
+  const dispatcher = new Dispatcher(state, new Api(store, runtime, closing.signal), options, closing.signal);
   const server = createServer((request, response) => {
     void dispatcher.dispatch(request, response);
   });
@@ -106,13 +115,20 @@ class Dispatcher {
         return;
       }
       const identity = identify(request.headers.authorization, this.state.store, this.options.adminToken);
-      this.state.log.record({
+      const entry: RecordedRequest = {
         method,
         path,
         query: Object.fromEntries(query),
         authorization: request.headers.authorization === undefined ? 'absent' : 'present',
         tokenKind: identity.tokenKind,
-      });
+      };
+      this.state.log.record(entry);
+      const readApiBody = async (): Promise<Json | undefined> => {
+        const body = await readBody();
+        const fields = wrapperFields(body);
+        if (fields) entry.fields = fields;
+        return body;
+      };
       const fault = this.state.faults.take(`${method} ${path}`);
       if (this.state.faults.latencyMs > 0) {
         await sleep(this.state.faults.latencyMs, undefined, { signal: this.signal });
@@ -125,7 +141,7 @@ class Dispatcher {
         if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
           throw noRoute(method, path);
         }
-        return this.api.handle({ method, path, query, principal: requirePrincipal(identity), readBody });
+        return this.api.handle({ method, path, query, principal: requirePrincipal(identity), readBody: readApiBody });
       }));
       await writeReply(response, reply, fault?.stallBodyMs, this.signal);
     } catch (error) {

@@ -20,7 +20,13 @@ export interface AgentPrompt {
   integration: JsonObject | null;
 }
 
-export interface Row {
+/** When a record was created and last updated; rendered only with the `timestamps` option. */
+export interface Stamped {
+  readonly createdAt: string;
+  updatedAt: string;
+}
+
+export interface Row extends Stamped {
   readonly id: number;
   readonly tenantId: number;
   /** Every stored field except id, tenant_id and the ones rendered from the lists below. */
@@ -31,7 +37,7 @@ export interface Row {
   agentPrompts: AgentPrompt[];
 }
 
-export interface Tenant {
+export interface Tenant extends Stamped {
   readonly id: number;
   name: string;
   readonly authToken: string;
@@ -46,6 +52,8 @@ export class Store {
   private tenantsById = new Map<number, Tenant>();
   private rows = new Map<ResourceKindId, Map<number, Row>>();
   private counters = new Map<Counter, number>();
+  /** Kept across resets: a clock that went back would make an update look older than its record. */
+  private lastStampMs = 0;
 
   constructor() {
     this.reset();
@@ -65,13 +73,29 @@ export class Store {
     return id;
   }
 
+  /**
+   * An ISO 8601 time later than every one given before, even within one
+   * millisecond, so a client can always tell an update happened.
+   */
+  private stamp(): string {
+    this.lastStampMs = Math.max(Date.now(), this.lastStampMs + 1);
+    return new Date(this.lastStampMs).toISOString();
+  }
+
+  touch(record: Stamped): void {
+    record.updatedAt = this.stamp();
+  }
+
   addTenant(name: string, email: string | null, bookedPackage: number, authToken?: string): Tenant {
+    const now = this.stamp();
     const tenant: Tenant = {
       id: this.nextId('tenant'),
       name,
       authToken: authToken ?? randomBytes(24).toString('hex'),
       bookedPackage,
       email,
+      createdAt: now,
+      updatedAt: now,
     };
     this.tenantsById.set(tenant.id, tenant);
     return tenant;
@@ -102,7 +126,8 @@ export class Store {
   }
 
   add(kind: ResourceKindId, tenantId: number, values: JsonObject): Row {
-    const row: Row = { id: this.nextId(kind), tenantId, values, actionIds: [], agentPrompts: [] };
+    const now = this.stamp();
+    const row: Row = { id: this.nextId(kind), tenantId, values, actionIds: [], agentPrompts: [], createdAt: now, updatedAt: now };
     this.table(kind).set(row.id, row);
     return row;
   }

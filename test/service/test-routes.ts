@@ -4,6 +4,7 @@ import type { Json } from './json';
 import { type Faults, parseFaultConfig } from './faults';
 import { jsonReply, methodNotAllowed, noRoute, type Reply } from './replies';
 import type { RequestLog } from './request-log';
+import type { RuntimeOptions } from './runtime-options';
 import type { Store } from './store';
 
 /** Never recorded and never faulted, in test mode or not. */
@@ -15,6 +16,7 @@ export interface TestState {
   store: Store;
   faults: Faults;
   log: RequestLog;
+  options: RuntimeOptions;
 }
 
 export async function handleTestRoute(
@@ -44,7 +46,14 @@ export async function handleTestRoute(
       }
       state.store.reset();
       state.faults.clear();
+      state.options.reset();
       return jsonReply(200, { status: 'reset' });
+    case '/__test/options':
+      if (method !== 'POST') {
+        throw methodNotAllowed(method, ['POST']);
+      }
+      state.options.apply(await readBody());
+      return jsonReply(200, state.options.toJson());
     case '/__test/requests':
       if (method === 'GET') {
         return jsonReply(200, state.log.list());
