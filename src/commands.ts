@@ -22,6 +22,8 @@ export const COMMANDS = {
   newRequestDefinition: 'convai.newRequestDefinition',
   storeRequestSecret: 'convai.storeRequestSecret',
   revealCredentials: 'convai.revealCredentials',
+  openPromptPart: 'convai.openPromptPart',
+  addAiFunction: 'convai.addAiFunction',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -3,7 +3,10 @@ import { COMMANDS, registerCommand } from './commands';
 import * as connectionsFeature from './connections/register';
 import { Connections } from './connections/registry';
 import * as documents from './documents/register';
+import * as listingsFeature from './listings/register';
 import * as operations from './operations/register';
+import * as parts from './parts/register';
+import * as references from './references/register';
 import * as requests from './requests/register';
 import { Log } from './log';
 import * as tree from './tree/register';
@@ -18,13 +21,17 @@ export function activate(context: vscode.ExtensionContext): void {
     const connections = new Connections(context.secrets, log);
     log.for('main').info(`Connections: ${connections.list().map((c) => `${c.name}${c.readOnly ? ' (read-only)' : ''}`).join(', ') || 'none'}.`);
     const documentFeature = documents.register(log, connections);
-    const treeFeature = tree.register(log, connections, documentFeature.files);
-    const operationFeature = operations.register(context, log, connections);
+    const { listings, disposables: listingDisposables } = listingsFeature.register(connections, documentFeature.files);
+    const treeFeature = tree.register(log, connections, documentFeature.files, listings);
+    const operationFeature = operations.register(context, log, connections, listings);
     context.subscriptions.push(
       registerCommand(log, COMMANDS.showLog, () => log.show()),
       ...connectionsFeature.register(log, connections),
       ...documentFeature.disposables,
+      ...listingDisposables,
+      ...references.register(listings),
       ...treeFeature.disposables,
+      ...parts.register(log, documentFeature.files, listings),
       ...operationFeature.disposables,
       ...requests.register(context, log, operationFeature.runner),
     );

@@ -193,3 +193,8 @@ export function describeLocation(location: ResourceLocation, name?: string): str
       return `connection ${location.connection}`;
   }
 }
+
+/** The short form of a label `describeLocation` made: the resource's name when it has one, else the whole label. */
+export function shortLabel(label: string): string {
+  return /^"(.+)" \(.+\)$/.exec(label)?.[1] ?? label;
+}

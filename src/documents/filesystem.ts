@@ -180,6 +180,12 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     }
   }
 
+  /** The service's object a document was last read from or saved as; undefined before it was read. */
+  serviceObject(uri: vscode.Uri): JsonObject | undefined {
+    const state = this.store.get(uri.toString());
+    return state && (JSON.parse(state.base) as JsonObject);
+  }
+
   /** Shows one document's credentials in clear until the window closes. */
   reveal(uri: vscode.Uri, location: FileLocation): void {
     this.revealed.add(uri.toString());

@@ -41,7 +41,9 @@ export function fileTarget(arg: unknown, fallbackToActiveEditor: boolean): FileT
   let uri: vscode.Uri | undefined;
   if (arg instanceof vscode.Uri) uri = arg;
   else if (typeof arg === 'string') uri = vscode.Uri.parse(arg);
-  else if (typeof arg === 'object' && arg !== null && 'connectionName' in arg && 'tenantId' in arg) {
+  else if (typeof arg === 'object' && arg !== null && 'location' in arg && (arg as { type?: unknown }).type === 'part') {
+    uri = toUri((arg as { location: FileLocation }).location);
+  } else if (typeof arg === 'object' && arg !== null && 'connectionName' in arg && 'tenantId' in arg) {
     const node = arg as { type?: unknown; connectionName: string; tenantId: number; segment?: string; id?: number };
     const location: ResourceLocation | undefined = node.type === 'tenant'
       ? { type: 'tenant', connection: node.connectionName, tenantId: node.tenantId }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { JsonObject } from '../core/client';
-import { viewOf, type DocumentView, type ViewRead } from '../core/document-views';
+import { viewOf, type ViewRead } from '../core/document-views';
 import { formatDocument } from '../core/json-document';
 import { answerLacksDetail, conflictingFields, sentBody } from '../core/save-plan';
 import { describeLocation, isFile, toResourceUriString, wholeOf, type FileLocation, type WholeLocation } from '../core/uri';
@@ -16,6 +16,14 @@ import type { DocumentStore } from './store';
 
 const COMPARE = 'Compare';
 const OVERWRITE = 'Overwrite';
+
+/**
+ * Problems shown while typing, before any save: what VS Code's JSON support
+ * cannot see (unknown fields of `closed` objects, duplicate function names,
+ * JSON inside strings, changed service-owned fields). After a refused save,
+ * every problem is shown until it is fixed.
+ */
+const LIVE_KEYWORDS: ReadonlySet<string> = new Set(['additionalProperties', 'uniqueName', 'jsonText', 'readOnly']);
 
 function nameOf(detail: JsonObject): string | undefined {
   return typeof detail.name === 'string' && detail.name.trim() !== '' ? detail.name : undefined;
@@ -36,6 +44,8 @@ export class Saver implements vscode.Disposable {
   /** The service's version to show once the editor has finished saving. */
   private readonly pendingRefresh = new Map<string, { shown: string; base: string }>();
   private autoSaveHintShown = false;
+  /** Documents whose last save was refused: all their problems show until fixed. */
+  private readonly refused = new Set<string>();
   private readonly disposables: vscode.Disposable[];
 
   constructor(
@@ -52,8 +62,11 @@ export class Saver implements vscode.Disposable {
       }),
       vscode.workspace.onDidSaveTextDocument((document) => this.showServiceVersion(document.uri)),
       vscode.workspace.onDidChangeTextDocument((event) => {
-        // Problems of a refused save follow the user's edits until they are gone.
-        if (event.contentChanges.length > 0 && this.diagnostics.has(event.document.uri)) this.recheck(event.document);
+        if (event.contentChanges.length > 0) this.recheck(event.document);
+      }),
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        this.refused.delete(document.uri.toString());
+        if (parseUri(document.uri)) this.diagnostics.clear(document.uri);
       }),
     ];
   }
@@ -84,6 +97,7 @@ export class Saver implements vscode.Disposable {
       if (conflicts.length > 0) await this.resolveConflict(uri, label, conflicts, this.files().present(uri, location, current), reason !== undefined);
       const answer = await client.update(kind, id, sentBody(kind, edited, sends), tenantId);
       const detail = answerLacksDetail(answer, current) ? await client.get(kind, id, tenantId) : answer;
+      this.refused.delete(key);
       this.diagnostics.clear(uri);
       this.files().announce(whole);
       this.log.for('documents').info(`Saved ${label}.`);
@@ -137,6 +151,7 @@ export class Saver implements vscode.Disposable {
   /** What the view's read allows to send; otherwise every problem shown at its position, and nothing sent. */
   private checked(uri: vscode.Uri, text: string, read: ViewRead): { edited: JsonObject; sends: string[] } {
     if (read.ok) return read;
+    this.refused.add(uri.toString());
     this.diagnostics.show(uri, text, read.syntax, read.problems);
     const reasons = read.syntax.length > 0
       ? `the text is not valid JSON (${read.syntax.length} problem${read.syntax.length > 1 ? 's' : ''}, first: ${read.syntax[0]?.message ?? ''})`
@@ -144,15 +159,22 @@ export class Saver implements vscode.Disposable {
     throw new vscode.FileSystemError(`Not saved, nothing was sent: ${reasons}.`);
   }
 
+  /** Problems follow the user's edits: the live ones always, all of them after a refused save. */
   private recheck(document: vscode.TextDocument): void {
     const location = parseUri(document.uri);
     const state = this.store.get(document.uri.toString());
     if (!location || !isFile(location) || !state) return;
     const text = document.getText();
-    const view: DocumentView = viewOf(location);
-    const read = view.read(text, JSON.parse(state.base) as JsonObject);
-    if (read.ok) this.diagnostics.clear(document.uri);
-    else this.diagnostics.show(document.uri, text, read.syntax, read.problems);
+    const read = viewOf(location).read(text, JSON.parse(state.base) as JsonObject);
+    const all = this.refused.has(document.uri.toString());
+    const syntax = read.ok || !all ? [] : read.syntax;
+    const problems = read.ok ? [] : read.problems.filter((p) => all || LIVE_KEYWORDS.has(p.keyword));
+    if (syntax.length === 0 && problems.length === 0) {
+      this.refused.delete(document.uri.toString());
+      this.diagnostics.clear(document.uri);
+    } else {
+      this.diagnostics.show(document.uri, text, syntax, problems);
+    }
   }
 
   private async resolveConflict(uri: vscode.Uri, label: string, fields: string[], serviceText: string, interactive: boolean): Promise<void> {

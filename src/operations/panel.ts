@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
+import { shortLabel } from '../core/uri';
 import type { Log } from '../log';
 import { parsePanelRequest, renderResults, type PanelModel, type PanelRequest } from './render';
 
@@ -32,6 +33,8 @@ export class ResultsPanel implements vscode.Disposable {
   show(model: PanelModel, preserveFocus = true): void {
     if (this.panel) this.panel.reveal(undefined, preserveFocus);
     else this.panel = this.create(preserveFocus);
+    // The tab names the resource, as the page's heading does.
+    this.panel.title = `Results: ${shortLabel(model.resourceLabel)}`;
     const webview = this.panel.webview;
     webview.html = renderResults(model, {
       // A fresh nonce per document: a nonce that never repeats cannot be learnt from an earlier page.

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { registerCodeLenses } from './codelens';
@@ -8,10 +9,10 @@ import { ResultsPanel } from './panel';
 import { handlePanelRequests } from './panel-requests';
 import { Runner } from './runner';
 
-export function register(context: vscode.ExtensionContext, log: Log, connections: Connections): { runner: Runner; disposables: vscode.Disposable[] } {
+export function register(context: vscode.ExtensionContext, log: Log, connections: Connections, listings: ListingCache): { runner: Runner; disposables: vscode.Disposable[] } {
   const history = new HistoryStore(context.globalState);
   const panel = new ResultsPanel(context.extensionUri, log);
-  const runner = new Runner(connections, history, panel, log);
+  const runner = new Runner(connections, history, panel, log, listings);
   return {
     runner,
     disposables: [

@@ -20,6 +20,8 @@ export interface PanelModel {
   runs: RunRecord[];
   /** A run in progress: shown with a Cancel button. */
   running?: { operation: Operation; startedAt: string };
+  /** Names of the prompts the runs lead to (`next_prompt_id`), where known. */
+  promptNames?: Readonly<Record<number, string>>;
 }
 
 export interface PanelAssets {
@@ -200,7 +202,7 @@ ${body}
 </div>`;
 }
 
-function outputs(run: RunRecord): Html {
+function outputs(run: RunRecord, promptNames: PanelModel['promptNames']): Html {
   const response = responseOf(run.outcome);
   if (!response) {
     return html`<p class="absent">No outputs: ${run.outcome.kind === 'cancelled' ? 'the run was cancelled' : 'the request failed'}.</p>`;
@@ -208,8 +210,10 @@ function outputs(run: RunRecord): Html {
   const names: readonly RunField[] = FIELDS[run.operation].outputs;
   const shown = names.map((name) => {
     const value = response[name];
-    const open = name === 'next_prompt_id' && typeof value === 'number'
-      ? button(`Open prompt ${value}`, { action: 'openPrompt', run: run.id })
+    const next = name === 'next_prompt_id' && typeof value === 'number' ? value : undefined;
+    const nextName = next === undefined ? undefined : promptNames?.[next];
+    const open = next !== undefined
+      ? button(nextName === undefined ? `Open prompt ${next}` : `Open "${nextName}" (prompt ${next})`, { action: 'openPrompt', run: run.id })
       : undefined;
     return field(run, name, value, 'Not in the response.', open);
   });
@@ -226,7 +230,7 @@ function versionText(run: RunRecord): Html {
   return html`Ran ${saved}${run.version.unsavedChanges && html`; the editor had unsaved changes that did not run`}.`;
 }
 
-function selectedRun(run: RunRecord, running: boolean): Html {
+function selectedRun(run: RunRecord, running: boolean, promptNames: PanelModel['promptNames']): Html {
   const inputs: readonly RunField[] = FIELDS[run.operation].inputs;
   return html`<section aria-labelledby="run-heading">
 <h2 id="run-heading">${run.operation} run of ${time(run.startedAt)}</h2>
@@ -236,7 +240,7 @@ function selectedRun(run: RunRecord, running: boolean): Html {
 <h3>Inputs</h3>
 ${inputs.map((name) => field(run, name, run.inputs[name], 'None.'))}
 <h3>Outputs</h3>
-${outputs(run)}
+${outputs(run, promptNames)}
 </section>`;
 }
 
@@ -288,7 +292,7 @@ function body(model: PanelModel): Html {
     return html`<p class="empty">Results of test_prompt and execute_action on this resource appear here, with their history.</p>`;
   }
   const selected = model.selected
-    ? selectedRun(model.selected, model.running !== undefined)
+    ? selectedRun(model.selected, model.running !== undefined, model.promptNames)
     : html`<p class="empty">Choose a run in the history to see it in full.</p>`;
   return html`${selected}${model.runs.length > 0 && history(model)}`;
 }

@@ -6,10 +6,11 @@ import type { Operation, RunOutcome, RunRecord } from '../core/history';
 import { formatDocument } from '../core/json-document';
 import { kindBySegment, type ResourceKind } from '../core/resources';
 import { describeLocation, parseResourcePath, type FileLocation } from '../core/uri';
+import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import type { HistoryStore } from './history-store';
-import type { ResultsPanel } from './panel';
+import type { PanelModel, ResultsPanel } from './panel';
 
 export type ResourceLocation = Extract<FileLocation, { type: 'resource' }>;
 
@@ -58,6 +59,7 @@ export class Runner {
     private readonly history: HistoryStore,
     private readonly panel: ResultsPanel,
     private readonly log: Log,
+    private readonly listings: ListingCache,
   ) {}
 
   private readonly rerunners = new Map<Operation, (run: RunRecord) => Promise<unknown>>();
@@ -86,16 +88,18 @@ export class Runner {
   }
 
   /** Runs test_prompt or execute_action on a resource of the service. */
-  run(request: RunRequest): Promise<{ record: RunRecord; response?: JsonObject }> {
+  async run(request: RunRequest): Promise<{ record: RunRecord; response?: JsonObject }> {
     const { location, operation } = request;
     const connection = this.connections.require(location.connection);
     if (operation === 'execute_action' && connection.readOnly) {
       throw new Error(`Not executed: the connection "${connection.name}" is read-only (readOnly in convai.connections), and an action may change things.`);
     }
+    const listed = await this.listings.get({ connection: location.connection, tenantId: location.tenantId, segment: location.segment });
+    const name = listed.ok ? listed.value.find((item) => item.id === location.id)?.name : undefined;
     return this.runJob({
       operation,
       resource: request.uri.toString(),
-      label: describeLocation(location),
+      label: describeLocation(location, typeof name === 'string' ? name : undefined),
       inputs: request.inputs,
       interactive: request.interactive,
       execute: (signal) => this.execute(request, signal),
@@ -113,7 +117,7 @@ export class Runner {
     if (job.interactive) {
       this.shownResource = resource;
       const runs = this.history.runs(resource);
-      this.panel.show({ resource, resourceLabel: label, runs, selected: runs[0], running: { operation, startedAt: startedAt.toISOString() } });
+      this.panel.show(this.model(resource, label, { runs, selected: runs[0], running: { operation, startedAt: startedAt.toISOString() } }));
     }
     const result = job.interactive
       ? await vscode.window.withProgress(
@@ -147,7 +151,30 @@ export class Runner {
   show(resource: string, resourceLabel: string, selectedId?: string): void {
     const runs = this.history.runs(resource);
     this.shownResource = resource;
-    this.panel.show({ resource, resourceLabel, runs, selected: runs.find((r) => r.id === selectedId) ?? runs[0] });
+    this.panel.show(this.model(resource, resourceLabel, { runs, selected: runs.find((r) => r.id === selectedId) ?? runs[0] }));
+    const prompts = this.promptListing(resource);
+    // Names come from the shared listing; once it has loaded, show them (if this resource is still the one shown).
+    if (prompts && !this.listings.peek(prompts)) {
+      void this.listings.get(prompts).then((outcome) => {
+        if (outcome.ok && this.shownResource === resource) this.show(resource, resourceLabel, selectedId);
+      });
+    }
+  }
+
+  /** The listing that names the prompts a resource's runs lead to (only prompts lead anywhere). */
+  private promptListing(resource: string): { connection: string; tenantId: number; segment: 'ai_prompts' } | undefined {
+    const uri = vscode.Uri.parse(resource);
+    const location = parseResourcePath(uri.authority, uri.path);
+    return location?.type === 'resource' && location.segment === 'ai_prompts'
+      ? { connection: location.connection, tenantId: location.tenantId, segment: 'ai_prompts' }
+      : undefined;
+  }
+
+  private model(resource: string, resourceLabel: string, shown: Pick<PanelModel, 'runs' | 'selected' | 'running'>): PanelModel {
+    const prompts = this.promptListing(resource);
+    const listed = prompts && this.listings.peek(prompts);
+    const promptNames = listed && Object.fromEntries(listed.flatMap((p) => (typeof p.id === 'number' && typeof p.name === 'string' ? [[p.id, p.name]] : [])));
+    return { resource, resourceLabel, ...shown, promptNames };
   }
 
   private async execute(request: RunRequest, signal: AbortSignal): Promise<JobResult> {

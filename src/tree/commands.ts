@@ -3,6 +3,7 @@ import { COMMANDS, registerCommand } from '../commands';
 import { resourceLabel } from '../core/labels';
 import { kindBySegment, TENANT_SEGMENTS, type ResourceKind } from '../core/resources';
 import { toResourceUriString } from '../core/uri';
+import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { TenantNode, type TreeNode } from './nodes';
@@ -23,21 +24,22 @@ async function pickConnection(connections: Connections): Promise<string | undefi
 }
 
 /** Every resource of one tenant, or of all tenants of a connection, searchable by name, kind and id. */
-async function goToResource(connections: Connections, arg: unknown): Promise<void> {
+async function goToResource(connections: Connections, listings: ListingCache, arg: unknown): Promise<void> {
   const connection = isNode(arg) ? arg.connectionName : await pickConnection(connections);
   if (!connection) return;
   const picks = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Loading the resources of ${connection}…`, cancellable: true },
     async (_progress, token) => {
-      // Fresh from the service: the tree's cache may predate resources created elsewhere.
-      const client = connections.client(connection);
+      // Fresh from the service (the cache may predate resources created elsewhere), and the tree sees it too.
       const tenants = arg instanceof TenantNode ? [arg.summary] : await connections.visibleTenants(connection);
       const items: ResourcePick[] = [];
       for (const tenant of tenants) {
         if (token.isCancellationRequested || typeof tenant.id !== 'number') continue;
         const tenantId = tenant.id;
-        const lists = await Promise.all(TENANT_SEGMENTS.map(async (segment) => [segment, await client.list(kindBySegment(segment) as ResourceKind, tenantId)] as const));
-        for (const [segment, summaries] of lists) {
+        const lists = await Promise.all(TENANT_SEGMENTS.map(async (segment) => [segment, await listings.reload({ connection, tenantId, segment })] as const));
+        for (const [segment, outcome] of lists) {
+          if (!outcome.ok) throw outcome.error;
+          const summaries = outcome.value;
           const kind = kindBySegment(segment) as ResourceKind;
           for (const summary of summaries) {
             const id = summary.id;
@@ -67,10 +69,10 @@ function tenantFolderUri(node: TenantNode): vscode.Uri {
   return vscode.Uri.parse(toResourceUriString({ type: 'tenantFolder', connection: node.connectionName, tenantId: node.tenantId }));
 }
 
-export function registerTreeCommands(log: Log, tree: ResourceTreeProvider, connections: Connections): vscode.Disposable[] {
+export function registerTreeCommands(log: Log, tree: ResourceTreeProvider, connections: Connections, listings: ListingCache): vscode.Disposable[] {
   return [
     registerCommand(log, COMMANDS.refresh, (arg) => tree.refresh(isNode(arg) ? arg : undefined)),
-    registerCommand(log, COMMANDS.goToResource, (arg) => goToResource(connections, arg)),
+    registerCommand(log, COMMANDS.goToResource, (arg) => goToResource(connections, listings, arg)),
     registerCommand(log, COMMANDS.openTenant, async (arg) => {
       if (!(arg instanceof TenantNode)) throw new Error('Choose a tenant in the ConvAI view to open its document.');
       await vscode.commands.executeCommand('vscode.open', vscode.Uri.parse(toResourceUriString({ type: 'tenant', connection: arg.connectionName, tenantId: arg.tenantId })));

@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import type { JsonObject } from '../core/client';
 import { packageName, resourceLabel } from '../core/labels';
 import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
-import { toResourceUriString } from '../core/uri';
+import { partName, toResourceUriString } from '../core/uri';
 import { ConnectionRef } from '../ui/notify';
-import { ConnectionNode, KindNode, NoticeNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
+import { ConnectionNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
 
 export type ConnectionState = 'unknown' | 'connected' | 'no-token' | 'unauthorized' | 'unreachable' | 'error';
 
@@ -73,7 +73,9 @@ function kindItem(node: KindNode, context: ItemContext, outcome?: ListOutcome): 
 function resourceItem(node: ResourceNode, context: ItemContext): vscode.TreeItem {
   const kind = kindBySegment(node.segment) as ResourceKind;
   const { label, description, details } = resourceLabel(kind.id, node.summary);
-  const collapsible = node.children.some((c) => c.parent_id === node.id) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
+  // A prompt's and an agent's parts, an intent's children.
+  const hasChildren = node.segment === 'ai_prompts' || node.segment === 'agents' || node.children.some((c) => c.parent_id === node.id);
+  const collapsible = hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
   const item = new vscode.TreeItem(label, collapsible);
   const uri = vscode.Uri.parse(toResourceUriString({ type: 'resource', connection: node.connectionName, tenantId: node.tenantId, segment: node.segment, id: node.id }));
   item.description = description;
@@ -83,6 +85,30 @@ function resourceItem(node: ResourceNode, context: ItemContext): vscode.TreeItem
   item.resourceUri = uri;
   item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
   item.contextValue = contextValue(`resource:${node.segment}`, context.readOnly);
+  return item;
+}
+
+/** What each part holds, for its description and tooltip. */
+const PART_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  system: 'system instructions · Markdown',
+  user_prompt: 'prompt text · Markdown',
+  assistant: 'assistant response template · Markdown',
+  function_defs: 'function definitions · JSON',
+  settings: 'settings · JSON',
+};
+
+function partItem(node: PartNode, context: ItemContext): vscode.TreeItem {
+  const { location } = node;
+  const label = location.type === 'part' ? location.part : location.element;
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  const uri = vscode.Uri.parse(toResourceUriString(location));
+  item.description = location.type === 'part' ? PART_DESCRIPTIONS[location.part] : 'prompt text · Markdown';
+  item.tooltip = `The ${partName(location)} as a document of its own: saving it sends this field alone.`;
+  const json = location.type === 'part' && (location.part === 'function_defs' || location.part === 'settings');
+  item.iconPath = new vscode.ThemeIcon(json ? 'json' : 'markdown');
+  item.resourceUri = uri;
+  item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
+  item.contextValue = contextValue(`part:${location.segment}`, context.readOnly);
   return item;
 }
 
@@ -115,7 +141,8 @@ export function toTreeItem(node: TreeNode, context: ItemContext, outcome?: ListO
       : node instanceof TenantNode ? tenantItem(node, context)
         : node instanceof KindNode ? kindItem(node, context, outcome)
           : node instanceof ResourceNode ? resourceItem(node, context)
-            : noticeItem(node);
+            : node instanceof PartNode ? partItem(node, context)
+              : noticeItem(node);
   item.id = node.key;
   return item;
 }

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../core/client';
 import type { TenantSegment } from '../core/resources';
+import { toResourcePath, type PartLocation } from '../core/uri';
 
 /**
  * The tree's elements. Each carries the connection it belongs to as
@@ -57,6 +58,25 @@ export class ResourceNode {
   }
 }
 
+/** A prompt's text or JSON part, or the prompt text of one of an agent's elements. */
+export class PartNode {
+  readonly type = 'part';
+  constructor(readonly location: PartLocation) {}
+  get connectionName(): string {
+    return this.location.connection;
+  }
+  get tenantId(): number {
+    return this.location.tenantId;
+  }
+  get key(): string {
+    return `${this.location.connection}${toResourcePath(this.location)}`;
+  }
+  /** The key of the resource node it sits under. */
+  get parentKey(): string {
+    return `${this.location.connection}/${this.location.tenantId}/${this.location.segment}/${this.location.id}`;
+  }
+}
+
 export type NoticeKind = 'no-token' | 'unauthorized' | 'unreachable' | 'error' | 'empty' | 'loading';
 
 /** A message in place of children that could not be shown (one per failing parent: no error storm). */
@@ -73,4 +93,4 @@ export class NoticeNode {
   }
 }
 
-export type TreeNode = ConnectionNode | TenantNode | KindNode | ResourceNode | NoticeNode;
+export type TreeNode = ConnectionNode | TenantNode | KindNode | ResourceNode | PartNode | NoticeNode;

@@ -2,15 +2,14 @@ import * as vscode from 'vscode';
 import type { JsonObject } from '../core/client';
 import { ServiceError } from '../core/errors';
 import { nestByParent } from '../core/labels';
-import { kindBySegment, TENANT_SEGMENTS, type ResourceKind, type TenantSegment } from '../core/resources';
-import type { FileLocation } from '../core/uri';
+import type { ListingCache, ListingScope, Outcome } from '../core/listing-cache';
+import { kindById, TENANT_SEGMENTS, type TenantSegment } from '../core/resources';
+import { isElementFileName, PROMPT_PARTS, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import { messageOf } from '../ui/notify';
 import { toTreeItem, type ConnectionState } from './items';
-import { ConnectionNode, KindNode, NoticeNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
-
-type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+import { ConnectionNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
 
 async function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
   try {
@@ -20,19 +19,15 @@ async function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
   }
 }
 
-function segmentKind(segment: TenantSegment): ResourceKind {
-  return kindBySegment(segment) as ResourceKind;
-}
-
 /**
- * Connections → tenants → the seven kinds (with counts) → resources, loaded
- * lazily and cached per node, so a refresh reloads only what it names.
+ * Connections → tenants → the seven kinds (with counts) → resources → a
+ * prompt's or an agent's parts, loaded lazily. Kinds read the shared listing
+ * cache, so a refresh reloads only what it names, for every reader at once.
  */
 export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly tenants = new Map<string, Promise<Outcome<JsonObject[]>>>();
-  private readonly lists = new Map<string, Promise<Outcome<JsonObject[]>>>();
   private readonly states = new Map<string, ConnectionState>();
   private readonly nodes = new Map<string, TreeNode>();
   private readonly disposables: vscode.Disposable[];
@@ -40,11 +35,18 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   constructor(
     private readonly connections: Connections,
     files: ConvaiFileSystem,
+    private readonly listings: ListingCache,
   ) {
     this.disposables = [
       this.changed,
-      connections.onDidChange(() => this.refresh()),
-      files.onDidChangeResource((location) => this.resourceChanged(location)),
+      // The listings go stale with the connections too (listings/register.ts); the tenants and states are the tree's own.
+      connections.onDidChange(() => {
+        this.tenants.clear();
+        this.states.clear();
+        this.changed.fire(undefined);
+      }),
+      files.onDidChangeResource((location) => this.tenantChanged(location)),
+      new vscode.Disposable(listings.onDidInvalidate((scope) => this.listingsDropped(scope)).dispose),
     ];
   }
 
@@ -60,13 +62,14 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     if (node instanceof ConnectionNode) return this.tenantNodes(node);
     if (node instanceof TenantNode) return this.kindNodes(node);
     if (node instanceof KindNode) return this.resourceNodes(node);
-    if (node instanceof ResourceNode) return this.nested(node, node.children);
+    if (node instanceof ResourceNode) return this.resourceChildren(node);
     return [];
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
     if (node instanceof TenantNode) return this.nodes.get(node.connectionName);
     if (node instanceof KindNode) return this.nodes.get(`${node.connectionName}/${node.tenantId}`);
+    if (node instanceof PartNode) return this.nodes.get(node.parentKey);
     if (node instanceof ResourceNode) {
       const parentId = node.summary.parent_id;
       const parent = typeof parentId === 'number' ? this.nodes.get(`${node.connectionName}/${node.tenantId}/${node.segment}/${parentId}`) : undefined;
@@ -79,21 +82,24 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   refresh(node?: TreeNode): void {
     if (!node) {
       this.tenants.clear();
-      this.lists.clear();
       this.states.clear();
-      this.changed.fire(undefined);
+      this.listings.invalidate();
       return;
     }
-    const prefix = node instanceof ResourceNode ? `${node.connectionName}/${node.tenantId}/${node.segment}` : node.key;
     if (node instanceof ConnectionNode) {
       this.tenants.delete(node.connectionName);
       this.states.delete(node.connectionName);
+      this.listings.invalidate({ connection: node.connectionName });
+    } else if (node instanceof TenantNode) {
+      this.listings.invalidate({ connection: node.connectionName, tenantId: node.tenantId });
+    } else if (node instanceof KindNode || node instanceof ResourceNode) {
+      this.listings.invalidate({ connection: node.connectionName, tenantId: node.tenantId, segment: node.segment });
+    } else {
+      // A notice stands for its parent's failed load, a part for its resource: reload the parent.
+      const parent = this.nodes.get(node.parentKey);
+      if (parent) this.refresh(parent);
+      else this.changed.fire(this.nodes.get(node.connectionName));
     }
-    for (const key of this.lists.keys()) {
-      if (key === prefix || key.startsWith(`${prefix}/`)) this.lists.delete(key);
-    }
-    const target = node instanceof ResourceNode || node instanceof NoticeNode ? this.nodes.get(prefix) ?? this.nodes.get(node.connectionName) : node;
-    this.changed.fire(target);
   }
 
   dispose(): void {
@@ -131,13 +137,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   }
 
   private list(connection: string, tenantId: number, segment: TenantSegment): Promise<Outcome<JsonObject[]>> {
-    const key = `${connection}/${tenantId}/${segment}`;
-    let pending = this.lists.get(key);
-    if (!pending) {
-      pending = settle(this.connections.client(connection).list(segmentKind(segment), tenantId));
-      this.lists.set(key, pending);
-    }
-    return pending;
+    return this.listings.get({ connection, tenantId, segment });
   }
 
   private notice(parent: TreeNode, error: unknown): NoticeNode {
@@ -195,15 +195,37 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
       .map((summary) => this.intern(new ResourceNode(parent.connectionName, parent.tenantId, parent.segment, summary)));
   }
 
-  private resourceChanged(location: FileLocation): void {
-    if (location.type === 'tenant') {
-      this.refresh(this.nodes.get(location.connection) ?? undefined);
-      return;
+  /** A prompt's five parts; an agent's elements, from its detail (the list has no configuration). */
+  private async resourceChildren(node: ResourceNode): Promise<TreeNode[]> {
+    const at = { connection: node.connectionName, tenantId: node.tenantId, id: node.id };
+    if (node.segment === 'ai_prompts') {
+      return PROMPT_PARTS.map((part) => this.intern(new PartNode({ type: 'part', ...at, segment: 'ai_prompts', part })));
     }
-    const key = `${location.connection}/${location.tenantId}/${location.segment}`;
-    this.lists.delete(key);
-    const kindNode = this.nodes.get(key);
-    if (kindNode) this.changed.fire(kindNode);
+    if (node.segment !== 'agents') return this.nested(node, node.children);
+    const outcome = await settle(this.connections.client(node.connectionName).get(kindById('agent'), node.id, node.tenantId));
+    if (!outcome.ok) return [this.notice(node, outcome.error)];
+    const configuration = outcome.value.configuration;
+    const elements = typeof configuration === 'object' && configuration !== null && !Array.isArray(configuration) && Array.isArray(configuration.prompt) ? configuration.prompt : [];
+    const names = elements.map((e) => (typeof e === 'object' && e !== null && !Array.isArray(e) ? e.name : undefined));
+    return names
+      .filter((name): name is string => typeof name === 'string' && isElementFileName(name))
+      .map((element) => this.intern(new PartNode({ type: 'agentPrompt', ...at, segment: 'agents', element })));
+  }
+
+  /** A tenant saved, created or deleted here: the connection's tenant list is stale (kinds go through the listing cache). */
+  private tenantChanged(location: FileLocation): void {
+    if (location.type !== 'tenant') return;
+    const node = this.nodes.get(location.connection);
+    if (node) this.refresh(node);
+  }
+
+  /** Redraws what shows the dropped listings; they load again when VS Code asks. */
+  private listingsDropped(scope: ListingScope): void {
+    const key = [scope.connection, scope.tenantId, scope.segment].filter((part) => part !== undefined).join('/');
+    if (key === '') this.changed.fire(undefined);
+    // A node not shown yet loads afresh when it is.
+    const node = this.nodes.get(key);
+    if (node) this.changed.fire(node);
   }
 }
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Connections } from '../connections/registry';
+import type { ListingCache } from '../core/listing-cache';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Log } from '../log';
 import { registerTreeCommands } from './commands';
@@ -7,15 +8,17 @@ import { registerCreateCommand } from './create-resource';
 import { registerDeleteCommand } from './delete-resource';
 import { ResourceTreeProvider } from './provider';
 
-export function register(log: Log, connections: Connections, files: ConvaiFileSystem): { tree: ResourceTreeProvider; disposables: vscode.Disposable[] } {
-  const tree = new ResourceTreeProvider(connections, files);
+export function register(
+  log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache,
+): { tree: ResourceTreeProvider; disposables: vscode.Disposable[] } {
+  const tree = new ResourceTreeProvider(connections, files, listings);
   const view = vscode.window.createTreeView('convai.resources', { treeDataProvider: tree, showCollapseAll: true });
   return {
     tree,
     disposables: [
       tree,
       view,
-      ...registerTreeCommands(log, tree, connections),
+      ...registerTreeCommands(log, tree, connections, listings),
       registerCreateCommand(log, connections, files),
       registerDeleteCommand(log, connections, files),
     ],

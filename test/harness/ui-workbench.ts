@@ -26,6 +26,8 @@ const quietSettings = {
   'extensions.autoUpdate': false,
   'update.mode': 'none',
   'telemetry.telemetryLevel': 'off',
+  // code-server's web default is afterDelay; desktop VS Code's is off, which is what the screenshots show.
+  'files.autoSave': 'off',
 };
 
 export interface UiWorkbench {

@@ -89,12 +89,14 @@ describe('create and delete', () => {
     assert.match(badUri.message, /uri must name a ConvAI resource/);
   });
 
-  it('lists a tenant as a directory of its seven kinds, and a kind as its resources', async () => {
+  it('lists a tenant as a directory of its seven kinds, and a kind as its resources (a prompt with its folder of parts)', async () => {
     const tenant = await vscode.workspace.fs.readDirectory(vscode.Uri.parse(`convai://${CONNECTION}/tenants/${TENANT}/`));
     assert.deepEqual(tenant, TENANT_SEGMENTS.map((s) => [s, vscode.FileType.Directory]));
     const prompts = await vscode.workspace.fs.readDirectory(vscode.Uri.parse(`convai://${CONNECTION}/tenants/${TENANT}/ai_prompts/`));
-    const expected = (await admin.list(kind('ai_prompts'), TENANT)).map((p) => [`${String(p.id)}.json`, vscode.FileType.File]);
+    const expected = (await admin.list(kind('ai_prompts'), TENANT)).flatMap((p) => [[`${String(p.id)}.json`, vscode.FileType.File], [String(p.id), vscode.FileType.Directory]]);
     assert.deepEqual(prompts, expected);
+    const intents = await vscode.workspace.fs.readDirectory(vscode.Uri.parse(`convai://${CONNECTION}/tenants/${TENANT}/intents/`));
+    assert.ok(intents.every(([name, type]) => name.endsWith('.json') && type === vscode.FileType.File), 'intents have no parts');
     const tenants = await vscode.workspace.fs.readDirectory(vscode.Uri.parse(`convai://${CONNECTION}/tenants/`));
     assert.ok(tenants.some(([name, type]) => name === `${TENANT}` && type === vscode.FileType.Directory));
     assert.ok(tenants.some(([name, type]) => name === `${TENANT}.json` && type === vscode.FileType.File));

@@ -4,7 +4,7 @@ import type { Json, JsonObject } from '../../src/core/client';
 import type { Segment } from '../../src/core/resources';
 import type { FileLocation } from '../../src/core/uri';
 import {
-  addConnection, admin, shown, clearFaults, documentText, documentUri, injectFaults, kind, removeConnection, replaceText, writeError,
+  addConnection, admin, shown, clearFaults, documentText, documentUri, injectFaults, kind, removeConnection, replaceText, revertAll, writeError,
 } from './support';
 
 const CONNECTION = 'docs';
@@ -44,15 +44,6 @@ async function serviceDetail(segment: Segment, id: number): Promise<JsonObject> 
 /** The document's text for a detail object with one field changed (credentials masked, as the editor shows them). */
 function withField(segment: Segment, detail: JsonObject, field: string, value: Json): string {
   return shown(segment, { ...detail, [field]: value });
-}
-
-/** Reverts what a test left dirty (closing a dirty editor would ask), then closes every editor. */
-async function revertAll(): Promise<void> {
-  for (const document of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'convai')) {
-    await vscode.window.showTextDocument(document);
-    await vscode.commands.executeCommand('workbench.action.files.revert');
-  }
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
 
 function lineOf(text: string, field: string): number {

@@ -1,26 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { addConnection, admin, canonical, clearFaults, documentUri, injectFaults, kind, removeConnection, replaceText, rejection } from './support';
+import { addConnection, admin, canonical, clearFaults, diagnosticsWhen, documentUri, injectFaults, kind, removeConnection, replaceText, rejection } from './support';
 
 const CONNECTION = 'json';
 const TENANT = 1;
 
 /** Resolves with the diagnostics of a URI once some satisfy the predicate. */
 function diagnosticsOf(uri: vscode.Uri, predicate: (d: vscode.Diagnostic) => boolean): Promise<vscode.Diagnostic[]> {
-  const matching = (): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter(predicate);
-  if (matching().length > 0) return Promise.resolve(matching());
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      listener.dispose();
-      reject(new Error(`no matching diagnostic for ${uri.toString()}: ${JSON.stringify(vscode.languages.getDiagnostics(uri).map((d) => d.message))}`));
-    }, 15_000);
-    const listener = vscode.languages.onDidChangeDiagnostics((event) => {
-      if (!event.uris.some((u) => u.toString() === uri.toString()) || matching().length === 0) return;
-      clearTimeout(timer);
-      listener.dispose();
-      resolve(matching());
-    });
-  });
+  return diagnosticsWhen(uri, predicate, (matching) => matching.length > 0, 'a matching diagnostic');
 }
 
 function positionOf(document: vscode.TextDocument, needle: string, offsetInNeedle = 0): vscode.Position {

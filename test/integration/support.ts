@@ -60,6 +60,15 @@ export async function replaceText(document: vscode.TextDocument, text: string): 
   assert.ok(await vscode.workspace.applyEdit(edit), 'the edit applied');
 }
 
+/** Reverts what a test left dirty (closing a dirty editor would ask), then closes every editor. */
+export async function revertAll(): Promise<void> {
+  for (const document of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'convai')) {
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
 export async function rejection(promise: Thenable<unknown>): Promise<Error> {
   try {
     await promise;
@@ -109,16 +118,45 @@ export function documentText(document: vscode.TextDocument, predicate: (text: st
   });
 }
 
+/**
+ * The document's diagnostics that `keep` keeps, once they satisfy `ready`: VS Code's JSON support and the
+ * extension publish them asynchronously.
+ */
+export function diagnosticsWhen(
+  uri: vscode.Uri, keep: (d: vscode.Diagnostic) => boolean, ready: (kept: vscode.Diagnostic[]) => boolean, what: string,
+): Promise<vscode.Diagnostic[]> {
+  const kept = (): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter(keep);
+  if (ready(kept())) return Promise.resolve(kept());
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      listener.dispose();
+      reject(new Error(`timed out waiting for ${what} on ${uri.toString()}; the diagnostics are ${JSON.stringify(vscode.languages.getDiagnostics(uri).map((d) => d.message))}`));
+    }, 15_000);
+    const listener = vscode.languages.onDidChangeDiagnostics((event) => {
+      if (!event.uris.some((u) => u.toString() === uri.toString()) || !ready(kept())) return;
+      clearTimeout(timer);
+      listener.dispose();
+      resolve(kept());
+    });
+  });
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
   authorization: 'present' | 'absent';
+  /** The field names inside the wrapper key of a create or update body (never their values). */
+  fields?: string[];
 }
 
 /** The API requests the local service received (never their tokens), oldest first. */
 export async function receivedRequests(): Promise<RecordedRequest[]> {
   const response = await request(`${serviceUrl}/__test/requests`);
   return (await response.body.json()) as RecordedRequest[];
+}
+
+export async function clearRequests(): Promise<void> {
+  await (await request(`${serviceUrl}/__test/requests`, { method: 'DELETE' })).body.text();
 }
 
 export interface ReceivedRequest {

@@ -136,7 +136,9 @@ describe('results panel: states of a run', () => {
       assert.ok(doc.includes(`data-action="copy" data-run="run-1" data-field="${name}"`), `Copy ${name}`);
     }
     assert.ok(doc.includes('data-action="openPrompt" data-run="run-1"'));
-    assert.ok(doc.includes('>Open prompt 7</button>'));
+    assert.ok(doc.includes('>Open prompt 7</button>'), 'by id while the name is not known');
+    const named = render({ runs: [run], selected: run, promptNames: { 7: 'Order <Resolution>' } });
+    assert.ok(named.includes('>Open &quot;Order &lt;Resolution&gt;&quot; (prompt 7)</button>'), 'by name, as text');
     assert.ok(doc.includes('data-action="rerun" data-run="run-1"'));
     assert.ok(doc.includes('{\n  &quot;step&quot;: 2\n}'), 'next_prompt_params as pretty JSON');
   });

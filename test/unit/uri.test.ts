@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { describeLocation, parseResourcePath, toResourcePath, toResourceUriString, wholeOf, type ResourceLocation } from '../../src/core/uri';
+import { describeLocation, parseResourcePath, shortLabel, toResourcePath, toResourceUriString, wholeOf, type ResourceLocation } from '../../src/core/uri';
 
 const layout: ReadonlyArray<[string, ResourceLocation]> = [
   ['/', { type: 'root', connection: 'prod' }],
@@ -47,6 +47,11 @@ describe('convai URI codec', () => {
     assert.equal(describeLocation(part, 'Order Triage'), 'system of "Order Triage" (AI Prompt 3 of tenant 1 on local)');
     const element: ResourceLocation = { type: 'agentPrompt', connection: 'local', tenantId: 1, segment: 'agents', id: 5, element: 'Greeting' };
     assert.equal(describeLocation(element), 'prompt of "Greeting" of Agent 5 of tenant 1 on local');
+  });
+
+  it('shortens a named label to the name, and leaves others whole', () => {
+    assert.equal(shortLabel('"Order Triage" (AI Prompt 3 of tenant 1 on local)'), 'Order Triage');
+    assert.equal(shortLabel('AI Prompt 3 of tenant 1 on local'), 'AI Prompt 3 of tenant 1 on local');
   });
 
   it('leads every part to its whole resource', () => {

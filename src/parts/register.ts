@@ -1,0 +1,33 @@
+import * as vscode from 'vscode';
+import type { ListingCache } from '../core/listing-cache';
+import type { ConvaiFileSystem } from '../documents/filesystem';
+import { parseUri } from '../documents/locations';
+import type { Log } from '../log';
+import { registerPartCommands } from './commands';
+import { registerPartLenses } from './lenses';
+import { registerPlaceholders } from './placeholders';
+
+/**
+ * VS Code opens every file named settings.json as JSON with comments, which
+ * the service's settings string cannot hold: a prompt's settings part is strict JSON.
+ */
+function strictJsonSettings(document: vscode.TextDocument): void {
+  const location = parseUri(document.uri);
+  const json = location?.type === 'part' && (location.part === 'settings' || location.part === 'function_defs');
+  if (json && document.languageId !== 'json') void vscode.languages.setTextDocumentLanguage(document, 'json');
+}
+
+/**
+ * A prompt's texts and JSON-in-a-string fields, and an agent's element texts,
+ * as documents of their own (served by documents/, saved by its one engine):
+ * ways to open them, writing help for placeholders, and adding AI functions.
+ */
+export function register(log: Log, files: ConvaiFileSystem, listings: ListingCache): vscode.Disposable[] {
+  for (const document of vscode.workspace.textDocuments) strictJsonSettings(document);
+  return [
+    registerPartLenses(),
+    ...registerPartCommands(log, files, listings),
+    ...registerPlaceholders(files),
+    vscode.workspace.onDidOpenTextDocument(strictJsonSettings),
+  ];
+}

@@ -1,0 +1,98 @@
+import * as vscode from 'vscode';
+import { affects, type ListingCache, type ListingScope } from '../core/listing-cache';
+import { danglingMessage, danglingReferences, findReferenceValues, referenceFieldsOf } from '../core/references';
+import { rangeIn, referringResource, targetListings, type ResourceAt } from './documents';
+
+/** Long enough that typing an id digit by digit does not warn of each prefix. */
+const DEBOUNCE_MS = 300;
+
+/**
+ * Warnings on references to ids the tenant does not hold, kept up to date on
+ * open, while typing, and when the listings they were checked against are
+ * dropped; cleared on close.
+ */
+export class DanglingReferenceWarnings implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('convai-references');
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Per document, the latest check: an older one that finishes late must not overwrite it. */
+  private readonly generations = new Map<string, number>();
+  /** Counts across documents, so a check begun before a close and reopen is stale too. */
+  private lastGeneration = 0;
+  private readonly subscriptions: Array<{ dispose(): void }>;
+
+  constructor(private readonly listings: ListingCache) {
+    this.subscriptions = [
+      vscode.workspace.onDidOpenTextDocument((document) => this.check(document)),
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.contentChanges.length > 0) this.schedule(event.document);
+      }),
+      vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
+      listings.onDidInvalidate((scope) => this.recheck(scope)),
+    ];
+    // Documents restored before the extension activated.
+    vscode.workspace.textDocuments.forEach((document) => this.check(document));
+  }
+
+  private schedule(document: vscode.TextDocument): void {
+    if (!referringResource(document)) return;
+    const key = document.uri.toString();
+    this.begin(key);
+    clearTimeout(this.timers.get(key));
+    this.timers.set(key, setTimeout(() => {
+      this.timers.delete(key);
+      this.check(document);
+    }, DEBOUNCE_MS));
+  }
+
+  private recheck(scope: ListingScope): void {
+    for (const document of vscode.workspace.textDocuments) {
+      const resource = referringResource(document);
+      if (resource && checksAgainst(resource, scope) && !this.timers.has(document.uri.toString())) this.check(document);
+    }
+  }
+
+  private check(document: vscode.TextDocument): void {
+    const resource = referringResource(document);
+    if (!resource || document.isClosed) return;
+    void this.update(document, resource, this.begin(document.uri.toString()));
+  }
+
+  private async update(document: vscode.TextDocument, resource: ResourceAt, generation: number): Promise<void> {
+    const values = findReferenceValues(document.getText(), resource.segment);
+    const placed = new Map(values.map((value) => [value, rangeIn(document, value)]));
+    const listing = await targetListings(this.listings, resource, values);
+    if (this.generations.get(document.uri.toString()) !== generation) return;
+    this.collection.set(document.uri, danglingReferences(values, listing).map((value) => {
+      const diagnostic = new vscode.Diagnostic(placed.get(value) ?? rangeIn(document, value), danglingMessage(value, resource.tenantId), vscode.DiagnosticSeverity.Warning);
+      diagnostic.source = 'ConvAI';
+      return diagnostic;
+    }));
+  }
+
+  /** Starts a new generation of a document's checks, making any still running stale. */
+  private begin(key: string): number {
+    this.generations.set(key, ++this.lastGeneration);
+    return this.lastGeneration;
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const key = uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.generations.delete(key);
+    this.collection.delete(uri);
+  }
+
+  dispose(): void {
+    this.timers.forEach((timer) => clearTimeout(timer));
+    this.timers.clear();
+    this.generations.clear();
+    this.subscriptions.forEach((subscription) => subscription.dispose());
+    this.collection.dispose();
+  }
+}
+
+/** Whether a document's warnings rest on a listing in the dropped scope. */
+function checksAgainst(resource: ResourceAt, scope: ListingScope): boolean {
+  return referenceFieldsOf(resource.segment).some(({ to }) => affects(scope, { connection: resource.connection, tenantId: resource.tenantId, segment: to }));
+}

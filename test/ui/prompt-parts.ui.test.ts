@@ -1,0 +1,83 @@
+// A prompt's system instructions as a Markdown document of their own, as a user goes through it: open it from the
+// tree, write a paragraph with a placeholder, save, and see the prompt's JSON beside it.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import type { Locator } from 'playwright-core';
+import { ServiceClient } from '../../src/core/client';
+import { kindById } from '../../src/core/resources';
+import { testOutputDir } from '../harness/paths';
+import { uiConnectionName } from '../harness/ui-workbench';
+import { expand, openConvAiView, runCommand, treeRow, widenSideBar } from './tree-view';
+import { workbench } from './workbench';
+
+const TENANT = 1;
+const PROMPT = 'Order Triage';
+const PARAGRAPH = 'Always greet {{customer_name}} by name.';
+
+describe('a prompt\'s system part, from the tree', () => {
+  let service: ServiceClient;
+  let tree: Locator;
+  let id = 0;
+
+  before(async () => {
+    const { service: running } = workbench();
+    service = new ServiceClient({ baseUrl: running.url, token: () => running.adminToken });
+    const prompt = (await service.list(kindById('prompt'), TENANT)).find((p) => p.name === PROMPT);
+    assert.ok(prompt, `the sample data has the prompt ${PROMPT}`);
+    id = prompt.id as number;
+  });
+  after(async () => {
+    await service.close();
+  });
+
+  it('expands the prompt into its parts and opens system.md', async () => {
+    const { page } = workbench();
+    tree = await openConvAiView(page);
+    await expand(treeRow(tree, uiConnectionName, 1));
+    await expand(treeRow(tree, 'Acme Support', 2));
+    await expand(treeRow(tree, 'AI Prompts', 3));
+    await expand(treeRow(tree, PROMPT, 4));
+    for (const part of ['system', 'user_prompt', 'assistant', 'function_defs', 'settings']) await treeRow(tree, part, 5).first().waitFor();
+    await treeRow(tree, 'system', 5).first().click();
+    await page.locator('.tabs-container .tab.active[data-resource-name="system.md"]').waitFor();
+  });
+
+  it('writes a paragraph with a placeholder, highlighted apart from the text', async () => {
+    const { page } = workbench();
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(`\n\n${PARAGRAPH}`);
+    const lines = page.locator('.editor-group-container.active .view-lines');
+    // Monaco gives each distinct token colour its own span and mtk class; the placeholder's comes from its semantic token.
+    const placeholder = lines.locator('span > span', { hasText: /^\{\{customer_name\}\}$/ });
+    await placeholder.waitFor();
+    // Monaco draws spaces as no-break spaces, which \s matches.
+    const before = lines.locator('span > span', { hasText: /^Always\sgreet\s$/ });
+    assert.notEqual(await placeholder.getAttribute('class'), await before.getAttribute('class'));
+  });
+
+  it('saves with Ctrl+S: the service holds the new system text', async () => {
+    const { page } = workbench();
+    await page.keyboard.press('Control+s');
+    await page.locator('.tabs-container .tab.active[data-resource-name="system.md"].dirty').waitFor({ state: 'detached' });
+    const system = String((await service.get(kindById('prompt'), id, TENANT)).system);
+    assert.ok(system.endsWith(`\n\n${PARAGRAPH}`), `the service holds:\n${system}`);
+  });
+
+  it('shows the prompt\'s JSON beside the part, with the saved text in it', async () => {
+    const { page } = workbench();
+    // A copy of the part to the right (moving the only editor would close the emptied group), then the JSON on the left.
+    await runCommand(page, 'View: Split Editor Right');
+    await page.locator('.editor-group-container').nth(1).waitFor();
+    await runCommand(page, 'View: Focus First Editor Group');
+    await treeRow(tree, PROMPT, 4).locator('.label-name').click();
+    await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"]`).waitFor();
+    const json = page.locator('.editor-group-container.active .view-lines');
+    await json.filter({ hasText: 'by name.' }).waitFor();
+    await widenSideBar(page, 120);
+    const editor = await page.locator('.editor-group-container.active').boundingBox();
+    if (editor) await page.mouse.move(editor.x + editor.width / 2, editor.y + editor.height - 20);
+    await page.screenshot({ path: path.join(testOutputDir, 'ui-prompt-parts.png'), animations: 'disabled' });
+    await runCommand(page, 'View: Close All Editors');
+  });
+});
