@@ -19,7 +19,9 @@ describe('auto-save', () => {
   const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('files');
   before(async () => {
     await addConnection(CONNECTION);
-    await settings().update('autoSaveDelay', 50, vscode.ConfigurationTarget.Global);
+    // Long enough that the explicit save below starts before another auto-save of the newer text could, which it
+    // would join (50 ms lost that race now and then); short enough for the first auto-save to come quickly.
+    await settings().update('autoSaveDelay', 1000, vscode.ConfigurationTarget.Global);
     await settings().update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
   });
   after(async () => {

@@ -151,6 +151,47 @@ describe('prompt parts: a prompt\'s texts and JSON fields as documents of their 
     }
   });
 
+  it('gives function_defs VS Code\'s JSON support from its schema: squiggles and completion while typing', async () => {
+    const uri = partUri(part(id, 'function_defs'));
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document);
+    const undescribed = Object.fromEntries(Object.entries(definition).filter(([key]) => key !== 'description'));
+    await replaceText(document, `${JSON.stringify([undescribed], null, 2)}\n`);
+    const squiggles = await diagnosticsWhen(uri, (d) => d.source !== 'ConvAI', (all) => all.some((d) => /description/.test(d.message)), 'the JSON support to want a description');
+    assert.ok(squiggles.length > 0);
+    await replaceText(document, '[\n  {\n    \n  }\n]\n');
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, new vscode.Position(2, 4));
+    const labels = list.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+    for (const key of ['type', 'name', 'description', 'parameters']) assert.ok(labels.some((label) => label.includes(key)), `${key} in ${labels.join(', ')}`);
+  });
+
+  it('edits text parts as Markdown: an outline of their headings, folding', async () => {
+    const document = await vscode.workspace.openTextDocument(partUri(part(id, 'user_prompt')));
+    await replaceText(document, '# Task\n\nClassify {{question}}.\n\n## Rules\n\n- Be brief.\n');
+    await vscode.window.showTextDocument(document);
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', document.uri);
+    assert.deepEqual(symbols.map((s) => [s.name, s.children.map((c) => c.name)]), [['# Task', ['## Rules']]]);
+    const folds = await vscode.commands.executeCommand<vscode.FoldingRange[]>('vscode.executeFoldingRangeProvider', document.uri);
+    assert.ok(folds.length > 0, 'the headings fold');
+  });
+
+  it('highlights placeholders in ConvAI texts only, never in the user\'s own Markdown files', async () => {
+    const tokens = (uri: vscode.Uri): Thenable<vscode.SemanticTokens | undefined> => vscode.commands.executeCommand('vscode.provideDocumentSemanticTokens', uri);
+    const partDocument = await vscode.workspace.openTextDocument(partUri(part(id, 'assistant')));
+    await replaceText(partDocument, 'Hi {{customer_name}}');
+    const ours = await tokens(partDocument.uri);
+    // One token: line 0, character 3, 17 long, type 0 (convaiPlaceholder).
+    assert.deepEqual([...(ours?.data ?? [])], [0, 3, 17, 0, 0]);
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the tests run in a workspace');
+    const own = vscode.Uri.joinPath(folder.uri, 'notes.md');
+    await vscode.workspace.fs.writeFile(own, Buffer.from('Hi {{customer_name}}\n'));
+    const ownDocument = await vscode.workspace.openTextDocument(own);
+    assert.equal(ownDocument.languageId, 'markdown');
+    assert.equal((await tokens(own))?.data.length ?? 0, 0);
+    await vscode.workspace.fs.delete(own);
+  });
+
   it('marks a duplicate function name while typing, before any save', async () => {
     const uri = partUri(part(id, 'function_defs'));
     const document = await vscode.workspace.openTextDocument(uri);
