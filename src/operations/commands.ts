@@ -3,9 +3,10 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/client';
 import { promptPlaceholders } from '../core/prompt-text';
 import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
-import { describeLocation } from '../core/uri';
 import { fileTarget } from '../documents/locations';
+import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
+import { describeNamed } from '../listings/names';
 import type { Log } from '../log';
 import type { HistoryStore } from './history-store';
 import { askJsonObject, askWithRecent } from './inputs';
@@ -48,7 +49,7 @@ async function settleUnsaved(uri: vscode.Uri, label: string, verb: 'Test' | 'Exe
   return choice === `${verb} Saved Version`;
 }
 
-export function registerOperationCommands(log: Log, connections: Connections, runner: Runner, history: HistoryStore): vscode.Disposable[] {
+export function registerOperationCommands(log: Log, connections: Connections, runner: Runner, history: HistoryStore, listings: ListingCache): vscode.Disposable[] {
   return [
     registerCommand(log, COMMANDS.testPrompt, async (arg) => {
       if (isProgrammatic(arg)) {
@@ -59,7 +60,7 @@ export function registerOperationCommands(log: Log, connections: Connections, ru
         return (await runner.run({ operation: 'test_prompt', uri, location, inputs, interactive: false })).response;
       }
       const { uri, location } = resourceOf(arg, ['ai_prompts'], true);
-      const label = describeLocation(location);
+      const label = await describeNamed(listings, location);
       if (!(await settleUnsaved(uri, label, 'Test'))) return undefined;
       const text = await askWithRecent(`Test ${label}`, 'Text to test the prompt with (prompt_text)', history.recent('prompt_text'));
       if (text === undefined) return undefined;
@@ -81,7 +82,7 @@ export function registerOperationCommands(log: Log, connections: Connections, ru
         return (await runner.run({ operation: 'execute_action', uri, location, inputs, interactive: false })).response;
       }
       const { uri, location } = resourceOf(arg, ['integrations'], true);
-      const label = describeLocation(location);
+      const label = await describeNamed(listings, location);
       if (!(await settleUnsaved(uri, label, 'Execute'))) return undefined;
       const action = await askWithRecent(`Execute an action of ${label}`, 'Action name', history.recent('action'));
       if (action === undefined) return undefined;
@@ -92,10 +93,10 @@ export function registerOperationCommands(log: Log, connections: Connections, ru
       return (await runner.run({ operation: 'execute_action', uri, location, inputs, interactive: true })).response;
     }),
 
-    registerCommand(log, COMMANDS.showRunHistory, (arg) => {
+    registerCommand(log, COMMANDS.showRunHistory, async (arg) => {
       const { uri, location } = resourceOf(isProgrammatic(arg) ? arg.uri : arg, ['ai_prompts', 'integrations'], !isProgrammatic(arg));
       if (isProgrammatic(arg)) return history.runs(uri.toString());
-      runner.show(uri.toString(), describeLocation(location));
+      runner.show(uri.toString(), await describeNamed(listings, location));
       return undefined;
     }),
   ];

@@ -18,7 +18,7 @@ export function register(context: vscode.ExtensionContext, log: Log, connections
     disposables: [
       panel,
       registerCodeLenses(),
-      ...registerOperationCommands(log, connections, runner, history),
+      ...registerOperationCommands(log, connections, runner, history, listings),
       ...handlePanelRequests(panel, runner, history),
       vscode.window.registerWebviewPanelSerializer('convai.results', {
         deserializeWebviewPanel: async (restored: vscode.WebviewPanel, state: unknown) => {

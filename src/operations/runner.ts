@@ -5,7 +5,8 @@ import { ServiceError } from '../core/errors';
 import type { Operation, RunOutcome, RunRecord } from '../core/history';
 import { formatDocument } from '../core/json-document';
 import { kindBySegment, type ResourceKind } from '../core/resources';
-import { describeLocation, parseResourcePath, type FileLocation } from '../core/uri';
+import { parseResourcePath, type FileLocation } from '../core/uri';
+import { describeNamed } from '../listings/names';
 import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
@@ -94,12 +95,10 @@ export class Runner {
     if (operation === 'execute_action' && connection.readOnly) {
       throw new Error(`Not executed: the connection "${connection.name}" is read-only (readOnly in convai.connections), and an action may change things.`);
     }
-    const listed = await this.listings.get({ connection: location.connection, tenantId: location.tenantId, segment: location.segment });
-    const name = listed.ok ? listed.value.find((item) => item.id === location.id)?.name : undefined;
     return this.runJob({
       operation,
       resource: request.uri.toString(),
-      label: describeLocation(location, typeof name === 'string' ? name : undefined),
+      label: await describeNamed(this.listings, location),
       inputs: request.inputs,
       interactive: request.interactive,
       execute: (signal) => this.execute(request, signal),

@@ -87,30 +87,34 @@ async function addAiFunction(listings: ListingCache, arg: unknown): Promise<Json
   const programmatic = isProgrammatic(arg);
   const resource = promptOrAgent(programmatic ? arg.uri : arg);
   if (resource?.segment !== 'ai_prompts') throw new Error('Open an AI prompt or its function_defs to add an AI function to it.');
+  const part: PartLocation = { type: 'part', connection: resource.connection, tenantId: resource.tenantId, segment: 'ai_prompts', id: resource.id, part: 'function_defs' };
+  const document = await vscode.workspace.openTextDocument(toUri(part));
+  const { value } = parseDocument(document.getText());
+  if (!Array.isArray(value)) throw new Error('function_defs must be a valid JSON array before an AI function can be added: fix the problems marked in it first.');
+  const defined = new Set(value.map((d: unknown) => (typeof d === 'object' && d !== null ? (d as JsonObject).name : undefined)));
   const outcome = await listings.get({ connection: resource.connection, tenantId: resource.tenantId, segment: 'ai_functions' });
   if (!outcome.ok) throw outcome.error;
   const functions = outcome.value.filter((f) => typeof f.name === 'string' && f.name !== '');
   if (functions.length === 0) throw new Error(`Tenant ${resource.tenantId} has no AI functions yet: create one under AI Functions in the ConvAI view.`);
-  const chosen = programmatic
-    ? functions.find((f) => f.name === arg.name)
-    : (await vscode.window.showQuickPick(functions.map((f) => ({
-      label: String(f.name),
-      description: typeof f.description === 'string' ? f.description : '',
-      fn: f,
-    })), { placeHolder: 'Add which AI function to the prompt\'s function definitions?', matchOnDescription: true }))?.fn;
-  if (!chosen) {
-    if (programmatic) throw new Error(`name must name one of tenant ${resource.tenantId}'s AI functions: ${functions.map((f) => String(f.name)).join(', ')}.`);
-    return undefined;
+  let chosen: JsonObject | undefined;
+  if (programmatic) {
+    chosen = functions.find((f) => f.name === arg.name);
+    if (!chosen) throw new Error(`name must name one of tenant ${resource.tenantId}'s AI functions: ${functions.map((f) => String(f.name)).join(', ')}.`);
+    if (defined.has(chosen.name)) throw new Error(`function_defs already defines "${String(chosen.name)}"; function names must be unique.`);
+  } else {
+    const addable = functions.filter((f) => !defined.has(f.name));
+    if (addable.length === 0) {
+      void vscode.window.showInformationMessage(`function_defs already holds every AI function of tenant ${resource.tenantId}.`);
+      return undefined;
+    }
+    chosen = (await vscode.window.showQuickPick(
+      addable.map((f) => ({ label: String(f.name), description: typeof f.description === 'string' ? f.description : '', fn: f })),
+      { placeHolder: 'Add which AI function to the prompt\'s function definitions?', matchOnDescription: true },
+    ))?.fn;
+    if (!chosen) return undefined;
   }
-  const part: PartLocation = { type: 'part', connection: resource.connection, tenantId: resource.tenantId, segment: 'ai_prompts', id: resource.id, part: 'function_defs' };
-  const document = await vscode.workspace.openTextDocument(toUri(part));
-  const text = document.getText();
-  const { value } = parseDocument(text);
-  if (!Array.isArray(value)) throw new Error('function_defs must be a valid JSON array before an AI function can be added: fix the problems marked in it first.');
   const definition = definitionOf(chosen);
-  if (value.some((d: unknown) => typeof d === 'object' && d !== null && (d as JsonObject).name === definition.name)) {
-    throw new Error(`function_defs already defines "${String(definition.name)}"; function names must be unique.`);
-  }
+  const text = document.getText();
   const edits = modify(text, [value.length], definition, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
   const edit = new vscode.WorkspaceEdit();
   edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(text.length)), applyEdits(text, edits));

@@ -3,10 +3,10 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject, ServiceClient } from '../core/client';
 import { findReferences, referringKinds, type Reference } from '../core/references';
 import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
-import { describeLocation, toResourceUriString, type FileLocation } from '../core/uri';
+import { describeLocation, isFile, toResourceUriString, wholeOf, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
-import { fileTarget, kindOf, target } from '../documents/locations';
+import { fileTarget, kindOf, parseUri, target, toUri } from '../documents/locations';
 import type { Log } from '../log';
 import { ResourceNode, TenantNode } from './nodes';
 
@@ -39,10 +39,14 @@ async function confirm(client: ServiceClient, location: FileLocation, name: stri
   return choice === DELETE;
 }
 
-/** Closes the editors of a deleted resource; an editor with unsaved text stays open, so nothing typed is lost. */
+/** Closes the editors of a deleted resource and of its parts; one with unsaved text stays open, so nothing typed is lost. */
 async function closeEditors(uri: vscode.Uri): Promise<void> {
+  const ofResource = (tabUri: vscode.Uri): boolean => {
+    const location = parseUri(tabUri);
+    return location !== undefined && isFile(location) && toUri(wholeOf(location)).toString() === uri.toString();
+  };
   const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter(
-    (tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString() && !tab.isDirty,
+    (tab) => tab.input instanceof vscode.TabInputText && ofResource(tab.input.uri) && !tab.isDirty,
   );
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
 }

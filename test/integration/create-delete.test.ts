@@ -57,12 +57,15 @@ describe('create and delete', () => {
     });
   }
 
-  it('closes the editor of a deleted resource', async () => {
-    const created = await vscode.commands.executeCommand<JsonObject>('convai.createResource', { connection: CONNECTION, tenantId: TENANT, segment: 'agents', fields: { name: 'Closing agent' } });
-    const uri = uriOf('agents', created.id as number);
+  it('closes the editors of a deleted resource and of its parts', async () => {
+    const created = await vscode.commands.executeCommand<JsonObject>('convai.createResource', { connection: CONNECTION, tenantId: TENANT, segment: 'ai_prompts', fields: { name: 'Closing prompt', system: 'Soon gone.' } });
+    const uri = uriOf('ai_prompts', created.id as number);
+    const part = vscode.Uri.parse(`convai://${CONNECTION}/tenants/${TENANT}/ai_prompts/${String(created.id)}/system.md`);
     await vscode.window.showTextDocument(uri);
+    await vscode.window.showTextDocument(part, { viewColumn: vscode.ViewColumn.Beside });
     await vscode.commands.executeCommand('convai.deleteResource', { uri: uri.toString(), confirm: false });
-    const open = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+    const open = vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputText && [uri.toString(), part.toString()].includes(t.input.uri.toString()));
     assert.deepEqual(open, []);
   });
 

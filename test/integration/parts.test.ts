@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { JsonObject } from '../../src/core/client';
 import { toResourceUriString, type PartLocation, type PromptPart } from '../../src/core/uri';
 import {
-  addConnection, admin, clearFaults, clearRequests, diagnosticsWhen, documentText, documentUri, kind, receivedRequests, removeConnection, replaceText, revertAll, writeError,
+  addConnection, admin, clearFaults, clearRequests, diagnosticsWhen, documentText, documentUri, injectFaults, kind, receivedRequests, removeConnection, replaceText, revertAll, writeError,
 } from './support';
 
 const CONNECTION = 'parts';
@@ -199,6 +199,19 @@ describe('prompt parts: a prompt\'s texts and JSON fields as documents of their 
     await replaceText(document, `${JSON.stringify([...current, current[0]], null, 2)}\n`);
     const diagnostics = await convaiDiagnostics(uri, (d) => d.some((each) => /already the name/.test(each.message)));
     assert.equal(diagnostics[0]?.severity, vscode.DiagnosticSeverity.Error);
+  });
+
+  it('keeps a part dirty with the service\'s reason when the PUT fails', async () => {
+    const uri = partUri(part(id, 'assistant'));
+    const document = await vscode.workspace.openTextDocument(uri);
+    const before = await stored(id);
+    await replaceText(document, 'Refused by the service.');
+    await injectFaults({ match: `PUT /api/v1/ai_prompts/${id}`, status: 422, body: '{"errors":{"assistant":["is too long"]}}', contentType: 'application/json', count: 2 });
+    assert.equal(await document.save(), false);
+    assert.equal(document.isDirty, true);
+    assert.equal(document.getText(), 'Refused by the service.');
+    assert.match((await writeError(uri, document.getText())).message, /422 Unprocessable Entity: assistant: is too long/);
+    assert.deepEqual(await stored(id), before);
   });
 
   it('meets the conflict path when the field changed on the service, and keeps their change', async () => {
