@@ -24,6 +24,9 @@ export const COMMANDS = {
   revealCredentials: 'convai.revealCredentials',
   openPromptPart: 'convai.openPromptPart',
   addAiFunction: 'convai.addAiFunction',
+  pullTenant: 'convai.pullTenant',
+  planPush: 'convai.planPush',
+  push: 'convai.push',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -7,6 +7,7 @@ import * as listingsFeature from './listings/register';
 import * as operations from './operations/register';
 import * as parts from './parts/register';
 import * as references from './references/register';
+import * as tenantFolders from './tenant-folders/register';
 import * as requests from './requests/register';
 import { Log } from './log';
 import * as tree from './tree/register';
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
       ...references.register(listings),
       ...treeFeature.disposables,
       ...parts.register(log, documentFeature.files, listings),
+      ...tenantFolders.register(log, connections, documentFeature.files, listings),
       ...operationFeature.disposables,
       ...requests.register(context, log, operationFeature.runner),
     );

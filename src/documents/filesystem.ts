@@ -4,11 +4,11 @@ import type { JsonObject } from '../core/client';
 import { MissingPartError, viewOf } from '../core/document-views';
 import { formatDocument } from '../core/json-document';
 import { kindById, TENANT_SEGMENTS } from '../core/resources';
-import { isElementFileName, isFile, isPart, PROMPT_PARTS, toResourcePath, wholeOf, type FileLocation, type ResourceLocation } from '../core/uri';
+import { isElementFileName, isFile, isPart, PROMPT_PARTS, toResourcePath, wholeOf, type FileLocation, type ResourceLocation, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { showFailure } from '../ui/notify';
-import { kindOf, requireLocation, target, toUri } from './locations';
+import { kindOf, parseUri, requireLocation, target, toUri } from './locations';
 import type { DocumentState, DocumentStore } from './store';
 
 /** readFile reuses what stat fetched a moment ago instead of asking the service twice when a document opens. */
@@ -178,6 +178,21 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
       if (error instanceof MissingPartError) throw vscode.FileSystemError.FileNotFound(error.message);
       throw error;
     }
+  }
+
+  /**
+   * After a change made outside the editor (a push): the resource's open documents
+   * without unsaved changes read the service again; a dirty one keeps its base, so
+   * its own save meets the conflict check.
+   */
+  async reloadClean(whole: WholeLocation): Promise<void> {
+    const resource = toResourcePath(whole);
+    for (const document of vscode.workspace.textDocuments) {
+      const location = parseUri(document.uri);
+      if (!location || !isFile(location) || location.connection !== whole.connection || toResourcePath(wholeOf(location)) !== resource || document.isDirty) continue;
+      await this.fetch(document.uri, location).then(() => this.fireChanged(document.uri), () => undefined);
+    }
+    this.announce(whole);
   }
 
   /** The service's object a document was last read from or saved as; undefined before it was read. */

@@ -1,0 +1,72 @@
+/**
+ * A plan as people read it: each change's request (method and path) in the
+ * order a push sends them, with the fields' old and new values (credentials
+ * already masked by the plan).
+ */
+import type { Json } from '../client';
+import type { Change, Plan } from './plan';
+
+export interface ChangeRequest {
+  method: 'POST' | 'PUT' | 'DELETE';
+  path: string;
+}
+
+/** The request a change is sent as; none for a conflict, which is never sent. */
+export function requestOf(change: Change, tenantId: number): ChangeRequest | undefined {
+  const query = change.segment === 'tenants' ? '' : `?tenant_id=${tenantId}`;
+  switch (change.action) {
+    case 'create':
+      return { method: 'POST', path: `/api/v1/${change.segment}${query}` };
+    case 'update':
+      return { method: 'PUT', path: `/api/v1/${change.segment}/${String(change.id)}${query}` };
+    case 'delete':
+      return { method: 'DELETE', path: `/api/v1/${change.segment}/${String(change.id)}${query}` };
+    case 'conflict':
+      return undefined;
+  }
+}
+
+/** The contract's view of a change: `{ action, segment, id?, name, fields }`. */
+export function publicChange(change: Change): { action: string; segment: string; id?: number; name: string; fields: string[] } {
+  return { action: change.action, segment: change.segment, ...(change.id === undefined ? {} : { id: change.id }), name: change.name, fields: change.fields };
+}
+
+/** A value in a Markdown table cell: JSON, on one line, cut when long, pipes escaped. */
+function cell(value: Json | undefined): string {
+  if (value === undefined) return '—';
+  const text = JSON.stringify(value);
+  const short = text.length > 120 ? `${text.slice(0, 119)}…` : text;
+  return `\`${short.replace(/\|/g, '\\|').replace(/`/g, "'")}\``;
+}
+
+function changeSection(change: Change, index: number, tenantId: number): string[] {
+  const request = requestOf(change, tenantId);
+  const title = `${index + 1}. ${change.action} ${change.segment} "${change.name}"${change.id === undefined ? '' : ` (id ${change.id})`}`;
+  const lines = [`### ${title}`, '', `File: \`${change.file}\``, ''];
+  if (request) lines.push(`\`${request.method} ${request.path}\``, '');
+  if (change.reason) lines.push(`**Conflict:** ${change.reason}. Nothing is sent while a conflict is in the plan.`, '');
+  if (change.values.length > 0) {
+    lines.push('| field | old (service) | new (folder) |', '|---|---|---|');
+    for (const value of change.values) lines.push(`| \`${value.field}\` | ${cell(value.old)} | ${cell(value.new)} |`);
+    lines.push('');
+  }
+  return lines;
+}
+
+/** The whole plan as a Markdown document. */
+export function planDocument(plan: Plan, folder: string): string {
+  const { manifest, changes, problems } = plan;
+  const conflicts = changes.filter((c) => c.action === 'conflict').length;
+  const summary = changes.length === 0
+    ? 'Nothing to push: the folder matches what was pulled.'
+    : `${changes.length} change${changes.length > 1 ? 's' : ''}, sent in this order${conflicts > 0 ? `; ${conflicts} conflict${conflicts > 1 ? 's' : ''}, so a push sends nothing until they are resolved` : ''}.`;
+  const lines = [
+    `# Push plan: tenant ${manifest.tenantId} on ${manifest.connection}`,
+    '',
+    `Folder \`${folder}\`, service ${manifest.baseUrl}. ${summary}`,
+    '',
+  ];
+  if (problems.length > 0) lines.push('## Problems (a push sends nothing until they are fixed)', '', ...problems.map((p) => `- ${p}`), '');
+  if (changes.length > 0) lines.push('## Changes', '', ...changes.flatMap((change, index) => changeSection(change, index, manifest.tenantId)));
+  return `${lines.join('\n').trimEnd()}\n`;
+}

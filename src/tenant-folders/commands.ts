@@ -1,0 +1,175 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import type { JsonObject } from '../core/client';
+import type { ListingCache } from '../core/listing-cache';
+import { diskFolder } from '../core/tenant/folder-io';
+import { slug } from '../core/tenant/manifest';
+import { planPush, type Change, type Plan } from '../core/tenant/plan';
+import { planDocument, publicChange } from '../core/tenant/plan-text';
+import { pullTenant } from '../core/tenant/pull';
+import { push, type PushResult } from '../core/tenant/push';
+import type { WholeLocation } from '../core/uri';
+import type { Connections } from '../connections/registry';
+import type { ConvaiFileSystem } from '../documents/filesystem';
+import type { Log } from '../log';
+import { connectionOf, manifestOf, pulledFolder } from './folders';
+
+const PUSH = 'Push';
+
+function cancellable<T>(title: string, work: (signal: AbortSignal, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>): Thenable<T> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+    const controller = new AbortController();
+    token.onCancellationRequested(() => controller.abort());
+    return work(controller.signal, progress);
+  });
+}
+
+function integer(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new Error(`${field} must be the tenant's integer id.`);
+  return value;
+}
+
+/** The tenant a user pulls: the tree's tenant node, or picked. */
+async function pickTenant(connections: Connections, arg: unknown): Promise<{ connection: string; tenantId: number; name: string } | undefined> {
+  if (typeof arg === 'object' && arg !== null && 'connectionName' in arg && 'tenantId' in arg && 'summary' in arg) {
+    const node = arg as { connectionName: string; tenantId: number; summary: JsonObject };
+    return { connection: node.connectionName, tenantId: node.tenantId, name: String(node.summary.name ?? `tenant ${node.tenantId}`) };
+  }
+  const names = connections.list().map((c) => c.name);
+  if (names.length === 0) throw new Error('Add a connection first with "ConvAI: Add Connection".');
+  const connection = names.length === 1 ? names[0] : await vscode.window.showQuickPick(names, { placeHolder: 'Pull a tenant of which connection?' });
+  if (!connection) return undefined;
+  const tenants = (await connections.visibleTenants(connection)).filter((t) => typeof t.id === 'number');
+  const picked = await vscode.window.showQuickPick(tenants.map((t) => ({ label: String(t.name ?? `Tenant ${String(t.id)}`), description: `#${String(t.id)}`, tenant: t })), { placeHolder: 'Pull which tenant?' });
+  return picked && { connection, tenantId: picked.tenant.id as number, name: picked.label };
+}
+
+async function pickFolder(name: string): Promise<string | undefined> {
+  const workspace = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const chosen = await vscode.window.showOpenDialog({
+    canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Pull Here',
+    title: `Folder for ${name} (its files go into it; an empty or earlier pulled folder)`,
+    defaultUri: workspace && vscode.Uri.joinPath(workspace, slug(name) || 'tenant'),
+  });
+  return chosen?.[0]?.fsPath;
+}
+
+async function pull(connections: Connections, log: Log, arg: unknown): Promise<{ folder: string; resources: number } | undefined> {
+  const programmatic = isProgrammatic(arg);
+  const target = programmatic
+    ? { connection: String(arg.connection ?? ''), tenantId: integer(arg.tenantId, 'tenantId'), name: `tenant ${String(arg.tenantId)}` }
+    : await pickTenant(connections, arg);
+  if (!target) return undefined;
+  const connection = connections.require(target.connection);
+  const folder = programmatic
+    ? (typeof arg.folder === 'string' && path.isAbsolute(arg.folder) ? arg.folder : undefined)
+    : await pickFolder(target.name);
+  if (programmatic && !folder) throw new Error('folder must be an absolute path.');
+  if (!folder) return undefined;
+  const work = (signal?: AbortSignal, progress?: vscode.Progress<{ message?: string }>): ReturnType<typeof pullTenant> =>
+    pullTenant(connections.client(connection.name), diskFolder(folder), { connection: connection.name, baseUrl: connection.baseUrl, tenantId: target.tenantId }, {
+      signal, onProgress: (done, total) => progress?.report({ message: `${done} of ${total} resources` }),
+    });
+  const result = programmatic ? await work() : await cancellable(`Pulling ${target.name} into ${folder}`, work);
+  log.for('tenant-folders').info(`Pulled tenant ${target.tenantId} of ${connection.name} into ${folder}: ${result.resources} resources.`);
+  if (!programmatic) {
+    const kept = result.keptLocalChanges.length > 0 ? ` Kept your changes in ${result.keptLocalChanges.join(', ')}.` : '';
+    const inWorkspace = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(folder)) !== undefined;
+    const choice = await vscode.window.showInformationMessage(`Pulled ${result.resources} resources of ${target.name} into ${folder}.${kept}`, ...(inWorkspace ? [] : ['Add to Workspace']));
+    if (choice === 'Add to Workspace') vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders?.length ?? 0, 0, { uri: vscode.Uri.file(folder) });
+  }
+  return { folder, resources: result.resources };
+}
+
+async function plannedFolder(connections: Connections, arg: unknown, signal?: AbortSignal): Promise<{ folder: string; connection: string; plan: Plan } | undefined> {
+  const folder = await pulledFolder(isProgrammatic(arg) ? arg.folder : arg);
+  if (!folder) return undefined;
+  const connection = connectionOf(connections, await manifestOf(folder));
+  return { folder, connection, plan: await planPush(connections.client(connection), diskFolder(folder), { signal }) };
+}
+
+/** The resource of the service a change is about, for refreshing its open documents (a created one has none). */
+function resourceOf(connection: string, tenantId: number, change: Change): WholeLocation | undefined {
+  if (change.segment === 'tenants') return { type: 'tenant', connection, tenantId };
+  return change.id === undefined ? undefined : { type: 'resource', connection, tenantId, segment: change.segment, id: change.id };
+}
+
+function confirmation(plan: Plan): string {
+  const lines = plan.changes.map((c) => `• ${c.action} ${c.segment} "${c.name}"${c.fields.length > 0 ? ` (${c.fields.join(', ')})` : ''}`);
+  const deletes = plan.changes.filter((c) => c.action === 'delete').length;
+  return `${lines.join('\n')}${deletes > 0 ? `\n\n${deletes} resource${deletes > 1 ? 's are' : ' is'} deleted on the service; that cannot be undone.` : ''}`;
+}
+
+async function pushFolder(connections: Connections, files: ConvaiFileSystem, listings: ListingCache, log: Log, arg: unknown): Promise<{ applied: ReturnType<typeof publicChange>[] } | undefined> {
+  const programmatic = isProgrammatic(arg);
+  const planned = programmatic ? await plannedFolder(connections, arg) : await cancellable('Planning the push…', (signal) => plannedFolder(connections, arg, signal));
+  if (!planned) return undefined;
+  const { folder, connection, plan } = planned;
+  if (connections.require(connection).readOnly) throw new Error(`Not pushed: the connection "${connection}" is read-only (readOnly in convai.connections). Nothing was sent.`);
+  if (!programmatic) {
+    if (plan.changes.length === 0 && plan.problems.length === 0) {
+      void vscode.window.showInformationMessage('Nothing to push: the folder matches what was pulled.');
+      return { applied: [] };
+    }
+    const sends = plan.changes.some((c) => c.action === 'conflict') || plan.problems.length > 0;
+    if (!sends) {
+      const choice = await vscode.window.showWarningMessage(`Push ${plan.changes.length} change${plan.changes.length > 1 ? 's' : ''} to tenant ${plan.manifest.tenantId} on ${connection}?`, { modal: true, detail: confirmation(plan) }, PUSH);
+      if (choice !== PUSH) return undefined;
+    }
+  }
+  const run = (signal?: AbortSignal, progress?: vscode.Progress<{ message?: string; increment?: number }>): Promise<PushResult> =>
+    push(connections.client(connection), diskFolder(folder), plan, {
+      signal, onProgress: (change, index, total) => progress?.report({ message: `${index + 1} of ${total}: ${change.action} "${change.name}"`, increment: 100 / total }),
+    });
+  let result: PushResult;
+  try {
+    result = programmatic ? await run() : await cancellable(`Pushing to tenant ${plan.manifest.tenantId} on ${connection}`, run);
+  } finally {
+    // What was applied before a failure shows in the tree (created resources too) and the open documents.
+    listings.invalidate({ connection, tenantId: plan.manifest.tenantId });
+    for (const change of plan.changes) {
+      const whole = resourceOf(connection, plan.manifest.tenantId, change);
+      if (whole) await files.reloadClean(whole);
+    }
+  }
+  log.for('tenant-folders').info(`Pushed ${result.applied.length} change(s) from ${folder} to tenant ${plan.manifest.tenantId} on ${connection}.`);
+  if (result.notTaken.length > 0) {
+    const missed = result.notTaken.map((m) => `${m.file}: ${m.field} (sent ${JSON.stringify(m.sent)}, the service holds ${JSON.stringify(m.holds ?? null)})`).join('; ');
+    throw new Error(`The service did not take every field as sent, so the push stopped there: ${missed}. The folder now shows what the service holds.`);
+  }
+  if (!programmatic) void vscode.window.showInformationMessage(`Pushed ${result.applied.length} change${result.applied.length === 1 ? '' : 's'} to tenant ${plan.manifest.tenantId} on ${connection}.`);
+  return { applied: result.applied.map(publicChange) };
+}
+
+/** The plan as a Markdown document beside the editor. */
+async function showPlan(connections: Connections, arg: unknown): Promise<{ changes: ReturnType<typeof publicChange>[] } | undefined> {
+  const programmatic = isProgrammatic(arg);
+  const planned = programmatic ? await plannedFolder(connections, arg) : await cancellable('Planning the push…', (signal) => plannedFolder(connections, arg, signal));
+  if (!planned) return undefined;
+  if (!programmatic) {
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: planDocument(planned.plan, planned.folder) });
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+  }
+  return { changes: planned.plan.changes.map(publicChange) };
+}
+
+export function registerTenantFolderCommands(
+  log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache, onDidPush: () => void,
+): vscode.Disposable[] {
+  return [
+    registerCommand(log, COMMANDS.pullTenant, async (arg) => {
+      const result = await pull(connections, log, arg);
+      onDidPush();
+      return result;
+    }),
+    registerCommand(log, COMMANDS.planPush, (arg) => showPlan(connections, arg)),
+    registerCommand(log, COMMANDS.push, async (arg) => {
+      try {
+        return await pushFolder(connections, files, listings, log, arg);
+      } finally {
+        onDidPush();
+      }
+    }),
+  ];
+}

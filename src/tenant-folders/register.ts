@@ -1,0 +1,15 @@
+import * as vscode from 'vscode';
+import type { ListingCache } from '../core/listing-cache';
+import type { Connections } from '../connections/registry';
+import type { ConvaiFileSystem } from '../documents/filesystem';
+import type { Log } from '../log';
+import { registerTenantFolderCommands } from './commands';
+
+/**
+ * A tenant as a folder of files (contract: "Tenant folders"): pull it, plan a
+ * push, push it. The pull, plan and push are the core's; this is their glue.
+ */
+export function register(log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache): vscode.Disposable[] {
+  const pushed = new vscode.EventEmitter<void>();
+  return [pushed, ...registerTenantFolderCommands(log, connections, files, listings, () => pushed.fire())];
+}

@@ -1,0 +1,134 @@
+// A tenant as a folder of files: pull, edit, plan, push, inside a real VS Code against the local service. The edits
+// go to a tenant of the test's own, so the sample data other tests read stays as it is.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { JsonObject } from '../../src/core/client';
+import { addConnection, admin, clearRequests, kind, receivedRequests, rejection, removeConnection } from './support';
+
+const CONNECTION = 'folders';
+const SECRET = 'folder-secret-sentinel-3f9a';
+
+interface PublicChange {
+  action: string;
+  segment: string;
+  id?: number;
+  name: string;
+  fields: string[];
+}
+
+/** Every file below a folder, relative, with `/`. */
+function filesIn(root: string): string[] {
+  return fs.readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+function readJson(file: string): JsonObject {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as JsonObject;
+}
+
+function writeJson(file: string, value: JsonObject): void {
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+describe('tenant folders: pull, plan, push', () => {
+  const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-folders-'));
+  let tenantId = 0;
+  let tenantToken = '';
+  let promptId = 0;
+  let actionId = 0;
+
+  before(async () => {
+    await addConnection(CONNECTION);
+    const tenant = await admin.create(kind('tenants'), { name: 'Folder Tenant', email: 'ops@folder.example', package: 'voice' });
+    tenantId = tenant.id as number;
+    tenantToken = String(tenant.auth_token);
+    const integration = await admin.create(kind('integrations'), {
+      name: 'Folder CRM', system: 'http_api', technical_id: 'folder-crm', tec_params: { api_key: SECRET, model: 'crm-1' },
+    }, tenantId);
+    promptId = (await admin.create(kind('ai_prompts'), {
+      name: 'Folder Prompt', description: 'before', system: 'You are the folder assistant.\n\n## Rules\n- Be brief.\n',
+      settings: '{"language": "en"}', function_defs: '[]',
+    }, tenantId)).id as number;
+    actionId = (await admin.create(kind('ai_actions'), { name: 'Folder Action', action_type: 3, integration_id: integration.id as number }, tenantId)).id as number;
+    await admin.create(kind('intents'), { name: 'folder_intent', display_name: 'Folder intent', intent_type: 1, ai_prompt_id: promptId }, tenantId);
+  });
+  after(async () => {
+    await admin.delete(kind('tenants'), tenantId);
+    await removeConnection(CONNECTION);
+    fs.rmSync(temp, { recursive: true, force: true });
+  });
+
+  it('pulls a sample tenant without writing any credential\'s value', async () => {
+    const folder = path.join(temp, 'acme');
+    const result = await vscode.commands.executeCommand<{ folder: string; resources: number }>('convai.pullTenant', { connection: CONNECTION, tenantId: 1, folder });
+    assert.equal(result.folder, folder);
+    assert.ok(result.resources > 20, `the sample tenant has many resources; pulled ${result.resources}`);
+    const files = filesIn(folder);
+    assert.ok(files.includes('convai-tenant.json') && files.includes('tenant.json') && files.includes('ai_prompts/order-triage.json') && files.includes('ai_prompts/order-triage.system.md'), files.join('\n'));
+    const sentinels = ['sk-acme-sample-not-a-real-key', 'sample-twilio-auth-token', 'dg-acme-sample-key', 'acme-orders-sample-key', 'acme-tenant-token', 'sample-acme-mcp-token'];
+    for (const file of files) {
+      const text = fs.readFileSync(path.join(folder, file), 'utf8');
+      for (const sentinel of sentinels) assert.ok(!text.includes(sentinel), `${sentinel} is in ${file}`);
+    }
+    const plan = await vscode.commands.executeCommand<{ changes: PublicChange[] }>('convai.planPush', { folder });
+    assert.deepEqual(plan.changes, [], 'an unedited pull plans nothing');
+  });
+
+  it('plans exactly an update, a create and a delete, pushes them in dependency order, then plans nothing', async () => {
+    const folder = path.join(temp, 'folder-tenant');
+    await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
+    for (const file of filesIn(folder)) assert.ok(!fs.readFileSync(path.join(folder, file), 'utf8').includes(SECRET) && !fs.readFileSync(path.join(folder, file), 'utf8').includes(tenantToken), file);
+
+    const promptFile = path.join(folder, 'ai_prompts', 'folder-prompt.json');
+    writeJson(promptFile, { ...readJson(promptFile), description: 'after' });
+    fs.appendFileSync(path.join(folder, 'ai_prompts', 'folder-prompt.system.md'), '- Never promise refunds.\n');
+    writeJson(path.join(folder, 'intents', 'refunds.json'), { name: 'refunds', display_name: 'Refunds', intent_type: 1, ai_prompt_id: promptId });
+    fs.rmSync(path.join(folder, 'ai_actions', 'folder-action.json'));
+
+    const plan = await vscode.commands.executeCommand<{ changes: PublicChange[] }>('convai.planPush', { folder });
+    assert.deepEqual(plan.changes, [
+      { action: 'update', segment: 'ai_prompts', id: promptId, name: 'Folder Prompt', fields: ['description', 'system'] },
+      { action: 'create', segment: 'intents', name: 'refunds', fields: ['name', 'display_name', 'intent_type', 'ai_prompt_id'] },
+      { action: 'delete', segment: 'ai_actions', id: actionId, name: 'Folder Action', fields: [] },
+    ]);
+
+    await clearRequests();
+    const pushed = await vscode.commands.executeCommand<{ applied: PublicChange[] }>('convai.push', { folder, confirm: false });
+    assert.deepEqual(pushed.applied.map((c) => c.action), ['update', 'create', 'delete']);
+    const writes = (await receivedRequests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+    assert.deepEqual(writes, [`PUT /api/v1/ai_prompts/${promptId}`, 'POST /api/v1/intents', `DELETE /api/v1/ai_actions/${actionId}`]);
+
+    const prompt = await admin.get(kind('ai_prompts'), promptId, tenantId);
+    assert.equal(prompt.description, 'after');
+    assert.equal(prompt.system, 'You are the folder assistant.\n\n## Rules\n- Be brief.\n- Never promise refunds.\n');
+    const intents = await admin.list(kind('intents'), tenantId);
+    const created = intents.find((i) => i.name === 'refunds');
+    assert.equal(created?.ai_prompt_id, promptId);
+    assert.equal(readJson(path.join(folder, 'intents', 'refunds.json')).id, created?.id, 'the folder holds the new id');
+    await assert.rejects(admin.get(kind('ai_actions'), actionId, tenantId), /404/);
+
+    const again = await vscode.commands.executeCommand<{ changes: PublicChange[] }>('convai.planPush', { folder });
+    assert.deepEqual(again.changes, []);
+  });
+
+  it('shows a conflict when the service changed a resource also changed in the folder, and push sends nothing', async () => {
+    const folder = path.join(temp, 'conflict');
+    await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
+    const promptFile = path.join(folder, 'ai_prompts', 'folder-prompt.json');
+    writeJson(promptFile, { ...readJson(promptFile), description: 'mine' });
+    await admin.update(kind('ai_prompts'), promptId, { description: 'theirs' }, tenantId);
+
+    const plan = await vscode.commands.executeCommand<{ changes: PublicChange[] }>('convai.planPush', { folder });
+    assert.deepEqual(plan.changes.map((c) => [c.action, c.name]), [['conflict', 'Folder Prompt']]);
+    await clearRequests();
+    const error = await rejection(vscode.commands.executeCommand('convai.push', { folder, confirm: false }));
+    assert.match(error.message, /Nothing was sent: 1 resource changed both here and on the service since the pull: ai_prompts\/folder-prompt\.json/);
+    assert.deepEqual((await receivedRequests()).filter((r) => r.method !== 'GET'), []);
+    assert.equal((await admin.get(kind('ai_prompts'), promptId, tenantId)).description, 'theirs');
+  });
+});

@@ -1,0 +1,164 @@
+import * as assert from 'node:assert/strict';
+import type { JsonObject } from '../../src/core/client';
+import { mapWithLimit } from '../../src/core/concurrency';
+import { kindById } from '../../src/core/resources';
+import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { MANIFEST_FILE, resourceBase, slug, writeManifest, type Manifest } from '../../src/core/tenant/manifest';
+import { localPlan } from '../../src/core/tenant/plan';
+import { planDocument, requestOf } from '../../src/core/tenant/plan-text';
+import { writeResource } from '../../src/core/tenant/pull';
+import { fieldHashes, folderValues, KEPT_ON_SERVICE, readResource, resourceFiles, wireValue } from '../../src/core/tenant/representation';
+
+const prompt = kindById('prompt');
+const integration = kindById('integration');
+const agent = kindById('agent');
+
+const promptDetail: JsonObject = {
+  id: 2, name: 'Order Triage', description: 'd', prompt_type: 1, group: 'support', mode: 1,
+  user_prompt: 'Classify {{message}}', system: 'Line one\r\n\r\n## Rules\n- ünïcode 👋\n', assistant: null, user_name: null,
+  temparature: 0.2, max_tokens: 300, ai_model: 'gpt-4o', settings: '{"language": "en"}', function_defs: '[{"type":"function","name":"f"}]',
+  next_prompt_id: 3, exit_prompt_id: null, prompt_mode: 1, voice: null, initial_announcement: null, initial_response: 'Hi', tenant_id: 1,
+};
+
+describe('tenant folders: how a resource lives in files', () => {
+  it('puts a prompt\'s texts in Markdown siblings, its JSON strings parsed, no service-owned field', () => {
+    const files = resourceFiles(prompt, 2, folderValues(prompt, promptDetail), 'ai_prompts/order-triage');
+    assert.deepEqual([...files.keys()].sort(), ['ai_prompts/order-triage.json', 'ai_prompts/order-triage.system.md', 'ai_prompts/order-triage.user_prompt.md']);
+    assert.equal(files.get('ai_prompts/order-triage.system.md'), promptDetail.system, 'byte for byte');
+    const json = JSON.parse(files.get('ai_prompts/order-triage.json') ?? '') as JsonObject;
+    assert.equal(json.id, 2);
+    assert.deepEqual(json.settings, { language: 'en' });
+    assert.equal(json.assistant, null, 'null stays in the JSON file');
+    assert.ok(!('tenant_id' in json) && !('system' in json));
+  });
+
+  it('reads the files back into the same values, so an unedited pull plans nothing', async () => {
+    const io = memoryFolder();
+    const values = folderValues(prompt, promptDetail);
+    await writeResource(io, prompt, 2, values, 'ai_prompts/order-triage');
+    const read = await readResource(prompt, io, 'ai_prompts/order-triage');
+    assert.ok(read.ok);
+    assert.equal(read.id, 2);
+    assert.deepEqual(fieldHashes(read.values), fieldHashes(values));
+  });
+
+  it('removes a text sibling when the text becomes null', async () => {
+    const io = memoryFolder();
+    await writeResource(io, prompt, 2, folderValues(prompt, promptDetail), 'ai_prompts/p');
+    await writeResource(io, prompt, 2, folderValues(prompt, { ...promptDetail, system: null }), 'ai_prompts/p');
+    assert.equal(io.files.has('ai_prompts/p.system.md'), false);
+  });
+
+  it('keeps credentials on the service: a marker in the file, never the value', () => {
+    const values = folderValues(integration, { id: 1, name: 'CRM', system: 'x', technical_id: 't', tec_params: { api_key: 'sk-secret', model: 'm', nested: { token: 'tok' } }, tenant_id: 1 });
+    assert.deepEqual(values.tec_params, { api_key: KEPT_ON_SERVICE, model: 'm', nested: { token: KEPT_ON_SERVICE } });
+    const agentValues = folderValues(agent, { id: 5, name: 'A', configuration: { prompt: [{ name: 'p', prompt: 't', integration: { bearer_token: 'bearer-secret' } }] } });
+    assert.ok(!JSON.stringify(agentValues).includes('bearer-secret'));
+  });
+
+  it('sends parsed JSON strings back as compact text', () => {
+    assert.equal(wireValue(prompt, 'settings', { language: 'de' }), '{"language":"de"}');
+    assert.equal(wireValue(prompt, 'settings', 'not json'), 'not json');
+    assert.equal(wireValue(integration, 'tec_params', { a: 1 }) instanceof Object, true);
+  });
+
+  it('refuses a file with an unknown field or a bad id, naming the file and the fix', async () => {
+    const io = memoryFolder(new Map([['intents/a.json', '{"id": "x", "name": "a"}'], ['intents/b.json', '{"name": "b", "ai_actions": []}']]));
+    const a = await readResource(kindById('intent'), io, 'intents/a');
+    assert.ok(!a.ok && /intents\/a\.json: "id" must be the resource's integer id/.test(a.problem));
+    const b = await readResource(kindById('intent'), io, 'intents/b');
+    assert.ok(!b.ok && /"ai_actions" is not a field a client may set on intents/.test(b.problem));
+  });
+
+  it('names files so a person finds them, unique and stable', () => {
+    assert.equal(slug('Order Triage'), 'order-triage');
+    assert.equal(slug('Grüße / Ñandú'), 'grusse-nandu');
+    assert.equal(resourceBase('ai_prompts', 7, '', undefined, new Set()), 'ai_prompts/ai_prompt-7');
+    assert.equal(resourceBase('ai_prompts', 7, 'Greeting', undefined, new Set(['ai_prompts/greeting'])), 'ai_prompts/greeting-7');
+    assert.equal(resourceBase('ai_prompts', 7, 'Renamed', 'ai_prompts/greeting.json', new Set()), 'ai_prompts/greeting', 'stable across pulls');
+  });
+});
+
+describe('tenant folders: the plan from the folder alone', () => {
+  async function pulledFolder(): Promise<ReturnType<typeof memoryFolder>> {
+    const io = memoryFolder();
+    const resources: Manifest['resources'] = [];
+    const add = async (segment: 'ai_prompts' | 'intents' | 'ai_actions', kind: ReturnType<typeof kindById>, detail: JsonObject, base: string): Promise<void> => {
+      const values = folderValues(kind, detail);
+      await writeResource(io, kind, detail.id as number, values, base);
+      resources.push({ segment, id: detail.id as number, file: `${base}.json`, name: String(detail.name), fields: fieldHashes(values) });
+    };
+    await add('ai_prompts', prompt, promptDetail, 'ai_prompts/order-triage');
+    await add('intents', kindById('intent'), { id: 4, name: 'orders', display_name: 'Orders', intent_type: 2, parent_id: null, ai_prompt_id: 2 }, 'intents/orders');
+    await add('ai_actions', kindById('action'), { id: 9, name: 'Ping', action_type: 1 }, 'ai_actions/ping');
+    await writeManifest(io, { connection: 'local', baseUrl: 'http://127.0.0.1:1', tenantId: 1, resources });
+    return io;
+  }
+
+  it('finds updates with their fields, creates and deletes; a new prompt comes before the intent that names it by file', async () => {
+    const io = await pulledFolder();
+    io.files.set('ai_prompts/order-triage.system.md', 'changed');
+    io.files.set('intents/refunds.json', JSON.stringify({ name: 'refunds', intent_type: 1, parent_id: 4, ai_prompt_id: 'ai_prompts/refund-flow.json' }));
+    io.files.set('ai_prompts/refund-flow.json', JSON.stringify({ name: 'Refund flow' }));
+    io.files.delete('ai_actions/ping.json');
+    const plan = await localPlan(io);
+    assert.deepEqual(plan.problems, []);
+    assert.deepEqual(plan.changes.map((c) => [c.action, c.file, c.fields]), [
+      ['update', 'ai_prompts/order-triage.json', ['system']],
+      ['create', 'ai_prompts/refund-flow.json', ['name']],
+      ['create', 'intents/refunds.json', ['name', 'intent_type', 'parent_id', 'ai_prompt_id']],
+      ['delete', 'ai_actions/ping.json', []],
+    ]);
+  });
+
+  it('names what it cannot send: an unknown id, a reference to a missing file, a kept credential in a new resource', async () => {
+    const io = await pulledFolder();
+    io.files.set('intents/stray.json', JSON.stringify({ id: 77, name: 'stray' }));
+    io.files.set('intents/dangling.json', JSON.stringify({ name: 'dangling', ai_prompt_id: 'ai_prompts/nope.json' }));
+    io.files.set('integrations/new.json', JSON.stringify({ name: 'n', system: 's', technical_id: 't', tec_params: { api_key: KEPT_ON_SERVICE } }));
+    const { problems } = await localPlan(io);
+    assert.equal(problems.length, 3, problems.join('\n'));
+    assert.match(problems.join('\n'), /intents\/stray\.json: id 77 is no Intent pulled into this folder; remove "id"/);
+    assert.match(problems.join('\n'), /intents\/dangling\.json: ai_prompt_id names "ai_prompts\/nope\.json", which is no resource file/);
+    assert.match(problems.join('\n'), /integrations\/new\.json: a new resource has no value on the service to keep/);
+  });
+
+  it('is not a pulled folder without a manifest', async () => {
+    await assert.rejects(localPlan(memoryFolder()), new RegExp(`no ${MANIFEST_FILE.replace('.', '\\.')}`));
+  });
+});
+
+describe('tenant folders: the plan as people read it', () => {
+  const change = { action: 'update' as const, segment: 'ai_prompts' as const, id: 2, name: 'Order Triage', fields: ['system'], file: 'ai_prompts/order-triage.json', values: [{ field: 'system', old: 'a|b', new: 'c' }] };
+
+  it('gives each change its request, in the service\'s paths', () => {
+    assert.deepEqual(requestOf(change, 1), { method: 'PUT', path: '/api/v1/ai_prompts/2?tenant_id=1' });
+    assert.deepEqual(requestOf({ ...change, action: 'create', id: undefined }, 1), { method: 'POST', path: '/api/v1/ai_prompts?tenant_id=1' });
+    assert.deepEqual(requestOf({ ...change, segment: 'tenants', id: 1 }, 1), { method: 'PUT', path: '/api/v1/tenants/1' });
+    assert.equal(requestOf({ ...change, action: 'conflict' }, 1), undefined);
+  });
+
+  it('writes a Markdown document with old and new values, pipes escaped', () => {
+    const manifest = { connection: 'local', baseUrl: 'http://x', tenantId: 1, resources: [] };
+    const text = planDocument({ manifest, changes: [change], problems: [], local: new Map(), current: new Map() }, '/tmp/f');
+    assert.match(text, /### 1\. update ai_prompts "Order Triage" \(id 2\)/);
+    assert.match(text, /`PUT \/api\/v1\/ai_prompts\/2\?tenant_id=1`/);
+    assert.match(text, /\| `system` \| `"a\\\|b"` \| `"c"` \|/);
+  });
+});
+
+describe('bounded concurrency', () => {
+  it('never runs more than the limit at once, and keeps the order of results', async () => {
+    let running = 0;
+    let most = 0;
+    const results = await mapWithLimit([5, 1, 4, 2, 3, 0], 2, async (n) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      running--;
+      return n * 10;
+    });
+    assert.deepEqual(results, [50, 10, 40, 20, 30, 0]);
+    assert.equal(most, 2);
+  });
+});
