@@ -1,5 +1,6 @@
-// Bundles the extension (esbuild) into dist/ and compiles tests and tools (tsc) into out/.
+// Bundles the extension and the command-line tool (esbuild) into dist/ and compiles tests and tools (tsc) into out/.
 import { build } from 'esbuild';
+import { writeFolderSchemas } from './folder-schemas.mjs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -8,20 +9,36 @@ import { rmSync } from 'node:fs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const watch = process.argv.includes('--watch');
 
-await build({
-  entryPoints: [path.join(root, 'src/extension.ts')],
-  outfile: path.join(root, 'dist/extension.js'),
+/** What both bundles share. */
+const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  external: ['vscode'],
   // jsonc-parser's UMD entry loads its parts with a dynamic require that a bundle cannot follow.
   mainFields: ['module', 'main'],
   minify: !watch,
   sourcemap: true,
   logLevel: 'warning',
+};
+
+await build({
+  ...common,
+  entryPoints: [path.join(root, 'src/extension.ts')],
+  outfile: path.join(root, 'dist/extension.js'),
+  external: ['vscode'],
 });
+
+// The command-line tool runs in plain Node: no `external`, so a `vscode` import reaching it fails the build.
+await build({
+  ...common,
+  entryPoints: [path.join(root, 'src/cli.ts')],
+  outfile: path.join(root, 'dist/cli.js'),
+  banner: { js: '#!/usr/bin/env node' },
+});
+
+// The schemas of pulled tenant folders' files, derived from schemas/ (package.json's jsonValidation points here).
+writeFolderSchemas(path.join(root, 'schemas'), path.join(root, 'dist', 'schemas', 'folder'));
 
 // A full compile into an empty out/ leaves no stale output of deleted sources.
 rmSync(path.join(root, 'out'), { recursive: true, force: true });

@@ -27,6 +27,10 @@ export const COMMANDS = {
   pullTenant: 'convai.pullTenant',
   planPush: 'convai.planPush',
   push: 'convai.push',
+  refreshTenantChanges: 'convai.refreshTenantChanges',
+  compareTenants: 'convai.compareTenants',
+  promote: 'convai.promote',
+  closeComparison: 'convai.closeComparison',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

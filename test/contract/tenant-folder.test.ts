@@ -57,7 +57,8 @@ describe('tenant folders against the service', () => {
     assert.equal(json(io, 'ai_prompts/alpha.json').description, 'mine', 'the local change is kept');
     assert.equal(json(io, 'ai_prompts/beta.json').description, 'service b2', 'the untouched file follows the service');
     const plan = await planPush(context.admin, io);
-    assert.deepEqual(plan.changes.map((c) => [c.action, c.file]), [['conflict', 'ai_prompts/alpha.json']], 'changed on both sides since the kept pull');
+    assert.deepEqual(plan.changes.map((c) => [c.action, c.file, c.values]), [['update', 'ai_prompts/alpha.json', [{ field: 'description', old: 'theirs', new: 'mine' }]]],
+      'the kept file against the service\'s state: the pull resolved the conflict, the plan shows what the push overwrites');
   });
 
   it('refuses another tenant\'s pull into the folder', async () => {
@@ -116,6 +117,15 @@ describe('tenant folders against the service', () => {
     edit(io, 'ai_prompts/beta.json', { description: 'mine' });
     await context.admin.update(prompts, json(io, 'ai_prompts/beta.json').id as number, { name: 'Beta renamed' }, tenantId);
     const plan = await planPush(context.admin, io);
-    await assert.rejects(push(context.admin, io, plan), (error: unknown) => error instanceof PushRefused && /ai_prompts\/beta\.json \(changed on the service since the pull \(name\)\)/.test(error.message));
+    await assert.rejects(push(context.admin, io, plan), (error: unknown) => error instanceof PushRefused && /ai_prompts\/beta\.json: changed on the service since the pull \(name\)/.test(error.message));
+  });
+
+  it('names values the service would refuse before sending anything', async () => {
+    edit(io, 'ai_prompts/beta.json', { mode: 7 });
+    io.files.set('intents/new.json', JSON.stringify({ display_name: 'No name' }));
+    const plan = await planPush(context.admin, io);
+    assert.match(plan.problems.join('\n'), /ai_prompts\/beta\.json: mode: must be one of 1 \(Activated\)/);
+    assert.match(plan.problems.join('\n'), /intents\/new\.json: name: required/);
+    await assert.rejects(push(context.admin, io, plan), /Nothing was sent/);
   });
 });

@@ -33,6 +33,8 @@ const quietSettings = {
 export interface UiWorkbench {
   page: Page;
   service: RunningService;
+  /** The folder VS Code has open, for tests that put files into the workspace. */
+  workspace: string;
   close(): Promise<void>;
 }
 
@@ -65,7 +67,7 @@ export async function startUiWorkbench(codeServerBin: string | undefined): Promi
     await workbench.page.setViewportSize({ width: 1400, height: 900 });
     // Below mocha's 60 s per test, so that a wait that never ends fails with Playwright's account of it.
     workbench.page.setDefaultTimeout(20_000);
-    return { page: workbench.page, service, close };
+    return { page: workbench.page, service, workspace, close };
   } catch (error) {
     await close();
     throw error;

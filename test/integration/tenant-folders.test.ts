@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../../src/core/client';
-import { addConnection, admin, clearRequests, kind, receivedRequests, rejection, removeConnection } from './support';
+import { addConnection, admin, clearRequests, diagnosticsWhen, kind, receivedRequests, rejection, removeConnection } from './support';
 
 const CONNECTION = 'folders';
 const SECRET = 'folder-secret-sentinel-3f9a';
@@ -77,6 +77,19 @@ describe('tenant folders: pull, plan, push', () => {
     }
     const plan = await vscode.commands.executeCommand<{ changes: PublicChange[] }>('convai.planPush', { folder });
     assert.deepEqual(plan.changes, [], 'an unedited pull plans nothing');
+  });
+
+  it('gives the pulled files the resource schemas: squiggles while editing, a parsed settings object accepted', async () => {
+    const file = vscode.Uri.file(path.join(temp, 'acme', 'ai_prompts', 'order-triage.json'));
+    const document = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(document);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(file, new vscode.Range(0, 0, document.lineCount, 0), `${JSON.stringify({ ...(JSON.parse(document.getText()) as JsonObject), mode: 7 }, null, 2)}\n`);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const squiggles = await diagnosticsWhen(file, (d) => d.source !== 'ConvAI', (all) => all.some((d) => document.getText(d.range) === '7'), 'a squiggle on the bad mode');
+    assert.ok(!squiggles.some((d) => /settings|function_defs/.test(document.getText(d.range))), `settings and function_defs hold parsed JSON in a folder: ${squiggles.map((d) => d.message).join('; ')}`);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('plans exactly an update, a create and a delete, pushes them in dependency order, then plans nothing', async () => {

@@ -114,7 +114,7 @@ describe('tenant folders: the plan from the folder alone', () => {
   it('names what it cannot send: an unknown id, a reference to a missing file, a kept credential in a new resource', async () => {
     const io = await pulledFolder();
     io.files.set('intents/stray.json', JSON.stringify({ id: 77, name: 'stray' }));
-    io.files.set('intents/dangling.json', JSON.stringify({ name: 'dangling', ai_prompt_id: 'ai_prompts/nope.json' }));
+    io.files.set('intents/dangling.json', JSON.stringify({ name: 'dangling', intent_type: 1, ai_prompt_id: 'ai_prompts/nope.json' }));
     io.files.set('integrations/new.json', JSON.stringify({ name: 'n', system: 's', technical_id: 't', tec_params: { api_key: KEPT_ON_SERVICE } }));
     const { problems } = await localPlan(io);
     assert.equal(problems.length, 3, problems.join('\n'));

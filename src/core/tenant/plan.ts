@@ -12,7 +12,8 @@ import { TENANT_SEGMENTS, type KindId, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
 import { MANIFEST_FILE, ManifestError, readManifest, TENANT_BASE, type Manifest, type PulledResource } from './manifest';
 import { kindOfSegment } from './pull';
-import { fieldHashes, folderValues, KEPT_ON_SERVICE, readResource } from './representation';
+import { fieldHashes, folderValues, KEPT_ON_SERVICE, readResource, wireValue } from './representation';
+import { validateDocument } from '../validation';
 
 export type ChangeAction = 'create' | 'update' | 'delete' | 'conflict';
 
@@ -131,6 +132,20 @@ function sendProblems(resource: LocalResource, files: ReadonlySet<string>): stri
   return problems;
 }
 
+/**
+ * Values the service would refuse (the save path's schemas and messages), so a push does not stop midway at a
+ * 422: a create's fields in full, an update's changed fields. A reference naming a file is checked as an id.
+ */
+function valueProblems(resource: LocalResource, fields: readonly string[] | 'all'): string[] {
+  const kind = kindOfSegment(resource.segment);
+  const byFile = new Set(fileReferences(resource.segment, resource.values).map((r) => r.field));
+  const candidate: JsonObject = {};
+  for (const [field, value] of Object.entries(resource.values)) candidate[field] = byFile.has(field) ? null : wireValue(kind, field, value);
+  return validateDocument(resource.segment, candidate)
+    .filter((p) => fields === 'all' || fields.includes(String(p.path[0])))
+    .map((p) => `${resource.file}: ${p.message}`);
+}
+
 /** Creates and updates in dependency order (kinds, then references to new files); a cycle is a problem. */
 function ordered(changes: Change[], local: Map<string, LocalResource>, problems: string[]): Change[] {
   const sends = changes.filter((c) => c.action === 'create' || c.action === 'update');
@@ -194,7 +209,10 @@ export async function localPlan(io: FolderIO): Promise<LocalPlan> {
     problems.push(...sendProblems(resource, new Set(local.keys())));
     if (resource.id === undefined) {
       if (resource.segment === 'tenants') problems.push(`${resource.file}: give the tenant's "id"; a push does not create tenants`);
-      else changes.push({ action: 'create', segment: resource.segment, file: resource.file, fields: Object.keys(resource.values), resource });
+      else {
+        problems.push(...valueProblems(resource, 'all'));
+        changes.push({ action: 'create', segment: resource.segment, file: resource.file, fields: Object.keys(resource.values), resource });
+      }
       continue;
     }
     const entry = pulled.get(key(resource.segment, resource.id));
@@ -204,7 +222,10 @@ export async function localPlan(io: FolderIO): Promise<LocalPlan> {
     }
     seen.add(key(resource.segment, resource.id));
     const fields = changedFields(resource.values, entry.fields);
-    if (fields.length > 0) changes.push({ action: 'update', segment: resource.segment, file: resource.file, fields, entry, resource });
+    if (fields.length > 0) {
+      problems.push(...valueProblems(resource, fields));
+      changes.push({ action: 'update', segment: resource.segment, file: resource.file, fields, entry, resource });
+    }
   }
   for (const entry of manifest.resources) {
     if (seen.has(key(entry.segment, entry.id))) continue;

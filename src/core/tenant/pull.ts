@@ -20,7 +20,10 @@ export interface PullTarget {
 export interface PullResult {
   /** How many resources the folder holds from the service now. */
   resources: number;
-  /** Resource files kept because the user changed them since the last pull. */
+  /**
+   * Resource files kept because the user changed them since the last pull; their base is now the service's
+   * state, so a plan shows them as updates of what the service holds.
+   */
   keptLocalChanges: string[];
   /** Resource files removed because the resource is gone from the service (and was not changed here). */
   removed: string[];
@@ -104,8 +107,10 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     const old = before.get(`${segment}/${id}`);
     before.delete(`${segment}/${id}`);
     if (old && !(await unchangedSincePull(io, old))) {
+      // The file is kept; its base becomes the service's state, so the plan shows the file against what the
+      // service holds now (that is how a conflict is resolved: pull, review the plan's old and new values, push).
       keptLocalChanges.push(old.file);
-      entries.push(old);
+      entries.push({ ...old, name, fields: fieldHashes(folderValues(kind, detail)) });
       continue;
     }
     const base = resourceBase(segment, id, name, old?.file, taken);

@@ -82,7 +82,7 @@ function notTaken(kind: ResourceKind, change: Change, body: JsonObject, detail: 
 export async function push(client: ServiceClient, io: FolderIO, plan: Plan, options: PushOptions = {}): Promise<PushResult> {
   const conflicts = plan.changes.filter((c) => c.action === 'conflict');
   if (conflicts.length > 0) {
-    throw new PushRefused(`Nothing was sent: ${conflicts.length} resource${conflicts.length > 1 ? 's' : ''} changed both here and on the service since the pull: ${conflicts.map((c) => `${c.file} (${c.reason ?? 'conflict'})`).join('; ')}. Pull again to take the service's state (your changed files are kept), merge, then push.`);
+    throw new PushRefused(`Nothing was sent: ${conflicts.length} resource${conflicts.length > 1 ? 's' : ''} changed both here and on the service since the pull: ${conflicts.map((c) => `${c.file}: ${c.reason ?? 'conflict'}`).join('; ')}. Pull again: your changed files are kept and the plan then shows them against the service's state; review the old and new values, then push.`);
   }
   if (plan.problems.length > 0) throw new PushRefused(`Nothing was sent: ${plan.problems.join('; ')}`);
   const { manifest } = plan;
@@ -104,13 +104,20 @@ export async function push(client: ServiceClient, io: FolderIO, plan: Plan, opti
     } else {
       const resource = plan.local.get(change.file) as LocalResource;
       const body = bodyOf(kind, change, resource, plan.current.get(change.file), ids);
-      const id = change.action === 'create'
-        ? ((await client.create(kind, body, tenantOf(change), call)).id as number)
-        : (await client.update(kind, change.id as number, body, tenantOf(change), call), change.id as number);
+      let id = change.id as number;
+      if (change.action === 'create') {
+        id = (await client.create(kind, body, tenantOf(change), call)).id as number;
+        // Recorded before anything else can fail, so a push run again never creates it twice.
+        await writeResource(io, kind, id, resource.values, base);
+        entries.set(change.file, { segment: change.segment, id, file: change.file, name: change.name, fields: fieldHashes(resource.values) });
+        await writeManifest(io, { ...manifest, resources: [...entries.values()] });
+      } else {
+        await client.update(kind, id, body, tenantOf(change), call);
+      }
       ids.set(change.file, id);
       const detail = await client.get(kind, id, tenantOf(change), call);
       const values = folderValues(kind, detail);
-      if (old) entries.delete(old.file);
+      if (old && old.file !== change.file) entries.delete(old.file);
       const entry: PulledResource = { segment: change.segment, id, file: change.file, name: typeof detail.name === 'string' ? detail.name : change.name, fields: fieldHashes(values) };
       entries.set(change.file, entry);
       // The folder shows what the service holds: ids instead of file references, the service's own formatting.

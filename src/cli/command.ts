@@ -1,0 +1,50 @@
+/**
+ * What every subcommand of the command-line tool is: a name, its usage line,
+ * its options for node:util parseArgs, and a run function given the parsed
+ * arguments. main.ts dispatches on a table of these, so a new subcommand is
+ * one more entry there.
+ */
+import type { ParseArgsConfig } from 'node:util';
+
+/** How the tool is started, shown in usage lines. */
+export const PROGRAM = 'node dist/cli.js';
+
+/** 0 success; 1 the work failed (conflict, refused push, failed request, field not taken); 2 the tool was called wrongly. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** A call the tool cannot act on (unknown flag, missing argument, not a pulled folder): exit 2. */
+export class UsageError extends Error {}
+
+export interface Output {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** Where a command runs: injected, so the core's pure parts stay free of process globals. */
+export interface CliContext extends Output {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** A parsed option: a flag, a value, or (for a `multiple` option) a list of them. */
+export type ArgValue = string | boolean | Array<string | boolean> | undefined;
+
+export interface ParsedArgs {
+  values: Record<string, ArgValue>;
+  positionals: string[];
+}
+
+export interface Command {
+  name: string;
+  /** One line for the tool's help. */
+  summary: string;
+  /** The arguments after the command's name, e.g. `[--json] <folder>`. */
+  usage: string;
+  /** Lines explaining the options, for `<command> --help`. */
+  details: string[];
+  options: Options;
+  run(args: ParsedArgs, context: CliContext): Promise<ExitCode>;
+}

@@ -1,0 +1,7 @@
+/** The subcommands, in the order help lists them: a new one (e.g. `test`) is one more entry. */
+import type { Command } from './command';
+import { planCommand } from './plan';
+import { pullCommand } from './pull';
+import { pushCommand } from './push';
+
+export const COMMANDS: readonly Command[] = [pullCommand, planCommand, pushCommand];

@@ -1,0 +1,73 @@
+/**
+ * Plans and pushes as a terminal shows them: a table in the order a push
+ * sends the changes, and the contract's JSON shapes for scripts.
+ */
+import type { Json } from '../core/client';
+import type { Change, Plan } from '../core/tenant/plan';
+import { publicChange } from '../core/tenant/plan-text';
+import type { NotTaken, PushResult } from '../core/tenant/push';
+
+const MAX_CELL = 40;
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Columns padded to their widest cell; the last one is left ragged. */
+function table(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ').trimEnd());
+}
+
+export const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+export function planLines(plan: Plan, folder: string): string[] {
+  const { manifest, changes, problems } = plan;
+  const conflicts = changes.filter((c) => c.action === 'conflict');
+  const head = `Tenant ${manifest.tenantId} of ${manifest.baseUrl}, folder ${folder}:`;
+  const lines = [changes.length === 0
+    ? `${head} nothing to push, the folder matches the service.`
+    : `${head} ${plural(changes.length, 'change')}, in the order a push sends them${conflicts.length > 0 ? `; ${plural(conflicts.length, 'conflict')}, so a push sends nothing` : ''}.`];
+  if (changes.length > 0) {
+    const rows = [['#', 'action', 'kind', 'id', 'name', 'fields']];
+    const reasons = new Map<number, string>();
+    changes.forEach((change, index) => {
+      rows.push([String(index + 1), change.action, change.segment, change.id === undefined ? '-' : String(change.id), clip(change.name, MAX_CELL), change.fields.join(', ') || '-']);
+      if (change.reason) reasons.set(index + 1, `${change.file}: ${change.reason}`);
+    });
+    const [header, ...body] = table(rows);
+    lines.push('', header ?? '');
+    // A conflict's reason goes right under its row, where the reader is looking.
+    body.forEach((row, index) => {
+      lines.push(row);
+      const reason = reasons.get(index + 1);
+      if (reason) lines.push(`   conflict: ${reason}`);
+    });
+  }
+  if (problems.length > 0) lines.push('', 'Problems (a push sends nothing until they are fixed):', ...problems.map((p) => `- ${p}`));
+  return lines;
+}
+
+export function planJson(plan: Plan): string {
+  return JSON.stringify({ changes: plan.changes.map(publicChange), problems: plan.problems }, null, 2);
+}
+
+const PAST: Readonly<Record<Change['action'], string>> = { create: 'created', update: 'updated', delete: 'deleted', conflict: 'skipped' };
+
+export function appliedLine(change: Change, id = change.id): string {
+  const shownId = id === undefined ? '' : ` (id ${id})`;
+  const fields = change.fields.length > 0 ? `: ${change.fields.join(', ')}` : '';
+  return `${PAST[change.action]} ${change.segment} "${change.name}"${shownId}${fields}`;
+}
+
+function shown(value: Json | undefined): string {
+  return value === undefined ? 'nothing' : clip(JSON.stringify(value), 80);
+}
+
+export function notTakenLine(missed: NotTaken): string {
+  return `${missed.file}: the service did not take "${missed.field}" as sent (sent ${shown(missed.sent)}, it holds ${shown(missed.holds)}); check the value against the service's rules, then pull again.`;
+}
+
+export function pushJson(result: PushResult): string {
+  return JSON.stringify({ applied: result.applied.map(publicChange), notTaken: result.notTaken }, null, 2);
+}

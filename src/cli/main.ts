@@ -1,0 +1,81 @@
+/**
+ * The command-line tool's dispatch: picks the subcommand from the table,
+ * parses its arguments, runs it, and turns any error into an exit code and
+ * one message on stderr.
+ */
+import { parseArgs } from 'node:util';
+import { EXIT, PROGRAM, UsageError, type CliContext, type Command, type ExitCode } from './command';
+import { COMMANDS } from './commands';
+import { failure, redact } from './failure';
+import { TOKEN_VARIABLE } from './service';
+
+const HELP_FLAGS = ['--help', '-h'];
+
+function toolHelp(commands: readonly Command[]): string[] {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    `Usage: ${PROGRAM} <command> [options] <arguments>`,
+    '',
+    'Tenant folders (configuration as code) from a terminal or CI.',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    `The token is read from the environment variable ${TOKEN_VARIABLE}, never from an argument.`,
+    'Exit codes: 0 success; 1 a conflict, a refused push, a failed request or a field the service did not take; 2 a usage error.',
+    `Run "${PROGRAM} <command> --help" for a command's options.`,
+  ];
+}
+
+function commandHelp(command: Command): string[] {
+  return [`Usage: ${PROGRAM} ${command.name} ${command.usage}`, '', `${command.summary[0]?.toUpperCase() ?? ''}${command.summary.slice(1)}.`, '', ...command.details.map((d) => `  ${d}`)];
+}
+
+/** node:util's messages end with advice on `--`; the first sentence and the usage line say more here. */
+function parseProblem(error: unknown, command: Command): UsageError {
+  const first = (error instanceof Error ? error.message : String(error)).split(/\.\s/)[0]?.replace(/\.$/, '') ?? '';
+  return new UsageError(`${command.name}: ${first}; usage: ${PROGRAM} ${command.name} ${command.usage}`);
+}
+
+async function dispatch(argv: readonly string[], context: CliContext, commands: readonly Command[]): Promise<ExitCode> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    for (const line of toolHelp(commands)) context.err(line);
+    return EXIT.usage;
+  }
+  if (HELP_FLAGS.includes(name) || name === 'help') {
+    for (const line of toolHelp(commands)) context.out(line);
+    return EXIT.ok;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) throw new UsageError(`"${name}" is not a command; use one of ${commands.map((c) => c.name).join(', ')} (${PROGRAM} --help).`);
+  // Help wins over every other argument, so `push --help` can never push.
+  if (rest.some((arg) => HELP_FLAGS.includes(arg))) {
+    for (const line of commandHelp(command)) context.out(line);
+    return EXIT.ok;
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw parseProblem(error, command);
+  }
+  return command.run({ values: parsed.values, positionals: parsed.positionals }, context);
+}
+
+/** Runs the tool; never throws, and writes nothing that holds the token. */
+export async function main(argv: readonly string[], context: CliContext, commands: readonly Command[] = COMMANDS): Promise<ExitCode> {
+  const token = context.env[TOKEN_VARIABLE]?.trim();
+  const safe: CliContext = {
+    ...context,
+    out: (line) => context.out(redact(line, token)),
+    err: (line) => context.err(redact(line, token)),
+  };
+  try {
+    return await dispatch(argv, safe, commands);
+  } catch (error) {
+    const { code, message } = failure(error);
+    safe.err(message);
+    return code;
+  }
+}

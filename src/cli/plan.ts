@@ -1,0 +1,31 @@
+/** `plan [--json] <folder>`: what a push would send, read-only. */
+import { planPush } from '../core/tenant/plan';
+import { EXIT, type Command } from './command';
+import { planJson, planLines, plural } from './format';
+import { folderArgument, pulledFolder, tokenFrom, withClient } from './service';
+
+export const planCommand: Command = {
+  name: 'plan',
+  summary: 'show what a push would send (the base URL comes from the folder\'s manifest)',
+  usage: '[--json] <folder>',
+  details: [
+    '--json  print { "changes": [ { action, segment, id?, name, fields } ], "problems": [ … ] }',
+    'Exits 1 when the plan holds a conflict or a problem, as a push would send nothing.',
+  ],
+  options: { json: { type: 'boolean' } },
+  // A plan a push would refuse (a conflict or a problem) fails, so a pull request's check shows it before the merge.
+  async run(args, context) {
+    const folder = await pulledFolder(folderArgument(args, context, 'plan'));
+    const token = tokenFrom(context.env);
+    const plan = await withClient(folder.manifest.baseUrl, token, (client) => planPush(client, folder.io));
+    if (args.values.json === true) context.out(planJson(plan));
+    else for (const line of planLines(plan, folder.root)) context.out(line);
+    const conflicts = plan.changes.filter((c) => c.action === 'conflict').length;
+    const problems = plan.problems.length;
+    if (conflicts === 0 && problems === 0) return EXIT.ok;
+    const held = [conflicts > 0 ? plural(conflicts, 'conflict') : '', problems > 0 ? plural(problems, 'problem') : ''].filter(Boolean).join(' and ');
+    const fixes = [conflicts > 0 ? 'pull again to take the service\'s state (changed files are kept) and merge' : '', problems > 0 ? 'fix the files named' : ''].filter(Boolean).join(', ');
+    context.err(`The plan holds ${held}, so a push would send nothing: ${fixes}, then run plan again.`);
+    return EXIT.failed;
+  },
+};

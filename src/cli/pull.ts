@@ -1,0 +1,60 @@
+/** `pull --url <base URL> --tenant <id> [--connection <name>] <folder>`: a tenant into a folder. */
+import { stat } from 'node:fs/promises';
+import { diskFolder } from '../core/tenant/folder-io';
+import { readManifest } from '../core/tenant/manifest';
+import { pullTenant } from '../core/tenant/pull';
+import { EXIT, UsageError, type ArgValue, type Command } from './command';
+import { plural } from './format';
+import { baseUrlFrom, folderArgument, tokenFrom, withClient } from './service';
+
+/** The manifest's connection name when none is given: the extension matches it against its connections' names. */
+export const DEFAULT_CONNECTION = 'cli';
+/** The pattern of a connection name in the extension's settings, so the folder opens there too. */
+const CONNECTION_NAME = /^[a-z0-9-]{1,40}$/;
+
+function required(value: ArgValue, flag: string, hint: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`pull needs ${flag} ${hint}.`);
+  return value.trim();
+}
+
+function tenantId(text: string): number {
+  const id = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(id)) throw new UsageError(`--tenant "${text}" is not a tenant id: give the tenant's whole number id, e.g. --tenant 1.`);
+  return id;
+}
+
+function list(files: string[]): string {
+  return files.length > 0 ? ` (${files.join(', ')})` : '';
+}
+
+export const pullCommand: Command = {
+  name: 'pull',
+  summary: 'write a tenant of the service into a folder (created if missing)',
+  usage: '--url <base URL> --tenant <id> [--connection <name>] <folder>',
+  details: [
+    '--url <base URL>     the service, e.g. https://convai.example.com (/api/v1 is appended)',
+    '--tenant <id>        the tenant\'s id',
+    `--connection <name>  the connection name kept in the folder's manifest, as named in VS Code's convai.connections (default: the folder's, else "${DEFAULT_CONNECTION}")`,
+    'Pulling again updates the files you did not change and keeps the ones you did.',
+  ],
+  options: {
+    url: { type: 'string' },
+    tenant: { type: 'string' },
+    connection: { type: 'string' },
+  },
+  async run(args, context) {
+    const baseUrl = baseUrlFrom(required(args.values.url, '--url', '<base URL>, e.g. --url https://convai.example.com'), '--url');
+    const tenant = tenantId(required(args.values.tenant, '--tenant', '<id>, e.g. --tenant 1'));
+    const given = typeof args.values.connection === 'string' ? args.values.connection : undefined;
+    if (given !== undefined && !CONNECTION_NAME.test(given)) throw new UsageError(`--connection "${given}" is not a connection name: use 1 to 40 characters of a-z, 0-9 and -.`);
+    const root = folderArgument(args, context, 'pull');
+    if (await stat(root).then((s) => !s.isDirectory(), () => false)) throw new UsageError(`${root} is a file: give a folder to pull into (it is created if missing).`);
+    const io = diskFolder(root);
+    // Pulling again keeps the name the folder has (perhaps given in VS Code) unless told otherwise.
+    const connection = given ?? (await readManifest(io))?.connection ?? DEFAULT_CONNECTION;
+    const token = tokenFrom(context.env);
+    const result = await withClient(baseUrl, token, (client) => pullTenant(client, io, { connection, baseUrl, tenantId: tenant }));
+    context.out(`Pulled tenant ${tenant} of ${baseUrl} into ${root}: ${plural(result.resources, 'resource')}; ${plural(result.keptLocalChanges.length, 'file')} kept because changed locally${list(result.keptLocalChanges)}; ${plural(result.removed.length, 'file')} removed${list(result.removed)}.`);
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,67 @@
+/** `push [--json] <folder>`: plans, then sends the plan, without a prompt (CI runs it). */
+import { readManifest } from '../core/tenant/manifest';
+import { planPush, type Change } from '../core/tenant/plan';
+import { push, type PushResult } from '../core/tenant/push';
+import { EXIT, type CliContext, type Command } from './command';
+import { failure } from './failure';
+import { appliedLine, notTakenLine, pushJson } from './format';
+import { folderArgument, pulledFolder, tokenFrom, withClient, type PulledFolder } from './service';
+
+/** A push that failed after it started: what went before was applied, and recorded in the folder. */
+class PushStopped extends Error {
+  constructor(readonly reason: unknown, readonly applied: Change[], readonly total: number) {
+    super('push stopped');
+  }
+}
+
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
+async function printApplied(applied: Change[], folder: PulledFolder, context: CliContext): Promise<void> {
+  // A created resource's id is known only now, from the manifest the push rewrote.
+  const ids = new Map((await readManifest(folder.io))?.resources.map((r) => [r.file, r.id]));
+  for (const change of applied) context.out(appliedLine(change, change.id ?? ids.get(change.file)));
+}
+
+export const pushCommand: Command = {
+  name: 'push',
+  summary: 'send the folder\'s changes to the service, in the plan\'s order; nothing when the plan holds a conflict',
+  usage: '[--json] <folder>',
+  details: [
+    '--json  print { "applied": [ { action, segment, id?, name, fields } ], "notTaken": [ … ] }',
+    'Exits 1 when the push is refused (a conflict or a problem), a request fails, or the service did not take a field as sent.',
+  ],
+  options: { json: { type: 'boolean' } },
+  async run(args, context) {
+    const folder = await pulledFolder(folderArgument(args, context, 'push'));
+    const token = tokenFrom(context.env);
+    const json = args.values.json === true;
+    let result: PushResult;
+    try {
+      result = await withClient(folder.manifest.baseUrl, token, async (client) => {
+        const plan = await planPush(client, folder.io);
+        let started = 0;
+        try {
+          return await push(client, folder.io, plan, { onProgress: (_change, index) => { started = index; } });
+        } catch (error) {
+          throw new PushStopped(error, plan.changes.slice(0, started), plan.changes.length);
+        }
+      });
+    } catch (error) {
+      if (!(error instanceof PushStopped)) throw error;
+      const { code, message } = failure(error.reason);
+      if (json) context.out(pushJson({ applied: error.applied, notTaken: [] }));
+      else await printApplied(error.applied, folder, context);
+      context.err(error.applied.length === 0
+        ? message
+        : `${sentence(message)} ${error.applied.length} of ${error.total} changes were applied before it and are recorded in the folder; fix the cause, then run push again to send the rest.`);
+      return code;
+    }
+    if (json) context.out(pushJson(result));
+    else if (result.applied.length === 0) context.out('Nothing to push: the folder matches the service.');
+    else await printApplied(result.applied, folder, context);
+    for (const missed of result.notTaken) context.err(notTakenLine(missed));
+    return result.notTaken.length > 0 ? EXIT.failed : EXIT.ok;
+  },
+};
