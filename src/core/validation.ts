@@ -72,6 +72,38 @@ export function validateDocument(segment: SchemaName, value: unknown): Problem[]
   return problems;
 }
 
+/** A schema a user wrote (a prompt test's `jsonSchema`), compiled once; undefined when it compiled, else why not. */
+const userSchemas = new Map<string, ValidateFunction | string>();
+
+function userValidator(schema: unknown): ValidateFunction | string {
+  const key = JSON.stringify(schema);
+  let validate = userSchemas.get(key);
+  if (validate === undefined) {
+    try {
+      // A separate instance: a user's schema must not see (or clash with) the extension's own $ids.
+      validate = new Ajv({ allErrors: true, strict: false }).compile(schema as AnySchemaObject);
+    } catch (error) {
+      validate = error instanceof Error ? error.message : String(error);
+    }
+    userSchemas.set(key, validate);
+  }
+  return validate;
+}
+
+/** Why a user's schema is no schema, or undefined when it is one. */
+export function schemaProblem(schema: unknown): string | undefined {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'must be a JSON Schema object, such as { "type": "object" }';
+  const validate = userValidator(schema);
+  return typeof validate === 'string' ? validate : undefined;
+}
+
+/** The ways `value` fails a user's schema, each as `<path>: <message>`; none when it satisfies it. */
+export function schemaFailures(schema: unknown, value: unknown): string[] {
+  const validate = userValidator(schema);
+  if (typeof validate === 'string') return [`the schema is invalid: ${validate}`];
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath === '' ? 'value' : e.instancePath} ${e.message ?? e.keyword}`);
+}
+
 /** One line for an error message: `3 problems: a; b; and 1 more`. */
 export function summarizeProblems(problems: Problem[], max = 5): string {
   if (problems.length === 0) {

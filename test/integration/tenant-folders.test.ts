@@ -129,6 +129,22 @@ describe('tenant folders: pull, plan, push', () => {
     assert.deepEqual(again.changes, []);
   });
 
+  it('refuses to push through a read-only connection, sending nothing', async () => {
+    await addConnection('folders-ro', { readOnly: true });
+    try {
+      const folder = path.join(temp, 'read-only');
+      await vscode.commands.executeCommand('convai.pullTenant', { connection: 'folders-ro', tenantId, folder });
+      const promptFile = path.join(folder, 'ai_prompts', 'folder-prompt.json');
+      writeJson(promptFile, { ...readJson(promptFile), description: 'not sent' });
+      await clearRequests();
+      const error = await rejection(vscode.commands.executeCommand('convai.push', { folder, confirm: false }));
+      assert.match(error.message, /read-only/);
+      assert.deepEqual((await receivedRequests()).filter((r) => r.method !== 'GET'), []);
+    } finally {
+      await removeConnection('folders-ro');
+    }
+  });
+
   it('shows a conflict when the service changed a resource also changed in the folder, and push sends nothing', async () => {
     const folder = path.join(temp, 'conflict');
     await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });

@@ -1,0 +1,141 @@
+/**
+ * The assertion engine of prompt test suites: what a case expects of each
+ * output field, checked against what the service answered. Pure, so every
+ * assertion is unit-tested on its edge cases.
+ */
+import type { Json, JsonObject } from '../client';
+import { schemaFailures, schemaProblem } from '../validation';
+
+export const ASSERTIONS = ['equals', 'contains', 'notContains', 'matches', 'maxLength', 'jsonSchema'] as const;
+export type AssertionName = (typeof ASSERTIONS)[number];
+
+export interface Failure {
+  field: string;
+  /** The assertion that failed; `maxMs` for a run that took too long. */
+  assertion: AssertionName | 'maxMs';
+  message: string;
+  /** For `equals`: the two sides as text, for a diff. */
+  expected?: string;
+  actual?: string;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An object holding an assertion name is a set of assertions; any other value must be equal. */
+export function isAssertionSet(expectation: Json): expectation is JsonObject {
+  return isObject(expectation) && Object.keys(expectation).some((key) => (ASSERTIONS as readonly string[]).includes(key));
+}
+
+/** `/pattern/flags` or a bare pattern. */
+export function regexOf(source: string): RegExp {
+  const literal = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
+  return literal ? new RegExp(literal[1] as string, literal[2]) : new RegExp(source);
+}
+
+/**
+ * Why an expectation cannot be checked (an unknown assertion, a bad pattern or schema), each with its key. A text
+ * output can never equal an object, so an object expected of one is read as assertions, however misspelt.
+ */
+export function expectationProblems(expectation: Json, textOutput: boolean): Array<{ key?: string; message: string }> {
+  if (!isAssertionSet(expectation) && !(textOutput && isObject(expectation))) return [];
+  if (!isObject(expectation)) return [];
+  const problems: Array<{ key?: string; message: string }> = [];
+  for (const [key, value] of Object.entries(expectation)) {
+    if (!(ASSERTIONS as readonly string[]).includes(key)) {
+      problems.push({ key, message: `"${key}" is no assertion; use one of ${ASSERTIONS.join(', ')}` });
+    } else if ((key === 'contains' || key === 'notContains' || key === 'matches') && typeof value !== 'string') {
+      problems.push({ key, message: `${key} takes a text` });
+    } else if (key === 'matches') {
+      try {
+        regexOf(value as string);
+      } catch (error) {
+        problems.push({ key, message: `not a valid regular expression: ${error instanceof Error ? error.message : String(error)}` });
+      }
+    } else if (key === 'maxLength' && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
+      problems.push({ key, message: 'maxLength takes a whole number of characters' });
+    } else if (key === 'jsonSchema') {
+      const problem = schemaProblem(value);
+      if (problem !== undefined) problems.push({ key, message: `not a JSON Schema: ${problem}` });
+    }
+  }
+  return problems;
+}
+
+/** Values as people compare them: strings as they are, anything else as indented JSON. */
+export function shown(value: Json | undefined): string {
+  if (value === undefined) return '(absent)';
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}
+
+function canonical(value: Json | undefined): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+/** Text to search in: a string as it is, anything else as JSON. */
+function textOf(value: Json | undefined): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+}
+
+/** Characters as people count them: code points, so an emoji is one. */
+function length(text: string): number {
+  return Array.from(text).length;
+}
+
+function check(field: string, assertion: AssertionName, expected: Json, actual: Json | undefined): Failure | undefined {
+  const fail = (message: string, sides?: { expected: string; actual: string }): Failure => ({ field, assertion, message: `${field}: ${message}`, ...sides });
+  const text = textOf(actual);
+  switch (assertion) {
+    case 'equals':
+      return canonical(expected) === canonical(actual) ? undefined : fail('is not equal to the expected value', { expected: shown(expected), actual: shown(actual) });
+    case 'contains':
+      return actual !== undefined && text.includes(String(expected)) ? undefined : fail(`does not contain ${JSON.stringify(expected)}; it is ${JSON.stringify(text)}`);
+    case 'notContains':
+      return actual === undefined || !text.includes(String(expected)) ? undefined : fail(`contains ${JSON.stringify(expected)}, which it must not; it is ${JSON.stringify(text)}`);
+    case 'matches': {
+      let pattern: RegExp;
+      try {
+        pattern = regexOf(String(expected));
+      } catch (error) {
+        return fail(`the pattern ${JSON.stringify(expected)} is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`);
+      }
+      return actual !== undefined && pattern.test(text) ? undefined : fail(`does not match ${String(pattern)}; it is ${JSON.stringify(text)}`);
+    }
+    case 'maxLength':
+      return length(text) <= Number(expected) ? undefined : fail(`is ${length(text)} characters long, more than ${String(expected)}`);
+    case 'jsonSchema': {
+      let value: unknown = actual;
+      if (typeof actual === 'string') {
+        try {
+          value = JSON.parse(actual);
+        } catch (error) {
+          return fail(`is not JSON, so it cannot satisfy the schema (${error instanceof Error ? error.message : String(error)}); it is ${JSON.stringify(actual)}`);
+        }
+      }
+      const failures = schemaFailures(expected, value);
+      return failures.length === 0 ? undefined : fail(`does not satisfy the schema: ${failures.join('; ')}`);
+    }
+  }
+}
+
+/** Every way `output` fails what a case expects, field by field. */
+export function checkOutput(expect: JsonObject, output: JsonObject): Failure[] {
+  const failures: Failure[] = [];
+  for (const [field, expectation] of Object.entries(expect)) {
+    const actual = Object.prototype.hasOwnProperty.call(output, field) ? output[field] : undefined;
+    if (!isAssertionSet(expectation)) {
+      const failure = check(field, 'equals', expectation, actual);
+      if (failure) failures.push(failure);
+      continue;
+    }
+    for (const assertion of ASSERTIONS) {
+      if (!(assertion in expectation)) continue;
+      const failure = check(field, assertion, expectation[assertion] as Json, actual);
+      if (failure) failures.push(failure);
+    }
+  }
+  return failures;
+}

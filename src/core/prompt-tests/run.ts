@@ -1,0 +1,121 @@
+/**
+ * Runs a suite's cases against the service: at most a few requests at once,
+ * each run checked by the assertion engine, a case's runs weighed by its pass
+ * rate, and what a cancellation left unrun marked skipped. Requests are never
+ * repeated on failure: a 429 or 5xx fails that run with the reason.
+ */
+import type { JsonObject } from '../client';
+import { mapWithLimit } from '../concurrency';
+import { checkOutput, type Failure } from './assertions';
+import type { Suite, TestCase } from './suite';
+
+export interface CaseRun {
+  passed: boolean;
+  durationMs: number;
+  /** What the service answered; absent when the request failed. */
+  output?: JsonObject;
+  failures: Failure[];
+  /** The request's failure (an HTTP status, a time-out), when there was no answer. */
+  error?: string;
+}
+
+export interface CaseResult {
+  name: string;
+  passed: boolean;
+  /** Not run: the run was cancelled before this case started. */
+  skipped: boolean;
+  /** Why it failed, one line each; empty when it passed. */
+  messages: string[];
+  runs: CaseRun[];
+  passRate: number;
+}
+
+export interface SuiteResult {
+  passed: number;
+  failed: number;
+  skipped: number;
+  cases: CaseResult[];
+}
+
+/** Sends one run of a case; rejects when the request fails. */
+export type Execute = (testCase: TestCase, signal: AbortSignal) => Promise<JsonObject>;
+
+export interface RunOptions {
+  /** Requests at once (the setting convai.testConcurrency; default 4). */
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** Only these cases (by name); all when absent. */
+  only?: ReadonlySet<string>;
+  onCaseStarted?: (testCase: TestCase) => void;
+  onCaseFinished?: (testCase: TestCase, result: CaseResult) => void;
+  /** Each run, as it ends (for the run history). */
+  onRun?: (testCase: TestCase, run: CaseRun) => void;
+  now?: () => number;
+}
+
+function percent(rate: number): string {
+  return `${Math.round(rate * 100)}%`;
+}
+
+/** A case's verdict from its runs. */
+export function caseResult(testCase: TestCase, runs: CaseRun[]): CaseResult {
+  const passedRuns = runs.filter((r) => r.passed).length;
+  const passRate = runs.length === 0 ? 0 : passedRuns / testCase.repeat;
+  const passed = runs.length === testCase.repeat && passRate >= testCase.minPassRate;
+  const messages: string[] = [];
+  if (!passed) {
+    const reasons = runs.flatMap((run) => (run.error !== undefined ? [run.error] : run.failures.map((f) => f.message)));
+    messages.push(...new Set(reasons));
+    if (testCase.repeat > 1) messages.push(`passed ${passedRuns} of ${testCase.repeat} runs (${percent(passRate)}); it needs ${percent(testCase.minPassRate)}`);
+  }
+  return { name: testCase.name, passed, skipped: false, messages, runs, passRate };
+}
+
+function skipped(testCase: TestCase): CaseResult {
+  return { name: testCase.name, passed: false, skipped: true, messages: ['not run: the run was cancelled'], runs: [], passRate: 0 };
+}
+
+export async function runSuite(suite: Suite, execute: Execute, options: RunOptions = {}): Promise<SuiteResult> {
+  const now = options.now ?? (() => performance.now());
+  const signal = options.signal ?? new AbortController().signal;
+  const cases = suite.cases.filter((c) => !options.only || options.only.has(c.name));
+  const runs = new Map<TestCase, CaseRun[]>(cases.map((c) => [c, []]));
+  const finished = new Map<TestCase, CaseResult>();
+  // Every run of every case is one task, so a case repeated ten times does not hold the others up.
+  const tasks = cases.flatMap((testCase) => Array.from({ length: testCase.repeat }, () => testCase));
+  await mapWithLimit(tasks, options.concurrency ?? 4, async (testCase) => {
+    if (signal.aborted) return;
+    const done = runs.get(testCase) as CaseRun[];
+    if (done.length === 0) options.onCaseStarted?.(testCase);
+    const started = now();
+    let run: CaseRun;
+    try {
+      const output = await execute(testCase, signal);
+      const durationMs = now() - started;
+      const failures = checkOutput(testCase.expect, output);
+      if (testCase.maxMs !== undefined && durationMs > testCase.maxMs) {
+        failures.push({ field: 'duration', assertion: 'maxMs', message: `duration: took ${Math.round(durationMs)} ms, more than maxMs ${testCase.maxMs}` });
+      }
+      run = { passed: failures.length === 0, durationMs, output, failures };
+    } catch (error) {
+      // A cancelled request leaves the case unfinished: it is reported skipped, not failed.
+      if (signal.aborted) return;
+      run = { passed: false, durationMs: now() - started, failures: [], error: error instanceof Error ? error.message : String(error) };
+    }
+    done.push(run);
+    options.onRun?.(testCase, run);
+    if (done.length === testCase.repeat) {
+      const result = caseResult(testCase, done);
+      finished.set(testCase, result);
+      options.onCaseFinished?.(testCase, result);
+    }
+  });
+  const results = cases.map((testCase) => finished.get(testCase) ?? skipped(testCase));
+  for (const result of results) if (result.skipped) options.onCaseFinished?.(cases.find((c) => c.name === result.name) as TestCase, result);
+  return {
+    passed: results.filter((r) => r.passed).length,
+    failed: results.filter((r) => !r.passed && !r.skipped).length,
+    skipped: results.filter((r) => r.skipped).length,
+    cases: results,
+  };
+}

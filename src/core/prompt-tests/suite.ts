@@ -1,0 +1,132 @@
+/**
+ * A `.prompttest.json` suite (contract: "Prompt test suites"): its target, its
+ * cases and what each expects, read from JSON with comments, every problem
+ * named with its place so the editor can mark it.
+ */
+import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { Json, JsonObject } from '../client';
+import { locate, locateKey, type TextRange } from '../json-document';
+import { expectationProblems } from './assertions';
+
+export const SUITE_SUFFIX = '.prompttest.json';
+
+export interface SuiteTarget {
+  connection?: string;
+  tenantId?: number;
+}
+
+export interface TestCase {
+  name: string;
+  /** test_prompt inputs. */
+  prompt_text?: string;
+  prompt_params?: JsonObject;
+  /** execute_action inputs. */
+  action?: string;
+  params?: JsonObject;
+  expect: JsonObject;
+  maxMs?: number;
+  repeat: number;
+  minPassRate: number;
+  /** Where the case is in the file. */
+  range: TextRange;
+}
+
+export interface Suite {
+  target?: SuiteTarget;
+  /** The prompt (test_prompt cases) or the integration (execute_action cases), by name or id. */
+  resource: { segment: 'ai_prompts' | 'integrations'; ref: string | number };
+  cases: TestCase[];
+}
+
+export interface SuiteProblem {
+  path: Array<string | number>;
+  message: string;
+  range: TextRange;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const OUTPUTS = { ai_prompts: ['response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params'], integrations: ['result', 'status'] } as const;
+const TEXT_OUTPUTS: readonly string[] = ['response', 'altered_prompt', 'result', 'status'];
+const CASE_KEYS = ['name', 'prompt_text', 'prompt_params', 'action', 'params', 'expect', 'maxMs', 'repeat', 'minPassRate'];
+
+/** Reads a suite; `suite` is undefined when a problem makes it unrunnable. */
+export function parseSuite(text: string): { suite?: Suite; problems: SuiteProblem[] } {
+  const problems: SuiteProblem[] = [];
+  const at = (path: Array<string | number>, message: string, onKey = false): void => {
+    const range = (onKey ? locateKey(text, path) : undefined) ?? locate(text, path) ?? { offset: 0, length: 0 };
+    problems.push({ path, message, range });
+  };
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: true }) as unknown;
+  if (errors.length > 0) {
+    const first = errors[0] as ParseError;
+    return { problems: [{ path: [], message: `not valid JSON: ${printParseErrorCode(first.error)} at offset ${first.offset}`, range: { offset: first.offset, length: Math.max(first.length, 1) } }] };
+  }
+  if (!isObject(value)) return { problems: [{ path: [], message: 'a suite is a JSON object with "prompt" (or "integration") and "cases"', range: { offset: 0, length: 1 } }] };
+
+  let target: SuiteTarget | undefined;
+  if (value.target !== undefined) {
+    const t = value.target;
+    if (!isObject(t)) at(['target'], 'target must be { "connection": "<name>", "tenantId": <id> }');
+    else {
+      if (t.connection !== undefined && typeof t.connection !== 'string') at(['target', 'connection'], 'connection must be the name of a ConvAI connection');
+      if (t.tenantId !== undefined && (typeof t.tenantId !== 'number' || !Number.isSafeInteger(t.tenantId))) at(['target', 'tenantId'], 'tenantId must be an integer');
+      target = { connection: typeof t.connection === 'string' ? t.connection : undefined, tenantId: typeof t.tenantId === 'number' ? t.tenantId : undefined };
+    }
+  }
+
+  const named = (['prompt', 'integration'] as const).filter((key) => value[key] !== undefined);
+  if (named.length !== 1) at(named.length === 0 ? [] : ['integration'], 'name the resource under test: "prompt" (test_prompt cases) or "integration" (execute_action cases), one of them');
+  const key = named[0] ?? 'prompt';
+  const ref = value[key];
+  if (named.length === 1 && typeof ref !== 'string' && typeof ref !== 'number') at([key], `${key} must be the ${key}'s name or id`);
+  const segment = key === 'prompt' ? 'ai_prompts' : 'integrations';
+
+  const cases: TestCase[] = [];
+  if (!Array.isArray(value.cases) || value.cases.length === 0) at(['cases'], 'cases must be a list of at least one case');
+  const names = new Set<string>();
+  const root = parseTree(text);
+  (Array.isArray(value.cases) ? value.cases : []).forEach((item: Json, index) => {
+    const path = ['cases', index];
+    if (!isObject(item)) return at(path, 'a case is an object with "name", its inputs and "expect"');
+    const before = problems.length;
+    for (const extra of Object.keys(item).filter((k) => !CASE_KEYS.includes(k))) at([...path, extra], `"${extra}" is no field of a case; use ${CASE_KEYS.join(', ')}`, true);
+    if (typeof item.name !== 'string' || item.name.trim() === '') at([...path, 'name'], 'every case needs a "name"');
+    else if (names.has(item.name)) at([...path, 'name'], `another case is named "${item.name}"; names must be unique`);
+    else names.add(item.name);
+    if (segment === 'ai_prompts' && typeof item.prompt_text !== 'string') at([...path, 'prompt_text'], 'a prompt case needs "prompt_text", the text to test with');
+    if (segment === 'integrations' && (typeof item.action !== 'string' || item.action === '')) at([...path, 'action'], 'an integration case needs "action", the action to execute');
+    for (const objectField of ['prompt_params', 'params']) if (item[objectField] !== undefined && !isObject(item[objectField])) at([...path, objectField], `${objectField} must be an object`);
+    if (!isObject(item.expect)) at([...path, 'expect'], `"expect" maps output fields (${OUTPUTS[segment].join(', ')}) to a value or to assertions`);
+    else {
+      for (const [field, expectation] of Object.entries(item.expect)) {
+        if (!(OUTPUTS[segment] as readonly string[]).includes(field)) at([...path, 'expect', field], `"${field}" is no output of ${segment === 'ai_prompts' ? 'test_prompt' : 'execute_action'}; expect one of ${OUTPUTS[segment].join(', ')}`, true);
+        for (const problem of expectationProblems(expectation, TEXT_OUTPUTS.includes(field))) at([...path, 'expect', field, ...(problem.key ? [problem.key] : [])], `${field}: ${problem.message}`, problem.message.startsWith('"'));
+      }
+    }
+    const repeat = item.repeat ?? 1;
+    if (typeof repeat !== 'number' || !Number.isSafeInteger(repeat) || repeat < 1 || repeat > 100) at([...path, 'repeat'], 'repeat is how many times to run the case: a whole number from 1 to 100');
+    const minPassRate = item.minPassRate ?? 1;
+    if (typeof minPassRate !== 'number' || minPassRate < 0 || minPassRate > 1) at([...path, 'minPassRate'], 'minPassRate is the share of runs that must pass: a number from 0 to 1');
+    if (item.maxMs !== undefined && (typeof item.maxMs !== 'number' || item.maxMs <= 0)) at([...path, 'maxMs'], 'maxMs is the longest a run may take, in milliseconds');
+    if (problems.length > before) return;
+    const node = root && findNodeAtLocation(root, path);
+    cases.push({
+      name: item.name as string,
+      ...(typeof item.prompt_text === 'string' ? { prompt_text: item.prompt_text } : {}),
+      ...(isObject(item.prompt_params) ? { prompt_params: item.prompt_params } : {}),
+      ...(typeof item.action === 'string' ? { action: item.action } : {}),
+      ...(isObject(item.params) ? { params: item.params } : {}),
+      expect: item.expect as JsonObject,
+      ...(typeof item.maxMs === 'number' ? { maxMs: item.maxMs } : {}),
+      repeat: repeat as number,
+      minPassRate: minPassRate as number,
+      range: node ? { offset: node.offset, length: node.length } : { offset: 0, length: 0 },
+    });
+  });
+  if (problems.length > 0) return { problems };
+  return { suite: { target, resource: { segment, ref: ref as string | number }, cases }, problems };
+}

@@ -1,0 +1,169 @@
+import * as assert from 'node:assert/strict';
+import type { JsonObject } from '../../src/core/client';
+import { checkOutput, expectationProblems, isAssertionSet } from '../../src/core/prompt-tests/assertions';
+import { junitXml, publicResult } from '../../src/core/prompt-tests/report';
+import { runSuite, type Execute } from '../../src/core/prompt-tests/run';
+import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
+
+const messages = (expect: JsonObject, output: JsonObject): string[] => checkOutput(expect, output).map((f) => f.message);
+
+describe('prompt tests: the assertion engine', () => {
+  it('equals: deep, with the two sides as text for a diff; a bare value means equals', () => {
+    assert.deepEqual(messages({ next_prompt_params: { b: 1, a: [1, 2] } }, { next_prompt_params: { a: [1, 2], b: 1 } }), []);
+    const [failure] = checkOutput({ response: { equals: 'Bonjour 👋' } }, { response: 'Bonjour 👋!' });
+    assert.equal(failure?.message, 'response: is not equal to the expected value');
+    assert.equal(failure?.expected, 'Bonjour 👋');
+    assert.equal(failure?.actual, 'Bonjour 👋!');
+    assert.deepEqual(messages({ next_prompt_id: 3 }, {}), ['next_prompt_id: is not equal to the expected value'], 'absent is not equal');
+  });
+
+  it('contains and notContains: on text, unicode as it is; other values as JSON', () => {
+    assert.deepEqual(messages({ response: { contains: 'Grüße', notContains: 'refund' } }, { response: 'Viele Grüße 🌍' }), []);
+    assert.deepEqual(messages({ response: { contains: 'status' } }, { response: 'Your order…' }), ['response: does not contain "status"; it is "Your order…"']);
+    assert.deepEqual(messages({ response: { notContains: 'refund' } }, { response: 'A refund is on its way' }), ['response: contains "refund", which it must not; it is "A refund is on its way"']);
+    assert.deepEqual(messages({ next_prompt_params: { contains: '"step":2' } }, { next_prompt_params: { step: 2 } }), []);
+    assert.equal(messages({ response: { contains: 'x' } }, {}).length, 1, 'an absent field contains nothing');
+  });
+
+  it('matches: a bare pattern or /pattern/flags; an invalid pattern fails with the reason', () => {
+    assert.deepEqual(messages({ response: { matches: '^Order [A-Z]-\\d+' } }, { response: 'Order A-17 shipped' }), []);
+    assert.deepEqual(messages({ response: { matches: '/^order/i' } }, { response: 'ORDER' }), []);
+    assert.deepEqual(messages({ response: { matches: '/^.$/u' } }, { response: '🌍' }), [], 'the u flag counts an emoji as one character');
+    assert.match(messages({ response: { matches: '(' } }, { response: 'x' })[0] ?? '', /the pattern "\(" is not a valid regular expression/);
+  });
+
+  it('maxLength counts characters as people do, on large texts too', () => {
+    assert.deepEqual(messages({ response: { maxLength: 3 } }, { response: '👋🌍é' }), []);
+    const large = 'a'.repeat(200_000);
+    assert.deepEqual(messages({ response: { maxLength: 200_000 } }, { response: large }), []);
+    assert.deepEqual(messages({ response: { maxLength: 199_999 } }, { response: large }), ['response: is 200000 characters long, more than 199999']);
+  });
+
+  it('jsonSchema: the value, or its text parsed as JSON; text that does not parse fails saying so', () => {
+    const schema = { type: 'object', required: ['status'], properties: { status: { enum: ['open', 'closed'] } } };
+    assert.deepEqual(messages({ response: { jsonSchema: schema } }, { response: '{"status": "open"}' }), []);
+    assert.deepEqual(messages({ next_prompt_params: { jsonSchema: schema } }, { next_prompt_params: { status: 'closed' } }), []);
+    assert.match(messages({ response: { jsonSchema: schema } }, { response: '{"status": "lost"}' })[0] ?? '', /does not satisfy the schema: \/status must be equal to one of the allowed values/);
+    assert.match(messages({ response: { jsonSchema: schema } }, { response: 'Sure! {"status": "open"}' })[0] ?? '', /^response: is not JSON, so it cannot satisfy the schema/);
+  });
+
+  it('tells assertion objects from expected objects, and names what cannot be checked', () => {
+    assert.equal(isAssertionSet({ contains: 'x' }), true);
+    assert.equal(isAssertionSet({ step: 2 }), false);
+    assert.deepEqual(expectationProblems({ contains: 'a', containz: 'b', matches: '[', maxLength: -1, jsonSchema: { type: 'nonsense' } }, true).map((p) => p.key), ['containz', 'matches', 'maxLength', 'jsonSchema']);
+    assert.deepEqual(expectationProblems({ containz: 'b' }, true).map((p) => p.key), ['containz'], 'a text output\'s object is assertions');
+    assert.deepEqual(expectationProblems({ step: 2 }, false), [], 'an object output\'s object is a value');
+  });
+});
+
+describe('prompt tests: suites', () => {
+  const suiteText = `{
+  // a comment, as the starting file has
+  "target": { "connection": "local", "tenantId": 1 },
+  "prompt": "Order Triage",
+  "cases": [
+    { "name": "status", "prompt_text": "Where is A-1?", "expect": { "response": { "contains": "A-1" } } },
+    { "name": "flaky", "prompt_text": "x", "repeat": 4, "minPassRate": 0.5, "expect": { "next_prompt_id": 3 } },
+  ],
+}`;
+
+  it('reads a suite with comments and trailing commas', () => {
+    const { suite, problems } = parseSuite(suiteText);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(suite?.resource, { segment: 'ai_prompts', ref: 'Order Triage' });
+    assert.deepEqual(suite?.cases.map((c) => [c.name, c.repeat, c.minPassRate]), [['status', 1, 1], ['flaky', 4, 0.5]]);
+    assert.equal(suiteText.slice(suite?.cases[0]?.range.offset ?? 0).startsWith('{ "name": "status"'), true);
+  });
+
+  it('names each problem at its place: unknown assertion, bad pattern, not a schema, unknown output, missing input', () => {
+    const text = JSON.stringify({ prompt: 3, cases: [
+      { name: 'a', prompt_text: 'x', expect: { response: { containz: 'y' } } },
+      { name: 'b', prompt_text: 'x', expect: { response: { matches: '(' } } },
+      { name: 'c', prompt_text: 'x', expect: { response: { jsonSchema: { type: 'nope' } } } },
+      { name: 'd', prompt_text: 'x', expect: { result: 'y' } },
+      { name: 'e', expect: {} },
+    ] }, null, 2);
+    const { suite, problems } = parseSuite(text);
+    assert.equal(suite, undefined);
+    const at = (i: number): string => text.slice(problems[i]?.range.offset, (problems[i]?.range.offset ?? 0) + (problems[i]?.range.length ?? 0));
+    assert.match(problems[0]?.message ?? '', /"containz" is no assertion/);
+    assert.equal(at(0), '"containz"');
+    assert.match(problems[1]?.message ?? '', /not a valid regular expression/);
+    assert.equal(at(1), '"("');
+    assert.match(problems[2]?.message ?? '', /not a JSON Schema/);
+    assert.match(problems[3]?.message ?? '', /"result" is no output of test_prompt/);
+    assert.match(problems[4]?.message ?? '', /needs "prompt_text"/);
+  });
+});
+
+describe('prompt tests: running', () => {
+  const suite = (cases: Partial<Suite['cases'][number]>[]): Suite => ({
+    resource: { segment: 'ai_prompts', ref: 'p' },
+    cases: cases.map((c, i) => ({ name: `case ${i}`, prompt_text: 'x', expect: { response: { contains: 'ok' } }, repeat: 1, minPassRate: 1, range: { offset: 0, length: 0 }, ...c })),
+  });
+
+  it('passes and fails cases on their assertions, and a failed request fails its run with the reason', async () => {
+    const execute: Execute = (c) => (c.name === 'case 2' ? Promise.reject(new Error('429 Too Many Requests')) : Promise.resolve({ response: c.name === 'case 0' ? 'ok' : 'no' }));
+    const result = await runSuite(suite([{}, {}, {}]), execute);
+    assert.deepEqual(result.cases.map((c) => [c.name, c.passed, c.messages]), [
+      ['case 0', true, []],
+      ['case 1', false, ['response: does not contain "ok"; it is "no"']],
+      ['case 2', false, ['429 Too Many Requests']],
+    ]);
+    assert.deepEqual(publicResult(result), { passed: 1, failed: 2, cases: result.cases.map(({ name, passed, messages: m }) => ({ name, passed, messages: m })) });
+  });
+
+  it('weighs repeated runs by the pass rate', async () => {
+    let n = 0;
+    const execute: Execute = () => Promise.resolve({ response: n++ % 2 === 0 ? 'ok' : 'no' });
+    const result = await runSuite(suite([{ repeat: 4, minPassRate: 0.5 }, { repeat: 4, minPassRate: 0.75 }]), execute, { concurrency: 1 });
+    assert.deepEqual(result.cases.map((c) => [c.passed, c.passRate]), [[true, 0.5], [false, 0.5]]);
+    assert.match(result.cases[1]?.messages.at(-1) ?? '', /passed 2 of 4 runs \(50%\); it needs 75%/);
+  });
+
+  it('never sends more than the concurrency at once', async () => {
+    let open = 0;
+    let most = 0;
+    const execute: Execute = async () => {
+      most = Math.max(most, ++open);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      open--;
+      return { response: 'ok' };
+    };
+    await runSuite(suite([{ repeat: 5 }, { repeat: 5 }]), execute, { concurrency: 3 });
+    assert.equal(most, 3);
+  });
+
+  it('fails a run slower than maxMs', async () => {
+    let clock = 0;
+    const execute: Execute = () => {
+      clock += 250;
+      return Promise.resolve({ response: 'ok' });
+    };
+    const result = await runSuite(suite([{ maxMs: 100 }]), execute, { now: () => clock });
+    assert.deepEqual(result.cases[0]?.messages, ['duration: took 250 ms, more than maxMs 100']);
+  });
+
+  it('marks what a cancellation left unrun as skipped', async () => {
+    const controller = new AbortController();
+    const execute: Execute = async (c, signal) => {
+      if (c.name === 'case 0') {
+        controller.abort();
+        return { response: 'ok' };
+      }
+      return signal.aborted ? Promise.reject(new Error('cancelled')) : { response: 'ok' };
+    };
+    const result = await runSuite(suite([{}, {}, {}]), execute, { concurrency: 1, signal: controller.signal });
+    assert.deepEqual(result.cases.map((c) => [c.passed, c.skipped]), [[true, false], [false, true], [false, true]]);
+    assert.equal(result.skipped, 2);
+  });
+
+  it('writes JUnit XML: one testcase per case, failures with their messages, text escaped', async () => {
+    const result = await runSuite(suite([{ name: 'ok <1>' }, { name: 'bad & sad' }]), (c) => Promise.resolve({ response: c.name === 'ok <1>' ? 'ok' : '<no>' }));
+    const xml = junitXml([{ name: 'triage.prompttest.json', result }]);
+    assert.equal((xml.match(/<testcase /g) ?? []).length, 2);
+    assert.match(xml, /<testcase classname="triage\.prompttest\.json" name="ok &lt;1&gt;" time="[\d.]+"\/>/);
+    assert.match(xml, /<testcase classname="triage\.prompttest\.json" name="bad &amp; sad" time="[\d.]+"><failure message="response: does not contain &quot;ok&quot;; it is &quot;&lt;no&gt;&quot;">/);
+    assert.match(xml, /<testsuites tests="2" failures="1" skipped="0">/);
+  });
+});
