@@ -8,6 +8,7 @@ import * as operations from './operations/register';
 import * as parts from './parts/register';
 import * as references from './references/register';
 import * as tenantFolders from './tenant-folders/register';
+import { registerSourceControl } from './tenant-folders/scm/register';
 import * as requests from './requests/register';
 import { Log } from './log';
 import * as tree from './tree/register';
@@ -34,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
       ...treeFeature.disposables,
       ...parts.register(log, documentFeature.files, listings),
       ...tenantFolders.register(log, connections, documentFeature.files, listings),
+      ...registerSourceControl(log, connections),
       ...operationFeature.disposables,
       ...requests.register(context, log, operationFeature.runner),
     );

@@ -14,6 +14,7 @@ import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Log } from '../log';
 import { connectionOf, manifestOf, pulledFolder } from './folders';
+import { pickTenant } from './scm/tenant-refs';
 
 const PUSH = 'Push';
 
@@ -31,18 +32,12 @@ function integer(value: unknown, field: string): number {
 }
 
 /** The tenant a user pulls: the tree's tenant node, or picked. */
-async function pickTenant(connections: Connections, arg: unknown): Promise<{ connection: string; tenantId: number; name: string } | undefined> {
+async function tenantToPull(connections: Connections, arg: unknown): Promise<{ connection: string; tenantId: number; name: string } | undefined> {
   if (typeof arg === 'object' && arg !== null && 'connectionName' in arg && 'tenantId' in arg && 'summary' in arg) {
     const node = arg as { connectionName: string; tenantId: number; summary: JsonObject };
     return { connection: node.connectionName, tenantId: node.tenantId, name: String(node.summary.name ?? `tenant ${node.tenantId}`) };
   }
-  const names = connections.list().map((c) => c.name);
-  if (names.length === 0) throw new Error('Add a connection first with "ConvAI: Add Connection".');
-  const connection = names.length === 1 ? names[0] : await vscode.window.showQuickPick(names, { placeHolder: 'Pull a tenant of which connection?' });
-  if (!connection) return undefined;
-  const tenants = (await connections.visibleTenants(connection)).filter((t) => typeof t.id === 'number');
-  const picked = await vscode.window.showQuickPick(tenants.map((t) => ({ label: String(t.name ?? `Tenant ${String(t.id)}`), description: `#${String(t.id)}`, tenant: t })), { placeHolder: 'Pull which tenant?' });
-  return picked && { connection, tenantId: picked.tenant.id as number, name: picked.label };
+  return pickTenant(connections, 'Pull which tenant?');
 }
 
 async function pickFolder(name: string): Promise<string | undefined> {
@@ -59,7 +54,7 @@ async function pull(connections: Connections, log: Log, arg: unknown): Promise<{
   const programmatic = isProgrammatic(arg);
   const target = programmatic
     ? { connection: String(arg.connection ?? ''), tenantId: integer(arg.tenantId, 'tenantId'), name: `tenant ${String(arg.tenantId)}` }
-    : await pickTenant(connections, arg);
+    : await tenantToPull(connections, arg);
   if (!target) return undefined;
   const connection = connections.require(target.connection);
   const folder = programmatic

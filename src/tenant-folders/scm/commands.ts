@@ -1,0 +1,125 @@
+import * as vscode from 'vscode';
+import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
+import type { Log } from '../../log';
+import type { ResourceName } from '../../core/tenant/promote';
+import { TenantNode } from '../../tree/nodes';
+import { messageOf } from '../../ui/notify';
+import { ChangeState } from './change-states';
+import { pullPair, type Comparison } from './compare-control';
+import type { Comparisons } from './comparisons';
+import type { ScmDeps } from './deps';
+import type { CheckResult } from './folder-control';
+import type { PulledFolders } from './pulled-folders';
+import { runPromotion, type AppliedChange } from './promotion';
+import { pickTenant, resourceNamesArg, sameTenant, tenantRefArg, type TenantRef } from './tenant-refs';
+
+/** What the Source Control view hands a command: the list, a group, or the selected rows (sometimes as one array). */
+function viewArgs(arg: unknown, rest: unknown[]): unknown[] {
+  return [arg, ...rest].flatMap((a) => (Array.isArray(a) ? (a as unknown[]) : [a]));
+}
+
+/** Refresh: checks pulled folders against the service, or pulls a comparison's tenants again. */
+function registerRefresh(log: Log, folders: PulledFolders, comparisons: Comparisons): vscode.Disposable {
+  return registerCommand(log, COMMANDS.refreshTenantChanges, async (arg): Promise<CheckResult | Comparison | undefined> => {
+    if (isProgrammatic(arg)) {
+      if (typeof arg.folder !== 'string') throw new Error('folder must be the absolute path of a pulled tenant folder.');
+      const control = await folders.byFolder(arg.folder);
+      if (!control) throw new Error(`${arg.folder} holds no pulled tenant (no convai-tenant.json): pull a tenant into it first with "ConvAI: Pull Tenant to Folder…".`);
+      return control.check();
+    }
+    const comparison = comparisons.find(arg);
+    if (comparison) return vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => comparison.refresh());
+    const folder = await folders.find(arg);
+    const targets = folder ? [folder] : await folders.all();
+    if (targets.length === 0) {
+      void vscode.window.showInformationMessage('No pulled tenant folder in this workspace: pull a tenant into one with "ConvAI: Pull Tenant to Folder…".');
+      return undefined;
+    }
+    const results = await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => Promise.allSettled(targets.map((t) => t.check())));
+    const failures = results.flatMap((r, i) => (r.status === 'rejected' ? [`${targets[i]?.label}: ${messageOf(r.reason)}`] : []));
+    if (failures.length > 0) throw new Error(failures.join(' '));
+    return results.length === 1 && results[0]?.status === 'fulfilled' ? results[0].value : undefined;
+  });
+}
+
+/** Compare Tenant With…: from a tenant of the tree (the source), from the palette, or `{ source, target }`. */
+function registerCompare(log: Log, deps: ScmDeps, comparisons: Comparisons): vscode.Disposable {
+  return registerCommand(log, COMMANDS.compareTenants, async (arg): Promise<Comparison | undefined> => {
+    let source: TenantRef | undefined;
+    let target: TenantRef | undefined;
+    if (isProgrammatic(arg)) {
+      source = tenantRefArg(arg.source, 'source');
+      target = tenantRefArg(arg.target, 'target');
+    } else {
+      source = arg instanceof TenantNode ? { connection: arg.connectionName, tenantId: arg.tenantId } : await pickTenant(deps.connections, 'Compare: the tenant to promote from');
+      target = source && await pickTenant(deps.connections, `Compare tenant ${source.tenantId} on ${source.connection} with`);
+    }
+    if (!source || !target) return undefined;
+    if (sameTenant(source, target)) throw new Error('Pick two different tenants: a tenant compared with itself has nothing to promote.');
+    const [from, to] = [source, target];
+    const { comparison } = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Comparing tenant ${from.tenantId} on ${from.connection} with tenant ${to.tenantId} on ${to.connection}…` },
+      () => comparisons.open(from, to),
+    );
+    if (!isProgrammatic(arg)) await vscode.commands.executeCommand('workbench.view.scm');
+    return comparison;
+  });
+}
+
+/** The rows' resources, once each; none means every resource. */
+function namesOf(states: readonly ChangeState[]): ResourceName[] | undefined {
+  const names = new Map<string, ResourceName>();
+  for (const { row } of states) {
+    if (row.change.segment !== 'tenants') names.set(`${row.change.segment}/${row.change.name}`, { segment: row.change.segment, name: row.change.name });
+  }
+  return names.size > 0 ? [...names.values()] : undefined;
+}
+
+/**
+ * Promote: `{ source, target, resources?, confirm: false }` pulls both tenants
+ * and promotes; from a comparison, its rows (the selected ones, or all) are
+ * promoted from the tenants as that comparison pulled them.
+ */
+function registerPromote(log: Log, deps: ScmDeps, comparisons: Comparisons): vscode.Disposable {
+  return registerCommand(log, COMMANDS.promote, async (arg, ...rest): Promise<{ applied: AppliedChange[] } | undefined> => {
+    if (isProgrammatic(arg)) {
+      const source = tenantRefArg(arg.source, 'source');
+      const target = tenantRefArg(arg.target, 'target');
+      if (sameTenant(source, target)) throw new Error('source and target must be two different tenants.');
+      const resources = resourceNamesArg(arg.resources);
+      const pair = await pullPair(deps.connections, source, target);
+      const applied = await runPromotion(deps.connections, { source, target, pair, resources, confirm: arg.confirm !== false });
+      return { applied: applied ?? [] };
+    }
+    const args = viewArgs(arg, rest);
+    const control = args.map((a) => comparisons.find(a)).find((c) => c !== undefined) ?? (await comparisons.choose());
+    if (!control) throw new Error('There is no comparison to promote from: run "ConvAI: Compare Tenant With…" first.');
+    const resources = namesOf(args.filter((a): a is ChangeState => a instanceof ChangeState && control.owns(a)));
+    const { source, target } = control;
+    const applied = await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => runPromotion(deps.connections, {
+      source, target, pair: control.tenants, resources, confirm: true,
+    }));
+    if (applied === undefined) return undefined;
+    void vscode.window.showInformationMessage(applied.length === 0
+      ? `Nothing to promote: tenant ${target.tenantId} on ${target.connection} already matches.`
+      : `Promoted ${applied.length} resource${applied.length === 1 ? '' : 's'} to tenant ${target.tenantId} on ${target.connection}.`);
+    await control.refresh();
+    return { applied };
+  });
+}
+
+function registerClose(log: Log, comparisons: Comparisons): vscode.Disposable {
+  return registerCommand(log, COMMANDS.closeComparison, async (arg) => {
+    const control = comparisons.find(arg) ?? (await comparisons.choose());
+    if (control) comparisons.close(control);
+  });
+}
+
+export function registerScmCommands(log: Log, deps: ScmDeps, folders: PulledFolders, comparisons: Comparisons): vscode.Disposable[] {
+  return [
+    registerRefresh(log, folders, comparisons),
+    registerCompare(log, deps, comparisons),
+    registerPromote(log, deps, comparisons),
+    registerClose(log, comparisons),
+  ];
+}

@@ -1,0 +1,79 @@
+import * as vscode from 'vscode';
+import type { Connections } from '../../connections/registry';
+import { kindLabel } from '../../core/references';
+import type { Segment } from '../../core/resources';
+import { readManifest } from '../../core/tenant/manifest';
+import type { Change } from '../../core/tenant/plan';
+import { planPromotion, type ResourceName } from '../../core/tenant/promote';
+import { push } from '../../core/tenant/push';
+import type { TenantPair } from './compare-control';
+import type { TenantRef } from './tenant-refs';
+
+/** A change sent by a promotion, as `convai.promote` returns it; a created resource's id is the new one. */
+export interface AppliedChange {
+  action: Change['action'];
+  segment: Segment;
+  id?: number;
+  name: string;
+  fields: string[];
+}
+
+export interface PromotionRequest {
+  source: TenantRef;
+  target: TenantRef;
+  /** The tenants as pulled; what changed on the target since is a conflict. */
+  pair: TenantPair;
+  resources?: readonly ResourceName[];
+  /** Ask in a modal dialog, listing what will be sent. */
+  confirm: boolean;
+}
+
+const tenantText = (ref: TenantRef): string => `tenant ${ref.tenantId} on ${ref.connection}`;
+const VERBS = { create: 'Create', update: 'Update', delete: 'Delete', conflict: 'Conflict' } as const;
+/** A modal dialog taller than the window hides its buttons. */
+const LISTED = 20;
+
+function what(change: Change): string {
+  return change.segment === 'tenants' ? `tenant "${change.name}"` : `${kindLabel(change.segment)} "${change.name}"`;
+}
+
+function line(change: Change): string {
+  return `${VERBS[change.action]} ${what(change)}${change.fields.length > 0 ? ` (${change.fields.join(', ')})` : ''}`;
+}
+
+async function confirmed(request: PromotionRequest, sends: readonly Change[]): Promise<boolean> {
+  const lines = sends.slice(0, LISTED).map(line);
+  if (sends.length > LISTED) lines.push(`… and ${sends.length - LISTED} more`);
+  const detail = [...lines, '', `Credentials are never copied: updated resources keep ${request.target.connection}'s own.`].join('\n');
+  const message = `Promote ${sends.length} resource${sends.length === 1 ? '' : 's'} from ${tenantText(request.source)} to ${tenantText(request.target)}?`;
+  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Promote')) === 'Promote';
+}
+
+/**
+ * Promotes through the core: the same plan as a push from a folder (order,
+ * conflicts with what changed on the target since it was pulled), then the
+ * push. Resolves with the changes sent, or undefined when the user declined.
+ */
+export async function runPromotion(connections: Connections, request: PromotionRequest): Promise<AppliedChange[] | undefined> {
+  const { source, target } = request;
+  const connection = connections.require(target.connection);
+  if (connection.readOnly) throw new Error(`Nothing was promoted: the connection "${connection.name}" is read-only (readOnly in convai.connections).`);
+  const client = connections.client(target.connection);
+  const { plan, folder } = await planPromotion(client, request.pair.source, request.pair.target, request.resources);
+  const conflicts = plan.changes.filter((c) => c.action === 'conflict');
+  if (conflicts.length > 0) {
+    throw new Error(`Nothing was promoted: ${conflicts.map((c) => `${what(c)} (${c.reason ?? 'conflict'})`).join('; ')} on ${tenantText(target)} since it was pulled for this comparison. Refresh the comparison to see its current state, then promote again.`);
+  }
+  if (plan.problems.length > 0) throw new Error(`Nothing was promoted: ${plan.problems.join(' ')}`);
+  if (plan.changes.length === 0) return [];
+  if (request.confirm && !(await confirmed(request, plan.changes))) return undefined;
+  const result = await push(client, folder, plan);
+  const [missed] = result.notTaken;
+  if (missed) {
+    throw new Error(`The promotion stopped after ${result.applied.length} of ${plan.changes.length} changes: ${tenantText(target)} did not take ${missed.field} of ${missed.file} as sent (it holds ${JSON.stringify(missed.holds)}). Check the field's value in ${tenantText(source)}, then promote again.`);
+  }
+  const ids = new Map((await readManifest(folder))?.resources.map((entry) => [entry.file, entry.id]));
+  return result.applied.map(({ file, action, segment, id = ids.get(file), name, fields }) => ({
+    action, segment, ...(id === undefined ? {} : { id }), name, fields,
+  }));
+}

@@ -1,0 +1,109 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { MANIFEST_FILE } from '../../core/tenant/manifest';
+import { messageOf } from '../../ui/notify';
+import type { ScmDeps } from './deps';
+import { PulledFolderControl } from './folder-control';
+
+const MANIFESTS = `**/${MANIFEST_FILE}`;
+
+/**
+ * One change list per pulled folder of the workspace (a folder holding
+ * convai-tenant.json), found at start and kept current as manifests come
+ * and go. Folders are file-system paths: the core reads them with Node.
+ */
+export class PulledFolders implements vscode.Disposable {
+  private readonly controls = new Map<string, Promise<PulledFolderControl | undefined>>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly deps: ScmDeps) {
+    const watcher = vscode.workspace.createFileSystemWatcher(MANIFESTS);
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate((uri) => void this.add(rootOf(uri))),
+      watcher.onDidDelete((uri) => void this.remove(rootOf(uri))),
+      watcher.onDidChange((uri) => void this.manifestChanged(rootOf(uri))),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.scan()),
+      // A connection added, removed or given a token changes what the lists can show.
+      deps.connections.onDidChange(() => void this.each((control) => control.refreshLocal())),
+    );
+    void this.scan();
+  }
+
+  /** The control of a folder; one is opened when the folder holds a manifest the watcher has not reported yet. */
+  async byFolder(folder: string): Promise<PulledFolderControl | undefined> {
+    return this.add(vscode.Uri.file(path.resolve(folder)), false);
+  }
+
+  /** The control that owns a SourceControl handed to a command from the Source Control view. */
+  async find(sourceControl: unknown): Promise<PulledFolderControl | undefined> {
+    return (await this.all()).find((control) => control.owns(sourceControl));
+  }
+
+  async all(): Promise<PulledFolderControl[]> {
+    return (await Promise.all(this.controls.values())).filter((c): c is PulledFolderControl => c !== undefined);
+  }
+
+  private async scan(): Promise<void> {
+    const found = await vscode.workspace.findFiles(MANIFESTS, '**/node_modules/**');
+    const roots = new Set(found.filter((uri) => uri.scheme === 'file').map((uri) => rootOf(uri).fsPath));
+    for (const root of [...this.controls.keys()]) if (!roots.has(root)) await this.remove(vscode.Uri.file(root));
+    await Promise.all([...roots].map((root) => this.add(vscode.Uri.file(root))));
+  }
+
+  /** Opens a folder's list, and checks it against the service the first time it shows (when there is a connection to ask). */
+  private add(root: vscode.Uri, check = true): Promise<PulledFolderControl | undefined> {
+    const existing = this.controls.get(root.fsPath);
+    if (existing) return existing;
+    const opening = PulledFolderControl.open(root, this.deps).then(async (control) => {
+      if (!control) {
+        this.controls.delete(root.fsPath);
+        return undefined;
+      }
+      control.onDidVanish(() => void this.remove(root));
+      await control.refreshLocal();
+      if (check && (await control.hasConnection())) {
+        control.check().catch((error: unknown) => this.deps.log.warn(`${root.fsPath}: ${messageOf(error)}`));
+      }
+      return control;
+    }, (error: unknown) => {
+      this.controls.delete(root.fsPath);
+      this.deps.log.warn(`${root.fsPath}: ${messageOf(error)}`);
+      return undefined;
+    });
+    this.controls.set(root.fsPath, opening);
+    return opening;
+  }
+
+  private async remove(root: vscode.Uri): Promise<void> {
+    const control = this.controls.get(root.fsPath);
+    this.controls.delete(root.fsPath);
+    (await control)?.dispose();
+  }
+
+  /** A manifest naming another tenant or connection (pulled again from elsewhere) gets a list with the new label. */
+  private async manifestChanged(root: vscode.Uri): Promise<void> {
+    const control = await this.controls.get(root.fsPath);
+    if (!control) {
+      await this.add(root);
+    } else if (await control.relabelled()) {
+      await this.remove(root);
+      await this.add(root);
+    }
+  }
+
+  private async each(action: (control: PulledFolderControl) => Promise<void>): Promise<void> {
+    await Promise.all((await this.all()).map(action));
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+    const controls = [...this.controls.values()];
+    this.controls.clear();
+    for (const control of controls) void control.then((c) => c?.dispose());
+  }
+}
+
+function rootOf(manifest: vscode.Uri): vscode.Uri {
+  return vscode.Uri.file(path.dirname(manifest.fsPath));
+}

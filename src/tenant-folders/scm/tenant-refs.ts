@@ -1,0 +1,55 @@
+import * as vscode from 'vscode';
+import type { Connections } from '../../connections/registry';
+import { isResourceId } from '../../core/references';
+import { TENANT_SEGMENTS, type TenantSegment } from '../../core/resources';
+import type { ResourceName } from '../../core/tenant/promote';
+
+/** A tenant on a connection: one side of a comparison. */
+export interface TenantRef {
+  connection: string;
+  tenantId: number;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function sameTenant(a: TenantRef, b: TenantRef): boolean {
+  return a.connection === b.connection && a.tenantId === b.tenantId;
+}
+
+/** A programmatic caller's `{ connection, tenantId }`. */
+export function tenantRefArg(value: unknown, what: string): TenantRef {
+  if (!isRecord(value) || typeof value.connection !== 'string' || !isResourceId(value.tenantId)) {
+    throw new Error(`${what} must be { connection, tenantId }: a connection's name and a tenant's id.`);
+  }
+  return { connection: value.connection, tenantId: value.tenantId };
+}
+
+/** A programmatic caller's `resources`: absent for all of them, else a list of `{ segment, name }`. */
+export function resourceNamesArg(value: unknown): ResourceName[] | undefined {
+  if (value === undefined) return undefined;
+  const valid = (item: unknown): item is ResourceName => isRecord(item) && typeof item.name === 'string'
+    && TENANT_SEGMENTS.includes(item.segment as TenantSegment);
+  if (!Array.isArray(value) || !value.every(valid)) {
+    throw new Error(`resources must be a list of { segment, name }, segment one of ${TENANT_SEGMENTS.join(', ')}; leave it out to promote every resource.`);
+  }
+  return value.map(({ segment, name }) => ({ segment, name }));
+}
+
+/** Asks for a connection and one of its tenants; undefined when the user cancels. */
+export async function pickTenant(connections: Connections, title: string, connection?: string): Promise<(TenantRef & { name: string }) | undefined> {
+  const all = connections.list();
+  if (all.length === 0) throw new Error('There is no connection yet: add one with "ConvAI: Add Connection".');
+  const name = connection ?? (await vscode.window.showQuickPick(
+    all.map((c) => ({ label: c.name, description: `${c.baseUrl}${c.readOnly ? ' · read-only' : ''}` })),
+    { title, placeHolder: 'Connection' },
+  ))?.label;
+  if (name === undefined) return undefined;
+  const tenants = await connections.visibleTenants(name);
+  const picked = await vscode.window.showQuickPick(
+    tenants.flatMap((t) => (isResourceId(t.id) ? [{ label: typeof t.name === 'string' ? t.name : `Tenant ${t.id}`, description: `#${t.id}`, id: t.id }] : [])),
+    { title: `${title} (${name})`, placeHolder: 'Tenant' },
+  );
+  return picked ? { connection: name, tenantId: picked.id, name: picked.label } : undefined;
+}
