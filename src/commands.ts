@@ -31,6 +31,7 @@ export const COMMANDS = {
   compareTenants: 'convai.compareTenants',
   promote: 'convai.promote',
   closeComparison: 'convai.closeComparison',
+  runPromptTests: 'convai.runPromptTests',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

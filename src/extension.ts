@@ -6,6 +6,7 @@ import * as documents from './documents/register';
 import * as listingsFeature from './listings/register';
 import * as operations from './operations/register';
 import * as parts from './parts/register';
+import * as promptTests from './prompt-tests/register';
 import * as references from './references/register';
 import * as tenantFolders from './tenant-folders/register';
 import { registerSourceControl } from './tenant-folders/scm/register';
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): void {
       ...parts.register(log, documentFeature.files, listings),
       ...tenantFolders.register(log, connections, documentFeature.files, listings),
       ...registerSourceControl(log, connections),
+      ...promptTests.register(log, connections, operationFeature.history),
       ...operationFeature.disposables,
       ...requests.register(context, log, operationFeature.runner),
     );

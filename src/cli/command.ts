@@ -9,7 +9,7 @@ import type { ParseArgsConfig } from 'node:util';
 /** How the tool is started, shown in usage lines. */
 export const PROGRAM = 'node dist/cli.js';
 
-/** 0 success; 1 the work failed (conflict, refused push, failed request, field not taken); 2 the tool was called wrongly. */
+/** 0 success; 1 the work failed (conflict, refused push, failed request, field not taken, failed prompt test); 2 the tool was called wrongly or a suite cannot run. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

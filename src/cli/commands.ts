@@ -1,7 +1,8 @@
-/** The subcommands, in the order help lists them: a new one (e.g. `test`) is one more entry. */
+/** The subcommands, in the order help lists them: a new one is one more entry. */
 import type { Command } from './command';
 import { planCommand } from './plan';
 import { pullCommand } from './pull';
 import { pushCommand } from './push';
+import { testCommand } from './test';
 
-export const COMMANDS: readonly Command[] = [pullCommand, planCommand, pushCommand];
+export const COMMANDS: readonly Command[] = [pullCommand, planCommand, pushCommand, testCommand];

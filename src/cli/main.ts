@@ -16,13 +16,13 @@ function toolHelp(commands: readonly Command[]): string[] {
   return [
     `Usage: ${PROGRAM} <command> [options] <arguments>`,
     '',
-    'Tenant folders (configuration as code) from a terminal or CI.',
+    'Tenant folders (configuration as code) and prompt test suites from a terminal or CI.',
     '',
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     `The token is read from the environment variable ${TOKEN_VARIABLE}, never from an argument.`,
-    'Exit codes: 0 success; 1 a conflict, a refused push, a failed request or a field the service did not take; 2 a usage error.',
+    'Exit codes: 0 success; 1 a conflict, a refused push, a failed request, a field the service did not take or a failed prompt test; 2 a usage error or a suite that cannot run.',
     `Run "${PROGRAM} <command> --help" for a command's options.`,
   ];
 }

@@ -67,3 +67,10 @@ export async function pulledFolder(root: string): Promise<PulledFolder> {
   baseUrlFrom(manifest.baseUrl, `${MANIFEST_FILE} baseUrl`);
   return { root, io, manifest };
 }
+
+/** A tenant id given on the command line, checked before any request. */
+export function tenantIdFrom(text: string, flag: string): number {
+  const id = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!Number.isSafeInteger(id)) throw new UsageError(`${flag} "${text}" is not a tenant id: give the tenant's whole number id, e.g. ${flag} 1.`);
+  return id;
+}

@@ -80,6 +80,20 @@ export function requestTimeoutMs(): number {
   return Math.min(Math.max(seconds, 1), 600) * 1000;
 }
 
+/** Prompt test requests at once (convai.testConcurrency), 1 to 16. */
+export function testConcurrency(): number {
+  const value = vscode.workspace.getConfiguration(SECTION).get<number>('testConcurrency', 4);
+  return Number.isSafeInteger(value) && value >= 1 ? Math.min(value, 16) : 4;
+}
+
+/** Where prompt test suites without a target run (convai.testTarget). */
+export function testTarget(): { connection?: string; tenantId?: number } {
+  const value = vscode.workspace.getConfiguration(SECTION).get<unknown>('testTarget');
+  if (typeof value !== 'object' || value === null) return {};
+  const { connection, tenantId } = value as Record<string, unknown>;
+  return { connection: typeof connection === 'string' ? connection : undefined, tenantId: typeof tenantId === 'number' ? tenantId : undefined };
+}
+
 export function uploadOnAutoSave(): boolean {
   return vscode.workspace.getConfiguration(SECTION).get<boolean>('uploadOnAutoSave', false);
 }

@@ -9,12 +9,13 @@ import { ResultsPanel } from './panel';
 import { handlePanelRequests } from './panel-requests';
 import { Runner } from './runner';
 
-export function register(context: vscode.ExtensionContext, log: Log, connections: Connections, listings: ListingCache): { runner: Runner; disposables: vscode.Disposable[] } {
+export function register(context: vscode.ExtensionContext, log: Log, connections: Connections, listings: ListingCache): { runner: Runner; history: HistoryStore; disposables: vscode.Disposable[] } {
   const history = new HistoryStore(context.globalState);
   const panel = new ResultsPanel(context.extensionUri, log);
   const runner = new Runner(connections, history, panel, log, listings);
   return {
     runner,
+    history,
     disposables: [
       panel,
       registerCodeLenses(),

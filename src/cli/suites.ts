@@ -1,0 +1,72 @@
+/**
+ * The suites a `test` run is given: files ending in .prompttest.json, or
+ * folders searched for them, read and checked before any request is sent.
+ */
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parseSuite, SUITE_SUFFIX, type Suite } from '../core/prompt-tests/suite';
+import { UsageError } from './command';
+
+export interface SuiteFile {
+  /** The path relative to the working directory, with forward slashes: how output and JUnit name the suite. */
+  name: string;
+  suite: Suite;
+}
+
+/** Never holds suites of this project, and can be huge. */
+const SKIPPED_FOLDERS = new Set(['node_modules']);
+
+/** A path as the user reads it, the same on every system, so JUnit names stay stable across runners. */
+export function displayName(file: string, cwd: string): string {
+  return path.relative(cwd, file).split(path.sep).join('/');
+}
+
+async function suitesUnder(folder: string, found: Set<string>): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(folder, { withFileTypes: true });
+  } catch (error) {
+    throw new UsageError(`The folder ${folder} could not be read (${error instanceof Error ? error.message : String(error)}); check its permissions.`);
+  }
+  for (const entry of entries) {
+    const at = path.join(folder, entry.name);
+    if (entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_FOLDERS.has(entry.name)) await suitesUnder(at, found);
+    else if (entry.isFile() && entry.name.endsWith(SUITE_SUFFIX)) found.add(at);
+  }
+}
+
+/** Every suite the arguments name, each once, sorted by its displayed path for a stable order. */
+export async function findSuites(args: readonly string[], cwd: string): Promise<string[]> {
+  const found = new Set<string>();
+  for (const arg of args) {
+    const at = path.resolve(cwd, arg);
+    const kind = await stat(at).then((s) => (s.isDirectory() ? 'folder' : 'file'), () => 'missing');
+    if (kind === 'missing') throw new UsageError(`${arg} does not exist: give a ${SUITE_SUFFIX} file or a folder holding some.`);
+    if (kind === 'folder') await suitesUnder(at, found);
+    else if (at.endsWith(SUITE_SUFFIX)) found.add(at);
+    else throw new UsageError(`${arg} is not a prompt test suite: its name must end in ${SUITE_SUFFIX}.`);
+  }
+  if (found.size === 0) throw new UsageError(`No prompt test suite (*${SUITE_SUFFIX}) was found in ${args.join(', ')}: give a suite file or a folder holding some.`);
+  return [...found].sort((a, b) => displayName(a, cwd).localeCompare(displayName(b, cwd), 'en'));
+}
+
+/** 1-based line and column, as editors and CI annotations count them. */
+function position(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  return `${before.split('\n').length}:${offset - before.lastIndexOf('\n')}`;
+}
+
+/** A suite ready to run, or every problem that keeps it from running, each as `file:line:column message`. */
+export async function loadSuite(file: string, cwd: string): Promise<SuiteFile | { problems: string[] }> {
+  const name = displayName(file, cwd);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { problems: [`${name}: the file could not be read (${error instanceof Error ? error.message : String(error)}); check its permissions.`] };
+  }
+  const { suite, problems } = parseSuite(text);
+  if (suite && problems.length === 0) return { name, suite };
+  return { problems: problems.map((p) => `${name}:${position(text, p.range.offset)} ${p.message}`) };
+}

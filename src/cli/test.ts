@@ -1,0 +1,159 @@
+/**
+ * `test [--url <base URL>] [--tenant <id>] [--junit <file>] [--json] [--concurrency <n>] <file or folder>…`:
+ * prompt test suites run against the service, for CI.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ServiceClient } from '../core/client';
+import { ServiceError } from '../core/errors';
+import { junitXml } from '../core/prompt-tests/report';
+import { runSuite, type Execute } from '../core/prompt-tests/run';
+import { executorFor, resolveTarget, TargetError } from '../core/prompt-tests/target';
+import { EXIT, PROGRAM, UsageError, type ArgValue, type CliContext, type Command } from './command';
+import { failure } from './failure';
+import { plural } from './format';
+import { baseUrlFrom, tenantIdFrom, tokenFrom, withClient } from './service';
+import { findSuites, loadSuite, type SuiteFile } from './suites';
+import { suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
+
+export const URL_VARIABLE = 'CONVAI_URL';
+/** As the extension's setting convai.testConcurrency: its default and its cap. */
+const CONCURRENCY = { default: 4, max: 16 };
+
+function text(value: ArgValue): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function concurrencyFrom(value: string | undefined): number {
+  if (value === undefined) return CONCURRENCY.default;
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > CONCURRENCY.max) {
+    throw new UsageError(`--concurrency "${value}" is not a number of requests at once: give a whole number from 1 to ${CONCURRENCY.max}, e.g. --concurrency ${CONCURRENCY.default}.`);
+  }
+  return n;
+}
+
+function baseUrlOf(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (flag !== undefined) return baseUrlFrom(flag.trim(), '--url');
+  const variable = env[URL_VARIABLE]?.trim();
+  if (!variable) throw new UsageError(`test needs the service's base URL: pass --url <base URL> or set the environment variable ${URL_VARIABLE}.`);
+  return baseUrlFrom(variable, URL_VARIABLE);
+}
+
+/** A failed request's reason as a terminal user can act on it: the core's hints name VS Code commands. */
+function withCliMessages(execute: Execute): Execute {
+  return async (testCase, signal) => {
+    try {
+      return await execute(testCase, signal);
+    } catch (error) {
+      throw error instanceof ServiceError ? new Error(failure(error).message) : error;
+    }
+  };
+}
+
+type Ready = Omit<SuiteOutcome, 'result'>;
+
+/**
+ * Every suite's prompt or integration, or every reason one cannot run. A failed request stops the search, as it
+ * would most likely fail the same way for every other suite.
+ */
+async function resolveAll(client: ServiceClient, files: SuiteFile[], tenant: number | undefined, baseUrl: string): Promise<{ ready: Ready[]; problems: string[] }> {
+  const ready: Ready[] = [];
+  const problems: string[] = [];
+  for (const file of files) {
+    const tenantId = tenant ?? file.suite.target?.tenantId;
+    if (tenantId === undefined) {
+      problems.push(`${file.name}: the suite names no tenant: pass --tenant <id>, or give the suite "target": { "tenantId": <id> }.`);
+      continue;
+    }
+    try {
+      ready.push({ ...file, target: await resolveTarget(client, file.suite, tenantId, baseUrl) });
+    } catch (error) {
+      if (error instanceof TargetError) {
+        const key = file.suite.resource.segment === 'ai_prompts' ? 'prompt' : 'integration';
+        problems.push(`${file.name}: ${error.message.replace(/\.$/, '')}; correct the suite's "${key}" or its tenant.`);
+        continue;
+      }
+      if (!(error instanceof ServiceError)) throw error;
+      problems.push(`${file.name}: ${failure(error).message}`);
+      break;
+    }
+  }
+  return { ready, problems };
+}
+
+async function writeJunit(file: string, outcomes: readonly SuiteOutcome[], context: CliContext): Promise<void> {
+  const at = path.resolve(context.cwd, file);
+  try {
+    await mkdir(path.dirname(at), { recursive: true });
+    await writeFile(at, junitXml(outcomes.map((o) => ({ name: o.name, result: o.result }))));
+  } catch (error) {
+    throw new UsageError(`The JUnit report could not be written to ${at} (${error instanceof Error ? error.message : String(error)}); give --junit a path in a writable folder.`);
+  }
+}
+
+export const testCommand: Command = {
+  name: 'test',
+  summary: 'run prompt test suites (*.prompttest.json files, or folders searched for them) against the service',
+  usage: '[--url <base URL>] [--tenant <id>] [--junit <file>] [--json] [--concurrency <n>] <file or folder>…',
+  details: [
+    `--url <base URL>   the service, e.g. https://convai.example.com (default: the environment variable ${URL_VARIABLE})`,
+    '--tenant <id>      the tenant to test in (default: each suite\'s "target": { "tenantId" })',
+    '--junit <file>     also write a JUnit XML report, one testsuite per suite file',
+    '--json             print { "suites": [ { file, passed, failed, cases: [ { name, passed, messages } ] } ] }',
+    `--concurrency <n>  requests at once, 1 to ${CONCURRENCY.max} (default ${CONCURRENCY.default})`,
+    'Folders are searched recursively, skipping node_modules and folders whose name starts with a dot.',
+    'Exits 0 when every case passed, 1 when a case failed.',
+    'Exits 2, running nothing, when a suite cannot run (a problem in it, no tenant, its prompt or integration not found or the service not answering) or on a usage error.',
+  ],
+  options: {
+    url: { type: 'string' },
+    tenant: { type: 'string' },
+    junit: { type: 'string' },
+    json: { type: 'boolean' },
+    concurrency: { type: 'string' },
+  },
+  async run(args, context) {
+    if (args.positionals.length === 0) throw new UsageError(`test needs at least one suite file or folder: ${PROGRAM} test … <file or folder>.`);
+    const junit = text(args.values.junit);
+    if (junit !== undefined && junit.trim() === '') throw new UsageError('--junit needs a file name, e.g. --junit prompt-tests.xml.');
+    const baseUrl = baseUrlOf(text(args.values.url), context.env);
+    const token = tokenFrom(context.env);
+    const concurrency = concurrencyFrom(text(args.values.concurrency));
+    const tenantFlag = text(args.values.tenant);
+    const tenant = tenantFlag === undefined ? undefined : tenantIdFrom(tenantFlag, '--tenant');
+    const json = args.values.json === true;
+
+    const files: SuiteFile[] = [];
+    const problems: string[] = [];
+    for (const file of await findSuites(args.positionals, context.cwd)) {
+      const loaded = await loadSuite(file, context.cwd);
+      if ('problems' in loaded) problems.push(...loaded.problems);
+      else files.push(loaded);
+    }
+
+    const outcomes = await withClient(baseUrl, token, async (client) => {
+      const resolved = await resolveAll(client, files, tenant, baseUrl);
+      problems.push(...resolved.problems);
+      // All or nothing: a partial run would pass a pipeline while a suite it should have checked never ran.
+      if (problems.length > 0) return undefined;
+      const done: SuiteOutcome[] = [];
+      for (const ready of resolved.ready) {
+        const result = await runSuite(ready.suite, withCliMessages(executorFor(client, ready.target)), { concurrency });
+        done.push({ ...ready, result });
+        if (!json) for (const line of [...suiteLines({ ...ready, result }), '']) context.out(line);
+      }
+      return done;
+    });
+    if (outcomes === undefined) {
+      for (const problem of problems) context.err(problem);
+      context.err(`No prompt test ran: fix the ${plural(problems.length, 'problem')} above, then run test again.`);
+      return EXIT.usage;
+    }
+
+    if (json) context.out(testJson(outcomes));
+    else context.out(totalsLine(outcomes));
+    if (junit !== undefined) await writeJunit(junit, outcomes, context);
+    return outcomes.every((o) => o.result.failed === 0 && o.result.skipped === 0) ? EXIT.ok : EXIT.failed;
+  },
+};

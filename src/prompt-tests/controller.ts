@@ -1,0 +1,157 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CaseResult } from '../core/prompt-tests/run';
+import { parseSuite, SUITE_SUFFIX } from '../core/prompt-tests/suite';
+import { runSuiteFile, suiteText, type SuiteDeps, type SuiteRun } from './execution';
+
+function rangeOf(text: string, offset: number, length: number): vscode.Range {
+  const position = (at: number): vscode.Position => {
+    const before = text.slice(0, at);
+    return new vscode.Position(before.split('\n').length - 1, at - (before.lastIndexOf('\n') + 1));
+  };
+  return new vscode.Range(position(offset), position(offset + length));
+}
+
+/** A failed case's messages: a failed `equals` as a diff of expected and actual, the others as text. */
+function messagesOf(result: CaseResult, location: vscode.Location, note: string): vscode.TestMessage[] {
+  const messages: vscode.TestMessage[] = [];
+  const seen = new Set<string>();
+  for (const run of result.runs) {
+    for (const failure of run.failures) {
+      if (seen.has(failure.message)) continue;
+      seen.add(failure.message);
+      const message = failure.expected !== undefined && failure.actual !== undefined
+        ? vscode.TestMessage.diff(failure.message, failure.expected, failure.actual)
+        : new vscode.TestMessage(failure.message);
+      message.location = location;
+      messages.push(message);
+    }
+    if (run.error !== undefined && !seen.has(run.error)) {
+      seen.add(run.error);
+      messages.push(Object.assign(new vscode.TestMessage(run.error), { location }));
+    }
+  }
+  const rate = result.messages.find((m) => m.startsWith('passed '));
+  if (rate) messages.push(Object.assign(new vscode.TestMessage(rate), { location }));
+  for (const message of messages) message.message = `${String(message.message)}\n${note}`;
+  return messages;
+}
+
+/**
+ * The Testing view's ConvAI Prompt Tests: every suite of the workspace and its
+ * cases, kept current as files change; runs report each case's verdict inline.
+ */
+export class PromptTestController implements vscode.Disposable {
+  readonly controller = vscode.tests.createTestController('convai.promptTests', 'ConvAI Prompt Tests');
+  private readonly disposables: vscode.Disposable[] = [this.controller];
+
+  constructor(private readonly deps: SuiteDeps) {
+    this.controller.resolveHandler = async (item) => {
+      if (!item) await this.discover();
+    };
+    this.controller.refreshHandler = () => this.discover();
+    this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, async (request, token) => {
+      await this.run(request, token);
+    }, true);
+    const watcher = vscode.workspace.createFileSystemWatcher(`**/*${SUITE_SUFFIX}`);
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate((uri) => void this.update(uri)),
+      watcher.onDidChange((uri) => void this.update(uri)),
+      watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString())),
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.document.uri.path.endsWith(SUITE_SUFFIX)) void this.update(event.document.uri);
+      }),
+    );
+  }
+
+  async discover(): Promise<void> {
+    for (const uri of await vscode.workspace.findFiles(`**/*${SUITE_SUFFIX}`, '**/node_modules/**')) await this.update(uri);
+  }
+
+  /** The suite's item and its cases, as the file reads now. */
+  async update(uri: vscode.Uri): Promise<vscode.TestItem | undefined> {
+    let text: string;
+    try {
+      text = await suiteText(uri);
+    } catch {
+      this.controller.items.delete(uri.toString());
+      return undefined;
+    }
+    const item = this.controller.items.get(uri.toString()) ?? this.controller.createTestItem(uri.toString(), path.basename(uri.path), uri);
+    this.controller.items.add(item);
+    const { suite, problems } = parseSuite(text);
+    item.error = problems.length > 0 ? `${problems.length} problem${problems.length > 1 ? 's' : ''}: ${problems.map((p) => p.message).join('; ')}` : undefined;
+    item.range = new vscode.Range(0, 0, 0, 0);
+    item.children.replace((suite?.cases ?? []).map((testCase) => {
+      const child = this.controller.createTestItem(`${uri.toString()}#${testCase.name}`, testCase.name, uri);
+      child.range = rangeOf(text, testCase.range.offset, testCase.range.length);
+      return child;
+    }));
+    return item;
+  }
+
+  /** Runs the requested suites (or cases); returns each suite's run (or why it could not run), for the command's answer. */
+  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<Map<string, SuiteRun | Error>> {
+    const run = this.controller.createTestRun(request);
+    const controller = new AbortController();
+    token.onCancellationRequested(() => controller.abort());
+    const bySuite = new Map<string, { suite: vscode.TestItem; cases: vscode.TestItem[] }>();
+    const requested = request.include ?? [...this.allSuites()];
+    for (const item of requested) {
+      const suite = item.parent ?? item;
+      const entry = bySuite.get(suite.id) ?? { suite, cases: [] };
+      const cases = item.parent ? [item] : [...item.children].map(([, child]) => child);
+      entry.cases.push(...cases.filter((c) => !request.exclude?.includes(c)));
+      bySuite.set(suite.id, entry);
+    }
+    const results = new Map<string, SuiteRun | Error>();
+    try {
+      for (const { suite, cases } of bySuite.values()) {
+        const uri = suite.uri as vscode.Uri;
+        const byName = new Map(cases.map((c) => [c.label, c]));
+        for (const testCase of cases) run.enqueued(testCase);
+        try {
+          let note = '';
+          const done = await runSuiteFile(this.deps, uri, {
+            signal: controller.signal,
+            only: new Set(byName.keys()),
+            onVersion: (version) => {
+              note = version;
+            },
+            onCaseStarted: (c) => {
+              const item = byName.get(c.name);
+              if (item) run.started(item);
+            },
+            onCaseFinished: (c, result) => {
+              const item = byName.get(c.name);
+              if (!item) return;
+              const duration = result.runs.reduce((sum, r) => sum + r.durationMs, 0);
+              if (result.skipped) run.skipped(item);
+              else if (result.passed) run.passed(item, duration);
+              else run.failed(item, messagesOf(result, new vscode.Location(uri, item.range ?? new vscode.Range(0, 0, 0, 0)), note), duration);
+            },
+          });
+          run.appendOutput(`${path.basename(uri.path)}: ${done.result.passed} passed, ${done.result.failed} failed, ${done.result.skipped} skipped. ${note}\r\n`);
+          results.set(uri.toString(), done);
+        } catch (error) {
+          results.set(uri.toString(), error instanceof Error ? error : new Error(String(error)));
+          const message = new vscode.TestMessage(error instanceof Error ? error.message : String(error));
+          for (const testCase of cases) run.errored(testCase, message);
+          if (cases.length === 0) run.errored(suite, message);
+        }
+      }
+    } finally {
+      run.end();
+    }
+    return results;
+  }
+
+  private *allSuites(): Iterable<vscode.TestItem> {
+    for (const [, item] of this.controller.items) yield item;
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}

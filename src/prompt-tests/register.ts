@@ -1,0 +1,43 @@
+import * as vscode from 'vscode';
+import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import { publicResult } from '../core/prompt-tests/report';
+import { SUITE_SUFFIX } from '../core/prompt-tests/suite';
+import type { Connections } from '../connections/registry';
+import type { Log } from '../log';
+import type { HistoryStore } from '../operations/history-store';
+import { PromptTestController } from './controller';
+import { SuiteError } from './execution';
+
+/** The suite a command names: a URI (or its text), else the active editor's suite. */
+function suiteUri(arg: unknown): vscode.Uri {
+  const uri = arg instanceof vscode.Uri ? arg : typeof arg === 'string' ? vscode.Uri.parse(arg) : arg === undefined ? vscode.window.activeTextEditor?.document.uri : undefined;
+  if (!uri || !uri.path.endsWith(SUITE_SUFFIX)) throw new Error(`uri must name a prompt test suite, a file whose name ends in ${SUITE_SUFFIX}.`);
+  return uri;
+}
+
+/**
+ * Prompt test suites (contract: "Prompt test suites") in VS Code's Testing
+ * view; `convai.runPromptTests` runs one suite through the same controller.
+ */
+export function register(log: Log, connections: Connections, history: HistoryStore): vscode.Disposable[] {
+  const tests = new PromptTestController({ connections, history });
+  return [
+    tests,
+    registerCommand(log, COMMANDS.runPromptTests, async (arg) => {
+      const uri = suiteUri(isProgrammatic(arg) ? arg.uri : arg);
+      const item = await tests.update(uri);
+      if (!item) throw new Error(`${uri.toString()} cannot be read.`);
+      if (item.error !== undefined) throw new SuiteError(`${vscode.workspace.asRelativePath(uri)} cannot run: ${typeof item.error === 'string' ? item.error : item.error.value}`);
+      const cancel = new vscode.CancellationTokenSource();
+      try {
+        const runs = await tests.run(new vscode.TestRunRequest([item]), cancel.token);
+        const done = runs.get(uri.toString());
+        if (!done) throw new Error(`${vscode.workspace.asRelativePath(uri)} did not run; see the Test Results.`);
+        if (done instanceof Error) throw done;
+        return publicResult(done.result);
+      } finally {
+        cancel.dispose();
+      }
+    }),
+  ];
+}

@@ -1,0 +1,86 @@
+// Prompt test suites run in the real VS Code against the local service, whose test_prompt answers
+// "Echo (<model>): <prompt_text>" and whose execute_action answers ping with pong (test/service/README.md).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { addConnection, removeConnection } from './support';
+
+const CONNECTION = 'suites';
+
+interface Result {
+  passed: number;
+  failed: number;
+  cases: Array<{ name: string; passed: boolean; messages: string[] }>;
+}
+
+async function writeSuite(name: string, suite: object): Promise<vscode.Uri> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the tests run in a workspace');
+  const uri = vscode.Uri.joinPath(folder.uri, `${name}.prompttest.json`);
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(JSON.stringify({ target: { connection: CONNECTION, tenantId: 1 }, ...suite }, null, 2)));
+  return uri;
+}
+
+describe('prompt test suites', () => {
+  before(() => addConnection(CONNECTION));
+  after(() => removeConnection(CONNECTION));
+
+  it('gives every assertion kind its verdict, with messages naming the field and the assertion', async () => {
+    const uri = await writeSuite('triage', {
+      prompt: 'Order Triage',
+      cases: [
+        {
+          name: 'all pass', prompt_text: 'Where is order A-1?', prompt_params: { customer_name: 'Ada', order_id: 'A-1' },
+          expect: {
+            response: { contains: 'A-1', notContains: 'refund', matches: '^Echo \\(.+\\): Where', maxLength: 500 },
+            next_prompt_params: { jsonSchema: { type: 'object', required: ['order_id'] } },
+            altered_prompt: { contains: 'Ada' },
+            next_prompt_id: 3,
+          },
+        },
+        { name: 'equals fails', prompt_text: 'x', expect: { response: { equals: 'nope' } } },
+        { name: 'contains fails', prompt_text: 'x', expect: { response: { contains: 'zzz' } } },
+        { name: 'notContains fails', prompt_text: 'refund', expect: { response: { notContains: 'refund' } } },
+        { name: 'matches fails', prompt_text: 'x', expect: { response: { matches: '^Nope' } } },
+        { name: 'maxLength fails', prompt_text: 'a long enough text', expect: { response: { maxLength: 3 } } },
+        { name: 'jsonSchema fails', prompt_text: 'x', expect: { response: { jsonSchema: { type: 'object' } } } },
+      ],
+    });
+    const result = await vscode.commands.executeCommand<Result>('convai.runPromptTests', { uri: uri.toString() });
+    const verdicts = Object.fromEntries(result.cases.map((c) => [c.name, c.passed]));
+    assert.deepEqual(verdicts, {
+      'all pass': true, 'equals fails': false, 'contains fails': false, 'notContains fails': false,
+      'matches fails': false, 'maxLength fails': false, 'jsonSchema fails': false,
+    });
+    assert.equal(result.passed, 1);
+    assert.equal(result.failed, 6);
+    const message = (name: string): string => result.cases.find((c) => c.name === name)?.messages.join('\n') ?? '';
+    assert.match(message('equals fails'), /^response: is not equal to the expected value/);
+    assert.match(message('contains fails'), /^response: does not contain "zzz"; it is "Echo/);
+    assert.match(message('notContains fails'), /^response: contains "refund", which it must not/);
+    assert.match(message('matches fails'), /^response: does not match \/\^Nope\//);
+    assert.match(message('maxLength fails'), /^response: is \d+ characters long, more than 3/);
+    assert.match(message('jsonSchema fails'), /^response: is not JSON, so it cannot satisfy the schema/);
+  });
+
+  it('runs an execute_action suite against an integration', async () => {
+    const uri = await writeSuite('orders-api', {
+      integration: 'Order Status API',
+      cases: [
+        { name: 'ping', action: 'ping', expect: { result: 'pong', status: 'success' } },
+        { name: 'fail', action: 'fail', params: { reason: 'down' }, expect: { status: 'success' } },
+      ],
+    });
+    const result = await vscode.commands.executeCommand<Result>('convai.runPromptTests', { uri: uri.toString() });
+    assert.deepEqual(result.cases.map((c) => [c.name, c.passed]), [['ping', true], ['fail', false]]);
+  });
+
+  it('names what is missing where when the target cannot be resolved', async () => {
+    const uri = await writeSuite('missing', { prompt: 'No Such Prompt', cases: [{ name: 'a', prompt_text: 'x', expect: { response: { contains: 'x' } } }] });
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('convai.runPromptTests', { uri: uri.toString() })), /AI Prompt "No Such Prompt" is not in tenant 1 on connection "suites"/);
+  });
+
+  it('records every case run in the prompt\'s run history', async () => {
+    const runs = await vscode.commands.executeCommand<unknown[]>('convai.showRunHistory', { uri: 'convai://suites/tenants/1/ai_prompts/2.json' });
+    assert.ok(runs.length >= 7, `the history holds the suite's runs (${runs.length})`);
+  });
+});
