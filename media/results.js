@@ -32,6 +32,7 @@ function requestOf(button) {
     case 'select':
     case 'rerun':
     case 'openPrompt':
+    case 'saveAsTestCase':
       return { type: action, runId: run };
     case 'copy':
       return { type: 'copy', runId: run, field };

@@ -32,6 +32,8 @@ export const COMMANDS = {
   promote: 'convai.promote',
   closeComparison: 'convai.closeComparison',
   runPromptTests: 'convai.runPromptTests',
+  newPromptTestSuite: 'convai.newPromptTestSuite',
+  saveAsTestCase: 'convai.saveAsTestCase',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

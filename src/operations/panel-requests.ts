@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { JsonObject } from '../core/client';
 import type { RunRecord } from '../core/history';
 import { parseResourcePath, toResourceUriString } from '../core/uri';
+import { COMMANDS } from '../commands';
 import type { HistoryStore } from './history-store';
 import type { PanelRequest, ResultsPanel } from './panel';
 import type { Runner } from './runner';
@@ -78,6 +79,12 @@ export function handlePanelRequests(panel: ResultsPanel, runner: Runner, history
             `${older.resourceLabel}: run of ${new Date(older.startedAt).toLocaleString()} ↔ ${new Date(newer.startedAt).toLocaleString()}`);
           return;
         }
+        case 'saveAsTestCase': {
+          const run = find(request.runId);
+          // A class instance: the command treats it as a user's, showing what it did (or why not).
+          if (run) await vscode.commands.executeCommand(COMMANDS.saveAsTestCase, new RunRef(run.resource, run.id));
+          return;
+        }
         case 'openPrompt': {
           const run = find(request.runId);
           const next = run?.outcome.kind === 'ok' ? run.outcome.response.next_prompt_id : undefined;
@@ -91,4 +98,9 @@ export function handlePanelRequests(panel: ResultsPanel, runner: Runner, history
       }
     }),
   ];
+}
+
+/** Names a recorded run to a command started from the results panel. */
+export class RunRef {
+  constructor(readonly resource: string, readonly runId: string) {}
 }

@@ -52,7 +52,8 @@ export type PanelRequest =
   | { type: 'rerun'; runId: string }
   | { type: 'copy'; runId: string; field: RunField }
   | { type: 'compare'; runIds: [string, string] }
-  | { type: 'openPrompt'; runId: string };
+  | { type: 'openPrompt'; runId: string }
+  | { type: 'saveAsTestCase'; runId: string };
 
 const MAX_RUN_ID = 100;
 const PREVIEW_LENGTH = 80;
@@ -84,6 +85,7 @@ export function parsePanelRequest(message: unknown): PanelRequest | undefined {
     case 'select':
     case 'rerun':
     case 'openPrompt':
+    case 'saveAsTestCase':
       return only('type', 'runId') && isRunId(m.runId) ? { type: m.type, runId: m.runId } : undefined;
     case 'copy':
       return only('type', 'runId', 'field') && isRunId(m.runId) && isRunField(m.field) ? { type: 'copy', runId: m.runId, field: m.field } : undefined;
@@ -236,7 +238,7 @@ function selectedRun(run: RunRecord, running: boolean, promptNames: PanelModel['
 <h2 id="run-heading">${run.operation} run of ${time(run.startedAt)}</h2>
 <p class="outcome outcome-${run.outcome.kind}">${outcomeText(run.outcome)}</p>
 <p class="meta">Started ${time(run.startedAt)}, took ${formatDuration(run.durationMs)}. ${versionText(run)}</p>
-<div class="actions">${button('Run again', { action: 'rerun', run: run.id }, { primary: true, disabled: running })}</div>
+<div class="actions">${button('Run again', { action: 'rerun', run: run.id }, { primary: true, disabled: running })}${run.operation !== 'send_request' && responseOf(run.outcome) !== undefined && button('Save as Test Case', { action: 'saveAsTestCase', run: run.id })}</div>
 <h3>Inputs</h3>
 ${inputs.map((name) => field(run, name, run.inputs[name], 'None.'))}
 <h3>Outputs</h3>

@@ -95,7 +95,9 @@ export class PromptTestController implements vscode.Disposable {
   async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<Map<string, SuiteRun | Error>> {
     const run = this.controller.createTestRun(request);
     const controller = new AbortController();
+    // The caller's token, and the run's own: the Testing view's Cancel reaches a run the extension started.
     token.onCancellationRequested(() => controller.abort());
+    run.token.onCancellationRequested(() => controller.abort());
     const bySuite = new Map<string, { suite: vscode.TestItem; cases: vscode.TestItem[] }>();
     const requested = request.include ?? [...this.allSuites()];
     for (const item of requested) {

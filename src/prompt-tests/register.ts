@@ -5,6 +5,7 @@ import { SUITE_SUFFIX } from '../core/prompt-tests/suite';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import type { HistoryStore } from '../operations/history-store';
+import { registerAuthoring } from './authoring';
 import { PromptTestController } from './controller';
 import { SuiteError } from './execution';
 
@@ -23,6 +24,7 @@ export function register(log: Log, connections: Connections, history: HistorySto
   const tests = new PromptTestController({ connections, history });
   return [
     tests,
+    ...registerAuthoring(log, connections, history),
     registerCommand(log, COMMANDS.runPromptTests, async (arg) => {
       const uri = suiteUri(isProgrammatic(arg) ? arg.uri : arg);
       const item = await tests.update(uri);

@@ -84,3 +84,37 @@ describe('prompt test suites', () => {
     assert.ok(runs.length >= 7, `the history holds the suite's runs (${runs.length})`);
   });
 });
+
+describe('prompt test suites: writing them', () => {
+  before(() => addConnection(CONNECTION));
+  after(() => removeConnection(CONNECTION));
+
+  function fileIn(name: string): string {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder);
+    return vscode.Uri.joinPath(folder.uri, name).fsPath;
+  }
+
+  it('starts a commented suite for a prompt, its placeholders prefilled', async () => {
+    const file = fileIn('new-triage.prompttest.json');
+    const created = await vscode.commands.executeCommand<string>('convai.newPromptTestSuite', { uri: 'convai://suites/tenants/1/ai_prompts/2.json', file });
+    const text = Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.parse(created))).toString('utf8');
+    assert.match(text, /^\/\/ Test cases for the prompt "Order Triage"/);
+    const params = /"prompt_params": (\{[^}]*\})/.exec(text)?.[1];
+    const prefilled = JSON.parse(params ?? '{}') as Record<string, string>;
+    for (const name of ['customer_name', 'order_id']) assert.equal(prefilled[name], '', `${name} is prefilled in ${params ?? 'no prompt_params'}`);
+    assert.match(text, /"target": \{\s*"connection": "suites",\s*"tenantId": 1\s*\}/);
+  });
+
+  it('saves a run as a case whose outputs are the expected values, and the case passes', async () => {
+    await vscode.commands.executeCommand('convai.testPrompt', { uri: 'convai://suites/tenants/1/ai_prompts/2.json', promptText: 'Saved run', promptParams: { order_id: 'B-2' } });
+    const [run] = await vscode.commands.executeCommand<Array<{ id: string }>>('convai.showRunHistory', { uri: 'convai://suites/tenants/1/ai_prompts/2.json' });
+    assert.ok(run);
+    const file = fileIn('saved.prompttest.json');
+    const saved = await vscode.commands.executeCommand<string>('convai.saveAsTestCase', { resource: 'convai://suites/tenants/1/ai_prompts/2.json', runId: run.id, file });
+    const second = await vscode.commands.executeCommand<string>('convai.saveAsTestCase', { resource: 'convai://suites/tenants/1/ai_prompts/2.json', runId: run.id, file });
+    assert.equal(second, saved, 'the second run joins the same suite');
+    const result = await vscode.commands.executeCommand<Result>('convai.runPromptTests', { uri: saved });
+    assert.deepEqual(result.cases.map((c) => [c.name, c.passed]), [['Saved run', true], ['Saved run (2)', true]]);
+  });
+});

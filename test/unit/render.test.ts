@@ -140,6 +140,7 @@ describe('results panel: states of a run', () => {
     const named = render({ runs: [run], selected: run, promptNames: { 7: 'Order <Resolution>' } });
     assert.ok(named.includes('>Open &quot;Order &lt;Resolution&gt;&quot; (prompt 7)</button>'), 'by name, as text');
     assert.ok(doc.includes('data-action="rerun" data-run="run-1"'));
+    assert.ok(doc.includes('data-action="saveAsTestCase" data-run="run-1"'), 'a run can become a test case');
     assert.ok(doc.includes('{\n  &quot;step&quot;: 2\n}'), 'next_prompt_params as pretty JSON');
   });
 
@@ -212,6 +213,7 @@ describe('results panel: messages from the page', () => {
       { type: 'select', runId: 'a' },
       { type: 'rerun', runId: 'a' },
       { type: 'openPrompt', runId: 'a' },
+      { type: 'saveAsTestCase', runId: 'a' },
       { type: 'copy', runId: 'a', field: 'response' },
       { type: 'copy', runId: 'a', field: 'params' },
       { type: 'compare', runIds: ['a', 'b'] },

@@ -1,0 +1,137 @@
+import * as path from 'node:path';
+import { applyEdits, modify } from 'jsonc-parser';
+import * as vscode from 'vscode';
+import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import type { Json, JsonObject } from '../core/client';
+import type { RunRecord } from '../core/history';
+import { parseSuite, SUITE_SUFFIX } from '../core/prompt-tests/suite';
+import { promptPlaceholders } from '../core/prompt-text';
+import { kindBySegment, type ResourceKind } from '../core/resources';
+import { slug } from '../core/tenant/manifest';
+import { parseResourcePath, type WholeLocation } from '../core/uri';
+import type { Connections } from '../connections/registry';
+import { fileTarget } from '../documents/locations';
+import type { Log } from '../log';
+import type { HistoryStore } from '../operations/history-store';
+import { suiteText } from './execution';
+
+type Tested = Extract<WholeLocation, { type: 'resource' }> & { segment: 'ai_prompts' | 'integrations' };
+
+const OUTPUTS: Readonly<Record<Tested['segment'], readonly string[]>> = {
+  ai_prompts: ['response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params'],
+  integrations: ['result', 'status'],
+};
+
+function tested(location: WholeLocation | undefined): Tested | undefined {
+  return location?.type === 'resource' && (location.segment === 'ai_prompts' || location.segment === 'integrations') ? (location as Tested) : undefined;
+}
+
+/** A new suite's text: commented, aimed at the resource, with a first case (a prompt's placeholders prefilled). */
+export function suiteTemplate(resource: Tested, name: string, testCase: JsonObject): string {
+  const what = resource.segment === 'ai_prompts' ? `the prompt "${name}" (test_prompt)` : `the integration "${name}" (execute_action)`;
+  const body = JSON.stringify({ target: { connection: resource.connection, tenantId: resource.tenantId }, [resource.segment === 'ai_prompts' ? 'prompt' : 'integration']: name, cases: [testCase] }, null, 2);
+  return [
+    `// Test cases for ${what}. They show in the Testing view (ConvAI Prompt Tests).`,
+    '// "expect" maps each output field to a value it must equal, or to assertions: equals, contains,',
+    '// notContains, matches, maxLength, jsonSchema. "repeat" and "minPassRate" weigh answers that vary;',
+    '// "maxMs" bounds how long a run may take. Without "target", the setting convai.testTarget applies.',
+    body,
+    '',
+  ].join('\n');
+}
+
+async function chooseFile(programmatic: boolean, given: unknown, name: string): Promise<vscode.Uri | undefined> {
+  if (programmatic) {
+    if (typeof given !== 'string' || !path.isAbsolute(given) || !given.endsWith(SUITE_SUFFIX)) throw new Error(`file must be an absolute path ending in ${SUITE_SUFFIX}.`);
+    return vscode.Uri.file(given);
+  }
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  return vscode.window.showSaveDialog({
+    title: 'Save the prompt test suite', saveLabel: 'Create Suite', filters: { 'Prompt test suite': ['prompttest.json'] },
+    defaultUri: folder && vscode.Uri.joinPath(folder, `${slug(name) || 'suite'}${SUITE_SUFFIX}`),
+  });
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  return vscode.workspace.fs.stat(uri).then(() => true, () => false);
+}
+
+async function createSuite(uri: vscode.Uri, text: string, show: boolean): Promise<string> {
+  if (await exists(uri)) throw new Error(`${vscode.workspace.asRelativePath(uri)} exists already: choose another name, or add cases to it.`);
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+  if (show) await vscode.window.showTextDocument(uri, { preview: false });
+  return uri.toString();
+}
+
+/** The workspace's suite for this resource on this target, if there is one. */
+async function suiteOf(resource: Tested, name: string): Promise<vscode.Uri | undefined> {
+  for (const uri of await vscode.workspace.findFiles(`**/*${SUITE_SUFFIX}`, '**/node_modules/**')) {
+    const { suite } = parseSuite(await suiteText(uri));
+    if (!suite || suite.resource.segment !== resource.segment || (suite.resource.ref !== name && suite.resource.ref !== resource.id)) continue;
+    if (suite.target && (suite.target.connection !== resource.connection || suite.target.tenantId !== resource.tenantId)) continue;
+    return uri;
+  }
+  return undefined;
+}
+
+/** A case from a recorded run: its inputs, and its outputs as the expected values (which the user then loosens). */
+function caseOf(run: RunRecord, names: ReadonlySet<string>): JsonObject {
+  const outcome = run.outcome;
+  const response: JsonObject = outcome.kind === 'ok' || outcome.kind === 'failed-status' ? outcome.response : {};
+  const first = String(run.inputs.prompt_text ?? run.inputs.action ?? 'case').replace(/\s+/g, ' ').trim().slice(0, 40) || 'case';
+  let name = first;
+  for (let n = 2; names.has(name); n++) name = `${first} (${n})`;
+  const outputs = run.operation === 'execute_action' ? OUTPUTS.integrations : OUTPUTS.ai_prompts;
+  const expect = Object.fromEntries(outputs.filter((field) => field in response).map((field) => [field, response[field] as Json]));
+  return { name, ...run.inputs, expect };
+}
+
+export function registerAuthoring(log: Log, connections: Connections, history: HistoryStore): vscode.Disposable[] {
+  const nameOf = async (resource: Tested): Promise<{ name: string; detail: JsonObject }> => {
+    const detail = await connections.client(resource.connection).get(kindBySegment(resource.segment) as ResourceKind, resource.id, resource.tenantId);
+    return { name: typeof detail.name === 'string' ? detail.name : String(resource.id), detail };
+  };
+  return [
+    registerCommand(log, COMMANDS.newPromptTestSuite, async (arg) => {
+      const programmatic = isProgrammatic(arg);
+      const resource = tested(fileTarget(programmatic ? arg.uri : arg, !programmatic)?.location);
+      if (!resource) throw new Error('Open an AI prompt or an integration (or choose one in the ConvAI view) to start a test suite for it.');
+      const { name, detail } = await nameOf(resource);
+      const uri = await chooseFile(programmatic, programmatic ? arg.file : undefined, name);
+      if (!uri) return undefined;
+      const params = Object.fromEntries(promptPlaceholders(detail).map((p) => [p, '']));
+      const first: JsonObject = resource.segment === 'ai_prompts'
+        ? { name: 'first case', prompt_text: '', ...(Object.keys(params).length > 0 ? { prompt_params: params } : {}), expect: { response: { contains: '' } } }
+        : { name: 'ping', action: 'ping', expect: { status: 'success' } };
+      return createSuite(uri, suiteTemplate(resource, name, first), !programmatic);
+    }),
+    registerCommand(log, COMMANDS.saveAsTestCase, async (arg) => {
+      const ref = arg as { resource?: unknown; runId?: unknown; file?: unknown } | undefined;
+      const run = typeof ref?.resource === 'string' ? history.runs(ref.resource).find((r) => r.id === ref.runId) : undefined;
+      if (!run || run.operation === 'send_request') throw new Error('resource and runId must name a recorded test_prompt or execute_action run (see convai.showRunHistory).');
+      const resourceUri = vscode.Uri.parse(run.resource);
+      const resource = tested(parseResourcePath(resourceUri.authority, resourceUri.path) as WholeLocation | undefined);
+      if (!resource) throw new Error(`${run.resource} is no prompt or integration.`);
+      const { name } = await nameOf(resource);
+      const programmatic = isProgrammatic(arg);
+      const existing = programmatic && typeof ref?.file === 'string' ? vscode.Uri.file(ref.file) : await suiteOf(resource, name);
+      if (!existing || !(await exists(existing))) {
+        const uri = existing ?? await chooseFile(false, undefined, name);
+        if (!uri) return undefined;
+        return createSuite(uri, suiteTemplate(resource, name, caseOf(run, new Set())), !programmatic);
+      }
+      const document = await vscode.workspace.openTextDocument(existing);
+      const text = document.getText();
+      const { suite } = parseSuite(text);
+      if (!suite) throw new Error(`${vscode.workspace.asRelativePath(existing)} has problems; fix them before adding a case to it.`);
+      const added = caseOf(run, new Set(suite.cases.map((c) => c.name)));
+      const edits = modify(text, ['cases', suite.cases.length], added, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(existing, new vscode.Range(document.positionAt(0), document.positionAt(text.length)), applyEdits(text, edits));
+      if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the edit to the suite.');
+      await document.save();
+      if (!programmatic) await vscode.window.showTextDocument(document, { preview: false });
+      return existing.toString();
+    }),
+  ];
+}

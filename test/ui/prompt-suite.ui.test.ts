@@ -1,0 +1,43 @@
+// A prompt test suite run from VS Code's Testing view, as a user does it: the suite's cases listed, a run, and the
+// failed case's expected and actual answers as a diff.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { testOutputDir } from '../harness/paths';
+import { uiConnectionName } from '../harness/ui-workbench';
+import { runCommand } from './tree-view';
+import { workbench } from './workbench';
+
+describe('a prompt test suite in the Testing view', () => {
+  before(() => {
+    const suite = {
+      target: { connection: uiConnectionName, tenantId: 1 },
+      prompt: 'Order Triage',
+      cases: [
+        { name: 'echoes the question', prompt_text: 'Where is order A-1?', expect: { response: { contains: 'A-1' } } },
+        { name: 'answers in one word', prompt_text: 'Where is order A-1?', expect: { response: { equals: 'status' } } },
+      ],
+    };
+    fs.writeFileSync(path.join(workbench().workspace, 'triage.prompttest.json'), `${JSON.stringify(suite, null, 2)}\n`);
+  });
+
+  it('lists the suite\'s cases and runs them', async () => {
+    const { page } = workbench();
+    await runCommand(page, 'Testing: Focus on Test Explorer View');
+    const explorer = page.locator('.test-explorer');
+    await explorer.getByText('triage.prompttest.json').waitFor();
+    await runCommand(page, 'Test: Run All Tests');
+    const suiteRow = explorer.locator('.monaco-list-row', { hasText: 'triage.prompttest.json' });
+    await suiteRow.locator('.codicon-testing-failed-icon').waitFor({ timeout: 30_000 });
+    if ((await suiteRow.getAttribute('aria-expanded')) === 'false') await suiteRow.locator('.monaco-tl-twistie').click();
+    await explorer.locator('.monaco-list-row', { hasText: 'answers in one word' }).locator('.codicon-testing-failed-icon').waitFor({ timeout: 30_000 });
+    await explorer.locator('.monaco-list-row', { hasText: 'echoes the question' }).locator('.codicon-testing-passed-icon').waitFor();
+  });
+
+  it('shows the failed case\'s expected and actual answers as a diff', async () => {
+    const { page } = workbench();
+    await page.locator('.test-explorer .monaco-list-row', { hasText: 'answers in one word' }).dblclick();
+    await page.locator('.test-output-peek, .peekview-widget').first().waitFor();
+    await page.screenshot({ path: path.join(testOutputDir, 'ui-prompt-suite.png'), animations: 'disabled' });
+    await runCommand(page, 'View: Close All Editors');
+  });
+});
