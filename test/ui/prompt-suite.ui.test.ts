@@ -1,6 +1,8 @@
 // A prompt test suite run from VS Code's Testing view, as a user does it: the suite's cases listed, a run, and the
 // failed case's expected and actual answers as a diff.
+import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { request } from 'undici';
 import * as path from 'node:path';
 import { testOutputDir } from '../harness/paths';
 import { uiConnectionName } from '../harness/ui-workbench';
@@ -39,5 +41,33 @@ describe('a prompt test suite in the Testing view', () => {
     await page.locator('.test-output-peek, .peekview-widget').first().waitFor();
     await page.screenshot({ path: path.join(testOutputDir, 'ui-prompt-suite.png'), animations: 'disabled' });
     await runCommand(page, 'View: Close All Editors');
+  });
+
+  it('cancels a slow run from the Testing view, the cases not yet run skipped', async () => {
+    const { page, service } = workbench();
+    const cases = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'].map((name) => ({ name, prompt_text: name, expect: { response: { contains: name } } }));
+    fs.writeFileSync(path.join(workbench().workspace, 'slow.prompttest.json'), `${JSON.stringify({ target: { connection: uiConnectionName, tenantId: 1 }, prompt: 'Order Triage', cases }, null, 2)}\n`);
+    const latency = async (latencyMs: number): Promise<void> => {
+      const answer = await request(`${service.url}/__test/faults`, { method: latencyMs > 0 ? 'POST' : 'DELETE', body: latencyMs > 0 ? JSON.stringify({ latencyMs }) : undefined, headers: { 'content-type': 'application/json' } });
+      assert.equal(answer.statusCode, 200, await answer.body.text());
+    };
+    const explorer = page.locator('.test-explorer');
+    const suiteRow = explorer.locator('.monaco-list-row', { hasText: 'slow.prompttest.json' });
+    await suiteRow.waitFor();
+    await latency(3000);
+    try {
+      await suiteRow.hover();
+      await suiteRow.locator('.action-label[aria-label^="Run Test"]').click();
+      // Four requests at once (convai.testConcurrency): the last two cases wait, and are never sent.
+      await suiteRow.locator('.codicon-testing-loading-icon, .codicon-loading, [class*="testing-loading"]').first().waitFor();
+      // Cancel Test Run's keybinding (the view's Cancel button shows only under the pointer).
+      await page.keyboard.press('Control+Semicolon');
+      await page.keyboard.press('Control+KeyX');
+      await suiteRow.locator('.codicon-testing-skipped-icon').waitFor({ timeout: 30_000 });
+      if ((await suiteRow.getAttribute('aria-expanded')) === 'false') await suiteRow.locator('.monaco-tl-twistie').click();
+      for (const name of ['fifth', 'sixth']) await explorer.locator('.monaco-list-row', { hasText: name }).locator('.codicon-testing-skipped-icon').waitFor();
+    } finally {
+      await latency(0);
+    }
   });
 });
