@@ -43,7 +43,9 @@ function messagesOf(result: CaseResult, location: vscode.Location, note: string)
  */
 export class PromptTestController implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('convai.promptTests', 'ConvAI Prompt Tests');
-  private readonly disposables: vscode.Disposable[] = [this.controller];
+  /** A suite's problems at their places: what its schema cannot say (an unknown assertion, a bad pattern or schema). */
+  private readonly problems = vscode.languages.createDiagnosticCollection('convai-prompt-tests');
+  private readonly disposables: vscode.Disposable[] = [this.controller, this.problems];
 
   constructor(private readonly deps: SuiteDeps) {
     this.controller.resolveHandler = async (item) => {
@@ -58,7 +60,10 @@ export class PromptTestController implements vscode.Disposable {
       watcher,
       watcher.onDidCreate((uri) => void this.update(uri)),
       watcher.onDidChange((uri) => void this.update(uri)),
-      watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString())),
+      watcher.onDidDelete((uri) => {
+        this.controller.items.delete(uri.toString());
+        this.problems.delete(uri);
+      }),
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (event.document.uri.path.endsWith(SUITE_SUFFIX)) void this.update(event.document.uri);
       }),
@@ -81,6 +86,10 @@ export class PromptTestController implements vscode.Disposable {
     const item = this.controller.items.get(uri.toString()) ?? this.controller.createTestItem(uri.toString(), path.basename(uri.path), uri);
     this.controller.items.add(item);
     const { suite, problems } = parseSuite(text);
+    this.problems.set(uri, problems.map((p) => Object.assign(
+      new vscode.Diagnostic(rangeOf(text, p.range.offset, Math.max(p.range.length, 1)), p.message, vscode.DiagnosticSeverity.Error),
+      { source: 'ConvAI' },
+    )));
     item.error = problems.length > 0 ? `${problems.length} problem${problems.length > 1 ? 's' : ''}: ${problems.map((p) => p.message).join('; ')}` : undefined;
     item.range = new vscode.Range(0, 0, 0, 0);
     item.children.replace((suite?.cases ?? []).map((testCase) => {

@@ -2,7 +2,7 @@
 // "Echo (<model>): <prompt_text>" and whose execute_action answers ping with pong (test/service/README.md).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { addConnection, removeConnection } from './support';
+import { addConnection, diagnosticsWhen, removeConnection } from './support';
 
 const CONNECTION = 'suites';
 
@@ -60,6 +60,19 @@ describe('prompt test suites', () => {
     assert.match(message('matches fails'), /^response: does not match \/\^Nope\//);
     assert.match(message('maxLength fails'), /^response: is \d+ characters long, more than 3/);
     assert.match(message('jsonSchema fails'), /^response: is not JSON, so it cannot satisfy the schema/);
+  });
+
+  it('marks what a suite\'s schema cannot see at its place: an unknown assertion, a bad pattern, a schema that is none', async () => {
+    const uri = await writeSuite('broken', {
+      prompt: 'Order Triage',
+      cases: [{ name: 'a', prompt_text: 'x', expect: { response: { containz: 'x', matches: '(' }, next_prompt_params: { jsonSchema: { type: 'nonsense' } } } }],
+    });
+    const document = await vscode.workspace.openTextDocument(uri);
+    const found = await diagnosticsWhen(uri, (d) => d.source === 'ConvAI', (all) => all.length >= 3, 'the suite\'s problems');
+    const at = found.map((d) => [document.getText(d.range), d.message.split(':')[0]]);
+    assert.deepEqual(at.slice(0, 2), [['"containz"', 'response'], ['"("', 'response']]);
+    assert.match(found[2]?.message ?? '', /next_prompt_params: not a JSON Schema/);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('convai.runPromptTests', { uri: uri.toString() })), /broken\.prompttest\.json cannot run/);
   });
 
   it('runs an execute_action suite against an integration', async () => {
