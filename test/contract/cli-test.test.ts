@@ -7,40 +7,18 @@
  * and execute_action answers `ping` with "pong": the suites below expect those.
  */
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startContract, type ContractContext } from './setup';
+import { runCli, type Run } from './cli-process';
 
-const CLI = process.env.CONVAI_CLI ?? path.resolve(__dirname, '../../../dist/cli.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 interface JsonReport {
   suites: Array<{ file: string; passed: number; failed: number; cases: Array<{ name: string; passed: boolean; messages: string[] }> }>;
 }
 
-/** Asynchronous on purpose: the service answers from this process, so a synchronous spawn would deadlock. */
-function cli(args: string[], cwd: string, env: Record<string, string | undefined>): Promise<Run> {
-  const childEnv = { ...process.env };
-  delete childEnv.CONVAI_TOKEN;
-  delete childEnv.CONVAI_URL;
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: childEnv });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = runCli;
 
 const ECHO = /^Echo \(gpt-4o-mini\): /;
 

@@ -5,24 +5,17 @@
  * elsewhere), else from the repository's dist/cli.js.
  */
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JsonObject } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import { startContract, type ContractContext } from './setup';
+import { runCli, type Run } from './cli-process';
 
-const CLI = process.env.CONVAI_CLI ?? path.resolve(__dirname, '../../../dist/cli.js');
 const TENANT = 1;
 /** Every credential value of tenant 1's sample data (test/service/sample-data.ts), and the tenant's token. */
 const SECRETS = ['sk-acme-sample-not-a-real-key', 'sample-twilio-auth-token', 'dg-acme-sample-key', 'acme-orders-sample-key', 'sample-acme-mcp-token', 'acme-tenant-token'];
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 interface PublicChange {
   action: string;
@@ -39,21 +32,9 @@ interface Manifest {
   resources: Array<{ segment: string; id: number; file: string; name: string }>;
 }
 
-/** Asynchronous on purpose: the service answers from this process, so a synchronous spawn would deadlock. */
 /** `token` null runs without CONVAI_TOKEN. */
 function cli(args: string[], cwd: string, token: string | null): Promise<Run> {
-  const env = { ...process.env };
-  delete env.CONVAI_TOKEN;
-  if (token !== null) env.CONVAI_TOKEN = token;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(args, cwd, { CONVAI_TOKEN: token ?? undefined });
 }
 
 async function filesUnder(root: string): Promise<string[]> {
