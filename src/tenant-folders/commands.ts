@@ -6,7 +6,7 @@ import type { ListingCache } from '../core/listing-cache';
 import { diskFolder } from '../core/tenant/folder-io';
 import { slug } from '../core/tenant/manifest';
 import { planPush, type Change, type Plan } from '../core/tenant/plan';
-import { planDocument, publicChange } from '../core/tenant/plan-text';
+import { planDocument, publicChange, type PublicChange } from '../core/tenant/plan-text';
 import { pullTenant } from '../core/tenant/pull';
 import { push, type PushResult } from '../core/tenant/push';
 import type { WholeLocation } from '../core/uri';
@@ -96,7 +96,7 @@ function confirmation(plan: Plan): string {
   return `${lines.join('\n')}${deletes > 0 ? `\n\n${deletes} resource${deletes > 1 ? 's are' : ' is'} deleted on the service; that cannot be undone.` : ''}`;
 }
 
-async function pushFolder(connections: Connections, files: ConvaiFileSystem, listings: ListingCache, log: Log, arg: unknown): Promise<{ applied: ReturnType<typeof publicChange>[] } | undefined> {
+async function pushFolder(connections: Connections, files: ConvaiFileSystem, listings: ListingCache, log: Log, arg: unknown): Promise<{ applied: PublicChange[] } | undefined> {
   const programmatic = isProgrammatic(arg);
   const planned = programmatic ? await plannedFolder(connections, arg) : await cancellable('Planning the push…', (signal) => plannedFolder(connections, arg, signal));
   if (!planned) return undefined;
@@ -138,7 +138,7 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
 }
 
 /** The plan as a Markdown document beside the editor. */
-async function showPlan(connections: Connections, arg: unknown): Promise<{ changes: ReturnType<typeof publicChange>[] } | undefined> {
+async function showPlan(connections: Connections, arg: unknown): Promise<{ changes: PublicChange[] } | undefined> {
   const programmatic = isProgrammatic(arg);
   const planned = programmatic ? await plannedFolder(connections, arg) : await cancellable('Planning the push…', (signal) => plannedFolder(connections, arg, signal));
   if (!planned) return undefined;
@@ -150,21 +150,11 @@ async function showPlan(connections: Connections, arg: unknown): Promise<{ chang
 }
 
 export function registerTenantFolderCommands(
-  log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache, onDidPush: () => void,
+  log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache,
 ): vscode.Disposable[] {
   return [
-    registerCommand(log, COMMANDS.pullTenant, async (arg) => {
-      const result = await pull(connections, log, arg);
-      onDidPush();
-      return result;
-    }),
+    registerCommand(log, COMMANDS.pullTenant, (arg) => pull(connections, log, arg)),
     registerCommand(log, COMMANDS.planPush, (arg) => showPlan(connections, arg)),
-    registerCommand(log, COMMANDS.push, async (arg) => {
-      try {
-        return await pushFolder(connections, files, listings, log, arg);
-      } finally {
-        onDidPush();
-      }
-    }),
+    registerCommand(log, COMMANDS.push, (arg) => pushFolder(connections, files, listings, log, arg)),
   ];
 }

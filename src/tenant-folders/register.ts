@@ -10,6 +10,5 @@ import { registerTenantFolderCommands } from './commands';
  * push, push it. The pull, plan and push are the core's; this is their glue.
  */
 export function register(log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache): vscode.Disposable[] {
-  const pushed = new vscode.EventEmitter<void>();
-  return [pushed, ...registerTenantFolderCommands(log, connections, files, listings, () => pushed.fire())];
+  return registerTenantFolderCommands(log, connections, files, listings);
 }

@@ -12,18 +12,12 @@ import type { JsonObject } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import { startContract, type ContractContext } from './setup';
 import { runCli, type Run } from './cli-process';
+import type { PublicChange } from '../../src/core/tenant/plan-text';
 
 const TENANT = 1;
 /** Every credential value of tenant 1's sample data (test/service/sample-data.ts), and the tenant's token. */
 const SECRETS = ['sk-acme-sample-not-a-real-key', 'sample-twilio-auth-token', 'dg-acme-sample-key', 'acme-orders-sample-key', 'sample-acme-mcp-token', 'acme-tenant-token'];
 
-interface PublicChange {
-  action: string;
-  segment: string;
-  id?: number;
-  name: string;
-  fields: string[];
-}
 
 interface Manifest {
   connection: string;

@@ -7,17 +7,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../../src/core/client';
 import { addConnection, admin, clearRequests, diagnosticsWhen, kind, receivedRequests, rejection, removeConnection } from './support';
+import type { PublicChange } from '../../src/core/tenant/plan-text';
 
 const CONNECTION = 'folders';
 const SECRET = 'folder-secret-sentinel-3f9a';
 
-interface PublicChange {
-  action: string;
-  segment: string;
-  id?: number;
-  name: string;
-  fields: string[];
-}
 
 /** Every file below a folder, relative, with `/`. */
 function filesIn(root: string): string[] {

@@ -26,8 +26,16 @@ export function requestOf(change: Change, tenantId: number): ChangeRequest | und
   }
 }
 
-/** The contract's view of a change: `{ action, segment, id?, name, fields }`. */
-export function publicChange(change: Change): { action: string; segment: string; id?: number; name: string; fields: string[] } {
+/** The contract's view of a change, what convai.planPush and convai.push answer with. */
+export interface PublicChange {
+  action: string;
+  segment: string;
+  id?: number;
+  name: string;
+  fields: string[];
+}
+
+export function publicChange(change: Change): PublicChange {
   return { action: change.action, segment: change.segment, ...(change.id === undefined ? {} : { id: change.id }), name: change.name, fields: change.fields };
 }
 
