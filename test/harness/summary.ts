@@ -9,11 +9,16 @@ export interface SuiteOutcome {
   pending: number;
   durationMs: number;
   problem?: string;
+  /** Each failed test's title and the first line of its error, repeated in the summary where a log's tail shows it. */
+  failures?: string[];
 }
 
 export function outcomeFromResults(name: string, results: Results, durationMs: number): SuiteOutcome {
   const pending = results.tests.filter((test) => test.state === 'pending').length;
-  return { name, passed: results.passes, failed: results.failures, pending, durationMs };
+  const failures = results.tests
+    .filter((test) => test.state === 'failed')
+    .map((test) => `${test.fullTitle}: ${(test.error?.message ?? '').split('\n')[0]}`);
+  return { name, passed: results.passes, failed: results.failures, pending, durationMs, ...(failures.length > 0 ? { failures } : {}) };
 }
 
 export function brokenOutcome(name: string, problem: string, durationMs: number): SuiteOutcome {
@@ -45,7 +50,8 @@ function describeOutcome(outcome: SuiteOutcome): string {
   const seconds = `${(outcome.durationMs / 1000).toFixed(1)} s`;
   if (outcome.problem) return `  ${outcome.name}: could not run: ${outcome.problem} (${seconds})`;
   const pending = outcome.pending > 0 ? `, ${outcome.pending} pending` : '';
-  return `  ${outcome.name}: ${outcome.passed} passed, ${outcome.failed} failed${pending} (${seconds})`;
+  const failures = (outcome.failures ?? []).map((failure) => `\n    ✖ ${failure}`).join('');
+  return `  ${outcome.name}: ${outcome.passed} passed, ${outcome.failed} failed${pending} (${seconds})${failures}`;
 }
 
 /** The closing lines; the last one is exactly `N passed, M failed`, which tooling may parse. */

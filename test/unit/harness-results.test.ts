@@ -58,6 +58,15 @@ describe('harness results and summary', () => {
     assert.equal(exitCode([outcomeFromResults('unit', passing, 1), outcome]), 1);
   });
 
+  it('names each failed test with its error in the summary, where the tail of a long log shows it', () => {
+    const file = path.join(dir, 'results.json');
+    writeResultsFile(file, failureResults('integration test setup', new Error('boom\nat somewhere')));
+    const { outcome } = readOutcome('integration', file, 5);
+    const summary = summaryLines([outcome]).join('\n');
+    assert.match(summary, /✖ integration test setup: boom$/m);
+    assert.doesNotMatch(summary, /somewhere/);
+  });
+
   it('ends the summary with the totals over all suites', () => {
     const outcomes: SuiteOutcome[] = [
       outcomeFromResults('unit', passing, 1),
