@@ -22,12 +22,24 @@ const common = {
   logLevel: 'warning',
 };
 
+/** The parts of undici the extension uses (src/http/undici-subset.js), in place of its whole index. */
+const undiciSubset = path.join(root, 'src/http/undici-subset.js');
+
+/**
+ * @param {(args: import('esbuild').OnResolveArgs) => import('esbuild').OnResolveResult} resolve
+ * @returns {import('esbuild').Plugin}
+ */
+const resolveUndici = (resolve) => ({ name: 'undici', setup: (b) => b.onResolve({ filter: /^undici$/ }, resolve) });
+
+// undici waits in a file of its own until the first request (src/core/http.ts), so activation does not load it.
 await build({
   ...common,
   entryPoints: [path.join(root, 'src/extension.ts')],
   outfile: path.join(root, 'dist/extension.js'),
   external: ['vscode'],
+  plugins: [resolveUndici(() => ({ path: './undici.js', external: true }))],
 });
+await build({ ...common, entryPoints: [undiciSubset], outfile: path.join(root, 'dist/undici.js') });
 
 // The command-line tool runs in plain Node: no `external`, so a `vscode` import reaching it fails the build.
 await build({
@@ -35,6 +47,7 @@ await build({
   entryPoints: [path.join(root, 'src/cli.ts')],
   outfile: path.join(root, 'dist/cli.js'),
   banner: { js: '#!/usr/bin/env node' },
+  plugins: [resolveUndici(() => ({ path: undiciSubset }))],
 });
 
 // The schemas of pulled tenant folders' files, derived from schemas/ (package.json's jsonValidation points here).

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { request, type Dispatcher } from 'undici';
+import { http, type Dispatcher } from './http';
 import {
   afterAttempts,
   cancelledError,
@@ -280,7 +280,7 @@ export class ServiceClient {
 async function sendOnce(
   url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, dispatcher: Dispatcher,
 ): Promise<RawResponse> {
-  const response = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher });
+  const response = await http().request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher });
   const text = await response.body.text();
   const header = (name: string): string | undefined => {
     const value = response.headers[name];

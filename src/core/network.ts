@@ -11,7 +11,7 @@ import { BlockList, isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import * as tls from 'node:tls';
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { http, type Dispatcher } from './http';
 import type { ProxyRoute } from './errors';
 
 export interface NetworkSettings {
@@ -152,8 +152,8 @@ export function proxyRoute(settings: NetworkSettings, target: URL): (ProxyRoute 
 export function createDispatcher(settings: NetworkSettings, target: URL): Dispatcher {
   const ca = settings.ca && settings.ca.length > 0 ? [...defaultCertificates(), ...settings.ca] : undefined;
   const route = proxyRoute(settings, target);
-  if (!route) return new Agent({ ...KEEP_ALIVE, ...(ca ? { connect: { ca } } : {}) });
-  return new ProxyAgent({
+  if (!route) return new (http().Agent)({ ...KEEP_ALIVE, ...(ca ? { connect: { ca } } : {}) });
+  return new (http().ProxyAgent)({
     ...KEEP_ALIVE,
     uri: route.address.href,
     proxyTunnel: target.protocol === 'https:',

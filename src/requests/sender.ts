@@ -1,4 +1,4 @@
-import { request, type Dispatcher } from 'undici';
+import { http, type Dispatcher } from '../core/http';
 import type { Json } from '../core/client';
 import { createDispatcher, type NetworkSettings } from '../core/network';
 import type { BuiltRequest } from '../core/request-builder';
@@ -40,7 +40,7 @@ export async function send(built: BuiltRequest, options: { timeoutMs: number; si
 }
 
 async function exchange(built: BuiltRequest, url: URL, body: string | undefined, signal: AbortSignal, dispatcher: Dispatcher): Promise<SentResponse> {
-  const response = await request(url, { method: built.method as Dispatcher.HttpMethod, headers: built.headers, body, signal, dispatcher });
+  const response = await http().request(url, { method: built.method as Dispatcher.HttpMethod, headers: built.headers, body, signal, dispatcher });
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
