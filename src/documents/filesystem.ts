@@ -18,6 +18,10 @@ export type Writer = (uri: vscode.Uri, location: FileLocation, content: Uint8Arr
 
 type Entry = [string, vscode.FileType];
 
+function readKey(whole: WholeLocation): string {
+  return `${whole.connection}/${toResourcePath(whole)}`;
+}
+
 /** The last path segment: an entry's name in its folder. */
 function entryName(location: ResourceLocation): string {
   return toResourcePath(location).replace(/\/$/, '').split('/').pop() ?? '';
@@ -33,6 +37,8 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
   readonly onDidChangeFile = this.changes.event;
   private readonly resourceChanges = new vscode.EventEmitter<FileLocation>();
   private readonly revealed = new Set<string>();
+  /** The GETs of resources' detail objects under way, by connection and resource. */
+  private readonly reads = new Map<string, Promise<JsonObject>>();
   /** A resource was saved, created or deleted through this extension: views of its kind are stale. */
   readonly onDidChangeResource = this.resourceChanges.event;
 
@@ -48,6 +54,8 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
   }
 
   announce(location: FileLocation): void {
+    // A read that started before this change must not answer the reads after it.
+    this.reads.delete(readKey(wholeOf(location)));
     this.resourceChanges.fire(location);
   }
 
@@ -164,10 +172,28 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
 
   /** GETs the resource's detail object: the base of later saves; the document shows its view of it. */
   async fetch(uri: vscode.Uri, location: FileLocation): Promise<DocumentState> {
-    const whole = wholeOf(location);
-    const { id, tenantId } = target(whole);
-    const detail = await this.call(uri, () => this.connections.client(location.connection).get(kindOf(whole), id, tenantId));
+    const detail = await this.detail(uri, location);
     return this.store.put(uri.toString(), this.present(uri, location, detail), formatDocument(detail));
+  }
+
+  /**
+   * One GET for the reads of one resource at the same time: VS Code stats and
+   * reads a document it opens at once, and a prompt's parts open beside it.
+   */
+  private detail(uri: vscode.Uri, location: FileLocation): Promise<JsonObject> {
+    const whole = wholeOf(location);
+    const key = readKey(whole);
+    let pending = this.reads.get(key);
+    if (!pending) {
+      const { id, tenantId } = target(whole);
+      pending = this.call(uri, () => this.connections.client(location.connection).get(kindOf(whole), id, tenantId));
+      const settled = (): void => {
+        if (this.reads.get(key) === pending) this.reads.delete(key);
+      };
+      pending.then(settled, settled);
+      this.reads.set(key, pending);
+    }
+    return pending;
   }
 
   /** A detail object as the document shows it: its view, credentials masked unless revealed for this document. */

@@ -4,7 +4,7 @@ import type { Json, JsonObject } from '../../src/core/client';
 import type { Segment } from '../../src/core/resources';
 import type { FileLocation } from '../../src/core/uri';
 import {
-  addConnection, admin, shown, clearFaults, documentText, documentUri, injectFaults, kind, removeConnection, replaceText, revertAll, writeError,
+  addConnection, admin, shown, clearFaults, clearRequests, receivedRequests, documentText, documentUri, injectFaults, kind, removeConnection, replaceText, revertAll, writeError,
 } from './support';
 
 const CONNECTION = 'docs';
@@ -62,6 +62,20 @@ describe('documents: every resource as an editable JSON document', () => {
   afterEach(async () => {
     await clearFaults();
     await revertAll();
+  });
+
+  it('opens a document and its part at once with one GET of the resource', async () => {
+    const created = await admin.create(kind('ai_prompts'), { name: 'One read', system: 'Hello' }, TENANT);
+    const id = created.id as number;
+    await clearRequests();
+    const [whole, part] = await Promise.all([
+      vscode.workspace.openTextDocument(documentUri(locationOf('ai_prompts', id))),
+      vscode.workspace.openTextDocument(documentUri({ type: 'part', connection: CONNECTION, tenantId: TENANT, segment: 'ai_prompts', id, part: 'system' })),
+    ]);
+    assert.equal(part.getText(), 'Hello');
+    assert.match(whole.getText(), /"name": "One read"/);
+    const gets = (await receivedRequests()).filter((r) => r.method === 'GET' && r.path.startsWith(`/api/v1/ai_prompts/${id}`));
+    assert.equal(gets.length, 1, `GETs sent: ${JSON.stringify(gets)}`);
   });
 
   for (const testCase of CASES) {
