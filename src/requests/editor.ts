@@ -3,6 +3,8 @@ import { parameterNames, parseDefinition, placeholderAt } from '../core/request-
 import { COMMANDS } from '../commands';
 
 const LANGUAGE = 'convai-apirequest';
+/** Definitions are the user's files, saved or not yet; naming the schemes keeps VS Code from warning at activation. */
+const DEFINITIONS: vscode.DocumentSelector = ['file', 'untitled'].map((scheme) => ({ scheme, language: LANGUAGE }));
 
 /** Problems the JSON schema cannot see (placeholders and the rules of section 2.9), where they are, while typing. */
 function diagnostics(): vscode.Disposable[] {
@@ -60,7 +62,7 @@ class RequestLenses implements vscode.CodeLensProvider {
 export function registerDefinitionEditing(): vscode.Disposable[] {
   return [
     ...diagnostics(),
-    vscode.languages.registerCompletionItemProvider({ language: LANGUAGE }, new PlaceholderCompletions(), '{'),
-    vscode.languages.registerCodeLensProvider({ language: LANGUAGE }, new RequestLenses()),
+    vscode.languages.registerCompletionItemProvider(DEFINITIONS, new PlaceholderCompletions(), '{'),
+    vscode.languages.registerCodeLensProvider(DEFINITIONS, new RequestLenses()),
   ];
 }

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { waitUntil } from '../harness/wait';
+import { workbenchLogs } from './support';
 
 const extensionId = 'convai.convai-config';
 
@@ -69,5 +70,13 @@ describe('extension activation', () => {
       [],
       'registered but not contributed in package.json',
     );
+  });
+
+  it('names the schemes of every document selector, so VS Code logs no warning about one without', async () => {
+    await theExtension().activate();
+    const hostLogs = workbenchLogs((file) => /exthost/i.test(file));
+    // The warning is an info line; the log holds this extension's info lines, so its absence means something.
+    assert.match(hostLogs, new RegExp(`${extensionId.replace('.', '\\.')}`), 'the extension host log names the extension');
+    assert.doesNotMatch(hostLogs, /uses a document selector without scheme/);
   });
 });

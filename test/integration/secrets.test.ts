@@ -1,12 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../../src/core/client';
 import { CREDENTIAL_MASK } from '../../src/core/credentials';
 import {
-  addConnection, admin, adminToken, clearFaults, documentText, documentUri, injectFaults, kind, rejection, removeConnection, replaceText, startRecorder, writeError,
+  addConnection, admin, adminToken, clearFaults, documentText, documentUri, injectFaults, kind, rejection, removeConnection, replaceText, startRecorder, workbenchLogs, writeError,
 } from './support';
 
 const CONNECTION = 'secrets';
@@ -14,13 +12,7 @@ const TENANT = 1;
 
 /** Every file the extension logged to, below code-server's user data folder. */
 function extensionLogs(): string {
-  const userData = process.env.CONVAI_CODE_SERVER_USER_DATA;
-  assert.ok(userData, 'the harness passes CONVAI_CODE_SERVER_USER_DATA');
-  const files = fs.readdirSync(path.join(userData, 'logs'), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.log') && /convai/i.test(file))
-    .map((file) => path.join(userData, 'logs', file));
-  assert.ok(files.length > 0, 'the extension wrote a log file');
-  return files.map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+  return workbenchLogs((file) => /convai/i.test(file));
 }
 
 describe('credentials: masked in documents, never in logs or messages', () => {

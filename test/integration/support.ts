@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { request } from 'undici';
 import * as vscode from 'vscode';
 import { ServiceClient, type JsonObject } from '../../src/core/client';
@@ -186,4 +188,15 @@ export async function startRecorder(answer: { status: number; contentType: strin
     });
   });
   return { ...(await listenOnLoopback(server)), received };
+}
+
+/** The text of code-server's log files whose path (below its logs folder) the predicate accepts; at least one must exist. */
+export function workbenchLogs(accept: (file: string) => boolean): string {
+  const userData = process.env.CONVAI_CODE_SERVER_USER_DATA;
+  assert.ok(userData, 'the harness passes CONVAI_CODE_SERVER_USER_DATA');
+  const files = fs.readdirSync(path.join(userData, 'logs'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.log') && accept(file))
+    .map((file) => path.join(userData, 'logs', file));
+  assert.ok(files.length > 0, 'a log file was written');
+  return files.map((file) => fs.readFileSync(file, 'utf8')).join('\n');
 }
