@@ -2,9 +2,10 @@
 // `npm start`: installs and builds what is missing, starts the local service with its sample data, and
 // opens VS Code with the extension loaded and a connection `local` to that service: desktop `code` when it
 // is on PATH, else code-server, whose URL is printed for a browser. Ctrl+C stops everything it started.
+// `npm start -- --installed` runs the package `npm run package` makes, installed as a user installs it, instead.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ensureCodeServer, ensureNodeModules, repoRoot, run } from './ensure.mjs';
@@ -18,10 +19,19 @@ function hasDesktopCode() {
   return !process.env.CONVAI_START_BROWSER && spawnSync('code', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
+const installed = process.argv.includes('--installed');
+
 ensureNodeModules();
 const desktop = hasDesktopCode();
 const codeServerBin = desktop ? undefined : ensureCodeServer();
 run(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs')]);
+/** @type {string | undefined} */
+let vsix;
+if (installed) {
+  run(process.execPath, [path.join(repoRoot, 'scripts', 'package.mjs'), '--no-build']);
+  const { name, version } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+  vsix = path.join(repoRoot, `${name}-${version}.vsix`);
+}
 
 /** @type {{ startService: (o: { port?: number, adminToken: string }) => Promise<{ url: string, adminToken: string, tenantTokens: { id: number, name: string, token: string }[], close(): Promise<void> }> }} */
 const { startService } = require(path.join(repoRoot, 'out', 'test', 'service', 'server.js'));
@@ -45,11 +55,17 @@ if (desktop) {
   const userDataDir = path.join(cacheDir, 'desktop-user-data');
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
-  const child = spawn(
-    'code',
-    ['--new-window', '--user-data-dir', userDataDir, `--extensionDevelopmentPath=${repoRoot}`, `--extensionDevelopmentPath=${startConnection}`, workspace],
-    { stdio: 'inherit', env: { ...process.env, ...env } },
-  );
+  // The installed mode's own extensions folder, so the user's own installs play no part and stay untouched.
+  const extensionsDir = path.join(cacheDir, 'desktop-extensions');
+  const extensionArgs = [`--extensionDevelopmentPath=${startConnection}`];
+  if (vsix) {
+    rmSync(extensionsDir, { recursive: true, force: true });
+    run('code', ['--extensions-dir', extensionsDir, '--install-extension', vsix]);
+    extensionArgs.push('--extensions-dir', extensionsDir);
+  } else {
+    extensionArgs.push(`--extensionDevelopmentPath=${repoRoot}`);
+  }
+  const child = spawn('code', ['--new-window', '--user-data-dir', userDataDir, ...extensionArgs, workspace], { stdio: 'inherit', env: { ...process.env, ...env } });
   stopEditor = async () => void child.kill();
   console.log('Opened VS Code with the extension loaded. Press Ctrl+C to stop the local service.');
 } else {
@@ -62,11 +78,12 @@ if (desktop) {
     userSettings: settings,
     logFile: path.join(cacheDir, 'code-server.log'),
     extensions: [startConnection],
+    packages: vsix ? [vsix] : [],
   });
-  const payload = harness.developmentPayload(server, repoRoot);
+  const payload = vsix ? undefined : harness.developmentPayload(server, repoRoot);
   stopEditor = () => server.close();
   console.log('');
-  console.log('Open this URL in a browser (VS Code with the ConvAI extension loaded):');
+  console.log(`Open this URL in a browser (VS Code with the ConvAI extension ${vsix ? `installed from ${path.basename(vsix)}` : 'loaded from source'}):`);
   console.log(`  ${harness.workbenchUrl(server, payload)}`);
   console.log('Press Ctrl+C to stop code-server and the local service.');
 }

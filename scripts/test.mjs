@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ensureCodeServer, ensureNodeModules, ensureSystemPackages, repoRoot, run } from './ensure.mjs';
 
 const suites = process.argv.slice(2);
-const needsCodeServer = suites.length === 0 || suites.includes('integration') || suites.includes('ui');
+const needsCodeServer = suites.length === 0 || ['integration', 'ui', 'installed'].some((suite) => suites.includes(suite));
 
 /**
  * @template T

@@ -1,6 +1,6 @@
 // Starts code-server (VS Code's real workbench and Node extension host, served to a browser) and opens its
 // workbench in headless Chromium. Shared by the integration suite, UI tests and `npm start`.
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,6 +19,8 @@ export interface CodeServerOptions {
   logFile: string;
   /** Extension folders installed into the throwaway extensions folder (the payload loads only one from source). */
   extensions?: string[];
+  /** Packages (.vsix) installed with code-server's --install-extension, as a user installs them. */
+  packages?: string[];
   /** code-server's --log: trace, debug, info, warn or error. */
   logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error';
 }
@@ -27,6 +29,8 @@ export interface CodeServer {
   url: string;
   port: number;
   workspace: string;
+  /** Where its extensions are installed. */
+  extensionsDir: string;
   /** Settles when code-server exits, with how it ended. */
   exited: Promise<string>;
   close(): Promise<void>;
@@ -71,6 +75,13 @@ function waitForListening(child: ChildProcess, exited: Promise<string>, timeoutM
   });
 }
 
+function installPackage(bin: string, vsix: string, userDataDir: string, extensionsDir: string): void {
+  const install = spawnSync(bin, ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix], { encoding: 'utf8' });
+  if (install.status !== 0) {
+    throw new Error(`code-server could not install ${vsix} (${install.error?.message ?? `exit code ${install.status}`}): ${install.stderr || install.stdout}`);
+  }
+}
+
 /** Starts code-server on a free loopback port without authentication, in throwaway profile folders. */
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-code-server-'));
@@ -89,6 +100,12 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     fs.cpSync(folder, path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
   }
   fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
+  try {
+    for (const vsix of options.packages ?? []) installPackage(options.bin, vsix, userDataDir, extensionsDir);
+  } catch (error) {
+    fs.rmSync(profile, { recursive: true, force: true });
+    throw error;
+  }
   const log = fs.createWriteStream(options.logFile);
 
   const child = spawn(
@@ -137,7 +154,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
 
   try {
     const url = await waitForListening(child, exited, startTimeoutMs);
-    return { url: url.origin, port: Number(url.port), workspace: options.workspace, exited, close };
+    return { url: url.origin, port: Number(url.port), workspace: options.workspace, extensionsDir, exited, close };
   } catch (error) {
     await close();
     throw error;

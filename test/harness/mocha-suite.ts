@@ -11,9 +11,9 @@ const reporter = path.join(__dirname, 'results-reporter.js');
 
 /**
  * Runs `test/<name>/**\/*.test.ts` (compiled) in a mocha child process; it prints spec output as it goes.
- * `timeoutMs` is each test's and hook's limit.
+ * `timeoutMs` is each test's and hook's limit; `env` is added to the tests' environment.
  */
-export function runMochaSuite(name: string, timeoutMs = 20_000): SuiteOutcome {
+export function runMochaSuite(name: string, timeoutMs = 20_000, env: Record<string, string> = {}): SuiteOutcome {
   const files = findTestFiles(name);
   if (files.length === 0) {
     console.log(`${name}: 0 tests`);
@@ -26,7 +26,7 @@ export function runMochaSuite(name: string, timeoutMs = 20_000): SuiteOutcome {
     const mocha = spawnSync(
       process.execPath,
       [mochaCli, '--reporter', reporter, '--reporter-option', `output=${resultsFile}`, '--timeout', String(timeoutMs), ...files],
-      { stdio: 'inherit', cwd: repoRoot },
+      { stdio: 'inherit', cwd: repoRoot, env: { ...process.env, ...env } },
     );
     const durationMs = Date.now() - started;
     if (mocha.error) return brokenOutcome(name, `mocha could not start: ${mocha.error.message}`, durationMs);

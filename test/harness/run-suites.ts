@@ -16,6 +16,8 @@ const suites: { name: string; run: () => SuiteOutcome | Promise<SuiteOutcome> }[
   },
   // Playwright clicking through a live workbench (test/ui); its tests find code-server in CONVAI_CODE_SERVER.
   { name: 'ui', run: () => runMochaSuite('ui', 60_000) },
+  // The .vsix `npm run package` makes, installed into code-server as a user installs it, clicked through like ui.
+  { name: 'installed', run: async () => (await import('./installed.js')).runInstalledSuite() },
 ];
 
 async function runSuite(suite: (typeof suites)[number]): Promise<SuiteOutcome> {

@@ -35,11 +35,16 @@ export interface UiWorkbench {
   service: RunningService;
   /** The folder VS Code has open, for tests that put files into the workspace. */
   workspace: string;
+  /** code-server's extensions folder, where a package is installed. */
+  extensionsDir: string;
   close(): Promise<void>;
 }
 
-/** Starts all three; on failure stops what did start. `codeServerBin` comes from scripts/test.mjs. */
-export async function startUiWorkbench(codeServerBin: string | undefined): Promise<UiWorkbench> {
+/**
+ * Starts all three; on failure stops what did start. `codeServerBin` comes from scripts/test.mjs. With `vsix`,
+ * the extension is that package, installed as a user installs it, instead of the repository's folder.
+ */
+export async function startUiWorkbench(codeServerBin: string | undefined, vsix?: string): Promise<UiWorkbench> {
   if (!codeServerBin) throw new Error('no code-server given (CONVAI_CODE_SERVER); run the UI tests through `npm test -- ui`');
   fs.mkdirSync(testOutputDir, { recursive: true });
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-ui-'));
@@ -61,13 +66,14 @@ export async function startUiWorkbench(codeServerBin: string | undefined): Promi
       userSettings: quietSettings,
       logFile: uiCodeServerLog,
       extensions: [path.join(repoRoot, 'scripts', 'start-connection')],
+      ...(vsix ? { packages: [vsix] } : {}),
     });
-    workbench = await openWorkbench(workbenchUrl(server, developmentPayload(server, repoRoot)), uiBrowserConsoleLog);
+    workbench = await openWorkbench(workbenchUrl(server, vsix ? undefined : developmentPayload(server, repoRoot)), uiBrowserConsoleLog);
     // Lists render only their visible rows: a tall page keeps an expanded tenant's rows all in the DOM.
     await workbench.page.setViewportSize({ width: 1400, height: 900 });
     // Below mocha's 60 s per test, so that a wait that never ends fails with Playwright's account of it.
     workbench.page.setDefaultTimeout(20_000);
-    return { page: workbench.page, service, workspace, close };
+    return { page: workbench.page, service, workspace, extensionsDir: server.extensionsDir, close };
   } catch (error) {
     await close();
     throw error;

@@ -3,10 +3,11 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
-import { ServiceClient } from '../../src/core/client';
+import type { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import { testOutputDir } from '../harness/paths';
 import { uiConnectionName } from '../harness/ui-workbench';
+import { adminClient, samplePromptId } from './service';
 import { expand, openConvAiView, runCommand, treeRow, widenSideBar } from './tree-view';
 import { workbench } from './workbench';
 
@@ -20,11 +21,8 @@ describe('a prompt\'s system part, from the tree', () => {
   let id = 0;
 
   before(async () => {
-    const { service: running } = workbench();
-    service = new ServiceClient({ baseUrl: running.url, token: () => running.adminToken });
-    const prompt = (await service.list(kindById('prompt'), TENANT)).find((p) => p.name === PROMPT);
-    assert.ok(prompt, `the sample data has the prompt ${PROMPT}`);
-    id = prompt.id as number;
+    service = adminClient();
+    id = await samplePromptId(service, TENANT, PROMPT);
   });
   after(async () => {
     await service.close();

@@ -2,23 +2,18 @@
 // prompt's placeholders, and the answer in the results panel, where hostile text stays text.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
 import { request } from 'undici';
 import { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import { testOutputDir } from '../harness/paths';
 import { uiConnectionName } from '../harness/ui-workbench';
+import { resultsPanel } from './results-panel';
 import { openConvAiView, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
 // Tenant 2: the tree test counts tenant 1's prompts.
 const TENANT = 2;
 const HOSTILE = '<img src=x onerror=alert(1)> & <script>alert(2)</script>';
-
-/** The results panel's content: VS Code puts a webview in an iframe holding another. */
-function results(page: Page): FrameLocator {
-  return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-}
 
 describe('a prompt test in the editor', () => {
   let service: ServiceClient;
@@ -52,7 +47,7 @@ describe('a prompt test in the editor', () => {
     await input.fill('{"customer_name": "Ada"}');
     await input.press('Enter');
 
-    const panel = results(page);
+    const panel = resultsPanel(page);
     await panel.getByText('Echo (gpt-4o):').first().waitFor();
     const response = await panel.locator('pre', { hasText: 'Echo (gpt-4o)' }).first().innerText();
     assert.equal(response, `Echo (gpt-4o): ${HOSTILE}`, 'the HTML in the answer is shown as text');
@@ -65,9 +60,9 @@ describe('a prompt test in the editor', () => {
     const { page, service: running } = workbench();
     await setLatency(running.url, 30_000);
     try {
-      await results(page).getByRole('button', { name: 'Run again' }).click();
-      await results(page).getByRole('button', { name: 'Cancel' }).click();
-      await results(page).getByText('Cancelled').first().waitFor();
+      await resultsPanel(page).getByRole('button', { name: 'Run again' }).click();
+      await resultsPanel(page).getByRole('button', { name: 'Cancel' }).click();
+      await resultsPanel(page).getByText('Cancelled').first().waitFor();
     } finally {
       await setLatency(running.url, 0);
     }
