@@ -54,7 +54,9 @@ export class DanglingReferenceWarnings implements vscode.Disposable {
   private check(document: vscode.TextDocument): void {
     const resource = referringResource(document);
     if (!resource || document.isClosed) return;
-    void this.update(document, resource, this.begin(document.uri.toString()));
+    // A listing that cannot load (the connection was removed, the service is down) leaves the warnings as they were:
+    // the document's own save and links say what is wrong, and a warning about every id would be noise.
+    this.update(document, resource, this.begin(document.uri.toString())).catch(() => undefined);
   }
 
   private async update(document: vscode.TextDocument, resource: ResourceAt, generation: number): Promise<void> {
