@@ -15,7 +15,10 @@ import functionDefs from '../../schemas/function_defs.schema.json';
 import integrations from '../../schemas/integrations.schema.json';
 import intents from '../../schemas/intents.schema.json';
 import tenants from '../../schemas/tenants.schema.json';
+import { closest } from './closest-name';
 import { parseDocument } from './json-document';
+import { jsonSchemaFailures } from './json-schema-check';
+import { jsonSchemaProblem } from './json-schema-problems';
 import type { Segment } from './resources';
 
 export interface Problem {
@@ -72,36 +75,15 @@ export function validateDocument(segment: SchemaName, value: unknown): Problem[]
   return problems;
 }
 
-/** A schema a user wrote (a prompt test's `jsonSchema`), compiled once; undefined when it compiled, else why not. */
-const userSchemas = new Map<string, ValidateFunction | string>();
-
-function userValidator(schema: unknown): ValidateFunction | string {
-  const key = JSON.stringify(schema);
-  let validate = userSchemas.get(key);
-  if (validate === undefined) {
-    try {
-      // A separate instance: a user's schema must not see (or clash with) the extension's own $ids.
-      validate = new Ajv({ allErrors: true, strict: false }).compile(schema as AnySchemaObject);
-    } catch (error) {
-      validate = error instanceof Error ? error.message : String(error);
-    }
-    userSchemas.set(key, validate);
-  }
-  return validate;
-}
-
-/** Why a user's schema is no schema, or undefined when it is one. */
+/** Why a user's schema (a prompt test's `jsonSchema`) is no schema, or undefined when it is one. */
 export function schemaProblem(schema: unknown): string | undefined {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'must be a JSON Schema object, such as { "type": "object" }';
-  const validate = userValidator(schema);
-  return typeof validate === 'string' ? validate : undefined;
+  return jsonSchemaProblem(schema);
 }
 
-/** The ways `value` fails a user's schema, each as `<path>: <message>`; none when it satisfies it. */
+/** The ways `value` fails a user's schema, each as `<path> <message>`; none when it satisfies it. */
 export function schemaFailures(schema: unknown, value: unknown): string[] {
-  const validate = userValidator(schema);
-  if (typeof validate === 'string') return [`the schema is invalid: ${validate}`];
-  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath === '' ? 'value' : e.instancePath} ${e.message ?? e.keyword}`);
+  const problem = jsonSchemaProblem(schema);
+  return problem === undefined ? jsonSchemaFailures(schema, value) : [`the schema is invalid: ${problem}`];
 }
 
 /** One line for an error message: `3 problems: a; b; and 1 more`. */
@@ -282,42 +264,6 @@ function describe(value: unknown): string {
     return 'an array';
   }
   return typeof value === 'number' ? String(value) : typeName(typeof value);
-}
-
-/**
- * The known name within two edits of a mistyped one, such as `temparature`
- * for `temperature`; short names get fewer edits, so `x` suggests nothing.
- */
-function closest(name: string, known: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.min(2, Math.floor(name.length / 3)) + 1;
-  for (const candidate of known) {
-    const distance = editDistance(name, candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-/** Edits between two names, a swap of neighbours counting as one (optimal string alignment). */
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
-  const at = (i: number, j: number): number => rows[i]?.[j] ?? Infinity;
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    rows.push(row);
-    for (let j = 1; j <= b.length; j++) {
-      const same = a[i - 1] === b[j - 1];
-      let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (same ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        distance = Math.min(distance, at(i - 2, j - 2) + 1);
-      }
-      row.push(distance);
-    }
-  }
-  return at(a.length, b.length);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
