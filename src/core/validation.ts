@@ -3,18 +3,8 @@
  * turns the findings into problems that name the field and the fix.
  */
 
-import Ajv, { type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
-import agents from '../../schemas/agents.schema.json';
-import aiActions from '../../schemas/ai_actions.schema.json';
-import aiFunctions from '../../schemas/ai_functions.schema.json';
-import aiPrompts from '../../schemas/ai_prompts.schema.json';
-import apiRequest from '../../schemas/apirequest.schema.json';
-import datasources from '../../schemas/datasources.schema.json';
-import functionDefinition from '../../schemas/function_definition.schema.json';
-import functionDefs from '../../schemas/function_defs.schema.json';
-import integrations from '../../schemas/integrations.schema.json';
-import intents from '../../schemas/intents.schema.json';
-import tenants from '../../schemas/tenants.schema.json';
+import type { AnySchemaObject, ErrorObject } from 'ajv';
+import { validators } from './generated/validators';
 import { closest } from './closest-name';
 import { parseDocument } from './json-document';
 import { jsonSchemaFailures } from './json-schema-check';
@@ -35,36 +25,11 @@ export interface Problem {
  */
 export type SchemaName = Segment | 'apirequest' | 'function_defs';
 
-const SCHEMAS: Record<SchemaName, AnySchemaObject> = {
-  tenants, integrations, ai_prompts: aiPrompts, ai_functions: aiFunctions, ai_actions: aiActions, agents, intents, datasources,
-  apirequest: apiRequest, function_defs: functionDefs,
-};
-
-/**
- * `"closed": true` marks an object whose unknown properties the save refuses
- * (with a "did you mean"). It is not `additionalProperties: false` because
- * VS Code's JSON support reads the same schemas and would then flag every
- * field a service returns beyond the spec (an `updated_at`) on documents the
- * user did not touch; the save excuses such fields as untouched.
- */
-const CLOSED = {
-  keyword: 'closed',
-  macro: (closed: unknown, parentSchema: AnySchemaObject) =>
-    closed === true ? { properties: Object.fromEntries(Object.keys(record(parentSchema.properties)).map((key) => [key, true])), additionalProperties: false } : true,
-};
-
-// Compiling is the costly part, so it waits for the first document of each kind (never at activation).
-let ajv: Ajv | undefined;
-const validators = new Map<SchemaName, ValidateFunction>();
-const compiles: SchemaName[] = [];
-
-/** Each resource schema compile so far, in order; for tests of the lazy compiling. */
-export function compiledSegments(): Segment[] {
-  return compiles.filter((name): name is Segment => name !== 'apirequest' && name !== 'function_defs');
-}
+/** The keyword `closed`, which the build expands (scripts/compile-validators.mjs says why and how). */
+const CLOSED = 'closed';
 
 export function validateDocument(segment: SchemaName, value: unknown): Problem[] {
-  const validate = validatorFor(segment);
+  const validate = validators[segment];
   const problems = validate(value) ? [] : problemsOf(validate.errors ?? [], value);
   if (segment === 'ai_prompts' && isRecord(value)) {
     problems.push(...jsonTextProblems(value));
@@ -97,21 +62,9 @@ export function summarizeProblems(problems: Problem[], max = 5): string {
   return `${count}: ${shown.join('; ')}${rest > 0 ? `; and ${rest} more` : ''}`;
 }
 
-function validatorFor(segment: SchemaName): ValidateFunction {
-  let validate = validators.get(segment);
-  if (!validate) {
-    // strict: false lets VS Code's keywords (enumDescriptions, defaultSnippets, ...) and enumNames pass.
-    ajv ??= new Ajv({ allErrors: true, strict: false, verbose: true }).addKeyword(CLOSED).addSchema(functionDefinition);
-    validate = ajv.compile(SCHEMAS[segment]);
-    validators.set(segment, validate);
-    compiles.push(segment);
-  }
-  return validate;
-}
-
 function problemsOf(errors: ErrorObject[], document: unknown): Problem[] {
   // A macro keyword adds a summary error of its own beside the errors of what it expands to.
-  const problems = errors.filter((error) => error.keyword !== CLOSED.keyword).map((error) => toProblem(error, document));
+  const problems = errors.filter((error) => error.keyword !== CLOSED).map((error) => toProblem(error, document));
   // A value outside an enum also fails its type when it is of another type; the enum names the fix.
   const enumPaths = new Set(problems.filter((p) => p.keyword === 'enum').map((p) => pathText(p.path)));
   return problems.filter((p) => p.keyword !== 'type' || !enumPaths.has(pathText(p.path)));
