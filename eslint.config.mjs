@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', 'test-output/**'] },
+  { ignores: ['out/**', 'dist/**', 'src/core/generated/**', 'node_modules/**', '.vscode-test/**', 'test-output/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

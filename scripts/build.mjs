@@ -1,5 +1,6 @@
 // Bundles the extension and the command-line tool (esbuild) into dist/ and compiles tests and tools (tsc) into out/.
 import { build } from 'esbuild';
+import { compileValidators } from './compile-validators.mjs';
 import { writeFolderSchemas } from './folder-schemas.mjs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,9 @@ const common = {
   sourcemap: true,
   logLevel: 'warning',
 };
+
+// Before both bundles and tsc: src/core/validation.ts imports the generated validators.
+compileValidators(path.join(root, 'schemas'), path.join(root, 'src/core/generated/validators.ts'));
 
 /** The parts of undici the extension uses (src/http/undici-subset.js), in place of its whole index. */
 const undiciSubset = path.join(root, 'src/http/undici-subset.js');

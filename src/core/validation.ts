@@ -3,19 +3,12 @@
  * turns the findings into problems that name the field and the fix.
  */
 
-import Ajv, { type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
-import agents from '../../schemas/agents.schema.json';
-import aiActions from '../../schemas/ai_actions.schema.json';
-import aiFunctions from '../../schemas/ai_functions.schema.json';
-import aiPrompts from '../../schemas/ai_prompts.schema.json';
-import apiRequest from '../../schemas/apirequest.schema.json';
-import datasources from '../../schemas/datasources.schema.json';
-import functionDefinition from '../../schemas/function_definition.schema.json';
-import functionDefs from '../../schemas/function_defs.schema.json';
-import integrations from '../../schemas/integrations.schema.json';
-import intents from '../../schemas/intents.schema.json';
-import tenants from '../../schemas/tenants.schema.json';
+import type { AnySchemaObject, ErrorObject } from 'ajv';
+import { validators } from './generated/validators';
+import { closest } from './closest-name';
 import { parseDocument } from './json-document';
+import { jsonSchemaFailures } from './json-schema-check';
+import { jsonSchemaProblem } from './json-schema-problems';
 import type { Segment } from './resources';
 
 export interface Problem {
@@ -32,36 +25,11 @@ export interface Problem {
  */
 export type SchemaName = Segment | 'apirequest' | 'function_defs';
 
-const SCHEMAS: Record<SchemaName, AnySchemaObject> = {
-  tenants, integrations, ai_prompts: aiPrompts, ai_functions: aiFunctions, ai_actions: aiActions, agents, intents, datasources,
-  apirequest: apiRequest, function_defs: functionDefs,
-};
-
-/**
- * `"closed": true` marks an object whose unknown properties the save refuses
- * (with a "did you mean"). It is not `additionalProperties: false` because
- * VS Code's JSON support reads the same schemas and would then flag every
- * field a service returns beyond the spec (an `updated_at`) on documents the
- * user did not touch; the save excuses such fields as untouched.
- */
-const CLOSED = {
-  keyword: 'closed',
-  macro: (closed: unknown, parentSchema: AnySchemaObject) =>
-    closed === true ? { properties: Object.fromEntries(Object.keys(record(parentSchema.properties)).map((key) => [key, true])), additionalProperties: false } : true,
-};
-
-// Compiling is the costly part, so it waits for the first document of each kind (never at activation).
-let ajv: Ajv | undefined;
-const validators = new Map<SchemaName, ValidateFunction>();
-const compiles: SchemaName[] = [];
-
-/** Each resource schema compile so far, in order; for tests of the lazy compiling. */
-export function compiledSegments(): Segment[] {
-  return compiles.filter((name): name is Segment => name !== 'apirequest' && name !== 'function_defs');
-}
+/** The keyword `closed`, which the build expands (scripts/compile-validators.mjs says why and how). */
+const CLOSED = 'closed';
 
 export function validateDocument(segment: SchemaName, value: unknown): Problem[] {
-  const validate = validatorFor(segment);
+  const validate = validators[segment];
   const problems = validate(value) ? [] : problemsOf(validate.errors ?? [], value);
   if (segment === 'ai_prompts' && isRecord(value)) {
     problems.push(...jsonTextProblems(value));
@@ -72,36 +40,15 @@ export function validateDocument(segment: SchemaName, value: unknown): Problem[]
   return problems;
 }
 
-/** A schema a user wrote (a prompt test's `jsonSchema`), compiled once; undefined when it compiled, else why not. */
-const userSchemas = new Map<string, ValidateFunction | string>();
-
-function userValidator(schema: unknown): ValidateFunction | string {
-  const key = JSON.stringify(schema);
-  let validate = userSchemas.get(key);
-  if (validate === undefined) {
-    try {
-      // A separate instance: a user's schema must not see (or clash with) the extension's own $ids.
-      validate = new Ajv({ allErrors: true, strict: false }).compile(schema as AnySchemaObject);
-    } catch (error) {
-      validate = error instanceof Error ? error.message : String(error);
-    }
-    userSchemas.set(key, validate);
-  }
-  return validate;
-}
-
-/** Why a user's schema is no schema, or undefined when it is one. */
+/** Why a user's schema (a prompt test's `jsonSchema`) is no schema, or undefined when it is one. */
 export function schemaProblem(schema: unknown): string | undefined {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'must be a JSON Schema object, such as { "type": "object" }';
-  const validate = userValidator(schema);
-  return typeof validate === 'string' ? validate : undefined;
+  return jsonSchemaProblem(schema);
 }
 
-/** The ways `value` fails a user's schema, each as `<path>: <message>`; none when it satisfies it. */
+/** The ways `value` fails a user's schema, each as `<path> <message>`; none when it satisfies it. */
 export function schemaFailures(schema: unknown, value: unknown): string[] {
-  const validate = userValidator(schema);
-  if (typeof validate === 'string') return [`the schema is invalid: ${validate}`];
-  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath === '' ? 'value' : e.instancePath} ${e.message ?? e.keyword}`);
+  const problem = jsonSchemaProblem(schema);
+  return problem === undefined ? jsonSchemaFailures(schema, value) : [`the schema is invalid: ${problem}`];
 }
 
 /** One line for an error message: `3 problems: a; b; and 1 more`. */
@@ -115,21 +62,9 @@ export function summarizeProblems(problems: Problem[], max = 5): string {
   return `${count}: ${shown.join('; ')}${rest > 0 ? `; and ${rest} more` : ''}`;
 }
 
-function validatorFor(segment: SchemaName): ValidateFunction {
-  let validate = validators.get(segment);
-  if (!validate) {
-    // strict: false lets VS Code's keywords (enumDescriptions, defaultSnippets, ...) and enumNames pass.
-    ajv ??= new Ajv({ allErrors: true, strict: false, verbose: true }).addKeyword(CLOSED).addSchema(functionDefinition);
-    validate = ajv.compile(SCHEMAS[segment]);
-    validators.set(segment, validate);
-    compiles.push(segment);
-  }
-  return validate;
-}
-
 function problemsOf(errors: ErrorObject[], document: unknown): Problem[] {
   // A macro keyword adds a summary error of its own beside the errors of what it expands to.
-  const problems = errors.filter((error) => error.keyword !== CLOSED.keyword).map((error) => toProblem(error, document));
+  const problems = errors.filter((error) => error.keyword !== CLOSED).map((error) => toProblem(error, document));
   // A value outside an enum also fails its type when it is of another type; the enum names the fix.
   const enumPaths = new Set(problems.filter((p) => p.keyword === 'enum').map((p) => pathText(p.path)));
   return problems.filter((p) => p.keyword !== 'type' || !enumPaths.has(pathText(p.path)));
@@ -282,42 +217,6 @@ function describe(value: unknown): string {
     return 'an array';
   }
   return typeof value === 'number' ? String(value) : typeName(typeof value);
-}
-
-/**
- * The known name within two edits of a mistyped one, such as `temparature`
- * for `temperature`; short names get fewer edits, so `x` suggests nothing.
- */
-function closest(name: string, known: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.min(2, Math.floor(name.length / 3)) + 1;
-  for (const candidate of known) {
-    const distance = editDistance(name, candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-/** Edits between two names, a swap of neighbours counting as one (optimal string alignment). */
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
-  const at = (i: number, j: number): number => rows[i]?.[j] ?? Infinity;
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    rows.push(row);
-    for (let j = 1; j <= b.length; j++) {
-      const same = a[i - 1] === b[j - 1];
-      let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (same ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        distance = Math.min(distance, at(i - 2, j - 2) + 1);
-      }
-      row.push(distance);
-    }
-  }
-  return at(a.length, b.length);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

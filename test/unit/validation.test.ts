@@ -1,8 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { KINDS } from '../../src/core/resources';
-import { compiledSegments, type Problem, summarizeProblems, validateDocument } from '../../src/core/validation';
+import { type Problem, summarizeProblems, validateDocument } from '../../src/core/validation';
 
 const problem = (message: string): Problem => ({ path: [], message, keyword: 'x' });
 
@@ -98,31 +95,5 @@ describe('validation: summarizeProblems', () => {
     const seven = ['1', '2', '3', '4', '5', '6', '7'].map(problem);
     assert.equal(summarizeProblems(seven), '7 problems: 1; 2; 3; 4; 5; and 2 more');
     assert.equal(summarizeProblems(seven.slice(0, 5)), '5 problems: 1; 2; 3; 4; 5');
-  });
-});
-
-describe('validation: compiling', () => {
-  it('compiles nothing on import and each schema once, on first use', () => {
-    // A fresh process: in this one other tests may have compiled schemas already.
-    const modulePath = path.resolve(__dirname, '../../src/core/validation.js');
-    const script = `
-      const v = require(${JSON.stringify(modulePath)});
-      const before = v.compiledSegments();
-      v.validateDocument('agents', { name: 'a' });
-      const once = v.compiledSegments();
-      v.validateDocument('agents', { name: 'b' });
-      v.validateDocument('tenants', { name: 't' });
-      process.stdout.write(JSON.stringify([before, once, v.compiledSegments()]));`;
-    const output = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' });
-    assert.deepEqual(JSON.parse(output), [[], ['agents'], ['agents', 'tenants']]);
-  });
-
-  it('never compiles a schema twice in this process', () => {
-    for (const kind of KINDS) {
-      validateDocument(kind.segment, {});
-      validateDocument(kind.segment, {});
-    }
-    const compiles = compiledSegments();
-    assert.deepEqual([...compiles].sort(), KINDS.map((k) => k.segment).sort());
   });
 });
