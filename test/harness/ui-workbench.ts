@@ -28,6 +28,9 @@ const quietSettings = {
   'telemetry.telemetryLevel': 'off',
   // code-server's web default is afterDelay; desktop VS Code's is off, which is what the screenshots show.
   'files.autoSave': 'off',
+  // Without animations a walkthrough step takes focus as it expands, not 250 ms later, when it would pull the editor
+  // that its button's command opens back into the walkthrough's group.
+  'workbench.reduceMotion': 'on',
 };
 
 export interface UiWorkbench {

@@ -8,10 +8,20 @@ import type { ServiceClient } from '../../src/core/client';
 import { formatDocument } from '../../src/core/json-document';
 import { kindById } from '../../src/core/resources';
 import { uiConnectionName } from '../harness/ui-workbench';
-import { resultsPanel } from '../ui/results-panel';
+import { answerTestPrompt, resultsPanel } from '../ui/results-panel';
 import { adminClient, samplePromptId } from '../ui/service';
 import { expand, openConvAiView, treeRow } from '../ui/tree-view';
 import { workbench } from '../ui/workbench';
+
+/** The package's own files that a manifest names: every string value that is a path into one of its folders. */
+function packagedPaths(value: unknown): string[] {
+  if (typeof value === 'string') {
+    const file = value.replace(/^\.\//, '');
+    return /^(dist|media|schemas|syntaxes)\//.test(file) ? [file] : [];
+  }
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.values(value).flatMap(packagedPaths);
+}
 
 const TENANT = 1;
 const PROMPT = 'Order Triage';
@@ -33,12 +43,15 @@ describe('the installed package', () => {
     const folder = fs.readdirSync(extensionsDir).find((name) => name.startsWith('convai.convai-config-'));
     assert.ok(folder, `no convai.convai-config-* in ${extensionsDir}: ${fs.readdirSync(extensionsDir).join(', ')}`);
     const files = fs.readdirSync(path.join(extensionsDir, folder), { recursive: true, encoding: 'utf8' });
-    for (const file of ['package.json', 'dist/extension.js', 'dist/undici.js', 'schemas/ai_prompts.schema.json', 'syntaxes/apirequest.tmLanguage.json', 'media/icon.png']) {
+    for (const file of ['package.json', 'dist/extension.js', 'dist/undici.js', 'schemas/ai_prompts.schema.json', 'syntaxes/apirequest.tmLanguage.json', 'media/icon.png', 'media/walkthrough/add-connection.md', 'media/screenshots/tree.png']) {
       assert.ok(files.includes(file), `the package holds ${file}`);
     }
     // vsce names these its own way (readme.md, LICENSE.txt, changelog.md).
     for (const name of [/^readme\.md$/i, /^license(\.txt)?$/i, /^changelog\.md$/i]) assert.ok(files.some((file) => name.test(file)), `the package holds ${String(name)}`);
     assert.deepEqual(files.filter((file) => /^(src|test|node_modules|out)(\/|$)|\.map$|\.ts$/.test(file)), [], 'sources, tests, dependencies and maps stay out');
+    const manifest: unknown = JSON.parse(fs.readFileSync(path.join(extensionsDir, folder, 'package.json'), 'utf8'));
+    const missing = packagedPaths(manifest).filter((file) => !files.includes(file));
+    assert.deepEqual(missing, [], 'every file package.json names (icons, schemas, grammars, the walkthrough\'s media) is in the package');
   });
 
   it('activates from its view and shows the connection `local`', async () => {
@@ -76,12 +89,7 @@ describe('the installed package', () => {
   it('runs a prompt test from the CodeLens and shows the answer in the results panel', async () => {
     const { page } = workbench();
     await page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Test Prompt' }).click();
-    const input = page.locator('.quick-input-widget input');
-    await input.fill('Where is my order?');
-    await input.press('Enter');
-    // Then the parameters, prefilled from the prompt's placeholders (a property, read in the page): taken as they are.
-    await page.waitForFunction("document.querySelector('.quick-input-widget input')?.value.includes('customer_name')");
-    await input.press('Enter');
+    await answerTestPrompt(page, 'Where is my order?', 'customer_name', '{"customer_name": "Ada", "order_id": "A-1042", "message": "Where is it?"}');
     await resultsPanel(page).getByText('Where is my order?').first().waitFor();
     await resultsPanel(page).locator('pre', { hasText: /^Echo \(/ }).first().waitFor();
   });

@@ -1,9 +1,8 @@
 // Deleting from the tree asks first, naming what in the tenant refers to the resource; Cancel sends nothing.
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
-import { testOutputDir } from '../harness/paths';
+import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { expand, openConvAiView, treeRow } from './tree-view';
 import { workbench } from './workbench';
@@ -41,7 +40,7 @@ describe('deleting a resource others refer to', () => {
     const text = await dialog.innerText();
     assert.match(text, /Delete "Order Triage", AI Prompt \d+ of tenant 1 on local\?/);
     assert.ok(text.includes(`"${String(referrer.name)}" (#${String(referrer.id)}) refers to it through next_prompt_id`), text);
-    await page.screenshot({ path: path.join(testOutputDir, 'ui-delete-confirmation.png'), animations: 'disabled' });
+    await saveScreenshot(page, 'delete-confirmation');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     assert.equal((await service.get(prompts, target.id as number, TENANT)).name, 'Order Triage', 'nothing was deleted');

@@ -1,14 +1,13 @@
 // A prompt's system instructions as a Markdown document of their own, as a user goes through it: open it from the
 // tree, write a paragraph with a placeholder, save, and see the prompt's JSON beside it.
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
-import { testOutputDir } from '../harness/paths';
+import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { adminClient, samplePromptId } from './service';
-import { expand, openConvAiView, runCommand, treeRow, widenSideBar } from './tree-view';
+import { expand, openConvAiView, runCommand, setSideBarWidth, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
 const TENANT = 1;
@@ -72,10 +71,8 @@ describe('a prompt\'s system part, from the tree', () => {
     await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"]`).waitFor();
     const json = page.locator('.editor-group-container.active .view-lines');
     await json.filter({ hasText: 'by name.' }).waitFor();
-    await widenSideBar(page, 120);
-    const editor = await page.locator('.editor-group-container.active').boundingBox();
-    if (editor) await page.mouse.move(editor.x + editor.width / 2, editor.y + editor.height - 20);
-    await page.screenshot({ path: path.join(testOutputDir, 'ui-prompt-parts.png'), animations: 'disabled' });
+    await setSideBarWidth(page, 410);
+    await saveScreenshot(page, 'prompt-parts', { readme: true });
     await runCommand(page, 'View: Close All Editors');
   });
 });

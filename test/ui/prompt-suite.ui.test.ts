@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { request } from 'undici';
 import * as path from 'node:path';
-import { testOutputDir } from '../harness/paths';
+import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { runCommand } from './tree-view';
 import { workbench } from './workbench';
@@ -39,7 +39,7 @@ describe('a prompt test suite in the Testing view', () => {
     const { page } = workbench();
     await page.locator('.test-explorer .monaco-list-row', { hasText: 'answers in one word' }).dblclick();
     await page.locator('.test-output-peek, .peekview-widget').first().waitFor();
-    await page.screenshot({ path: path.join(testOutputDir, 'ui-prompt-suite.png'), animations: 'disabled' });
+    await saveScreenshot(page, 'prompt-suite', { readme: true });
     await runCommand(page, 'View: Close All Editors');
   });
 

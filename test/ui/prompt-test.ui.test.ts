@@ -1,19 +1,21 @@
 // A prompt test as a user runs it: the CodeLens above the prompt, the test text, the parameters prefilled from the
 // prompt's placeholders, and the answer in the results panel, where hostile text stays text.
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import { request } from 'undici';
 import { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
-import { testOutputDir } from '../harness/paths';
+import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
-import { resultsPanel } from './results-panel';
-import { openConvAiView, treeRow } from './tree-view';
+import { answerTestPrompt, resultsPanel } from './results-panel';
+import { choose, expand, openConvAiView, runCommand, setSideBarWidth, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
 // Tenant 2: the tree test counts tenant 1's prompts.
 const TENANT = 2;
 const HOSTILE = '<img src=x onerror=alert(1)> & <script>alert(2)</script>';
+// The README's picture: a sample prompt of tenant 1, run with a question a user would ask.
+const SAMPLE = 'Support Greeting';
+const QUESTION = 'Where is my order A-1042?';
 
 describe('a prompt test in the editor', () => {
   let service: ServiceClient;
@@ -29,23 +31,13 @@ describe('a prompt test in the editor', () => {
   it('runs from the CodeLens and shows the answer in the results panel', async () => {
     const { page } = workbench();
     await treeRow(await openConvAiView(page), uiConnectionName, 1).waitFor();
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.fill('>ConvAI: Go to Resource…');
-    await input.press('Enter');
-    await input.fill('Panel probe');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Panel probe' }).waitFor();
-    await input.press('Enter');
+    await runCommand(page, 'ConvAI: Go to Resource…');
+    await choose(page, 'Panel probe');
     await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"]`).waitFor();
 
     await page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Test Prompt' }).click();
-    await input.fill(HOSTILE);
-    await input.press('Enter');
     // The parameters come prefilled with the prompt's placeholders.
-    // A property, not an attribute: evaluated in the page (as text, since Node has no DOM types).
-    await page.waitForFunction("document.querySelector('.quick-input-widget input')?.value.includes('customer_name')");
-    await input.fill('{"customer_name": "Ada"}');
-    await input.press('Enter');
+    await answerTestPrompt(page, HOSTILE, 'customer_name', '{"customer_name": "Ada"}');
 
     const panel = resultsPanel(page);
     await panel.getByText('Echo (gpt-4o):').first().waitFor();
@@ -53,7 +45,7 @@ describe('a prompt test in the editor', () => {
     assert.equal(response, `Echo (gpt-4o): ${HOSTILE}`, 'the HTML in the answer is shown as text');
     assert.equal(await panel.locator('img').count(), 0, 'no element was made from the answer');
     await panel.getByText('Greet Ada').first().waitFor();
-    await page.screenshot({ path: path.join(testOutputDir, 'ui-prompt-test.png'), animations: 'disabled' });
+    await saveScreenshot(page, 'prompt-test');
   });
 
   it('cancels a slow run from the panel and says so', async () => {
@@ -66,6 +58,28 @@ describe('a prompt test in the editor', () => {
     } finally {
       await setLatency(running.url, 0);
     }
+  });
+
+  it("runs a prompt from the tree's inline button, the answer beside the prompt", async () => {
+    const { page } = workbench();
+    await runCommand(page, 'View: Close All Editors');
+    const tree = await openConvAiView(page);
+    await expand(treeRow(tree, uiConnectionName, 1));
+    await expand(treeRow(tree, 'Acme Support', 2));
+    await expand(treeRow(tree, 'AI Prompts', 3));
+    const sample = (await service.list(kindById('prompt'), 1)).find((p) => p.name === SAMPLE);
+    assert.ok(sample, `tenant 1 has the sample prompt ${SAMPLE}`);
+    const row = treeRow(tree, SAMPLE, 4);
+    await row.locator('.label-name').click();
+    await page.locator(`.tabs-container .tab.active[data-resource-name="${String(sample.id)}.json"]`).waitFor();
+    await row.hover();
+    await row.locator('.action-label[aria-label="Test Prompt"]').click();
+    await answerTestPrompt(page, QUESTION, 'customer_name', '{"customer_name": "Ada"}');
+    const answer = resultsPanel(page).locator('pre', { hasText: QUESTION }).filter({ hasText: 'Echo' }).first();
+    await answer.waitFor();
+    assert.equal(await answer.innerText(), `Echo (gpt-4o): ${QUESTION}`);
+    await setSideBarWidth(page, 300);
+    await saveScreenshot(page, 'results-panel', { readme: true });
   });
 });
 

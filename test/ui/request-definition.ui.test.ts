@@ -1,8 +1,7 @@
 // Writing a request definition as a user does: the template, placeholder highlighting from the injection grammar,
 // and a preview from the CodeLens.
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
-import { testOutputDir } from '../harness/paths';
+import { saveScreenshot } from '../harness/screenshots';
 import { runCommand } from './tree-view';
 import { workbench } from './workbench';
 
@@ -45,7 +44,7 @@ describe('an API request definition in the editor', () => {
     assert.match(text, /"url": "https:\/\/api\.example\.com\/orders\/A%201042"/);
     assert.match(text, /"Authorization": "Bearer ••••••"/);
     assert.match(text, /"say_before": "One moment while I look that up\."/);
-    await page.screenshot({ path: path.join(testOutputDir, 'ui-request-definition.png'), animations: 'disabled' });
+    await saveScreenshot(page, 'request-preview', { readme: true });
     await runCommand(page, 'View: Close All Editors');
   });
 });

@@ -1,13 +1,12 @@
 // A save that meets a change made on the service meanwhile, as a user goes through it: the modal choice,
 // Compare (a diff of theirs and mine, nothing sent), then Overwrite.
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
-import { testOutputDir } from '../harness/paths';
+import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
-import { openConvAiView, runCommand, treeRow } from './tree-view';
+import { choose, openConvAiView, runCommand, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
 const TENANT = 2;
@@ -40,10 +39,7 @@ describe('a save that meets a change made on the service', () => {
     // The connection exists once the view lists it (it is added at start-up).
     await treeRow(await openConvAiView(page), uiConnectionName, 1).waitFor();
     await runCommand(page, 'ConvAI: Go to Resource…');
-    const input = page.locator('.quick-input-widget input');
-    await input.fill('conflict_probe');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'conflict_probe' }).waitFor();
-    await input.press('Enter');
+    await choose(page, 'conflict_probe');
     await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"]`).waitFor();
   });
 
@@ -56,7 +52,7 @@ describe('a save that meets a change made on the service', () => {
     await page.keyboard.press('Control+s');
     await dialog(page).waitFor();
     assert.match(await dialog(page).innerText(), /changed on the service since you opened it/);
-    await page.screenshot({ path: path.join(testOutputDir, 'ui-save-conflict.png'), animations: 'disabled' });
+    await saveScreenshot(page, 'save-conflict');
   });
 
   it('Compare shows theirs beside mine and sends nothing', async () => {

@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright-core';
 import { ServiceClient } from '../../src/core/client';
 import { diskFolder } from '../../src/core/tenant/folder-io';
 import { pullTenant } from '../../src/core/tenant/pull';
-import { testOutputDir } from '../harness/paths';
+import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { openConvAiView, runCommand, treeRow } from './tree-view';
 import { workbench } from './workbench';
@@ -58,7 +58,7 @@ describe('the Source Control view of a pulled tenant folder', () => {
     await diff.locator('.editor.original .view-lines', { hasText: pulledText.split('\n')[0] ?? pulledText }).waitFor();
     await diff.locator('.editor.modified .view-lines', { hasText: ADDED }).waitFor();
     assert.equal(await diff.locator('.editor.original .view-lines', { hasText: ADDED }).count(), 0, 'the service does not have the added line');
-    await page.screenshot({ path: path.join(testOutputDir, 'ui-source-control.png'), animations: 'disabled' });
+    await saveScreenshot(page, 'source-control', { readme: true });
     await runCommand(page, 'View: Close All Editors');
   });
 });

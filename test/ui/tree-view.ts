@@ -35,9 +35,8 @@ export async function rowText(row: Locator): Promise<RowText> {
   return { label, description: (await description.count()) > 0 ? await description.innerText() : '' };
 }
 
-
-/** Drags the side bar's edge `by` pixels to the right, so that whole descriptions show (for screenshots). */
-export async function widenSideBar(page: Page, by: number): Promise<void> {
+/** Drags the side bar's edge until the side bar is `width` pixels wide, so that pictures do not depend on the tests before. */
+export async function setSideBarWidth(page: Page, width: number): Promise<void> {
   const box = await page.locator('.part.sidebar').boundingBox();
   if (!box) throw new Error('the side bar is not showing');
   // The sash that resizes it straddles its right edge.
@@ -45,15 +44,20 @@ export async function widenSideBar(page: Page, by: number): Promise<void> {
   const y = box.y + box.height / 2;
   await page.mouse.move(x, y);
   await page.mouse.down();
-  await page.mouse.move(x + by, y, { steps: 5 });
+  await page.mouse.move(x + width - box.width, y, { steps: 5 });
   await page.mouse.up();
 }
 
 /** Runs a command through the palette, as a user types it. */
 export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');
+  await choose(page, `>${title}`, title);
+}
+
+/** Types `text` into the open quick pick and takes the first row showing `shown`, once the list shows one. */
+export async function choose(page: Page, text: string, shown = text): Promise<void> {
   const input = page.locator('.quick-input-widget input');
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await input.fill(text);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: shown }).first().waitFor();
   await input.press('Enter');
 }

@@ -1,12 +1,11 @@
 // The ConvAI tree as a user sees it: open the view, expand down to a tenant's prompts, read them, open one.
 // The tests run in order and build on each other, like the clicks of one session.
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
-import { testOutputDir } from '../harness/paths';
+import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { Store } from '../service/store';
-import { expand, openConvAiView, RowText, rowText, treeRow, widenSideBar } from './tree-view';
+import { expand, openConvAiView, RowText, rowText, setSideBarWidth, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
 // The domain's names, written out rather than taken from src/, so that the extension's wording is checked too.
@@ -77,11 +76,8 @@ describe('ConvAI tree in a live workbench', () => {
 
   it('saves a screenshot of the expanded tree', async () => {
     const { page } = workbench();
-    await widenSideBar(page, 260);
-    // Away from the tree and the editor's text, where a hover would cover what the picture is for.
-    const editor = await page.locator('.editor-group-container.active').boundingBox();
-    if (editor) await page.mouse.move(editor.x + editor.width / 2, editor.y + editor.height - 20);
-    // Finishes transitions first, such as the resize sash fading out after the drag.
-    await page.screenshot({ path: path.join(testOutputDir, 'ui-tree.png'), animations: 'disabled' });
+    // Wide enough for whole descriptions.
+    await setSideBarWidth(page, 660);
+    await saveScreenshot(page, 'tree', { readme: true });
   });
 });

@@ -1,7 +1,7 @@
 // Root hooks for every UI test file. Each file imports this module; Node loads it once, so the hooks are registered
 // once on mocha's root suite and all UI tests share one workbench (one local service, code-server and browser).
 import * as path from 'node:path';
-import { testOutputDir } from '../harness/paths';
+import { saveScreenshot } from '../harness/screenshots';
 import { startUiWorkbench, uiBrowserConsoleLog, uiCodeServerLog, UiWorkbench } from '../harness/ui-workbench';
 
 let current: UiWorkbench | undefined;
@@ -26,9 +26,8 @@ before(async function () {
 afterEach(async function () {
   const test = this.currentTest;
   if (!current || test?.state !== 'failed') return;
-  const file = path.join(testOutputDir, `ui-failed-${test.fullTitle().replace(/[^\w-]+/g, '-')}.png`);
-  await current.page.screenshot({ path: file }).catch(() => undefined);
-  const shown = [file, uiCodeServerLog, uiBrowserConsoleLog].map((each) => path.relative(process.cwd(), each));
+  const file = await saveScreenshot(current.page, `failed-${test.fullTitle().replace(/[^\w-]+/g, '-')}`).catch(() => undefined);
+  const shown = [file, uiCodeServerLog, uiBrowserConsoleLog].flatMap((each) => (each ? [path.relative(process.cwd(), each)] : []));
   console.log(`    see ${shown.join(', ')}`);
 });
 
