@@ -1,5 +1,6 @@
 // Bundles the extension and the command-line tool (esbuild) into dist/ and compiles tests and tools (tsc) into out/.
 import { build } from 'esbuild';
+import { bundleOptions } from './bundle-options.mjs';
 import { compileValidators } from './compile-validators.mjs';
 import { writeFolderSchemas } from './folder-schemas.mjs';
 import { spawnSync } from 'node:child_process';
@@ -11,17 +12,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const watch = process.argv.includes('--watch');
 
 /** What both bundles share. */
-const common = {
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  // jsonc-parser's UMD entry loads its parts with a dynamic require that a bundle cannot follow.
-  mainFields: ['module', 'main'],
-  minify: !watch,
-  sourcemap: true,
-  logLevel: 'warning',
-};
+const common = bundleOptions(watch);
 
 // Before both bundles and tsc: src/core/validation.ts imports the generated validators.
 compileValidators(path.join(root, 'schemas'), path.join(root, 'src/core/generated/validators.ts'));

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { RunningService, startService } from '../service/server';
+import { RunningService, ServiceOptions, startService } from '../service/server';
 import { testOutputDir } from './paths';
 
 /** The local service on a free loopback port, with a fresh admin token and its sample tenants. */
-export function startLocalService(): Promise<RunningService> {
-  return startService({ port: 0, adminToken: randomBytes(16).toString('hex'), testMode: true });
+export function startLocalService(options: Pick<ServiceOptions, 'bulkTenants'> = {}): Promise<RunningService> {
+  return startService({ ...options, port: 0, adminToken: randomBytes(16).toString('hex'), testMode: true });
 }
 
 /** What the tests inside VS Code need to know, passed through the extension host's environment. */

@@ -17,7 +17,7 @@ export const uiBrowserConsoleLog = path.join(testOutputDir, 'ui-browser-console.
 export const uiConnectionName = 'local';
 
 // Everything that would put a dialog, notification or editor over the tree the tests look at.
-const quietSettings = {
+export const quietSettings = {
   'git.openRepositoryInParentFolders': 'never',
   'workbench.tips.enabled': false,
   'workbench.welcomePage.walkthroughs.openOnInstall': false,

@@ -10,11 +10,26 @@ import type { AgentPrompt, ResourceKindId, Row, Store } from './store';
 
 const SAMPLE_TENANT_TOKENS = { acme: 'acme-tenant-token', voicebox: 'voicebox-tenant-token' } as const;
 
-export function loadSampleData(store: Store): void {
+/** Extra tenants holding nothing but many plain prompts: the volume of a large real tenant (`npm run bench`). */
+export interface BulkTenants {
+  count: number;
+  promptsEach: number;
+}
+
+/** The tenant names of `BulkTenants`, in id order after the sample tenants. */
+export function bulkTenantName(index: number): string {
+  return `Bulk Tenant ${index + 1}`;
+}
+
+export function loadSampleData(store: Store, bulk?: BulkTenants): void {
   const acme = store.addTenant('Acme Support', 'admin@acme.example', 1, SAMPLE_TENANT_TOKENS.acme);
   const voicebox = store.addTenant('Voicebox Telecom', 'ops@voicebox.example', 2, SAMPLE_TENANT_TOKENS.voicebox);
   seedAcme(new Seeder(store, acme.id));
   seedVoicebox(new Seeder(store, voicebox.id));
+  for (let index = 0; index < (bulk?.count ?? 0); index++) {
+    const tenant = store.addTenant(bulkTenantName(index), `bulk${index + 1}@bulk.example`, 1);
+    seedBulk(new Seeder(store, tenant.id), bulk?.promptsEach ?? 0);
+  }
 }
 
 class Seeder {
@@ -53,6 +68,15 @@ function functionDef(name: string, description: string, properties: JsonObject, 
 }
 
 const param = (type: string, description: string): JsonObject => ({ type, description });
+
+function seedBulk(s: Seeder, prompts: number): void {
+  for (let n = 1; n <= prompts; n++) {
+    s.prompt({
+      name: `Bulk Prompt ${n}`, description: `Generated prompt ${n} of ${prompts}`, group: `group-${n % 20}`,
+      user_prompt: `Answer {{customer_name}} about topic ${n}.`, system: 'Be brief and friendly.', ai_model: 'gpt-4o-mini',
+    });
+  }
+}
 
 function seedAcme(s: Seeder): void {
   s.add('integration', {

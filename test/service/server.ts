@@ -14,6 +14,7 @@ import { HttpError, jsonReply, noRoute, type Reply } from './replies';
 import type { Json } from './json';
 import { type RecordedRequest, RequestLog, wrapperFields } from './request-log';
 import { RuntimeOptions } from './runtime-options';
+import type { BulkTenants } from './sample-data';
 import { Store } from './store';
 import { handleTestRoute, isTestPath, type TestState } from './test-routes';
 
@@ -29,6 +30,8 @@ export interface ServiceOptions {
    * service may add; clients must not expect them in create or update answers.
    */
   timestamps?: boolean;
+  /** Tenants of many generated prompts after the sample tenants, kept across `/__test/reset`. */
+  bulkTenants?: BulkTenants;
 }
 
 export interface SampleTenantToken {
@@ -53,7 +56,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   if (options.adminToken.trim() === '' || /\s/.test(options.adminToken)) {
     throw new Error('adminToken must be a non-empty token without spaces');
   }
-  const store = new Store();
+  const store = new Store(options.bulkTenants);
   const runtime = new RuntimeOptions({ timestamps: options.timestamps ?? false });
   const faults = new Faults(options.latencyMs ?? 0, options.faults);
   const state: TestState = { store, faults, log: new RequestLog(), options: runtime };

@@ -7,13 +7,18 @@ export interface RowText {
   description: string;
 }
 
-/** Opens the ConvAI view container from the activity bar; resolves with its tree. */
-export async function openConvAiView(page: Page): Promise<Locator> {
-  const tree = page.locator('.monaco-list[role="tree"][aria-label="Resources"]');
+/** Opens a view container from the activity bar by its title; resolves with the tree of its view named `viewName`. */
+export async function openTreeView(page: Page, containerTitle: string, viewName: string): Promise<Locator> {
+  const tree = page.locator(`.monaco-list[role="tree"][aria-label="${viewName}"]`);
   // Clicking the item of the view already showing would hide the side bar.
-  if (!(await tree.isVisible())) await page.locator('.activitybar .action-label[aria-label="ConvAI"]').click();
+  if (!(await tree.isVisible())) await page.locator(`.activitybar .action-label[aria-label="${containerTitle}"]`).click();
   await tree.waitFor();
   return tree;
+}
+
+/** Opens the ConvAI view container from the activity bar; resolves with its tree. */
+export function openConvAiView(page: Page): Promise<Locator> {
+  return openTreeView(page, 'ConvAI', 'Resources');
 }
 
 /** The row whose label is exactly `label`, at `level` (1 = connections) when given. */
@@ -24,8 +29,17 @@ export function treeRow(tree: Locator, label: string, level?: number): Locator {
 
 /** Expands a collapsed row and waits until VS Code says it is expanded. */
 export async function expand(row: Locator): Promise<void> {
-  if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
-  await row.and(row.page().locator('[aria-expanded="true"]')).waitFor();
+  await setExpanded(row, true);
+}
+
+/** Collapses an expanded row and waits until VS Code says it is collapsed. */
+export async function collapse(row: Locator): Promise<void> {
+  await setExpanded(row, false);
+}
+
+async function setExpanded(row: Locator, expanded: boolean): Promise<void> {
+  if ((await row.getAttribute('aria-expanded')) === String(!expanded)) await row.locator('.monaco-tl-twistie').click();
+  await row.and(row.page().locator(`[aria-expanded="${expanded}"]`)).waitFor();
 }
 
 /** What a row shows: its label and the grey description beside it ('' when it has none). */

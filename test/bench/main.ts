@@ -1,0 +1,120 @@
+// `npm run bench` (after scripts/bench.mjs has built everything): every measure beside its floor, in one run.
+// Prints the table and its notes, writes them to test-output/bench.md, and exits 1 when a figure passes its goal,
+// 2 when the bench could not measure.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startLocalService } from '../harness/local-service';
+import { repoRoot, testOutputDir } from '../harness/paths';
+import { bulkTenantName } from '../service/sample-data';
+import { benchEnv, type Pair, type UsedPrompts } from './protocol';
+import { benchExitCode, formatTable, type Measurement, medianOfRatios, ratioOfMedians, sizeDifference } from './report';
+import { fetchRequestLog, type LoggedRequest, requestsPerPrompt } from './requests';
+import { runSession, type SessionSamples } from './session';
+import { measureValidation } from './validation';
+import { benchNotes } from './notes';
+
+/** One activation sample per extension host, so several hosts; each also adds open, save, listing and tree pairs. */
+const sessions = 5;
+/** Tenants of 5,000 prompts: one per tree expansion of a session, the first also for open, save and listing. */
+const bulkTenants = { count: 3, promptsEach: 5_000 };
+const reportFile = path.join(testOutputDir, 'bench.md');
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the bench through npm run bench`);
+  return value;
+}
+
+/** What the extension host loads of the extension: dist/*.js but the command-line tool. */
+function extensionBundles(): string[] {
+  const dist = path.join(repoRoot, 'dist');
+  const files = fs.readdirSync(dist).filter((name) => name.endsWith('.js') && name !== 'cli.js');
+  if (!files.includes('extension.js')) throw new Error('dist/extension.js is missing: the build did not run');
+  return files.map((name) => path.join(dist, name));
+}
+
+function sizeOf(files: readonly string[]): number {
+  return files.reduce((sum, file) => sum + fs.statSync(file).size, 0);
+}
+
+const candidates = (pairs: readonly Pair[]): number[] => pairs.map((pair) => pair.candidate);
+const floors = (pairs: readonly Pair[]): number[] => pairs.map((pair) => pair.floor);
+
+interface Inputs {
+  runs: readonly SessionSamples[];
+  validation: readonly Pair[];
+  bundles: readonly string[];
+  undiciBundle: string;
+  requestLog: readonly LoggedRequest[];
+}
+
+function measurements({ runs, validation, bundles, undiciBundle, requestLog }: Inputs): Measurement[] {
+  const pooled = (pick: (run: SessionSamples) => Pair[]): Pair[] => runs.flatMap(pick);
+  const independent = (measure: string, pairs: Pair[], goal: number): Measurement => ratioOfMedians(measure, candidates(pairs), floors(pairs), goal);
+  const requests = (measure: string, pick: (run: SessionSamples) => UsedPrompts): Measurement => {
+    const count = (side: keyof UsedPrompts): number[] => requestsPerPrompt(requestLog, runs.flatMap((run) => pick(run)[side]));
+    return ratioOfMedians(measure, count('candidate'), count('floor'), 1, 'requests');
+  };
+  return [
+    medianOfRatios('activation: require + activate() vs require of an undici-only bundle', runs.map((run) => run.host.activation), 1.5),
+    sizeDifference('extension-host JS (dist/*.js but cli.js) vs the undici-only bundle', sizeOf(bundles), sizeOf([undiciBundle]), 150),
+    independent('open a prompt never read (openTextDocument)', pooled((run) => run.host.open), 1.5),
+    requests('requests to the service per open', (run) => run.host.opened),
+    independent('save an edited prompt (TextDocument.save)', pooled((run) => run.host.save), 2),
+    requests('requests to the service per open + save', (run) => run.host.saved),
+    independent('list an AI Prompts folder of 5,000 (readDirectory)', pooled((run) => run.host.listing), 1.5),
+    independent('validate a 300 KB prompt vs JSON.parse of its text', [...validation], 3),
+    independent('expand a tree node of 5,000 prompts (click to rows shown)', pooled((run) => run.tree), 2),
+  ];
+}
+
+function describeMachine(): string {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  return `${os.cpus().length} × ${cpu}, Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const codeServerBin = required('CONVAI_CODE_SERVER');
+  const undiciBundle = required(benchEnv.undiciBundle);
+  const bundles = extensionBundles();
+  fs.mkdirSync(testOutputDir, { recursive: true });
+
+  console.log('validation (plain Node)…');
+  const validation = measureValidation();
+  const service = await startLocalService({ bulkTenants });
+  const runs: SessionSamples[] = [];
+  let requestLog: LoggedRequest[];
+  try {
+    const tenantNames = Array.from({ length: bulkTenants.count }, (_, index) => bulkTenantName(index));
+    for (let index = 0; index < sessions; index++) {
+      const sessionStarted = Date.now();
+      runs.push(await runSession({ codeServerBin, service, undiciBundle, extensionBundles: bundles, index, tenantNames }));
+      const { activation } = runs[index]?.host ?? {};
+      const activated = activation ? `; activation ${activation.candidate.toFixed(0)} ms, undici-only require ${activation.floor.toFixed(0)} ms` : '';
+      console.log(`VS Code session ${index + 1} of ${sessions}: ${((Date.now() - sessionStarted) / 1000).toFixed(1)} s${activated}`);
+    }
+    requestLog = await fetchRequestLog(service.url);
+  } finally {
+    await service.close();
+  }
+
+  const rows = measurements({ runs, validation, bundles, undiciBundle, requestLog });
+  const report = [formatTable(rows), '', `Measured on ${describeMachine()}; ${sessions} VS Code sessions.`, '', ...benchNotes].join('\n');
+  console.log(`\n${report}\n`);
+  fs.writeFileSync(reportFile, `${report}\n`);
+  console.log(`bench: ${((Date.now() - started) / 1000).toFixed(0)} s; the table is in ${path.relative(repoRoot, reportFile)}`);
+  return benchExitCode(rows);
+}
+
+// Interrupted, exit normally so that the started processes' exit hooks stop them.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`bench could not measure: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  },
+);
