@@ -2,6 +2,7 @@
 import { build } from 'esbuild';
 import { bundleOptions } from './bundle-options.mjs';
 import { compileValidators } from './compile-validators.mjs';
+import { vscodeApiOnce } from './vscode-api.mjs';
 import { writeFolderSchemas } from './folder-schemas.mjs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -31,8 +32,7 @@ await build({
   ...common,
   entryPoints: [path.join(root, 'src/extension.ts')],
   outfile: path.join(root, 'dist/extension.js'),
-  external: ['vscode'],
-  plugins: [resolveUndici(() => ({ path: './undici.js', external: true }))],
+  plugins: [resolveUndici(() => ({ path: './undici.js', external: true })), vscodeApiOnce(root)],
 });
 await build({ ...common, entryPoints: [undiciSubset], outfile: path.join(root, 'dist/undici.js') });
 
