@@ -5,6 +5,7 @@ import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Each SchemaName of src/core/validation.ts and the file of its schema. */
 const SCHEMAS = {
@@ -81,4 +82,10 @@ export function compileValidators(schemaDir, outFile) {
     `export const validators: Readonly<Record<SchemaName, ValidateFunction>> = { ${names} };`,
     '',
   ].join('\n'));
+}
+
+// Run on its own (`npm run typecheck`, `npm run compile`), it writes the validators tsc needs to find.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  compileValidators(path.join(root, 'schemas'), path.join(root, 'src/core/generated/validators.ts'));
 }
