@@ -5,10 +5,11 @@
 // `npm start -- --installed` runs the package `npm run package` makes, installed as a user installs it, instead.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ensureCodeServer, ensureNodeModules, repoRoot, run } from './ensure.mjs';
+import { packageExtension } from './package.mjs';
 
 const require = createRequire(import.meta.url);
 const cacheDir = path.join(repoRoot, '.cache', 'start');
@@ -25,13 +26,7 @@ ensureNodeModules();
 const desktop = hasDesktopCode();
 const codeServerBin = desktop ? undefined : ensureCodeServer();
 run(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs')]);
-/** @type {string | undefined} */
-let vsix;
-if (installed) {
-  run(process.execPath, [path.join(repoRoot, 'scripts', 'package.mjs'), '--no-build']);
-  const { name, version } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-  vsix = path.join(repoRoot, `${name}-${version}.vsix`);
-}
+const vsix = installed ? packageExtension({ build: false }) : undefined;
 
 /** @type {{ startService: (o: { port?: number, adminToken: string }) => Promise<{ url: string, adminToken: string, tenantTokens: { id: number, name: string, token: string }[], close(): Promise<void> }> }} */
 const { startService } = require(path.join(repoRoot, 'out', 'test', 'service', 'server.js'));
