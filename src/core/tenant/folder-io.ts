@@ -1,70 +1,217 @@
 /**
  * The few file operations a tenant folder needs, behind an interface so the
  * pull, plan and push run on a real folder (extension and CLI) and on memory
- * (unit tests). Paths are relative to the folder, with `/` separators.
+ * (unit tests). Paths are relative to the folder, with `/` separators; a path
+ * `unsafePath` refuses is never read, written or removed, and on disk nothing
+ * is reached through a symbolic link, so the folder's files cannot make a
+ * pull or push touch anything outside it.
  */
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { mapWithLimit } from '../concurrency';
+import { unsafePath } from './folder-paths';
+
+/** An entry below a folder's root: `path` relative to it, with `/` separators. */
+export interface FolderEntry {
+  path: string;
+  type: 'file' | 'folder' | 'link' | 'other';
+}
 
 export interface FolderIO {
-  /** The file's text, or undefined when there is no such file. */
+  /** The file's text without a byte-order mark, or undefined when there is no such file. */
   read(file: string): Promise<string | undefined>;
   write(file: string, text: string): Promise<void>;
   remove(file: string): Promise<void>;
   /** The names of the files directly in a folder; none when it does not exist. */
   list(folder: string): Promise<string[]>;
+  /** Every entry below the root, sorted by path; dot-folders and links are listed but not looked into. */
+  walk(): Promise<FolderEntry[]>;
 }
 
-function isMissing(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
+/** A path refused before any file is touched: one `unsafePath` refuses, or one through a symbolic link. */
+export class UnsafePathError extends Error {
+  constructor(readonly path: string, reason: string) {
+    super(`${path} ${reason}`);
+    this.name = 'UnsafePathError';
+  }
 }
 
-/** A folder on disk; `root` is an absolute path. */
+const IS_LINK = 'is a symbolic link; a tenant folder holds no links, so nothing is read or written outside it';
+
+function checked(file: string): void {
+  const reason = unsafePath(file);
+  if (reason !== undefined) throw new UnsafePathError(file, reason);
+}
+
+/** Editors on Windows may save UTF-8 with a byte-order mark; JSON.parse and hashes must not see it. */
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function byPath(a: FolderEntry, b: FolderEntry): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+function errorCode(error: unknown): unknown {
+  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+}
+
+function parentOf(file: string): string {
+  return file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
+}
+
+/** Many files' texts, a few reads at a time: a large folder's scan waits on the disk, not on the CPU. */
+export async function readMany(io: FolderIO, files: readonly string[], limit = 16): Promise<Map<string, string | undefined>> {
+  const texts = await mapWithLimit(files, limit, (file) => io.read(file));
+  return new Map(files.map((file, index) => [file, texts[index]]));
+}
+
+// Windows has no O_NOFOLLOW (nor FIFOs); there the final component is checked with lstat before it is opened.
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+// A FIFO planted under a file's name would block a plain open for reading until something writes to it.
+const READ = constants.O_RDONLY | NO_FOLLOW | (constants.O_NONBLOCK ?? 0);
+const WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NO_FOLLOW;
+
+/** A folder on disk; `root` is an absolute path, and may itself be reached through a link. */
 export function diskFolder(root: string): FolderIO {
   const at = (file: string): string => path.join(root, ...file.split('/'));
+  // Folders found to be real folders, not links; lstat once each for the IO's lifetime keeps a scan of many files fast.
+  const realFolders = new Set<string>();
+
+  /** Refuses `file` when a folder from the root down to `folder` is a link; stops where one is missing. */
+  const refuseLinkedFolders = async (folder: string, file: string): Promise<void> => {
+    let below = '';
+    for (const segment of folder === '' ? [] : folder.split('/')) {
+      below = below === '' ? segment : `${below}/${segment}`;
+      if (realFolders.has(below)) continue;
+      let stats;
+      try {
+        stats = await lstat(at(below));
+      } catch (error) {
+        if (errorCode(error) === 'ENOENT') return;
+        throw error;
+      }
+      if (stats.isSymbolicLink()) throw new UnsafePathError(file, below === file ? IS_LINK : `goes through ${below}, which ${IS_LINK}`);
+      if (!stats.isDirectory()) return;
+      realFolders.add(below);
+    }
+  };
+
+  /** Refuses a path that names a link, or reaches its file through one. */
+  const refuseLinks = async (file: string): Promise<void> => {
+    checked(file);
+    await refuseLinkedFolders(parentOf(file), file);
+    if (NO_FOLLOW === 0) {
+      const stats = await lstat(at(file)).catch(() => undefined);
+      if (stats?.isSymbolicLink()) throw new UnsafePathError(file, IS_LINK);
+    }
+  };
+
+  const linkRefused = (file: string, error: unknown): unknown => (errorCode(error) === 'ELOOP' ? new UnsafePathError(file, IS_LINK) : error);
+
   return {
     async read(file) {
+      await refuseLinks(file);
+      let handle;
       try {
-        return await readFile(at(file), 'utf8');
+        handle = await open(at(file), READ);
       } catch (error) {
-        if (isMissing(error)) return undefined;
-        throw error;
+        if (errorCode(error) === 'ENOENT') return undefined;
+        throw linkRefused(file, error);
+      }
+      try {
+        if (!(await handle.stat()).isFile()) throw new UnsafePathError(file, 'is not a file (a folder, pipe or device); a tenant folder\'s resources are files');
+        return withoutBom(await handle.readFile('utf8'));
+      } finally {
+        await handle.close();
       }
     },
     async write(file, text) {
+      await refuseLinks(file);
       await mkdir(path.dirname(at(file)), { recursive: true });
-      await writeFile(at(file), text, 'utf8');
+      try {
+        await writeFile(at(file), text, { encoding: 'utf8', flag: WRITE });
+      } catch (error) {
+        throw linkRefused(file, error);
+      }
     },
     async remove(file) {
+      // rm takes a link itself away, never what it points to; only a linked folder on the way could lead outside.
+      checked(file);
+      await refuseLinkedFolders(parentOf(file), file);
       await rm(at(file), { force: true });
     },
     async list(folder) {
+      checked(folder);
+      await refuseLinkedFolders(folder, folder);
       try {
         const entries = await readdir(at(folder), { withFileTypes: true });
         return entries.filter((e) => e.isFile()).map((e) => e.name).sort();
       } catch (error) {
-        if (isMissing(error)) return [];
+        if (errorCode(error) === 'ENOENT') return [];
         throw error;
       }
+    },
+    async walk() {
+      const entries: FolderEntry[] = [];
+      const visit = async (folder: string): Promise<void> => {
+        let found;
+        try {
+          found = await readdir(at(folder), { withFileTypes: true });
+        } catch (error) {
+          // Gone since its parent was read (or the root never was): nothing below it.
+          if (errorCode(error) === 'ENOENT') return;
+          throw error;
+        }
+        await Promise.all(found.map(async (entry) => {
+          const below = folder === '' ? entry.name : `${folder}/${entry.name}`;
+          const type = entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : 'other';
+          entries.push({ path: below, type });
+          if (type === 'folder' && !entry.name.startsWith('.')) await visit(below);
+        }));
+      };
+      await visit('');
+      return entries.sort(byPath);
     },
   };
 }
 
-/** A folder in memory, for tests. */
+/** A folder in memory, for tests; it holds no links. */
 export function memoryFolder(files: Map<string, string> = new Map()): FolderIO & { files: Map<string, string> } {
   return {
     files,
-    read: (file) => Promise.resolve(files.get(file)),
-    write: (file, text) => {
+    async read(file) {
+      checked(file);
+      const text = files.get(file);
+      return text === undefined ? undefined : withoutBom(text);
+    },
+    async write(file, text) {
+      checked(file);
       files.set(file, text);
-      return Promise.resolve();
     },
-    remove: (file) => {
+    async remove(file) {
+      checked(file);
       files.delete(file);
-      return Promise.resolve();
     },
-    list: (folder) => Promise.resolve([...files.keys()]
-      .filter((file) => file.startsWith(`${folder}/`) && !file.slice(folder.length + 1).includes('/'))
-      .map((file) => file.slice(folder.length + 1)).sort()),
+    async list(folder) {
+      checked(folder);
+      return [...files.keys()]
+        .filter((file) => file.startsWith(`${folder}/`) && !file.slice(folder.length + 1).includes('/'))
+        .map((file) => file.slice(folder.length + 1)).sort();
+    },
+    async walk() {
+      const entries = new Map<string, FolderEntry['type']>();
+      for (const file of files.keys()) {
+        const segments = file.split('/');
+        let hidden = false;
+        for (let end = 1; end < segments.length && !hidden; end++) {
+          entries.set(segments.slice(0, end).join('/'), 'folder');
+          hidden = segments[end - 1]?.startsWith('.') ?? false;
+        }
+        if (!hidden) entries.set(file, 'file');
+      }
+      return [...entries].map(([entry, type]) => ({ path: entry, type })).sort(byPath);
+    },
   };
 }

@@ -1,0 +1,45 @@
+/**
+ * Which paths a tenant folder may hold: the rules that keep every read and
+ * write inside the folder, and a folder checked out on Linux usable on
+ * Windows and macOS too. Paths are relative to the folder, with `/`
+ * separators, as the manifest holds them.
+ */
+
+// Windows opens the device, not a file, for these names, whatever the extension.
+const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i;
+const WINDOWS_RESERVED = /[<>:"|?*]/;
+const CONTROL = /\p{Cc}/u;
+
+/** Whether Windows takes a name (the part before its first dot, trailing spaces ignored) for a device. */
+export function isDeviceName(stem: string): boolean {
+  return DEVICE_NAME.test((stem.split('.')[0] ?? '').trimEnd());
+}
+
+function segmentProblem(segment: string): string | undefined {
+  if (segment === '') return 'has an empty segment (//)';
+  if (segment === '..') return 'leads outside the folder (..)';
+  if (segment === '.') return 'has a "." segment';
+  const reserved = WINDOWS_RESERVED.exec(segment);
+  if (reserved) return `holds ${reserved[0]}, which Windows does not allow in a name`;
+  if (/[. ]$/.test(segment)) return `has a name ending in a dot or a space ("${segment}"), which Windows drops`;
+  if (isDeviceName(segment)) return `is a Windows device name (${(segment.split('.')[0] ?? '').trimEnd().toUpperCase()})`;
+  return undefined;
+}
+
+/** Why a folder-relative path may not be read or written, or undefined when it may. */
+export function unsafePath(file: string): string | undefined {
+  if (file === '') return 'is empty';
+  if (CONTROL.test(file)) return 'holds a control character';
+  if (/^[/\\]/.test(file) || /^[A-Za-z]:/.test(file)) return 'is an absolute path';
+  if (file.includes('\\')) return 'holds a backslash; paths in a tenant folder use /';
+  for (const segment of file.split('/')) {
+    const problem = segmentProblem(segment);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** The key under which two names are one file on a case-insensitive file system (Windows, macOS). */
+export function foldedName(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}

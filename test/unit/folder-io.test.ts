@@ -1,0 +1,185 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { diskFolder, memoryFolder, readMany, UnsafePathError, type FolderIO } from '../../src/core/tenant/folder-io';
+
+describe('tenant folders: reading and writing files', () => {
+  let scratch: string;
+  /** The tenant folder. */
+  let root: string;
+  /** A folder beside it, which nothing done in the tenant folder may touch. */
+  let outside: string;
+
+  beforeEach(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'convai-folder-io-'));
+    root = join(scratch, 'tenant');
+    outside = join(scratch, 'outside');
+    mkdirSync(root);
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'secret.json'), '{"secret": true}');
+  });
+
+  afterEach(() => rmSync(scratch, { recursive: true, force: true }));
+
+  const refused = (pattern: RegExp) => (error: unknown): boolean => error instanceof UnsafePathError && pattern.test(error.message);
+
+  it('writes, reads, lists and removes files, creating folders as needed', async () => {
+    const io = diskFolder(root);
+    await io.write('ai_prompts/a.json', '{}');
+    await io.write('ai_prompts/a.system.md', 'Be brief.');
+    assert.equal(await io.read('ai_prompts/a.system.md'), 'Be brief.');
+    assert.deepEqual(await io.list('ai_prompts'), ['a.json', 'a.system.md']);
+    await io.remove('ai_prompts/a.system.md');
+    await io.remove('ai_prompts/gone.json');
+    assert.deepEqual(await io.list('ai_prompts'), ['a.json']);
+    assert.equal(await io.read('ai_prompts/gone.json'), undefined);
+    assert.equal(await io.read('intents/x.json'), undefined, 'a missing folder is no error');
+    assert.deepEqual(await io.list('intents'), []);
+  });
+
+  for (const [name, make] of [['on disk', () => diskFolder(root)], ['in memory', () => memoryFolder()]] as const) {
+    describe(name, () => {
+      let io: FolderIO;
+      beforeEach(() => {
+        io = make();
+      });
+
+      it('reads a file without its byte-order mark', async () => {
+        await io.write('tenant.json', '\uFEFF{"id": 1}');
+        assert.equal(await io.read('tenant.json'), '{"id": 1}');
+      });
+
+      it('refuses a path that leads outside the folder, before touching any file', async () => {
+        await assert.rejects(io.write('../escape.json', 'x'), refused(/^\.\.\/escape\.json leads outside the folder/));
+        await assert.rejects(io.read('ai_prompts/../../outside/secret.json'), refused(/leads outside/));
+        await assert.rejects(io.remove('../outside/secret.json'), refused(/leads outside/));
+        assert.equal(existsSync(join(scratch, 'escape.json')), false);
+        assert.equal(existsSync(join(outside, 'secret.json')), true);
+      });
+
+      it('refuses Windows device names and absolute paths', async () => {
+        await assert.rejects(io.write('ai_prompts/con.json', '{}'), (error: unknown) => error instanceof UnsafePathError && error.path === 'ai_prompts/con.json' && /device name \(CON\)/.test(error.message));
+        await assert.rejects(io.read('ai_prompts/Nul.system.md'), refused(/device name \(NUL\)/));
+        await assert.rejects(io.remove(join(outside, 'secret.json')), refused(/absolute path/));
+        assert.equal(existsSync(join(outside, 'secret.json')), true);
+      });
+
+      it('walks every entry, sorted, listing a dot-folder without looking into it', async () => {
+        for (const file of ['tenant.json', 'ai_prompts/b.json', 'ai_prompts/a.json', '.git/config', '.git/objects/ab', 'intents/.cache/x']) await io.write(file, '');
+        assert.deepEqual(await io.walk(), [
+          { path: '.git', type: 'folder' },
+          { path: 'ai_prompts', type: 'folder' },
+          { path: 'ai_prompts/a.json', type: 'file' },
+          { path: 'ai_prompts/b.json', type: 'file' },
+          { path: 'intents', type: 'folder' },
+          { path: 'intents/.cache', type: 'folder' },
+          { path: 'tenant.json', type: 'file' },
+        ]);
+      });
+
+      it('reads many files at once, a missing one as undefined', async () => {
+        const files = Array.from({ length: 40 }, (_, i) => `intents/i${i}.json`);
+        for (const file of files) await io.write(file, file);
+        const texts = await readMany(io, [...files, 'intents/missing.json'], 4);
+        assert.equal(texts.size, 41);
+        assert.ok(files.every((file) => texts.get(file) === file));
+        assert.equal(texts.get('intents/missing.json'), undefined);
+        assert.ok(texts.has('intents/missing.json'));
+      });
+    });
+  }
+
+  describe('symbolic links on disk', () => {
+    it('does not read a file that is a link to one outside', async () => {
+      mkdirSync(join(root, 'ai_prompts'));
+      symlinkSync(join(outside, 'secret.json'), join(root, 'ai_prompts', 'a.json'));
+      await assert.rejects(diskFolder(root).read('ai_prompts/a.json'), refused(/^ai_prompts\/a\.json is a symbolic link; a tenant folder holds no links/));
+    });
+
+    it('does not write through a file that is a link, nor create the file a dangling link names', async () => {
+      mkdirSync(join(root, 'ai_prompts'));
+      symlinkSync(join(outside, 'secret.json'), join(root, 'ai_prompts', 'a.json'));
+      symlinkSync(join(outside, 'new.json'), join(root, 'ai_prompts', 'b.json'));
+      const io = diskFolder(root);
+      await assert.rejects(io.write('ai_prompts/a.json', 'overwritten'), refused(/is a symbolic link/));
+      await assert.rejects(io.write('ai_prompts/b.json', 'created'), refused(/is a symbolic link/));
+      assert.equal(readFileSync(join(outside, 'secret.json'), 'utf8'), '{"secret": true}');
+      assert.equal(existsSync(join(outside, 'new.json')), false);
+    });
+
+    it('removes a link itself, never the file it points to', async () => {
+      mkdirSync(join(root, 'ai_prompts'));
+      symlinkSync(join(outside, 'secret.json'), join(root, 'ai_prompts', 'a.json'));
+      await diskFolder(root).remove('ai_prompts/a.json');
+      assert.equal(existsSync(join(root, 'ai_prompts', 'a.json')), false);
+      assert.equal(existsSync(join(outside, 'secret.json')), true);
+    });
+
+    it('neither reads, writes, lists nor removes through a kind folder that is a link', async () => {
+      symlinkSync(outside, join(root, 'ai_prompts'));
+      const io = diskFolder(root);
+      const through = refused(/^ai_prompts\/\S+ goes through ai_prompts, which is a symbolic link/);
+      await assert.rejects(io.read('ai_prompts/secret.json'), through);
+      await assert.rejects(io.write('ai_prompts/new.json', '{}'), through);
+      await assert.rejects(io.write('ai_prompts/deeper/new.json', '{}'), through);
+      await assert.rejects(io.remove('ai_prompts/secret.json'), through);
+      await assert.rejects(io.list('ai_prompts'), refused(/^ai_prompts is a symbolic link/));
+      assert.equal(existsSync(join(outside, 'new.json')), false);
+      assert.equal(existsSync(join(outside, 'deeper')), false, 'mkdir did not follow the link');
+      assert.equal(existsSync(join(outside, 'secret.json')), true);
+    });
+
+    it('does not create folders through a dangling link planted as a kind folder', async () => {
+      symlinkSync(join(outside, 'planted'), join(root, 'ai_prompts'));
+      await assert.rejects(diskFolder(root).write('ai_prompts/new.json', '{}'), refused(/goes through ai_prompts/));
+      assert.equal(existsSync(join(outside, 'planted')), false);
+    });
+
+    it('finds a link deeper down too, after its parent was checked', async () => {
+      const io = diskFolder(root);
+      await io.write('ai_prompts/a.json', '{}');
+      symlinkSync(outside, join(root, 'ai_prompts', 'sub'));
+      await assert.rejects(io.read('ai_prompts/sub/secret.json'), refused(/goes through ai_prompts\/sub,/));
+    });
+
+    it('works in a root that is itself reached through a link', async () => {
+      const linkedRoot = join(scratch, 'linked-root');
+      symlinkSync(root, linkedRoot);
+      const io = diskFolder(linkedRoot);
+      await io.write('ai_prompts/a.json', '{}');
+      assert.equal(await io.read('ai_prompts/a.json'), '{}');
+      assert.equal(readFileSync(join(root, 'ai_prompts', 'a.json'), 'utf8'), '{}');
+    });
+
+    it('walks links as links, without following them', async () => {
+      mkdirSync(join(root, 'ai_prompts'));
+      symlinkSync(outside, join(root, 'intents'));
+      symlinkSync(join(outside, 'secret.json'), join(root, 'ai_prompts', 'a.json'));
+      assert.deepEqual(await diskFolder(root).walk(), [
+        { path: 'ai_prompts', type: 'folder' },
+        { path: 'ai_prompts/a.json', type: 'link' },
+        { path: 'intents', type: 'link' },
+      ]);
+    });
+  });
+
+  describe('other entries on disk', () => {
+    it('walks a missing root as empty', async () => {
+      assert.deepEqual(await diskFolder(join(scratch, 'never-pulled')).walk(), []);
+    });
+
+    it('refuses to read a folder or a pipe as a file, and does not wait on the pipe', async function () {
+      if (process.platform === 'win32') this.skip();
+      mkdirSync(join(root, 'intents', 'x.json'), { recursive: true });
+      execFileSync('mkfifo', [join(root, 'intents', 'pipe.json')]);
+      const io = diskFolder(root);
+      await assert.rejects(io.read('intents/x.json'), refused(/is not a file/));
+      await assert.rejects(io.read('intents/pipe.json'), refused(/is not a file/));
+      const pipe = (await io.walk()).find((entry) => entry.path === 'intents/pipe.json');
+      assert.equal(pipe?.type, 'other');
+      assert.ok(lstatSync(join(root, 'intents', 'pipe.json')).isFIFO());
+    });
+  });
+});
