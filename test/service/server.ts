@@ -146,6 +146,10 @@ class Dispatcher {
         }
         return this.api.handle({ method, path, query, principal: requirePrincipal(identity), readBody: readApiBody });
       }));
+      if (fault?.loseAnswer) {
+        request.socket.destroy();
+        return;
+      }
       await writeReply(response, reply, fault?.stallBodyMs, this.signal);
     } catch (error) {
       // Only a closing service (aborted waits) or a vanished client ends up here.
