@@ -3,6 +3,7 @@
 // opens VS Code with the extension loaded and a connection `local` to that service: desktop `code` when it
 // is on PATH, else code-server, whose URL is printed for a browser. Ctrl+C stops everything it started.
 // `npm start -- --installed` runs the package `npm run package` makes, installed as a user installs it, instead.
+// `npm start -- --duplicate-names` adds the local service's tenant "Duplicate Names" (test/service/README.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ function hasDesktopCode() {
 }
 
 const installed = process.argv.includes('--installed');
+const duplicateNames = process.argv.includes('--duplicate-names');
 
 ensureNodeModules();
 const desktop = hasDesktopCode();
@@ -28,9 +30,9 @@ const codeServerBin = desktop ? undefined : ensureCodeServer();
 run(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs')]);
 const vsix = installed ? packageExtension({ build: false }) : undefined;
 
-/** @type {{ startService: (o: { port?: number, adminToken: string }) => Promise<{ url: string, adminToken: string, tenantTokens: { id: number, name: string, token: string }[], close(): Promise<void> }> }} */
+/** @type {{ startService: (o: { port?: number, adminToken: string, duplicateNames?: boolean }) => Promise<{ url: string, adminToken: string, tenantTokens: { id: number, name: string, token: string }[], close(): Promise<void> }> }} */
 const { startService } = require(path.join(repoRoot, 'out', 'test', 'service', 'server.js'));
-const service = await startService({ port: Number(process.env.CONVAI_SERVICE_PORT ?? 0), adminToken: `admin-${randomBytes(8).toString('hex')}` });
+const service = await startService({ port: Number(process.env.CONVAI_SERVICE_PORT ?? 0), adminToken: `admin-${randomBytes(8).toString('hex')}`, duplicateNames });
 
 mkdirSync(workspace, { recursive: true });
 writeFileSync(

@@ -10,6 +10,8 @@ import * as assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { kindById } from '../../src/core/resources';
+import { raw } from './fixtures';
 import { startContract, type ContractContext } from './setup';
 import { runCli, type Run } from './cli-process';
 
@@ -191,6 +193,56 @@ describe('contract: the command-line tool (test)', function () {
     assert.match(result.stderr, /^broken\/missing\.prompttest\.json: AI Prompt "No Such Prompt" is not in tenant 1 on http:\/\/127\.0\.0\.1:\d+.*"Order Triage"/m);
     assert.match(result.stderr, /No prompt test ran: fix the 1 problem above/);
     await assert.rejects(readFile(path.join(work, 'not-written.xml')));
+  });
+
+  describe('a name two prompts share', () => {
+    let tenantId = 0;
+    const ids: number[] = [];
+    let namedLikeAnId = 0;
+    const suite = (prompt: string | number) => ({
+      target: { tenantId }, prompt, cases: [{ name: 'echoes', prompt_text: 'hi', expect: { response: { contains: 'hi' } } }],
+    });
+    /** The CLI's run, and how many test_prompt requests it sent. */
+    const runCounting = async (args: string[]): Promise<{ result: Run; testPrompts: number }> => {
+      const requests = `${ctx.service.url}/__test/requests`;
+      await raw(requests, 'DELETE', ctx.service.adminToken);
+      const result = await run(withUrl(args));
+      const log = (await raw(requests, 'GET', ctx.service.adminToken)).json as { path: string }[];
+      return { result, testPrompts: log.filter((entry) => entry.path.endsWith('/test_prompt')).length };
+    };
+
+    before(async () => {
+      tenantId = (await ctx.admin.create(kindById('tenant'), { name: 'Shared Names', email: 'a@shared.example' })).id as number;
+      for (const text of ['Hello in English', 'Hallo auf Deutsch']) {
+        ids.push((await ctx.admin.create(kindById('prompt'), { name: 'Greeting', user_prompt: text }, tenantId)).id as number);
+      }
+      // Its name is the other Greeting's id: the name still wins, as for any name.
+      namedLikeAnId = (await ctx.admin.create(kindById('prompt'), { name: String(ids[0]) }, tenantId)).id as number;
+      await mkdir(path.join(work, 'shared'));
+      for (const [file, prompt] of [['duplicate', 'Greeting'], ['by-id', ids[1] ?? 0], ['name-like-id', String(ids[0])]] as const) {
+        await writeFile(path.join(work, `shared/${file}.prompttest.json`), JSON.stringify(suite(prompt)));
+      }
+    });
+
+    it('is a resolution error (exit 2) listing both ids, and nothing is sent to test_prompt', async () => {
+      const { result, testPrompts } = await runCounting(['shared/duplicate.prompttest.json', 'passing']);
+      assert.equal(result.code, 2, result.stderr);
+      assert.equal(result.stdout, '');
+      const expected = `shared/duplicate.prompttest.json: AI Prompt "Greeting" names 2 prompts in tenant ${tenantId} on ${ctx.service.url} (ids ${ids.join(', ')}): give the id instead ("prompt": ${ids[0]}), or rename one`;
+      assert.ok(result.stderr.startsWith(expected), result.stderr);
+      assert.equal(testPrompts, 0);
+    });
+
+    it('runs the prompt an id names, and the one a name names when it is another prompt\'s id', async () => {
+      const { result, testPrompts } = await runCounting(['shared/by-id.prompttest.json', 'shared/name-like-id.prompttest.json']);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(testPrompts, 2);
+      const heads = result.stdout.split('\n').filter((line) => line.startsWith('shared/'));
+      assert.deepEqual(heads, [
+        `shared/by-id.prompttest.json: AI Prompt "Greeting" (id ${ids[1]}) in tenant ${tenantId}; 1 of 1 case passed`,
+        `shared/name-like-id.prompttest.json: AI Prompt "${ids[0]}" (id ${namedLikeAnId}) in tenant ${tenantId}; 1 of 1 case passed`,
+      ]);
+    });
   });
 
   it('is a resolution error (exit 2) for a suite without a tenant, naming the file', async () => {

@@ -107,7 +107,7 @@ export const SAMPLES: Readonly<Record<KindId, { create: JsonObject; update: Json
 };
 
 /** A raw request, for what the client by design never sends (malformed JSON, no wrapper key). */
-export async function raw(url: string, method: 'GET' | 'POST' | 'PUT', token: string, body?: string): Promise<{ status: number; json: unknown }> {
+export async function raw(url: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', token: string, body?: string): Promise<{ status: number; json: unknown }> {
   const response = await request(url, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

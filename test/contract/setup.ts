@@ -9,7 +9,7 @@ export interface ContractContext {
 }
 
 /** Starts the local service on a free loopback port with a client per token. */
-export async function startContract(options: Pick<ServiceOptions, 'timestamps'> = {}): Promise<ContractContext> {
+export async function startContract(options: Pick<ServiceOptions, 'timestamps' | 'duplicateNames'> = {}): Promise<ContractContext> {
   const service = await startService({ port: 0, adminToken: 'contract-admin-token', testMode: true, ...options });
   const clients: ServiceClient[] = [];
   const clientWith = (token: string): ServiceClient => {

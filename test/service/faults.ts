@@ -11,6 +11,11 @@ export interface Fault {
   contentType?: string;
   /** Destroy the socket without answering. */
   drop?: true;
+  /**
+   * Handle the request as usual, then destroy the socket instead of answering:
+   * the change is applied but the client never learns it, as after a time-out.
+   */
+  loseAnswer?: true;
   /** Send the headers and part of the body, then wait this long before the rest. */
   stallBodyMs?: number;
   /** How many matching requests it applies to; default 1. */
@@ -65,11 +70,12 @@ export class Faults {
 }
 
 /**
- * The fault's own answer; undefined when it only stalls, so the real answer
- * is sent slowly instead.
+ * The fault's own answer; undefined when the real request is handled instead:
+ * a fault that only stalls sends the real answer slowly, one that loses the
+ * answer sends none.
  */
 export function faultReply(fault: Fault): Reply | undefined {
-  if (fault.status === undefined && fault.body === undefined && fault.stallBodyMs !== undefined) {
+  if (fault.loseAnswer || (fault.status === undefined && fault.body === undefined && fault.stallBodyMs !== undefined)) {
     return undefined;
   }
   return {
@@ -115,10 +121,20 @@ function parseFault(value: Json, where: string): Fault {
   if (count !== undefined) fault.count = count;
   const stall = own(value, 'stallBodyMs');
   if (stall !== undefined) fault.stallBodyMs = waitMs(stall, `${where}.stallBodyMs`);
-  const drop = own(value, 'drop');
-  if (drop !== undefined && typeof drop !== 'boolean') throw badRequest(`${where}.drop must be true or false`);
-  if (drop === true) fault.drop = true;
+  if (flag(value, 'drop', where)) fault.drop = true;
+  if (flag(value, 'loseAnswer', where)) {
+    // Each of these decides the answer, which a lost answer never has.
+    const clashing = (['drop', 'status', 'body', 'contentType', 'stallBodyMs'] as const).filter((field) => fault[field] !== undefined);
+    if (clashing.length > 0) throw badRequest(`${where}.loseAnswer cannot be combined with ${clashing.join(', ')}`);
+    fault.loseAnswer = true;
+  }
   return fault;
+}
+
+function flag(value: JsonObject, field: string, where: string): boolean {
+  const found = own(value, field);
+  if (found !== undefined && typeof found !== 'boolean') throw badRequest(`${where}.${field} must be true or false`);
+  return found === true;
 }
 
 function text(value: JsonObject, field: string, where: string): string | undefined {

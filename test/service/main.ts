@@ -6,6 +6,7 @@ import { type RunningService, type ServiceOptions, startService } from './server
 
 const USAGE = `Usage: node out/test/service/main.js --admin-token <token> [--port <port>] [--test-mode]
          [--latency <ms>] [--fail-next <n> [--fail-status <code>]] [--drop-next <n>] [--timestamps]
+         [--duplicate-names]
 
   --admin-token <token>  bearer token that sees every tenant (required)
   --port <port>          port on 127.0.0.1; 0 or absent picks a free one
@@ -15,7 +16,10 @@ const USAGE = `Usage: node out/test/service/main.js --admin-token <token> [--por
   --drop-next <n>        close the connection of the next n API requests without answering
                          (after the --fail-next ones)
   --timestamps           add created_at and updated_at to detail and list answers (not to
-                         create or update answers), as a real service may`;
+                         create or update answers), as a real service may
+  --duplicate-names      add a tenant "Duplicate Names" after the sample tenants, in which two
+                         prompts are named "Greeting" and two actions "Transfer", as nothing on
+                         a real service forbids`;
 
 class UsageError extends Error {}
 
@@ -45,6 +49,7 @@ function readArgs(argv: string[]) {
         'fail-status': { type: 'string' },
         'drop-next': { type: 'string' },
         timestamps: { type: 'boolean' },
+        'duplicate-names': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -82,6 +87,7 @@ function parseOptions(argv: string[]): ServiceOptions | 'help' {
     latencyMs: integerOption(parsed.latency, 'latency', 0, 600_000) ?? 0,
     faults,
     timestamps: parsed.timestamps ?? false,
+    duplicateNames: parsed['duplicate-names'] ?? false,
   };
 }
 

@@ -8,7 +8,7 @@ import type { JsonObject } from './json';
 import { createRecord, newAgentPrompt } from './records';
 import type { AgentPrompt, ResourceKindId, Row, Store } from './store';
 
-const SAMPLE_TENANT_TOKENS = { acme: 'acme-tenant-token', voicebox: 'voicebox-tenant-token' } as const;
+const SAMPLE_TENANT_TOKENS = { acme: 'acme-tenant-token', voicebox: 'voicebox-tenant-token', duplicates: 'duplicate-names-tenant-token' } as const;
 
 /** Extra tenants holding nothing but many plain prompts: the volume of a large real tenant (`npm run bench`). */
 export interface BulkTenants {
@@ -21,11 +21,31 @@ export function bulkTenantName(index: number): string {
   return `Bulk Tenant ${index + 1}`;
 }
 
-export function loadSampleData(store: Store, bulk?: BulkTenants): void {
+/** The tenant of the `duplicateNames` option. */
+export const DUPLICATE_NAMES_TENANT = 'Duplicate Names';
+
+/** Tenants added after the two sample tenants; part of the sample data, so kept across `/__test/reset`. */
+export interface ExtraTenants {
+  /** Tenants of many generated prompts. */
+  bulkTenants?: BulkTenants;
+  /**
+   * One tenant, `DUPLICATE_NAMES_TENANT`, in which two prompts share a name
+   * and so do two actions, as nothing on a real service forbids.
+   */
+  duplicateNames?: boolean;
+}
+
+export function loadSampleData(store: Store, extras: ExtraTenants = {}): void {
   const acme = store.addTenant('Acme Support', 'admin@acme.example', 1, SAMPLE_TENANT_TOKENS.acme);
   const voicebox = store.addTenant('Voicebox Telecom', 'ops@voicebox.example', 2, SAMPLE_TENANT_TOKENS.voicebox);
   seedAcme(new Seeder(store, acme.id));
   seedVoicebox(new Seeder(store, voicebox.id));
+  // Before the bulk tenants, so its ids do not depend on how many of those there are.
+  if (extras.duplicateNames) {
+    const tenant = store.addTenant(DUPLICATE_NAMES_TENANT, 'admin@duplicates.example', 2, SAMPLE_TENANT_TOKENS.duplicates);
+    seedDuplicates(new Seeder(store, tenant.id));
+  }
+  const bulk = extras.bulkTenants;
   for (let index = 0; index < (bulk?.count ?? 0); index++) {
     const tenant = store.addTenant(bulkTenantName(index), `bulk${index + 1}@bulk.example`, 1);
     seedBulk(new Seeder(store, tenant.id), bulk?.promptsEach ?? 0);
@@ -76,6 +96,43 @@ function seedBulk(s: Seeder, prompts: number): void {
       user_prompt: `Answer {{customer_name}} about topic ${n}.`, system: 'Be brief and friendly.', ai_model: 'gpt-4o-mini',
     });
   }
+}
+
+/** Duplicates where a pull or a suite must choose: prompts and actions, one of which the other resources refer to. */
+function seedDuplicates(s: Seeder): void {
+  s.add('integration', {
+    name: 'Duplicates CRM', system: 'http_api', technical_id: 'duplicates-crm', mode: 'activated',
+    url: 'https://crm.duplicates.example', tec_params: { api_key: 'duplicates-sample-key' },
+  });
+  const greeting = s.prompt({
+    name: 'Greeting', description: 'Greets callers in English', group: 'calls',
+    user_prompt: 'Greet {{caller_name}} in English and ask how we can help.', system: 'Be warm and brief.', ai_model: 'gpt-4o-mini',
+  });
+  s.prompt({
+    name: 'Greeting', description: 'Greets callers in German', group: 'calls',
+    user_prompt: 'Begrüße {{caller_name}} auf Deutsch und frage, wie wir helfen können.', system: 'Sei freundlich und kurz.',
+    ai_model: 'gpt-4o-mini', settings: '{"language":"de"}',
+  });
+  s.add('function', {
+    name: 'find_caller', description: 'Find the caller in the CRM',
+    parameters: { type: 'object', properties: { phone_number: param('string', 'The number calling') }, required: ['phone_number'] },
+  });
+  const transfer = s.add('action', {
+    name: 'Transfer', action_type: 2, voice: 'alloy', speak: 'Transferring you to sales.', forward_number: '+15553330100',
+  });
+  s.add('action', {
+    name: 'Transfer', action_type: 2, voice: 'alloy', speak: 'Transferring you to support.', forward_number: '+15553330200',
+  });
+  const agent = s.add('agent', { name: 'Duplicates Receptionist', description: 'Answers the line of the duplicates tenant' });
+  agent.agentPrompts = [
+    s.agentPrompt('Welcome', 'Greet the caller and offer a transfer.', 'Hello!', 'alloy', { actions: { on_transfer: transfer.id } }),
+  ];
+  const intent = s.add('intent', { name: 'talk_to_sales', display_name: 'Talk to sales', intent_type: 1, ai_prompt_id: greeting.id });
+  intent.actionIds = [transfer.id];
+  s.add('datasource', {
+    name: 'Duplicates FAQ', type: 'text', content: 'Two prompts and two actions of this tenant share a name.',
+    metadata: { description: 'What this tenant is for' },
+  });
 }
 
 function seedAcme(s: Seeder): void {

@@ -14,11 +14,11 @@ import { HttpError, jsonReply, noRoute, type Reply } from './replies';
 import type { Json } from './json';
 import { type RecordedRequest, RequestLog, wrapperFields } from './request-log';
 import { RuntimeOptions } from './runtime-options';
-import type { BulkTenants } from './sample-data';
+import type { ExtraTenants } from './sample-data';
 import { Store } from './store';
 import { handleTestRoute, isTestPath, type TestState } from './test-routes';
 
-export interface ServiceOptions {
+export interface ServiceOptions extends ExtraTenants {
   port?: number;
   adminToken: string;
   testMode?: boolean;
@@ -30,8 +30,6 @@ export interface ServiceOptions {
    * service may add; clients must not expect them in create or update answers.
    */
   timestamps?: boolean;
-  /** Tenants of many generated prompts after the sample tenants, kept across `/__test/reset`. */
-  bulkTenants?: BulkTenants;
 }
 
 export interface SampleTenantToken {
@@ -56,7 +54,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   if (options.adminToken.trim() === '' || /\s/.test(options.adminToken)) {
     throw new Error('adminToken must be a non-empty token without spaces');
   }
-  const store = new Store(options.bulkTenants);
+  const store = new Store({ bulkTenants: options.bulkTenants, duplicateNames: options.duplicateNames });
   const runtime = new RuntimeOptions({ timestamps: options.timestamps ?? false });
   const faults = new Faults(options.latencyMs ?? 0, options.faults);
   const state: TestState = { store, faults, log: new RequestLog(), options: runtime };
@@ -146,6 +144,10 @@ class Dispatcher {
         }
         return this.api.handle({ method, path, query, principal: requirePrincipal(identity), readBody: readApiBody });
       }));
+      if (fault?.loseAnswer) {
+        request.socket.destroy();
+        return;
+      }
       await writeReply(response, reply, fault?.stallBodyMs, this.signal);
     } catch (error) {
       // Only a closing service (aborted waits) or a vanished client ends up here.

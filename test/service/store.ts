@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { KindId } from '../../src/core/resources';
 import type { Json, JsonObject } from './json';
-import { type BulkTenants, loadSampleData } from './sample-data';
+import { type ExtraTenants, loadSampleData } from './sample-data';
 
 export type ResourceKindId = Exclude<KindId, 'tenant'>;
 
@@ -55,7 +55,7 @@ export class Store {
   /** Kept across resets: a clock that went back would make an update look older than its record. */
   private lastStampMs = 0;
 
-  constructor(private readonly bulk?: BulkTenants) {
+  constructor(private readonly extras: ExtraTenants = {}) {
     this.reset();
   }
 
@@ -64,7 +64,7 @@ export class Store {
     this.tenantsById.clear();
     this.rows.clear();
     this.counters.clear();
-    loadSampleData(this, this.bulk);
+    loadSampleData(this, this.extras);
   }
 
   nextId(counter: Counter): number {

@@ -21,7 +21,14 @@ export async function resolveTarget(client: ServiceClient, suite: Suite, tenantI
   const { segment, ref } = suite.resource;
   const kind = kindBySegment(segment) as ResourceKind;
   const items = await client.list(kind, tenantId, { signal });
-  const found = typeof ref === 'number' ? items.find((i) => i.id === ref) : items.find((i) => i.name === ref) ?? items.find((i) => String(i.id) === ref);
+  const named = typeof ref === 'string' ? items.filter((i) => i.name === ref) : [];
+  if (named.length > 1) {
+    // Names are not unique on the service: running whichever comes first could test the wrong prompt unnoticed.
+    const ids = named.map((i) => i.id);
+    const field = kind.id;
+    throw new TargetError(`${kind.label} ${JSON.stringify(ref)} names ${named.length} ${field}s in tenant ${tenantId} on ${where} (ids ${ids.join(', ')}): give the id instead ("${field}": ${String(ids[0])}), or rename one.`);
+  }
+  const found = typeof ref === 'number' ? items.find((i) => i.id === ref) : named[0] ?? items.find((i) => String(i.id) === ref);
   if (!found || typeof found.id !== 'number') {
     const names = items.map((i) => JSON.stringify(i.name)).slice(0, 10).join(', ');
     throw new TargetError(`${kind.label} ${typeof ref === 'number' ? ref : JSON.stringify(ref)} is not in tenant ${tenantId} on ${where}${names ? `; it holds ${names}${items.length > 10 ? ', …' : ''}` : ''}.`);
