@@ -151,13 +151,14 @@ export function folderLayout(entries: readonly FolderEntry[]): FolderLayout {
     else if ('resource' in result) resources.set(result.base, { segment: result.resource, base: result.base, parts: [] });
     else parts.push({ path: result.part, base: `${folder}/${result.stem}`, stem: result.stem, field: result.field });
   }
+  const byFoldedBase = new Map([...resources.values()].map((r) => [foldedName(r.base), r]));
   for (const part of parts) {
     const resource = resources.get(part.base);
     if (resource) {
       resource.parts.push(part.field);
       continue;
     }
-    const other = [...resources.values()].find((r) => foldedName(r.base) === foldedName(part.base));
+    const other = byFoldedBase.get(foldedName(part.base));
     const renamed = other && `${other.base.slice(other.base.indexOf('/') + 1)}.${part.field}.md`;
     problems.push({ path: part.path, message: `${part.path}: a text of "${part.stem}.json", which is missing${renamed ? didYouMean(renamed) : '; restore that file or remove this one'}` });
   }
