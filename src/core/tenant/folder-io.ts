@@ -7,7 +7,7 @@
  * pull or push touch anything outside it.
  */
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mapWithLimit } from '../concurrency';
 import { unsafePath } from './folder-paths';
@@ -69,7 +69,8 @@ export async function readMany(io: FolderIO, files: readonly string[], limit = 1
 
 // Windows has no O_NOFOLLOW (nor FIFOs); there the final component is checked with lstat before it is opened.
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
-// A FIFO planted under a file's name would block a plain open for reading until something writes to it.
+// A FIFO planted under a file's name would block a plain open for reading until something writes to it;
+// non-blocking, it reads as empty (or fails) at once, and the folder's layout reports it.
 const READ = constants.O_RDONLY | NO_FOLLOW | (constants.O_NONBLOCK ?? 0);
 const WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NO_FOLLOW;
 
@@ -113,18 +114,11 @@ export function diskFolder(root: string): FolderIO {
   return {
     async read(file) {
       await refuseLinks(file);
-      let handle;
       try {
-        handle = await open(at(file), READ);
+        return withoutBom(await readFile(at(file), { encoding: 'utf8', flag: READ }));
       } catch (error) {
         if (errorCode(error) === 'ENOENT') return undefined;
         throw linkRefused(file, error);
-      }
-      try {
-        if (!(await handle.stat()).isFile()) throw new UnsafePathError(file, 'is not a file (a folder, pipe or device); a tenant folder\'s resources are files');
-        return withoutBom(await handle.readFile('utf8'));
-      } finally {
-        await handle.close();
       }
     },
     async write(file, text) {

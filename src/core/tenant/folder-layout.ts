@@ -1,0 +1,171 @@
+/**
+ * What every entry of a tenant folder is. The contract: every file and folder
+ * below it is a resource file, a text part of one, the manifest, or an
+ * allowed extra (`README*`, dotfiles and dot-folders); anything else is a
+ * problem naming it and, where there is one, the nearest valid name, so
+ * nothing a person puts in the folder is silently ignored.
+ */
+import { closest } from '../closest-name';
+import { isPromptTextField, PROMPT_TEXT_FIELDS, type PromptTextField } from '../prompt-text';
+import { TENANT_SEGMENTS, type Segment, type TenantSegment } from '../resources';
+import type { FolderEntry } from './folder-io';
+import { foldedName, unsafePath } from './folder-paths';
+import { MANIFEST_FILE, TENANT_BASE } from './manifest';
+
+/** `path` is relative to the folder; a folder's ends in `/`. `message` starts with the path. */
+export interface LayoutProblem {
+  path: string;
+  message: string;
+}
+
+/** A resource's files: `<base>.json` and a `<base>.<field>.md` for each of `parts`. */
+export interface ResourceFileSet {
+  segment: Segment;
+  base: string;
+  parts: PromptTextField[];
+}
+
+export interface FolderLayout {
+  /** The tenant first, then the kinds in TENANT_SEGMENTS order, each by base. */
+  resources: ResourceFileSet[];
+  /** Sorted by path. */
+  problems: LayoutProblem[];
+}
+
+const TENANT_FILE = `${TENANT_BASE}.json`;
+const TEXTS_KIND: TenantSegment = 'ai_prompts';
+const KIND_FOLDERS = TENANT_SEGMENTS.map((segment) => `${segment}/`).join(', ');
+const EXTRAS = 'a README or a dotfile may be kept there';
+
+type Verdict =
+  | { problem: string }
+  | { resource: Segment; base: string }
+  | { part: string; stem: string; field: PromptTextField }
+  | 'allowed';
+
+function isKind(name: string): name is TenantSegment {
+  return (TENANT_SEGMENTS as readonly string[]).includes(name);
+}
+
+/** The kind a folder name was meant as: another case, a singular, without `ai_`, or a typo. */
+function kindMeant(name: string): TenantSegment | undefined {
+  const loose = (text: string): string => text.replace(/^ai[ _-]?/, '').replace(/s$/, '');
+  const folded = foldedName(name);
+  const typo = closest(folded, [...TENANT_SEGMENTS]);
+  return TENANT_SEGMENTS.find((segment) => segment === folded || loose(segment) === loose(folded)) ?? TENANT_SEGMENTS.find((segment) => segment === typo);
+}
+
+function didYouMean(name: string | undefined): string {
+  return name === undefined ? '' : `; did you mean "${name}"?`;
+}
+
+function rootVerdict(entry: FolderEntry, name: string): Verdict {
+  if (entry.type === 'folder') {
+    if (isKind(name)) return 'allowed';
+    const kind = kindMeant(name);
+    return { problem: `no kind of that name${kind ? didYouMean(`${kind}/`) : `; resources go in ${TENANT_FILE} and the kinds' folders (${KIND_FOLDERS}); ${EXTRAS}`}` };
+  }
+  if (name === MANIFEST_FILE) return 'allowed';
+  if (name === TENANT_FILE) return { resource: 'tenants', base: TENANT_BASE };
+  const file = closest(foldedName(name), [MANIFEST_FILE, TENANT_FILE]);
+  if (file) return { problem: `not part of a tenant folder${didYouMean(file)}` };
+  const kind = kindMeant(name.replace(/\.[^.]*$/, ''));
+  if (kind) return { problem: `a file where a kind's folder belongs; resource files go in ${kind}/` };
+  return { problem: `not part of a tenant folder; resource files go in the kinds' folders (${KIND_FOLDERS}), the tenant's in ${TENANT_FILE}; ${EXTRAS}` };
+}
+
+/** A file in a kind's folder: `<stem>.json`, or in ai_prompts `<prompt>.<field>.md`. */
+function kindFileVerdict(segment: TenantSegment, name: string): Verdict {
+  const [, stem = name, extension = ''] = /^(.+)\.([^.]*)$/.exec(name) ?? [];
+  if (extension === 'json') return { resource: segment, base: `${segment}/${stem}` };
+  if (foldedName(extension) !== 'md') {
+    const json = closest(foldedName(extension), ['json']);
+    return { problem: `resource files end in ".json"${json ? didYouMean(`${stem}.json`) : `; ${EXTRAS}`}` };
+  }
+  if (segment !== TEXTS_KIND) return { problem: `only prompts have text files; resource files end in ".json"; ${EXTRAS}` };
+  const [, prompt = stem, field = ''] = /^(.+)\.([^.]*)$/.exec(stem) ?? [];
+  if (extension === 'md' && isPromptTextField(field)) return { part: `${segment}/${name}`, stem: prompt, field };
+  const meant = closest(foldedName(field), [...PROMPT_TEXT_FIELDS]);
+  if (meant) return { problem: `not a prompt's text file${didYouMean(`${prompt}.${meant}.md`)}` };
+  return { problem: `not a prompt's text file; those are named after the prompt's file and the text, such as "${prompt}.system.md" (${PROMPT_TEXT_FIELDS.join(', ')}); ${EXTRAS}` };
+}
+
+function kindVerdict(entry: FolderEntry, segment: TenantSegment, name: string): Verdict {
+  if (entry.type === 'folder') return { problem: `a kind's folder holds no sub-folders; its resource files go directly in ${segment}/` };
+  return kindFileVerdict(segment, name);
+}
+
+function verdict(entry: FolderEntry, folder: string, name: string): Verdict {
+  if (name.startsWith('.')) return 'allowed';
+  if (entry.type === 'link') return { problem: 'a symbolic link; a tenant folder holds none, so nothing is read through it' };
+  if (entry.type === 'other') return { problem: 'neither a file nor a folder (a pipe, socket or device); a tenant folder holds only files and folders' };
+  const unsafe = unsafePath(entry.path);
+  if (unsafe) {
+    // Windows drops a trailing dot or space, so the name without them is the one meant.
+    const trimmed = name.replace(/[. ]+$/, '');
+    const meant = trimmed !== name && unsafePath(trimmed) === undefined ? `${trimmed}${entry.type === 'folder' ? '/' : ''}` : undefined;
+    return { problem: `${unsafe}${didYouMean(meant)}` };
+  }
+  if (entry.type === 'file' && foldedName(name).startsWith('readme')) return 'allowed';
+  return isKind(folder) ? kindVerdict(entry, folder, name) : rootVerdict(entry, name);
+}
+
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function shown(entry: FolderEntry): string {
+  return entry.type === 'folder' ? `${entry.path}/` : entry.path;
+}
+
+/** Problems for entries that a case-insensitive (Windows) or normalising (macOS) file system takes for one. */
+function sameNameProblems(entries: FolderEntry[]): LayoutProblem[] {
+  const byName = new Map<string, FolderEntry[]>();
+  for (const entry of entries) {
+    const key = foldedName(entry.path);
+    byName.set(key, [...(byName.get(key) ?? []), entry]);
+  }
+  return [...byName.values()].filter((same): same is [FolderEntry, ...FolderEntry[]] => same.length > 1).map(([first, ...others]) => {
+    const path = shown(first);
+    return { path, message: `${path}: would be one file with ${others.map((other) => `"${shown(other)}"`).join(' and ')} on Windows and macOS; rename one` };
+  });
+}
+
+const SEGMENT_ORDER: readonly Segment[] = ['tenants', ...TENANT_SEGMENTS];
+
+export function folderLayout(entries: readonly FolderEntry[]): FolderLayout {
+  const problems: LayoutProblem[] = [];
+  const resources = new Map<string, ResourceFileSet>();
+  const parts: Array<{ path: string; base: string; stem: string; field: PromptTextField }> = [];
+  const judged: FolderEntry[] = [];
+  for (const entry of entries) {
+    const segments = entry.path.split('/');
+    const name = segments.pop() ?? '';
+    const folder = segments.join('/');
+    // Only the root and the kinds' folders are looked into; what lies deeper is in a folder judged already.
+    if (folder !== '' && !isKind(folder)) continue;
+    judged.push(entry);
+    const result = verdict(entry, folder, name);
+    if (result === 'allowed') continue;
+    if ('problem' in result) problems.push({ path: shown(entry), message: `${shown(entry)}: ${result.problem}` });
+    else if ('resource' in result) resources.set(result.base, { segment: result.resource, base: result.base, parts: [] });
+    else parts.push({ path: result.part, base: `${folder}/${result.stem}`, stem: result.stem, field: result.field });
+  }
+  const byFoldedBase = new Map([...resources.values()].map((r) => [foldedName(r.base), r]));
+  for (const part of parts) {
+    const resource = resources.get(part.base);
+    if (resource) {
+      resource.parts.push(part.field);
+      continue;
+    }
+    const other = byFoldedBase.get(foldedName(part.base));
+    const renamed = other && `${other.base.slice(other.base.indexOf('/') + 1)}.${part.field}.md`;
+    problems.push({ path: part.path, message: `${part.path}: a text of "${part.stem}.json", which is missing${renamed ? didYouMean(renamed) : '; restore that file or remove this one'}` });
+  }
+  problems.push(...sameNameProblems(judged));
+  for (const resource of resources.values()) resource.parts.sort((a, b) => PROMPT_TEXT_FIELDS.indexOf(a) - PROMPT_TEXT_FIELDS.indexOf(b));
+  return {
+    resources: [...resources.values()].sort((a, b) => SEGMENT_ORDER.indexOf(a.segment) - SEGMENT_ORDER.indexOf(b.segment) || byText(a.base, b.base)),
+    problems: problems.sort((a, b) => byText(a.path, b.path) || byText(a.message, b.message)),
+  };
+}
