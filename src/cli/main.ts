@@ -4,10 +4,11 @@
  * one message on stderr.
  */
 import { parseArgs } from 'node:util';
+import { DEFAULT_TIMEOUT_MS } from '../core/client';
 import { EXIT, PROGRAM, UsageError, type CliContext, type Command, type ExitCode } from './command';
 import { COMMANDS } from './commands';
 import { failure, redact } from './failure';
-import { TOKEN_VARIABLE } from './service';
+import { CA_VARIABLE, TIMEOUT_SECONDS, TIMEOUT_VARIABLE, TOKEN_VARIABLE } from './service';
 
 const HELP_FLAGS = ['--help', '-h'];
 
@@ -22,6 +23,9 @@ function toolHelp(commands: readonly Command[]): string[] {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     `The token is read from the environment variable ${TOKEN_VARIABLE}, never from an argument.`,
+    `${TIMEOUT_VARIABLE}: the deadline of one request, in seconds from ${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max} (default ${DEFAULT_TIMEOUT_MS / 1000}).`,
+    `${CA_VARIABLE}: a PEM file of CA certificates to trust as well, for a service with a private or company CA.`,
+    'Requests go straight to the service: no proxy is used, whatever HTTPS_PROXY, HTTP_PROXY or NO_PROXY say.',
     'Exit codes: 0 success; 1 a conflict, a refused push, a failed request, a field the service did not take or a failed prompt test; 2 a usage error or a suite that cannot run.',
     `Run "${PROGRAM} <command> --help" for a command's options.`,
   ];

@@ -2,7 +2,7 @@
 import { planPush } from '../core/tenant/plan';
 import { EXIT, type Command } from './command';
 import { planJson, planLines, plural } from './format';
-import { folderArgument, pulledFolder, tokenFrom, withClient } from './service';
+import { folderArgument, MANIFEST_URL, pulledFolder, tokenFrom, withClient } from './service';
 
 export const planCommand: Command = {
   name: 'plan',
@@ -17,7 +17,7 @@ export const planCommand: Command = {
   async run(args, context) {
     const folder = await pulledFolder(folderArgument(args, context, 'plan'));
     const token = tokenFrom(context.env);
-    const plan = await withClient(folder.manifest.baseUrl, token, (client) => planPush(client, folder.io));
+    const plan = await withClient({ baseUrl: folder.manifest.baseUrl, urlSource: MANIFEST_URL, token }, context.env, (client) => planPush(client, folder.io));
     if (args.values.json === true) context.out(planJson(plan));
     else for (const line of planLines(plan, folder.root)) context.out(line);
     const conflicts = plan.changes.filter((c) => c.action === 'conflict').length;

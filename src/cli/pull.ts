@@ -53,7 +53,7 @@ export const pullCommand: Command = {
     // Pulling again keeps the name the folder has (perhaps given in VS Code) unless told otherwise.
     const connection = given ?? (await readManifest(io))?.connection ?? DEFAULT_CONNECTION;
     const token = tokenFrom(context.env);
-    const result = await withClient(baseUrl, token, (client) => pullTenant(client, io, { connection, baseUrl, tenantId: tenant }));
+    const result = await withClient({ baseUrl, urlSource: '--url', token }, context.env, (client) => pullTenant(client, io, { connection, baseUrl, tenantId: tenant }));
     context.out(`Pulled tenant ${tenant} of ${baseUrl} into ${root}: ${plural(result.resources, 'resource')}; ${plural(result.keptLocalChanges.length, 'file')} kept because changed locally${list(result.keptLocalChanges)}; ${plural(result.removed.length, 'file')} removed${list(result.removed)}.`);
     return EXIT.ok;
   },

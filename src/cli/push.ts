@@ -5,7 +5,7 @@ import { push, type PushResult } from '../core/tenant/push';
 import { EXIT, type CliContext, type Command } from './command';
 import { failure } from './failure';
 import { appliedLine, notTakenLine, pushJson } from './format';
-import { folderArgument, pulledFolder, tokenFrom, withClient, type PulledFolder } from './service';
+import { folderArgument, MANIFEST_URL, pulledFolder, tokenFrom, withClient, type PulledFolder } from './service';
 
 /** A push that failed after it started: what went before was applied, and recorded in the folder. */
 class PushStopped extends Error {
@@ -39,7 +39,7 @@ export const pushCommand: Command = {
     const json = args.values.json === true;
     let result: PushResult;
     try {
-      result = await withClient(folder.manifest.baseUrl, token, async (client) => {
+      result = await withClient({ baseUrl: folder.manifest.baseUrl, urlSource: MANIFEST_URL, token }, context.env, async (client) => {
         const plan = await planPush(client, folder.io);
         let started = 0;
         try {

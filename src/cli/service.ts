@@ -1,16 +1,24 @@
 /**
  * What the commands share: the token from the environment, the folder from
- * the one positional argument, a client for a base URL, and the manifest of a
- * pulled folder.
+ * the one positional argument, a client for a base URL that says its fixes in
+ * a terminal's words, and the manifest of a pulled folder.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Advice } from '../core/advice';
 import { parseBaseUrl, ServiceClient } from '../core/client';
 import { diskFolder, type FolderIO } from '../core/tenant/folder-io';
 import { MANIFEST_FILE, readManifest, type Manifest } from '../core/tenant/manifest';
 import { PROGRAM, UsageError, type CliContext, type ParsedArgs } from './command';
 
 export const TOKEN_VARIABLE = 'CONVAI_TOKEN';
+export const TIMEOUT_VARIABLE = 'CONVAI_TIMEOUT_SECONDS';
+/** Node reads this file of extra CAs at start; the client's connections trust them, as they use Node's default roots. */
+export const CA_VARIABLE = 'NODE_EXTRA_CA_CERTS';
+/** As the extension's setting convai.requestTimeoutSeconds: its bounds. */
+export const TIMEOUT_SECONDS = { min: 1, max: 600 };
+/** Where plan and push take the base URL from. */
+export const MANIFEST_URL = `baseUrl in the folder's ${MANIFEST_FILE}`;
 
 /** The token, only ever from the environment: an argument would land in shell history and CI logs. */
 export function tokenFrom(env: NodeJS.ProcessEnv): string {
@@ -30,20 +38,58 @@ export function folderArgument(args: ParsedArgs, context: CliContext, command: s
 /** The base URL, checked before any request, so a typo is a usage error and not a failed request. */
 export function baseUrlFrom(value: string, source: string): string {
   try {
-    parseBaseUrl(value);
+    parseBaseUrl(value, cliAdvice(source));
   } catch (error) {
     throw new UsageError(`${source}: ${error instanceof Error ? error.message : String(error)}`);
   }
   return value;
 }
 
-export function clientFor(baseUrl: string, token: string): ServiceClient {
-  return new ServiceClient({ baseUrl, token: () => token });
+/** The service a command talks to, and where its base URL was given, for the messages that ask to check it. */
+export interface ServiceTarget {
+  readonly baseUrl: string;
+  /** --url, CONVAI_URL or MANIFEST_URL. */
+  readonly urlSource: string;
+  readonly token: string;
+}
+
+const DIRECT = 'the CLI connects directly, not through a proxy';
+
+/** The core's fixes in a terminal's words: environment variables and flags, never a VS Code setting or command. */
+export function cliAdvice(urlSource: string): Advice {
+  return {
+    token: `set the environment variable ${TOKEN_VARIABLE} to a valid token for this service`,
+    access: `set ${TOKEN_VARIABLE} to a token with access to it`,
+    refresh: 'check that it still exists on the service',
+    baseUrl: `the base URL (${urlSource})`,
+    timeout: `the environment variable ${TIMEOUT_VARIABLE} (seconds, ${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max})`,
+    caCertificates: `point the environment variable ${CA_VARIABLE} to its PEM file`,
+    proxy: `note that ${DIRECT}`,
+    proxyCredentials: `${DIRECT} and cannot give a proxy credentials; check the network`,
+    proxyStrictSSL: `check the network (${DIRECT})`,
+    noProxy: `check the network (${DIRECT})`,
+  };
+}
+
+/** The request deadline from CONVAI_TIMEOUT_SECONDS, checked before any request; the client's default when unset. */
+export function timeoutMsFrom(env: NodeJS.ProcessEnv): number | undefined {
+  const text = env[TIMEOUT_VARIABLE]?.trim();
+  if (!text) return undefined;
+  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!(seconds >= TIMEOUT_SECONDS.min && seconds <= TIMEOUT_SECONDS.max)) {
+    throw new UsageError(`${TIMEOUT_VARIABLE} "${text}" is not a request time-out: give a number of seconds from ${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max}, e.g. ${TIMEOUT_VARIABLE}=60.`);
+  }
+  return seconds * 1000;
+}
+
+export function clientFor(target: ServiceTarget, env: NodeJS.ProcessEnv): ServiceClient {
+  const { baseUrl, urlSource, token } = target;
+  return new ServiceClient({ baseUrl, token: () => token, timeoutMs: timeoutMsFrom(env), advice: cliAdvice(urlSource) });
 }
 
 /** Runs `work` with a client whose connection pool is closed afterwards, so the process can exit. */
-export async function withClient<T>(baseUrl: string, token: string, work: (client: ServiceClient) => Promise<T>): Promise<T> {
-  const client = clientFor(baseUrl, token);
+export async function withClient<T>(target: ServiceTarget, env: NodeJS.ProcessEnv, work: (client: ServiceClient) => Promise<T>): Promise<T> {
+  const client = clientFor(target, env);
   try {
     return await work(client);
   } finally {
@@ -64,7 +110,7 @@ export async function pulledFolder(root: string): Promise<PulledFolder> {
   const io = diskFolder(root);
   const manifest = await readManifest(io);
   if (!manifest) throw new UsageError(`${root} is not a pulled tenant folder (no ${MANIFEST_FILE}): pull a tenant into it first (${PROGRAM} pull --url <base URL> --tenant <id> <folder>).`);
-  baseUrlFrom(manifest.baseUrl, `${MANIFEST_FILE} baseUrl`);
+  baseUrlFrom(manifest.baseUrl, MANIFEST_URL);
   return { root, io, manifest };
 }
 

@@ -7,12 +7,11 @@ import path from 'node:path';
 import type { ServiceClient } from '../core/client';
 import { ServiceError } from '../core/errors';
 import { junitXml } from '../core/prompt-tests/report';
-import { runSuite, type Execute } from '../core/prompt-tests/run';
+import { runSuite } from '../core/prompt-tests/run';
 import { executorFor, resolveTarget, TargetError } from '../core/prompt-tests/target';
 import { EXIT, PROGRAM, UsageError, type ArgValue, type CliContext, type Command } from './command';
-import { failure } from './failure';
 import { plural } from './format';
-import { baseUrlFrom, tenantIdFrom, tokenFrom, withClient } from './service';
+import { baseUrlFrom, tenantIdFrom, tokenFrom, withClient, type ServiceTarget } from './service';
 import { findSuites, loadSuite, type SuiteFile } from './suites';
 import { suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
 
@@ -33,22 +32,11 @@ function concurrencyFrom(value: string | undefined): number {
   return n;
 }
 
-function baseUrlOf(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  if (flag !== undefined) return baseUrlFrom(flag.trim(), '--url');
+function targetOf(flag: string | undefined, env: NodeJS.ProcessEnv): ServiceTarget {
+  if (flag !== undefined) return { baseUrl: baseUrlFrom(flag.trim(), '--url'), urlSource: '--url', token: tokenFrom(env) };
   const variable = env[URL_VARIABLE]?.trim();
   if (!variable) throw new UsageError(`test needs the service's base URL: pass --url <base URL> or set the environment variable ${URL_VARIABLE}.`);
-  return baseUrlFrom(variable, URL_VARIABLE);
-}
-
-/** A failed request's reason as a terminal user can act on it: the core's hints name VS Code commands. */
-function withCliMessages(execute: Execute): Execute {
-  return async (testCase, signal) => {
-    try {
-      return await execute(testCase, signal);
-    } catch (error) {
-      throw error instanceof ServiceError ? new Error(failure(error).message) : error;
-    }
-  };
+  return { baseUrl: baseUrlFrom(variable, URL_VARIABLE), urlSource: URL_VARIABLE, token: tokenFrom(env) };
 }
 
 type Ready = Omit<SuiteOutcome, 'result'>;
@@ -75,7 +63,7 @@ async function resolveAll(client: ServiceClient, files: SuiteFile[], tenant: num
         continue;
       }
       if (!(error instanceof ServiceError)) throw error;
-      problems.push(`${file.name}: ${failure(error).message}`);
+      problems.push(`${file.name}: ${error.message}`);
       break;
     }
   }
@@ -117,8 +105,7 @@ export const testCommand: Command = {
     if (args.positionals.length === 0) throw new UsageError(`test needs at least one suite file or folder: ${PROGRAM} test … <file or folder>.`);
     const junit = text(args.values.junit);
     if (junit !== undefined && junit.trim() === '') throw new UsageError('--junit needs a file name, e.g. --junit prompt-tests.xml.');
-    const baseUrl = baseUrlOf(text(args.values.url), context.env);
-    const token = tokenFrom(context.env);
+    const target = targetOf(text(args.values.url), context.env);
     const concurrency = concurrencyFrom(text(args.values.concurrency));
     const tenantFlag = text(args.values.tenant);
     const tenant = tenantFlag === undefined ? undefined : tenantIdFrom(tenantFlag, '--tenant');
@@ -132,14 +119,14 @@ export const testCommand: Command = {
       else files.push(loaded);
     }
 
-    const outcomes = await withClient(baseUrl, token, async (client) => {
-      const resolved = await resolveAll(client, files, tenant, baseUrl);
+    const outcomes = await withClient(target, context.env, async (client) => {
+      const resolved = await resolveAll(client, files, tenant, target.baseUrl);
       problems.push(...resolved.problems);
       // All or nothing: a partial run would pass a pipeline while a suite it should have checked never ran.
       if (problems.length > 0) return undefined;
       const done: SuiteOutcome[] = [];
       for (const ready of resolved.ready) {
-        const result = await runSuite(ready.suite, withCliMessages(executorFor(client, ready.target)), { concurrency });
+        const result = await runSuite(ready.suite, executorFor(client, ready.target), { concurrency });
         done.push({ ...ready, result });
         if (!json) for (const line of [...suiteLines({ ...ready, result }), '']) context.out(line);
       }

@@ -3,6 +3,7 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { parseBaseUrl } from '../core/client';
 import type { Log } from '../log';
 import { ConnectionRef, messageOf } from '../ui/notify';
+import { VS_CODE_ADVICE } from './advice';
 import type { Connections } from './registry';
 import { validateConnection, validateName, type Connection } from './settings';
 import { validateToken } from './tokens';
@@ -62,7 +63,7 @@ async function askConnection(connections: Connections): Promise<{ connection: Co
     prompt: 'The service\'s base URL; /api/v1 is appended.',
     placeHolder: 'https://config.example.com',
     ignoreFocusOut: true,
-    validateInput: (value) => errorOf(() => parseBaseUrl(value)),
+    validateInput: (value) => errorOf(() => parseBaseUrl(value, VS_CODE_ADVICE)),
   });
   if (baseUrl === undefined) return undefined;
   const token = await askToken(name);

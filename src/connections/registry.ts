@@ -3,6 +3,7 @@ import { ServiceClient, type JsonObject } from '../core/client';
 import { ServiceError } from '../core/errors';
 import { kindById } from '../core/resources';
 import type { Log } from '../log';
+import { VS_CODE_ADVICE } from './advice';
 import {
   NETWORK_SETTINGS, networkSettings, networkSettingsKey, readConnections, requestTimeoutMs, writeConnections, type Connection,
 } from './settings';
@@ -68,6 +69,7 @@ export class Connections implements vscode.Disposable {
       timeoutMs: requestTimeoutMs(),
       network: () => networkSettings(connection.baseUrl),
       log: this.log.for(`http:${name}`),
+      advice: VS_CODE_ADVICE,
     });
     this.clients.set(name, { client, settings: clientSettings(connection) });
     return client;

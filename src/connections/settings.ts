@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { parseBaseUrl } from '../core/client';
 import { CA_SETTING, chooseProxy, readCaCertificates, type NetworkSettings } from '../core/network';
 import { CONNECTION_NAME } from '../core/uri';
+import { VS_CODE_ADVICE } from './advice';
 
 export interface Connection {
   readonly name: string;
@@ -65,7 +66,7 @@ export function validateConnection(entry: unknown): Connection {
   if (typeof baseUrl !== 'string') {
     throw new Error('baseUrl must be a string such as "https://config.example.com".');
   }
-  parseBaseUrl(baseUrl);
+  parseBaseUrl(baseUrl, VS_CODE_ADVICE);
   if (tenantId !== undefined && (typeof tenantId !== 'number' || !Number.isSafeInteger(tenantId) || tenantId < 0)) {
     throw new Error(`tenantId must be a whole number (got ${JSON.stringify(tenantId)}).`);
   }

@@ -1,8 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { http, type Dispatcher } from './http';
+import { NEUTRAL_ADVICE, type Advice } from './advice';
 import {
   afterAttempts,
   cancelledError,
+  capitalized,
   describeRequest,
   httpError,
   isDroppedConnection,
@@ -40,6 +42,8 @@ export interface ClientOptions {
   readonly network?: () => NetworkSettings;
   readonly retry?: RetryOptions;
   readonly log?: Logger;
+  /** How errors tell this shell's users to fix things (a setting, an environment variable); shell-neutral when absent. */
+  readonly advice?: Advice;
 }
 
 /** Repeating reads (GET only) that failed on the way, not at the service. */
@@ -79,7 +83,7 @@ export interface ExecuteActionResult {
   status: string;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Enough for a restarting service or a stale keep-alive connection, short next to the deadline. */
 const DEFAULT_DELAYS_MS: readonly number[] = [250, 1000];
 const DEFAULT_MAX_RETRY_AFTER_MS = 10_000;
@@ -113,9 +117,11 @@ export class ServiceClient {
   private readonly delaysMs: readonly number[];
   private readonly maxRetryAfterMs: number;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  private readonly advice: Advice;
 
   constructor(private readonly options: ClientOptions) {
-    this.origin = parseBaseUrl(options.baseUrl);
+    this.advice = options.advice ?? NEUTRAL_ADVICE;
+    this.origin = parseBaseUrl(options.baseUrl, this.advice);
     this.log = options.log ?? silentLogger;
     this.delaysMs = options.retry?.delaysMs ?? DEFAULT_DELAYS_MS;
     this.maxRetryAfterMs = options.retry?.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
@@ -124,7 +130,7 @@ export class ServiceClient {
 
   async list(kind: ResourceKind, tenantId?: number, call?: CallOptions): Promise<JsonObject[]> {
     const { info, response } = await this.exchange('GET', collectionPath(kind), kind, tenantId, undefined, call);
-    return interpretResponse(info, response, 'array');
+    return interpretResponse(info, response, 'array', this.advice);
   }
 
   get(kind: ResourceKind, id: number, tenantId?: number, call?: CallOptions): Promise<JsonObject> {
@@ -168,7 +174,7 @@ export class ServiceClient {
     method: string, path: string, kind: ResourceKind, tenantId: number | undefined, body: JsonObject | undefined, call?: CallOptions,
   ): Promise<JsonObject> {
     const { info, response } = await this.exchange(method, path, kind, tenantId, body, call);
-    return interpretResponse(info, response, 'object');
+    return interpretResponse(info, response, 'object', this.advice);
   }
 
   private requestInfo(method: string, path: string, kind: ResourceKind, tenantId: number | undefined): RequestInfo {
@@ -216,8 +222,8 @@ export class ServiceClient {
     const token = await this.options.token();
     if (!token) {
       throw new ServiceError(
-        { ...info, kind: 'http', status: 401 },
-        `${describeRequest(info)} was not sent: no token is set for this connection. Set one with "ConvAI: Set Token".`,
+        { ...info, kind: 'http', status: 401, remedy: 'token' },
+        `${describeRequest(info)} was not sent: no token is set for this connection. ${capitalized(this.advice.token)}.`,
       );
     }
     const pool = this.poolFor(info);
@@ -226,7 +232,7 @@ export class ServiceClient {
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
     const stopped = (): ServiceError | undefined =>
-      deadline.aborted ? timeoutError(info, timeoutMs) : call.signal?.aborted ? cancelledError(info) : undefined;
+      deadline.aborted ? timeoutError(info, timeoutMs, this.advice) : call.signal?.aborted ? cancelledError(info) : undefined;
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     let payload: string | undefined;
     if (body !== undefined) {
@@ -258,7 +264,7 @@ export class ServiceClient {
       try {
         response = await sendOnce(url, method, headers, payload, signal, pool.dispatcher);
       } catch (error) {
-        const failure = stopped() ?? networkError(info, error, pool.proxy);
+        const failure = stopped() ?? networkError(info, error, pool.proxy, this.advice);
         this.log.warn(`${method} ${info.path} → ${failure.kind}: ${failure.message} (${Date.now() - started} ms)`);
         if (failure.kind === 'cancelled') throw failure;
         if (failure.kind !== 'network' || attempt > retries || !isDroppedConnection(error)) throw afterAttempts(failure, attempt);
@@ -267,11 +273,11 @@ export class ServiceClient {
       }
       this.log.info(`${method} ${info.path} → ${response.status} (${Date.now() - started} ms)`);
       this.log.trace(`${method} ${info.path} ← ${response.status} ${response.contentType || 'no content-type'}, ${response.text.length} characters${response.retryAfter ? `, retry-after: ${response.retryAfter}` : ''}`);
-      const failure = statusError(info, withoutToken(response, token));
+      const failure = statusError(info, withoutToken(response, token), this.advice);
       if (!failure) return { info, response };
       if (attempt > retries || !RETRY_STATUSES.has(response.status)) throw afterAttempts(failure, attempt);
       const asked = retryAfterMs(response.retryAfter, Date.now());
-      if (asked !== undefined && asked > this.maxRetryAfterMs) throw waitTooLongError(failure, asked, attempt);
+      if (asked !== undefined && asked > this.maxRetryAfterMs) throw waitTooLongError(failure, asked, this.maxRetryAfterMs, attempt);
       await pause(asked ?? this.delaysMs[attempt - 1] ?? 0, `the service answered ${response.status} ${statusText(response.status)}`, failure, attempt);
     }
   }
@@ -312,11 +318,11 @@ export function retryAfterMs(value: string | undefined, now: number): number | u
 }
 
 /** The error a response that is not a success stands for; undefined for a 2xx. */
-function statusError(info: RequestInfo, response: RawResponse): ServiceError | undefined {
+function statusError(info: RequestInfo, response: RawResponse, advice: Advice): ServiceError | undefined {
   const { status, contentType, text, location } = response;
   if (status >= 200 && status <= 299) return undefined;
-  if (status >= 300 && status <= 399 && location) return redirectError(info, status, location);
-  return httpError(info, status, text, contentType);
+  if (status >= 300 && status <= 399 && location) return redirectError(info, status, location, advice);
+  return httpError(info, status, text, contentType, advice);
 }
 
 function isObject(value: Json): value is JsonObject {
@@ -328,10 +334,10 @@ function isObject(value: Json): value is JsonObject {
  * the ServiceError that explains why not. Pure, and it throws nothing but
  * ServiceError for any status, content type and body.
  */
-export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'array'): JsonObject[];
-export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'object'): JsonObject;
-export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'array' | 'object'): JsonObject | JsonObject[] {
-  const failure = statusError(info, response);
+export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'array', advice?: Advice): JsonObject[];
+export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'object', advice?: Advice): JsonObject;
+export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'array' | 'object', advice = NEUTRAL_ADVICE): JsonObject | JsonObject[] {
+  const failure = statusError(info, response, advice);
   if (failure) throw failure;
   let body: Json;
   try {
@@ -358,8 +364,8 @@ function memberPath(kind: ResourceKind, id: number): string {
   return `/${kind.segment}/${id}`;
 }
 
-/** Validates a connection's baseUrl, naming the problem. */
-export function parseBaseUrl(baseUrl: string): URL {
+/** Validates a connection's baseUrl, naming the problem; `advice` says where the token goes instead. */
+export function parseBaseUrl(baseUrl: string, advice = NEUTRAL_ADVICE): URL {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -370,7 +376,7 @@ export function parseBaseUrl(baseUrl: string): URL {
     throw new TypeError(`baseUrl "${baseUrl}" must start with http:// or https://.`);
   }
   if (url.username || url.password) {
-    throw new TypeError('baseUrl must not hold a user name or password: set the token with "ConvAI: Set Token".');
+    throw new TypeError(`baseUrl must not hold a user name or password: ${advice.token}.`);
   }
   if (url.search || url.hash) {
     throw new TypeError(`baseUrl "${baseUrl}" must not hold a query or fragment.`);

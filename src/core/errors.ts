@@ -1,7 +1,9 @@
 /**
  * One error type for every failed call to the service. It names the request
- * (method and path, never the token) and carries the service's own reason.
+ * (method and path, never the token), carries the service's own reason and
+ * the fix (a Remedy); the message says that fix in the shell's words (Advice).
  */
+import { NEUTRAL_ADVICE, type Advice, type Remedy } from './advice';
 
 export type FailureKind = 'http' | 'network' | 'timeout' | 'cancelled' | 'response';
 
@@ -21,6 +23,8 @@ export interface ServiceErrorDetails extends RequestInfo {
   readonly cause?: unknown;
   /** How many times a read was sent before this failure; absent for a single attempt. */
   readonly attempts?: number;
+  /** What the user can do about it, for a shell that offers more than the message (a button, an exit code). */
+  readonly remedy?: Remedy;
 }
 
 export class ServiceError extends Error {
@@ -32,6 +36,7 @@ export class ServiceError extends Error {
   readonly serviceMessage?: string;
   readonly fieldErrors?: Readonly<Record<string, readonly string[]>>;
   readonly attempts?: number;
+  readonly remedy?: Remedy;
 
   constructor(details: ServiceErrorDetails, message: string) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -44,6 +49,7 @@ export class ServiceError extends Error {
     this.serviceMessage = details.serviceMessage;
     this.fieldErrors = details.fieldErrors;
     this.attempts = details.attempts;
+    this.remedy = details.remedy;
   }
 }
 
@@ -55,18 +61,29 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
+/** A fix with the sentence that says it, in the words of the shell's Advice. */
+interface Fix {
+  readonly remedy?: Remedy;
+  readonly say: (advice: Advice) => string;
+}
+
 /** What to do about a status, where the service's own reason does not already say it. */
-const STATUS_HINTS: Readonly<Record<number, string>> = {
-  401: 'Check the connection\'s token with "ConvAI: Set Token"',
-  403: 'The connection\'s token may not do this; use a token with access to it',
-  404: 'It may have been deleted (refresh the view), or the connection\'s baseUrl may be wrong',
-  407: 'The proxy needs credentials: put them in http.proxy as http://user:password@host:port',
-  408: 'Try again later',
-  429: 'The service is rate-limiting requests; try again later',
-  500: 'The service failed; try again later, or ask its administrator about the error',
-  503: 'Try again later',
-  504: 'Try again later',
+const STATUS_FIXES: Readonly<Record<number, Fix>> = {
+  401: { remedy: 'token', say: (a) => capitalized(a.token) },
+  403: { remedy: 'access', say: (a) => `The token may not do this; ${a.access}` },
+  404: { remedy: 'refresh', say: (a) => `It may have been deleted (${a.refresh}), or ${a.baseUrl} may be wrong` },
+  407: { remedy: 'proxyCredentials', say: (a) => `The proxy needs credentials: ${a.proxyCredentials}` },
+  408: { remedy: 'retryLater', say: () => 'Try again later' },
+  429: { remedy: 'retryLater', say: () => 'The service is rate-limiting requests; try again later' },
+  500: { remedy: 'retryLater', say: () => 'The service failed; try again later, or ask its administrator about the error' },
+  503: { remedy: 'retryLater', say: () => 'Try again later' },
+  504: { remedy: 'retryLater', say: () => 'Try again later' },
 };
+
+/** A phrase of the Advice at the start of a sentence. */
+export function capitalized(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
 
 /** "local: PUT /api/v1/ai_prompts/3?tenant_id=1" */
 export function describeRequest(info: RequestInfo): string {
@@ -165,21 +182,21 @@ export function extractServiceMessage(body: string, contentType = ''): Extracted
   return single ? { message: clip(single) } : {};
 }
 
-export function httpError(info: RequestInfo, status: number, body: string, contentType?: string): ServiceError {
+export function httpError(info: RequestInfo, status: number, body: string, contentType?: string, advice = NEUTRAL_ADVICE): ServiceError {
   const { message, fieldErrors } = extractServiceMessage(body, contentType);
   const reason = message ?? statusText(status);
-  const hint = STATUS_HINTS[status];
+  const fix = STATUS_FIXES[status];
   return new ServiceError(
-    { ...info, kind: 'http', status, serviceMessage: message, fieldErrors },
-    `${describeRequest(info)} failed with ${status} ${statusText(status)}: ${hint ? `${sentence(reason)} ${hint}.` : reason}`,
+    { ...info, kind: 'http', status, serviceMessage: message, fieldErrors, remedy: fix?.remedy },
+    `${describeRequest(info)} failed with ${status} ${statusText(status)}: ${fix ? `${sentence(reason)} ${fix.say(advice)}.` : reason}`,
   );
 }
 
 /** A redirect is not followed: the token must not travel to another address unasked. */
-export function redirectError(info: RequestInfo, status: number, location: string): ServiceError {
+export function redirectError(info: RequestInfo, status: number, location: string, advice = NEUTRAL_ADVICE): ServiceError {
   return new ServiceError(
-    { ...info, kind: 'http', status },
-    `${describeRequest(info)} was redirected (${status} ${statusText(status)}) to ${clip(location)}. Redirects are not followed, so the token stays with the configured address: if the service moved, change the connection's baseUrl.`,
+    { ...info, kind: 'http', status, remedy: 'baseUrl' },
+    `${describeRequest(info)} was redirected (${status} ${statusText(status)}) to ${clip(location)}. Redirects are not followed, so the token stays with the configured address: if the service moved, change ${advice.baseUrl}.`,
   );
 }
 
@@ -219,36 +236,56 @@ export function isDroppedConnection(error: unknown): boolean {
   return errorCodes(error).some((code) => DROPPED.has(code));
 }
 
-const CA_HINT = 'if the service uses a private or company CA, add that CA\'s PEM file to the convai.caCertificates setting';
+/** A reason with its fix; `via` names where the proxy in the way was set (a fact from the shell's network settings). */
+interface Reason {
+  readonly remedy?: Remedy;
+  readonly say: (advice: Advice, via: string | undefined) => string;
+}
 
-const TLS_REASONS: Readonly<Record<string, string>> = {
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'the server\'s TLS certificate is self-signed and not trusted; add that certificate\'s PEM file to the convai.caCertificates setting',
-  SELF_SIGNED_CERT_IN_CHAIN: `the server's TLS certificate chain ends in a self-signed CA that is not trusted; ${CA_HINT}`,
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: `the server's TLS certificate could not be verified: its issuer is not trusted; ${CA_HINT}`,
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: `the issuer of the server's TLS certificate is not trusted (a private CA, or a company proxy that inspects TLS); ${CA_HINT}`,
-  UNABLE_TO_GET_ISSUER_CERT: `the issuer of the server's TLS certificate is not trusted; ${CA_HINT}`,
-  CERT_UNTRUSTED: `the server's TLS certificate is not trusted; ${CA_HINT}`,
-  CERT_HAS_EXPIRED: 'the server\'s TLS certificate has expired; its administrator must renew it',
-  CERT_NOT_YET_VALID: 'the server\'s TLS certificate is not valid yet; check this computer\'s clock',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'the server\'s TLS certificate is not for this host name; use a host name that the certificate names in the connection\'s baseUrl',
-  ERR_SSL_WRONG_VERSION_NUMBER: 'the TLS handshake failed: the server may not speak https on that port; check http:// or https:// in the connection\'s baseUrl',
-  UND_ERR_PRX_TLS: 'the https proxy\'s TLS certificate is not for the proxy\'s host name; check the proxy address, or set http.proxyStrictSSL to false',
+/** A certificate the service's CA does not vouch for: trusting that CA fixes it. */
+const untrusted = (problem: string): Reason => ({
+  remedy: 'caCertificates',
+  say: (a) => `${problem}; if the service uses a private or company CA, ${a.caCertificates}`,
+});
+
+const TLS_REASONS: Readonly<Record<string, Reason>> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: { remedy: 'caCertificates', say: (a) => `the server's TLS certificate is self-signed and not trusted; ${a.caCertificates}` },
+  SELF_SIGNED_CERT_IN_CHAIN: untrusted('the server\'s TLS certificate chain ends in a self-signed CA that is not trusted'),
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: untrusted('the server\'s TLS certificate could not be verified: its issuer is not trusted'),
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: untrusted('the issuer of the server\'s TLS certificate is not trusted (a private CA, or a company proxy that inspects TLS)'),
+  UNABLE_TO_GET_ISSUER_CERT: untrusted('the issuer of the server\'s TLS certificate is not trusted'),
+  CERT_UNTRUSTED: untrusted('the server\'s TLS certificate is not trusted'),
+  CERT_HAS_EXPIRED: { say: () => 'the server\'s TLS certificate has expired; its administrator must renew it' },
+  CERT_NOT_YET_VALID: { say: () => 'the server\'s TLS certificate is not valid yet; check this computer\'s clock' },
+  ERR_TLS_CERT_ALTNAME_INVALID: { remedy: 'baseUrl', say: (a) => `the server's TLS certificate is not for this host name; use a host name that the certificate names in ${a.baseUrl}` },
+  ERR_SSL_WRONG_VERSION_NUMBER: { remedy: 'baseUrl', say: (a) => `the TLS handshake failed: the server may not speak https on that port; check http:// or https:// in ${a.baseUrl}` },
+  UND_ERR_PRX_TLS: { remedy: 'proxyStrictSSL', say: (a) => `the https proxy's TLS certificate is not for the proxy's host name; check the proxy address, or ${a.proxyStrictSSL}` },
 };
 
-/** Reasons that depend on whether a proxy was in the way; `via` names the proxy's setting. */
-const CONNECT_REASONS: Readonly<Record<string, (via: string | undefined) => string>> = {
-  ECONNREFUSED: (via) => `the connection was refused; check that ${via ? `the proxy is running and ${via} is right` : 'the service is running and the connection\'s baseUrl is right'}`,
-  ENOTFOUND: (via) => `the host name was not found; check ${via ?? 'the connection\'s baseUrl'}`,
-  EAI_AGAIN: () => 'the host name could not be resolved right now; check the network or DNS',
-  ETIMEDOUT: (via) => `the connection timed out; check the network or VPN, ${via ? `and ${via}` : 'and set http.proxy if this network needs a proxy'}`,
-  UND_ERR_CONNECT_TIMEOUT: (via) => `connecting timed out; check the network or VPN, ${via ? `and ${via}` : 'and set http.proxy if this network needs a proxy'}`,
-  EHOSTUNREACH: () => 'the host is unreachable; check the network or VPN',
-  ENETUNREACH: () => 'the network is unreachable; check the network or VPN',
-  ECONNRESET: (via) => `${via ? 'the service or the proxy' : 'the service'} closed the connection before it answered; try again`,
-  EPIPE: () => 'the service closed the connection while the request was being sent; try again',
-  UND_ERR_SOCKET: (via) => `${via ? 'the service or the proxy' : 'the service'} closed the connection before it answered; try again`,
-  UND_ERR_CLOSED: () => 'the connection was closed; try again',
-  UND_ERR_DESTROYED: () => 'the request was stopped because the connection was closed; try again',
+const retry = (say: string): Reason => ({ remedy: 'retryLater', say: () => say });
+const closedByService: Reason = {
+  remedy: 'retryLater',
+  say: (_, via) => `${via ? 'the service or the proxy' : 'the service'} closed the connection before it answered; try again`,
+};
+const connectTimedOut = (what: string): Reason => ({
+  remedy: 'proxy',
+  say: (a, via) => `${what} timed out; check the network or VPN, ${via ? `and ${via}` : `and ${a.proxy}`}`,
+});
+
+/** Reasons that depend on whether a proxy was in the way. */
+const CONNECT_REASONS: Readonly<Record<string, Reason>> = {
+  ECONNREFUSED: { remedy: 'baseUrl', say: (a, via) => `the connection was refused; check that ${via ? `the proxy is running and ${via} is right` : `the service is running and ${a.baseUrl} is right`}` },
+  ENOTFOUND: { remedy: 'baseUrl', say: (a, via) => `the host name was not found; check ${via ?? a.baseUrl}` },
+  EAI_AGAIN: { say: () => 'the host name could not be resolved right now; check the network or DNS' },
+  ETIMEDOUT: connectTimedOut('the connection'),
+  UND_ERR_CONNECT_TIMEOUT: connectTimedOut('connecting'),
+  EHOSTUNREACH: { say: () => 'the host is unreachable; check the network or VPN' },
+  ENETUNREACH: { say: () => 'the network is unreachable; check the network or VPN' },
+  ECONNRESET: closedByService,
+  EPIPE: retry('the service closed the connection while the request was being sent; try again'),
+  UND_ERR_SOCKET: closedByService,
+  UND_ERR_CLOSED: retry('the connection was closed; try again'),
+  UND_ERR_DESTROYED: retry('the request was stopped because the connection was closed; try again'),
 };
 
 /** undici reports a refused tunnel only in its message: "Proxy response (407) !== 200 when HTTP Tunneling". */
@@ -272,13 +309,18 @@ function shown(value: unknown): string {
   }
 }
 
-function networkReason(error: unknown, proxy: ProxyRoute | undefined): string {
+interface Said {
+  readonly text: string;
+  readonly remedy?: Remedy;
+}
+
+function networkReason(error: unknown, proxy: ProxyRoute | undefined, advice: Advice): Said {
   const errors = chain(error);
   const tunnel = tunnelStatus(errors);
   if (tunnel !== undefined && proxy) {
     return tunnel === 407
-      ? `the proxy asked for credentials (407 Proxy Authentication Required); put them in ${proxy.source} as http://user:password@host:port`
-      : `the proxy would not open a tunnel to the service (${tunnel} ${statusText(tunnel)}); check that the proxy may reach the service, or add its host to http.noProxy`;
+      ? { remedy: 'proxyCredentials', text: `the proxy asked for credentials (407 Proxy Authentication Required); put them in ${proxy.source} as http://user:password@host:port` }
+      : { remedy: 'noProxy', text: `the proxy would not open a tunnel to the service (${tunnel} ${statusText(tunnel)}); check that the proxy may reach the service, or ${advice.noProxy}` };
   }
   const codes = errorCodes(error);
   // The first code with a known reason: an outer code like UND_ERR_PRX_TLS says
@@ -286,23 +328,27 @@ function networkReason(error: unknown, proxy: ProxyRoute | undefined): string {
   for (const code of codes) {
     const tls = TLS_REASONS[code];
     if (tls) {
+      const text = tls.say(advice, proxy?.source);
       return proxy?.url.startsWith('https:') && code !== 'UND_ERR_PRX_TLS'
-        ? `${tls}; if it is the https proxy's certificate, add its CA the same way, or set http.proxyStrictSSL to false`
-        : tls;
+        ? { remedy: tls.remedy, text: `${text}; if it is the https proxy's certificate, add its CA the same way, or ${advice.proxyStrictSSL}` }
+        : { remedy: tls.remedy, text };
     }
     const connect = CONNECT_REASONS[code];
-    if (connect) return connect(proxy?.source);
+    // Through a proxy, the address that was refused or not found is the proxy's.
+    if (connect) return { remedy: proxy && connect.remedy === 'baseUrl' ? 'proxy' : connect.remedy, text: connect.say(advice, proxy?.source) };
   }
   // The innermost message names the cause; "fetch failed" and the like only wrap it.
   const messages = errors.map((e) => (e instanceof Error ? e.message : '')).filter((m) => m && m !== 'fetch failed');
   const detail = messages[messages.length - 1] ?? shown(error);
-  return `${clip(detail)}${codes[0] ? ` (${codes[0]})` : ''}; check the network, the proxy settings and the connection's baseUrl`;
+  const check = proxy ? `check the network, ${proxy.source} and ${advice.baseUrl}` : `check the network and ${advice.baseUrl}, and ${advice.proxy}`;
+  return { text: `${clip(detail)}${codes[0] ? ` (${codes[0]})` : ''}; ${check}` };
 }
 
-export function networkError(info: RequestInfo, error: unknown, proxy?: ProxyRoute): ServiceError {
+export function networkError(info: RequestInfo, error: unknown, proxy?: ProxyRoute, advice = NEUTRAL_ADVICE): ServiceError {
+  const { text, remedy } = networkReason(error, proxy, advice);
   return new ServiceError(
-    { ...info, kind: 'network', cause: error },
-    `${describeRequest(info)} failed${proxy ? ` through the proxy ${proxy.url}` : ''}: ${networkReason(error, proxy)}.`,
+    { ...info, kind: 'network', cause: error, remedy },
+    `${describeRequest(info)} failed${proxy ? ` through the proxy ${proxy.url}` : ''}: ${text}.`,
   );
 }
 
@@ -311,10 +357,10 @@ export function notSentError(info: RequestInfo, problem: unknown): ServiceError 
   return new ServiceError({ ...info, kind: 'network', cause: problem }, `${describeRequest(info)} was not sent: ${sentence(shown(problem))}`);
 }
 
-export function timeoutError(info: RequestInfo, timeoutMs: number): ServiceError {
+export function timeoutError(info: RequestInfo, timeoutMs: number, advice = NEUTRAL_ADVICE): ServiceError {
   return new ServiceError(
-    { ...info, kind: 'timeout' },
-    `${describeRequest(info)} timed out: no complete answer within ${Math.round(timeoutMs / 1000)} s. The service may be overloaded or unreachable; try again, or raise convai.requestTimeoutSeconds.`,
+    { ...info, kind: 'timeout', remedy: 'timeout' },
+    `${describeRequest(info)} timed out: no complete answer within ${Math.round(timeoutMs / 1000)} s. The service may be overloaded or unreachable; try again, or raise ${advice.timeout}.`,
   );
 }
 
@@ -329,9 +375,9 @@ export function responseError(info: RequestInfo, status: number, problem: string
   );
 }
 
-/** A read answered with a Retry-After longer than the client waits: it fails at once, saying so. */
-export function waitTooLongError(failure: ServiceError, waitMs: number, attempts: number): ServiceError {
-  return afterAttempts(failure, attempts, `The service asked to wait ${Math.ceil(waitMs / 1000)} s before trying again, longer than this extension waits for.`);
+/** A read answered with a Retry-After longer than the client waits (`maxWaitMs`): it fails at once, saying so. */
+export function waitTooLongError(failure: ServiceError, waitMs: number, maxWaitMs: number, attempts: number): ServiceError {
+  return afterAttempts(failure, attempts, `The service asked to wait ${Math.ceil(waitMs / 1000)} s before trying again, longer than the ${Math.ceil(maxWaitMs / 1000)} s a read waits at most.`);
 }
 
 /**
@@ -342,9 +388,9 @@ export function afterAttempts(failure: ServiceError, attempts: number, note?: st
   if (attempts < 2 && note === undefined) return failure;
   const advice = /try again/i.test(failure.message) ? '' : ' Try again later.';
   const tried = attempts > 1 ? ` Gave up after ${attempts} attempts.${advice}` : '';
-  const { kind, status, method, path, connection, serviceMessage, fieldErrors } = failure;
+  const { kind, status, method, path, connection, serviceMessage, fieldErrors, remedy } = failure;
   return new ServiceError(
-    { kind, status, method, path, connection, serviceMessage, fieldErrors, cause: failure.cause, attempts },
+    { kind, status, method, path, connection, serviceMessage, fieldErrors, remedy, cause: failure.cause, attempts },
     `${sentence(failure.message)}${tried}${note ? ` ${note}` : ''}`,
   );
 }

@@ -57,6 +57,7 @@ describe('hostile and broken answers', () => {
       await injectFaults({ match: `GET /api/v1/ai_functions/${id}`, status: 200, body: `{"id": ${id}, "name": "stalled"}`, stallBodyMs: 5000, count: 20 });
       const error = await rejection(vscode.workspace.openTextDocument(functionUri(id)));
       assert.match(error.message, /within 1 s/);
+      assert.match(error.message, /try again, or raise convai\.requestTimeoutSeconds\./, 'the fix in VS Code\'s words');
     } finally {
       await settings.update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
     }

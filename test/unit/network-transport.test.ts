@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tls from 'node:tls';
 import { getGlobalDispatcher, request } from 'undici';
+import { VS_CODE_ADVICE } from '../../src/connections/advice';
 import { ServiceClient } from '../../src/core/client';
 import type { Logger } from '../../src/core/logger';
 import { readCaCertificates, type NetworkSettings } from '../../src/core/network';
@@ -177,6 +178,8 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
       timeoutMs: 5000,
       network: () => ({ noProxy: [], proxyStrictSSL: true, ...network }),
       retry: { delaysMs: [] },
+      // The proxy and CA settings these tests stand for are VS Code's, so are the fixes named.
+      advice: VS_CODE_ADVICE,
       log,
     });
     clients.push(made);
@@ -200,7 +203,7 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
     const error = await serviceRejection(client(`https://127.0.0.1:${service.port}`, {}).list(tenants));
     assert.equal(error.kind, 'network');
     assert.match(error.message, /^corp: GET \/api\/v1\/tenants failed: the server's TLS certificate could not be verified/);
-    assert.match(error.message, /add that CA's PEM file to the convai\.caCertificates setting/);
+    assert.match(error.message, /if the service uses a private or company CA, add its PEM file to the convai\.caCertificates setting\.$/);
     assert.equal(service.requests, 0);
   });
 

@@ -97,7 +97,7 @@ describe('ServiceClient: retries of reads', () => {
     assert.equal(server.requests, 1);
     assert.deepEqual(waits, []);
     assert.equal(error.status, 429);
-    assert.match(error.message, /429 Too Many Requests: quota\. .*The service asked to wait 3600 s before trying again, longer than this extension waits for\.$/);
+    assert.match(error.message, /429 Too Many Requests: quota\. .*The service asked to wait 3600 s before trying again, longer than the 10 s a read waits at most\.$/);
   });
 
   it('repeats a GET whose connection was dropped', async () => {
@@ -237,6 +237,7 @@ describe('ServiceClient: deadline, cancellation and logging', () => {
     const error = await serviceRejection(client.list(prompts, 1));
     assert.equal(server.requests, 1);
     assert.equal(error.status, 301);
-    assert.match(error.message, /was redirected \(301 Moved Permanently\) to https:\/\/new\.example\.com\/api\/v1\/ai_prompts\. .*change the connection's baseUrl\.$/);
+    assert.equal(error.remedy, 'baseUrl');
+    assert.match(error.message, /was redirected \(301 Moved Permanently\) to https:\/\/new\.example\.com\/api\/v1\/ai_prompts\. .*change the base URL\.$/);
   });
 });
