@@ -1,7 +1,7 @@
 // @ts-check
-// `npm run bench`: prepares the machine and builds as `npm test` does, bundles the undici-only floor of the
-// activation measure, then hands over to the compiled bench (test/bench/main.ts). Not part of `npm test`: timings
-// are not tests.
+// `npm run bench [-- --only <group>]`: prepares the machine and builds as `npm test` does, bundles the undici-only
+// floor of the activation measure, then hands over to the compiled bench (test/bench/main.ts), which reads the
+// arguments (`-- --help` lists them). Not part of `npm test`: timings are not tests.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -29,7 +29,7 @@ try {
   process.exit(2);
 }
 
-const bench = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'test', 'bench', 'main.js')], {
+const bench = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'test', 'bench', 'main.js'), ...process.argv.slice(2)], {
   stdio: 'inherit',
   cwd: repoRoot,
   env: { ...process.env, CONVAI_CODE_SERVER: codeServer, CONVAI_BENCH_UNDICI_BUNDLE: undiciBundle },

@@ -1,6 +1,6 @@
 // `npm run bench` (after scripts/bench.mjs has built everything): every measure beside its floor, in one run.
 // Prints the table and its notes, writes them to test-output/bench.md, and exits 1 when a figure passes its goal,
-// 2 when the bench could not measure.
+// 2 when the bench could not measure. `-- --only <group>` measures one group of rows (options.ts).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -12,7 +12,9 @@ import { benchExitCode, formatTable, type Measurement, medianOfRatios, ratioOfMe
 import { fetchRequestLog, type LoggedRequest, requestsPerPrompt } from './requests';
 import { runSession, type SessionSamples } from './session';
 import { measureValidation } from './validation';
-import { benchNotes } from './notes';
+import { extensionNotes, folderNotes, notesHeader } from './notes';
+import { measureFolders, type FolderSamples } from './folders';
+import { benchUsage, type BenchGroup, parseBenchArgs } from './options';
 
 /** One activation sample per extension host, so several hosts; each also adds open, save, listing and tree pairs. */
 const sessions = 5;
@@ -40,6 +42,8 @@ function sizeOf(files: readonly string[]): number {
 
 const candidates = (pairs: readonly Pair[]): number[] => pairs.map((pair) => pair.candidate);
 const floors = (pairs: readonly Pair[]): number[] => pairs.map((pair) => pair.floor);
+/** Pairs whose halves were sampled independently (interleaved): the ratio of the medians. */
+const independent = (measure: string, pairs: readonly Pair[], goal: number): Measurement => ratioOfMedians(measure, candidates(pairs), floors(pairs), goal);
 
 interface Inputs {
   runs: readonly SessionSamples[];
@@ -49,9 +53,8 @@ interface Inputs {
   requestLog: readonly LoggedRequest[];
 }
 
-function measurements({ runs, validation, bundles, undiciBundle, requestLog }: Inputs): Measurement[] {
+function extensionMeasurements({ runs, validation, bundles, undiciBundle, requestLog }: Inputs): Measurement[] {
   const pooled = (pick: (run: SessionSamples) => Pair[]): Pair[] => runs.flatMap(pick);
-  const independent = (measure: string, pairs: Pair[], goal: number): Measurement => ratioOfMedians(measure, candidates(pairs), floors(pairs), goal);
   const requests = (measure: string, pick: (run: SessionSamples) => UsedPrompts): Measurement => {
     const count = (side: keyof UsedPrompts): number[] => requestsPerPrompt(requestLog, runs.flatMap((run) => pick(run)[side]));
     return ratioOfMedians(measure, count('candidate'), count('floor'), 1, 'requests');
@@ -74,12 +77,18 @@ function describeMachine(): string {
   return `${os.cpus().length} × ${cpu}, Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-async function main(): Promise<number> {
-  const started = Date.now();
+function folderMeasurements({ pull, repull, plan }: FolderSamples): Measurement[] {
+  return [
+    independent('pull a tenant of 1,000 prompts into a new folder (CLI)', pull, 1.3),
+    independent('pull it again into the unchanged folder (CLI)', repull, 1.3),
+    independent('plan the unchanged folder of 1,000 prompts (CLI)', plan, 1.5),
+  ];
+}
+
+async function measureExtension(): Promise<Measurement[]> {
   const codeServerBin = required('CONVAI_CODE_SERVER');
   const undiciBundle = required(benchEnv.undiciBundle);
   const bundles = extensionBundles();
-  fs.mkdirSync(testOutputDir, { recursive: true });
 
   console.log('validation (plain Node)…');
   const validation = measureValidation();
@@ -100,9 +109,34 @@ async function main(): Promise<number> {
     await service.close();
   }
 
-  const rows = measurements({ runs, validation, bundles, undiciBundle, requestLog });
-  const report = [formatTable(rows), '', `Measured on ${describeMachine()}; ${sessions} VS Code sessions.`, '', ...benchNotes].join('\n');
+  return extensionMeasurements({ runs, validation, bundles, undiciBundle, requestLog });
+}
+
+const groups: Record<BenchGroup, { measure: () => Promise<Measurement[]>; ran: string; notes: readonly string[] }> = {
+  extension: { measure: measureExtension, ran: `${sessions} VS Code sessions`, notes: extensionNotes },
+  folders: { measure: async () => folderMeasurements(await measureFolders()), ran: 'the command-line tool', notes: folderNotes },
+};
+
+async function main(): Promise<number> {
+  const args = parseBenchArgs(process.argv.slice(2));
+  if (args.help) {
+    console.log(benchUsage.join('\n'));
+    return 0;
+  }
+  const started = Date.now();
+  const rows: Measurement[] = [];
+  for (const group of args.groups) rows.push(...(await groups[group].measure()));
+  const chosen = args.groups.map((group) => groups[group]);
+  const report = [
+    formatTable(rows),
+    '',
+    `Measured on ${describeMachine()}; ${chosen.map((group) => group.ran).join(' and ')}.`,
+    '',
+    ...notesHeader,
+    ...chosen.flatMap((group) => group.notes),
+  ].join('\n');
   console.log(`\n${report}\n`);
+  fs.mkdirSync(testOutputDir, { recursive: true });
   fs.writeFileSync(reportFile, `${report}\n`);
   console.log(`bench: ${((Date.now() - started) / 1000).toFixed(0)} s; the table is in ${path.relative(repoRoot, reportFile)}`);
   return benchExitCode(rows);

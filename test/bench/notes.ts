@@ -1,7 +1,11 @@
 // What each row of the bench's table measures and why its goal is what it is; printed under the table.
 
-export const benchNotes: readonly string[] = [
-  'Notes (candidate: the extension as built; floor: the least any implementation must spend, measured beside it):',
+export const notesHeader: readonly string[] = [
+  'Notes (candidate: the extension or the command-line tool as built; floor: the least any implementation must',
+  'spend, measured beside it):',
+];
+
+export const extensionNotes: readonly string[] = [
   '- activation: in a fresh extension host of a real VS Code (code-server), `getExtension(...).activate()` (require of',
   '  the bundle and activate) vs `require()` of an esbuild bundle of `export * from "undici"` built with the options of',
   '  dist/extension.js. One pair per host, the order alternating per host, Node built-ins both load preloaded; the',
@@ -30,4 +34,18 @@ export const benchNotes: readonly string[] = [
   '  one pass meets it; work per item beyond that (re-validating, re-sorting, one lookup per row) does not.',
   '- open, save, listing and expand pair candidate and floor, alternating who goes first, after warm-ups; the figure',
   '  is the ratio of the medians of all sessions\' samples.',
+];
+
+export const folderNotes: readonly string[] = [
+  '- pull, pull again, plan: `node dist/cli.js pull --url … --tenant … <folder>` of a tenant of 1,000 prompts (a',
+  '  local service of its own) into a new folder, the same again into that unchanged folder, and `plan <folder>` of',
+  '  it, each a fresh process timed from spawn to exit. Pull\'s floor (test/bench/floor-pull.mjs, both pull rows)',
+  '  sends the same GETs four at a time with the undici the tool bundles, parses every answer and writes the same',
+  '  files into a new folder; plan\'s (floor-read.mjs) reads every file of the folder and JSON.parses the .json ones.',
+  '  Node\'s start counts on both sides. A warm-up of each checks that the floor and both pulls send the same',
+  '  requests (the service\'s log) and that the floor writes the first pull\'s bytes; every sample checks that the',
+  '  folder holds them, and plan that it plans nothing, else the bench cannot measure (exit 2). Seven rounds, the',
+  '  order alternating; the figure is the ratio of the medians. Goals 1.3, 1.3 and 1.5: the issue\'s; a pull into',
+  '  an unchanged folder has no more to do than the first.',
+  '- `npm run bench -- --only folders` measures these rows alone; `--only extension` the others; `--help`.',
 ];

@@ -5,6 +5,7 @@
 export interface LoggedRequest {
   method: string;
   path: string;
+  query?: Record<string, string>;
 }
 
 /** One count per prompt id: the requests on that prompt's path (each id was opened or saved once, by one side). */

@@ -1,0 +1,63 @@
+// @ts-check
+// The floor of the bench's pull rows: what any pull must do, plainly. The same GETs as `convai pull` (the tenant,
+// each kind's list, each listed resource's detail), four at a time on one undici pool, every answer parsed; then the
+// same files, written with their texts as given. Usage, with CONVAI_TOKEN set:
+//   node floor-pull.mjs <undici bundle> <spec.json> <new folder>
+// where the spec is { origin, tenant, collections, query, files: [[path, text], …] } (test/bench/folders.ts).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const [undiciFile, specFile, folder] = process.argv.slice(2);
+if (!undiciFile || !specFile || !folder) throw new Error('usage: node floor-pull.mjs <undici bundle> <spec.json> <new folder>');
+// The build's undici subset, which the command-line tool bundles too: the same library, loaded at the same cost.
+const { Agent, request } = createRequire(import.meta.url)(path.resolve(undiciFile));
+/** @type {{ origin: string, tenant: string, collections: string[], query: string, files: [string, string][] }} */
+const spec = JSON.parse(readFileSync(specFile, 'utf8'));
+const dispatcher = new Agent();
+const headers = { authorization: `Bearer ${process.env.CONVAI_TOKEN}`, accept: 'application/json' };
+
+/** @param {string} pathAndQuery */
+async function get(pathAndQuery) {
+  const response = await request(new URL(pathAndQuery, spec.origin), { method: 'GET', headers, dispatcher });
+  const text = await response.body.text();
+  if (response.statusCode !== 200) throw new Error(`GET ${pathAndQuery} answered ${response.statusCode}`);
+  return JSON.parse(text);
+}
+
+/**
+ * @template T, R
+ * @param {T[]} items
+ * @param {(item: T) => Promise<R>} work
+ * @returns {Promise<R[]>}
+ */
+async function fourAtATime(items, work) {
+  /** @type {R[]} */
+  const results = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(/** @type {T} */ (items[index]));
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  return results;
+}
+
+await get(spec.tenant);
+const lists = await fourAtATime(spec.collections, (collection) => get(`${collection}${spec.query}`));
+const details = spec.collections.flatMap((collection, index) => lists[index].map((/** @type {{ id: number }} */ item) => `${collection}/${item.id}${spec.query}`));
+await fourAtATime(details, get);
+await dispatcher.close();
+
+const made = new Set();
+for (const [file, text] of spec.files) {
+  const target = path.join(folder, file);
+  const dir = path.dirname(target);
+  if (!made.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  }
+  writeFileSync(target, text);
+}

@@ -1,0 +1,22 @@
+import * as assert from 'node:assert/strict';
+import { parseBenchArgs } from '../bench/options';
+
+describe('bench options', () => {
+  it('runs every group by default, in the table\'s order', () => {
+    assert.deepEqual(parseBenchArgs([]), { help: false, groups: ['extension', 'folders'] });
+    assert.deepEqual(parseBenchArgs(['--only', 'folders', '--only', 'extension']), { help: false, groups: ['extension', 'folders'] });
+  });
+
+  it('runs one group alone with --only', () => {
+    assert.deepEqual(parseBenchArgs(['--only', 'folders']), { help: false, groups: ['folders'] });
+  });
+
+  it('refuses an unknown group or option instead of running everything', () => {
+    assert.throws(() => parseBenchArgs(['--only', 'folder']), /--only folder: no such group; use one of extension, folders/);
+    assert.throws(() => parseBenchArgs(['--fast']), /Unknown option/);
+  });
+
+  it('asks for help with --help or -h', () => {
+    assert.deepEqual(parseBenchArgs(['-h']), { help: true });
+  });
+});
