@@ -65,7 +65,7 @@ function shown(value: Json | undefined): string {
 }
 
 export function notTakenLine(missed: NotTaken): string {
-  return `${missed.file}: the service did not take "${missed.field}" as sent (sent ${shown(missed.sent)}, it holds ${shown(missed.holds)}); check the value against the service's rules, then pull again.`;
+  return `${missed.file}: the service did not take "${missed.field}" as sent (sent ${shown(missed.sent)}, it holds ${shown(missed.holds)}); the folder keeps your value, so the next plan shows it again: check it against the service's rules.`;
 }
 
 export function pushJson(result: PushResult): string {

@@ -18,6 +18,7 @@ export const planCommand: Command = {
     const folder = await pulledFolder(folderArgument(args, context, 'plan'));
     const token = tokenFrom(context.env);
     const plan = await withClient({ baseUrl: folder.manifest.baseUrl, urlSource: MANIFEST_URL, token }, context.env, (client) => planPush(client, folder.io));
+    for (const note of plan.notes) context.err(`note: ${note}`);
     if (args.values.json === true) context.out(planJson(plan));
     else for (const line of planLines(plan, folder.root)) context.out(line);
     const conflicts = plan.changes.filter((c) => c.action === 'conflict').length;

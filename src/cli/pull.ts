@@ -54,6 +54,8 @@ export const pullCommand: Command = {
     const connection = given ?? (await readManifest(io))?.connection ?? DEFAULT_CONNECTION;
     const token = tokenFrom(context.env);
     const result = await withClient({ baseUrl, urlSource: '--url', token }, context.env, (client) => pullTenant(client, io, { connection, baseUrl, tenantId: tenant }));
+    for (const note of result.notes) context.err(`note: ${note}`);
+    for (const duplicate of result.duplicates) context.err(`warning: ${duplicate}`);
     context.out(`Pulled tenant ${tenant} of ${baseUrl} into ${root}: ${plural(result.resources, 'resource')}; ${plural(result.keptLocalChanges.length, 'file')} kept because changed locally${list(result.keptLocalChanges)}; ${plural(result.removed.length, 'file')} removed${list(result.removed)}.`);
     return EXIT.ok;
   },

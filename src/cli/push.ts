@@ -41,6 +41,7 @@ export const pushCommand: Command = {
     try {
       result = await withClient({ baseUrl: folder.manifest.baseUrl, urlSource: MANIFEST_URL, token }, context.env, async (client) => {
         const plan = await planPush(client, folder.io);
+        for (const note of plan.notes) context.err(`note: ${note}`);
         let started = 0;
         try {
           return await push(client, folder.io, plan, { onProgress: (_change, index) => { started = index; } });

@@ -67,8 +67,12 @@ async function pull(connections: Connections, log: Log, arg: unknown): Promise<{
       signal, onProgress: (done, total) => progress?.report({ message: `${done} of ${total} resources` }),
     });
   const result = programmatic ? await work() : await cancellable(`Pulling ${target.name} into ${folder}`, work);
-  log.for('tenant-folders').info(`Pulled tenant ${target.tenantId} of ${connection.name} into ${folder}: ${result.resources} resources.`);
+  const folderLog = log.for('tenant-folders');
+  folderLog.info(`Pulled tenant ${target.tenantId} of ${connection.name} into ${folder}: ${result.resources} resources.`);
+  for (const note of result.notes) folderLog.info(note);
+  for (const duplicate of result.duplicates) folderLog.warn(duplicate);
   if (!programmatic) {
+    if (result.duplicates.length > 0) void vscode.window.showWarningMessage(`Pulled, but names repeat: ${result.duplicates.join(' ')}`);
     const kept = result.keptLocalChanges.length > 0 ? ` Kept your changes in ${result.keptLocalChanges.join(', ')}.` : '';
     const inWorkspace = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(folder)) !== undefined;
     const choice = await vscode.window.showInformationMessage(`Pulled ${result.resources} resources of ${target.name} into ${folder}.${kept}`, ...(inWorkspace ? [] : ['Add to Workspace']));
@@ -101,6 +105,7 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
   const planned = programmatic ? await plannedFolder(connections, arg) : await cancellable('Planning the push…', (signal) => plannedFolder(connections, arg, signal));
   if (!planned) return undefined;
   const { folder, connection, plan } = planned;
+  for (const note of plan.notes) log.for('tenant-folders').info(note);
   if (connections.require(connection).readOnly) throw new Error(`Not pushed: the connection "${connection}" is read-only (readOnly in convai.connections). Nothing was sent.`);
   if (!programmatic) {
     if (plan.changes.length === 0 && plan.problems.length === 0) {
@@ -131,14 +136,14 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
   log.for('tenant-folders').info(`Pushed ${result.applied.length} change(s) from ${folder} to tenant ${plan.manifest.tenantId} on ${connection}.`);
   if (result.notTaken.length > 0) {
     const missed = result.notTaken.map((m) => `${m.file}: ${m.field} (sent ${JSON.stringify(m.sent)}, the service holds ${JSON.stringify(m.holds ?? null)})`).join('; ');
-    throw new Error(`The service did not take every field as sent, so the push stopped there: ${missed}. The folder now shows what the service holds.`);
+    throw new Error(`The service did not take every field as sent, so the push stopped there: ${missed}. The folder keeps your values of those fields, so the next plan shows them again.`);
   }
   if (!programmatic) void vscode.window.showInformationMessage(`Pushed ${result.applied.length} change${result.applied.length === 1 ? '' : 's'} to tenant ${plan.manifest.tenantId} on ${connection}.`);
   return { applied: result.applied.map(publicChange) };
 }
 
 /** The plan as a Markdown document beside the editor. */
-async function showPlan(connections: Connections, arg: unknown): Promise<{ changes: PublicChange[] } | undefined> {
+async function showPlan(connections: Connections, arg: unknown): Promise<{ changes: PublicChange[]; problems?: string[] } | undefined> {
   const programmatic = isProgrammatic(arg);
   const planned = programmatic ? await plannedFolder(connections, arg) : await cancellable('Planning the push…', (signal) => plannedFolder(connections, arg, signal));
   if (!planned) return undefined;
@@ -146,7 +151,9 @@ async function showPlan(connections: Connections, arg: unknown): Promise<{ chang
     const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: planDocument(planned.plan, planned.folder) });
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
   }
-  return { changes: planned.plan.changes.map(publicChange) };
+  const { changes, problems } = planned.plan;
+  // The contract's { changes }, and what a push would refuse for, when there is any.
+  return { changes: changes.map(publicChange), ...(problems.length > 0 ? { problems } : {}) };
 }
 
 export function registerTenantFolderCommands(

@@ -85,7 +85,9 @@ describe('tenant folders against the service', () => {
     await faults({ match: `PUT /api/v1/ai_prompts/${alpha}`, status: 200, body: '{}' });
     const result = await push(context.admin, io, await planPush(context.admin, io));
     assert.deepEqual(result.notTaken.map((m) => [m.file, m.field, m.sent, m.holds]), [['ai_prompts/alpha.json', 'description', 'ignored', null]]);
-    assert.equal(json(io, 'ai_prompts/alpha.json').description, null, 'the folder shows what the service holds');
+    assert.equal(json(io, 'ai_prompts/alpha.json').description, 'ignored', 'the folder keeps the user\'s value, never the service\'s silently');
+    const again = await planPush(context.admin, io);
+    assert.deepEqual(again.changes.map((c) => [c.action, c.file, c.fields]), [['update', 'ai_prompts/alpha.json', ['description']]], 'the next plan shows it again');
   });
 
   it('creates what names a new file after it, and writes the new ids into the folder', async () => {
@@ -124,8 +126,133 @@ describe('tenant folders against the service', () => {
     edit(io, 'ai_prompts/beta.json', { mode: 7 });
     io.files.set('intents/new.json', JSON.stringify({ display_name: 'No name' }));
     const plan = await planPush(context.admin, io);
-    assert.match(plan.problems.join('\n'), /ai_prompts\/beta\.json: mode: must be one of 1 \(Activated\)/);
-    assert.match(plan.problems.join('\n'), /intents\/new\.json: name: required/);
+    assert.match(plan.problems.join('\n'), /ai_prompts\/beta\.json:\d+:\d+: mode: must be one of 1 \(Activated\)/);
+    assert.match(plan.problems.join('\n'), /intents\/new\.json:1:1: name: required/);
     await assert.rejects(push(context.admin, io, plan), /Nothing was sent/);
+  });
+
+  async function promptsNamed(name: string): Promise<JsonObject[]> {
+    return (await context.admin.list(prompts, tenantId)).filter((p) => p.name === name);
+  }
+
+  it('creates once when the answer to a create was lost: the next plan adopts what the service made', async () => {
+    io.files.set('ai_prompts/gamma.json', JSON.stringify({ name: 'Gamma', description: 'g' }));
+    await faults({ match: 'POST /api/v1/ai_prompts', loseAnswer: true });
+    await assert.rejects(push(context.admin, io, await planPush(context.admin, io)));
+    assert.equal((await promptsNamed('Gamma')).length, 1, 'the service applied the create');
+    assert.deepEqual((await readManifest(io))?.pending, [{ segment: 'ai_prompts', file: 'ai_prompts/gamma.json', name: 'Gamma' }], 'recorded as under way');
+    const plan = await planPush(context.admin, io);
+    assert.match(plan.notes.join('\n'), /ai_prompts\/gamma\.json: adopted AI Prompt "Gamma" \(id \d+\)/);
+    assert.deepEqual(plan.changes, [], 'nothing left to send');
+    const [gamma] = await promptsNamed('Gamma');
+    assert.equal(json(io, 'ai_prompts/gamma.json').id, gamma?.id, 'the file now has the id');
+    assert.equal(json(io, 'ai_prompts/gamma.json').description, 'g');
+    await push(context.admin, io, plan);
+    assert.equal((await promptsNamed('Gamma')).length, 1, 'a second push creates nothing');
+    assert.equal((await readManifest(io))?.pending, undefined);
+  });
+
+  it('creates when the lost create never reached the service, and only then', async () => {
+    io.files.set('ai_prompts/gamma.json', JSON.stringify({ name: 'Gamma' }));
+    await faults({ match: 'POST /api/v1/ai_prompts', drop: true });
+    await assert.rejects(push(context.admin, io, await planPush(context.admin, io)));
+    assert.equal((await promptsNamed('Gamma')).length, 0);
+    const plan = await planPush(context.admin, io);
+    assert.deepEqual(plan.changes.map((c) => [c.action, c.file]), [['create', 'ai_prompts/gamma.json']]);
+    await push(context.admin, io, plan);
+    assert.equal((await promptsNamed('Gamma')).length, 1);
+  });
+
+  it('settles a delete whose answer was lost: already gone is done, and it leaves the manifest', async () => {
+    const beta = json(io, 'ai_prompts/beta.json').id as number;
+    io.files.delete('ai_prompts/beta.json');
+    await faults({ match: `DELETE /api/v1/ai_prompts/${beta}`, loseAnswer: true });
+    await assert.rejects(push(context.admin, io, await planPush(context.admin, io)));
+    const plan = await planPush(context.admin, io);
+    assert.deepEqual(plan.changes, []);
+    assert.match(plan.notes.join('\n'), /ai_prompts\/beta\.json: already deleted on the service/);
+    assert.ok(!(await readManifest(io))?.resources.some((r) => r.id === beta));
+  });
+
+  it('checks each update against the service right before its write: a change made during the push stops it there', async () => {
+    edit(io, 'ai_prompts/alpha.json', { description: 'one' });
+    edit(io, 'ai_prompts/beta.json', { description: 'two' });
+    const beta = json(io, 'ai_prompts/beta.json').id as number;
+    const plan = await planPush(context.admin, io);
+    assert.deepEqual(plan.changes.map((c) => c.file), ['ai_prompts/alpha.json', 'ai_prompts/beta.json']);
+    const sent: string[] = [];
+    const onProgress = (change: { file: string }): void => {
+      sent.push(change.file);
+    };
+    // Someone edits beta on the service after the plan, while alpha is being pushed.
+    await context.admin.update(prompts, beta, { description: 'theirs' }, tenantId);
+    await assert.rejects(push(context.admin, io, plan, { onProgress }), (error: unknown) => error instanceof PushRefused && /ai_prompts\/beta\.json: .* changed \(description\) on the service while the push ran/.test(error.message));
+    assert.equal((await context.admin.get(prompts, beta, tenantId)).description, 'theirs', 'not overwritten');
+    const next = await planPush(context.admin, io);
+    assert.deepEqual(next.changes.map((c) => [c.action, c.file]), [['conflict', 'ai_prompts/beta.json']], 'alpha was applied and recorded; beta is a conflict');
+  });
+
+  it('resolves every kept credential in the plan: one the service does not hold is a problem before sending', async () => {
+    edit(io, 'integrations/crm.json', { tec_params: { api_key: KEPT_ON_SERVICE, model: 'a', password: KEPT_ON_SERVICE } });
+    const plan = await planPush(context.admin, io);
+    assert.match(plan.problems.join('\n'), /integrations\/crm\.json:\d+:\d+: tec_params\.password: keeps \$\{kept-on-service\}, but the service holds no credential there/);
+    await assert.rejects(push(context.admin, io, plan), /Nothing was sent/);
+  });
+
+  it('refuses a second resource of one kind with one name, in the folder or on the service', async () => {
+    io.files.set('ai_prompts/alpha-2.json', JSON.stringify({ name: 'Alpha' }));
+    const local = await planPush(context.admin, io);
+    assert.match(local.problems.join('\n'), /ai_prompts\/alpha(-2)?\.json:\d+:\d+: name: "Alpha" is also the name of ai_prompts\/alpha(-2)?\.json/);
+    io.files.delete('ai_prompts/alpha-2.json');
+    await context.admin.create(prompts, { name: 'Delta' }, tenantId);
+    io.files.set('ai_prompts/delta.json', JSON.stringify({ name: 'Delta' }));
+    const remote = await planPush(context.admin, io);
+    assert.match(remote.problems.join('\n'), /ai_prompts\/delta\.json:1:9: name: the service already holds AI Prompt "Delta" \(id \d+\), which this folder does not/);
+  });
+
+  it('pulls a service that holds duplicates into files of their own, and warns', async () => {
+    const twin = await context.admin.create(prompts, { name: 'Alpha', system: 'the other one' }, tenantId);
+    const result = await pullTenant(context.admin, io, { connection: 'local', baseUrl: context.service.url, tenantId });
+    assert.match(result.duplicates.join('\n'), new RegExp(`2 ai prompts are named "Alpha" on the service \\(id \\d+ in ai_prompts/alpha\\.json, id ${String(twin.id)} in ai_prompts/alpha-${String(twin.id)}\\.json\\)`));
+    assert.equal(io.files.get(`ai_prompts/alpha-${String(twin.id)}.system.md`), 'the other one');
+    assert.match((await planPush(context.admin, io)).problems.join('\n'), /name: "Alpha" is also the name of/);
+  });
+
+  it('plans a file that cannot be read as a problem at its line and column, never as a delete', async () => {
+    io.files.set('ai_prompts/beta.json', '{\n  "id": 1,\n  "name": "Beta",\n}\n');
+    const plan = await planPush(context.admin, io);
+    assert.deepEqual(plan.changes, []);
+    assert.deepEqual(plan.problems, ['ai_prompts/beta.json:3:17: not valid JSON: Trailing comma is not allowed']);
+  });
+
+  it('reads past a byte-order mark: neither sent to the service nor a reason to refuse', async () => {
+    io.files.set('ai_prompts/alpha.system.md', '\ufeffnew text');
+    const alpha = json(io, 'ai_prompts/alpha.json');
+    io.files.set('ai_prompts/alpha.json', `\ufeff${JSON.stringify(alpha)}`);
+    const plan = await planPush(context.admin, io);
+    assert.deepEqual(plan.problems, []);
+    assert.deepEqual(plan.changes.map((c) => [c.action, c.fields]), [['update', ['system']]]);
+    await push(context.admin, io, plan);
+    assert.equal((await context.admin.get(prompts, alpha.id as number, tenantId)).system, 'new text');
+  });
+
+  it('keeps a password inside a URL on the service; the rest of the URL stays editable', async () => {
+    const integration = await context.admin.create(kindById('integration'), { name: 'Warehouse', system: 's', technical_id: 'w', url: 'https://svc:hunter2@api.example/v1', tec_params: { dsn: 'postgres://app:s3cret@db.internal:5432/orders' } }, tenantId);
+    await pullTenant(context.admin, io, { connection: 'local', baseUrl: context.service.url, tenantId });
+    const file = 'integrations/warehouse.json';
+    assert.ok(!(io.files.get(file) ?? '').includes('hunter2') && !(io.files.get(file) ?? '').includes('s3cret'));
+    assert.equal(json(io, file).url, `https://svc:${KEPT_ON_SERVICE}@api.example/v1`);
+    edit(io, file, { tec_params: { dsn: `postgres://app:${KEPT_ON_SERVICE}@db.internal:5432/orders_v2` } });
+    const plan = await planPush(context.admin, io);
+    assert.deepEqual(plan.changes.map((c) => [c.action, c.fields]), [['update', ['tec_params']]]);
+    assert.ok(!JSON.stringify(plan.changes).includes('s3cret'));
+    await push(context.admin, io, plan);
+    const held = await context.admin.get(kindById('integration'), integration.id as number, tenantId);
+    assert.deepEqual(held.tec_params, { dsn: 'postgres://app:s3cret@db.internal:5432/orders_v2' });
+    assert.equal(held.url, 'https://svc:hunter2@api.example/v1');
+    assert.deepEqual((await planPush(context.admin, io)).changes, [], 'lossless round trip');
+    // A kept password goes back only to the host it belongs to: a pull request cannot send it elsewhere.
+    edit(io, file, { url: `https://svc:${KEPT_ON_SERVICE}@attacker.example/v1` });
+    assert.match((await planPush(context.admin, io)).problems.join('\n'), /integrations\/warehouse\.json:\d+:\d+: url: keeps \$\{kept-on-service\}, but the service holds no credential there/);
   });
 });

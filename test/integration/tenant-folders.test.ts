@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../../src/core/client';
-import { addConnection, admin, clearRequests, diagnosticsWhen, kind, receivedRequests, rejection, removeConnection } from './support';
+import { addConnection, admin, clearRequests, diagnosticsWhen, injectFaults, kind, receivedRequests, rejection, removeConnection } from './support';
 import type { PublicChange } from '../../src/core/tenant/plan-text';
 
 const CONNECTION = 'folders';
@@ -153,5 +153,51 @@ describe('tenant folders: pull, plan, push', () => {
     assert.match(error.message, /Nothing was sent: 1 resource changed both here and on the service since the pull: ai_prompts\/folder-prompt\.json/);
     assert.deepEqual((await receivedRequests()).filter((r) => r.method !== 'GET'), []);
     assert.equal((await admin.get(kind('ai_prompts'), promptId, tenantId)).description, 'theirs');
+  });
+
+  it('refuses a manifest entry that leads outside the folder: pull writes nothing, plan names it, push sends nothing', async () => {
+    const folder = path.join(temp, 'hostile');
+    await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
+    const manifestFile = path.join(folder, 'convai-tenant.json');
+    const manifest = readJson(manifestFile) as { resources: Array<{ file: string; name: string }> };
+    const entry = manifest.resources.find((r) => r.name === 'Folder Prompt');
+    assert.ok(entry);
+    entry.file = '../outside/evil.json';
+    writeJson(manifestFile, manifest as unknown as JsonObject);
+    const pulled = await rejection(vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder }));
+    assert.match(pulled.message, /Nothing was pulled: convai-tenant\.json:\d+:\d+: resources\[\d+\]\.file: "\.\.\/outside\/evil\.json" leads outside the folder/);
+    assert.ok(!fs.existsSync(path.join(temp, 'outside')), 'nothing written outside the folder');
+    const plan = await vscode.commands.executeCommand<{ changes: PublicChange[]; problems?: string[] }>('convai.planPush', { folder });
+    assert.match((plan.problems ?? []).join('\n'), /resources\[\d+\]\.file: "\.\.\/outside\/evil\.json" leads outside the folder/);
+    assert.ok(!plan.changes.some((c) => c.action === 'delete'));
+    await clearRequests();
+    const pushed = await rejection(vscode.commands.executeCommand('convai.push', { folder, confirm: false }));
+    assert.match(pushed.message, /Nothing was sent/);
+    assert.deepEqual((await receivedRequests()).filter((r) => r.method !== 'GET'), []);
+  });
+
+  it('names what a folder holds that is no resource, with the nearest valid name', async () => {
+    const folder = path.join(temp, 'careless');
+    await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
+    fs.mkdirSync(path.join(folder, 'intent'));
+    writeJson(path.join(folder, 'intent', 'refund.json'), { name: 'refund', intent_type: 1 });
+    fs.writeFileSync(path.join(folder, 'README.md'), '# kept beside the resources on purpose\n');
+    const plan = await vscode.commands.executeCommand<{ changes: PublicChange[]; problems?: string[] }>('convai.planPush', { folder });
+    assert.deepEqual(plan.changes, []);
+    assert.deepEqual(plan.problems?.length, 1, (plan.problems ?? []).join('\n'));
+    assert.match(plan.problems?.[0] ?? '', /^intent\/: .*did you mean "intents\/"\?/);
+  });
+
+  it('creates once when a push lost the answer to its create: the next push adopts the resource', async () => {
+    const folder = path.join(temp, 'lost-answer');
+    await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
+    writeJson(path.join(folder, 'ai_prompts', 'lost-answer.json'), { name: 'Lost Answer', description: 'created once' });
+    await injectFaults({ match: 'POST /api/v1/ai_prompts', loseAnswer: true });
+    await rejection(vscode.commands.executeCommand('convai.push', { folder, confirm: false }));
+    const pushed = await vscode.commands.executeCommand<{ applied: PublicChange[] }>('convai.push', { folder, confirm: false });
+    assert.deepEqual(pushed.applied, []);
+    const named = (await admin.list(kind('ai_prompts'), tenantId)).filter((p) => p.name === 'Lost Answer');
+    assert.equal(named.length, 1);
+    assert.equal(readJson(path.join(folder, 'ai_prompts', 'lost-answer.json')).id, named[0]?.id);
   });
 });

@@ -3,7 +3,7 @@ import { kindById } from '../../src/core/resources';
 import { memoryFolder, type FolderEntry } from '../../src/core/tenant/folder-io';
 import { folderLayout, type FolderLayout } from '../../src/core/tenant/folder-layout';
 import { writeManifest } from '../../src/core/tenant/manifest';
-import { writeResource } from '../../src/core/tenant/pull';
+import { writeResource } from '../../src/core/tenant/representation';
 
 /** Entries from paths: a trailing `/` makes a folder, `@` a link, `|` something else; parents are added as folders. */
 function entries(...paths: string[]): FolderEntry[] {

@@ -5,7 +5,7 @@ import { memoryFolder } from '../../src/core/tenant/folder-io';
 import { resourceBase, writeManifest, type PulledResource } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
 import { planPromotion, previewPromotion, promote, pullIntoMemory, type MemoryFolder } from '../../src/core/tenant/promote';
-import { kindOfSegment, writeResource } from '../../src/core/tenant/pull';
+import { kindOfSegment, writeResource } from '../../src/core/tenant/representation';
 import { push, PushRefused } from '../../src/core/tenant/push';
 import { fieldHashes, folderValues, KEPT_ON_SERVICE } from '../../src/core/tenant/representation';
 import { startService, type RunningService } from '../service/server';
@@ -41,6 +41,18 @@ const integration = (id: number, name: string, tec_params: JsonObject, url = 'ht
 
 /** Never asked: a plan of creates alone sends no request. */
 const unreachable = new ServiceClient({ baseUrl: 'http://127.0.0.1:9', token: () => undefined });
+
+/** A plan asks the target's service whether a new resource's name is taken there: the sample data's tenant 2 answers. */
+async function withService<T>(work: (client: ServiceClient) => Promise<T>): Promise<T> {
+  const service = await startService({ adminToken: 'promote-plan-token' });
+  const client = new ServiceClient({ baseUrl: service.url, token: () => service.adminToken });
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+    await service.close();
+  }
+}
 
 describe('promote', () => {
   it('gives the resource of the same kind and name the source\'s values, keeping the target\'s id and file', async () => {
@@ -137,7 +149,7 @@ describe('promote', () => {
   it('refuses to create an integration with credentials, in a promotion\'s words only', async () => {
     const source = await pulledFolder('staging', 1, [integration(11, 'CRM', { api_key: 'staging-key' })]);
     const target = await pulledFolder('production', 2, []);
-    const { plan } = await planPromotion(unreachable, source, target);
+    const { plan } = await withService((client) => planPromotion(client, source, target));
     assert.deepEqual(plan.problems, ['Integration "CRM" is new to tenant 2 on production and holds credentials (tec_params.api_key), which are never copied between tenants; create it on tenant 2 on production with its own credentials first (a promotion then updates it and keeps them), or leave it out.']);
     await assert.rejects(push(unreachable, memoryFolder(), plan), PushRefused);
   });
@@ -146,7 +158,7 @@ describe('promote', () => {
     const source = await pulledFolder('staging', 1, [prompt(11, 'Greeting')]);
     const target = await pulledFolder('production', 2, []);
     const before = new Map(target.files);
-    const { folder } = await planPromotion(unreachable, source, target);
+    const { folder } = await withService((client) => planPromotion(client, source, target));
     assert.deepEqual(target.files, before);
     assert.ok(folder.files.has('ai_prompts/greeting.json'));
   });

@@ -6,8 +6,8 @@ import { memoryFolder } from '../../src/core/tenant/folder-io';
 import { MANIFEST_FILE, resourceBase, slug, writeManifest, type Manifest } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
 import { planDocument, requestOf } from '../../src/core/tenant/plan-text';
-import { writeResource } from '../../src/core/tenant/pull';
-import { fieldHashes, folderValues, KEPT_ON_SERVICE, readResource, resourceFiles, wireValue } from '../../src/core/tenant/representation';
+import { problemText } from '../../src/core/tenant/folder-problems';
+import { fieldHashes, folderValues, KEPT_ON_SERVICE, readResource, resourceFiles, wireValue, writeResource } from '../../src/core/tenant/representation';
 
 const prompt = kindById('prompt');
 const integration = kindById('integration');
@@ -65,9 +65,11 @@ describe('tenant folders: how a resource lives in files', () => {
   it('refuses a file with an unknown field or a bad id, naming the file and the fix', async () => {
     const io = memoryFolder(new Map([['intents/a.json', '{"id": "x", "name": "a"}'], ['intents/b.json', '{"name": "b", "ai_actions": []}']]));
     const a = await readResource(kindById('intent'), io, 'intents/a');
-    assert.ok(!a.ok && /intents\/a\.json: "id" must be the resource's integer id/.test(a.problem));
+    assert.ok(!a.ok);
+    assert.equal(problemText(a.problem), 'intents/a.json:1:8: id: must be the resource\'s integer id, or be left out for a new resource');
     const b = await readResource(kindById('intent'), io, 'intents/b');
-    assert.ok(!b.ok && /"ai_actions" is not a field a client may set on intents/.test(b.problem));
+    assert.ok(!b.ok);
+    assert.match(problemText(b.problem), /^intents\/b\.json:1:15: ai_actions: not a field a client may set on intents/);
   });
 
   it('names files so a person finds them, unique and stable', () => {
@@ -118,9 +120,9 @@ describe('tenant folders: the plan from the folder alone', () => {
     io.files.set('integrations/new.json', JSON.stringify({ name: 'n', system: 's', technical_id: 't', tec_params: { api_key: KEPT_ON_SERVICE } }));
     const { problems } = await localPlan(io);
     assert.equal(problems.length, 3, problems.join('\n'));
-    assert.match(problems.join('\n'), /intents\/stray\.json: id 77 is no Intent pulled into this folder; remove "id"/);
-    assert.match(problems.join('\n'), /intents\/dangling\.json: ai_prompt_id names "ai_prompts\/nope\.json", which is no resource file/);
-    assert.match(problems.join('\n'), /integrations\/new\.json: a new resource has no value on the service to keep/);
+    assert.match(problems.join('\n'), /intents\/stray\.json:1:7: id: 77 is no Intent pulled into this folder; remove "id"/);
+    assert.match(problems.join('\n'), /intents\/dangling\.json:1:51: ai_prompt_id: names "ai_prompts\/nope\.json", which is no resource file/);
+    assert.match(problems.join('\n'), /integrations\/new\.json:1:69: tec_params\.api_key: a new resource has no value on the service to keep/);
   });
 
   it('is not a pulled folder without a manifest', async () => {
@@ -140,7 +142,7 @@ describe('tenant folders: the plan as people read it', () => {
 
   it('writes a Markdown document with old and new values, pipes escaped', () => {
     const manifest = { connection: 'local', baseUrl: 'http://x', tenantId: 1, resources: [] };
-    const text = planDocument({ manifest, changes: [change], problems: [], local: new Map(), current: new Map() }, '/tmp/f');
+    const text = planDocument({ manifest, changes: [change], problems: [], notes: [], local: new Map(), current: new Map() }, '/tmp/f');
     assert.match(text, /### 1\. update ai_prompts "Order Triage" \(id 2\)/);
     assert.match(text, /`PUT \/api\/v1\/ai_prompts\/2\?tenant_id=1`/);
     assert.match(text, /\| `system` \| `"a\\\|b"` \| `"c"` \|/);

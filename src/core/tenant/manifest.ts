@@ -6,6 +6,8 @@
 import { formatDocument, parseDocument } from '../json-document';
 import { TENANT_SEGMENTS, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
+import { foldedName, isDeviceName, unsafePath } from './folder-paths';
+import { jsonProblem, type FolderProblem } from './folder-problems';
 
 export const MANIFEST_FILE = 'convai-tenant.json';
 /** The tenant's own file, beside the kinds' folders. */
@@ -21,11 +23,22 @@ export interface PulledResource {
   fields: Record<string, string>;
 }
 
+/**
+ * A create sent whose answer has not arrived (yet): recorded before the request, so that after a lost answer the
+ * next plan or push looks for the resource on the service (by kind and name) instead of creating it again.
+ */
+export interface PendingCreate {
+  segment: Segment;
+  file: string;
+  name: string;
+}
+
 export interface Manifest {
   connection: string;
   baseUrl: string;
   tenantId: number;
   resources: PulledResource[];
+  pending?: PendingCreate[];
 }
 
 export class ManifestError extends Error {}
@@ -47,22 +60,89 @@ function pulledResource(value: unknown, index: number): PulledResource {
   return { segment: segment as Segment, id, file, name: typeof name === 'string' ? name : `#${id}`, fields: fields as Record<string, string> };
 }
 
-/** The folder's manifest; undefined when the folder was never pulled into. */
-export async function readManifest(io: FolderIO): Promise<Manifest | undefined> {
+function pendingCreate(value: unknown, index: number): PendingCreate {
+  const at = `pending[${index}]`;
+  if (!isRecord(value)) throw new ManifestError(`${MANIFEST_FILE}: ${at} must be an object`);
+  const { segment, file, name } = value;
+  if (typeof segment !== 'string' || !SEGMENTS.includes(segment) || typeof file !== 'string' || typeof name !== 'string') {
+    throw new ManifestError(`${MANIFEST_FILE}: ${at} must hold the segment, file and name of a create under way`);
+  }
+  return { segment: segment as Segment, file, name };
+}
+
+export interface LoadedManifest {
+  manifest: Manifest;
+  /** Entries naming a file a folder may not have: outside it, a device, another kind's folder. */
+  problems: FolderProblem[];
+}
+
+/** Why an entry's file is not the place of its resource in the folder, or undefined when it is. */
+function entryFileProblem(entry: Pick<PulledResource, 'segment' | 'file'>): string | undefined {
+  const unsafe = unsafePath(entry.file);
+  if (unsafe) return `"${entry.file}" ${unsafe}`;
+  const expected = entry.segment === 'tenants' ? `${TENANT_BASE}.json` : `${entry.segment}/<name>.json`;
+  const fits = entry.segment === 'tenants'
+    ? entry.file === `${TENANT_BASE}.json`
+    : entry.file.startsWith(`${entry.segment}/`) && entry.file.endsWith('.json') && !entry.file.slice(entry.segment.length + 1).includes('/');
+  return fits ? undefined : `"${entry.file}" is not where a resource of ${entry.segment} lives (${expected})`;
+}
+
+/**
+ * Every entry must name a file of its kind's folder: a manifest edited by a pull request must not make a pull,
+ * plan or push read or write anywhere else.
+ */
+function manifestProblems(manifest: Manifest, text: string): FolderProblem[] {
+  const problems: FolderProblem[] = [];
+  const seen = new Map<string, number>();
+  const fix = 'nothing is read or written there; correct the entry, or pull the tenant into a new folder';
+  const check = (list: 'resources' | 'pending', index: number, entry: Pick<PulledResource, 'segment' | 'file'>): void => {
+    const path = [list, index, 'file'];
+    const problem = entryFileProblem(entry);
+    if (problem) {
+      problems.push(jsonProblem(MANIFEST_FILE, text, path, `${list}[${index}].file: ${problem}; ${fix}`));
+      return;
+    }
+    const key = foldedName(entry.file);
+    const earlier = seen.get(key);
+    if (list === 'resources' && earlier !== undefined) {
+      problems.push(jsonProblem(MANIFEST_FILE, text, path, `${list}[${index}].file: "${entry.file}" is also the file of resources[${earlier}] (names that differ only in case are one file on Windows and macOS); ${fix}`));
+    }
+    if (list === 'resources') seen.set(key, index);
+  };
+  manifest.resources.forEach((entry, index) => check('resources', index, entry));
+  (manifest.pending ?? []).forEach((entry, index) => check('pending', index, entry));
+  return problems;
+}
+
+/** The folder's manifest and the problems of its entries; undefined when the folder was never pulled into. */
+export async function loadManifest(io: FolderIO): Promise<LoadedManifest | undefined> {
   const text = await io.read(MANIFEST_FILE);
   if (text === undefined) return undefined;
   const { value, syntaxProblems } = parseDocument(text);
   if (syntaxProblems.length > 0 || !isRecord(value)) throw new ManifestError(`${MANIFEST_FILE} is not valid JSON; pull the tenant again into a new folder`);
-  const { connection, baseUrl, tenantId, resources } = value;
-  if (typeof connection !== 'string' || typeof baseUrl !== 'string' || typeof tenantId !== 'number' || !Array.isArray(resources)) {
+  const { connection, baseUrl, tenantId, resources, pending } = value;
+  if (typeof connection !== 'string' || typeof baseUrl !== 'string' || typeof tenantId !== 'number' || !Array.isArray(resources) || (pending !== undefined && !Array.isArray(pending))) {
     throw new ManifestError(`${MANIFEST_FILE} must hold connection, baseUrl, tenantId and resources; pull the tenant again into a new folder`);
   }
-  return { connection, baseUrl, tenantId, resources: resources.map(pulledResource) };
+  const manifest: Manifest = { connection, baseUrl, tenantId, resources: resources.map(pulledResource) };
+  if (Array.isArray(pending) && pending.length > 0) manifest.pending = pending.map(pendingCreate);
+  return { manifest, problems: manifestProblems(manifest, text) };
+}
+
+/** The folder's manifest; undefined when the folder was never pulled into. */
+export async function readManifest(io: FolderIO): Promise<Manifest | undefined> {
+  return (await loadManifest(io))?.manifest;
+}
+
+/** Whether an entry's file may be read and written: one that may not is a problem of the manifest, never touched. */
+export function isSafeEntry(entry: Pick<PulledResource, 'segment' | 'file'>): boolean {
+  return entryFileProblem(entry) === undefined;
 }
 
 export async function writeManifest(io: FolderIO, manifest: Manifest): Promise<void> {
   const resources = [...manifest.resources].sort((a, b) => a.file.localeCompare(b.file));
-  await io.write(MANIFEST_FILE, formatDocument({ ...manifest, resources }));
+  const { pending, ...rest } = manifest;
+  await io.write(MANIFEST_FILE, formatDocument({ ...rest, resources, ...(pending && pending.length > 0 ? { pending } : {}) }));
 }
 
 /** A file name a person finds the resource by: `Order Triage` → `order-triage`. */
@@ -78,7 +158,9 @@ export function slug(name: string): string {
 export function resourceBase(segment: Segment, id: number, name: string, previous: string | undefined, taken: ReadonlySet<string>): string {
   if (previous !== undefined) return previous.replace(/\.json$/, '');
   if (segment === 'tenants') return TENANT_BASE;
-  const stem = slug(name) || `${segment.replace(/s$/, '')}-${id}`;
+  const slugged = slug(name);
+  // A file named after a device (a prompt called "Con") would be no file at all on Windows.
+  const stem = slugged === '' ? `${segment.replace(/s$/, '')}-${id}` : isDeviceName(slugged) ? `${slugged}-${id}` : slugged;
   const base = `${segment}/${stem}`;
-  return taken.has(base) ? `${base}-${id}` : base;
+  return taken.has(foldedName(base)) ? `${base}-${id}` : base;
 }

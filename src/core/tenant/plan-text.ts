@@ -75,6 +75,7 @@ export function planDocument(plan: Plan, folder: string): string {
     '',
   ];
   if (problems.length > 0) lines.push('## Problems (a push sends nothing until they are fixed)', '', ...problems.map((p) => `- ${p}`), '');
+  if (plan.notes.length > 0) lines.push('## Settled by looking at the service', '', ...plan.notes.map((n) => `- ${n}`), '');
   if (changes.length > 0) lines.push('## Changes', '', ...changes.flatMap((change, index) => changeSection(change, index, manifest.tenantId)));
   return `${lines.join('\n').trimEnd()}\n`;
 }

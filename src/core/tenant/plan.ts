@@ -7,13 +7,20 @@ import type { Json, JsonObject, ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
 import { CREDENTIAL_MASK, credentialPaths } from '../credentials';
 import { ServiceError } from '../errors';
+import { PROMPT_TEXT_FIELDS } from '../prompt-text';
 import { REFERENCE_FIELDS } from '../references';
-import { TENANT_SEGMENTS, type KindId, type Segment } from '../resources';
-import type { FolderIO } from './folder-io';
-import { MANIFEST_FILE, ManifestError, readManifest, TENANT_BASE, type Manifest, type PulledResource } from './manifest';
-import { kindOfSegment } from './pull';
-import { fieldHashes, folderValues, KEPT_ON_SERVICE, readResource, wireValue } from './representation';
+import { type KindId, type Segment } from '../resources';
+import { hideUrlPasswords } from '../url-credentials';
 import { validateDocument } from '../validation';
+import type { FolderIO } from './folder-io';
+import { jsonProblem, problemText, type FolderProblem } from './folder-problems';
+import { scanFolder, type LocalResource } from './folder-scan';
+import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, type Manifest, type PulledResource } from './manifest';
+import { fieldHashes, folderShape, folderValues, KEPT_ON_SERVICE, kindOfSegment, resolveKept, textFile, wireValue } from './representation';
+import { ServiceNames } from './service-names';
+import { settlePending } from './settle';
+
+export type { LocalResource } from './folder-scan';
 
 export type ChangeAction = 'create' | 'update' | 'delete' | 'conflict';
 
@@ -39,18 +46,13 @@ export interface Change {
   reason?: string;
 }
 
-export interface LocalResource {
-  segment: Segment;
-  file: string;
-  id?: number;
-  values: JsonObject;
-}
-
 export interface Plan {
   manifest: Manifest;
   changes: Change[];
-  /** Files the plan cannot read; a push refuses while there are any. */
+  /** What a push cannot send, each `file:line:column: field: message`; a push refuses while there are any. */
   problems: string[];
+  /** What the plan settled on its own by looking at the service (a lost answer of an earlier push). */
+  notes: string[];
   /** The folder's resources, and the service's current detail of each resource the plan touches. */
   local: Map<string, LocalResource>;
   current: Map<string, JsonObject>;
@@ -67,8 +69,9 @@ function isObject(value: unknown): value is JsonObject {
 
 /** Credentials shown masked: a plan is something people read and paste. */
 function masked(kind: KindId, field: string, value: Json | undefined): Json | undefined {
-  if (value === undefined || !isObject(value)) return value;
-  let out: Json = value;
+  if (value === undefined) return value;
+  let out = hideUrlPasswords(value, CREDENTIAL_MASK);
+  if (!isObject(value)) return out;
   for (const path of credentialPaths(kind, { [field]: value })) {
     const [, ...inner] = path;
     out = setAt(out, inner, CREDENTIAL_MASK);
@@ -82,22 +85,6 @@ function setAt(value: Json, path: Array<string | number>, next: Json): Json {
   if (Array.isArray(value) && typeof step === 'number') return value.map((item, i) => (i === step ? setAt(item, rest, next) : item));
   if (isObject(value) && typeof step === 'string' && step in value) return { ...value, [step]: setAt(value[step] as Json, rest, next) };
   return value;
-}
-
-/** Every resource file of the folder, read back. */
-export async function scanFolder(io: FolderIO): Promise<{ local: LocalResource[]; problems: string[] }> {
-  const local: LocalResource[] = [];
-  const problems: string[] = [];
-  const read = async (segment: Segment, base: string): Promise<void> => {
-    const result = await readResource(kindOfSegment(segment), io, base);
-    if (result.ok) local.push({ segment, file: `${base}.json`, id: result.id, values: result.values });
-    else problems.push(result.problem);
-  };
-  if ((await io.read(`${TENANT_BASE}.json`)) !== undefined) await read('tenants', TENANT_BASE);
-  for (const segment of TENANT_SEGMENTS) {
-    for (const name of await io.list(segment)) if (name.endsWith('.json')) await read(segment, `${segment}/${name.slice(0, -'.json'.length)}`);
-  }
-  return { local, problems };
 }
 
 /** The fields whose value differs from what was pulled (a field taken out of a file is not sent, so not a change). */
@@ -120,14 +107,23 @@ function valuesOf(kind: KindId, fields: string[], current: JsonObject | undefine
   }));
 }
 
+/** A problem about a field of a resource, at its place: in the JSON file, or the Markdown file that holds it. */
+function fieldProblem(resource: LocalResource, path: ReadonlyArray<string | number>, message: string): FolderProblem {
+  const [field] = path;
+  if (typeof field === 'string' && resource.parts.includes(field)) return { file: textFile(resource.file.replace(/\.json$/, ''), field), line: 1, column: 1, message };
+  return jsonProblem(resource.file, resource.text, path, message);
+}
+
 /** Problems a push cannot send: a kept credential in a new resource, a reference to a file that is not there. */
-function sendProblems(resource: LocalResource, files: ReadonlySet<string>): string[] {
-  const problems: string[] = [];
+function sendProblems(resource: LocalResource, files: ReadonlyMap<string, LocalResource>): FolderProblem[] {
+  const problems: FolderProblem[] = [];
   for (const { field, file } of fileReferences(resource.segment, resource.values)) {
-    if (!files.has(file)) problems.push(`${resource.file}: ${field} names "${file}", which is no resource file of this folder; give an id, or the path of a resource file such as "ai_prompts/welcome.json"`);
+    if (!files.has(file)) problems.push(fieldProblem(resource, [field], `${field}: names "${file}", which is no resource file of this folder; give an id, or the path of a resource file such as "ai_prompts/welcome.json"`));
   }
-  if (resource.id === undefined && JSON.stringify(resource.values).includes(JSON.stringify(KEPT_ON_SERVICE))) {
-    problems.push(`${resource.file}: a new resource has no value on the service to keep for ${KEPT_ON_SERVICE}; put the credential in, or set it on the service after the push`);
+  if (resource.id === undefined) {
+    for (const path of resolveKept(resource.values, undefined).missing) {
+      problems.push(fieldProblem(resource, path, `${path.join('.')}: a new resource has no value on the service to keep for ${KEPT_ON_SERVICE}; put the credential in, or set it on the service after the push`));
+    }
   }
   return problems;
 }
@@ -136,18 +132,51 @@ function sendProblems(resource: LocalResource, files: ReadonlySet<string>): stri
  * Values the service would refuse (the save path's schemas and messages), so a push does not stop midway at a
  * 422: a create's fields in full, an update's changed fields. A reference naming a file is checked as an id.
  */
-function valueProblems(resource: LocalResource, fields: readonly string[] | 'all'): string[] {
+function valueProblems(resource: LocalResource, fields: readonly string[] | 'all'): FolderProblem[] {
   const kind = kindOfSegment(resource.segment);
   const byFile = new Set(fileReferences(resource.segment, resource.values).map((r) => r.field));
   const candidate: JsonObject = {};
   for (const [field, value] of Object.entries(resource.values)) candidate[field] = byFile.has(field) ? null : wireValue(kind, field, value);
   return validateDocument(resource.segment, candidate)
     .filter((p) => fields === 'all' || fields.includes(String(p.path[0])))
-    .map((p) => `${resource.file}: ${p.message}`);
+    .map((p) => fieldProblem(resource, p.path, p.message));
+}
+
+/** What a manifest holds for a field that was null: such a field lived in the JSON file, not in a text file. */
+const NULL_HASH = fieldHashes({ value: null }).value;
+
+/** A pulled prompt's text file that is gone: neither a change nor silence, since the user's intent is unknown. */
+function missingParts(resource: LocalResource, entry: PulledResource): FolderProblem[] {
+  if (resource.segment !== 'ai_prompts') return [];
+  const pulledAsText = (field: string): boolean => field in entry.fields && entry.fields[field] !== NULL_HASH;
+  return PROMPT_TEXT_FIELDS.filter((field) => pulledAsText(field) && !(field in resource.values)).map((field) => ({
+    file: textFile(resource.file.replace(/\.json$/, ''), field),
+    message: `${field}: this text part of ${resource.file} is missing; restore it with pull, or write an empty file to clear the field`,
+  }));
+}
+
+/** The name a resource goes by in the folder: its file's, else the one it was pulled with. */
+function nameOf(resource: LocalResource, entry: PulledResource | undefined): string | undefined {
+  return typeof resource.values.name === 'string' ? resource.values.name : entry?.name;
+}
+
+/** Names are identities (suites, promotion and lost creates find resources by them): two of one kind is a problem. */
+function duplicateNames(resources: readonly LocalResource[], entryOf: (r: LocalResource) => PulledResource | undefined): FolderProblem[] {
+  const byName = new Map<string, LocalResource[]>();
+  for (const resource of resources) {
+    const name = nameOf(resource, entryOf(resource));
+    if (name === undefined) continue;
+    const key = `${resource.segment}\n${name}`;
+    byName.set(key, [...(byName.get(key) ?? []), resource]);
+  }
+  return [...byName.values()].filter((same) => same.length > 1).flatMap((same) => same.slice(1).map((resource) => {
+    const others = same.filter((r) => r !== resource).map((r) => r.file).join(', ');
+    return fieldProblem(resource, ['name'], `name: "${nameOf(resource, entryOf(resource)) ?? ''}" is also the name of ${others}; names are unique per kind in a folder, so rename one`);
+  }));
 }
 
 /** Creates and updates in dependency order (kinds, then references to new files); a cycle is a problem. */
-function ordered(changes: Change[], local: Map<string, LocalResource>, problems: string[]): Change[] {
+function ordered(changes: Change[], local: Map<string, LocalResource>, problems: FolderProblem[]): Change[] {
   const sends = changes.filter((c) => c.action === 'create' || c.action === 'update');
   const byFile = new Map(sends.map((c) => [c.file, c]));
   const rank = (c: Change): number => ORDER.indexOf(c.segment);
@@ -158,7 +187,7 @@ function ordered(changes: Change[], local: Map<string, LocalResource>, problems:
     const index = pending.findIndex((c) => fileReferences(c.segment, local.get(c.file)?.values ?? {})
       .every(({ file }) => done.has(file) || !byFile.has(file) || byFile.get(file)?.action !== 'create'));
     if (index < 0) {
-      problems.push(`New resources name each other in a circle (${pending.map((c) => c.file).join(', ')}); create one of them first without the reference, then add it.`);
+      problems.push({ file: pending[0]?.file ?? MANIFEST_FILE, message: `new resources name each other in a circle (${pending.map((c) => c.file).join(', ')}); create one of them first without the reference, then add it` });
       out.push(...pending);
       break;
     }
@@ -170,13 +199,19 @@ function ordered(changes: Change[], local: Map<string, LocalResource>, problems:
   return [...changes.filter((c) => c.action === 'conflict'), ...out, ...deletes];
 }
 
-async function currentDetail(client: ServiceClient, entry: PulledResource, tenantId: number, signal?: AbortSignal): Promise<JsonObject | undefined> {
+/** The service's current detail of a pulled resource; undefined when it is gone. */
+export async function currentDetail(client: ServiceClient, entry: PulledResource, tenantId: number, signal?: AbortSignal): Promise<JsonObject | undefined> {
   try {
     return await client.get(kindOfSegment(entry.segment), entry.id, entry.segment === 'tenants' ? undefined : tenantId, { signal });
   } catch (error) {
     if (error instanceof ServiceError && error.status === 404) return undefined;
     throw error;
   }
+}
+
+/** The fields the service changed since the pull: a write there would overwrite someone else's change. */
+export function changedOnService(entry: PulledResource, detail: JsonObject): string[] {
+  return changedFields(folderValues(kindOfSegment(entry.segment), detail), entry.fields);
 }
 
 /** A change the folder makes, before the service is asked: no conflicts known yet, no old values. */
@@ -192,73 +227,129 @@ export interface LocalChange {
 export interface LocalPlan {
   manifest: Manifest;
   changes: LocalChange[];
+  /** As a plan's: `file:line:column: field: message`. */
   problems: string[];
   local: Map<string, LocalResource>;
 }
 
+type FoundChanges = Omit<LocalPlan, 'problems'> & { problems: FolderProblem[] };
+
+/** Problems in the order of the files, then of their places, whatever order the reads and requests finished in. */
+function sortedTexts(problems: readonly FolderProblem[]): string[] {
+  return [...problems]
+    .sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0))
+    .map(problemText);
+}
+
 /** What the folder changed since the pull, from the files and the manifest alone (no request). */
 export async function localPlan(io: FolderIO): Promise<LocalPlan> {
-  const manifest = await readManifest(io);
-  if (!manifest) throw new ManifestError(`This folder holds no pulled tenant (no ${MANIFEST_FILE}); pull one into it first.`);
-  const { local: resources, problems } = await scanFolder(io);
-  const local = new Map(resources.map((r) => [r.file, r]));
+  const found = await localChanges(io);
+  return { ...found, problems: sortedTexts(found.problems) };
+}
+
+async function localChanges(io: FolderIO): Promise<FoundChanges> {
+  const loaded = await loadManifest(io);
+  if (!loaded) throw new ManifestError(`This folder holds no pulled tenant (no ${MANIFEST_FILE}); pull one into it first.`);
+  const { manifest } = loaded;
+  const scan = await scanFolder(io);
+  const problems: FolderProblem[] = [...loaded.problems, ...scan.problems];
+  const local = new Map(scan.local.map((r) => [r.file, r]));
   const pulled = new Map(manifest.resources.map((entry) => [key(entry.segment, entry.id), entry]));
+  const entryOf = (resource: LocalResource): PulledResource | undefined => (resource.id === undefined ? undefined : pulled.get(key(resource.segment, resource.id)));
   const seen = new Set<string>();
   const changes: LocalChange[] = [];
-  for (const resource of resources) {
-    problems.push(...sendProblems(resource, new Set(local.keys())));
+  for (const resource of scan.local) {
+    problems.push(...sendProblems(resource, local));
     if (resource.id === undefined) {
-      if (resource.segment === 'tenants') problems.push(`${resource.file}: give the tenant's "id"; a push does not create tenants`);
+      if (resource.segment === 'tenants') problems.push(fieldProblem(resource, ['id'], 'id: give the tenant\'s "id"; a push does not create tenants'));
       else {
         problems.push(...valueProblems(resource, 'all'));
         changes.push({ action: 'create', segment: resource.segment, file: resource.file, fields: Object.keys(resource.values), resource });
       }
       continue;
     }
-    const entry = pulled.get(key(resource.segment, resource.id));
+    const entry = entryOf(resource);
     if (!entry || seen.has(key(resource.segment, resource.id))) {
-      problems.push(`${resource.file}: id ${resource.id} is ${entry ? 'in another file too' : `no ${kindOfSegment(resource.segment).label} pulled into this folder`}; remove "id" to create a new resource`);
+      problems.push(fieldProblem(resource, ['id'], `id: ${resource.id} is ${entry ? 'in another file too' : `no ${kindOfSegment(resource.segment).label} pulled into this folder`}; remove "id" to create a new resource`));
       continue;
     }
     seen.add(key(resource.segment, resource.id));
+    problems.push(...missingParts(resource, entry));
     const fields = changedFields(resource.values, entry.fields);
     if (fields.length > 0) {
       problems.push(...valueProblems(resource, fields));
       changes.push({ action: 'update', segment: resource.segment, file: resource.file, fields, entry, resource });
     }
   }
+  problems.push(...duplicateNames(scan.local, entryOf));
   for (const entry of manifest.resources) {
-    if (seen.has(key(entry.segment, entry.id))) continue;
-    if (entry.segment === 'tenants') problems.push(`${entry.file} is missing: a push does not delete the tenant; pull again to get it back`);
+    // A file that is there but cannot be read, or that the manifest may not name, is a problem already: never a delete.
+    if (seen.has(key(entry.segment, entry.id)) || scan.unreadable.has(entry.file) || !isSafeEntry(entry)) continue;
+    if (entry.segment === 'tenants') problems.push({ file: entry.file, message: 'the tenant\'s file is missing: a push does not delete the tenant; pull again to get it back' });
     else changes.push({ action: 'delete', segment: entry.segment, file: entry.file, fields: [], entry });
   }
   return { manifest, changes, problems, local };
 }
 
-/** The local changes checked against the service's current state: conflicts found, old values filled in, ordered. */
+/** A kept credential the service does not hold where the file keeps it: a push would fail there, so the plan says it now. */
+function keptProblems(resource: LocalResource, fields: readonly string[], detail: JsonObject): FolderProblem[] {
+  const held = folderShape(kindOfSegment(resource.segment), detail);
+  return fields.flatMap((field) => resolveKept(resource.values[field] as Json, held[field], [field]).missing)
+    .map((path) => fieldProblem(resource, path, `${path.join('.')}: keeps ${KEPT_ON_SERVICE}, but the service holds no credential there (a password inside a URL is kept only while the URL's scheme, user and host stay the same); put the value in the file`));
+}
+
+/** The name a create or a rename would give a resource, when the service already has another resource of that kind so named. */
+async function nameTaken(names: ServiceNames, resource: LocalResource): Promise<FolderProblem[]> {
+  const name = resource.values.name;
+  if (typeof name !== 'string') return [];
+  const holders = await names.unknownHolders(resource.segment, name);
+  if (holders.length === 0) return [];
+  const label = kindOfSegment(resource.segment).label;
+  return [fieldProblem(resource, ['name'], `name: the service already holds ${label} "${name}" (id ${holders.map((h) => h.id).join(', ')}), which this folder does not; pull to get it, or choose another name`)];
+}
+
+/** The local changes checked against the service's current state: lost answers settled, conflicts found, old values filled in, ordered. */
 export async function planPush(client: ServiceClient, io: FolderIO, options: { signal?: AbortSignal; concurrency?: number } = {}): Promise<Plan> {
-  const { manifest, changes: candidates, problems, local } = await localPlan(io);
+  const settled = await settlePending(client, io, options);
+  const { manifest, changes: candidates, problems, local } = await localChanges(io);
+  problems.push(...settled.problems);
+  const names = new ServiceNames(client, manifest, options.signal);
   const current = new Map<string, JsonObject>();
+  const gone: PulledResource[] = [];
   const changes = (await mapWithLimit(candidates, options.concurrency ?? 4, async ({ entry, resource, fields, segment, file }): Promise<Change | undefined> => {
     const kind = kindOfSegment(segment).id;
     const name = typeof resource?.values.name === 'string' ? resource.values.name : entry?.name ?? file;
-    if (!entry) return { action: 'create', segment, name, fields, file, values: valuesOf(kind, fields, undefined, resource?.values) };
+    if (!entry) {
+      if (resource) problems.push(...await nameTaken(names, resource));
+      return { action: 'create', segment, name, fields, file, values: valuesOf(kind, fields, undefined, resource?.values) };
+    }
     const detail = await currentDetail(client, entry, manifest.tenantId, options.signal);
-    if (detail) current.set(file, detail);
     const base = { segment, id: entry.id, name, file };
     if (!detail) {
-      // Deleting what is already gone sends nothing.
-      return resource ? { ...base, action: 'conflict', fields, values: valuesOf(kind, fields, undefined, resource.values), reason: 'deleted on the service since the pull' } : undefined;
+      if (resource) return { ...base, action: 'conflict', fields, values: valuesOf(kind, fields, undefined, resource.values), reason: 'deleted on the service since the pull' };
+      // Deleting what is already gone sends nothing: an earlier push's delete whose answer was lost, or someone else's.
+      gone.push(entry);
+      return undefined;
     }
+    current.set(file, detail);
     const serviceValues = folderValues(kindOfSegment(segment), detail);
     const serviceChanged = changedFields(serviceValues, entry.fields);
     if (serviceChanged.length > 0) {
       const reason = `changed on the service since the pull (${serviceChanged.join(', ')})${resource ? '' : ' and deleted in the folder'}`;
       return { ...base, action: 'conflict', fields, values: valuesOf(kind, fields, serviceValues, resource?.values), reason };
     }
-    return resource
-      ? { ...base, action: 'update', fields, values: valuesOf(kind, fields, serviceValues, resource.values) }
-      : { ...base, action: 'delete', fields: [], values: [] };
+    if (!resource) return { ...base, action: 'delete', fields: [], values: [] };
+    problems.push(...keptProblems(resource, fields, detail));
+    if (fields.includes('name')) problems.push(...await nameTaken(names, resource));
+    return { ...base, action: 'update', fields, values: valuesOf(kind, fields, serviceValues, resource.values) };
   })).filter((c): c is Change => c !== undefined);
-  return { manifest, changes: ordered(changes, local, problems), problems, local, current };
+  const notes = [...settled.notes];
+  let settledManifest = manifest;
+  if (gone.length > 0) {
+    settledManifest = { ...manifest, resources: manifest.resources.filter((entry) => !gone.includes(entry)) };
+    await writeManifest(io, settledManifest);
+    notes.push(...gone.map((entry) => `${entry.file}: already deleted on the service, so nothing is sent; it is no longer in ${MANIFEST_FILE}`));
+  }
+  const sorted = ordered(changes, local, problems);
+  return { manifest: settledManifest, changes: sorted, problems: sortedTexts(problems), notes, local, current };
 }

@@ -11,9 +11,10 @@ import { REFERENCE_FIELDS, kindLabel } from '../references';
 import { TENANT_SEGMENTS, type TenantSegment } from '../resources';
 import { memoryFolder, type FolderIO } from './folder-io';
 import { MANIFEST_FILE, ManifestError, readManifest, slug, type Manifest, type PulledResource } from './manifest';
+import { problemText } from './folder-problems';
 import { localPlan, planPush, type LocalPlan, type Plan } from './plan';
-import { kindOfSegment, pullTenant, writeResource, type PullOptions, type PullTarget } from './pull';
-import { KEPT_ON_SERVICE, readResource } from './representation';
+import { pullTenant, type PullOptions, type PullTarget } from './pull';
+import { KEPT_ON_SERVICE, kindOfSegment, readResource, writeResource } from './representation';
 
 export type MemoryFolder = ReturnType<typeof memoryFolder>;
 
@@ -219,7 +220,7 @@ export async function promote(source: FolderIO, target: FolderIO, resources?: re
     const kind = kindOfSegment(resource.segment);
     const read = await readResource(kind, source, resource.sourceFile.replace(/\.json$/, ''));
     if (!read.ok) {
-      resource.problems.push(`${tenantLabel(sourceManifest)}: ${read.problem}`);
+      resource.problems.push(`${tenantLabel(sourceManifest)}: ${problemText(read.problem)}`);
       continue;
     }
     const base = resource.file.replace(/\.json$/, '');

@@ -1,15 +1,20 @@
 /**
  * Pull: a tenant into a folder. Pulling again updates the files the user did
  * not change, keeps (and reports) the ones they did, and never deletes a
- * local change.
+ * local change. Files are written as their details arrive, and a file that
+ * already holds what it would be written with is left alone, so a pull into
+ * an unchanged folder costs its requests and reads only.
  */
 import type { JsonObject, ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
 import { PROMPT_TEXT_FIELDS } from '../prompt-text';
-import { kindById, kindBySegment, TENANT_SEGMENTS, type ResourceKind, type Segment } from '../resources';
-import type { FolderIO } from './folder-io';
-import { MANIFEST_FILE, ManifestError, readManifest, resourceBase, writeManifest, type Manifest, type PulledResource } from './manifest';
-import { fieldHashes, folderValues, readResource, resourceFiles, textFile } from './representation';
+import { kindById, TENANT_SEGMENTS, type ResourceKind, type Segment } from '../resources';
+import type { FolderEntry, FolderIO } from './folder-io';
+import { foldedName, unsafePath } from './folder-paths';
+import { FolderProblemsError, type FolderProblem } from './folder-problems';
+import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, writeManifest, type Manifest, type PulledResource } from './manifest';
+import { fieldHashes, folderValues, kindOfSegment, removeResource, resourceFiles, textFile, unchangedSincePull } from './representation';
+import { settlePending } from './settle';
 
 export interface PullTarget {
   connection: string;
@@ -27,6 +32,10 @@ export interface PullResult {
   keptLocalChanges: string[];
   /** Resource files removed because the resource is gone from the service (and was not changed here). */
   removed: string[];
+  /** Resources of one kind that share a name on the service: each has a file, but a plan refuses them until renamed. */
+  duplicates: string[];
+  /** What the pull settled first: creates of an earlier push whose answer was lost, adopted. */
+  notes: string[];
 }
 
 export interface PullOptions {
@@ -36,103 +45,119 @@ export interface PullOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-interface Fetched {
+interface Listed {
   segment: Segment;
   kind: ResourceKind;
-  detail: JsonObject;
+  id: number;
+  name: string;
 }
 
-function kindOf(segment: Segment): ResourceKind {
-  return segment === 'tenants' ? kindById('tenant') : (kindBySegment(segment) as ResourceKind);
+function nameOf(value: JsonObject, id: number): string {
+  return typeof value.name === 'string' && value.name !== '' ? value.name : `#${id}`;
 }
 
-function nameOf(detail: JsonObject, id: number): string {
-  return typeof detail.name === 'string' && detail.name !== '' ? detail.name : `#${id}`;
+/** Whether an entry below the folder would lead a write elsewhere; dot-named entries are the user's and never touched. */
+function unsafeEntry(entry: FolderEntry): FolderProblem | undefined {
+  if (entry.path.split('/').some((step) => step.startsWith('.'))) return undefined;
+  const file = entry.type === 'folder' ? `${entry.path}/` : entry.path;
+  if (entry.type === 'link') return { file, message: 'a symbolic link: a tenant folder holds no links, so nothing is read or written outside it; replace it by the file or folder itself' };
+  if (entry.type === 'other') return { file, message: 'neither a file nor a folder; remove it' };
+  const unsafe = unsafePath(entry.path);
+  return unsafe === undefined ? undefined : { file, message: `the name ${unsafe}; rename it` };
 }
 
-/** Whether the resource's files still hold what was pulled (a user change is kept, never overwritten). */
-export async function unchangedSincePull(io: FolderIO, entry: PulledResource): Promise<boolean> {
-  const read = await readResource(kindOf(entry.segment), io, entry.file.replace(/\.json$/, ''));
-  if (!read.ok) return false;
-  const hashes = fieldHashes(read.values);
-  const fields = new Set([...Object.keys(hashes), ...Object.keys(entry.fields)]);
-  return [...fields].every((field) => hashes[field] === entry.fields[field]);
-}
-
-/** Writes a resource's files, removing a text sibling the resource no longer has. */
-export async function writeResource(io: FolderIO, kind: ResourceKind, id: number | undefined, values: JsonObject, base: string): Promise<void> {
-  const files = resourceFiles(kind, id, values, base);
-  for (const [file, text] of files) await io.write(file, text);
-  if (kind.id === 'prompt') {
-    for (const field of PROMPT_TEXT_FIELDS) if (!files.has(textFile(base, field))) await io.remove(textFile(base, field));
-  }
-}
-
-export async function removeResource(io: FolderIO, kind: ResourceKind, base: string): Promise<void> {
-  await io.remove(`${base}.json`);
-  if (kind.id === 'prompt') for (const field of PROMPT_TEXT_FIELDS) await io.remove(textFile(base, field));
-}
-
-async function fetchTenant(client: ServiceClient, tenantId: number, options: PullOptions): Promise<Fetched[]> {
+/** What the service holds, listed: each resource once, in the service's order, the tenant first. */
+async function listTenant(client: ServiceClient, tenantId: number, tenant: JsonObject, options: PullOptions): Promise<Listed[]> {
   const call = { signal: options.signal };
-  const tenant = await client.get(kindById('tenant'), tenantId, undefined, call);
   const lists = await mapWithLimit(TENANT_SEGMENTS, options.concurrency ?? 4, async (segment) => {
-    const kind = kindOf(segment);
-    return (await client.list(kind, tenantId, call)).map((summary) => ({ segment, kind, id: summary.id }));
+    const kind = kindOfSegment(segment);
+    return (await client.list(kind, tenantId, call)).flatMap((summary) => (typeof summary.id === 'number' ? [{ segment, kind, id: summary.id, name: nameOf(summary, summary.id) }] : []));
   });
-  const items = lists.flat().flatMap(({ segment, kind, id }) => (typeof id === 'number' ? [{ segment, kind, id }] : []));
-  let done = 0;
-  // Details, since lists leave fields out (a prompt's texts, an integration's url and tec_params, ...).
-  const details = await mapWithLimit(items, options.concurrency ?? 4, async ({ segment, kind, id }) => {
-    const detail = await client.get(kind, id, tenantId, call);
-    options.onProgress?.(++done, items.length);
-    return { segment, kind, detail };
+  return [{ segment: 'tenants', kind: kindById('tenant'), id: tenantId, name: nameOf(tenant, tenantId) }, ...lists.flat()];
+}
+
+/** Resources of one kind sharing a name: a folder's names are identities, so the user must hear of it. */
+function duplicateNames(listed: readonly Listed[], files: ReadonlyMap<string, string>): string[] {
+  const byName = new Map<string, Listed[]>();
+  for (const item of listed) byName.set(`${item.segment}\n${item.name}`, [...(byName.get(`${item.segment}\n${item.name}`) ?? []), item]);
+  return [...byName.values()].filter((same) => same.length > 1).map((same) => {
+    const [first] = same as [Listed];
+    return `${same.length} ${first.kind.pluralLabel.toLowerCase()} are named "${first.name}" on the service (${same.map((i) => `id ${i.id} in ${files.get(`${i.segment}/${i.id}`) ?? '?'}`).join(', ')}); names are unique per kind in a folder, so a plan refuses them until all but one are renamed`;
   });
-  return [{ segment: 'tenants', kind: kindById('tenant'), detail: tenant }, ...details];
 }
 
 export async function pullTenant(client: ServiceClient, io: FolderIO, target: PullTarget, options: PullOptions = {}): Promise<PullResult> {
-  const previous = await readManifest(io);
-  if (previous && (previous.tenantId !== target.tenantId || previous.baseUrl !== target.baseUrl)) {
-    throw new ManifestError(`The folder holds tenant ${previous.tenantId} of ${previous.baseUrl} (${MANIFEST_FILE}); pull tenant ${target.tenantId} of ${target.baseUrl} into another folder.`);
+  const loaded = await loadManifest(io);
+  if (loaded && (loaded.manifest.tenantId !== target.tenantId || loaded.manifest.baseUrl !== target.baseUrl)) {
+    throw new ManifestError(`The folder holds tenant ${loaded.manifest.tenantId} of ${loaded.manifest.baseUrl} (${MANIFEST_FILE}); pull tenant ${target.tenantId} of ${target.baseUrl} into another folder.`);
   }
-  const fetched = await fetchTenant(client, target.tenantId, options);
+  const entries = await io.walk();
+  const unsafe = [...(loaded?.problems ?? []), ...entries.flatMap((e) => unsafeEntry(e) ?? [])];
+  if (unsafe.length > 0) throw new FolderProblemsError('Nothing was pulled', unsafe);
+  const settled = loaded?.manifest.pending?.length ? await settlePending(client, io, options) : { notes: [] };
+  const previous = settled.notes.length > 0 ? (await loadManifest(io))?.manifest : loaded?.manifest;
+  const existing = new Set(entries.filter((e) => e.type === 'file').map((e) => e.path));
+
+  const call = { signal: options.signal };
+  const tenant = await client.get(kindById('tenant'), target.tenantId, undefined, call);
+  const listed = await listTenant(client, target.tenantId, tenant, options);
+
+  // Files are chosen before any detail arrives, in the service's order, so duplicates get the same files every time.
   const before = new Map((previous?.resources ?? []).map((entry) => [`${entry.segment}/${entry.id}`, entry]));
-  const taken = new Set([...before.values()].map((entry) => entry.file.replace(/\.json$/, '')));
-  const entries: PulledResource[] = [];
-  const keptLocalChanges: string[] = [];
-  for (const { segment, kind, detail } of fetched) {
-    const id = detail.id as number;
-    const name = nameOf(detail, id);
-    const old = before.get(`${segment}/${id}`);
-    before.delete(`${segment}/${id}`);
-    if (old && !(await unchangedSincePull(io, old))) {
-      // The file is kept; its base becomes the service's state, so the plan shows the file against what the
-      // service holds now (that is how a conflict is resolved: pull, review the plan's old and new values, push).
-      keptLocalChanges.push(old.file);
-      entries.push({ ...old, name, fields: fieldHashes(folderValues(kind, detail)) });
-      continue;
-    }
-    const base = resourceBase(segment, id, name, old?.file, taken);
-    taken.add(base);
-    const values = folderValues(kind, detail);
-    await writeResource(io, kind, id, values, base);
-    entries.push({ segment, id, file: `${base}.json`, name, fields: fieldHashes(values) });
+  const taken = new Set([...before.values()].map((entry) => foldedName(entry.file.replace(/\.json$/, ''))));
+  for (const file of existing) if (file.endsWith('.json')) taken.add(foldedName(file.slice(0, -'.json'.length)));
+  const bases = new Map<string, string>();
+  for (const item of listed) {
+    const old = before.get(`${item.segment}/${item.id}`);
+    const base = resourceBase(item.segment, item.id, item.name, old?.file, taken);
+    taken.add(foldedName(base));
+    bases.set(`${item.segment}/${item.id}`, base);
   }
+
+  const keptLocalChanges: string[] = [];
+  let done = 0;
+  const pulled = await mapWithLimit(listed, options.concurrency ?? 4, async (item): Promise<PulledResource> => {
+    const key = `${item.segment}/${item.id}`;
+    // Details, since lists leave fields out (a prompt's texts, an integration's url and tec_params, ...).
+    const detail = item.segment === 'tenants' ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
+    const base = bases.get(key) as string;
+    const values = folderValues(item.kind, detail);
+    const entry: PulledResource = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), fields: fieldHashes(values) };
+    const old = before.get(key);
+    const files = [...resourceFiles(item.kind, item.id, values, base)];
+    const stale = PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
+    const texts = await Promise.all(files.map(([file]) => (existing.has(file) ? io.read(file) : undefined)));
+    const differ = files.filter(([, text], index) => texts[index] !== text);
+    if (differ.length > 0 || stale.length > 0) {
+      if (old && !(await unchangedSincePull(io, old))) {
+        // The user's edit is kept; only a text part they removed comes back, as the plan advises for one.
+        keptLocalChanges.push(old.file);
+        const restorable = existing.has(`${base}.json`) ? differ.filter(([file]) => file.endsWith('.md') && !existing.has(file)) : [];
+        for (const [file, text] of restorable) await io.write(file, text);
+      } else {
+        for (const [file, text] of differ) await io.write(file, text);
+        for (const file of stale) await io.remove(file);
+      }
+    }
+    before.delete(key);
+    options.onProgress?.(++done, listed.length);
+    return entry;
+  });
+
   const removed: string[] = [];
+  const resources = [...pulled];
   // Gone from the service: removed here too, unless changed here (then the plan shows the conflict).
   for (const old of before.values()) {
     if (await unchangedSincePull(io, old)) {
-      await removeResource(io, kindOf(old.segment), old.file.replace(/\.json$/, ''));
+      await removeResource(io, kindOfSegment(old.segment), old.file.replace(/\.json$/, ''));
       removed.push(old.file);
     } else {
       keptLocalChanges.push(old.file);
-      entries.push(old);
+      resources.push(old);
     }
   }
-  const manifest: Manifest = { connection: target.connection, baseUrl: target.baseUrl, tenantId: target.tenantId, resources: entries };
+  const manifest: Manifest = { connection: target.connection, baseUrl: target.baseUrl, tenantId: target.tenantId, resources, pending: previous?.pending };
   await writeManifest(io, manifest);
-  return { resources: fetched.length, keptLocalChanges, removed };
+  const files = new Map(pulled.map((entry) => [`${entry.segment}/${entry.id}`, entry.file]));
+  return { resources: listed.length, keptLocalChanges: keptLocalChanges.sort(), removed, duplicates: duplicateNames(listed, files), notes: settled.notes };
 }
-
-export { kindOf as kindOfSegment };

@@ -1,17 +1,23 @@
 /**
- * Push: sends a plan in its order, one change at a time. Each change is read
- * back, its files and manifest entry rewritten from what the service holds,
- * and the manifest saved, so a push that stops midway continues where it
- * stopped when run again instead of repeating what was applied.
+ * Push: sends a plan in its order, one change at a time, and records each in
+ * the folder as it goes, so a push that stops midway continues where it
+ * stopped when run again instead of repeating what was applied:
+ * - a create is recorded as under way before it is sent (settle.ts adopts it
+ *   when its answer is lost);
+ * - an update or delete is checked against the service right before its own
+ *   write, so a change made there during a long push is a conflict, not lost;
+ * - what the service holds afterwards is compared field by field with what
+ *   was sent, and a field it did not take keeps the user's value in the
+ *   folder, so the next plan shows it again.
  */
 import type { Json, JsonObject, ServiceClient } from '../client';
-import { kindBySegment, type ResourceKind } from '../resources';
+import { ServiceError } from '../errors';
+import type { ResourceKind } from '../resources';
 import type { FolderIO } from './folder-io';
-import { writeManifest, type PulledResource } from './manifest';
+import { writeManifest, type Manifest, type PulledResource } from './manifest';
 import type { Change, LocalResource, Plan } from './plan';
-import { fileReferences } from './plan';
-import { kindOfSegment, removeResource, writeResource } from './pull';
-import { fieldHashes, folderValues, KEPT_ON_SERVICE, sameValue, wireValue } from './representation';
+import { changedOnService, currentDetail, fileReferences } from './plan';
+import { fieldHashes, folderShape, folderValues, kindOfSegment, removeResource, resolveKept, sameValue, wireValue, writeResource } from './representation';
 
 export class PushRefused extends Error {}
 
@@ -34,25 +40,6 @@ export interface PushOptions {
   onProgress?: (change: Change, index: number, total: number) => void;
 }
 
-type Path = Array<string | number>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A kept credential takes the service's current value at the same place; the marker itself is never sent. */
-function withKeptCredentials(value: Json, current: Json | undefined, path: Path, file: string): Json {
-  if (value === KEPT_ON_SERVICE) {
-    if (current === undefined || current === KEPT_ON_SERVICE) throw new PushRefused(`${file}: ${path.join('.')} keeps a credential the service no longer holds there; put the value in the file`);
-    return current;
-  }
-  if (Array.isArray(value)) return value.map((item, i) => withKeptCredentials(item, Array.isArray(current) ? current[i] : undefined, [...path, i], file));
-  if (isObject(value)) {
-    return Object.fromEntries(Object.entries(value).map(([k, item]) => [k, withKeptCredentials(item, isObject(current) ? current[k] : undefined, [...path, k], file)]));
-  }
-  return value;
-}
-
 function idOf(file: string, ids: ReadonlyMap<string, number>): number {
   const id = ids.get(file);
   if (id === undefined) throw new PushRefused(`"${file}" is named as a reference but has no id yet; it must be created first`);
@@ -62,21 +49,68 @@ function idOf(file: string, ids: ReadonlyMap<string, number>): number {
 /** The body of a create or update: the change's fields, references to files as ids, kept credentials resolved. */
 function bodyOf(kind: ResourceKind, change: Change, resource: LocalResource, current: JsonObject | undefined, ids: ReadonlyMap<string, number>): JsonObject {
   const references = new Map(fileReferences(change.segment, resource.values).map((r) => [r.field, r.file]));
+  const held = current && folderShape(kind, current);
   const body: JsonObject = {};
   for (const field of change.fields) {
     const file = references.get(field);
-    const value = file === undefined ? (resource.values[field] as Json) : idOf(file, ids);
-    body[field] = wireValue(kind, field, withKeptCredentials(value, current?.[field], [field], change.file));
+    const resolved = resolveKept(file === undefined ? (resource.values[field] as Json) : idOf(file, ids), held?.[field], [field]);
+    const [missing] = resolved.missing;
+    if (missing) throw new PushRefused(`${change.file}: ${missing.join('.')} keeps a credential the service no longer holds there; put the value in the file`);
+    body[field] = wireValue(kind, field, resolved.value);
   }
   return body;
 }
 
 /** The sent fields the service holds otherwise, compared as the folder holds them. */
-function notTaken(kind: ResourceKind, change: Change, body: JsonObject, detail: JsonObject): NotTaken[] {
-  const sent = folderValues(kind, body as JsonObject);
-  const held = folderValues(kind, detail);
+function notTaken(kind: ResourceKind, change: Change, body: JsonObject, held: JsonObject): NotTaken[] {
+  const sent = folderValues(kind, body);
   return change.fields.filter((field) => field in sent && !sameValue(sent[field], held[field]))
     .map((field) => ({ file: change.file, field, sent: sent[field] as Json, holds: held[field] }));
+}
+
+/** Someone changed (or deleted) the resource on the service after the plan: the push stops before overwriting it. */
+function staleRefusal(change: Change, fields: readonly string[] | undefined): PushRefused {
+  const what = fields === undefined ? 'deleted' : `changed (${fields.join(', ')})`;
+  return new PushRefused(`${change.file}: ${change.segment} "${change.name}" was ${what} on the service while the push ran, so it was not overwritten; pull again to see the service's state, then push the rest`);
+}
+
+class FolderRecord {
+  private readonly entries: Map<string, PulledResource>;
+
+  constructor(private readonly io: FolderIO, private readonly manifest: Manifest) {
+    this.entries = new Map(manifest.resources.map((entry) => [entry.file, entry]));
+  }
+
+  entryOf(change: Change): PulledResource | undefined {
+    return [...this.entries.values()].find((e) => e.segment === change.segment && e.id === change.id);
+  }
+
+  set(entry: PulledResource, replacing?: PulledResource): void {
+    if (replacing && replacing.file !== entry.file) this.entries.delete(replacing.file);
+    this.entries.set(entry.file, entry);
+  }
+
+  delete(entry: PulledResource | undefined): void {
+    if (entry) this.entries.delete(entry.file);
+  }
+
+  /** Saved after every step, so what was applied is never sent again. */
+  async save(pending: Manifest['pending'] = this.manifest.pending?.filter((p) => !this.entries.has(p.file))): Promise<void> {
+    await writeManifest(this.io, { ...this.manifest, resources: [...this.entries.values()], pending });
+  }
+}
+
+/** The resource's current state, refusing when it changed since the plan compared it. */
+async function fresh(client: ServiceClient, change: Change, entry: PulledResource | undefined, tenantId: number, signal?: AbortSignal): Promise<JsonObject | undefined> {
+  if (!entry) return undefined;
+  const detail = await currentDetail(client, entry, tenantId, signal);
+  if (detail === undefined) {
+    if (change.action === 'delete') return undefined;
+    throw staleRefusal(change, undefined);
+  }
+  const changed = changedOnService(entry, detail);
+  if (changed.length > 0) throw staleRefusal(change, changed);
+  return detail;
 }
 
 export async function push(client: ServiceClient, io: FolderIO, plan: Plan, options: PushOptions = {}): Promise<PushResult> {
@@ -86,7 +120,7 @@ export async function push(client: ServiceClient, io: FolderIO, plan: Plan, opti
   }
   if (plan.problems.length > 0) throw new PushRefused(`Nothing was sent: ${plan.problems.join('; ')}`);
   const { manifest } = plan;
-  const entries = new Map(manifest.resources.map((entry) => [entry.file, entry]));
+  const record = new FolderRecord(io, manifest);
   const ids = new Map<string, number>([...plan.local.values()].flatMap((r) => (r.id === undefined ? [] : [[r.file, r.id] as const])));
   const applied: Change[] = [];
   const missed: NotTaken[] = [];
@@ -94,38 +128,45 @@ export async function push(client: ServiceClient, io: FolderIO, plan: Plan, opti
   const tenantOf = (change: Change): number | undefined => (change.segment === 'tenants' ? undefined : manifest.tenantId);
   for (const [index, change] of plan.changes.entries()) {
     options.onProgress?.(change, index, plan.changes.length);
-    const kind = change.segment === 'tenants' ? kindOfSegment('tenants') : (kindBySegment(change.segment) as ResourceKind);
+    const kind = kindOfSegment(change.segment);
     const base = change.file.replace(/\.json$/, '');
-    const old = [...entries.values()].find((e) => e.segment === change.segment && e.id === change.id);
+    const old = record.entryOf(change);
+    const current = await fresh(client, change, old, manifest.tenantId, options.signal);
     if (change.action === 'delete') {
-      await client.delete(kind, change.id as number, tenantOf(change), call);
-      if (old) entries.delete(old.file);
+      // Gone already (a retry after a lost answer, or someone else): what the delete asked for holds.
+      if (current) await client.delete(kind, change.id as number, tenantOf(change), call).catch((error: unknown) => {
+        if (!(error instanceof ServiceError && error.status === 404)) throw error;
+      });
+      record.delete(old);
       await removeResource(io, kind, base);
     } else {
       const resource = plan.local.get(change.file) as LocalResource;
-      const body = bodyOf(kind, change, resource, plan.current.get(change.file), ids);
+      const body = bodyOf(kind, change, resource, current, ids);
       let id = change.id as number;
       if (change.action === 'create') {
+        // Recorded before it is sent: if the answer is lost, the next plan finds the resource instead of creating it twice.
+        await record.save([...(manifest.pending ?? []).filter((p) => p.file !== change.file), { segment: change.segment, file: change.file, name: change.name }]);
         id = (await client.create(kind, body, tenantOf(change), call)).id as number;
-        // Recorded before anything else can fail, so a push run again never creates it twice.
+        record.set({ segment: change.segment, id, file: change.file, name: change.name, fields: fieldHashes(resource.values) });
         await writeResource(io, kind, id, resource.values, base);
-        entries.set(change.file, { segment: change.segment, id, file: change.file, name: change.name, fields: fieldHashes(resource.values) });
-        await writeManifest(io, { ...manifest, resources: [...entries.values()] });
+        await record.save();
       } else {
         await client.update(kind, id, body, tenantOf(change), call);
       }
       ids.set(change.file, id);
       const detail = await client.get(kind, id, tenantOf(change), call);
-      const values = folderValues(kind, detail);
-      if (old && old.file !== change.file) entries.delete(old.file);
-      const entry: PulledResource = { segment: change.segment, id, file: change.file, name: typeof detail.name === 'string' ? detail.name : change.name, fields: fieldHashes(values) };
-      entries.set(change.file, entry);
-      // The folder shows what the service holds: ids instead of file references, the service's own formatting.
-      await writeResource(io, kind, id, values, base);
-      missed.push(...notTaken(kind, change, body, detail));
+      const held = folderValues(kind, detail);
+      const refused = notTaken(kind, change, body, held);
+      // The folder shows what the service holds (ids for file references, its formatting), except where the service
+      // did not take the user's value: that stays, and differs from the manifest, so the next plan shows it again.
+      const shown: JsonObject = { ...held };
+      for (const { field } of refused) shown[field] = resource.values[field] as Json;
+      record.set({ segment: change.segment, id, file: change.file, name: typeof detail.name === 'string' ? detail.name : change.name, fields: fieldHashes(held) }, old);
+      await writeResource(io, kind, id, shown, base);
+      missed.push(...refused);
     }
     applied.push(change);
-    await writeManifest(io, { ...manifest, resources: [...entries.values()] });
+    await record.save();
     if (missed.length > 0) break;
   }
   return { applied, notTaken: missed };

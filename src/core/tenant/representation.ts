@@ -10,9 +10,11 @@ import type { Json, JsonObject } from '../client';
 import { credentialPaths } from '../credentials';
 import { formatDocument, parseDocument } from '../json-document';
 import { PROMPT_TEXT_FIELDS } from '../prompt-text';
-import { editableFields, type ResourceKind } from '../resources';
+import { hideUrlPasswords, restoreUrlPasswords } from '../url-credentials';
+import { editableFields, kindById, kindBySegment, type ResourceKind, type Segment } from '../resources';
 import { updateBody } from '../save-plan';
 import type { FolderIO } from './folder-io';
+import { jsonProblem, problemAt, type FolderProblem } from './folder-problems';
 
 /** Stands in a file for a credential: a push sends the service's own value there, never this text. */
 export const KEPT_ON_SERVICE = '${kept-on-service}';
@@ -42,15 +44,55 @@ function parsedText(value: Json | undefined): Json | undefined {
   return syntaxProblems.length === 0 ? (parsed as Json) : value;
 }
 
-/** A detail object's editable fields as a folder holds them. */
-export function folderValues(kind: ResourceKind, detail: JsonObject): JsonObject {
-  let values: Json = updateBody(kind, detail);
-  for (const path of credentialPaths(kind.id, detail)) values = replaced(values, path, KEPT_ON_SERVICE);
-  const out = values as JsonObject;
+/** A detail object's editable fields in a folder's shape (a prompt's JSON strings parsed), credentials and all. */
+export function folderShape(kind: ResourceKind, detail: JsonObject): JsonObject {
+  const out = updateBody(kind, detail);
   if (kind.id === 'prompt') {
     for (const field of JSON_STRING_FIELDS) if (field in out) out[field] = parsedText(out[field]) ?? null;
   }
   return out;
+}
+
+/** A detail object's editable fields as a folder holds them: no credential, not even a password inside a URL. */
+export function folderValues(kind: ResourceKind, detail: JsonObject): JsonObject {
+  let values: Json = folderShape(kind, detail);
+  for (const path of credentialPaths(kind.id, detail)) values = replaced(values, path, KEPT_ON_SERVICE);
+  return hideUrlPasswords(values, KEPT_ON_SERVICE) as JsonObject;
+}
+
+/** A folder value with every kept credential replaced by the service's current value at the same place. */
+export interface ResolvedCredentials {
+  value: Json;
+  /** Where the folder keeps a credential the service does not hold (nothing to send there). */
+  missing: Path[];
+}
+
+/**
+ * `current` is the service's value in the folder's shape (folderShape), so that paths match: a whole kept value
+ * takes the service's value at its place, a kept password inside a URL the password of the service's URL there.
+ */
+export function resolveKept(value: Json, current: Json | undefined, path: Path = []): ResolvedCredentials {
+  const whole = resolveKeptValues(value, current, path);
+  const urls = restoreUrlPasswords(whole.value, current, KEPT_ON_SERVICE);
+  return { value: urls.value, missing: [...whole.missing, ...urls.missing.map((inner) => [...path, ...inner])] };
+}
+
+function resolveKeptValues(value: Json, current: Json | undefined, path: Path): ResolvedCredentials {
+  if (value === KEPT_ON_SERVICE) {
+    const held = current === undefined || current === null || current === '' || current === KEPT_ON_SERVICE;
+    return held ? { value, missing: [path] } : { value: current, missing: [] };
+  }
+  const missing: Path[] = [];
+  const inner = (item: Json, held: Json | undefined, step: string | number): Json => {
+    const resolved = resolveKeptValues(item, held, [...path, step]);
+    missing.push(...resolved.missing);
+    return resolved.value;
+  };
+  if (Array.isArray(value)) return { value: value.map((item, i) => inner(item, Array.isArray(current) ? current[i] : undefined, i)), missing };
+  if (isObject(value)) {
+    return { value: Object.fromEntries(Object.entries(value).map(([k, item]) => [k, inner(item, isObject(current) ? current[k] : undefined, k)])), missing };
+  }
+  return { value, missing };
 }
 
 /** A folder value as the service takes it: a prompt's parsed settings and function_defs back to (compact) text. */
@@ -94,32 +136,82 @@ export function resourceFiles(kind: ResourceKind, id: number | undefined, values
   return files;
 }
 
-export type ReadResource = { ok: true; id?: number; values: JsonObject } | { ok: false; problem: string };
+export function kindOfSegment(segment: Segment): ResourceKind {
+  return segment === 'tenants' ? kindById('tenant') : (kindBySegment(segment) as ResourceKind);
+}
 
-/** A resource read back from its files: its id (none for a new one) and its values. */
-export async function readResource(kind: ResourceKind, io: FolderIO, base: string): Promise<ReadResource> {
+export interface ReadResourceOk {
+  ok: true;
+  /** None for a new resource. */
+  id?: number;
+  values: JsonObject;
+  /** The JSON file's text, for pointing a problem at its place. */
+  text: string;
+  /** The prompt texts read from their Markdown files. */
+  parts: string[];
+}
+
+export type ReadResource = ReadResourceOk | { ok: false; problem: FolderProblem };
+
+/**
+ * A resource read back from its files: its id and its values. `parts` names the text files there are (a folder's
+ * listing), so none is asked for in vain; without it each is tried.
+ */
+export async function readResource(kind: ResourceKind, io: FolderIO, base: string, parts?: readonly string[]): Promise<ReadResource> {
   const file = `${base}.json`;
   const text = await io.read(file);
-  if (text === undefined) return { ok: false, problem: `${file} is missing` };
+  if (text === undefined) return { ok: false, problem: { file, message: 'the file is missing' } };
   const { value, syntaxProblems } = parseDocument(text);
   const first = syntaxProblems[0];
-  if (first) return { ok: false, problem: `${file}: not valid JSON (${first.message} at offset ${first.offset})` };
-  if (!isObject(value)) return { ok: false, problem: `${file}: must hold a JSON object` };
+  if (first) return { ok: false, problem: problemAt(file, text, first.offset, `not valid JSON: ${first.message}`) };
+  if (!isObject(value)) return { ok: false, problem: { file, line: 1, column: 1, message: 'must hold a JSON object' } };
   const { id, ...values } = value;
   if (id !== undefined && (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0)) {
-    return { ok: false, problem: `${file}: "id" must be the resource's integer id, or be left out for a new resource` };
+    return { ok: false, problem: jsonProblem(file, text, ['id'], 'id: must be the resource\'s integer id, or be left out for a new resource') };
   }
   const editable = editableFields(kind);
-  const unknown = Object.keys(values).filter((field) => !editable.includes(field));
-  if (unknown.length > 0) {
-    return { ok: false, problem: `${file}: ${unknown.map((f) => `"${f}"`).join(', ')} ${unknown.length > 1 ? 'are not fields' : 'is not a field'} a client may set on ${kind.pluralLabel.toLowerCase()}; editable: ${editable.join(', ')}` };
+  const unknown = Object.keys(values).find((field) => !editable.includes(field));
+  if (unknown !== undefined) {
+    return { ok: false, problem: jsonProblem(file, text, [unknown], `${unknown}: not a field a client may set on ${kind.pluralLabel.toLowerCase()}; editable: ${editable.join(', ')}`, 'key') };
   }
+  const read: string[] = [];
   if (kind.id === 'prompt') {
     for (const field of PROMPT_TEXT_FIELDS) {
-      if (field in values) continue;
+      if (field in values || (parts && !parts.includes(field))) continue;
       const markdown = await io.read(textFile(base, field));
-      if (markdown !== undefined) values[field] = markdown;
+      if (markdown === undefined) continue;
+      values[field] = markdown;
+      read.push(field);
     }
   }
-  return { ok: true, id, values };
+  return { ok: true, ...(id === undefined ? {} : { id }), values, text, parts: read };
+}
+
+/** Whether the resource's files still hold what was pulled (a user change is kept, never overwritten). */
+export async function unchangedSincePull(io: FolderIO, entry: { segment: Segment; file: string; fields: Record<string, string> }): Promise<boolean> {
+  const read = await readResource(kindOfSegment(entry.segment), io, entry.file.replace(/\.json$/, ''));
+  if (!read.ok) return false;
+  const hashes = fieldHashes(read.values);
+  const fields = new Set([...Object.keys(hashes), ...Object.keys(entry.fields)]);
+  return [...fields].every((field) => hashes[field] === entry.fields[field]);
+}
+
+/**
+ * Writes a resource's files, removing a text sibling the resource no longer has; `existing` (the folder's files,
+ * when known) spares removing what is not there.
+ */
+export async function writeResource(io: FolderIO, kind: ResourceKind, id: number | undefined, values: JsonObject, base: string, existing?: ReadonlySet<string>): Promise<void> {
+  const files = resourceFiles(kind, id, values, base);
+  for (const [file, text] of files) await io.write(file, text);
+  if (kind.id === 'prompt') {
+    for (const field of PROMPT_TEXT_FIELDS) {
+      const part = textFile(base, field);
+      if (!files.has(part) && (!existing || existing.has(part))) await io.remove(part);
+    }
+  }
+}
+
+export async function removeResource(io: FolderIO, kind: ResourceKind, base: string): Promise<void> {
+  await io.remove(`${base}.json`);
+  if (kind.id === 'prompt') for (const field of PROMPT_TEXT_FIELDS) await io.remove(textFile(base, field));
 }

@@ -8,8 +8,7 @@ import { PROMPT_TEXT_FIELDS } from '../../core/prompt-text';
 import type { Segment } from '../../core/resources';
 import type { Manifest, PulledResource } from '../../core/tenant/manifest';
 import type { LocalChange } from '../../core/tenant/plan';
-import { kindOfSegment } from '../../core/tenant/pull';
-import { textFile } from '../../core/tenant/representation';
+import { kindOfSegment, textFile } from '../../core/tenant/representation';
 
 export type ChangeAction = 'create' | 'update' | 'delete' | 'conflict';
 

@@ -1,0 +1,54 @@
+/**
+ * A problem of a tenant folder as people and editors look for it: the file,
+ * the line and column in it, and the field, so a plan's problem leads to the
+ * place to fix (`ai_prompts/x.json:4:11: mode: must be one of …`).
+ */
+import { locate, locateKey } from '../json-document';
+
+export interface FolderProblem {
+  /** Relative to the folder, `/` separators; a folder's path ends in `/`. */
+  file: string;
+  /** 1-based, as editors and CI annotations count; absent for a whole file or folder. */
+  line?: number;
+  column?: number;
+  /** Says what is wrong and, where it is about a field, starts with the field's path. */
+  message: string;
+}
+
+/** `file:line:column: message`, or `file: message` when there is no place in the file. */
+export function problemText(problem: FolderProblem): string {
+  const at = problem.line === undefined ? '' : `:${problem.line}:${problem.column ?? 1}`;
+  return `${problem.file}${at}: ${problem.message}`;
+}
+
+/** 1-based line and column of an offset. */
+export function position(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) {
+    line++;
+    start = at + 1;
+  }
+  return { line, column: offset - start + 1 };
+}
+
+/** A problem at an offset of a file's text. */
+export function problemAt(file: string, text: string, offset: number, message: string): FolderProblem {
+  return { file, ...position(text, offset), message };
+}
+
+/**
+ * A problem about the value at `path` of a JSON file (its key, for a property that should not be there); the
+ * file alone when the text is not at hand.
+ */
+export function jsonProblem(file: string, text: string | undefined, path: ReadonlyArray<string | number>, message: string, at: 'value' | 'key' = 'value'): FolderProblem {
+  const range = text === undefined ? undefined : at === 'key' ? locateKey(text, path) : locate(text, path);
+  return range && text !== undefined ? problemAt(file, text, range.offset, message) : { file, message };
+}
+
+/** Work refused before it touched anything, for the problems it names. */
+export class FolderProblemsError extends Error {
+  constructor(what: string, readonly problems: readonly FolderProblem[]) {
+    super(`${what}: ${problems.map(problemText).join('; ')}`);
+  }
+}

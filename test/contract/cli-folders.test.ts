@@ -1,0 +1,173 @@
+/**
+ * Hostile and careless tenant folders through the command-line tool, as CI
+ * runs it on a pull request: what a folder may hold, what it may not name,
+ * and a push that is never sent twice.
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+import type { JsonObject } from '../../src/core/client';
+import { kindById } from '../../src/core/resources';
+import { runCli, type Run } from './cli-process';
+import { startContract, type ContractContext } from './setup';
+
+interface ManifestFile {
+  resources: Array<{ segment: string; id: number; file: string; name: string }>;
+  pending?: unknown[];
+}
+
+describe('contract: what a tenant folder may hold and name (CLI)', function () {
+  let ctx: ContractContext;
+  let work: string;
+  let folder: string;
+  let tenantId: number;
+  const prompts = kindById('prompt');
+
+  const run = (...args: string[]): Promise<Run> => runCli(args, work, { CONVAI_TOKEN: ctx.service.adminToken });
+  const plan = async (): Promise<{ result: Run; changes: Array<{ action: string; name: string }>; problems: string[] }> => {
+    const result = await run('plan', '--json', 'folder');
+    const parsed = JSON.parse(result.stdout) as { changes: Array<{ action: string; name: string }>; problems: string[] };
+    return { result, ...parsed };
+  };
+  const at = (file: string): string => path.join(folder, ...file.split('/'));
+  const manifest = async (): Promise<ManifestFile> => JSON.parse(await readFile(at('convai-tenant.json'), 'utf8')) as ManifestFile;
+  const saveManifest = async (value: ManifestFile): Promise<void> => writeFile(at('convai-tenant.json'), JSON.stringify(value, null, 2));
+
+  before(async () => {
+    ctx = await startContract();
+  });
+  after(async () => {
+    await ctx.close();
+  });
+  beforeEach(async () => {
+    await request(`${ctx.service.url}/__test/reset`, { method: 'POST' }).then((r) => r.body.text());
+    tenantId = (await ctx.admin.create(kindById('tenant'), { name: 'Folders', email: 'f@example.com' })).id as number;
+    await ctx.admin.create(prompts, { name: 'Greeting', system: 'Say hello.', user_prompt: 'Hi {{name}}' }, tenantId);
+    await ctx.admin.create(prompts, { name: 'Closing', system: 'Say goodbye.' }, tenantId);
+    work = await mkdtemp(path.join(tmpdir(), 'convai-folders-'));
+    folder = path.join(work, 'folder');
+    const pulled = await run('pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'folder');
+    assert.equal(pulled.code, 0, pulled.stderr);
+  });
+  afterEach(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('refuses a manifest entry that leads outside the folder: nothing is read or written there (exit 1)', async () => {
+    const value = await manifest();
+    const greeting = value.resources.find((r) => r.name === 'Greeting');
+    assert.ok(greeting);
+    greeting.file = '../outside/evil.json';
+    await saveManifest(value);
+    const planned = await plan();
+    assert.equal(planned.result.code, 1);
+    assert.match(planned.problems.join('\n'), /^convai-tenant\.json:\d+:\d+: resources\[\d\]\.file: "\.\.\/outside\/evil\.json" leads outside the folder/m);
+    assert.ok(!planned.changes.some((c) => c.action === 'delete'), 'an entry it may not follow is never a delete');
+    const pulled = await run('pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'folder');
+    assert.equal(pulled.code, 1);
+    assert.match(pulled.stderr, /Nothing was pulled: convai-tenant\.json:\d+:\d+: resources\[\d\]\.file/);
+    assert.ok(!existsSync(path.join(work, 'outside')), 'nothing written outside');
+    const pushed = await run('push', 'folder');
+    assert.equal(pushed.code, 1);
+    assert.ok(!existsSync(path.join(work, 'outside')));
+  });
+
+  it('refuses absolute paths and device names in the manifest', async () => {
+    const value = await manifest();
+    const [first, second] = value.resources.filter((r) => r.segment === 'ai_prompts');
+    assert.ok(first && second);
+    first.file = path.join(work, 'abs.json');
+    second.file = 'ai_prompts/CON.json';
+    await saveManifest(value);
+    const { result, problems } = await plan();
+    assert.equal(result.code, 1);
+    assert.match(problems.join('\n'), /absolute/);
+    assert.match(problems.join('\n'), /device/);
+  });
+
+  it('never follows a symbolic link out of the folder, for a file or a kind folder', async () => {
+    const outside = path.join(work, 'outside');
+    await mkdir(outside);
+    await writeFile(path.join(outside, 'secret.json'), JSON.stringify({ name: 'outside-secret-text' }));
+    await symlink(path.join(outside, 'secret.json'), at('ai_prompts/linked.json'));
+    await symlink(outside, at('intents'));
+    const { result, problems } = await plan();
+    assert.equal(result.code, 1);
+    assert.match(problems.join('\n'), /^ai_prompts\/linked\.json: .*symbolic link/m);
+    assert.match(problems.join('\n'), /^intents\/?: .*symbolic link/m);
+    assert.ok(!result.stdout.includes('outside-secret-text') && !result.stderr.includes('outside-secret-text'), 'nothing read through a link');
+    const pulled = await run('pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'folder');
+    assert.equal(pulled.code, 1);
+    assert.match(pulled.stderr, /Nothing was pulled/);
+    assert.deepEqual(await readFile(path.join(outside, 'secret.json'), 'utf8'), JSON.stringify({ name: 'outside-secret-text' }));
+  });
+
+  it('reports what it does not understand with the nearest valid name, and allows READMEs and dotfiles', async () => {
+    await mkdir(at('intent'));
+    await writeFile(at('intent/refund.json'), JSON.stringify({ name: 'refund', intent_type: 1 }));
+    await writeFile(at('ai_prompts/extra.JSON'), JSON.stringify({ name: 'Extra' }));
+    await writeFile(at('ai_prompts/notes.txt'), 'notes');
+    await writeFile(at('README.md'), '# Our tenant');
+    await writeFile(at('.gitignore'), '*.log');
+    await mkdir(at('.git'));
+    await writeFile(at('.git/HEAD'), 'ref: refs/heads/main');
+    const { result, problems, changes } = await plan();
+    assert.equal(result.code, 1);
+    assert.deepEqual(changes, [], 'nothing in those files becomes a change');
+    const text = problems.join('\n');
+    assert.match(text, /intent\/.*did you mean .*intents\//);
+    assert.match(text, /ai_prompts\/extra\.JSON.*did you mean .*extra\.json/);
+    assert.match(text, /ai_prompts\/notes\.txt/);
+    assert.ok(problems.every((p) => !/^(README\.md|\.gitignore|\.git\/)/.test(p)), 'READMEs, dotfiles and dot-folders are allowed');
+    const table = await run('plan', 'folder');
+    assert.equal(table.code, 1);
+    assert.match(table.stdout, /Problems \(a push sends nothing until they are fixed\)/);
+  });
+
+  it('reports a deleted text part of a pulled prompt with both ways out, and pull restores it', async () => {
+    const greeting = (await manifest()).resources.find((r) => r.name === 'Greeting');
+    assert.ok(greeting);
+    const part = greeting.file.replace(/\.json$/, '.system.md');
+    await rm(at(part));
+    const { result, problems, changes } = await plan();
+    assert.equal(result.code, 1);
+    assert.deepEqual(changes, []);
+    assert.deepEqual(problems, [`${part}: system: this text part of ${greeting.file} is missing; restore it with pull, or write an empty file to clear the field`]);
+    assert.equal((await run('pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'folder')).code, 0);
+    assert.equal(await readFile(at(part), 'utf8'), 'Say hello.');
+    await writeFile(at(part), '');
+    const cleared = await plan();
+    assert.deepEqual(cleared.changes.map((c) => c.action), ['update']);
+  });
+
+  it('refuses two resources of one kind with one name, naming both files', async () => {
+    await writeFile(at('ai_prompts/greeting-again.json'), JSON.stringify({ name: 'Greeting' }));
+    const { result, problems } = await plan();
+    assert.equal(result.code, 1);
+    assert.match(problems.join('\n'), /ai_prompts\/greeting(-again)?\.json:\d+:\d+: name: "Greeting" is also the name of ai_prompts\/greeting(-again)?\.json/);
+  });
+
+  it('creates exactly once when the create\'s answer is lost between two pushes', async () => {
+    await writeFile(at('ai_prompts/welcome.json'), JSON.stringify({ name: 'Welcome', description: 'new' }));
+    await request(`${ctx.service.url}/__test/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ queue: [{ match: 'POST /api/v1/ai_prompts', loseAnswer: true }] }) }).then((r) => r.body.text());
+    const first = await run('push', 'folder');
+    assert.equal(first.code, 1);
+    const second = await run('push', 'folder');
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stderr, /note: ai_prompts\/welcome\.json: adopted AI Prompt "Welcome" \(id \d+\)/);
+    const named = (await ctx.admin.list(prompts, tenantId)).filter((p) => p.name === 'Welcome');
+    assert.equal(named.length, 1, 'one Welcome on the service');
+    assert.equal((JSON.parse(await readFile(at('ai_prompts/welcome.json'), 'utf8')) as JsonObject).id, named[0]?.id);
+    assert.deepEqual((await plan()).changes, []);
+  });
+
+  it('gives no editor advice in a terminal', async () => {
+    const runs = [await run('plan', 'folder'), await runCli(['plan', 'folder'], work, { CONVAI_TOKEN: 'not-the-token' })];
+    for (const { stdout, stderr } of runs) {
+      assert.doesNotMatch(`${stdout}${stderr}`, /convai\.[a-zA-Z]+|ConvAI: |http\.proxy/);
+    }
+  });
+});
