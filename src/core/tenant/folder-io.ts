@@ -123,7 +123,14 @@ export function diskFolder(root: string): FolderIO {
     },
     async write(file, text) {
       await refuseLinks(file);
-      await mkdir(path.dirname(at(file)), { recursive: true });
+      const parent = parentOf(file);
+      // A folder known to be there (and no link) needs no mkdir: a pull writes thousands of files into a few folders.
+      if (!realFolders.has(parent)) {
+        await mkdir(path.dirname(at(file)), { recursive: true });
+        await refuseLinkedFolders(parent, file);
+        // The root itself ('' here) may be reached through a link; made or found, it is the folder.
+        if (parent === '') realFolders.add('');
+      }
       try {
         await writeFile(at(file), text, { encoding: 'utf8', flag: WRITE });
       } catch (error) {

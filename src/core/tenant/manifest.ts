@@ -19,8 +19,10 @@ export interface PulledResource {
   /** The resource's JSON file, relative to the folder: `ai_prompts/order-triage.json`. */
   file: string;
   name: string;
-  /** A hash per field of the pulled state (representation.ts: fieldHashes). */
+  /** A hash per field of the pulled state (representation.ts: pulledState). */
   fields: Record<string, string>;
+  /** A hash of the whole pulled state; absent in folders pulled before it was kept. */
+  hash?: string;
 }
 
 /**
@@ -52,12 +54,12 @@ const SEGMENTS: readonly string[] = ['tenants', ...TENANT_SEGMENTS];
 function pulledResource(value: unknown, index: number): PulledResource {
   const at = `resources[${index}]`;
   if (!isRecord(value)) throw new ManifestError(`${MANIFEST_FILE}: ${at} must be an object`);
-  const { segment, id, file, name, fields } = value;
+  const { segment, id, file, name, fields, hash } = value;
   if (typeof segment !== 'string' || !SEGMENTS.includes(segment)) throw new ManifestError(`${MANIFEST_FILE}: ${at}.segment must be one of ${SEGMENTS.join(', ')}`);
   if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new ManifestError(`${MANIFEST_FILE}: ${at}.id must be an integer`);
   if (typeof file !== 'string' || !file.endsWith('.json')) throw new ManifestError(`${MANIFEST_FILE}: ${at}.file must name the resource's .json file`);
   if (!isRecord(fields) || !Object.values(fields).every((h) => typeof h === 'string')) throw new ManifestError(`${MANIFEST_FILE}: ${at}.fields must map field names to hashes`);
-  return { segment: segment as Segment, id, file, name: typeof name === 'string' ? name : `#${id}`, fields: fields as Record<string, string> };
+  return { segment: segment as Segment, id, file, name: typeof name === 'string' ? name : `#${id}`, fields: fields as Record<string, string>, ...(typeof hash === 'string' ? { hash } : {}) };
 }
 
 function pendingCreate(value: unknown, index: number): PendingCreate {

@@ -16,7 +16,7 @@ import type { FolderIO } from './folder-io';
 import { jsonProblem, problemText, type FolderProblem } from './folder-problems';
 import { scanFolder, type LocalResource } from './folder-scan';
 import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, type Manifest, type PulledResource } from './manifest';
-import { fieldHashes, folderShape, folderValues, KEPT_ON_SERVICE, kindOfSegment, resolveKept, textFile, wireValue } from './representation';
+import { changedFields, fieldHashes, folderShape, folderValues, KEPT_ON_SERVICE, kindOfSegment, resolveKept, textFile, wireValue } from './representation';
 import { ServiceNames } from './service-names';
 import { settlePending } from './settle';
 
@@ -85,12 +85,6 @@ function setAt(value: Json, path: Array<string | number>, next: Json): Json {
   if (Array.isArray(value) && typeof step === 'number') return value.map((item, i) => (i === step ? setAt(item, rest, next) : item));
   if (isObject(value) && typeof step === 'string' && step in value) return { ...value, [step]: setAt(value[step] as Json, rest, next) };
   return value;
-}
-
-/** The fields whose value differs from what was pulled (a field taken out of a file is not sent, so not a change). */
-function changedFields(values: JsonObject, pulled: Record<string, string>): string[] {
-  const hashes = fieldHashes(values);
-  return Object.keys(hashes).filter((field) => hashes[field] !== pulled[field]);
 }
 
 /** Reference fields that name a file of the folder (a resource created in the same push) instead of an id. */
@@ -211,7 +205,7 @@ export async function currentDetail(client: ServiceClient, entry: PulledResource
 
 /** The fields the service changed since the pull: a write there would overwrite someone else's change. */
 export function changedOnService(entry: PulledResource, detail: JsonObject): string[] {
-  return changedFields(folderValues(kindOfSegment(entry.segment), detail), entry.fields);
+  return changedFields(folderValues(kindOfSegment(entry.segment), detail), entry);
 }
 
 /** A change the folder makes, before the service is asked: no conflicts known yet, no old values. */
@@ -275,7 +269,7 @@ async function localChanges(io: FolderIO): Promise<FoundChanges> {
     }
     seen.add(key(resource.segment, resource.id));
     problems.push(...missingParts(resource, entry));
-    const fields = changedFields(resource.values, entry.fields);
+    const fields = changedFields(resource.values, entry);
     if (fields.length > 0) {
       problems.push(...valueProblems(resource, fields));
       changes.push({ action: 'update', segment: resource.segment, file: resource.file, fields, entry, resource });
@@ -333,7 +327,7 @@ export async function planPush(client: ServiceClient, io: FolderIO, options: { s
     }
     current.set(file, detail);
     const serviceValues = folderValues(kindOfSegment(segment), detail);
-    const serviceChanged = changedFields(serviceValues, entry.fields);
+    const serviceChanged = changedFields(serviceValues, entry);
     if (serviceChanged.length > 0) {
       const reason = `changed on the service since the pull (${serviceChanged.join(', ')})${resource ? '' : ' and deleted in the folder'}`;
       return { ...base, action: 'conflict', fields, values: valuesOf(kind, fields, serviceValues, resource?.values), reason };

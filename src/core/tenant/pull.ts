@@ -13,7 +13,7 @@ import type { FolderEntry, FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
 import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, writeManifest, type Manifest, type PulledResource } from './manifest';
-import { fieldHashes, folderValues, kindOfSegment, removeResource, resourceFiles, textFile, unchangedSincePull } from './representation';
+import { folderValues, pulledState, kindOfSegment, removeResource, resourceFiles, textFile, unchangedSincePull } from './representation';
 import { settlePending } from './settle';
 
 export interface PullTarget {
@@ -122,7 +122,7 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     const detail = item.segment === 'tenants' ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
     const base = bases.get(key) as string;
     const values = folderValues(item.kind, detail);
-    const entry: PulledResource = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), fields: fieldHashes(values) };
+    const entry: PulledResource = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), ...pulledState(values) };
     const old = before.get(key);
     const files = [...resourceFiles(item.kind, item.id, values, base)];
     const stale = PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));

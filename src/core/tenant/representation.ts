@@ -107,9 +107,26 @@ function canonical(value: Json): string {
   return JSON.stringify(value);
 }
 
+const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
 /** One hash per field: what a manifest keeps of the pulled state, telling which fields changed since. */
 export function fieldHashes(values: JsonObject): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).map(([field, value]) => [field, createHash('sha256').update(canonical(value)).digest('hex').slice(0, 16)]));
+  return Object.fromEntries(Object.entries(values).map(([field, value]) => [field, digest(canonical(value))]));
+}
+
+/** What a manifest keeps of a resource's pulled state: a hash per field, and one of the whole for the common case of no change. */
+export function pulledState(values: JsonObject): { fields: Record<string, string>; hash: string } {
+  return { fields: fieldHashes(values), hash: digest(canonical(values)) };
+}
+
+/**
+ * The fields whose value differs from the pulled state (a field taken out of a file is not sent, so not a change).
+ * An unchanged resource costs one hash, not one per field: a plan of a large folder is mostly unchanged resources.
+ */
+export function changedFields(values: JsonObject, pulled: { fields: Record<string, string>; hash?: string }): string[] {
+  if (pulled.hash !== undefined && digest(canonical(values)) === pulled.hash) return [];
+  const hashes = fieldHashes(values);
+  return Object.keys(hashes).filter((field) => hashes[field] !== pulled.fields[field]);
 }
 
 export function sameValue(a: Json | undefined, b: Json | undefined): boolean {
@@ -188,9 +205,10 @@ export async function readResource(kind: ResourceKind, io: FolderIO, base: strin
 }
 
 /** Whether the resource's files still hold what was pulled (a user change is kept, never overwritten). */
-export async function unchangedSincePull(io: FolderIO, entry: { segment: Segment; file: string; fields: Record<string, string> }): Promise<boolean> {
+export async function unchangedSincePull(io: FolderIO, entry: { segment: Segment; file: string; fields: Record<string, string>; hash?: string }): Promise<boolean> {
   const read = await readResource(kindOfSegment(entry.segment), io, entry.file.replace(/\.json$/, ''));
   if (!read.ok) return false;
+  if (entry.hash !== undefined && pulledState(read.values).hash === entry.hash) return true;
   const hashes = fieldHashes(read.values);
   const fields = new Set([...Object.keys(hashes), ...Object.keys(entry.fields)]);
   return [...fields].every((field) => hashes[field] === entry.fields[field]);

@@ -9,7 +9,7 @@ import type { ServiceClient } from '../client';
 import { type FolderIO } from './folder-io';
 import type { FolderProblem } from './folder-problems';
 import { isSafeEntry, loadManifest, writeManifest, type PendingCreate } from './manifest';
-import { fieldHashes, folderValues, kindOfSegment, readResource, writeResource } from './representation';
+import { folderValues, pulledState, kindOfSegment, readResource, writeResource } from './representation';
 import { ServiceNames } from './service-names';
 
 export interface Settled {
@@ -58,7 +58,7 @@ export async function settlePending(client: ServiceClient, io: FolderIO, options
     }
     const detail = await client.get(kind, holder.id, create.segment === 'tenants' ? undefined : manifest.tenantId, { signal: options.signal });
     if (local?.ok && local.id === undefined) await writeResource(io, kind, holder.id, local.values, base);
-    resources.push({ segment: create.segment, id: holder.id, file: create.file, name: create.name, fields: fieldHashes(folderValues(kind, detail)) });
+    resources.push({ segment: create.segment, id: holder.id, file: create.file, name: create.name, ...pulledState(folderValues(kind, detail)) });
     names.adopt(create.segment, holder.id);
     notes.push(`${create.file}: adopted ${kind.label} "${create.name}" (id ${holder.id}), which an earlier push created but whose answer was lost; it is not created again`);
   }
