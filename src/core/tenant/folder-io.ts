@@ -6,8 +6,8 @@
  * is reached through a symbolic link, so the folder's files cannot make a
  * pull or push touch anything outside it.
  */
-import { constants } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { closeSync, constants, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { mapWithLimit } from '../concurrency';
 import { unsafePath } from './folder-paths';
@@ -74,6 +74,18 @@ const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 const READ = constants.O_RDONLY | NO_FOLLOW | (constants.O_NONBLOCK ?? 0);
 const WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NO_FOLLOW;
 
+function withDescriptor<T>(file: string, flags: number, work: (fd: number) => T): T {
+  const fd = openSync(file, flags);
+  try {
+    return work(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// readFileSync reads a path with numeric flags in one native call; its types admit only flag strings.
+const READ_FLAG = READ as unknown as string;
+
 /** A folder on disk; `root` is an absolute path, and may itself be reached through a link. */
 export function diskFolder(root: string): FolderIO {
   const at = (file: string): string => path.join(root, ...file.split('/'));
@@ -102,7 +114,8 @@ export function diskFolder(root: string): FolderIO {
   /** Refuses a path that names a link, or reaches its file through one. */
   const refuseLinks = async (file: string): Promise<void> => {
     checked(file);
-    await refuseLinkedFolders(parentOf(file), file);
+    const parent = parentOf(file);
+    if (!realFolders.has(parent)) await refuseLinkedFolders(parent, file);
     if (NO_FOLLOW === 0) {
       const stats = await lstat(at(file)).catch(() => undefined);
       if (stats?.isSymbolicLink()) throw new UnsafePathError(file, IS_LINK);
@@ -115,7 +128,10 @@ export function diskFolder(root: string): FolderIO {
     async read(file) {
       await refuseLinks(file);
       try {
-        return withoutBom(await readFile(at(file), { encoding: 'utf8', flag: READ }));
+        // Synchronous on purpose: a folder's files are small, and one call reads one where the promise API needs
+        // four round trips to the thread pool (open, stat, read, close), which made a plan of 1,000 prompts 4 times
+        // slower than reading its files plainly.
+        return withoutBom(readFileSync(at(file), { encoding: 'utf8', flag: READ_FLAG }));
       } catch (error) {
         if (errorCode(error) === 'ENOENT') return undefined;
         throw linkRefused(file, error);
@@ -132,7 +148,7 @@ export function diskFolder(root: string): FolderIO {
         if (parent === '') realFolders.add('');
       }
       try {
-        await writeFile(at(file), text, { encoding: 'utf8', flag: WRITE });
+        withDescriptor(at(file), WRITE, (fd) => writeFileSync(fd, text, 'utf8'));
       } catch (error) {
         throw linkRefused(file, error);
       }

@@ -12,6 +12,8 @@ const CONTROL = /\p{Cc}/u;
 
 /** Whether Windows takes a name (the part before its first dot, trailing spaces ignored) for a device. */
 export function isDeviceName(stem: string): boolean {
+  // Every path of a folder is checked on each read: most names are told apart by their first letters alone.
+  if (!/^(?:con|prn|aux|nul|com|lpt)/i.test(stem)) return false;
   return DEVICE_NAME.test((stem.split('.')[0] ?? '').trimEnd());
 }
 
@@ -29,9 +31,22 @@ function segmentProblem(segment: string): string | undefined {
 /** Why a folder-relative path may not be read or written, or undefined when it may. */
 export function unsafePath(file: string): string | undefined {
   if (file === '') return 'is empty';
+  // The names a pull writes (letters, digits, - _ .) skip the character checks; every read and write asks.
+  if (!PLAIN.test(file)) return characterProblem(file) ?? segmentsProblem(file);
+  return segmentsProblem(file);
+}
+
+const PLAIN = /^[A-Za-z0-9_./-]+$/;
+
+function characterProblem(file: string): string | undefined {
   if (CONTROL.test(file)) return 'holds a control character';
   if (/^[/\\]/.test(file) || /^[A-Za-z]:/.test(file)) return 'is an absolute path';
   if (file.includes('\\')) return 'holds a backslash; paths in a tenant folder use /';
+  return undefined;
+}
+
+function segmentsProblem(file: string): string | undefined {
+  if (file.startsWith('/')) return 'is an absolute path';
   for (const segment of file.split('/')) {
     const problem = segmentProblem(segment);
     if (problem) return problem;
@@ -41,5 +56,6 @@ export function unsafePath(file: string): string | undefined {
 
 /** The key under which two names are one file on a case-insensitive file system (Windows, macOS). */
 export function foldedName(name: string): string {
-  return name.normalize('NFC').toLowerCase();
+  // Plain ASCII, which nearly every name is, needs no normalisation.
+  return PLAIN.test(name) ? name.toLowerCase() : name.normalize('NFC').toLowerCase();
 }

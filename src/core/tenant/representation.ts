@@ -116,7 +116,20 @@ export function fieldHashes(values: JsonObject): Record<string, string> {
 
 /** What a manifest keeps of a resource's pulled state: a hash per field, and one of the whole for the common case of no change. */
 export function pulledState(values: JsonObject): { fields: Record<string, string>; hash: string } {
-  return { fields: fieldHashes(values), hash: digest(canonical(values)) };
+  return { fields: fieldHashes(values), hash: wholeHash(values) };
+}
+
+/**
+ * The fields in name order, each value as JSON, a text as itself behind its length (a prompt's texts are most of a
+ * folder's bytes, and escaping them is work): the same for a resource read back from files written from these values.
+ * Sound, though not canonical: a differing text only sends the comparison field by field.
+ */
+function wholeHash(values: JsonObject): string {
+  const parts = Object.keys(values).sort().map((field) => {
+    const value = values[field];
+    return typeof value === 'string' ? `${field}\u0000s${value.length}:${value}` : `${field}\u0000${JSON.stringify(value)}`;
+  });
+  return createHash('sha1').update(parts.join('\u0000')).digest('hex');
 }
 
 /**
@@ -124,7 +137,7 @@ export function pulledState(values: JsonObject): { fields: Record<string, string
  * An unchanged resource costs one hash, not one per field: a plan of a large folder is mostly unchanged resources.
  */
 export function changedFields(values: JsonObject, pulled: { fields: Record<string, string>; hash?: string }): string[] {
-  if (pulled.hash !== undefined && digest(canonical(values)) === pulled.hash) return [];
+  if (pulled.hash !== undefined && wholeHash(values) === pulled.hash) return [];
   const hashes = fieldHashes(values);
   return Object.keys(hashes).filter((field) => hashes[field] !== pulled.fields[field]);
 }
