@@ -326,14 +326,15 @@ function networkReason(error: unknown, proxy: ProxyRoute | undefined, advice: Ad
   // The first code with a known reason: an outer code like UND_ERR_PRX_TLS says
   // more than the Node code it wraps, and a code hidden in a cause still counts.
   for (const code of codes) {
-    const tls = TLS_REASONS[code];
+    // Own properties only: a thrown value's code can be any text, "toString" included.
+    const tls = Object.hasOwn(TLS_REASONS, code) ? TLS_REASONS[code] : undefined;
     if (tls) {
       const text = tls.say(advice, proxy?.source);
       return proxy?.url.startsWith('https:') && code !== 'UND_ERR_PRX_TLS'
         ? { remedy: tls.remedy, text: `${text}; if it is the https proxy's certificate, add its CA the same way, or ${advice.proxyStrictSSL}` }
         : { remedy: tls.remedy, text };
     }
-    const connect = CONNECT_REASONS[code];
+    const connect = Object.hasOwn(CONNECT_REASONS, code) ? CONNECT_REASONS[code] : undefined;
     // Through a proxy, the address that was refused or not found is the proxy's.
     if (connect) return { remedy: proxy && connect.remedy === 'baseUrl' ? 'proxy' : connect.remedy, text: connect.say(advice, proxy?.source) };
   }

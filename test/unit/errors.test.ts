@@ -56,6 +56,8 @@ describe('service error messages', () => {
     assert.match(refused.message, /connection was refused/);
     const odd = networkError(info, Object.assign(new Error('weird'), { code: 'EWEIRD' }));
     assert.match(odd.message, /weird \(EWEIRD\)/);
+    const inherited = networkError(info, { code: 'toString' });
+    assert.match(inherited.message, /\(toString\); check the network/, 'a code named like an object\'s own method is just a code');
   });
 
   it('says how long a timed-out request waited', () => {
