@@ -6,7 +6,7 @@
  * is reached through a symbolic link, so the folder's files cannot make a
  * pull or push touch anything outside it.
  */
-import { closeSync, constants, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants, readFileSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { mapWithLimit } from '../concurrency';
@@ -74,17 +74,9 @@ const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 const READ = constants.O_RDONLY | NO_FOLLOW | (constants.O_NONBLOCK ?? 0);
 const WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NO_FOLLOW;
 
-function withDescriptor<T>(file: string, flags: number, work: (fd: number) => T): T {
-  const fd = openSync(file, flags);
-  try {
-    return work(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-// readFileSync reads a path with numeric flags in one native call; its types admit only flag strings.
+// readFileSync and writeFileSync take a path with numeric flags in one native call; their types admit only strings.
 const READ_FLAG = READ as unknown as string;
+const WRITE_FLAG = WRITE as unknown as string;
 
 /** A folder on disk; `root` is an absolute path, and may itself be reached through a link. */
 export function diskFolder(root: string): FolderIO {
@@ -148,7 +140,7 @@ export function diskFolder(root: string): FolderIO {
         if (parent === '') realFolders.add('');
       }
       try {
-        withDescriptor(at(file), WRITE, (fd) => writeFileSync(fd, text, 'utf8'));
+        writeFileSync(at(file), text, { encoding: 'utf8', flag: WRITE_FLAG });
       } catch (error) {
         throw linkRefused(file, error);
       }
