@@ -48,6 +48,8 @@ function characterProblem(file: string): string | undefined {
 function segmentsProblem(file: string): string | undefined {
   if (file.startsWith('/')) return 'is an absolute path';
   for (const segment of file.split('/')) {
+    // A plain name (letters and digits first and last) is fine unless a device: the common case, checked cheaply.
+    if (/^[A-Za-z0-9_][A-Za-z0-9_.-]*[A-Za-z0-9_]$/.test(segment) && !isDeviceName(segment)) continue;
     const problem = segmentProblem(segment);
     if (problem) return problem;
   }
