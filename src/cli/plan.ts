@@ -17,7 +17,7 @@ export const planCommand: Command = {
   async run(args, context) {
     const folder = await pulledFolder(folderArgument(args, context, 'plan'));
     const token = tokenFrom(context.env);
-    const plan = await withClient({ baseUrl: folder.manifest.baseUrl, urlSource: MANIFEST_URL, token }, context.env, (client) => planPush(client, folder.io));
+    const plan = await withClient({ baseUrl: folder.manifest.baseUrl, urlSource: MANIFEST_URL, token }, context.env, (client) => planPush(client, folder.io, { loaded: folder.loaded }));
     for (const note of plan.notes) context.err(`note: ${note}`);
     if (args.values.json === true) context.out(planJson(plan));
     else for (const line of planLines(plan, folder.root)) context.out(line);

@@ -40,7 +40,7 @@ export const pushCommand: Command = {
     let result: PushResult;
     try {
       result = await withClient({ baseUrl: folder.manifest.baseUrl, urlSource: MANIFEST_URL, token }, context.env, async (client) => {
-        const plan = await planPush(client, folder.io);
+        const plan = await planPush(client, folder.io, { loaded: folder.loaded });
         for (const note of plan.notes) context.err(`note: ${note}`);
         let started = 0;
         try {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Advice } from '../core/advice';
 import { parseBaseUrl, ServiceClient } from '../core/client';
 import { diskFolder, type FolderIO } from '../core/tenant/folder-io';
-import { MANIFEST_FILE, readManifest, type Manifest } from '../core/tenant/manifest';
+import { loadManifest, MANIFEST_FILE, type LoadedManifest, type Manifest } from '../core/tenant/manifest';
 import { PROGRAM, UsageError, type CliContext, type ParsedArgs } from './command';
 
 export const TOKEN_VARIABLE = 'CONVAI_TOKEN';
@@ -101,6 +101,8 @@ export interface PulledFolder {
   root: string;
   io: FolderIO;
   manifest: Manifest;
+  /** The manifest with its entries' problems, so a plan need not read it again. */
+  loaded: LoadedManifest;
 }
 
 /** A folder a tenant was pulled into; anything else is a usage error. */
@@ -108,10 +110,10 @@ export async function pulledFolder(root: string): Promise<PulledFolder> {
   const kind = await stat(root).then((s) => (s.isDirectory() ? 'folder' : 'file'), () => 'missing');
   if (kind !== 'folder') throw new UsageError(`${root} ${kind === 'missing' ? 'does not exist' : 'is not a folder'}: give the folder a tenant was pulled into (${PROGRAM} pull --url <base URL> --tenant <id> <folder>).`);
   const io = diskFolder(root);
-  const manifest = await readManifest(io);
-  if (!manifest) throw new UsageError(`${root} is not a pulled tenant folder (no ${MANIFEST_FILE}): pull a tenant into it first (${PROGRAM} pull --url <base URL> --tenant <id> <folder>).`);
-  baseUrlFrom(manifest.baseUrl, MANIFEST_URL);
-  return { root, io, manifest };
+  const loaded = await loadManifest(io);
+  if (!loaded) throw new UsageError(`${root} is not a pulled tenant folder (no ${MANIFEST_FILE}): pull a tenant into it first (${PROGRAM} pull --url <base URL> --tenant <id> <folder>).`);
+  baseUrlFrom(loaded.manifest.baseUrl, MANIFEST_URL);
+  return { root, io, manifest: loaded.manifest, loaded };
 }
 
 /** A tenant id given on the command line, checked before any request. */

@@ -15,7 +15,7 @@ import { validateDocument } from '../validation';
 import type { FolderIO } from './folder-io';
 import { jsonProblem, problemText, type FolderProblem } from './folder-problems';
 import { scanFolder, type LocalResource } from './folder-scan';
-import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, type Manifest, type PulledResource } from './manifest';
+import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
 import { changedFields, fieldHashes, folderShape, folderValues, KEPT_ON_SERVICE, kindOfSegment, resolveKept, textFile, wireValue } from './representation';
 import { ServiceNames } from './service-names';
 import { settlePending } from './settle';
@@ -241,8 +241,8 @@ export async function localPlan(io: FolderIO): Promise<LocalPlan> {
   return { ...found, problems: sortedTexts(found.problems) };
 }
 
-async function localChanges(io: FolderIO): Promise<FoundChanges> {
-  const loaded = await loadManifest(io);
+async function localChanges(io: FolderIO, read?: LoadedManifest): Promise<FoundChanges> {
+  const loaded = read ?? await loadManifest(io);
   if (!loaded) throw new ManifestError(`This folder holds no pulled tenant (no ${MANIFEST_FILE}); pull one into it first.`);
   const { manifest } = loaded;
   const scan = await scanFolder(io);
@@ -303,9 +303,11 @@ async function nameTaken(names: ServiceNames, resource: LocalResource): Promise<
 }
 
 /** The local changes checked against the service's current state: lost answers settled, conflicts found, old values filled in, ordered. */
-export async function planPush(client: ServiceClient, io: FolderIO, options: { signal?: AbortSignal; concurrency?: number } = {}): Promise<Plan> {
-  const settled = await settlePending(client, io, options);
-  const { manifest, changes: candidates, problems, local } = await localChanges(io);
+export async function planPush(client: ServiceClient, io: FolderIO, options: { signal?: AbortSignal; concurrency?: number; loaded?: LoadedManifest } = {}): Promise<Plan> {
+  // The manifest as the caller just read it, when it has (the command line reads it for the base URL).
+  const loaded = options.loaded ?? await loadManifest(io);
+  const settled = await settlePending(client, io, options, loaded);
+  const { manifest, changes: candidates, problems, local } = await localChanges(io, settled.changed ? undefined : loaded);
   problems.push(...settled.problems);
   const names = new ServiceNames(client, manifest, options.signal);
   const current = new Map<string, JsonObject>();

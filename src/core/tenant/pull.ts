@@ -94,8 +94,8 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   const entries = await io.walk();
   const unsafe = [...(loaded?.problems ?? []), ...entries.flatMap((e) => unsafeEntry(e) ?? [])];
   if (unsafe.length > 0) throw new FolderProblemsError('Nothing was pulled', unsafe);
-  const settled = loaded?.manifest.pending?.length ? await settlePending(client, io, options) : { notes: [] };
-  const previous = settled.notes.length > 0 ? (await loadManifest(io))?.manifest : loaded?.manifest;
+  const settled = loaded ? await settlePending(client, io, options, loaded) : undefined;
+  const previous = settled?.changed ? (await loadManifest(io))?.manifest : loaded?.manifest;
   const existing = new Set(entries.filter((e) => e.type === 'file').map((e) => e.path));
 
   const call = { signal: options.signal };
@@ -159,5 +159,5 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   const manifest: Manifest = { connection: target.connection, baseUrl: target.baseUrl, tenantId: target.tenantId, resources, pending: previous?.pending };
   await writeManifest(io, manifest);
   const files = new Map(pulled.map((entry) => [`${entry.segment}/${entry.id}`, entry.file]));
-  return { resources: listed.length, keptLocalChanges: keptLocalChanges.sort(), removed, duplicates: duplicateNames(listed, files), notes: settled.notes };
+  return { resources: listed.length, keptLocalChanges: keptLocalChanges.sort(), removed, duplicates: duplicateNames(listed, files), notes: settled?.notes ?? [] };
 }

@@ -8,22 +8,25 @@
 import type { ServiceClient } from '../client';
 import { type FolderIO } from './folder-io';
 import type { FolderProblem } from './folder-problems';
-import { isSafeEntry, loadManifest, writeManifest, type PendingCreate } from './manifest';
+import { isSafeEntry, loadManifest, writeManifest, type LoadedManifest, type PendingCreate } from './manifest';
 import { folderValues, pulledState, kindOfSegment, readResource, writeResource } from './representation';
 import { ServiceNames } from './service-names';
 
 export interface Settled {
+  /** Whether the manifest was rewritten, so one read before is stale. */
+  changed: boolean;
   /** What was adopted, said to the user. */
   notes: string[];
   /** Creates that cannot be settled on their own: several candidates on the service. */
   problems: FolderProblem[];
 }
 
-export async function settlePending(client: ServiceClient, io: FolderIO, options: { signal?: AbortSignal } = {}): Promise<Settled> {
-  const loaded = await loadManifest(io);
-  const pending = loaded?.manifest.pending ?? [];
-  if (!loaded || pending.length === 0) return { notes: [], problems: [] };
-  const { manifest } = loaded;
+/** `loaded`: the manifest as just read, when the caller has it. */
+export async function settlePending(client: ServiceClient, io: FolderIO, options: { signal?: AbortSignal } = {}, loaded?: LoadedManifest): Promise<Settled> {
+  const current = loaded ?? await loadManifest(io);
+  const pending = current?.manifest.pending ?? [];
+  if (!current || pending.length === 0) return { changed: false, notes: [], problems: [] };
+  const { manifest } = current;
   const names = new ServiceNames(client, manifest, options.signal);
   const notes: string[] = [];
   const problems: FolderProblem[] = [];
@@ -63,5 +66,5 @@ export async function settlePending(client: ServiceClient, io: FolderIO, options
     notes.push(`${create.file}: adopted ${kind.label} "${create.name}" (id ${holder.id}), which an earlier push created but whose answer was lost; it is not created again`);
   }
   await writeManifest(io, { ...manifest, resources, pending: still });
-  return { notes, problems };
+  return { changed: true, notes, problems };
 }
