@@ -142,7 +142,7 @@ describe('tenant folders: the plan as people read it', () => {
 
   it('writes a Markdown document with old and new values, pipes escaped', () => {
     const manifest = { connection: 'local', baseUrl: 'http://x', tenantId: 1, resources: [] };
-    const text = planDocument({ manifest, changes: [change], problems: [], notes: [], local: new Map(), current: new Map() }, '/tmp/f');
+    const text = planDocument({ manifest, changes: [change], problems: [], notes: [], local: new Map() }, '/tmp/f');
     assert.match(text, /### 1\. update ai_prompts "Order Triage" \(id 2\)/);
     assert.match(text, /`PUT \/api\/v1\/ai_prompts\/2\?tenant_id=1`/);
     assert.match(text, /\| `system` \| `"a\\\|b"` \| `"c"` \|/);

@@ -53,9 +53,8 @@ export interface Plan {
   problems: string[];
   /** What the plan settled on its own by looking at the service (a lost answer of an earlier push). */
   notes: string[];
-  /** The folder's resources, and the service's current detail of each resource the plan touches. */
+  /** The folder's resources; a push reads each one's current detail right before its own write. */
   local: Map<string, LocalResource>;
-  current: Map<string, JsonObject>;
 }
 
 /** Creates and updates go in this order of kinds: what is named before what names it; deletes go the other way. */
@@ -310,7 +309,6 @@ export async function planPush(client: ServiceClient, io: FolderIO, options: { s
   const { manifest, changes: candidates, problems, local } = await localChanges(io, settled.changed ? undefined : loaded);
   problems.push(...settled.problems);
   const names = new ServiceNames(client, manifest, options.signal);
-  const current = new Map<string, JsonObject>();
   const gone: PulledResource[] = [];
   const changes = (await mapWithLimit(candidates, options.concurrency ?? 4, async ({ entry, resource, fields, segment, file }): Promise<Change | undefined> => {
     const kind = kindOfSegment(segment).id;
@@ -327,7 +325,6 @@ export async function planPush(client: ServiceClient, io: FolderIO, options: { s
       gone.push(entry);
       return undefined;
     }
-    current.set(file, detail);
     const serviceValues = folderValues(kindOfSegment(segment), detail);
     const serviceChanged = changedFields(serviceValues, entry);
     if (serviceChanged.length > 0) {
@@ -347,5 +344,5 @@ export async function planPush(client: ServiceClient, io: FolderIO, options: { s
     notes.push(...gone.map((entry) => `${entry.file}: already deleted on the service, so nothing is sent; it is no longer in ${MANIFEST_FILE}`));
   }
   const sorted = ordered(changes, local, problems);
-  return { manifest: settledManifest, changes: sorted, problems: sortedTexts(problems), notes, local, current };
+  return { manifest: settledManifest, changes: sorted, problems: sortedTexts(problems), notes, local };
 }
