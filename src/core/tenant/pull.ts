@@ -82,7 +82,7 @@ function duplicateNames(listed: readonly Listed[], files: ReadonlyMap<string, st
   for (const item of listed) byName.set(`${item.segment}\n${item.name}`, [...(byName.get(`${item.segment}\n${item.name}`) ?? []), item]);
   return [...byName.values()].filter((same) => same.length > 1).map((same) => {
     const [first] = same as [Listed];
-    return `${same.length} ${first.kind.pluralLabel.toLowerCase()} are named "${first.name}" on the service (${same.map((i) => `id ${i.id} in ${files.get(`${i.segment}/${i.id}`) ?? '?'}`).join(', ')}); names are unique per kind in a folder, so a plan refuses them until all but one are renamed`;
+    return `${same.length} ${first.kind.pluralLabel} are named "${first.name}" on the service (${same.map((i) => `id ${i.id} in ${files.get(`${i.segment}/${i.id}`) ?? '?'}`).join(', ')}); names are unique per kind in a folder, so a plan refuses them until all but one are renamed`;
   });
 }
 
