@@ -2,7 +2,7 @@
 // "Echo (<model>): <prompt_text>" and whose execute_action answers ping with pong (test/service/README.md).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { addConnection, diagnosticsWhen, removeConnection } from './support';
+import { addConnection, admin, clearRequests, diagnosticsWhen, kind, receivedRequests, rejection, removeConnection } from './support';
 
 const CONNECTION = 'suites';
 
@@ -90,6 +90,27 @@ describe('prompt test suites', () => {
   it('names what is missing where when the target cannot be resolved', async () => {
     const uri = await writeSuite('missing', { prompt: 'No Such Prompt', cases: [{ name: 'a', prompt_text: 'x', expect: { response: { contains: 'x' } } }] });
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('convai.runPromptTests', { uri: uri.toString() })), /AI Prompt "No Such Prompt" is not in tenant 1 on connection "suites"/);
+  });
+
+  it('names the ids of the prompts a suite\'s name fits, rather than testing one of them', async () => {
+    const tenantId = (await admin.create(kind('tenants'), { name: 'Suites Shared Names', email: 'a@shared.example' })).id as number;
+    try {
+      const ids: number[] = [];
+      for (const text of ['Hello in English', 'Hallo auf Deutsch']) {
+        ids.push((await admin.create(kind('ai_prompts'), { name: 'Greeting', user_prompt: text }, tenantId)).id as number);
+      }
+      const uri = await writeSuite('shared-name', {
+        target: { connection: CONNECTION, tenantId }, prompt: 'Greeting', cases: [{ name: 'a', prompt_text: 'x', expect: { response: { contains: 'x' } } }],
+      });
+      await clearRequests();
+      const error = await rejection(vscode.commands.executeCommand('convai.runPromptTests', { uri: uri.toString() }));
+      assert.ok(error.message.includes(
+        `AI Prompt "Greeting" names 2 prompts in tenant ${tenantId} on connection "${CONNECTION}" (ids ${ids.join(', ')}): give the id instead ("prompt": ${ids[0]}), or rename one.`,
+      ), error.message);
+      assert.deepEqual((await receivedRequests()).filter((r) => r.path.endsWith('/test_prompt')), [], 'nothing was tested');
+    } finally {
+      await admin.delete(kind('tenants'), tenantId);
+    }
   });
 
   it('records every case run in the prompt\'s run history', async () => {
