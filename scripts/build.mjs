@@ -27,13 +27,21 @@ const undiciSubset = path.join(root, 'src/http/undici-subset.js');
  */
 const undiciApart = { name: 'undici', setup: (b) => b.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true })) };
 
+/**
+ * The compiled schemas in dist/validators.js, loaded at the first check (src/core/validation.ts): they are about
+ * 90 KB that activation and a plan of an unchanged folder would parse for nothing.
+ * @type {import('esbuild').Plugin}
+ */
+const validatorsApart = { name: 'validators', setup: (b) => b.onResolve({ filter: /\/generated\/validators$/ }, () => ({ path: './validators.js', external: true })) };
+
 // undici waits in a file of its own until the first request, so activation does not load it.
 await build({
   ...common,
   entryPoints: [path.join(root, 'src/extension.ts')],
   outfile: path.join(root, 'dist/extension.js'),
-  plugins: [undiciApart, vscodeApiOnce(root)],
+  plugins: [undiciApart, validatorsApart, vscodeApiOnce(root)],
 });
+await build({ ...common, entryPoints: [path.join(root, 'src/core/generated/validators.ts')], outfile: path.join(root, 'dist/validators.js') });
 // Shared by the extension and the command-line tool.
 await build({ ...common, entryPoints: [undiciSubset], outfile: path.join(root, 'dist/undici.js') });
 
@@ -45,7 +53,7 @@ await build({
   entryPoints: [path.join(root, 'src/cli.ts')],
   outfile: path.join(root, 'dist/cli.js'),
   banner: { js: '#!/usr/bin/env node' },
-  plugins: [undiciApart],
+  plugins: [undiciApart, validatorsApart],
 });
 
 // The schemas of pulled tenant folders' files, derived from schemas/ (package.json's jsonValidation points here).

@@ -1,4 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import { Deadlines } from './deadlines';
 import { http, type Dispatcher } from './http';
 import { NEUTRAL_ADVICE, type Advice } from './advice';
 import {
@@ -118,14 +118,18 @@ export class ServiceClient {
   private readonly maxRetryAfterMs: number;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   private readonly advice: Advice;
+  private readonly deadlines = new Deadlines();
+  /** A silent log builds no messages: the trace lines cost a pull of a thousand resources more than they tell no one. */
+  private readonly tracing: boolean;
 
   constructor(private readonly options: ClientOptions) {
     this.advice = options.advice ?? NEUTRAL_ADVICE;
     this.origin = parseBaseUrl(options.baseUrl, this.advice);
     this.log = options.log ?? silentLogger;
+    this.tracing = this.log !== silentLogger;
     this.delaysMs = options.retry?.delaysMs ?? DEFAULT_DELAYS_MS;
     this.maxRetryAfterMs = options.retry?.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-    this.sleep = options.retry?.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
+    this.sleep = options.retry?.sleep ?? ((ms, signal) => import('node:timers/promises').then((timers) => timers.setTimeout(ms, undefined, { signal })));
   }
 
   async list(kind: ResourceKind, tenantId?: number, call?: CallOptions): Promise<JsonObject[]> {
@@ -229,7 +233,7 @@ export class ServiceClient {
     const pool = this.poolFor(info);
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const endsAt = Date.now() + timeoutMs;
-    const deadline = AbortSignal.timeout(timeoutMs);
+    const deadline = this.deadlines.signal(timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
     const stopped = (): ServiceError | undefined =>
       deadline.aborted ? timeoutError(info, timeoutMs, this.advice) : call.signal?.aborted ? cancelledError(info) : undefined;
@@ -259,7 +263,7 @@ export class ServiceClient {
 
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
-      this.log.trace(`${method} ${info.path} ${traceHeaders(headers)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+      if (this.tracing) this.log.trace(`${method} ${info.path} ${traceHeaders(headers)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       let response: RawResponse;
       try {
         response = await sendOnce(url, method, headers, payload, signal, pool.dispatcher);
@@ -271,9 +275,11 @@ export class ServiceClient {
         await pause(this.delaysMs[attempt - 1] ?? 0, 'the connection closed before the answer', failure, attempt);
         continue;
       }
-      this.log.info(`${method} ${info.path} → ${response.status} (${Date.now() - started} ms)`);
-      this.log.trace(`${method} ${info.path} ← ${response.status} ${response.contentType || 'no content-type'}, ${response.text.length} characters${response.retryAfter ? `, retry-after: ${response.retryAfter}` : ''}`);
-      const failure = statusError(info, withoutToken(response, token), this.advice);
+      if (this.tracing) {
+        this.log.info(`${method} ${info.path} → ${response.status} (${Date.now() - started} ms)`);
+        this.log.trace(`${method} ${info.path} ← ${response.status} ${response.contentType || 'no content-type'}, ${response.text.length} characters${response.retryAfter ? `, retry-after: ${response.retryAfter}` : ''}`);
+      }
+      const failure = statusError(info, response, this.advice, token);
       if (!failure) return { info, response };
       if (attempt > retries || !RETRY_STATUSES.has(response.status)) throw afterAttempts(failure, attempt);
       const asked = retryAfterMs(response.retryAfter, Date.now());
@@ -318,9 +324,10 @@ export function retryAfterMs(value: string | undefined, now: number): number | u
 }
 
 /** The error a response that is not a success stands for; undefined for a 2xx. */
-function statusError(info: RequestInfo, response: RawResponse, advice: Advice): ServiceError | undefined {
-  const { status, contentType, text, location } = response;
-  if (status >= 200 && status <= 299) return undefined;
+function statusError(info: RequestInfo, response: RawResponse, advice: Advice, token?: string): ServiceError | undefined {
+  if (response.status >= 200 && response.status <= 299) return undefined;
+  // Only a failure's text reaches a message, so only a failure's is searched for the token.
+  const { status, contentType, text, location } = token === undefined ? response : withoutToken(response, token);
   if (status >= 300 && status <= 399 && location) return redirectError(info, status, location, advice);
   return httpError(info, status, text, contentType, advice);
 }

@@ -7,12 +7,18 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { BlockList, isIP } from 'node:net';
+import type * as Net from 'node:net';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import * as tls from 'node:tls';
+import type * as Tls from 'node:tls';
 import { http, type Dispatcher } from './http';
 import type { ProxyRoute } from './errors';
+
+// Required at first use, not with the module: a command that sends no request (a plan of a folder) needs neither.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const net = (): typeof Net => require('node:net') as typeof Net;
+const tls = (): typeof Tls => require('node:tls') as typeof Tls;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export interface NetworkSettings {
   /** The proxy for the service, from http.proxy or the environment; none when absent. */
@@ -56,7 +62,7 @@ function matches(raw: string, host: string, port: string): boolean {
   if (entry === '*') return true;
   const { name, entryPort } = splitPort(entry);
   if (!name || (entryPort !== undefined && entryPort !== port)) return false;
-  const family = isIP(host);
+  const family = net().isIP(host);
   if (family) return ipMatches(name, host, family === 6 ? 'ipv6' : 'ipv4');
   const domain = name.replace(/^\*?\./, '').replace(/\.$/, '');
   return domain !== '' && (host === domain || host.endsWith(`.${domain}`));
@@ -73,9 +79,9 @@ function splitPort(entry: string): { name: string; entryPort?: string } {
 
 function ipMatches(entry: string, ip: string, type: 'ipv4' | 'ipv6'): boolean {
   const [address = '', prefix] = entry.split('/');
-  const entryFamily = isIP(address);
+  const entryFamily = net().isIP(address);
   if (!entryFamily || (entryFamily === 6) !== (type === 'ipv6')) return false;
-  const list = new BlockList();
+  const list = new (net().BlockList)();
   if (prefix === undefined) {
     list.addAddress(address, type);
   } else {
@@ -169,8 +175,8 @@ export function createDispatcher(settings: NetworkSettings, target: URL): Dispat
  * defaults, so those must be kept. Older Node has only its bundled roots.
  */
 function defaultCertificates(): readonly string[] {
-  const withDefaults = tls as typeof tls & { getCACertificates?: (type: 'default') => string[] };
-  return withDefaults.getCACertificates?.('default') ?? tls.rootCertificates;
+  const withDefaults = tls() as typeof Tls & { getCACertificates?: (type: 'default') => string[] };
+  return withDefaults.getCACertificates?.('default') ?? withDefaults.rootCertificates;
 }
 
 /**

@@ -243,8 +243,16 @@ export function kindById(id: KindId): ResourceKind {
 }
 
 /** Fields a client may send in an update body: the detail fields it does not own. */
-export function editableFields(kind: ResourceKind): string[] {
-  return kind.detailFields.filter((f) => !kind.fields[f]?.serviceOwned);
+const editable = new WeakMap<ResourceKind, readonly string[]>();
+
+export function editableFields(kind: ResourceKind): readonly string[] {
+  // Asked once per resource by a pull or plan of thousands: computed once per kind.
+  let fields = editable.get(kind);
+  if (!fields) {
+    fields = kind.detailFields.filter((f) => !kind.fields[f]?.serviceOwned);
+    editable.set(kind, fields);
+  }
+  return fields;
 }
 
 /** Fields a client may send in a create body. */

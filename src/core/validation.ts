@@ -4,7 +4,7 @@
  */
 
 import type { AnySchemaObject, ErrorObject } from 'ajv';
-import { validators } from './generated/validators';
+import type { validators as Validators } from './generated/validators';
 import { closest } from './closest-name';
 import { parseDocument } from './json-document';
 import { jsonSchemaFailures } from './json-schema-check';
@@ -28,8 +28,17 @@ export type SchemaName = Segment | 'apirequest' | 'function_defs';
 /** The keyword `closed`, which the build expands (scripts/compile-validators.mjs says why and how). */
 const CLOSED = 'closed';
 
+let compiled: typeof Validators | undefined;
+
+/** The compiled schemas, evaluated at the first check: a command or an activation that checks nothing skips them. */
+function validatorOf(segment: SchemaName): (typeof Validators)[SchemaName] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  compiled ??= (require('./generated/validators') as { validators: typeof Validators }).validators;
+  return compiled[segment];
+}
+
 export function validateDocument(segment: SchemaName, value: unknown): Problem[] {
-  const validate = validators[segment];
+  const validate = validatorOf(segment);
   const problems = validate(value) ? [] : problemsOf(validate.errors ?? [], value);
   if (segment === 'ai_prompts' && isRecord(value)) {
     problems.push(...jsonTextProblems(value));

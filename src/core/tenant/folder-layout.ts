@@ -75,15 +75,21 @@ function rootVerdict(entry: FolderEntry, name: string): Verdict {
 }
 
 /** A file in a kind's folder: `<stem>.json`, or in ai_prompts `<prompt>.<field>.md`. */
+/** `name` split at its last dot (none, or only a leading one: no extension). */
+function splitExtension(name: string): [stem: string, extension: string] {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? [name.slice(0, dot), name.slice(dot + 1)] : [name, ''];
+}
+
 function kindFileVerdict(segment: TenantSegment, name: string): Verdict {
-  const [, stem = name, extension = ''] = /^(.+)\.([^.]*)$/.exec(name) ?? [];
+  const [stem, extension] = splitExtension(name);
   if (extension === 'json') return { resource: segment, base: `${segment}/${stem}` };
   if (foldedName(extension) !== 'md') {
     const json = closest(foldedName(extension), ['json']);
     return { problem: `resource files end in ".json"${json ? didYouMean(`${stem}.json`) : `; ${EXTRAS}`}` };
   }
   if (segment !== TEXTS_KIND) return { problem: `only prompts have text files; resource files end in ".json"; ${EXTRAS}` };
-  const [, prompt = stem, field = ''] = /^(.+)\.([^.]*)$/.exec(stem) ?? [];
+  const [prompt, field] = splitExtension(stem);
   if (extension === 'md' && isPromptTextField(field)) return { part: `${segment}/${name}`, stem: prompt, field };
   const meant = closest(foldedName(field), [...PROMPT_TEXT_FIELDS]);
   if (meant) return { problem: `not a prompt's text file${didYouMean(`${prompt}.${meant}.md`)}` };
@@ -123,7 +129,9 @@ function sameNameProblems(entries: FolderEntry[]): LayoutProblem[] {
   const byName = new Map<string, FolderEntry[]>();
   for (const entry of entries) {
     const key = foldedName(entry.path);
-    byName.set(key, [...(byName.get(key) ?? []), entry]);
+    const same = byName.get(key);
+    if (same) same.push(entry);
+    else byName.set(key, [entry]);
   }
   return [...byName.values()].filter((same): same is [FolderEntry, ...FolderEntry[]] => same.length > 1).map(([first, ...others]) => {
     const path = shown(first);
@@ -139,9 +147,9 @@ export function folderLayout(entries: readonly FolderEntry[]): FolderLayout {
   const parts: Array<{ path: string; base: string; stem: string; field: PromptTextField }> = [];
   const judged: FolderEntry[] = [];
   for (const entry of entries) {
-    const segments = entry.path.split('/');
-    const name = segments.pop() ?? '';
-    const folder = segments.join('/');
+    const slash = entry.path.lastIndexOf('/');
+    const name = entry.path.slice(slash + 1);
+    const folder = slash < 0 ? '' : entry.path.slice(0, slash);
     // Only the root and the kinds' folders are looked into; what lies deeper is in a folder judged already.
     if (folder !== '' && !isKind(folder)) continue;
     judged.push(entry);

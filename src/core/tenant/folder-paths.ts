@@ -28,8 +28,15 @@ function segmentProblem(segment: string): string | undefined {
   return undefined;
 }
 
+// A path of plain names (letters and digits first and last) none of which may be a device: nearly every path a
+// folder holds, told safe by two tests where every read and the layout of a large folder ask.
+const PLAIN_NAME = '[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?';
+const PLAIN_PATH = new RegExp(`^${PLAIN_NAME}(?:/${PLAIN_NAME})*$`);
+const DEVICE_START = /(?:^|\/)(?:con|prn|aux|nul|com|lpt)/i;
+
 /** Why a folder-relative path may not be read or written, or undefined when it may. */
 export function unsafePath(file: string): string | undefined {
+  if (PLAIN_PATH.test(file) && !DEVICE_START.test(file)) return undefined;
   if (file === '') return 'is empty';
   // The names a pull writes (letters, digits, - _ .) skip the character checks; every read and write asks.
   if (!PLAIN.test(file)) return characterProblem(file) ?? segmentsProblem(file);

@@ -23,6 +23,8 @@ export interface PulledResource {
   fields: Record<string, string>;
   /** A hash of the whole pulled state; absent in folders pulled before it was kept. */
   hash?: string;
+  /** A hash of the files a pull wrote for that state (representation.ts: filesHash); absent when a push wrote them. */
+  files?: string;
 }
 
 /**
@@ -51,15 +53,41 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const SEGMENTS: readonly string[] = ['tenants', ...TENANT_SEGMENTS];
 
+/** Field hashes as a manifest keeps them: `field:hash` pairs, space-separated (a tenth of the objects to parse). */
+function fieldsText(fields: Record<string, string>): string {
+  return Object.keys(fields).map((field) => `${field}:${fields[field] as string}`).join(' ');
+}
+
+function fieldsFromText(text: string): Record<string, string> {
+  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const pair of text.split(' ')) {
+    const colon = pair.lastIndexOf(':');
+    if (colon > 0) fields[pair.slice(0, colon)] = pair.slice(colon + 1);
+  }
+  return fields;
+}
+
+/**
+ * An entry whose field hashes are read from their text when first asked for: only a changed resource's are, so a plan
+ * of a large unchanged folder neither splits them nor keeps them.
+ */
+function withFieldsText(entry: Omit<PulledResource, 'fields'>, text: string): PulledResource {
+  let fields: Record<string, string> | undefined;
+  return Object.defineProperty(entry, 'fields', { enumerable: true, get: () => (fields ??= fieldsFromText(text)) }) as PulledResource;
+}
+
 function pulledResource(value: unknown, index: number): PulledResource {
   const at = `resources[${index}]`;
   if (!isRecord(value)) throw new ManifestError(`${MANIFEST_FILE}: ${at} must be an object`);
-  const { segment, id, file, name, fields, hash } = value;
+  const { segment, id, file, name, fields, hash, files } = value;
   if (typeof segment !== 'string' || !SEGMENTS.includes(segment)) throw new ManifestError(`${MANIFEST_FILE}: ${at}.segment must be one of ${SEGMENTS.join(', ')}`);
   if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new ManifestError(`${MANIFEST_FILE}: ${at}.id must be an integer`);
   if (typeof file !== 'string' || !file.endsWith('.json')) throw new ManifestError(`${MANIFEST_FILE}: ${at}.file must name the resource's .json file`);
-  if (!isRecord(fields) || !Object.values(fields).every((h) => typeof h === 'string')) throw new ManifestError(`${MANIFEST_FILE}: ${at}.fields must map field names to hashes`);
-  return { segment: segment as Segment, id, file, name: typeof name === 'string' ? name : `#${id}`, fields: fields as Record<string, string>, ...(typeof hash === 'string' ? { hash } : {}) };
+  // Folders pulled before the text form keep an object of hashes.
+  const object = isRecord(fields) && Object.values(fields).every((h) => typeof h === 'string');
+  if (typeof fields !== 'string' && !object) throw new ManifestError(`${MANIFEST_FILE}: ${at}.fields must hold the field hashes of a pull`);
+  const entry = { segment: segment as Segment, id, file, name: typeof name === 'string' ? name : `#${id}`, ...(typeof hash === 'string' ? { hash } : {}), ...(typeof files === 'string' ? { files } : {}) };
+  return typeof fields === 'string' ? withFieldsText(entry, fields) : { ...entry, fields: fields as Record<string, string> };
 }
 
 function pendingCreate(value: unknown, index: number): PendingCreate {
@@ -141,10 +169,18 @@ export function isSafeEntry(entry: Pick<PulledResource, 'segment' | 'file'>): bo
   return entryFileProblem(entry) === undefined;
 }
 
+/** An array with an entry per line: a pull changes the lines of the resources that changed, and reads back fast. */
+function linesOf(entries: readonly object[]): string {
+  return entries.length === 0 ? '[]' : `[\n${entries.map((entry) => `    ${JSON.stringify(entry)}`).join(',\n')}\n  ]`;
+}
+
 export async function writeManifest(io: FolderIO, manifest: Manifest): Promise<void> {
-  const resources = [...manifest.resources].sort((a, b) => a.file.localeCompare(b.file));
-  const { pending, ...rest } = manifest;
-  await io.write(MANIFEST_FILE, formatDocument({ ...rest, resources, ...(pending && pending.length > 0 ? { pending } : {}) }));
+  const { connection, baseUrl, tenantId, pending } = manifest;
+  const resources = [...manifest.resources].sort((a, b) => a.file.localeCompare(b.file))
+    .map(({ segment, id, file, name, fields, hash, files }) => ({ segment, id, file, name, ...(hash === undefined ? {} : { hash }), ...(files === undefined ? {} : { files }), fields: fieldsText(fields) }));
+  const head = formatDocument({ connection, baseUrl, tenantId }).trimEnd().slice(0, -2);
+  const lists = [`  "resources": ${linesOf(resources)}`, ...(pending && pending.length > 0 ? [`  "pending": ${linesOf(pending)}`] : [])];
+  await io.write(MANIFEST_FILE, `${head},\n${lists.join(',\n')}\n}\n`);
 }
 
 /** A file name a person finds the resource by: `Order Triage` → `order-triage`. */

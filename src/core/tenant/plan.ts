@@ -7,7 +7,7 @@ import type { Json, JsonObject, ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
 import { CREDENTIAL_MASK, credentialPaths } from '../credentials';
 import { ServiceError } from '../errors';
-import { PROMPT_TEXT_FIELDS } from '../prompt-text';
+import { isPromptTextField, PROMPT_TEXT_FIELDS } from '../prompt-text';
 import { REFERENCE_FIELDS } from '../references';
 import { type KindId, type Segment } from '../resources';
 import { hideUrlPasswords } from '../url-credentials';
@@ -16,7 +16,7 @@ import type { FolderIO } from './folder-io';
 import { jsonProblem, problemText, type FolderProblem } from './folder-problems';
 import { scanFolder, type LocalResource } from './folder-scan';
 import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
-import { changedFields, fieldHashes, folderShape, folderValues, KEPT_ON_SERVICE, kindOfSegment, resolveKept, textFile, wireValue } from './representation';
+import { changedFields, fieldHashes, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, kindOfSegment, resolveKept, textFile, wireValue } from './representation';
 import { ServiceNames } from './service-names';
 import { settlePending } from './settle';
 
@@ -148,6 +148,13 @@ function missingParts(resource: LocalResource, entry: PulledResource): FolderPro
   }));
 }
 
+/** Whether a resource's files are byte for byte those its pull wrote: then its values are the pulled ones. */
+function filesAsPulled(resource: LocalResource, entry: PulledResource): boolean {
+  if (entry.files === undefined || resource.text === undefined) return false;
+  const parts = resource.parts.filter(isPromptTextField).map((field) => [field, resource.values[field] as string] as const);
+  return filesHash({ json: resource.text, parts }) === entry.files;
+}
+
 /** The name a resource goes by in the folder: its file's, else the one it was pulled with. */
 function nameOf(resource: LocalResource, entry: PulledResource | undefined): string | undefined {
   return typeof resource.values.name === 'string' ? resource.values.name : entry?.name;
@@ -160,7 +167,9 @@ function duplicateNames(resources: readonly LocalResource[], entryOf: (r: LocalR
     const name = nameOf(resource, entryOf(resource));
     if (name === undefined) continue;
     const key = `${resource.segment}\n${name}`;
-    byName.set(key, [...(byName.get(key) ?? []), resource]);
+    const same = byName.get(key);
+    if (same) same.push(resource);
+    else byName.set(key, [resource]);
   }
   return [...byName.values()].filter((same) => same.length > 1).flatMap((same) => same.slice(1).map((resource) => {
     const others = same.filter((r) => r !== resource).map((r) => r.file).join(', ');
@@ -267,6 +276,7 @@ async function localChanges(io: FolderIO, read?: LoadedManifest): Promise<FoundC
       continue;
     }
     seen.add(key(resource.segment, resource.id));
+    if (filesAsPulled(resource, entry)) continue;
     problems.push(...missingParts(resource, entry));
     const fields = changedFields(resource.values, entry);
     if (fields.length > 0) {

@@ -13,7 +13,7 @@ import type { FolderEntry, FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
 import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, writeManifest, type Manifest, type PulledResource } from './manifest';
-import { folderValues, pulledState, kindOfSegment, removeResource, resourceFiles, textFile, unchangedSincePull } from './representation';
+import { filesHash, folderValues, pulledState, kindOfSegment, removeResource, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { settlePending } from './settle';
 
 export interface PullTarget {
@@ -79,7 +79,12 @@ async function listTenant(client: ServiceClient, tenantId: number, tenant: JsonO
 /** Resources of one kind sharing a name: a folder's names are identities, so the user must hear of it. */
 function duplicateNames(listed: readonly Listed[], files: ReadonlyMap<string, string>): string[] {
   const byName = new Map<string, Listed[]>();
-  for (const item of listed) byName.set(`${item.segment}\n${item.name}`, [...(byName.get(`${item.segment}\n${item.name}`) ?? []), item]);
+  for (const item of listed) {
+    const key = `${item.segment}\n${item.name}`;
+    const same = byName.get(key);
+    if (same) same.push(item);
+    else byName.set(key, [item]);
+  }
   return [...byName.values()].filter((same) => same.length > 1).map((same) => {
     const [first] = same as [Listed];
     return `${same.length} ${first.kind.pluralLabel} are named "${first.name}" on the service (${same.map((i) => `id ${i.id} in ${files.get(`${i.segment}/${i.id}`) ?? '?'}`).join(', ')}); names are unique per kind in a folder, so a plan refuses them until all but one are renamed`;
@@ -122,12 +127,16 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     const detail = item.segment === 'tenants' ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
     const base = bases.get(key) as string;
     const values = folderValues(item.kind, detail);
-    const entry: PulledResource = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), ...pulledState(values) };
+    const texts = resourceTexts(item.kind, item.id, values);
+    const hashed = filesHash(texts);
     const old = before.get(key);
-    const files = [...resourceFiles(item.kind, item.id, values, base)];
+    // What the service holds is what was pulled last time: its state is known, hashing its fields again is waste.
+    const state = old?.files === hashed && old.hash !== undefined ? { fields: old.fields, hash: old.hash } : pulledState(values);
+    const entry: PulledResource = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), ...state, files: hashed };
+    const files: Array<readonly [string, string]> = [...texts.parts.map(([field, text]) => [textFile(base, field), text] as const), [`${base}.json`, texts.json]];
     const stale = PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
-    const texts = await Promise.all(files.map(([file]) => (existing.has(file) ? io.read(file) : undefined)));
-    const differ = files.filter(([, text], index) => texts[index] !== text);
+    const onDisk = await Promise.all(files.map(([file]) => (existing.has(file) ? io.read(file) : undefined)));
+    const differ = files.filter(([, text], index) => onDisk[index] !== text);
     if (differ.length > 0 || stale.length > 0) {
       if (old && !(await unchangedSincePull(io, old))) {
         // The user's edit is kept; only a text part they removed comes back, as the plan advises for one.

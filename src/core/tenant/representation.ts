@@ -9,7 +9,7 @@ import { hash } from 'node:crypto';
 import type { Json, JsonObject } from '../client';
 import { credentialPaths } from '../credentials';
 import { formatDocument, parseDocument } from '../json-document';
-import { PROMPT_TEXT_FIELDS } from '../prompt-text';
+import { isPromptTextField, PROMPT_TEXT_FIELDS, type PromptTextField } from '../prompt-text';
 import { hideUrlPasswords, restoreUrlPasswords } from '../url-credentials';
 import { editableFields, kindById, kindBySegment, type ResourceKind, type Segment } from '../resources';
 import { updateBody } from '../save-plan';
@@ -152,19 +152,38 @@ export function textFile(base: string, field: string): string {
   return `${base}.${field}.md`;
 }
 
+/** A resource's file texts: its JSON file's, and a prompt's text parts in PROMPT_TEXT_FIELDS order. */
+export interface ResourceTexts {
+  json: string;
+  parts: Array<readonly [PromptTextField, string]>;
+}
+
+/** What a resource's files hold: `id` and the fields in the JSON file, a prompt's texts apart. */
+export function resourceTexts(kind: ResourceKind, id: number | undefined, values: JsonObject): ResourceTexts {
+  const json: JsonObject = id === undefined ? {} : { id };
+  const texts = new Map<string, string>();
+  for (const [field, value] of Object.entries(values)) {
+    if (kind.id === 'prompt' && isPromptTextField(field) && typeof value === 'string') texts.set(field, value);
+    else json[field] = value;
+  }
+  const parts = PROMPT_TEXT_FIELDS.flatMap((field) => (texts.has(field) ? [[field, texts.get(field) as string] as const] : []));
+  return { json: formatDocument(json), parts };
+}
+
 /** The files of one resource: `<base>.json` and, for a prompt, a `<base>.<field>.md` per text it holds. */
 export function resourceFiles(kind: ResourceKind, id: number | undefined, values: JsonObject, base: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const json: JsonObject = id === undefined ? {} : { id };
-  for (const [field, value] of Object.entries(values)) {
-    if (kind.id === 'prompt' && (PROMPT_TEXT_FIELDS as readonly string[]).includes(field) && typeof value === 'string') {
-      files.set(textFile(base, field), value);
-    } else {
-      json[field] = value;
-    }
-  }
-  files.set(`${base}.json`, formatDocument(json));
-  return files;
+  const { json, parts } = resourceTexts(kind, id, values);
+  return new Map([...parts.map(([field, text]) => [textFile(base, field), text] as const), [`${base}.json`, json]]);
+}
+
+/**
+ * A hash of a resource's file texts, each behind its length. Files that still hash as pulled hold the pulled values
+ * exactly (the texts are a function of the values, and read back into them), so a plan need not compare their values
+ * and a pull of an unchanged service need not hash them again.
+ */
+export function filesHash(texts: ResourceTexts): string {
+  const framed = texts.parts.map(([field, text]) => `${field}\u0000${text.length}:${text}`);
+  return hash('sha1', `${texts.json.length}:${texts.json}\u0000${framed.join('\u0000')}`, 'hex');
 }
 
 export function kindOfSegment(segment: Segment): ResourceKind {

@@ -1,0 +1,29 @@
+/**
+ * Deadlines shared by the requests that start close together. A signal costs
+ * more than a small request's own work (an event target, and a timer that
+ * lives until it fires), and a pull sends a thousand: requests started within
+ * one slice share one signal, which fires a slice after the last of them could
+ * have started plus the time-out. Each request gets its whole time-out, and
+ * at most a slice more.
+ */
+export const SLICE_MS = 250;
+
+interface Shared {
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  /** The last moment a request may start and still share the signal. */
+  readonly until: number;
+}
+
+export class Deadlines {
+  private shared?: Shared;
+
+  /** A signal that aborts (TimeoutError) no sooner than `timeoutMs` from `now`, and less than a slice later. */
+  signal(timeoutMs: number, now = Date.now()): AbortSignal {
+    const shared = this.shared;
+    if (shared && shared.timeoutMs === timeoutMs && now <= shared.until && !shared.signal.aborted) return shared.signal;
+    const signal = AbortSignal.timeout(timeoutMs + SLICE_MS);
+    this.shared = { signal, timeoutMs, until: now + SLICE_MS };
+    return signal;
+  }
+}
