@@ -6,6 +6,8 @@
  * have started plus the time-out. Each request gets its whole time-out, and
  * at most a slice more.
  */
+import { setMaxListeners } from 'node:events';
+
 export const SLICE_MS = 250;
 
 interface Shared {
@@ -23,6 +25,8 @@ export class Deadlines {
     const shared = this.shared;
     if (shared && shared.timeoutMs === timeoutMs && now <= shared.until && !shared.signal.aborted) return shared.signal;
     const signal = AbortSignal.timeout(timeoutMs + SLICE_MS);
+    // Every request under way listens to it: many at once are no leak, each removes its listener when done.
+    setMaxListeners(0, signal);
     this.shared = { signal, timeoutMs, until: now + SLICE_MS };
     return signal;
   }

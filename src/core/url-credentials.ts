@@ -83,8 +83,17 @@ function mapStrings(value: Json, current: Json | undefined, path: Path, map: (te
   return value;
 }
 
-/** A copy of `value` with every URL password in every string replaced by `marker`; object keys stay as they are. */
+/** Whether a string of `value` passes `test`: most values hold no URL, and then need no copy. */
+function someString(value: Json, test: (text: string) => boolean): boolean {
+  if (typeof value === 'string') return test(value);
+  if (Array.isArray(value)) return value.some((item) => someString(item, test));
+  if (isObject(value)) return Object.values(value).some((item) => someString(item, test));
+  return false;
+}
+
+/** `value` with every URL password in every string replaced by `marker` (a copy when there is one); keys stay as they are. */
 export function hideUrlPasswords(value: Json, marker: string): Json {
+  if (!someString(value, (text) => text.includes('://'))) return value;
   return mapStrings(value, undefined, [], (text) => withPasswords(text, urlPasswords(text), () => marker));
 }
 
@@ -98,6 +107,7 @@ export function hideUrlPasswords(value: Json, marker: string): Json {
  * each string that still holds a marker, once, with the marker left there.
  */
 export function restoreUrlPasswords(local: Json, current: Json | undefined, marker: string): { value: Json; missing: Path[] } {
+  if (!someString(local, (text) => text.includes(marker))) return { value: local, missing: [] };
   const missing: Path[] = [];
   const value = mapStrings(local, current, [], (text, held, path) => {
     if (!text.includes(marker)) return text;

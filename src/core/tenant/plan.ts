@@ -16,7 +16,7 @@ import type { FolderIO } from './folder-io';
 import { jsonProblem, problemText, type FolderProblem } from './folder-problems';
 import { scanFolder, type LocalResource } from './folder-scan';
 import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
-import { changedFields, fieldHashes, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, kindOfSegment, resolveKept, textFile, wireValue } from './representation';
+import { changedFields, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, kindOfSegment, resolveKept, sameFingerprint, textFile, wireValue } from './representation';
 import { ServiceNames } from './service-names';
 import { settlePending } from './settle';
 
@@ -135,13 +135,11 @@ function valueProblems(resource: LocalResource, fields: readonly string[] | 'all
     .map((p) => fieldProblem(resource, p.path, p.message));
 }
 
-/** What a manifest holds for a field that was null: such a field lived in the JSON file, not in a text file. */
-const NULL_HASH = fieldHashes({ value: null }).value;
-
 /** A pulled prompt's text file that is gone: neither a change nor silence, since the user's intent is unknown. */
 function missingParts(resource: LocalResource, entry: PulledResource): FolderProblem[] {
   if (resource.segment !== 'ai_prompts') return [];
-  const pulledAsText = (field: string): boolean => field in entry.fields && entry.fields[field] !== NULL_HASH;
+  // A field pulled as null lived in the JSON file, not in a text file.
+  const pulledAsText = (field: string): boolean => field in entry.fields && !sameFingerprint(entry.fields[field], null);
   return PROMPT_TEXT_FIELDS.filter((field) => pulledAsText(field) && !(field in resource.values)).map((field) => ({
     file: textFile(resource.file.replace(/\.json$/, ''), field),
     message: `${field}: this text part of ${resource.file} is missing; restore it with pull, or write an empty file to clear the field`,
@@ -213,7 +211,8 @@ export async function currentDetail(client: ServiceClient, entry: PulledResource
 
 /** The fields the service changed since the pull: a write there would overwrite someone else's change. */
 export function changedOnService(entry: PulledResource, detail: JsonObject): string[] {
-  return changedFields(folderValues(kindOfSegment(entry.segment), detail), entry);
+  const kind = kindOfSegment(entry.segment);
+  return changedFields(kind, entry.id, folderValues(kind, detail), entry);
 }
 
 /** A change the folder makes, before the service is asked: no conflicts known yet, no old values. */
@@ -278,7 +277,7 @@ async function localChanges(io: FolderIO, read?: LoadedManifest): Promise<FoundC
     seen.add(key(resource.segment, resource.id));
     if (filesAsPulled(resource, entry)) continue;
     problems.push(...missingParts(resource, entry));
-    const fields = changedFields(resource.values, entry);
+    const fields = changedFields(kindOfSegment(resource.segment), resource.id, resource.values, entry);
     if (fields.length > 0) {
       problems.push(...valueProblems(resource, fields));
       changes.push({ action: 'update', segment: resource.segment, file: resource.file, fields, entry, resource });
@@ -336,7 +335,7 @@ export async function planPush(client: ServiceClient, io: FolderIO, options: { s
       return undefined;
     }
     const serviceValues = folderValues(kindOfSegment(segment), detail);
-    const serviceChanged = changedFields(serviceValues, entry);
+    const serviceChanged = changedFields(kindOfSegment(segment), entry.id, serviceValues, entry);
     if (serviceChanged.length > 0) {
       const reason = `changed on the service since the pull (${serviceChanged.join(', ')})${resource ? '' : ' and deleted in the folder'}`;
       return { ...base, action: 'conflict', fields, values: valuesOf(kind, fields, serviceValues, resource?.values), reason };

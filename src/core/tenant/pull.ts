@@ -1,9 +1,11 @@
 /**
  * Pull: a tenant into a folder. Pulling again updates the files the user did
  * not change, keeps (and reports) the ones they did, and never deletes a
- * local change. Files are written as their details arrive, and a file that
- * already holds what it would be written with is left alone, so a pull into
- * an unchanged folder costs its requests and reads only.
+ * local change. Files are written once every detail has arrived (a pull whose
+ * requests fail leaves the folder as it was, and writes in one run go faster
+ * than between answers), and a file that already holds what it would
+ * be written with is left alone, so a pull into an unchanged folder costs its
+ * requests and reads only.
  */
 import type { JsonObject, ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
@@ -12,8 +14,8 @@ import { kindById, TENANT_SEGMENTS, type ResourceKind, type Segment } from '../r
 import type { FolderEntry, FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
-import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, writeManifest, type Manifest, type PulledResource } from './manifest';
-import { filesHash, folderValues, pulledState, kindOfSegment, removeResource, resourceTexts, textFile, unchangedSincePull } from './representation';
+import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, writeManifest, type Manifest, type PulledResource } from './manifest';
+import { fieldHashes, filesHash, folderValues, kindOfSegment, removeResource, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { settlePending } from './settle';
 
 export interface PullTarget {
@@ -120,6 +122,8 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   }
 
   const keptLocalChanges: string[] = [];
+  const writes: Array<readonly [string, string]> = [];
+  const removals: string[] = [];
   let done = 0;
   const pulled = await mapWithLimit(listed, options.concurrency ?? 4, async (item): Promise<PulledResource> => {
     const key = `${item.segment}/${item.id}`;
@@ -130,9 +134,9 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     const texts = resourceTexts(item.kind, item.id, values);
     const hashed = filesHash(texts);
     const old = before.get(key);
-    // What the service holds is what was pulled last time: its state is known, hashing its fields again is waste.
-    const state = old?.files === hashed && old.hash !== undefined ? { fields: old.fields, hash: old.hash } : pulledState(values);
-    const entry: PulledResource = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), ...state, files: hashed };
+    // What the service holds is what was pulled last time: its fields' fingerprints are known already.
+    const head = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), files: hashed };
+    const entry: PulledResource = old?.files === hashed ? sameFields(head, old) : { ...head, fields: fieldHashes(values) };
     const files: Array<readonly [string, string]> = [...texts.parts.map(([field, text]) => [textFile(base, field), text] as const), [`${base}.json`, texts.json]];
     const stale = PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
     const onDisk = await Promise.all(files.map(([file]) => (existing.has(file) ? io.read(file) : undefined)));
@@ -142,10 +146,10 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
         // The user's edit is kept; only a text part they removed comes back, as the plan advises for one.
         keptLocalChanges.push(old.file);
         const restorable = existing.has(`${base}.json`) ? differ.filter(([file]) => file.endsWith('.md') && !existing.has(file)) : [];
-        for (const [file, text] of restorable) await io.write(file, text);
+        writes.push(...restorable);
       } else {
-        for (const [file, text] of differ) await io.write(file, text);
-        for (const file of stale) await io.remove(file);
+        writes.push(...differ);
+        removals.push(...stale);
       }
     }
     before.delete(key);
@@ -153,6 +157,8 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     return entry;
   });
 
+  for (const [file, text] of writes) await io.write(file, text);
+  for (const file of removals) await io.remove(file);
   const removed: string[] = [];
   const resources = [...pulled];
   // Gone from the service: removed here too, unless changed here (then the plan shows the conflict).

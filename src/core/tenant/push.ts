@@ -147,7 +147,7 @@ export async function push(client: ServiceClient, io: FolderIO, plan: Plan, opti
         // Recorded before it is sent: if the answer is lost, the next plan finds the resource instead of creating it twice.
         await record.save([...(manifest.pending ?? []).filter((p) => p.file !== change.file), { segment: change.segment, file: change.file, name: change.name }]);
         id = (await client.create(kind, body, tenantOf(change), call)).id as number;
-        record.set({ segment: change.segment, id, file: change.file, name: change.name, ...pulledState(resource.values) });
+        record.set({ segment: change.segment, id, file: change.file, name: change.name, ...pulledState(kind, id, resource.values) });
         await writeResource(io, kind, id, resource.values, base);
         await record.save();
       } else {
@@ -161,7 +161,7 @@ export async function push(client: ServiceClient, io: FolderIO, plan: Plan, opti
       // did not take the user's value: that stays, and differs from the manifest, so the next plan shows it again.
       const shown: JsonObject = { ...held };
       for (const { field } of refused) shown[field] = resource.values[field] as Json;
-      record.set({ segment: change.segment, id, file: change.file, name: typeof detail.name === 'string' ? detail.name : change.name, ...pulledState(held) }, old);
+      record.set({ segment: change.segment, id, file: change.file, name: typeof detail.name === 'string' ? detail.name : change.name, ...pulledState(kind, id, held) }, old);
       await writeResource(io, kind, id, shown, base);
       missed.push(...refused);
     }

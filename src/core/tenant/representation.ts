@@ -107,40 +107,53 @@ function canonical(value: Json): string {
   return JSON.stringify(value);
 }
 
-// One-shot hashing: a pull hashes every field of every resource, and a Hash object each costs more than the hash.
+// One-shot hashing: a pull fingerprints every field of every resource, and a Hash object each costs more than the hash.
 const digest = (text: string): string => hash('sha256', text, 'hex').slice(0, 16);
 
-/** One hash per field: what a manifest keeps of the pulled state, telling which fields changed since. */
-export function fieldHashes(values: JsonObject): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).map(([field, value]) => [field, digest(canonical(value))]));
-}
-
-/** What a manifest keeps of a resource's pulled state: a hash per field, and one of the whole for the common case of no change. */
-export function pulledState(values: JsonObject): { fields: Record<string, string>; hash: string } {
-  return { fields: fieldHashes(values), hash: wholeHash(values) };
-}
+/** A value kept as itself (`=` and its JSON) is short and holds no space or `:`, which separate a manifest's pairs. */
+const LITERAL = /^[^\s:]{1,24}$/;
 
 /**
- * The fields in name order, each value as JSON, a text as itself behind its length (a prompt's texts are most of a
- * folder's bytes, and escaping them is work): the same for a resource read back from files written from these values.
- * Sound, though not canonical: a differing text only sends the comparison field by field.
+ * What a manifest keeps of one field's value: its canonical JSON itself when short (most fields: a number, null, a
+ * short name), else a hash of it. Folders pulled before fingerprints were kept as themselves hold only hashes.
  */
-function wholeHash(values: JsonObject): string {
-  const parts = Object.keys(values).sort().map((field) => {
-    const value = values[field];
-    return typeof value === 'string' ? `${field}\u0000s${value.length}:${value}` : `${field}\u0000${JSON.stringify(value)}`;
-  });
-  return hash('sha1', parts.join('\u0000'), 'hex');
+function fingerprint(text: string): string {
+  return LITERAL.test(text) ? `=${text}` : digest(text);
+}
+
+/** Whether a field's value is the one a manifest's fingerprint was taken of. */
+export function sameFingerprint(kept: string | undefined, value: Json): boolean {
+  if (kept === undefined) return false;
+  const text = canonical(value);
+  return kept.startsWith('=') ? kept === `=${text}` : kept === digest(text);
+}
+
+/** One fingerprint per field: what a manifest keeps of the pulled state, telling which fields changed since. */
+export function fieldHashes(values: JsonObject): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const field of Object.keys(values)) fields[field] = fingerprint(canonical(values[field] as Json));
+  return fields;
+}
+
+/** What a manifest keeps of a resource's pulled state: a fingerprint per field, and a hash of its files. */
+export function pulledState(kind: ResourceKind, id: number, values: JsonObject): { fields: Record<string, string>; files: string } {
+  return { fields: fieldHashes(values), files: filesHash(resourceTexts(kind, id, values)) };
+}
+
+/** A manifest entry's state: the field fingerprints, and (unless pulled before it was kept) the hash of its files. */
+export interface PulledFingerprints {
+  fields: Record<string, string>;
+  files?: string;
 }
 
 /**
  * The fields whose value differs from the pulled state (a field taken out of a file is not sent, so not a change).
- * An unchanged resource costs one hash, not one per field: a plan of a large folder is mostly unchanged resources.
+ * Values whose files would hash as pulled are unchanged at the cost of one hash, not one per field: a plan or push
+ * compares mostly unchanged resources.
  */
-export function changedFields(values: JsonObject, pulled: { fields: Record<string, string>; hash?: string }): string[] {
-  if (pulled.hash !== undefined && wholeHash(values) === pulled.hash) return [];
-  const hashes = fieldHashes(values);
-  return Object.keys(hashes).filter((field) => hashes[field] !== pulled.fields[field]);
+export function changedFields(kind: ResourceKind, id: number | undefined, values: JsonObject, pulled: PulledFingerprints): string[] {
+  if (pulled.files !== undefined && filesHash(resourceTexts(kind, id, values)) === pulled.files) return [];
+  return Object.keys(values).filter((field) => !sameFingerprint(pulled.fields[field], values[field] as Json));
 }
 
 export function sameValue(a: Json | undefined, b: Json | undefined): boolean {
@@ -238,13 +251,12 @@ export async function readResource(kind: ResourceKind, io: FolderIO, base: strin
 }
 
 /** Whether the resource's files still hold what was pulled (a user change is kept, never overwritten). */
-export async function unchangedSincePull(io: FolderIO, entry: { segment: Segment; file: string; fields: Record<string, string>; hash?: string }): Promise<boolean> {
-  const read = await readResource(kindOfSegment(entry.segment), io, entry.file.replace(/\.json$/, ''));
+export async function unchangedSincePull(io: FolderIO, entry: PulledFingerprints & { segment: Segment; id: number; file: string }): Promise<boolean> {
+  const kind = kindOfSegment(entry.segment);
+  const read = await readResource(kind, io, entry.file.replace(/\.json$/, ''));
   if (!read.ok) return false;
-  if (entry.hash !== undefined && pulledState(read.values).hash === entry.hash) return true;
-  const hashes = fieldHashes(read.values);
-  const fields = new Set([...Object.keys(hashes), ...Object.keys(entry.fields)]);
-  return [...fields].every((field) => hashes[field] === entry.fields[field]);
+  // A field taken out of the file is no change to send, but the file no longer holds what was pulled either.
+  return changedFields(kind, read.id, read.values, entry).length === 0 && Object.keys(entry.fields).every((field) => field in read.values);
 }
 
 /**

@@ -61,7 +61,7 @@ export async function settlePending(client: ServiceClient, io: FolderIO, options
     }
     const detail = await client.get(kind, holder.id, create.segment === 'tenants' ? undefined : manifest.tenantId, { signal: options.signal });
     if (local?.ok && local.id === undefined) await writeResource(io, kind, holder.id, local.values, base);
-    resources.push({ segment: create.segment, id: holder.id, file: create.file, name: create.name, ...pulledState(folderValues(kind, detail)) });
+    resources.push({ segment: create.segment, id: holder.id, file: create.file, name: create.name, ...pulledState(kind, holder.id, folderValues(kind, detail)) });
     names.adopt(create.segment, holder.id);
     notes.push(`${create.file}: adopted ${kind.label} "${create.name}" (id ${holder.id}), which an earlier push created but whose answer was lost; it is not created again`);
   }

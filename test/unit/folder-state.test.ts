@@ -1,0 +1,138 @@
+import * as assert from 'node:assert/strict';
+import { hash } from 'node:crypto';
+import type { JsonObject } from '../../src/core/client';
+import { Deadlines, SLICE_MS } from '../../src/core/deadlines';
+import { kindById } from '../../src/core/resources';
+import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { unsafePath } from '../../src/core/tenant/folder-paths';
+import { loadManifest, MANIFEST_FILE, writeManifest, type Manifest } from '../../src/core/tenant/manifest';
+import { localPlan } from '../../src/core/tenant/plan';
+import { changedFields, fieldHashes, filesHash, folderValues, pulledState, resourceTexts, sameFingerprint, unchangedSincePull, writeResource } from '../../src/core/tenant/representation';
+
+const prompt = kindById('prompt');
+const detail: JsonObject = {
+  id: 7, name: 'Welcome', description: 'A rather longer description than a fingerprint keeps as itself', prompt_type: 1, mode: 1,
+  user_prompt: 'Hello {{name}}', system: 'Be kind.', assistant: null, temparature: 0.2, max_tokens: 300, settings: '{"language": "en"}',
+};
+
+/** How fingerprints were written before short values were kept as themselves: every one a hash. */
+function olderFingerprint(canonicalJson: string): string {
+  return hash('sha256', canonicalJson, 'hex').slice(0, 16);
+}
+
+async function pulledFolder(manifestFields?: Record<string, string>): Promise<{ io: ReturnType<typeof memoryFolder>; manifest: Manifest }> {
+  const io = memoryFolder();
+  const values = folderValues(prompt, detail);
+  await writeResource(io, prompt, 7, values, 'ai_prompts/welcome');
+  const state = pulledState(prompt, 7, values);
+  const manifest: Manifest = {
+    connection: 'c', baseUrl: 'http://127.0.0.1:1', tenantId: 1,
+    resources: [{ segment: 'ai_prompts', id: 7, file: 'ai_prompts/welcome.json', name: 'Welcome', ...(manifestFields ? { fields: manifestFields } : state) }],
+  };
+  await writeManifest(io, manifest);
+  return { io, manifest };
+}
+
+describe('tenant folders: what a manifest keeps of the pulled state', () => {
+  it('keeps a short value as itself and a long one as a hash, and knows each again', () => {
+    const values = folderValues(prompt, detail);
+    const fields = fieldHashes(values);
+    assert.equal(fields.max_tokens, '=300');
+    assert.equal(fields.assistant, '=null');
+    assert.match(fields.description ?? '', /^[0-9a-f]{16}$/);
+    for (const field of Object.keys(values)) assert.ok(sameFingerprint(fields[field], values[field] as JsonObject[string]), field);
+    assert.equal(sameFingerprint(fields.max_tokens, 301), false);
+    assert.equal(sameFingerprint(fields.description, 'another text'), false);
+  });
+
+  it('still reads the hashes of folders pulled before: an unchanged field is no change', () => {
+    const values = folderValues(prompt, detail);
+    const older = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, olderFingerprint(JSON.stringify(value))]));
+    older.settings = olderFingerprint('{"language":"en"}');
+    assert.deepEqual(changedFields(prompt, 7, values, { fields: older }), []);
+    assert.deepEqual(changedFields(prompt, 7, { ...values, max_tokens: 5 }, { fields: older }), ['max_tokens']);
+  });
+
+  it('tells values whose files would be those pulled by one hash, and a changed one field by field', () => {
+    const values = folderValues(prompt, detail);
+    const state = pulledState(prompt, 7, values);
+    assert.equal(state.files, filesHash(resourceTexts(prompt, 7, values)));
+    assert.deepEqual(changedFields(prompt, 7, values, state), []);
+    assert.deepEqual(changedFields(prompt, 7, { ...values, system: 'Be brief.' }, state), ['system']);
+  });
+
+  it('writes an entry per line with the fingerprints as text, and reads them back lazily and as they were', async () => {
+    const { io, manifest } = await pulledFolder();
+    const text = io.files.get(MANIFEST_FILE) ?? '';
+    const [line] = text.split('\n').filter((l) => l.includes('"ai_prompts/welcome.json"'));
+    assert.ok(line, text);
+    assert.match(line, /"fields":"name:=\\"Welcome\\" .* max_tokens:=300 /);
+    const loaded = await loadManifest(io);
+    assert.deepEqual({ ...loaded?.manifest.resources[0]?.fields }, manifest.resources[0]?.fields);
+    await writeManifest(io, loaded?.manifest as Manifest);
+    assert.equal(io.files.get(MANIFEST_FILE), text, 'a manifest read and written again is the same text');
+  });
+
+  it('reads a manifest whose fingerprints are an object, as folders pulled before hold', async () => {
+    const io = memoryFolder();
+    const values = folderValues(prompt, detail);
+    await writeResource(io, prompt, 7, values, 'ai_prompts/welcome');
+    const entry = { segment: 'ai_prompts', id: 7, file: 'ai_prompts/welcome.json', name: 'Welcome', fields: fieldHashes(values) };
+    io.files.set(MANIFEST_FILE, JSON.stringify({ connection: 'c', baseUrl: 'http://127.0.0.1:1', tenantId: 1, resources: [entry] }, null, 2));
+    const plan = await localPlan(io);
+    assert.deepEqual(plan.changes, []);
+    assert.deepEqual(plan.problems, []);
+  });
+
+  it('plans nothing for a file whose text changed but whose values did not (reformatted), and an edit for a changed value', async () => {
+    const { io } = await pulledFolder();
+    const json = io.files.get('ai_prompts/welcome.json') ?? '';
+    io.files.set('ai_prompts/welcome.json', JSON.stringify(JSON.parse(json)));
+    assert.deepEqual((await localPlan(io)).changes, []);
+    io.files.set('ai_prompts/welcome.system.md', 'Be brief.');
+    assert.deepEqual((await localPlan(io)).changes.map((c) => [c.action, c.fields]), [['update', ['system']]]);
+  });
+
+  it('takes a removed field for a change of the files, though a plan sends nothing for it', async () => {
+    const { io, manifest } = await pulledFolder();
+    const [entry] = manifest.resources;
+    assert.ok(entry);
+    assert.equal(await unchangedSincePull(io, entry), true);
+    const json = JSON.parse(io.files.get('ai_prompts/welcome.json') ?? '') as JsonObject;
+    delete json.max_tokens;
+    io.files.set('ai_prompts/welcome.json', JSON.stringify(json));
+    assert.equal(await unchangedSincePull(io, entry), false);
+    assert.deepEqual((await localPlan(io)).changes, []);
+  });
+});
+
+describe('tenant folders: the quick path check', () => {
+  it('still refuses device names and other unsafe names among plain ones', () => {
+    assert.equal(unsafePath('ai_prompts/bulk-prompt-1.json'), undefined);
+    assert.equal(unsafePath('convai-tenant.json'), undefined);
+    assert.equal(unsafePath('ai_prompts/console.json'), undefined);
+    assert.match(unsafePath('ai_prompts/con.json') ?? '', /device name \(CON\)/);
+    assert.match(unsafePath('ai_prompts/COM1.system.md') ?? '', /device name \(COM1\)/);
+    assert.match(unsafePath('ai_prompts/../x.json') ?? '', /outside/);
+    assert.match(unsafePath('ai_prompts/x.json.') ?? '', /ending in a dot/);
+  });
+});
+
+describe('request deadlines', () => {
+  it('share a signal within a slice for one time-out, and take a new one after it or for another time-out', () => {
+    const deadlines = new Deadlines();
+    const first = deadlines.signal(30_000, 1_000);
+    assert.equal(deadlines.signal(30_000, 1_000 + SLICE_MS), first);
+    assert.notEqual(deadlines.signal(30_000, 1_000 + SLICE_MS + 1), first);
+    const other = deadlines.signal(5_000, 1_000 + SLICE_MS + 1);
+    assert.notEqual(other, first);
+  });
+
+  it('fire no sooner than the time-out, as a time-out', async () => {
+    const started = Date.now();
+    const signal = new Deadlines().signal(20);
+    await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    assert.ok(Date.now() - started >= 20);
+    assert.equal((signal.reason as Error).name, 'TimeoutError');
+  });
+});
