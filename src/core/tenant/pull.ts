@@ -2,10 +2,9 @@
  * Pull: a tenant into a folder. Pulling again updates the files the user did
  * not change, keeps (and reports) the ones they did, and never deletes a
  * local change. Files are written once every detail has arrived (a pull whose
- * requests fail leaves the folder as it was, and writes in one run go faster
- * than between answers), and a file that already holds what it would
- * be written with is left alone, so a pull into an unchanged folder costs its
- * requests and reads only.
+ * requests fail leaves the folder as it was), and a file that already holds
+ * what it would be written with is left alone, so a pull into an unchanged
+ * folder costs its requests and reads only.
  */
 import type { JsonObject, ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
@@ -121,14 +120,23 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     bases.set(`${item.segment}/${item.id}`, base);
   }
 
+  // Details, since lists leave fields out (a prompt's texts, an integration's url and tec_params, ...). All of them
+  // first, then the files: answers come in faster than they can be turned into files on a small machine, and the
+  // requests go quickest with nothing between them.
+  let done = 0;
+  const details = await mapWithLimit(listed, options.concurrency ?? 4, async (item): Promise<JsonObject> => {
+    const detail = item.segment === 'tenants' ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
+    options.onProgress?.(++done, listed.length);
+    return detail;
+  });
+
   const keptLocalChanges: string[] = [];
   const writes: Array<readonly [string, string]> = [];
   const removals: string[] = [];
-  let done = 0;
-  const pulled = await mapWithLimit(listed, options.concurrency ?? 4, async (item): Promise<PulledResource> => {
+  const pulled: PulledResource[] = [];
+  for (const [index, item] of listed.entries()) {
     const key = `${item.segment}/${item.id}`;
-    // Details, since lists leave fields out (a prompt's texts, an integration's url and tec_params, ...).
-    const detail = item.segment === 'tenants' ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
+    const detail = details[index] as JsonObject;
     const base = bases.get(key) as string;
     const values = folderValues(item.kind, detail);
     const texts = resourceTexts(item.kind, item.id, values);
@@ -136,11 +144,11 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     const old = before.get(key);
     // What the service holds is what was pulled last time: its fields' fingerprints are known already.
     const head = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), files: hashed };
-    const entry: PulledResource = old?.files === hashed ? sameFields(head, old) : { ...head, fields: fieldHashes(values) };
+    pulled.push(old?.files === hashed ? sameFields(head, old) : { ...head, fields: fieldHashes(values) });
     const files: Array<readonly [string, string]> = [...texts.parts.map(([field, text]) => [textFile(base, field), text] as const), [`${base}.json`, texts.json]];
     const stale = PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
     const onDisk = await Promise.all(files.map(([file]) => (existing.has(file) ? io.read(file) : undefined)));
-    const differ = files.filter(([, text], index) => onDisk[index] !== text);
+    const differ = files.filter(([, text], i) => onDisk[i] !== text);
     if (differ.length > 0 || stale.length > 0) {
       if (old && !(await unchangedSincePull(io, old))) {
         // The user's edit is kept; only a text part they removed comes back, as the plan advises for one.
@@ -153,9 +161,7 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
       }
     }
     before.delete(key);
-    options.onProgress?.(++done, listed.length);
-    return entry;
-  });
+  }
 
   for (const [file, text] of writes) await io.write(file, text);
   for (const file of removals) await io.remove(file);
