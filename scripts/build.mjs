@@ -28,8 +28,9 @@ const undiciSubset = path.join(root, 'src/http/undici-subset.js');
 const undiciApart = { name: 'undici', setup: (b) => b.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true })) };
 
 /**
- * The compiled schemas in dist/validators.js, loaded at the first check (src/core/validation.ts): they are about
- * 90 KB that activation and a plan of an unchanged folder would parse for nothing.
+ * The command-line tool's compiled schemas in dist/validators.js, loaded at the first check (src/core/validation.ts):
+ * about 90 KB that every command would parse, and a plan of an unchanged folder never runs. The extension keeps them
+ * in its bundle, which shares ajv's runtime helpers with them, and evaluates them at the first check too.
  * @type {import('esbuild').Plugin}
  */
 const validatorsApart = { name: 'validators', setup: (b) => b.onResolve({ filter: /\/generated\/validators$/ }, () => ({ path: './validators.js', external: true })) };
@@ -39,9 +40,8 @@ await build({
   ...common,
   entryPoints: [path.join(root, 'src/extension.ts')],
   outfile: path.join(root, 'dist/extension.js'),
-  plugins: [undiciApart, validatorsApart, vscodeApiOnce(root)],
+  plugins: [undiciApart, vscodeApiOnce(root)],
 });
-await build({ ...common, entryPoints: [path.join(root, 'src/core/generated/validators.ts')], outfile: path.join(root, 'dist/validators.js') });
 // Shared by the extension and the command-line tool.
 await build({ ...common, entryPoints: [undiciSubset], outfile: path.join(root, 'dist/undici.js') });
 
@@ -55,6 +55,7 @@ await build({
   banner: { js: '#!/usr/bin/env node' },
   plugins: [undiciApart, validatorsApart],
 });
+await build({ ...common, entryPoints: [path.join(root, 'src/core/generated/validators.ts')], outfile: path.join(root, 'dist/validators.js') });
 
 // The schemas of pulled tenant folders' files, derived from schemas/ (package.json's jsonValidation points here).
 writeFolderSchemas(path.join(root, 'schemas'), path.join(root, 'dist', 'schemas', 'folder'));

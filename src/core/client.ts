@@ -119,12 +119,15 @@ export class ServiceClient {
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   private readonly advice: Advice;
   private readonly deadlines = new Deadlines();
+  /** The path of the API below the base URL: `/api/v1`, behind the base URL's own path. */
+  private readonly apiPath: string;
   /** A silent log builds no messages: the trace lines cost a pull of a thousand resources more than they tell no one. */
   private readonly tracing: boolean;
 
   constructor(private readonly options: ClientOptions) {
     this.advice = options.advice ?? NEUTRAL_ADVICE;
     this.origin = parseBaseUrl(options.baseUrl, this.advice);
+    this.apiPath = `${this.origin.pathname.replace(/\/$/, '')}/api/v1`;
     this.log = options.log ?? silentLogger;
     this.tracing = this.log !== silentLogger;
     this.delaysMs = options.retry?.delaysMs ?? DEFAULT_DELAYS_MS;
@@ -186,7 +189,7 @@ export class ServiceClient {
   }
 
   private pathWithQuery(path: string, kind: ResourceKind, tenantId: number | undefined): string {
-    const base = `${this.origin.pathname.replace(/\/$/, '')}/api/v1${path}`;
+    const base = `${this.apiPath}${path}`;
     return kind.tenantQuery !== 'none' && tenantId !== undefined ? `${base}?tenant_id=${tenantId}` : base;
   }
 
@@ -223,7 +226,9 @@ export class ServiceClient {
       );
     }
     const info = this.requestInfo(method, path, kind, tenantId);
-    const token = await this.options.token();
+    // A token at hand is not awaited: a pull sends a thousand requests, and each wait is a turn of the event loop.
+    const held = this.options.token();
+    const token = typeof held === 'string' || held === undefined ? held : await held;
     if (!token) {
       throw new ServiceError(
         { ...info, kind: 'http', status: 401, remedy: 'token' },

@@ -83,17 +83,20 @@ function mapStrings(value: Json, current: Json | undefined, path: Path, map: (te
   return value;
 }
 
-/** Whether a string of `value` passes `test`: most values hold no URL, and then need no copy. */
-function someString(value: Json, test: (text: string) => boolean): boolean {
-  if (typeof value === 'string') return test(value);
-  if (Array.isArray(value)) return value.some((item) => someString(item, test));
-  if (isObject(value)) return Object.values(value).some((item) => someString(item, test));
+/** Whether a string of `value` holds `part`: most values hold no URL, and then need no copy. */
+function someStringHolds(value: Json, part: string): boolean {
+  if (typeof value === 'string') return value.includes(part);
+  if (Array.isArray(value)) {
+    for (const item of value) if (someStringHolds(item, part)) return true;
+  } else if (isObject(value)) {
+    for (const key of Object.keys(value)) if (someStringHolds(value[key] as Json, part)) return true;
+  }
   return false;
 }
 
 /** `value` with every URL password in every string replaced by `marker` (a copy when there is one); keys stay as they are. */
 export function hideUrlPasswords(value: Json, marker: string): Json {
-  if (!someString(value, (text) => text.includes('://'))) return value;
+  if (!someStringHolds(value, '://')) return value;
   return mapStrings(value, undefined, [], (text) => withPasswords(text, urlPasswords(text), () => marker));
 }
 
@@ -107,7 +110,7 @@ export function hideUrlPasswords(value: Json, marker: string): Json {
  * each string that still holds a marker, once, with the marker left there.
  */
 export function restoreUrlPasswords(local: Json, current: Json | undefined, marker: string): { value: Json; missing: Path[] } {
-  if (!someString(local, (text) => text.includes(marker))) return { value: local, missing: [] };
+  if (!someStringHolds(local, marker)) return { value: local, missing: [] };
   const missing: Path[] = [];
   const value = mapStrings(local, current, [], (text, held, path) => {
     if (!text.includes(marker)) return text;

@@ -146,8 +146,9 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     const head = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), files: hashed };
     pulled.push(old?.files === hashed ? sameFields(head, old) : { ...head, fields: fieldHashes(values) });
     const files: Array<readonly [string, string]> = [...texts.parts.map(([field, text]) => [textFile(base, field), text] as const), [`${base}.json`, texts.json]];
-    const stale = PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
-    const onDisk = await Promise.all(files.map(([file]) => (existing.has(file) ? io.read(file) : undefined)));
+    // A new folder (the common first pull) has nothing to compare with or leave behind.
+    const stale = existing.size === 0 ? [] : PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
+    const onDisk = existing.size === 0 ? [] : await Promise.all(files.map(([file]) => (existing.has(file) ? io.read(file) : undefined)));
     const differ = files.filter(([, text], i) => onDisk[i] !== text);
     if (differ.length > 0 || stale.length > 0) {
       if (old && !(await unchangedSincePull(io, old))) {

@@ -174,12 +174,18 @@ export interface ResourceTexts {
 /** What a resource's files hold: `id` and the fields in the JSON file, a prompt's texts apart. */
 export function resourceTexts(kind: ResourceKind, id: number | undefined, values: JsonObject): ResourceTexts {
   const json: JsonObject = id === undefined ? {} : { id };
-  const texts = new Map<string, string>();
-  for (const [field, value] of Object.entries(values)) {
-    if (kind.id === 'prompt' && isPromptTextField(field) && typeof value === 'string') texts.set(field, value);
-    else json[field] = value;
+  const texts = kind.id === 'prompt';
+  for (const field of Object.keys(values)) {
+    const value = values[field] as Json;
+    if (!(texts && typeof value === 'string' && isPromptTextField(field))) json[field] = value;
   }
-  const parts = PROMPT_TEXT_FIELDS.flatMap((field) => (texts.has(field) ? [[field, texts.get(field) as string] as const] : []));
+  const parts: Array<readonly [PromptTextField, string]> = [];
+  if (texts) {
+    for (const field of PROMPT_TEXT_FIELDS) {
+      const value = values[field];
+      if (typeof value === 'string') parts.push([field, value]);
+    }
+  }
   return { json: formatDocument(json), parts };
 }
 
