@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { diskFolder, memoryFolder, readMany, UnsafePathError, type FolderIO } from '../../src/core/tenant/folder-io';
+import { diskFolder, memoryFolder, UnsafePathError, type FolderIO } from '../../src/core/tenant/folder-io';
 
 describe('tenant folders: reading and writing files', () => {
   let scratch: string;
@@ -79,14 +79,12 @@ describe('tenant folders: reading and writing files', () => {
         ]);
       });
 
-      it('reads many files at once, a missing one as undefined', async () => {
+      it('reads many files at once, in order, a missing one as undefined and an unsafe one as its error', async () => {
         const files = Array.from({ length: 40 }, (_, i) => `intents/i${i}.json`);
         for (const file of files) await io.write(file, file);
-        const texts = await readMany(io, [...files, 'intents/missing.json'], 4);
-        assert.equal(texts.size, 41);
-        assert.ok(files.every((file) => texts.get(file) === file));
-        assert.equal(texts.get('intents/missing.json'), undefined);
-        assert.ok(texts.has('intents/missing.json'));
+        const outcomes = await io.readMany([...files, 'intents/missing.json', '../outside.json']);
+        assert.deepEqual(outcomes.slice(0, 41), [...files, undefined]);
+        assert.ok(outcomes[41] instanceof UnsafePathError, String(outcomes[41]));
       });
     });
   }

@@ -84,7 +84,7 @@ function splitExtension(name: string): [stem: string, extension: string] {
 function kindFileVerdict(segment: TenantSegment, name: string): Verdict {
   const [stem, extension] = splitExtension(name);
   if (extension === 'json') return { resource: segment, base: `${segment}/${stem}` };
-  if (foldedName(extension) !== 'md') {
+  if (extension !== 'md' && foldedName(extension) !== 'md') {
     const json = closest(foldedName(extension), ['json']);
     return { problem: `resource files end in ".json"${json ? didYouMean(`${stem}.json`) : `; ${EXTRAS}`}` };
   }
@@ -112,9 +112,11 @@ function verdict(entry: FolderEntry, folder: string, name: string): Verdict {
     const meant = trimmed !== name && unsafePath(trimmed) === undefined ? `${trimmed}${entry.type === 'folder' ? '/' : ''}` : undefined;
     return { problem: `${unsafe}${didYouMean(meant)}` };
   }
-  if (entry.type === 'file' && foldedName(name).startsWith('readme')) return 'allowed';
+  if (entry.type === 'file' && README.test(name)) return 'allowed';
   return isKind(folder) ? kindVerdict(entry, folder, name) : rootVerdict(entry, name);
 }
+
+const README = /^readme/i;
 
 function byText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -126,20 +128,22 @@ function shown(entry: FolderEntry): string {
 
 /** Problems for entries that a case-insensitive (Windows) or normalising (macOS) file system takes for one. */
 function sameNameProblems(entries: FolderEntry[]): LayoutProblem[] {
-  const byName = new Map<string, FolderEntry[]>();
+  // Names are nearly always unique: a list is made only for a name met twice.
+  const first = new Map<string, FolderEntry>();
+  const twice = new Map<string, [FolderEntry, ...FolderEntry[]]>();
   for (const entry of entries) {
     const key = foldedName(entry.path);
-    const same = byName.get(key);
-    if (same) same.push(entry);
-    else byName.set(key, [entry]);
+    const earlier = first.get(key);
+    if (earlier === undefined) first.set(key, entry);
+    else twice.set(key, [...(twice.get(key) ?? [earlier]), entry]);
   }
-  return [...byName.values()].filter((same): same is [FolderEntry, ...FolderEntry[]] => same.length > 1).map(([first, ...others]) => {
+  return [...twice.values()].map(([first, ...others]) => {
     const path = shown(first);
     return { path, message: `${path}: would be one file with ${others.map((other) => `"${shown(other)}"`).join(' and ')} on Windows and macOS; rename one` };
   });
 }
 
-const SEGMENT_ORDER: readonly Segment[] = ['tenants', ...TENANT_SEGMENTS];
+const SEGMENT_RANK = new Map<Segment, number>((['tenants', ...TENANT_SEGMENTS] as const).map((segment, rank) => [segment, rank]));
 
 export function folderLayout(entries: readonly FolderEntry[]): FolderLayout {
   const problems: LayoutProblem[] = [];
@@ -159,13 +163,14 @@ export function folderLayout(entries: readonly FolderEntry[]): FolderLayout {
     else if ('resource' in result) resources.set(result.base, { segment: result.resource, base: result.base, parts: [] });
     else parts.push({ path: result.part, base: `${folder}/${result.stem}`, stem: result.stem, field: result.field });
   }
-  const byFoldedBase = new Map([...resources.values()].map((r) => [foldedName(r.base), r]));
+  let byFoldedBase: Map<string, ResourceFileSet> | undefined;
   for (const part of parts) {
     const resource = resources.get(part.base);
     if (resource) {
       resource.parts.push(part.field);
       continue;
     }
+    byFoldedBase ??= new Map([...resources.values()].map((r) => [foldedName(r.base), r]));
     const other = byFoldedBase.get(foldedName(part.base));
     const renamed = other && `${other.base.slice(other.base.indexOf('/') + 1)}.${part.field}.md`;
     problems.push({ path: part.path, message: `${part.path}: a text of "${part.stem}.json", which is missing${renamed ? didYouMean(renamed) : '; restore that file or remove this one'}` });
@@ -173,7 +178,7 @@ export function folderLayout(entries: readonly FolderEntry[]): FolderLayout {
   problems.push(...sameNameProblems(judged));
   for (const resource of resources.values()) resource.parts.sort((a, b) => PROMPT_TEXT_FIELDS.indexOf(a) - PROMPT_TEXT_FIELDS.indexOf(b));
   return {
-    resources: [...resources.values()].sort((a, b) => SEGMENT_ORDER.indexOf(a.segment) - SEGMENT_ORDER.indexOf(b.segment) || byText(a.base, b.base)),
+    resources: [...resources.values()].sort((a, b) => (SEGMENT_RANK.get(a.segment) ?? 0) - (SEGMENT_RANK.get(b.segment) ?? 0) || byText(a.base, b.base)),
     problems: problems.sort((a, b) => byText(a.path, b.path) || byText(a.message, b.message)),
   };
 }

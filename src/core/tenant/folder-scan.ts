@@ -4,12 +4,12 @@
  * silently ignored); every resource file is read back into its values.
  */
 import type { JsonObject } from '../client';
-import { mapWithLimit } from '../concurrency';
+import { PROMPT_TEXT_FIELDS } from '../prompt-text';
 import type { Segment } from '../resources';
 import type { FolderIO } from './folder-io';
 import { folderLayout } from './folder-layout';
 import type { FolderProblem } from './folder-problems';
-import { kindOfSegment, readResource } from './representation';
+import { kindOfSegment, resourceFromTexts, textFile } from './representation';
 
 export interface LocalResource {
   segment: Segment;
@@ -31,30 +31,30 @@ export interface FolderScan {
   files: Set<string>;
 }
 
-/** Reads at once: enough to keep the disk busy, few enough not to exhaust file handles. */
-const READS_AT_ONCE = 16;
-
 export async function scanFolder(io: FolderIO): Promise<FolderScan> {
   const entries = await io.walk();
   const layout = folderLayout(entries);
   // The layout's messages lead with the entry's path, which a folder problem keeps apart.
   const problems: FolderProblem[] = layout.problems.map((p) => ({ file: p.path, message: p.message.startsWith(`${p.path}: `) ? p.message.slice(p.path.length + 2) : p.message }));
   const unreadable = new Set<string>();
-  const read = await mapWithLimit(layout.resources, READS_AT_ONCE, async ({ segment, base, parts }): Promise<LocalResource | undefined> => {
+  // Every file in one run, then each resource from its texts: a large folder's scan is its reads.
+  const files = layout.resources.flatMap(({ base, parts }) => [`${base}.json`, ...parts.map((field) => textFile(base, field))]);
+  const read = await io.readMany(files);
+  const outcomes = new Map(files.map((file, index) => [file, read[index]] as const));
+  const anyFailed = read.some((outcome) => outcome instanceof Error);
+  const local: LocalResource[] = [];
+  for (const { segment, base } of layout.resources) {
     const file = `${base}.json`;
-    const result = await readResource(kindOfSegment(segment), io, base, parts).catch((error: unknown) => ({
-      ok: false as const,
-      problem: { file, message: `cannot be read (${error instanceof Error ? error.message : String(error)}); check the file and its permissions` },
-    }));
-    if (result.ok) return { segment, file, ...(result.id === undefined ? {} : { id: result.id }), values: result.values, text: result.text, parts: result.parts };
-    problems.push(result.problem);
-    unreadable.add(file);
-    return undefined;
-  });
-  return {
-    local: read.filter((r): r is LocalResource => r !== undefined),
-    problems,
-    unreadable,
-    files: new Set(entries.filter((e) => e.type === 'file').map((e) => e.path)),
-  };
+    const failed = anyFailed ? [file, ...PROMPT_TEXT_FIELDS.map((field) => textFile(base, field))].map((f) => outcomes.get(f)).find((o): o is Error => o instanceof Error) : undefined;
+    const result = failed
+      ? { ok: false as const, problem: { file, message: `cannot be read (${failed.message}); check the file and its permissions` } }
+      : resourceFromTexts(kindOfSegment(segment), base, outcomes.get(file) as string | undefined, (field) => outcomes.get(textFile(base, field)) as string | undefined);
+    if (result.ok) {
+      local.push({ segment, file, ...(result.id === undefined ? {} : { id: result.id }), values: result.values, text: result.text, parts: result.parts });
+    } else {
+      problems.push(result.problem);
+      unreadable.add(file);
+    }
+  }
+  return { local, problems, unreadable, files: new Set(entries.filter((e) => e.type === 'file').map((e) => e.path)) };
 }

@@ -88,8 +88,24 @@ function setAt(value: Json, path: Array<string | number>, next: Json): Json {
 
 /** Reference fields that name a file of the folder (a resource created in the same push) instead of an id. */
 export function fileReferences(segment: Segment, values: JsonObject): Array<{ field: string; file: string }> {
-  return REFERENCE_FIELDS.filter((r) => r.from === segment && typeof values[r.field] === 'string')
-    .map((r) => ({ field: r.field, file: values[r.field] as string }));
+  const references: Array<{ field: string; file: string }> = [];
+  for (const field of referenceFieldsOf(segment)) {
+    const value = values[field];
+    if (typeof value === 'string') references.push({ field, file: value });
+  }
+  return references;
+}
+
+const referenceFields = new Map<Segment, string[]>();
+
+/** The reference fields of a kind, found once: a plan asks for each of thousands of resources. */
+function referenceFieldsOf(segment: Segment): string[] {
+  let fields = referenceFields.get(segment);
+  if (!fields) {
+    fields = REFERENCE_FIELDS.filter((r) => r.from === segment).map((r) => r.field);
+    referenceFields.set(segment, fields);
+  }
+  return fields;
 }
 
 function valuesOf(kind: KindId, fields: string[], current: JsonObject | undefined, local: JsonObject | undefined): FieldChange[] {
@@ -160,16 +176,18 @@ function nameOf(resource: LocalResource, entry: PulledResource | undefined): str
 
 /** Names are identities (suites, promotion and lost creates find resources by them): two of one kind is a problem. */
 function duplicateNames(resources: readonly LocalResource[], entryOf: (r: LocalResource) => PulledResource | undefined): FolderProblem[] {
-  const byName = new Map<string, LocalResource[]>();
+  // Names are nearly always unique: a list is made only for a name met twice.
+  const first = new Map<string, LocalResource>();
+  const twice = new Map<string, LocalResource[]>();
   for (const resource of resources) {
     const name = nameOf(resource, entryOf(resource));
     if (name === undefined) continue;
     const key = `${resource.segment}\n${name}`;
-    const same = byName.get(key);
-    if (same) same.push(resource);
-    else byName.set(key, [resource]);
+    const earlier = first.get(key);
+    if (earlier === undefined) first.set(key, resource);
+    else twice.set(key, [...(twice.get(key) ?? [earlier]), resource]);
   }
-  return [...byName.values()].filter((same) => same.length > 1).flatMap((same) => same.slice(1).map((resource) => {
+  return [...twice.values()].flatMap((same) => same.slice(1).map((resource) => {
     const others = same.filter((r) => r !== resource).map((r) => r.file).join(', ');
     return fieldProblem(resource, ['name'], `name: "${nameOf(resource, entryOf(resource)) ?? ''}" is also the name of ${others}; names are unique per kind in a folder, so rename one`);
   }));
@@ -256,7 +274,11 @@ async function localChanges(io: FolderIO, read?: LoadedManifest): Promise<FoundC
   const problems: FolderProblem[] = [...loaded.problems, ...scan.problems];
   const local = new Map(scan.local.map((r) => [r.file, r]));
   const pulled = new Map(manifest.resources.map((entry) => [key(entry.segment, entry.id), entry]));
-  const entryOf = (resource: LocalResource): PulledResource | undefined => (resource.id === undefined ? undefined : pulled.get(key(resource.segment, resource.id)));
+  const entries = new Map<LocalResource, PulledResource | undefined>();
+  const entryOf = (resource: LocalResource): PulledResource | undefined => {
+    if (!entries.has(resource)) entries.set(resource, resource.id === undefined ? undefined : pulled.get(key(resource.segment, resource.id)));
+    return entries.get(resource);
+  };
   const seen = new Set<string>();
   const changes: LocalChange[] = [];
   for (const resource of scan.local) {

@@ -223,12 +223,11 @@ export interface ReadResourceOk {
 export type ReadResource = ReadResourceOk | { ok: false; problem: FolderProblem };
 
 /**
- * A resource read back from its files: its id and its values. `parts` names the text files there are (a folder's
- * listing), so none is asked for in vain; without it each is tried.
+ * A resource read back from its files' texts: `text` its JSON file's (undefined when missing), `part` a text part's
+ * (undefined when there is none), asked only for the parts its JSON file leaves out.
  */
-export async function readResource(kind: ResourceKind, io: FolderIO, base: string, parts?: readonly string[]): Promise<ReadResource> {
+export function resourceFromTexts(kind: ResourceKind, base: string, text: string | undefined, part: (field: PromptTextField) => string | undefined): ReadResource {
   const file = `${base}.json`;
-  const text = await io.read(file);
   if (text === undefined) return { ok: false, problem: { file, message: 'the file is missing' } };
   const { value, syntaxProblems } = parseDocument(text);
   const first = syntaxProblems[0];
@@ -246,14 +245,26 @@ export async function readResource(kind: ResourceKind, io: FolderIO, base: strin
   const read: string[] = [];
   if (kind.id === 'prompt') {
     for (const field of PROMPT_TEXT_FIELDS) {
-      if (field in values || (parts && !parts.includes(field))) continue;
-      const markdown = await io.read(textFile(base, field));
+      if (field in values) continue;
+      const markdown = part(field);
       if (markdown === undefined) continue;
       values[field] = markdown;
       read.push(field);
     }
   }
   return { ok: true, ...(id === undefined ? {} : { id }), values, text, parts: read };
+}
+
+/** A resource read back from its files: its id and its values. */
+export async function readResource(kind: ResourceKind, io: FolderIO, base: string): Promise<ReadResource> {
+  const text = await io.read(`${base}.json`);
+  const parts = new Map<PromptTextField, string | undefined>();
+  // The text parts the JSON file leaves out, read before they are asked for.
+  const parsed = text === undefined || kind.id !== 'prompt' ? undefined : parseDocument(text).value;
+  if (isObject(parsed)) {
+    for (const field of PROMPT_TEXT_FIELDS) if (!(field in parsed)) parts.set(field, await io.read(textFile(base, field)));
+  }
+  return resourceFromTexts(kind, base, text, (field) => parts.get(field));
 }
 
 /** Whether the resource's files still hold what was pulled (a user change is kept, never overwritten). */
