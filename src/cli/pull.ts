@@ -1,7 +1,7 @@
 /** `pull --url <base URL> --tenant <id> [--connection <name>] <folder>`: a tenant into a folder. */
 import { stat } from 'node:fs/promises';
 import { diskFolder } from '../core/tenant/folder-io';
-import { readManifest } from '../core/tenant/manifest';
+import { loadManifest } from '../core/tenant/manifest';
 import { pullTenant } from '../core/tenant/pull';
 import { EXIT, UsageError, type ArgValue, type Command } from './command';
 import { plural } from './format';
@@ -51,9 +51,10 @@ export const pullCommand: Command = {
     if (await stat(root).then((s) => !s.isDirectory(), () => false)) throw new UsageError(`${root} is a file: give a folder to pull into (it is created if missing).`);
     const io = diskFolder(root);
     // Pulling again keeps the name the folder has (perhaps given in VS Code) unless told otherwise.
-    const connection = given ?? (await readManifest(io))?.connection ?? DEFAULT_CONNECTION;
+    const loaded = await loadManifest(io);
+    const connection = given ?? loaded?.manifest.connection ?? DEFAULT_CONNECTION;
     const token = tokenFrom(context.env);
-    const result = await withClient({ baseUrl, urlSource: '--url', token }, context.env, (client) => pullTenant(client, io, { connection, baseUrl, tenantId: tenant }));
+    const result = await withClient({ baseUrl, urlSource: '--url', token }, context.env, (client) => pullTenant(client, io, { connection, baseUrl, tenantId: tenant }, { loaded }));
     for (const note of result.notes) context.err(`note: ${note}`);
     for (const duplicate of result.duplicates) context.err(`warning: ${duplicate}`);
     context.out(`Pulled tenant ${tenant} of ${baseUrl} into ${root}: ${plural(result.resources, 'resource')}; ${plural(result.keptLocalChanges.length, 'file')} kept because changed locally${list(result.keptLocalChanges)}; ${plural(result.removed.length, 'file')} removed${list(result.removed)}.`);

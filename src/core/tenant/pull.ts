@@ -13,7 +13,7 @@ import { kindById, TENANT_SEGMENTS, type ResourceKind, type Segment } from '../r
 import type { FolderEntry, FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
-import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, writeManifest, type Manifest, type PulledResource } from './manifest';
+import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
 import { fieldHashes, filesHash, folderValues, kindOfSegment, removeResource, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { settlePending } from './settle';
 
@@ -44,6 +44,8 @@ export interface PullOptions {
   /** Requests at once. */
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
+  /** The folder's manifest as the caller just read it (undefined: none there), so it is not read again. */
+  loaded?: LoadedManifest;
 }
 
 interface Listed {
@@ -93,7 +95,7 @@ function duplicateNames(listed: readonly Listed[], files: ReadonlyMap<string, st
 }
 
 export async function pullTenant(client: ServiceClient, io: FolderIO, target: PullTarget, options: PullOptions = {}): Promise<PullResult> {
-  const loaded = await loadManifest(io);
+  const loaded = 'loaded' in options ? options.loaded : await loadManifest(io);
   if (loaded && (loaded.manifest.tenantId !== target.tenantId || loaded.manifest.baseUrl !== target.baseUrl)) {
     throw new ManifestError(`The folder holds tenant ${loaded.manifest.tenantId} of ${loaded.manifest.baseUrl} (${MANIFEST_FILE}); pull tenant ${target.tenantId} of ${target.baseUrl} into another folder.`);
   }
@@ -130,11 +132,7 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     return detail;
   });
 
-  const keptLocalChanges: string[] = [];
-  const writes: Array<readonly [string, string]> = [];
-  const removals: string[] = [];
-  const pulled: PulledResource[] = [];
-  for (const [index, item] of listed.entries()) {
+  const shaped = listed.map((item, index) => {
     const key = `${item.segment}/${item.id}`;
     const detail = details[index] as JsonObject;
     const base = bases.get(key) as string;
@@ -142,27 +140,40 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     const texts = resourceTexts(item.kind, item.id, values);
     const hashed = filesHash(texts);
     const old = before.get(key);
+    before.delete(key);
     // What the service holds is what was pulled last time: its fields' fingerprints are known already.
     const head = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), files: hashed };
-    pulled.push(old?.files === hashed ? sameFields(head, old) : { ...head, fields: fieldHashes(values) });
+    const entry: PulledResource = old?.files === hashed ? sameFields(head, old) : { ...head, fields: fieldHashes(values) };
     const files: Array<readonly [string, string]> = [...texts.parts.map(([field, text]) => [textFile(base, field), text] as const), [`${base}.json`, texts.json]];
-    // A new folder (the common first pull) has nothing to compare with or leave behind.
-    const stale = existing.size === 0 ? [] : PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
-    const onDisk = existing.size === 0 ? [] : await Promise.all(files.map(([file]) => (existing.has(file) ? io.read(file) : undefined)));
-    const differ = files.filter(([, text], i) => onDisk[i] !== text);
-    if (differ.length > 0 || stale.length > 0) {
-      if (old && !(await unchangedSincePull(io, old))) {
-        // The user's edit is kept; only a text part they removed comes back, as the plan advises for one.
-        keptLocalChanges.push(old.file);
-        const restorable = existing.has(`${base}.json`) ? differ.filter(([file]) => file.endsWith('.md') && !existing.has(file)) : [];
-        writes.push(...restorable);
-      } else {
-        writes.push(...differ);
-        removals.push(...stale);
-      }
+    const stale = PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
+    return { base, old, entry, files, stale };
+  });
+
+  // The files there are, read in one run: a pull into an unchanged folder is little more than its reads.
+  const present = shaped.flatMap(({ files }) => files.map(([file]) => file).filter((file) => existing.has(file)));
+  const outcomes = await io.readMany(present);
+  const onDisk = new Map(present.map((file, index) => [file, outcomes[index]] as const));
+  const keptLocalChanges: string[] = [];
+  const writes: Array<readonly [string, string]> = [];
+  const removals: string[] = [];
+  for (const { base, old, files, stale } of shaped) {
+    const differ = files.filter(([file, text]) => {
+      const outcome = onDisk.get(file);
+      if (outcome instanceof Error) throw outcome;
+      return outcome !== text;
+    });
+    if (differ.length === 0 && stale.length === 0) continue;
+    if (old && !(await unchangedSincePull(io, old))) {
+      // The user's edit is kept; only a text part they removed comes back, as the plan advises for one.
+      keptLocalChanges.push(old.file);
+      const restorable = existing.has(`${base}.json`) ? differ.filter(([file]) => file.endsWith('.md') && !existing.has(file)) : [];
+      writes.push(...restorable);
+    } else {
+      writes.push(...differ);
+      removals.push(...stale);
     }
-    before.delete(key);
   }
+  const pulled = shaped.map(({ entry }) => entry);
 
   for (const [file, text] of writes) await io.write(file, text);
   for (const file of removals) await io.remove(file);
