@@ -101,7 +101,25 @@ function kindVerdict(entry: FolderEntry, segment: TenantSegment, name: string): 
   return kindFileVerdict(segment, name);
 }
 
+/**
+ * The names a pull writes (`order-triage.json`, `order-triage.system.md`): lower-case letters, digits, - and _, no
+ * device name, no README. They are nearly all of a large folder's entries, so they are told apart without the general
+ * rules below, which give them the same verdict.
+ */
+const PULLED_NAME = /^(?!(?:con|prn|aux|nul|com|lpt|readme))([a-z0-9_][a-z0-9_-]*?)(?:\.(user_prompt|system|assistant)\.md|\.json)$/;
+
+function pulledNameVerdict(entry: FolderEntry, folder: TenantSegment, name: string): Verdict | undefined {
+  if (entry.type !== 'file') return undefined;
+  const match = PULLED_NAME.exec(name);
+  if (!match) return undefined;
+  const [, stem = '', field] = match;
+  if (field === undefined) return { resource: folder, base: `${folder}/${stem}` };
+  return folder === TEXTS_KIND ? { part: `${folder}/${name}`, stem, field: field as PromptTextField } : undefined;
+}
+
 function verdict(entry: FolderEntry, folder: string, name: string): Verdict {
+  const pulled = isKind(folder) ? pulledNameVerdict(entry, folder, name) : undefined;
+  if (pulled) return pulled;
   if (name.startsWith('.')) return 'allowed';
   if (entry.type === 'link') return { problem: 'a symbolic link; a tenant folder holds none, so nothing is read through it' };
   if (entry.type === 'other') return { problem: 'neither a file nor a folder (a pipe, socket or device); a tenant folder holds only files and folders' };
@@ -176,7 +194,7 @@ export function folderLayout(entries: readonly FolderEntry[]): FolderLayout {
     problems.push({ path: part.path, message: `${part.path}: a text of "${part.stem}.json", which is missing${renamed ? didYouMean(renamed) : '; restore that file or remove this one'}` });
   }
   problems.push(...sameNameProblems(judged));
-  for (const resource of resources.values()) resource.parts.sort((a, b) => PROMPT_TEXT_FIELDS.indexOf(a) - PROMPT_TEXT_FIELDS.indexOf(b));
+  for (const resource of resources.values()) if (resource.parts.length > 1) resource.parts.sort((a, b) => PROMPT_TEXT_FIELDS.indexOf(a) - PROMPT_TEXT_FIELDS.indexOf(b));
   return {
     resources: [...resources.values()].sort((a, b) => (SEGMENT_RANK.get(a.segment) ?? 0) - (SEGMENT_RANK.get(b.segment) ?? 0) || byText(a.base, b.base)),
     problems: problems.sort((a, b) => byText(a.path, b.path) || byText(a.message, b.message)),
