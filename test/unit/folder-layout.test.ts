@@ -30,6 +30,15 @@ function problem(...paths: string[]): string {
 }
 
 describe('tenant folders: what every entry of a folder is', () => {
+  it('gives the names a pull writes the verdicts the general rules give: devices, READMEs and misplaced parts included', () => {
+    const found = layout('ai_prompts/a-.json', 'ai_prompts/a-.system.md', 'ai_prompts/readme.json', 'intents/x.json', 'intents/x.system.md', 'ai_prompts/con.json', 'ai_prompts/lpt1.system.md');
+    assert.deepEqual(found.resources.map((r) => [r.base, r.parts]), [['ai_prompts/a-', ['system']], ['intents/x', []]]);
+    assert.deepEqual(found.problems.map((p) => p.path), ['ai_prompts/con.json', 'ai_prompts/lpt1.system.md', 'intents/x.system.md']);
+    assert.match(found.problems[0]?.message ?? '', /device name \(CON\)/);
+    assert.match(found.problems[2]?.message ?? '', /only prompts have text files/);
+  });
+
+
   it('finds the tenant and each resource with its text parts, in scan order, and no problem', () => {
     const found = layout(
       'convai-tenant.json', 'tenant.json',
