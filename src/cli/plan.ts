@@ -2,7 +2,7 @@
 import { planPush } from '../core/tenant/plan';
 import { EXIT, type Command } from './command';
 import { planJson, planLines, plural } from './format';
-import { folderArgument, MANIFEST_URL, pulledFolder, tokenFrom, withClient } from './service';
+import { folderArgument, manifestTarget, pulledFolder, withClient } from './service';
 
 export const planCommand: Command = {
   name: 'plan',
@@ -16,8 +16,7 @@ export const planCommand: Command = {
   // A plan a push would refuse (a conflict or a problem) fails, so a pull request's check shows it before the merge.
   async run(args, context) {
     const folder = await pulledFolder(folderArgument(args, context, 'plan'));
-    const token = tokenFrom(context.env);
-    const plan = await withClient({ baseUrl: folder.manifest.baseUrl, urlSource: MANIFEST_URL, token }, context.env, (client) => planPush(client, folder.io, { loaded: folder.loaded }));
+    const plan = await withClient(manifestTarget(folder, context.env), context.env, (client) => planPush(client, folder.io, { loaded: folder.loaded }));
     for (const note of plan.notes) context.err(`note: ${note}`);
     if (args.values.json === true) context.out(planJson(plan));
     else for (const line of planLines(plan, folder.root)) context.out(line);

@@ -5,7 +5,7 @@ import { push, type PushResult } from '../core/tenant/push';
 import { EXIT, type CliContext, type Command } from './command';
 import { failure } from './failure';
 import { appliedLine, notTakenLine, pushJson } from './format';
-import { folderArgument, MANIFEST_URL, pulledFolder, tokenFrom, withClient, type PulledFolder } from './service';
+import { folderArgument, manifestTarget, pulledFolder, withClient, type PulledFolder } from './service';
 
 /** A push that failed after it started: what went before was applied, and recorded in the folder. */
 class PushStopped extends Error {
@@ -35,11 +35,11 @@ export const pushCommand: Command = {
   options: { json: { type: 'boolean' } },
   async run(args, context) {
     const folder = await pulledFolder(folderArgument(args, context, 'push'));
-    const token = tokenFrom(context.env);
+    const target = manifestTarget(folder, context.env);
     const json = args.values.json === true;
     let result: PushResult;
     try {
-      result = await withClient({ baseUrl: folder.manifest.baseUrl, urlSource: MANIFEST_URL, token }, context.env, async (client) => {
+      result = await withClient(target, context.env, async (client) => {
         const plan = await planPush(client, folder.io, { loaded: folder.loaded });
         for (const note of plan.notes) context.err(`note: ${note}`);
         let started = 0;

@@ -12,6 +12,8 @@ import { loadManifest, MANIFEST_FILE, type LoadedManifest, type Manifest } from 
 import { PROGRAM, UsageError, type CliContext, type ParsedArgs } from './command';
 
 export const TOKEN_VARIABLE = 'CONVAI_TOKEN';
+/** The service's base URL for `test`, and for plan and push the one their folder's manifest must name. */
+export const URL_VARIABLE = 'CONVAI_URL';
 export const TIMEOUT_VARIABLE = 'CONVAI_TIMEOUT_SECONDS';
 /** Node reads this file of extra CAs at start; the client's connections trust them, as they use Node's default roots. */
 export const CA_VARIABLE = 'NODE_EXTRA_CA_CERTS';
@@ -114,6 +116,25 @@ export async function pulledFolder(root: string): Promise<PulledFolder> {
   if (!loaded) throw new UsageError(`${root} is not a pulled tenant folder (no ${MANIFEST_FILE}): pull a tenant into it first (${PROGRAM} pull --url <base URL> --tenant <id> <folder>).`);
   baseUrlFrom(loaded.manifest.baseUrl, MANIFEST_URL);
   return { root, io, manifest: loaded.manifest, loaded };
+}
+
+function sameService(a: string, b: string): boolean {
+  const [x, y] = [new URL(a), new URL(b)];
+  return x.origin === y.origin && x.pathname.replace(/\/+$/, '') === y.pathname.replace(/\/+$/, '');
+}
+
+/**
+ * Where plan and push send the token: the base URL of the folder's manifest. A pull request can change the manifest,
+ * so when CONVAI_URL is set (as CI should set it) both must name one service, or nothing is sent anywhere.
+ */
+export function manifestTarget(folder: PulledFolder, env: NodeJS.ProcessEnv): ServiceTarget {
+  const token = tokenFrom(env);
+  const { baseUrl } = folder.manifest;
+  const expected = env[URL_VARIABLE]?.trim();
+  if (expected && !sameService(baseUrlFrom(expected, URL_VARIABLE), baseUrl)) {
+    throw new UsageError(`${MANIFEST_FILE} names the service ${baseUrl}, but ${URL_VARIABLE} is ${expected}: nothing was sent, so that a changed manifest cannot send the token to another host; check baseUrl in ${path.join(folder.root, MANIFEST_FILE)}, or set ${URL_VARIABLE} to that service.`);
+  }
+  return { baseUrl, urlSource: MANIFEST_URL, token };
 }
 
 /** A tenant id given on the command line, checked before any request. */

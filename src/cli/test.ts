@@ -11,11 +11,10 @@ import { runSuite } from '../core/prompt-tests/run';
 import { executorFor, resolveTarget, TargetError } from '../core/prompt-tests/target';
 import { EXIT, PROGRAM, UsageError, type ArgValue, type CliContext, type Command } from './command';
 import { plural } from './format';
-import { baseUrlFrom, tenantIdFrom, tokenFrom, withClient, type ServiceTarget } from './service';
+import { baseUrlFrom, tenantIdFrom, tokenFrom, URL_VARIABLE, withClient, type ServiceTarget } from './service';
 import { findSuites, loadSuite, type SuiteFile } from './suites';
 import { suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
 
-export const URL_VARIABLE = 'CONVAI_URL';
 /** As the extension's setting convai.testConcurrency: its default and its cap. */
 const CONCURRENCY = { default: 4, max: 16 };
 

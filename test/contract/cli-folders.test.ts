@@ -5,6 +5,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +17,7 @@ import { runCli, type Run } from './cli-process';
 import { startContract, type ContractContext } from './setup';
 
 interface ManifestFile {
+  baseUrl: string;
   resources: Array<{ segment: string; id: number; file: string; name: string }>;
   pending?: unknown[];
 }
@@ -162,6 +165,32 @@ describe('contract: what a tenant folder may hold and name (CLI)', function () {
     assert.equal(named.length, 1, 'one Welcome on the service');
     assert.equal((JSON.parse(await readFile(at('ai_prompts/welcome.json'), 'utf8')) as JsonObject).id, named[0]?.id);
     assert.deepEqual((await plan()).changes, []);
+  });
+
+  it('sends nothing to a host a changed manifest names when CONVAI_URL names the service (exit 2), and plans when both agree', async () => {
+    const seen: string[] = [];
+    const elsewhere = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+      res.end('[]');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    try {
+      const value = await manifest();
+      const other = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+      await saveManifest({ ...value, baseUrl: other });
+      for (const command of ['plan', 'push']) {
+        const refused = await runCli([command, 'folder'], work, { CONVAI_TOKEN: ctx.service.adminToken, CONVAI_URL: ctx.service.url });
+        assert.equal(refused.code, 2, refused.stderr);
+        assert.match(refused.stderr, new RegExp(`names the service ${other}, but CONVAI_URL is ${ctx.service.url}: nothing was sent`));
+        assert.doesNotMatch(refused.stderr + refused.stdout, new RegExp(ctx.service.adminToken));
+      }
+      assert.deepEqual(seen, [], 'the other host got no request, so no token');
+      await saveManifest(value);
+      const agreed = await runCli(['plan', 'folder'], work, { CONVAI_TOKEN: ctx.service.adminToken, CONVAI_URL: `${ctx.service.url}/` });
+      assert.equal(agreed.code, 0, agreed.stderr);
+    } finally {
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
   });
 
   it('gives no editor advice in a terminal', async () => {
