@@ -7,7 +7,7 @@ import { writeFolderSchemas } from './folder-schemas.mjs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const watch = process.argv.includes('--watch');
@@ -52,6 +52,8 @@ await build({
   ...common,
   entryPoints: [path.join(root, 'src/cli.ts')],
   outfile: path.join(root, 'dist/cli.js'),
+  // `convai --version` (src/cli/version.ts).
+  define: { CONVAI_CLI_VERSION: JSON.stringify(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version) },
   banner: { js: '#!/usr/bin/env node' },
   plugins: [undiciApart, validatorsApart],
 });

@@ -9,8 +9,10 @@ import { EXIT, PROGRAM, UsageError, type CliContext, type Command, type ExitCode
 import { COMMANDS } from './commands';
 import { failure, redact } from './failure';
 import { CA_VARIABLE, TIMEOUT_SECONDS, TIMEOUT_VARIABLE, TOKEN_VARIABLE } from './service';
+import { VERSION } from './version';
 
 const HELP_FLAGS = ['--help', '-h'];
+const VERSION_FLAGS = ['--version', '-V'];
 
 function toolHelp(commands: readonly Command[]): string[] {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -27,7 +29,7 @@ function toolHelp(commands: readonly Command[]): string[] {
     `${CA_VARIABLE}: a PEM file of CA certificates to trust as well, for a service with a private or company CA.`,
     'Requests go straight to the service: no proxy is used, whatever HTTPS_PROXY, HTTP_PROXY or NO_PROXY say.',
     'Exit codes: 0 success; 1 a conflict, a refused push, a failed request, a field the service did not take or a failed prompt test; 2 a usage error or a suite that cannot run.',
-    `Run "${PROGRAM} <command> --help" for a command's options.`,
+    `Run "${PROGRAM} <command> --help" for a command's options, "${PROGRAM} --version" for the version.`,
   ];
 }
 
@@ -46,6 +48,10 @@ async function dispatch(argv: readonly string[], context: CliContext, commands: 
   if (name === undefined) {
     for (const line of toolHelp(commands)) context.err(line);
     return EXIT.usage;
+  }
+  if (VERSION_FLAGS.includes(name)) {
+    context.out(VERSION);
+    return EXIT.ok;
   }
   if (HELP_FLAGS.includes(name) || name === 'help') {
     for (const line of toolHelp(commands)) context.out(line);

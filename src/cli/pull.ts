@@ -1,20 +1,27 @@
-/** `pull --url <base URL> --tenant <id> [--connection <name>] <folder>`: a tenant into a folder. */
+/**
+ * `pull --url <base URL> --tenant <id> [--connection <name>] <folder>`: a tenant into a folder; into a folder
+ * pulled before, `pull <folder>` takes both from its manifest.
+ */
 import { stat } from 'node:fs/promises';
 import { diskFolder } from '../core/tenant/folder-io';
 import { loadManifest } from '../core/tenant/manifest';
 import { pullTenant } from '../core/tenant/pull';
 import { EXIT, UsageError, type ArgValue, type Command } from './command';
 import { plural } from './format';
-import { baseUrlFrom, folderArgument, tokenFrom, withClient } from './service';
+import { baseUrlFrom, folderArgument, manifestTarget, tokenFrom, withClient } from './service';
 
 /** The manifest's connection name when none is given: the extension matches it against its connections' names. */
 export const DEFAULT_CONNECTION = 'cli';
 /** The pattern of a connection name in the extension's settings, so the folder opens there too. */
 const CONNECTION_NAME = /^[a-z0-9-]{1,40}$/;
 
-function required(value: ArgValue, flag: string, hint: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`pull needs ${flag} ${hint}.`);
-  return value.trim();
+function given(value: ArgValue): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function required(value: string | undefined, flag: string, hint: string): string {
+  if (value === undefined) throw new UsageError(`pull needs ${flag} ${hint} (a folder pulled before needs neither --url nor --tenant).`);
+  return value;
 }
 
 function tenantId(text: string): number {
@@ -30,10 +37,10 @@ function list(files: string[]): string {
 export const pullCommand: Command = {
   name: 'pull',
   summary: 'write a tenant of the service into a folder (created if missing)',
-  usage: '--url <base URL> --tenant <id> [--connection <name>] <folder>',
+  usage: '[--url <base URL> --tenant <id>] [--connection <name>] <folder>',
   details: [
-    '--url <base URL>     the service, e.g. https://convai.example.com (/api/v1 is appended)',
-    '--tenant <id>        the tenant\'s id',
+    '--url <base URL>     the service, e.g. https://convai.example.com (/api/v1 is appended); default: the folder\'s, when pulled before',
+    '--tenant <id>        the tenant\'s id; default: the folder\'s, when pulled before',
     `--connection <name>  the connection name kept in the folder's manifest, as named in VS Code's convai.connections (default: the folder's, else "${DEFAULT_CONNECTION}")`,
     'Pulling again updates the files you did not change and keeps the ones you did.',
   ],
@@ -43,18 +50,22 @@ export const pullCommand: Command = {
     connection: { type: 'string' },
   },
   async run(args, context) {
-    const baseUrl = baseUrlFrom(required(args.values.url, '--url', '<base URL>, e.g. --url https://convai.example.com'), '--url');
-    const tenant = tenantId(required(args.values.tenant, '--tenant', '<id>, e.g. --tenant 1'));
-    const given = typeof args.values.connection === 'string' ? args.values.connection : undefined;
-    if (given !== undefined && !CONNECTION_NAME.test(given)) throw new UsageError(`--connection "${given}" is not a connection name: use 1 to 40 characters of a-z, 0-9 and -.`);
+    const url = given(args.values.url);
+    const tenantText = given(args.values.tenant);
+    const named = typeof args.values.connection === 'string' ? args.values.connection : undefined;
+    if (named !== undefined && !CONNECTION_NAME.test(named)) throw new UsageError(`--connection "${named}" is not a connection name: use 1 to 40 characters of a-z, 0-9 and -.`);
     const root = folderArgument(args, context, 'pull');
     if (await stat(root).then((s) => !s.isDirectory(), () => false)) throw new UsageError(`${root} is a file: give a folder to pull into (it is created if missing).`);
     const io = diskFolder(root);
-    // Pulling again keeps the name the folder has (perhaps given in VS Code) unless told otherwise.
+    // Pulling again keeps the name, the service and the tenant the folder has (perhaps given in VS Code) unless told otherwise.
     const loaded = await loadManifest(io);
-    const connection = given ?? loaded?.manifest.connection ?? DEFAULT_CONNECTION;
-    const token = tokenFrom(context.env);
-    const result = await withClient({ baseUrl, urlSource: '--url', token }, context.env, (client) => pullTenant(client, io, { connection, baseUrl, tenantId: tenant }, { loaded }));
+    const target = url === undefined && loaded
+      ? manifestTarget({ root, manifest: loaded.manifest }, context.env)
+      : { baseUrl: baseUrlFrom(required(url, '--url', '<base URL>, e.g. --url https://convai.example.com'), '--url'), urlSource: '--url', token: tokenFrom(context.env) };
+    const tenant = tenantText === undefined && loaded ? loaded.manifest.tenantId : tenantId(required(tenantText, '--tenant', '<id>, e.g. --tenant 1'));
+    const connection = named ?? loaded?.manifest.connection ?? DEFAULT_CONNECTION;
+    const { baseUrl } = target;
+    const result = await withClient(target, context.env, (client) => pullTenant(client, io, { connection, baseUrl, tenantId: tenant }, { loaded }));
     for (const note of result.notes) context.err(`note: ${note}`);
     for (const duplicate of result.duplicates) context.err(`warning: ${duplicate}`);
     context.out(`Pulled tenant ${tenant} of ${baseUrl} into ${root}: ${plural(result.resources, 'resource')}; ${plural(result.keptLocalChanges.length, 'file')} kept because changed locally${list(result.keptLocalChanges)}; ${plural(result.removed.length, 'file')} removed${list(result.removed)}.`);

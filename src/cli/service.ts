@@ -127,14 +127,14 @@ function sameService(a: string, b: string): boolean {
  * Where plan and push send the token: the base URL of the folder's manifest. A pull request can change the manifest,
  * so when CONVAI_URL is set (as CI should set it) both must name one service, or nothing is sent anywhere.
  */
-export function manifestTarget(folder: PulledFolder, env: NodeJS.ProcessEnv): ServiceTarget {
+export function manifestTarget(folder: Pick<PulledFolder, 'root' | 'manifest'>, env: NodeJS.ProcessEnv): ServiceTarget {
   const token = tokenFrom(env);
   const { baseUrl } = folder.manifest;
   const expected = env[URL_VARIABLE]?.trim();
   if (expected && !sameService(baseUrlFrom(expected, URL_VARIABLE), baseUrl)) {
     throw new UsageError(`${MANIFEST_FILE} names the service ${baseUrl}, but ${URL_VARIABLE} is ${expected}: nothing was sent, so that a changed manifest cannot send the token to another host; check baseUrl in ${path.join(folder.root, MANIFEST_FILE)}, or set ${URL_VARIABLE} to that service.`);
   }
-  return { baseUrl, urlSource: MANIFEST_URL, token };
+  return { baseUrl: baseUrlFrom(baseUrl, MANIFEST_URL), urlSource: MANIFEST_URL, token };
 }
 
 /** A tenant id given on the command line, checked before any request. */

@@ -178,7 +178,7 @@ describe('contract: what a tenant folder may hold and name (CLI)', function () {
       const value = await manifest();
       const other = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
       await saveManifest({ ...value, baseUrl: other });
-      for (const command of ['plan', 'push']) {
+      for (const command of ['plan', 'push', 'pull']) {
         const refused = await runCli([command, 'folder'], work, { CONVAI_TOKEN: ctx.service.adminToken, CONVAI_URL: ctx.service.url });
         assert.equal(refused.code, 2, refused.stderr);
         assert.match(refused.stderr, new RegExp(`names the service ${other}, but CONVAI_URL is ${ctx.service.url}: nothing was sent`));

@@ -162,6 +162,20 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
     assert.equal((JSON.parse(await readFile(path.join(folder, welcome.file), 'utf8')) as JsonObject).speak, 'Changed in the folder.');
   });
 
+  it('pulls a folder pulled before with neither --url nor --tenant, from its manifest', async () => {
+    const result = await run(['pull', 'acme']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, new RegExp(`^Pulled tenant ${TENANT} of ${ctx.service.url} into `));
+    assert.match(result.stdout, /; 2 files kept because changed locally/);
+  });
+
+  it('prints its version with --version, exit 0', async () => {
+    const result = await run(['--version']);
+    assert.equal(result.code, 0, result.stderr);
+    const { version } = JSON.parse(await readFile(path.join(__dirname, '../../../package.json'), 'utf8')) as { version: string };
+    assert.equal(result.stdout.trim(), version);
+  });
+
   it('is a usage error (exit 2) without CONVAI_TOKEN', async () => {
     const result = await run(['plan', 'acme'], null);
     assert.equal(result.code, 2);
