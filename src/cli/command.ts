@@ -4,10 +4,11 @@
  * arguments. main.ts dispatches on a table of these, so a new subcommand is
  * one more entry there.
  */
+import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 
-/** How the tool is started, shown in usage lines. */
-export const PROGRAM = 'node dist/cli.js';
+/** How a person runs the tool: `convai` when installed from its package (npm's bin of that name), else the bundle. */
+export const PROGRAM = path.basename(process.argv[1] ?? '') === 'convai' ? 'convai' : 'node dist/cli.js';
 
 /** 0 success; 1 the work failed (conflict, refused push, failed request, field not taken, failed prompt test); 2 the tool was called wrongly or a suite cannot run. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;

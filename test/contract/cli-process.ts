@@ -12,17 +12,17 @@ export interface Run {
 }
 
 /**
- * Runs the CLI with the environment of this process less CONVAI_TOKEN and CONVAI_URL, plus `env` (an undefined
+ * Runs the CLI (`program`: another build of it, such as an installed package's bin) with the environment of this process less CONVAI_TOKEN and CONVAI_URL, plus `env` (an undefined
  * value leaves a variable out). Asynchronous on purpose: the service answers from this process, so a synchronous
  * spawn would deadlock.
  */
-export function runCli(args: string[], cwd: string, env: Record<string, string | undefined>): Promise<Run> {
+export function runCli(args: string[], cwd: string, env: Record<string, string | undefined>, program = CLI): Promise<Run> {
   const childEnv = { ...process.env };
   delete childEnv.CONVAI_TOKEN;
   delete childEnv.CONVAI_URL;
   for (const [key, value] of Object.entries(env)) if (value !== undefined) childEnv[key] = value;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: childEnv });
+    const child = spawn(process.execPath, [program, ...args], { cwd, env: childEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
