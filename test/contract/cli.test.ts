@@ -169,6 +169,22 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
     assert.match(result.stdout, /; 2 files kept because changed locally/);
   });
 
+  it('pulls and plans with the tenant\'s own token, leaving out only the tenant record it may not read', async () => {
+    const token = ctx.service.tenantTokens.find((t) => t.id === TENANT)?.token ?? null;
+    const own = await run(['pull', '--url', ctx.service.url, '--tenant', String(TENANT), 'own'], token);
+    assert.equal(own.code, 0, own.stderr);
+    assert.match(own.stderr, /^note: the token may not read tenant 1's own record \(403\), so the folder holds no tenant\.json; everything else was pulled$/m);
+    const files = (await filesUnder(path.join(work, 'own'))).map((file) => path.relative(path.join(work, 'own'), file));
+    assert.ok(!files.includes('tenant.json') && files.includes(path.join('ai_prompts', 'order-triage.json')), files.join('\n'));
+    const planned = await run(['plan', 'own'], token);
+    assert.equal(planned.code, 0, planned.stderr);
+    assert.match(planned.stdout, /nothing to push/);
+    const again = await run(['pull', 'acme'], token);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stderr, /so tenant\.json was left as it was/);
+    assert.ok((await manifest()).resources.some((r) => r.segment === 'tenants'), 'the tenant stays in the manifest');
+  });
+
   it('prints its version with --version, exit 0', async () => {
     const result = await run(['--version']);
     assert.equal(result.code, 0, result.stderr);

@@ -8,12 +8,13 @@
  */
 import type { JsonObject, ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
+import { ServiceError } from '../errors';
 import { PROMPT_TEXT_FIELDS } from '../prompt-text';
 import { kindById, TENANT_SEGMENTS, type ResourceKind, type Segment } from '../resources';
 import type { FolderEntry, FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
-import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
+import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, TENANT_BASE, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
 import { fieldHashes, filesHash, folderValues, kindOfSegment, removeResource, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { settlePending } from './settle';
 
@@ -70,13 +71,27 @@ function unsafeEntry(entry: FolderEntry): FolderProblem | undefined {
 }
 
 /** What the service holds, listed: each resource once, in the service's order, the tenant first. */
-async function listTenant(client: ServiceClient, tenantId: number, tenant: JsonObject, options: PullOptions): Promise<Listed[]> {
+async function listTenant(client: ServiceClient, tenantId: number, tenant: JsonObject | undefined, options: PullOptions): Promise<Listed[]> {
   const call = { signal: options.signal };
   const lists = await mapWithLimit(TENANT_SEGMENTS, options.concurrency ?? 4, async (segment) => {
     const kind = kindOfSegment(segment);
     return (await client.list(kind, tenantId, call)).flatMap((summary) => (typeof summary.id === 'number' ? [{ segment, kind, id: summary.id, name: nameOf(summary, summary.id) }] : []));
   });
-  return [{ segment: 'tenants', kind: kindById('tenant'), id: tenantId, name: nameOf(tenant, tenantId) }, ...lists.flat()];
+  const own: Listed[] = tenant ? [{ segment: 'tenants', kind: kindById('tenant'), id: tenantId, name: nameOf(tenant, tenantId) }] : [];
+  return [...own, ...lists.flat()];
+}
+
+/**
+ * The tenant's own record, or undefined when the token may not read it (403: a tenant's own token, which the tenant
+ * endpoints alone refuse), so that a least-privilege token still pulls everything else.
+ */
+async function tenantRecord(client: ServiceClient, tenantId: number, call: { signal?: AbortSignal }): Promise<JsonObject | undefined> {
+  try {
+    return await client.get(kindById('tenant'), tenantId, undefined, call);
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 403) return undefined;
+    throw error;
+  }
 }
 
 /** Resources of one kind sharing a name: a folder's names are identities, so the user must hear of it. */
@@ -107,11 +122,18 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   const existing = new Set(entries.filter((e) => e.type === 'file').map((e) => e.path));
 
   const call = { signal: options.signal };
-  const tenant = await client.get(kindById('tenant'), target.tenantId, undefined, call);
+  const tenant = await tenantRecord(client, target.tenantId, call);
   const listed = await listTenant(client, target.tenantId, tenant, options);
 
   // Files are chosen before any detail arrives, in the service's order, so duplicates get the same files every time.
   const before = new Map((previous?.resources ?? []).map((entry) => [`${entry.segment}/${entry.id}`, entry]));
+  const notes = [...(settled?.notes ?? [])];
+  // Not readable is not gone: a tenant file pulled before with another token stays as it was, and in the manifest.
+  const unread = tenant ? undefined : before.get(`tenants/${target.tenantId}`);
+  if (!tenant) {
+    before.delete(`tenants/${target.tenantId}`);
+    notes.push(`the token may not read tenant ${target.tenantId}'s own record (403), so ${unread ? `${unread.file} was left as it was` : `the folder holds no ${TENANT_BASE}.json`}; everything else was pulled`);
+  }
   const taken = new Set([...before.values()].map((entry) => foldedName(entry.file.replace(/\.json$/, ''))));
   for (const file of existing) if (file.endsWith('.json')) taken.add(foldedName(file.slice(0, -'.json'.length)));
   const bases = new Map<string, string>();
@@ -127,7 +149,8 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   // requests go quickest with nothing between them.
   let done = 0;
   const details = await mapWithLimit(listed, options.concurrency ?? 4, async (item): Promise<JsonObject> => {
-    const detail = item.segment === 'tenants' ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
+    // The tenant is listed only when its record was read.
+    const detail = item.segment === 'tenants' && tenant ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
     options.onProgress?.(++done, listed.length);
     return detail;
   });
@@ -178,7 +201,7 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   for (const [file, text] of writes) await io.write(file, text);
   for (const file of removals) await io.remove(file);
   const removed: string[] = [];
-  const resources = [...pulled];
+  const resources = [...pulled, ...(unread ? [unread] : [])];
   // Gone from the service: removed here too, unless changed here (then the plan shows the conflict).
   for (const old of before.values()) {
     if (await unchangedSincePull(io, old)) {
@@ -192,5 +215,5 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   const manifest: Manifest = { connection: target.connection, baseUrl: target.baseUrl, tenantId: target.tenantId, resources, pending: previous?.pending };
   await writeManifest(io, manifest);
   const files = new Map(pulled.map((entry) => [`${entry.segment}/${entry.id}`, entry.file]));
-  return { resources: listed.length, keptLocalChanges: keptLocalChanges.sort(), removed, duplicates: duplicateNames(listed, files), notes: settled?.notes ?? [] };
+  return { resources: listed.length, keptLocalChanges: keptLocalChanges.sort(), removed, duplicates: duplicateNames(listed, files), notes };
 }
