@@ -7,7 +7,14 @@ const RECENT_LIMIT = 10;
 
 /** Run history and recent inputs in the extension's global storage, so both survive restarts. */
 export class HistoryStore {
-  constructor(private readonly state: vscode.Memento) {}
+  /**
+   * The history with the runs whose update is still under way. A suite records its cases as they finish, several
+   * at once, and a memento may give back the old value until an update is done: each run adds to the newest.
+   */
+  private pending: HistoryData | undefined;
+  private updating = 0;
+
+  constructor(private readonly state: Pick<vscode.Memento, 'get' | 'update'>) {}
 
   runs(resource: string): RunRecord[] {
     return runsOf(this.data(), resource);
@@ -20,7 +27,14 @@ export class HistoryStore {
   }
 
   async add(run: RunRecord): Promise<void> {
-    await this.state.update(HISTORY_KEY, addRun(this.data(), run));
+    this.pending = addRun(this.data(), run);
+    this.updating += 1;
+    try {
+      await this.state.update(HISTORY_KEY, this.pending);
+    } finally {
+      this.updating -= 1;
+      if (this.updating === 0) this.pending = undefined;
+    }
   }
 
   /** Recent values of one input (prompt texts, action names), newest first. */
@@ -36,6 +50,7 @@ export class HistoryStore {
   }
 
   private data(): HistoryData {
+    if (this.pending) return this.pending;
     const stored = this.state.get<unknown>(HISTORY_KEY);
     return typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as HistoryData) : {};
   }
