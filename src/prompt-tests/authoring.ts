@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { Json, JsonObject } from '../core/client';
 import type { RunRecord } from '../core/history';
-import { parseSuite, SUITE_SUFFIX } from '../core/prompt-tests/suite';
+import { parseSuite, SUITE_SUFFIX, suitePath } from '../core/prompt-tests/suite';
 import { promptPlaceholders } from '../core/prompt-text';
 import { kindBySegment, type ResourceKind } from '../core/resources';
 import { slug } from '../core/tenant/manifest';
@@ -46,11 +46,15 @@ async function chooseFile(programmatic: boolean, given: unknown, name: string): 
     return vscode.Uri.file(given);
   }
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  return vscode.window.showSaveDialog({
-    title: 'Save the prompt test suite', saveLabel: 'Create Suite', filters: { 'Prompt test suite': ['prompttest.json'] },
+  // The filter names `json`, the extension a dialog can see: with `prompttest.json`, one appended it to the proposed
+  // name, which already ends so, and wrote `….prompttest.json.prompttest.json`.
+  const chosen = await vscode.window.showSaveDialog({
+    title: 'Save the prompt test suite', saveLabel: 'Create Suite', filters: { 'Prompt test suite': ['json'] },
     defaultUri: folder && vscode.Uri.joinPath(folder, `${slug(name) || 'suite'}${SUITE_SUFFIX}`),
   });
+  return chosen && chosen.with({ path: suitePath(chosen.path) });
 }
+
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
   return vscode.workspace.fs.stat(uri).then(() => true, () => false);
@@ -101,7 +105,8 @@ export function registerAuthoring(log: Log, connections: Connections, history: H
       if (!uri) return undefined;
       const params = Object.fromEntries(promptPlaceholders(detail).map((p) => [p, '']));
       const first: JsonObject = resource.segment === 'ai_prompts'
-        ? { name: 'first case', prompt_text: '', ...(Object.keys(params).length > 0 ? { prompt_params: params } : {}), expect: { response: { contains: '' } } }
+        // A case that runs as it stands (a greeting, and an answer that says something), for the user to sharpen.
+        ? { name: 'answers a greeting', prompt_text: 'Hello', ...(Object.keys(params).length > 0 ? { prompt_params: params } : {}), expect: { response: { matches: '\\S' } } }
         : { name: 'ping', action: 'ping', expect: { status: 'success' } };
       return createSuite(uri, suiteTemplate(resource, name, first), !programmatic);
     }),

@@ -138,6 +138,9 @@ describe('prompt test suites: writing them', () => {
     const prefilled = JSON.parse(params ?? '{}') as Record<string, string>;
     for (const name of ['customer_name', 'order_id']) assert.equal(prefilled[name], '', `${name} is prefilled in ${params ?? 'no prompt_params'}`);
     assert.match(text, /"target": \{\s*"connection": "suites",\s*"tenantId": 1\s*\}/);
+    assert.match(text, /"prompt_text": "Hello"/, 'the starter case has something to send');
+    const result = await vscode.commands.executeCommand<Result>('convai.runPromptTests', { uri: created });
+    assert.deepEqual([result.passed, result.failed], [1, 0], 'the starter case runs and passes as it stands');
   });
 
   it('saves a run as a case whose outputs are the expected values, and the case passes', async () => {

@@ -3,7 +3,7 @@ import type { JsonObject } from '../../src/core/client';
 import { checkOutput, expectationProblems, isAssertionSet } from '../../src/core/prompt-tests/assertions';
 import { junitXml, publicResult } from '../../src/core/prompt-tests/report';
 import { runSuite, type Execute } from '../../src/core/prompt-tests/run';
-import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
+import { parseSuite, suitePath, type Suite } from '../../src/core/prompt-tests/suite';
 
 const messages = (expect: JsonObject, output: JsonObject): string[] => checkOutput(expect, output).map((f) => f.message);
 
@@ -57,6 +57,13 @@ describe('prompt tests: the assertion engine', () => {
 });
 
 describe('prompt tests: suites', () => {
+  it('names a chosen file as a suite once: what a save dialog doubled or left out', () => {
+    assert.equal(suitePath('/w/support-greeting.prompttest.json'), '/w/support-greeting.prompttest.json');
+    assert.equal(suitePath('/w/support-greeting.prompttest.json.prompttest.json'), '/w/support-greeting.prompttest.json');
+    assert.equal(suitePath('/w/support-greeting.json'), '/w/support-greeting.prompttest.json');
+    assert.equal(suitePath('/w/support-greeting'), '/w/support-greeting.prompttest.json');
+  });
+
   const suiteText = `{
   // a comment, as the starting file has
   "target": { "connection": "local", "tenantId": 1 },

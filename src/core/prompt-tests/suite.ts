@@ -10,6 +10,14 @@ import { expectationProblems } from './assertions';
 
 export const SUITE_SUFFIX = '.prompttest.json';
 
+/** A chosen path as a suite's: ending in `.prompttest.json` once, whatever a save dialog added or left out. */
+export function suitePath(chosen: string): string {
+  let file = chosen;
+  while (file.endsWith(`${SUITE_SUFFIX}${SUITE_SUFFIX}`)) file = file.slice(0, -SUITE_SUFFIX.length);
+  if (file.endsWith(SUITE_SUFFIX)) return file;
+  return `${file.replace(/\.json$/, '')}${SUITE_SUFFIX}`;
+}
+
 export interface SuiteTarget {
   connection?: string;
   tenantId?: number;
