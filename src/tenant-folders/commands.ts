@@ -4,7 +4,7 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/client';
 import type { ListingCache } from '../core/listing-cache';
 import { diskFolder } from '../core/tenant/folder-io';
-import { slug } from '../core/tenant/manifest';
+import { MANIFEST_FILE, slug } from '../core/tenant/manifest';
 import { planPush, type Change, type Plan } from '../core/tenant/plan';
 import { planDocument, publicChange, type PublicChange } from '../core/tenant/plan-text';
 import { pullTenant } from '../core/tenant/pull';
@@ -40,14 +40,42 @@ async function tenantToPull(connections: Connections, arg: unknown): Promise<{ c
   return pickTenant(connections, 'Pull which tenant?');
 }
 
+/** What a folder holds, for a pull: nothing (or not there yet), a pulled tenant, or other files. */
+async function folderState(folder: vscode.Uri): Promise<'empty' | 'pulled' | 'other'> {
+  const entries = await vscode.workspace.fs.readDirectory(folder).then((found) => found, () => []);
+  if (entries.length === 0) return 'empty';
+  return entries.some(([entry]) => entry === MANIFEST_FILE) ? 'pulled' : 'other';
+}
+
+/**
+ * Where a pull goes: a new folder named after the tenant (made here, as an open dialog cannot make one everywhere),
+ * or a folder the user chooses. A folder holding other files is refused for a new folder inside it, since a plan
+ * would report every one of them.
+ */
 async function pickFolder(name: string): Promise<string | undefined> {
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const chosen = await vscode.window.showOpenDialog({
-    canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Pull Here',
-    title: `Folder for ${name} (its files go into it; an empty or earlier pulled folder)`,
-    defaultUri: workspace && vscode.Uri.joinPath(workspace, slug(name) || 'tenant'),
-  });
-  return chosen?.[0]?.fsPath;
+  const base = slug(name) || 'tenant';
+  const proposed = workspace && vscode.Uri.joinPath(workspace, base);
+  const items: Array<vscode.QuickPickItem & { folder?: vscode.Uri }> = [
+    ...(proposed ? [{ label: `$(new-folder) ${vscode.workspace.asRelativePath(proposed)}`, description: 'a folder of the workspace for this tenant', folder: proposed }] : []),
+    { label: '$(folder-opened) Choose a folder…', description: 'an empty folder, or one pulled into before' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: `Pull ${name} into`, placeHolder: 'The tenant\'s files go into this folder' });
+  if (!picked) return undefined;
+  let folder = picked.folder ?? (await vscode.window.showOpenDialog({
+    canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Pull Here', title: `Pull ${name} into (an empty folder, or one pulled into before)`, defaultUri: workspace,
+  }))?.[0];
+  if (!folder) return undefined;
+  if (await folderState(folder) === 'other') {
+    const inside = vscode.Uri.joinPath(folder, base);
+    const fix = `Pull into ${base}/ inside it`;
+    const choice = await vscode.window.showWarningMessage(`${folder.fsPath} holds other files and no pulled tenant (${MANIFEST_FILE}); a plan of it would report every one of them.`, { modal: true }, fix);
+    if (choice !== fix) return undefined;
+    if (await folderState(inside) === 'other') throw new Error(`${inside.fsPath} holds other files too: choose an empty folder, or one pulled into before.`);
+    folder = inside;
+  }
+  await vscode.workspace.fs.createDirectory(folder);
+  return folder.fsPath;
 }
 
 async function pull(connections: Connections, log: Log, arg: unknown): Promise<{ folder: string; resources: number } | undefined> {
