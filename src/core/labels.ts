@@ -55,12 +55,26 @@ function describe(kind: KindId, summary: JsonObject): string {
   }
 }
 
+/** The coded fields of each kind, read by their names where a person reads them (a tooltip too). */
+const CODED: Partial<Record<KindId, Readonly<Record<string, EnumTable>>>> = {
+  prompt: { prompt_type: ENUMS.promptType, mode: ENUMS.promptMode },
+  action: { action_type: ENUMS.actionType },
+  intent: { intent_type: ENUMS.intentType },
+  tenant: { booked_package: ENUMS.bookedPackage },
+};
+
+function detail(kind: KindId, field: string, value: unknown): string {
+  const table = CODED[kind]?.[field];
+  const name = table ? named(table, value) : undefined;
+  return `${field}: ${name === undefined ? String(value) : `${name} (${String(value)})`}`;
+}
+
 export function resourceLabel(kind: KindId, summary: JsonObject): ResourceLabel {
   const id = typeof summary.id === 'number' ? summary.id : undefined;
   const title = (kind === 'intent' ? text(summary.display_name) : undefined) ?? text(summary.name) ?? `#${id ?? '?'}`;
   const details = Object.entries(summary)
     .filter(([, value]) => value !== null && value !== '' && typeof value !== 'object')
-    .map(([field, value]) => `${field}: ${String(value)}`);
+    .map(([field, value]) => detail(kind, field, value));
   return { label: title, description: describe(kind, summary), details };
 }
 

@@ -6,7 +6,8 @@ describe('tree labels from summary fields', () => {
   it('names a prompt type, mode and group', () => {
     const label = resourceLabel('prompt', { id: 4, name: 'Routing', description: 'd', prompt_type: 2, group: 'support', mode: 3 });
     assert.deepEqual([label.label, label.description], ['Routing', 'Group · Simulated · group support']);
-    assert.ok(label.details.includes('prompt_type: 2'));
+    assert.ok(label.details.includes('prompt_type: Group (2)'), label.details.join('\n'));
+    assert.ok(label.details.includes('mode: Simulated (3)'), label.details.join('\n'));
   });
 
   it('reads every kind in the service domain', () => {
