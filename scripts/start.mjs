@@ -45,6 +45,8 @@ const env = { CONVAI_START_CONNECTION: JSON.stringify({ name: 'local', baseUrl: 
 console.log(`ConvAI local service: ${service.url}`);
 console.log(`  admin token: ${service.adminToken}`);
 for (const tenant of service.tenantTokens) console.log(`  tenant ${tenant.id} (${tenant.name}) token: ${tenant.token}`);
+console.log('The connection "local" to it is set up already, with the admin token: open the ConvAI view (its icon in the');
+console.log('activity bar) to browse it. The tokens are for the command-line tool (CONVAI_TOKEN) and your own requests.');
 
 /** @type {() => Promise<void>} */
 let stopEditor = async () => undefined;
