@@ -14,6 +14,7 @@ import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Log } from '../log';
 import { connectionOf, manifestOf, pulledFolder } from './folders';
+import { PlanView } from './plan-view';
 import { pickTenant } from './scm/tenant-refs';
 
 const PUSH = 'Push';
@@ -170,15 +171,12 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
   return { applied: result.applied.map(publicChange) };
 }
 
-/** The plan as a Markdown document beside the editor. */
-async function showPlan(connections: Connections, arg: unknown): Promise<{ changes: PublicChange[]; problems?: string[] } | undefined> {
+/** The plan, rendered beside the editor. */
+async function showPlan(connections: Connections, view: PlanView, arg: unknown): Promise<{ changes: PublicChange[]; problems?: string[] } | undefined> {
   const programmatic = isProgrammatic(arg);
   const planned = programmatic ? await plannedFolder(connections, arg) : await cancellable('Planning the push…', (signal) => plannedFolder(connections, arg, signal));
   if (!planned) return undefined;
-  if (!programmatic) {
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: planDocument(planned.plan, planned.folder) });
-    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
-  }
+  if (!programmatic) await view.show(planned.folder, planDocument(planned.plan, planned.folder));
   const { changes, problems } = planned.plan;
   // The contract's { changes }, and what a push would refuse for, when there is any.
   return { changes: changes.map(publicChange), ...(problems.length > 0 ? { problems } : {}) };
@@ -187,9 +185,11 @@ async function showPlan(connections: Connections, arg: unknown): Promise<{ chang
 export function registerTenantFolderCommands(
   log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache,
 ): vscode.Disposable[] {
+  const view = new PlanView();
   return [
+    view,
     registerCommand(log, COMMANDS.pullTenant, (arg) => pull(connections, log, arg)),
-    registerCommand(log, COMMANDS.planPush, (arg) => showPlan(connections, arg)),
+    registerCommand(log, COMMANDS.planPush, (arg) => showPlan(connections, view, arg)),
     registerCommand(log, COMMANDS.push, (arg) => pushFolder(connections, files, listings, log, arg)),
   ];
 }

@@ -73,6 +73,19 @@ describe('tenant folders: pull, plan, push', () => {
     assert.deepEqual(plan.changes, [], 'an unedited pull plans nothing');
   });
 
+  it('shows a plan rendered and read-only, never as an untitled document that asks to be saved', async () => {
+    const folder = path.join(temp, 'acme');
+    const untitled = (): number => vscode.workspace.textDocuments.filter((d) => d.isUntitled).length;
+    const before = untitled();
+    await vscode.commands.executeCommand('convai.planPush', vscode.Uri.file(folder));
+    assert.equal(untitled(), before, 'no untitled document was opened');
+    const shown = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'convai-plan', path: '/Plan of acme.md', query: folder }));
+    assert.match(shown.getText(), /^# Push plan: tenant 1 on /);
+    assert.match(shown.getText(), /Nothing to push: the folder matches what was pulled\./);
+    assert.equal(shown.isDirty, false);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('gives the pulled files the resource schemas: squiggles while editing, a parsed settings object accepted', async () => {
     const file = vscode.Uri.file(path.join(temp, 'acme', 'ai_prompts', 'order-triage.json'));
     const document = await vscode.workspace.openTextDocument(file);
