@@ -61,4 +61,15 @@ describe('the Source Control view of a pulled tenant folder', () => {
     await saveScreenshot(page, 'source-control', { readme: true });
     await runCommand(page, 'View: Close All Editors');
   });
+
+  it('shows the plan rendered beside the editor, with the edited text among the changes', async () => {
+    const { page } = workbench();
+    await runCommand(page, 'ConvAI: Plan Push');
+    await page.locator('.tabs-container .tab', { hasText: 'Plan of acme.md' }).waitFor();
+    const preview = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    await preview.locator('h1', { hasText: 'Push plan: tenant 1' }).waitFor();
+    await preview.locator('body', { hasText: 'Order Triage' }).waitFor();
+    await saveScreenshot(page, 'plan-preview');
+    await runCommand(page, 'View: Close All Editors');
+  });
 });
