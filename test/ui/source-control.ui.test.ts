@@ -48,6 +48,7 @@ describe('the Source Control view of a pulled tenant folder', () => {
     fs.writeFileSync(system, `${pulledText}\n${ADDED}\n`);
     await page.locator('.activitybar .action-label[aria-label^="Source Control"]').click();
     await changeRow(page).waitFor();
+    assert.equal(await page.locator('.scm-view .scm-editor:visible').count(), 0, 'no commit message box: a tenant folder takes none');
   });
 
   it('opens the service\'s version beside the folder\'s', async () => {

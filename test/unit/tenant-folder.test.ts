@@ -6,7 +6,7 @@ import { memoryFolder } from '../../src/core/tenant/folder-io';
 import { MANIFEST_FILE, resourceBase, slug, writeManifest, type Manifest } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
 import { planDocument, requestOf } from '../../src/core/tenant/plan-text';
-import { problemText } from '../../src/core/tenant/folder-problems';
+import { problemOfText, problemText } from '../../src/core/tenant/folder-problems';
 import { fieldHashes, folderValues, KEPT_ON_SERVICE, readResource, resourceFiles, wireValue, writeResource } from '../../src/core/tenant/representation';
 
 const prompt = kindById('prompt');
@@ -21,6 +21,12 @@ const promptDetail: JsonObject = {
 };
 
 describe('tenant folders: how a resource lives in files', () => {
+  it('reads a problem back from its text, placed or of a whole file, for a list that opens it there', () => {
+    const placed = { file: 'ai_prompts/a.json', line: 3, column: 7, message: 'max_tokens: must be an integer: not "x"' };
+    assert.deepEqual(problemOfText(problemText(placed)), placed);
+    assert.deepEqual(problemOfText('intent/: no kind of that name; did you mean "intents/"?'), { file: 'intent/', message: 'no kind of that name; did you mean "intents/"?' });
+  });
+
   it('puts a prompt\'s texts in Markdown siblings, its JSON strings parsed, no service-owned field', () => {
     const files = resourceFiles(prompt, 2, folderValues(prompt, promptDetail), 'ai_prompts/order-triage');
     assert.deepEqual([...files.keys()].sort(), ['ai_prompts/order-triage.json', 'ai_prompts/order-triage.system.md', 'ai_prompts/order-triage.user_prompt.md']);

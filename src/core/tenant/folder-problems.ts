@@ -21,6 +21,17 @@ export function problemText(problem: FolderProblem): string {
   return `${problem.file}${at}: ${problem.message}`;
 }
 
+const PLACED = /^(.+?):(\d+):(\d+): ([\s\S]*)$/;
+const FILED = /^(.+?): ([\s\S]*)$/;
+
+/** A problem back from its text (problemText's), for a list that opens its file at its place. */
+export function problemOfText(text: string): FolderProblem {
+  const placed = PLACED.exec(text);
+  if (placed) return { file: placed[1] as string, line: Number(placed[2]), column: Number(placed[3]), message: placed[4] as string };
+  const filed = FILED.exec(text);
+  return filed ? { file: filed[1] as string, message: filed[2] as string } : { file: '', message: text };
+}
+
 /** 1-based line and column of an offset. */
 export function position(text: string, offset: number): { line: number; column: number } {
   let line = 1;

@@ -66,7 +66,8 @@ export class CompareControl implements vscode.Disposable {
 
   private constructor(readonly source: TenantRef, readonly target: TenantRef, private pair: TenantPair, label: string, private readonly deps: ScmDeps) {
     this.scm = vscode.scm.createSourceControl(COMPARE_SCM, label);
-    this.scm.inputBox.enabled = false;
+    // A comparison takes no commit message: how it stands shows in the status bar and in each row's tooltip.
+    this.scm.inputBox.visible = false;
     this.group = this.scm.createResourceGroup('promote', 'Changes to promote');
     // What a comparison lists is not work waiting in the workspace: it stays out of the Source Control badge.
     this.scm.count = 0;
@@ -121,12 +122,12 @@ export class CompareControl implements vscode.Disposable {
     const { problems } = plan;
     for (const problem of problems) this.deps.log.warn(`${this.scm.label}: ${problem}`);
     const credentials = `Credentials are never copied: updated resources keep ${this.target.connection}'s own.`;
-    this.scm.inputBox.placeholder = problems.length > 0
+    const standing = problems.length > 0
       ? `${problems.length} problem${problems.length === 1 ? '' : 's'} (see each row's tooltip): promoting everything is refused; select the rows to promote. ${problems.join(' ')}`
       : `${changes.length === 0 ? 'Nothing to promote: the target matches.' : 'Promote sends these (all, or the rows you select).'} ${credentials}`;
     this.scm.statusBarCommands = [{
       title: problems.length > 0 ? `$(warning) ${problems.length} to resolve` : `$(arrow-up) ${changes.length} to promote`,
-      tooltip: this.scm.inputBox.placeholder,
+      tooltip: standing,
       command: COMMANDS.refreshTenantChanges,
       arguments: [this.scm],
     }];

@@ -11,6 +11,7 @@ import { connectionOf } from '../folders';
 import { ChangeState, diffCommand } from './change-states';
 import { changedFiles, changeName, pulledResourceOf, type ResourceChange } from './changed-files';
 import type { ScmDeps } from './deps';
+import { problemState } from './problem-states';
 
 export const PULLED_FOLDER_SCM = 'convai';
 /** File events come in bursts (a pull, a push, a search and replace): one re-read after they settle. */
@@ -45,6 +46,7 @@ export class PulledFolderControl implements vscode.Disposable {
   private readonly scm: vscode.SourceControl;
   private readonly conflictGroup: vscode.SourceControlResourceGroup;
   private readonly changeGroup: vscode.SourceControlResourceGroup;
+  private readonly problemGroup: vscode.SourceControlResourceGroup;
   private readonly io: FolderIO;
   private readonly key: string;
   private readonly disposables: vscode.Disposable[] = [];
@@ -69,7 +71,10 @@ export class PulledFolderControl implements vscode.Disposable {
     this.io = diskFolder(root.fsPath);
     this.key = `service:${root.fsPath}`;
     this.scm = vscode.scm.createSourceControl(PULLED_FOLDER_SCM, labelOf(manifest), root);
-    this.scm.inputBox.enabled = false;
+    // A tenant folder takes no commit message: how things stand shows in the status bar and the lists.
+    this.scm.inputBox.visible = false;
+    this.problemGroup = this.scm.createResourceGroup('problems', 'Problems (a push sends nothing until they are fixed)');
+    this.problemGroup.hideWhenEmpty = true;
     this.conflictGroup = this.scm.createResourceGroup('conflicts', 'Conflicts');
     this.conflictGroup.hideWhenEmpty = true;
     this.changeGroup = this.scm.createResourceGroup('changes', 'Changes');
@@ -134,7 +139,7 @@ export class PulledFolderControl implements vscode.Disposable {
     } catch (error) {
       if (generation !== this.generation) return;
       this.deps.log.warn(`${this.root.fsPath}: ${messageOf(error)}`);
-      this.scm.inputBox.placeholder = messageOf(error);
+      this.scm.statusBarCommands = [{ title: '$(error) Not read', tooltip: `${messageOf(error)} Click to read the folder again.`, command: COMMANDS.refreshTenantChanges, arguments: [this.scm] }];
     }
   }
 
@@ -199,11 +204,11 @@ export class PulledFolderControl implements vscode.Disposable {
     this.changeGroup.resourceStates = states.filter((s) => s.row.change.action !== 'conflict');
     this.deps.decorations.publish(this, states);
     this.scm.count = plan.changes.length;
-    const problems = plan.problems.length > 0 ? `${plural(plan.problems.length, 'problem')}: ${plan.problems.join('; ')}` : '';
+    this.problemGroup.resourceStates = plan.problems.map((problem) => problemState(this.root, problem));
+    const problems = plan.problems.length > 0 ? `${plural(plan.problems.length, 'problem')} to fix before a push (the Problems list).` : '';
     const status = 'problem' in connection ? { text: connection.problem, short: '$(warning) No connection' } : this.checkStatus;
-    // The disabled input box is where a Source Control list says how things stand; the status bar item says it short.
-    this.scm.inputBox.placeholder = [problems, status.text].filter(Boolean).join(' — ');
-    this.scm.statusBarCommands = [{ title: status.short, tooltip: `${this.scm.inputBox.placeholder} Click to check again.`, command: COMMANDS.refreshTenantChanges, arguments: [this.scm] }];
+    const short = plan.problems.length > 0 ? `$(warning) ${plural(plan.problems.length, 'problem')}` : status.short;
+    this.scm.statusBarCommands = [{ title: short, tooltip: `${[problems, status.text].filter(Boolean).join(' ')} Click to check again.`, command: COMMANDS.refreshTenantChanges, arguments: [this.scm] }];
   }
 
   /** The service's version of a file: what a pull would write for the resource's current state. */
