@@ -4,10 +4,11 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { kindById } from '../../src/core/resources';
 import { repoRoot } from '../harness/paths';
 import { runCli } from './cli-process';
 import { startContract, type ContractContext } from './setup';
@@ -41,16 +42,29 @@ describe('contract: the command-line tool\'s package, installed', function () {
     assert.equal(manifest.dependencies, undefined);
   });
 
-  it('runs as convai: its version, a pull and a plan against the service', async () => {
+  it('runs as convai with a tenant\'s own token: its version, a pull, a plan, a prompt test and a push against the service', async () => {
     const { version } = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
     const shown = await runCli(['--version'], work, {}, convai);
     assert.equal(shown.stdout.trim(), version);
-    const env = { CONVAI_TOKEN: ctx.service.adminToken };
+    const token = ctx.service.tenantTokens.find((t) => t.id === 1)?.token;
+    assert.ok(token, 'the sample tenant 1 has a token');
+    const env = { CONVAI_TOKEN: token, CONVAI_URL: ctx.service.url };
     const pulled = await runCli(['pull', '--url', ctx.service.url, '--tenant', '1', 'tenant'], work, env, convai);
     assert.equal(pulled.code, 0, pulled.stderr);
     const planned = await runCli(['plan', 'tenant'], work, env, convai);
     assert.equal(planned.code, 0, planned.stderr);
     assert.match(planned.stdout, /nothing to push/);
+    await writeFile(path.join(work, 'greeting.prompttest.json'), JSON.stringify({
+      target: { tenantId: 1 }, prompt: 'Order Triage', cases: [{ name: 'answers', prompt_text: 'Hello', expect: { response: { matches: '\\S' } } }],
+    }));
+    const tested = await runCli(['test', 'greeting.prompttest.json'], work, env, convai);
+    assert.equal(tested.code, 0, `${tested.stdout}${tested.stderr}`);
+    const file = path.join(work, 'tenant', 'ai_prompts', 'order-triage.json');
+    await writeFile(file, JSON.stringify({ ...(JSON.parse(await readFile(file, 'utf8')) as object), description: 'Pushed with the tenant\'s own token' }, null, 2));
+    const pushed = await runCli(['push', 'tenant'], work, env, convai);
+    assert.equal(pushed.code, 0, pushed.stderr);
+    assert.match(pushed.stdout, /^updated ai_prompts "Order Triage"/);
+    assert.equal((await ctx.admin.get(kindById('prompt'), 2, 1)).description, 'Pushed with the tenant\'s own token');
     const usage = await runCli(['plan'], work, env, convai);
     assert.match(usage.stderr, /^plan needs a folder: convai plan … <folder>\./, 'usage lines name the installed command');
   });
