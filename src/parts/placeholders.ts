@@ -4,6 +4,7 @@ import { placeholderBeingTyped, placeholderSpans, placeholdersOf, PROMPT_TEXT_FI
 import { SCHEME, type PartLocation } from '../core/uri';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import { parseUri, toUri } from '../documents/locations';
+import { registerPlaceholderMarks } from './placeholder-marks';
 
 /**
  * Only the text parts of `convai:` documents: a TextMate injection into
@@ -77,6 +78,7 @@ class PlaceholderCompletion implements vscode.CompletionItemProvider {
 
 export function registerPlaceholders(files: ConvaiFileSystem): vscode.Disposable[] {
   return [
+    ...registerPlaceholderMarks(),
     vscode.languages.registerDocumentSemanticTokensProvider(TEXT_PARTS, new PlaceholderTokens(), LEGEND),
     vscode.languages.registerCompletionItemProvider(TEXT_PARTS, new PlaceholderCompletion(files), '{'),
   ];

@@ -51,6 +51,13 @@ describe('a prompt\'s system part, from the tree', () => {
     // Monaco draws spaces as no-break spaces, which \s matches.
     const before = lines.locator('span > span', { hasText: /^Always\sgreet\s$/ });
     assert.notEqual(await placeholder.getAttribute('class'), await before.getAttribute('class'));
+    // And a background of its own (convai.placeholderBackground), drawn in the editor's overlay layer.
+    const mark = page.locator('.editor-group-container.active .view-overlays div[class*="ced-"]').first();
+    await mark.waitFor();
+    // Runs in the page, whose DOM types this project's tsconfig does not hold.
+    const background = await mark.evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor);
+    assert.match(background, /^rgba?\(/, background);
+    assert.notEqual(background, 'rgba(0, 0, 0, 0)');
   });
 
   it('saves with Ctrl+S: the service holds the new system text', async () => {
