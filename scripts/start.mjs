@@ -37,9 +37,39 @@ const service = await startService({ port: Number(process.env.CONVAI_SERVICE_POR
 mkdirSync(workspace, { recursive: true });
 writeFileSync(
   path.join(workspace, 'README.md'),
-  '# ConvAI Config playground\n\nOpen the ConvAI view in the activity bar: the connection `local` points at the local service.\n',
+  [
+    '# ConvAI Config playground',
+    '',
+    'Open the ConvAI view in the activity bar: the connection `local` points at the local service.',
+    '',
+    '- `acme-support/`: the sample tenant, pulled afresh at every `npm start` (the service starts afresh too);',
+    '  edit a file and see it in the Source Control view, then Plan Push.',
+    '- `order-triage.prompttest.json`: a prompt test suite; run it from the Testing view.',
+    '',
+  ].join('\n'),
 );
-const settings = { 'convai.connections': [{ name: 'local', baseUrl: service.url }], 'git.openRepositoryInParentFolders': 'never' };
+// Every feature one click away: a pulled tenant folder and a prompt test suite.
+const sampleFolder = path.join(workspace, 'acme-support');
+rmSync(sampleFolder, { recursive: true, force: true });
+/** @type {{ ServiceClient: new (o: { baseUrl: string, token: () => string }) => { close(): Promise<void> } }} */
+const { ServiceClient } = require(path.join(repoRoot, 'out', 'src', 'core', 'client.js'));
+/** @type {{ pullTenant: (client: unknown, io: unknown, target: { connection: string, baseUrl: string, tenantId: number }) => Promise<unknown> }} */
+const { pullTenant } = require(path.join(repoRoot, 'out', 'src', 'core', 'tenant', 'pull.js'));
+/** @type {{ diskFolder: (root: string) => unknown }} */
+const { diskFolder } = require(path.join(repoRoot, 'out', 'src', 'core', 'tenant', 'folder-io.js'));
+const sampleClient = new ServiceClient({ baseUrl: service.url, token: () => service.adminToken });
+await pullTenant(sampleClient, diskFolder(sampleFolder), { connection: 'local', baseUrl: service.url, tenantId: 1 });
+await sampleClient.close();
+writeFileSync(path.join(workspace, 'order-triage.prompttest.json'), `${JSON.stringify({
+  target: { connection: 'local', tenantId: 1 },
+  prompt: 'Order Triage',
+  cases: [
+    { name: 'answers a greeting', prompt_text: 'Hello', prompt_params: { customer_name: 'Ada' }, expect: { response: { matches: '\\S' } } },
+    { name: 'names the order', prompt_text: 'Where is order A-1?', prompt_params: { customer_name: 'Ada', order_id: 'A-1' }, expect: { response: { contains: 'A-1' } } },
+  ],
+}, null, 2)}\n`);
+// What a user would want: auto-save does not try to upload every keystroke to the service.
+const settings = { 'convai.connections': [{ name: 'local', baseUrl: service.url }], 'git.openRepositoryInParentFolders': 'never', 'files.autoSave': 'off' };
 const env = { CONVAI_START_CONNECTION: JSON.stringify({ name: 'local', baseUrl: service.url, token: service.adminToken }) };
 
 console.log(`ConvAI local service: ${service.url}`);
