@@ -22,6 +22,7 @@ import {
 import { silentLogger, type Logger } from './logger';
 import { createDispatcher, proxyRoute, type NetworkSettings } from './network';
 import type { ResourceKind } from './resources';
+import { isJsonObject } from './json-object';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -337,10 +338,6 @@ function statusError(info: RequestInfo, response: RawResponse, advice: Advice, t
   return httpError(info, status, text, contentType, advice);
 }
 
-function isObject(value: Json): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * What a complete response means: the JSON body in the expected shape, or
  * the ServiceError that explains why not. Pure, and it throws nothing but
@@ -359,9 +356,9 @@ export function interpretResponse(info: RequestInfo, response: RawResponse, shap
   }
   if (shape === 'array') {
     if (!Array.isArray(body)) throw responseError(info, response.status, 'a body that is not a JSON array');
-    return body.filter(isObject);
+    return body.filter(isJsonObject);
   }
-  if (!isObject(body)) throw responseError(info, response.status, 'a body that is not a JSON object');
+  if (!isJsonObject(body)) throw responseError(info, response.status, 'a body that is not a JSON object');
   return body;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Json, JsonObject } from './client';
 import type { KindId } from './resources';
+import { isJsonObject } from './json-object';
 
 export const CREDENTIAL_MASK = '••••••••';
 
@@ -14,14 +15,10 @@ type Path = Array<string | number>;
 /** Keys of tec_params entries that hold secrets, at any depth. */
 const SECRET_KEY = /(key|token|secret|password|passwd|credential|auth)/i;
 
-function isObject(value: Json | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function secretsIn(value: Json | undefined, path: Path, out: Path[]): void {
   if (Array.isArray(value)) {
     value.forEach((item, index) => secretsIn(item, [...path, index], out));
-  } else if (isObject(value)) {
+  } else if (isJsonObject(value)) {
     for (const [key, item] of Object.entries(value)) {
       if (typeof item === 'string' && item !== '' && SECRET_KEY.test(key)) out.push([...path, key]);
       else secretsIn(item, [...path, key], out);
@@ -34,10 +31,10 @@ export function credentialPaths(kind: KindId, detail: JsonObject): Path[] {
   const paths: Path[] = [];
   if (kind === 'tenant' && typeof detail.auth_token === 'string' && detail.auth_token !== '') paths.push(['auth_token']);
   if (kind === 'integration') secretsIn(detail.tec_params, ['tec_params'], paths);
-  if (kind === 'agent' && isObject(detail.configuration) && Array.isArray(detail.configuration.prompt)) {
+  if (kind === 'agent' && isJsonObject(detail.configuration) && Array.isArray(detail.configuration.prompt)) {
     detail.configuration.prompt.forEach((element, index) => {
-      const integration = isObject(element) ? element.integration : undefined;
-      if (isObject(integration) && typeof integration.bearer_token === 'string' && integration.bearer_token !== '') {
+      const integration = isJsonObject(element) ? element.integration : undefined;
+      if (isJsonObject(integration) && typeof integration.bearer_token === 'string' && integration.bearer_token !== '') {
         paths.push(['configuration', 'prompt', index, 'integration', 'bearer_token']);
       }
     });
@@ -49,7 +46,7 @@ function get(value: Json | undefined, path: Path): Json | undefined {
   let current = value;
   for (const step of path) {
     if (Array.isArray(current) && typeof step === 'number') current = current[step];
-    else if (isObject(current) && typeof step === 'string' && Object.prototype.hasOwnProperty.call(current, step)) current = current[step];
+    else if (isJsonObject(current) && typeof step === 'string' && Object.prototype.hasOwnProperty.call(current, step)) current = current[step];
     else return undefined;
   }
   return current;
@@ -62,7 +59,7 @@ function replaced(value: Json, path: Path, next: Json): Json {
   if (Array.isArray(value) && typeof step === 'number' && step < value.length) {
     return value.map((item, index) => (index === step ? replaced(item, rest, next) : item));
   }
-  if (isObject(value) && typeof step === 'string' && Object.prototype.hasOwnProperty.call(value, step)) {
+  if (isJsonObject(value) && typeof step === 'string' && Object.prototype.hasOwnProperty.call(value, step)) {
     const copy: JsonObject = {};
     for (const [key, item] of Object.entries(value)) copy[key] = key === step ? replaced(item, rest, next) : item;
     return copy;

@@ -10,8 +10,9 @@ import { formatDocument, parseDocument, type SyntaxProblem } from './json-docume
 import { isPromptTextField } from './prompt-text';
 import { editableFields, kindById, kindBySegment, type ResourceKind } from './resources';
 import { isCausedByEdit, ownedFieldChanges, type FieldProblem } from './save-plan';
-import type { FileLocation } from './uri';
+import { isElementFileName, type FileLocation } from './uri';
 import { validateDocument } from './validation';
+import { isJsonObject } from './json-object';
 
 export type ViewRead =
   | {
@@ -34,10 +35,6 @@ export interface DocumentView {
 /** A part that the resource no longer holds (an agent element renamed or removed). */
 export class MissingPartError extends Error {}
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function refused(problems: FieldProblem[], syntax: SyntaxProblem[] = []): ViewRead {
   return { ok: false, syntax, problems };
 }
@@ -50,7 +47,7 @@ function wholeView(kind: ResourceKind): DocumentView {
     read(text, base) {
       const { value, syntaxProblems } = parseDocument(text);
       if (syntaxProblems.length > 0) return refused([], syntaxProblems);
-      if (!isObject(value)) return refused([{ path: [], keyword: 'type', message: 'the document must be a JSON object' }]);
+      if (!isJsonObject(value)) return refused([{ path: [], keyword: 'type', message: 'the document must be a JSON object' }]);
       // Masked credentials the user left alone are the service's values.
       const edited = restoreCredentials(kind.id, value, base);
       const problems = [
@@ -108,13 +105,19 @@ function jsonPartView(kind: ResourceKind, field: 'function_defs' | 'settings'): 
 }
 
 function settingsProblems(value: unknown): FieldProblem[] {
-  return isObject(value) ? [] : [{ path: [], keyword: 'type', message: 'settings must be a JSON object, such as {"language": "en"}' }];
+  return isJsonObject(value) ? [] : [{ path: [], keyword: 'type', message: 'settings must be a JSON object, such as {"language": "en"}' }];
 }
 
-function agentElements(detail: JsonObject): JsonObject[] | undefined {
+/** The elements of an agent's `configuration.prompt`; undefined when it has no such list. */
+export function agentElements(detail: JsonObject): JsonObject[] | undefined {
   const configuration = detail.configuration;
-  const prompts = isObject(configuration) ? configuration.prompt : undefined;
-  return Array.isArray(prompts) ? prompts.filter(isObject) : undefined;
+  const prompts = isJsonObject(configuration) ? configuration.prompt : undefined;
+  return Array.isArray(prompts) ? prompts.filter(isJsonObject) : undefined;
+}
+
+/** The names of an agent's prompt elements that can name a document of their own. */
+export function agentElementNames(detail: JsonObject): string[] {
+  return (agentElements(detail) ?? []).flatMap((e) => (typeof e.name === 'string' && isElementFileName(e.name) ? [e.name] : []));
 }
 
 /** The `prompt` text of the element of an agent's `configuration.prompt` with this name. */

@@ -4,6 +4,7 @@
  * the fix (a Remedy); the message says that fix in the shell's words (Advice).
  */
 import { NEUTRAL_ADVICE, type Advice, type Remedy } from './advice';
+import { isJsonObject } from './json-object';
 
 export type FailureKind = 'http' | 'network' | 'timeout' | 'cancelled' | 'response';
 
@@ -110,17 +111,13 @@ function sentence(text: string): string {
   return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Nesting followed into `{error: {message}}` shapes: enough for real services, and a hostile body cannot exhaust the stack. */
 const MAX_NESTING = 4;
 
 function textOf(value: unknown, depth = 0): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (isRecord(value) && depth < MAX_NESTING) {
+  if (isJsonObject(value) && depth < MAX_NESTING) {
     for (const key of ['message', 'detail', 'title', 'error']) {
       const inner = textOf(value[key], depth + 1);
       if (inner) return inner;
@@ -161,9 +158,9 @@ export function extractServiceMessage(body: string, contentType = ''): Extracted
     const items = listOf(parsed);
     return items.length ? { message: clip(items.join('; ')) } : {};
   }
-  if (!isRecord(parsed)) return {};
+  if (!isJsonObject(parsed)) return {};
   const errors = parsed.errors;
-  if (isRecord(errors)) {
+  if (isJsonObject(errors)) {
     // fromEntries defines each field as its own property: a field named
     // "__proto__" stays a field instead of replacing the object's prototype.
     const fieldErrors: Record<string, string[]> = Object.fromEntries(

@@ -3,6 +3,7 @@
  * keywords such schemas use, so no schema compiler runs in the extension; json-schema-problems.ts first makes sure
  * a schema holds only these keywords, each well formed, which is why the rules below may trust their arguments.
  */
+import { isJsonObject } from './json-object';
 
 export type SchemaObject = Record<string, unknown>;
 
@@ -64,19 +65,15 @@ function hasType(value: unknown, type: string): boolean {
     case 'array':
       return Array.isArray(value);
     case 'object':
-      return isObject(value);
+      return isJsonObject(value);
     default:
       return typeof value === type;
   }
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function equal(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => equal(item, b[i]));
-  if (isObject(a) && isObject(b)) {
+  if (isJsonObject(a) && isJsonObject(b)) {
     const keys = Object.keys(a);
     return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && equal(a[key], b[key]));
   }
@@ -102,7 +99,7 @@ const failIf = (failed: boolean, place: Place, message: () => string): Failure[]
 
 /** A rule for values of one type; a value of another type passes it (the `type` keyword is the one to say so). */
 function forObjects(rule: (argument: unknown, value: Record<string, unknown>, place: Place) => Failure[]): Rule {
-  return (argument, value, place) => (isObject(value) ? rule(argument, value, place) : []);
+  return (argument, value, place) => (isJsonObject(value) ? rule(argument, value, place) : []);
 }
 
 function forArrays(rule: (argument: unknown, value: unknown[], place: Place) => Failure[]): Rule {
@@ -123,8 +120,8 @@ function childFailures(schema: unknown, value: unknown, at: string, place: Place
 
 /** Names a property without a schema in `properties` or a matching `patternProperties`. */
 function isAdditional(node: SchemaObject, key: string): boolean {
-  const properties = isObject(node.properties) ? node.properties : {};
-  const patterns = isObject(node.patternProperties) ? Object.keys(node.patternProperties) : [];
+  const properties = isJsonObject(node.properties) ? node.properties : {};
+  const patterns = isJsonObject(node.patternProperties) ? Object.keys(node.patternProperties) : [];
   return !Object.hasOwn(properties, key) && !patterns.some((pattern) => regex(pattern).test(key));
 }
 

@@ -4,7 +4,8 @@
  * and do not loop. An unknown keyword is named rather than ignored: a misspelt `requried` would let anything pass.
  */
 import { closest } from './closest-name';
-import { child, isObject, JSON_TYPES, resolveRef, type SchemaObject } from './json-schema-check';
+import { child, JSON_TYPES, resolveRef, type SchemaObject } from './json-schema-check';
+import { isJsonObject } from './json-object';
 
 interface Walk {
   root: SchemaObject;
@@ -18,7 +19,7 @@ type Shape = (argument: unknown, at: string, walk: Walk) => void;
 
 /** Why `schema` is not a JSON Schema this extension can check, or undefined when it is one. */
 export function jsonSchemaProblem(schema: unknown): string | undefined {
-  if (!isObject(schema)) return 'must be a JSON Schema object, such as { "type": "object" }';
+  if (!isJsonObject(schema)) return 'must be a JSON Schema object, such as { "type": "object" }';
   const walk: Walk = { root: schema, problems: [], schemas: new Map() };
   checkSchema(schema, '', walk);
   if (walk.problems.length === 0) {
@@ -30,7 +31,7 @@ export function jsonSchemaProblem(schema: unknown): string | undefined {
 
 function checkSchema(node: unknown, at: string, walk: Walk): void {
   if (typeof node === 'boolean') return;
-  if (!isObject(node)) {
+  if (!isJsonObject(node)) {
     walk.problems.push(`${at || '/'}: must be a schema (an object, or true or false), not ${describe(node)}`);
     return;
   }
@@ -48,7 +49,7 @@ function checkSchema(node: unknown, at: string, walk: Walk): void {
 
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
-  return isObject(value) ? 'an object' : JSON.stringify(value);
+  return isJsonObject(value) ? 'an object' : JSON.stringify(value);
 }
 
 function regexProblem(pattern: string): string | undefined {
@@ -83,7 +84,7 @@ function schemaList(argument: unknown, at: string, walk: Walk): void {
 /** An object mapping names to what `each` checks. */
 function mapOf(each: Shape, what: string): Shape {
   return (argument, at, walk) => {
-    if (!isObject(argument)) walk.problems.push(`${at}: must be an object of ${what}, not ${describe(argument)}`);
+    if (!isJsonObject(argument)) walk.problems.push(`${at}: must be an object of ${what}, not ${describe(argument)}`);
     else Object.entries(argument).forEach(([name, value]) => each(value, child(at, name), walk));
   };
 }
@@ -107,7 +108,7 @@ const SHAPES: Record<string, Shape | undefined> = {
       return;
     }
     const target = resolveRef(walk.root, argument);
-    if (typeof target !== 'boolean' && !isObject(target)) walk.problems.push(`${at}: ${JSON.stringify(argument)} points at ${target === undefined ? 'nothing' : 'no schema'} in this schema`);
+    if (typeof target !== 'boolean' && !isJsonObject(target)) walk.problems.push(`${at}: ${JSON.stringify(argument)} points at ${target === undefined ? 'nothing' : 'no schema'} in this schema`);
   },
   allOf: schemaList,
   anyOf: schemaList,
@@ -123,7 +124,7 @@ const SHAPES: Record<string, Shape | undefined> = {
   properties: schemaMap,
   patternProperties: (argument, at, walk) => {
     schemaMap(argument, at, walk);
-    if (!isObject(argument)) return;
+    if (!isJsonObject(argument)) return;
     for (const pattern of Object.keys(argument)) {
       const problem = regexProblem(pattern);
       if (problem !== undefined) walk.problems.push(`${child(at, pattern)}: ${problem}`);
@@ -180,7 +181,7 @@ const SHAPES: Record<string, Shape | undefined> = {
 function refLoop(walk: Walk): string | undefined {
   const state = new Map<unknown, 'open' | 'done'>();
   const visit = (node: unknown): string | undefined => {
-    if (!isObject(node) || state.get(node) === 'done') return undefined;
+    if (!isJsonObject(node) || state.get(node) === 'done') return undefined;
     state.set(node, 'open');
     for (const next of sameValueSchemas(node, walk.root)) {
       const loop = state.get(next) === 'open' ? `#${walk.schemas.get(next as SchemaObject) ?? ''}` : visit(next);
@@ -198,7 +199,7 @@ function refLoop(walk: Walk): string | undefined {
 
 function sameValueSchemas(node: SchemaObject, root: SchemaObject): unknown[] {
   const lists = [node.allOf, node.anyOf, node.oneOf].flatMap((list) => (Array.isArray(list) ? list : []));
-  const dependencies = isObject(node.dependencies) ? Object.values(node.dependencies).filter((d) => !Array.isArray(d)) : [];
+  const dependencies = isJsonObject(node.dependencies) ? Object.values(node.dependencies).filter((d) => !Array.isArray(d)) : [];
   const ref = typeof node.$ref === 'string' ? [resolveRef(root, node.$ref)] : [];
   return [...ref, ...lists, node.not, node.if, node.then, node.else, ...dependencies];
 }

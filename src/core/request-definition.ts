@@ -13,6 +13,7 @@ import { isMalformedReference, parseApiKey } from './api-key';
 import { locate, locateKey, SYNTAX_MESSAGES, type TextRange } from './json-document';
 import { API_KEY_PLACEHOLDER, BODYLESS, HEADER_BREAK, HEADER_NAME, type PlaceholderToken, type RequestDefinition, scanPlaceholders } from './request-builder';
 import { pathText, validateDocument } from './validation';
+import { isJsonObject } from './json-object';
 
 export interface DefinitionProblem {
   offset: number;
@@ -104,7 +105,7 @@ export function parameterNames(definition: unknown): string[] {
       });
   }
   const properties = record(record(record(definition).function_definition).parameters).properties;
-  return isRecord(properties) ? Object.keys(properties) : [];
+  return isJsonObject(properties) ? Object.keys(properties) : [];
 }
 
 const PROPERTIES_PATH = ['function_definition', 'parameters', 'properties'];
@@ -194,7 +195,7 @@ function rawIndexes(raw: string): number[] {
 // ---- the checks, on the value
 
 function findingsOf(value: unknown): Finding[] {
-  return [...schemaFindings(value), ...(isRecord(value) ? ruleFindings(value) : [])];
+  return [...schemaFindings(value), ...(isJsonObject(value) ? ruleFindings(value) : [])];
 }
 
 const RULE_5 = 'rule 5: a function definition is required even when the request takes no parameters';
@@ -245,7 +246,7 @@ function schemaFindings(value: unknown): Finding[] {
 /** What the schema cannot check: placeholders against parameters, the API Key, and what a GET leaves unsent. */
 function ruleFindings(doc: Record<string, unknown>): Finding[] {
   const parameters = record(record(doc.function_definition).parameters);
-  const properties = isRecord(parameters.properties) ? parameters.properties : undefined;
+  const properties = isJsonObject(parameters.properties) ? parameters.properties : undefined;
   const required: unknown[] = Array.isArray(parameters.required) ? parameters.required : [];
   const findings: Finding[] = [];
   const add = (path: Path, spot: Spot, severity: Finding['severity'], message: string): void => {
@@ -354,10 +355,6 @@ function fixedParameterFindings(doc: Record<string, unknown>, properties: Record
 // ---- helpers
 
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function record(value: unknown): Record<string, unknown> {
-  return isRecord(value) ? value : {};
+  return isJsonObject(value) ? value : {};
 }

@@ -4,6 +4,7 @@
  */
 import type { Json, JsonObject } from './client';
 import { editableFields, type ResourceKind } from './resources';
+import { isJsonObject } from './json-object';
 
 export interface FieldProblem {
   path: Array<string | number>;
@@ -13,10 +14,6 @@ export interface FieldProblem {
 
 /** The fields of an agent's configuration prompt element that an update sends (section 2.5). */
 const AGENT_PROMPT_REQUEST_FIELDS = ['name', 'prompt', 'initial_response', 'voice'];
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -49,7 +46,7 @@ function valueAt(value: Json | undefined, path: ReadonlyArray<string | number>):
   let current = value;
   for (const step of path) {
     if (Array.isArray(current) && typeof step === 'number') current = current[step];
-    else if (isObject(current) && typeof step === 'string') current = own(current, step);
+    else if (isJsonObject(current) && typeof step === 'string') current = own(current, step);
     else return undefined;
   }
   return current;
@@ -65,12 +62,12 @@ export function isCausedByEdit(base: Json | undefined, edited: Json | undefined,
 }
 
 function agentConfiguration(configuration: Json | undefined): Json | undefined {
-  if (!isObject(configuration)) return configuration;
+  if (!isJsonObject(configuration)) return configuration;
   const prompts = own(configuration, 'prompt');
   if (!Array.isArray(prompts)) return configuration;
   return {
     prompt: prompts.map((element) =>
-      isObject(element)
+      isJsonObject(element)
         ? Object.fromEntries(AGENT_PROMPT_REQUEST_FIELDS.filter((f) => own(element, f) !== undefined).map((f) => [f, element[f] as Json]))
         : element,
     ),

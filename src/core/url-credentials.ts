@@ -11,7 +11,7 @@
  * delimiters, or a hidden password would no longer read back as one.
  */
 import type { Json } from './client';
-import { isObject } from './json-schema-check';
+import { isJsonObject } from './json-object';
 
 type Path = Array<string | number>;
 
@@ -74,10 +74,10 @@ function withPasswords(text: string, passwords: UrlPassword[], next: (password: 
 function mapStrings(value: Json, current: Json | undefined, path: Path, map: (text: string, current: Json | undefined, path: Path) => string): Json {
   if (typeof value === 'string') return map(value, current, path);
   if (Array.isArray(value)) return value.map((item, index) => mapStrings(item, Array.isArray(current) ? current[index] : undefined, [...path, index], map));
-  if (isObject(value)) {
+  if (isJsonObject(value)) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [
       key,
-      mapStrings(item, isObject(current) && Object.hasOwn(current, key) ? current[key] : undefined, [...path, key], map),
+      mapStrings(item, isJsonObject(current) && Object.hasOwn(current, key) ? current[key] : undefined, [...path, key], map),
     ]));
   }
   return value;
@@ -88,7 +88,7 @@ function someStringHolds(value: Json, part: string): boolean {
   if (typeof value === 'string') return value.includes(part);
   if (Array.isArray(value)) {
     for (const item of value) if (someStringHolds(item, part)) return true;
-  } else if (isObject(value)) {
+  } else if (isJsonObject(value)) {
     for (const key of Object.keys(value)) if (someStringHolds(value[key] as Json, part)) return true;
   }
   return false;

@@ -10,6 +10,7 @@ import { parseDocument } from './json-document';
 import { jsonSchemaFailures } from './json-schema-check';
 import { jsonSchemaProblem } from './json-schema-problems';
 import type { Segment } from './resources';
+import { isJsonObject } from './json-object';
 
 export interface Problem {
   /** JSON path of the offending value (or of the missing or unknown property) in the document. */
@@ -40,7 +41,7 @@ function validatorOf(segment: SchemaName): (typeof Validators)[SchemaName] {
 export function validateDocument(segment: SchemaName, value: unknown): Problem[] {
   const validate = validatorOf(segment);
   const problems = validate(value) ? [] : problemsOf(validate.errors ?? [], value);
-  if (segment === 'ai_prompts' && isRecord(value)) {
+  if (segment === 'ai_prompts' && isJsonObject(value)) {
     problems.push(...jsonTextProblems(value));
   }
   if (segment === 'function_defs' && Array.isArray(value)) {
@@ -164,7 +165,7 @@ function duplicateNames(definitions: unknown[]): Problem[] {
   const first = new Map<string, number>();
   const problems: Problem[] = [];
   definitions.forEach((definition, index) => {
-    const name = isRecord(definition) ? definition.name : undefined;
+    const name = isJsonObject(definition) ? definition.name : undefined;
     if (typeof name !== 'string') return;
     const earlier = first.get(name);
     if (earlier === undefined) first.set(name, index);
@@ -184,7 +185,7 @@ function pathOf(pointer: string, document: unknown): Array<string | number> {
       node = node[Number(key)];
     } else {
       path.push(key);
-      node = isRecord(node) && Object.hasOwn(node, key) ? node[key] : undefined;
+      node = isJsonObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
     }
   }
   return path;
@@ -228,12 +229,8 @@ function describe(value: unknown): string {
   return typeof value === 'number' ? String(value) : typeName(typeof value);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function record(value: unknown): Record<string, unknown> {
-  return isRecord(value) ? value : {};
+  return isJsonObject(value) ? value : {};
 }
 
 function stringOf(value: unknown): string | undefined {

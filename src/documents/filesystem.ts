@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { ServiceError } from '../core/errors';
 import type { JsonObject } from '../core/client';
-import { MissingPartError, viewOf } from '../core/document-views';
+import { agentElementNames, MissingPartError, viewOf } from '../core/document-views';
 import { formatDocument } from '../core/json-document';
 import { kindById, TENANT_SEGMENTS } from '../core/resources';
-import { isElementFileName, isFile, isPart, PROMPT_PARTS, toResourcePath, wholeOf, type FileLocation, type ResourceLocation, type WholeLocation } from '../core/uri';
+import { isFile, isPart, PROMPT_PARTS, toResourcePath, wholeOf, type FileLocation, type ResourceLocation, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { showFailure } from '../ui/notify';
@@ -102,12 +102,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
           : PROMPT_PARTS.map((part) => [entryName({ ...location, type: 'part', segment: 'ai_prompts', part }), File]);
       case 'agentPromptsFolder': {
         const agent = await this.call(uri, () => this.connections.client(location.connection).get(kindById('agent'), location.id, location.tenantId));
-        const configuration = agent.configuration;
-        const elements = typeof configuration === 'object' && configuration !== null && !Array.isArray(configuration) && Array.isArray(configuration.prompt) ? configuration.prompt : [];
-        return elements
-          .map((element) => (typeof element === 'object' && element !== null && !Array.isArray(element) ? element.name : undefined))
-          .filter((name): name is string => typeof name === 'string' && isElementFileName(name))
-          .map((element) => [entryName({ ...location, type: 'agentPrompt', element }), File]);
+        return agentElementNames(agent).map((element) => [entryName({ ...location, type: 'agentPrompt', element }), File]);
       }
       default:
         throw vscode.FileSystemError.FileNotADirectory(uri);

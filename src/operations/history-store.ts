@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import { addRun, runsOf, type HistoryData, type RunRecord } from '../core/history';
+import { isJsonObject } from '../core/json-object';
 
 const HISTORY_KEY = 'convai.runHistory';
 const RECENT_KEY = 'convai.recentInputs';
@@ -52,6 +53,6 @@ export class HistoryStore {
   private data(): HistoryData {
     if (this.pending) return this.pending;
     const stored = this.state.get<unknown>(HISTORY_KEY);
-    return typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as HistoryData) : {};
+    return isJsonObject(stored) ? (stored as unknown as HistoryData) : {};
   }
 }

@@ -2,6 +2,8 @@ import { applyEdits, modify } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/client';
+import { agentElementNames } from '../core/document-views';
+import { isJsonObject } from '../core/json-object';
 import type { ListingCache } from '../core/listing-cache';
 import { parseDocument } from '../core/json-document';
 import { isElementFileName, PROMPT_PARTS, toResourceUriString, type PartLocation, type PromptPart, type WholeLocation } from '../core/uri';
@@ -45,9 +47,7 @@ async function pickPart(resource: PromptOrAgent, files: ConvaiFileSystem): Promi
   }
   const uri = toUri(resource);
   const agent = files.serviceObject(uri) ?? JSON.parse((await files.fetch(uri, resource)).base) as JsonObject;
-  const configuration = agent.configuration;
-  const elements = typeof configuration === 'object' && configuration !== null && !Array.isArray(configuration) && Array.isArray(configuration.prompt) ? configuration.prompt : [];
-  const names = elements.flatMap((e) => (typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e.name === 'string' && isElementFileName(e.name) ? [e.name] : []));
+  const names = agentElementNames(agent);
   if (names.length === 0) throw new Error('This agent has no prompt elements (configuration.prompt) to open; add one in its document first.');
   const picked = await vscode.window.showQuickPick(names.map((element) => ({ label: element, description: 'prompt text (Markdown)', element })), { placeHolder: 'Open the prompt text of which element?' });
   return picked && partOf(resource, picked);
@@ -78,7 +78,7 @@ function definitionOf(aiFunction: JsonObject): JsonObject {
     type: 'function',
     name: aiFunction.name ?? '',
     description: typeof aiFunction.description === 'string' ? aiFunction.description : '',
-    parameters: typeof parameters === 'object' && parameters !== null && !Array.isArray(parameters) ? parameters : { type: 'object', properties: {} },
+    parameters: isJsonObject(parameters) ? parameters : { type: 'object', properties: {} },
   };
 }
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Json, JsonObject } from '../core/client';
 import { placeholderBeingTyped, placeholderSpans, placeholdersOf, PROMPT_TEXT_FIELDS } from '../core/prompt-text';
+import { agentElements } from '../core/document-views';
 import { SCHEME, type PartLocation } from '../core/uri';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import { parseUri, toUri } from '../documents/locations';
@@ -44,10 +45,8 @@ function siblingTexts(document: vscode.TextDocument, files: ConvaiFileSystem): s
       .map((field) => currentText({ ...location, part: field }, service[field]))
       .filter((t): t is string => t !== undefined);
   }
-  const configuration = service.configuration;
-  const elements = typeof configuration === 'object' && configuration !== null && !Array.isArray(configuration) && Array.isArray(configuration.prompt) ? configuration.prompt : [];
-  return elements.flatMap((e) => {
-    if (typeof e !== 'object' || e === null || Array.isArray(e) || typeof e.name !== 'string' || e.name === location.element) return [];
+  return (agentElements(service) ?? []).flatMap((e) => {
+    if (typeof e.name !== 'string' || e.name === location.element) return [];
     const text = currentText({ ...location, element: e.name }, e.prompt);
     return text === undefined ? [] : [text];
   });

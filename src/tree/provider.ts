@@ -4,7 +4,8 @@ import { ServiceError } from '../core/errors';
 import { nestByParent } from '../core/labels';
 import type { ListingCache, ListingScope, Outcome } from '../core/listing-cache';
 import { kindById, TENANT_SEGMENTS, type TenantSegment } from '../core/resources';
-import { isElementFileName, PROMPT_PARTS, type FileLocation } from '../core/uri';
+import { agentElementNames } from '../core/document-views';
+import { PROMPT_PARTS, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import { messageOf } from '../ui/notify';
@@ -204,12 +205,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     if (node.segment !== 'agents') return this.nested(node, node.children);
     const outcome = await settle(this.connections.client(node.connectionName).get(kindById('agent'), node.id, node.tenantId));
     if (!outcome.ok) return [this.notice(node, outcome.error)];
-    const configuration = outcome.value.configuration;
-    const elements = typeof configuration === 'object' && configuration !== null && !Array.isArray(configuration) && Array.isArray(configuration.prompt) ? configuration.prompt : [];
-    const names = elements.map((e) => (typeof e === 'object' && e !== null && !Array.isArray(e) ? e.name : undefined));
-    return names
-      .filter((name): name is string => typeof name === 'string' && isElementFileName(name))
-      .map((element) => this.intern(new PartNode({ type: 'agentPrompt', ...at, segment: 'agents', element })));
+    return agentElementNames(outcome.value).map((element) => this.intern(new PartNode({ type: 'agentPrompt', ...at, segment: 'agents', element })));
   }
 
   /** A tenant saved, created or deleted here: the connection's tenant list is stale (kinds go through the listing cache). */

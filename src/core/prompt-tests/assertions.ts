@@ -5,6 +5,7 @@
  */
 import type { Json, JsonObject } from '../client';
 import { schemaFailures, schemaProblem } from '../validation';
+import { isJsonObject } from '../json-object';
 
 export const ASSERTIONS = ['equals', 'contains', 'notContains', 'matches', 'maxLength', 'jsonSchema'] as const;
 export type AssertionName = (typeof ASSERTIONS)[number];
@@ -19,13 +20,9 @@ export interface Failure {
   actual?: string;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** An object holding an assertion name is a set of assertions; any other value must be equal. */
 export function isAssertionSet(expectation: Json): expectation is JsonObject {
-  return isObject(expectation) && Object.keys(expectation).some((key) => (ASSERTIONS as readonly string[]).includes(key));
+  return isJsonObject(expectation) && Object.keys(expectation).some((key) => (ASSERTIONS as readonly string[]).includes(key));
 }
 
 /** `/pattern/flags` or a bare pattern. */
@@ -39,8 +36,8 @@ export function regexOf(source: string): RegExp {
  * output can never equal an object, so an object expected of one is read as assertions, however misspelt.
  */
 export function expectationProblems(expectation: Json, textOutput: boolean): Array<{ key?: string; message: string }> {
-  if (!isAssertionSet(expectation) && !(textOutput && isObject(expectation))) return [];
-  if (!isObject(expectation)) return [];
+  if (!isAssertionSet(expectation) && !(textOutput && isJsonObject(expectation))) return [];
+  if (!isJsonObject(expectation)) return [];
   const problems: Array<{ key?: string; message: string }> = [];
   for (const [key, value] of Object.entries(expectation)) {
     if (!(ASSERTIONS as readonly string[]).includes(key)) {
@@ -71,7 +68,7 @@ export function shown(value: Json | undefined): string {
 
 function canonical(value: Json | undefined): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  if (isJsonObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
   return JSON.stringify(value) ?? 'undefined';
 }
 

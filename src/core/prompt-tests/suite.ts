@@ -7,6 +7,7 @@ import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseEr
 import type { Json, JsonObject } from '../client';
 import { locate, locateKey, type TextRange } from '../json-document';
 import { expectationProblems } from './assertions';
+import { isJsonObject } from '../json-object';
 
 export const SUITE_SUFFIX = '.prompttest.json';
 
@@ -52,10 +53,6 @@ export interface SuiteProblem {
   range: TextRange;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const OUTPUTS = { ai_prompts: ['response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params'], integrations: ['result', 'status'] } as const;
 const TEXT_OUTPUTS: readonly string[] = ['response', 'altered_prompt', 'result', 'status'];
 const CASE_KEYS = ['name', 'prompt_text', 'prompt_params', 'action', 'params', 'expect', 'maxMs', 'repeat', 'minPassRate'];
@@ -73,12 +70,12 @@ export function parseSuite(text: string): { suite?: Suite; problems: SuiteProble
     const first = errors[0] as ParseError;
     return { problems: [{ path: [], message: `not valid JSON: ${printParseErrorCode(first.error)} at offset ${first.offset}`, range: { offset: first.offset, length: Math.max(first.length, 1) } }] };
   }
-  if (!isObject(value)) return { problems: [{ path: [], message: 'a suite is a JSON object with "prompt" (or "integration") and "cases"', range: { offset: 0, length: 1 } }] };
+  if (!isJsonObject(value)) return { problems: [{ path: [], message: 'a suite is a JSON object with "prompt" (or "integration") and "cases"', range: { offset: 0, length: 1 } }] };
 
   let target: SuiteTarget | undefined;
   if (value.target !== undefined) {
     const t = value.target;
-    if (!isObject(t)) at(['target'], 'target must be { "connection": "<name>", "tenantId": <id> }');
+    if (!isJsonObject(t)) at(['target'], 'target must be { "connection": "<name>", "tenantId": <id> }');
     else {
       if (t.connection !== undefined && typeof t.connection !== 'string') at(['target', 'connection'], 'connection must be the name of a ConvAI connection');
       if (t.tenantId !== undefined && (typeof t.tenantId !== 'number' || !Number.isSafeInteger(t.tenantId))) at(['target', 'tenantId'], 'tenantId must be an integer');
@@ -99,7 +96,7 @@ export function parseSuite(text: string): { suite?: Suite; problems: SuiteProble
   const root = parseTree(text);
   (Array.isArray(value.cases) ? value.cases : []).forEach((item: Json, index) => {
     const path = ['cases', index];
-    if (!isObject(item)) return at(path, 'a case is an object with "name", its inputs and "expect"');
+    if (!isJsonObject(item)) return at(path, 'a case is an object with "name", its inputs and "expect"');
     const before = problems.length;
     for (const extra of Object.keys(item).filter((k) => !CASE_KEYS.includes(k))) at([...path, extra], `"${extra}" is no field of a case; use ${CASE_KEYS.join(', ')}`, true);
     if (typeof item.name !== 'string' || item.name.trim() === '') at([...path, 'name'], 'every case needs a "name"');
@@ -107,8 +104,8 @@ export function parseSuite(text: string): { suite?: Suite; problems: SuiteProble
     else names.add(item.name);
     if (segment === 'ai_prompts' && typeof item.prompt_text !== 'string') at([...path, 'prompt_text'], 'a prompt case needs "prompt_text", the text to test with');
     if (segment === 'integrations' && (typeof item.action !== 'string' || item.action === '')) at([...path, 'action'], 'an integration case needs "action", the action to execute');
-    for (const objectField of ['prompt_params', 'params']) if (item[objectField] !== undefined && !isObject(item[objectField])) at([...path, objectField], `${objectField} must be an object`);
-    if (!isObject(item.expect)) at([...path, 'expect'], `"expect" maps output fields (${OUTPUTS[segment].join(', ')}) to a value or to assertions`);
+    for (const objectField of ['prompt_params', 'params']) if (item[objectField] !== undefined && !isJsonObject(item[objectField])) at([...path, objectField], `${objectField} must be an object`);
+    if (!isJsonObject(item.expect)) at([...path, 'expect'], `"expect" maps output fields (${OUTPUTS[segment].join(', ')}) to a value or to assertions`);
     else {
       for (const [field, expectation] of Object.entries(item.expect)) {
         if (!(OUTPUTS[segment] as readonly string[]).includes(field)) at([...path, 'expect', field], `"${field}" is no output of ${segment === 'ai_prompts' ? 'test_prompt' : 'execute_action'}; expect one of ${OUTPUTS[segment].join(', ')}`, true);
@@ -125,9 +122,9 @@ export function parseSuite(text: string): { suite?: Suite; problems: SuiteProble
     cases.push({
       name: item.name as string,
       ...(typeof item.prompt_text === 'string' ? { prompt_text: item.prompt_text } : {}),
-      ...(isObject(item.prompt_params) ? { prompt_params: item.prompt_params } : {}),
+      ...(isJsonObject(item.prompt_params) ? { prompt_params: item.prompt_params } : {}),
       ...(typeof item.action === 'string' ? { action: item.action } : {}),
-      ...(isObject(item.params) ? { params: item.params } : {}),
+      ...(isJsonObject(item.params) ? { params: item.params } : {}),
       expect: item.expect as JsonObject,
       ...(typeof item.maxMs === 'number' ? { maxMs: item.maxMs } : {}),
       repeat: repeat as number,

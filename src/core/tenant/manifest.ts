@@ -8,6 +8,7 @@ import { TENANT_SEGMENTS, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
 import { foldedName, isDeviceName, unsafePath } from './folder-paths';
 import { jsonProblem, type FolderProblem } from './folder-problems';
+import { isJsonObject } from '../json-object';
 
 export const MANIFEST_FILE = 'convai-tenant.json';
 /** The tenant's own file, beside the kinds' folders. */
@@ -44,10 +45,6 @@ export interface Manifest {
 }
 
 export class ManifestError extends Error {}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const SEGMENTS: readonly string[] = ['tenants', ...TENANT_SEGMENTS];
 
@@ -91,13 +88,13 @@ function fieldsTextOf(entry: PulledResource): string {
 
 function pulledResource(value: unknown, index: number): PulledResource {
   const at = `resources[${index}]`;
-  if (!isRecord(value)) throw new ManifestError(`${MANIFEST_FILE}: ${at} must be an object`);
+  if (!isJsonObject(value)) throw new ManifestError(`${MANIFEST_FILE}: ${at} must be an object`);
   const { segment, id, file, name, fields, files } = value;
   if (typeof segment !== 'string' || !SEGMENTS.includes(segment)) throw new ManifestError(`${MANIFEST_FILE}: ${at}.segment must be one of ${SEGMENTS.join(', ')}`);
   if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new ManifestError(`${MANIFEST_FILE}: ${at}.id must be an integer`);
   if (typeof file !== 'string' || !file.endsWith('.json')) throw new ManifestError(`${MANIFEST_FILE}: ${at}.file must name the resource's .json file`);
   // Folders pulled before the text form keep an object of hashes.
-  const object = isRecord(fields) && Object.values(fields).every((h) => typeof h === 'string');
+  const object = isJsonObject(fields) && Object.values(fields).every((h) => typeof h === 'string');
   if (typeof fields !== 'string' && !object) throw new ManifestError(`${MANIFEST_FILE}: ${at}.fields must hold the field hashes of a pull`);
   const entry = { segment: segment as Segment, id, file, name: typeof name === 'string' ? name : `#${id}`, ...(typeof files === 'string' ? { files } : {}) };
   return typeof fields === 'string' ? withFieldsText(entry, fields) : { ...entry, fields: fields as Record<string, string> };
@@ -105,7 +102,7 @@ function pulledResource(value: unknown, index: number): PulledResource {
 
 function pendingCreate(value: unknown, index: number): PendingCreate {
   const at = `pending[${index}]`;
-  if (!isRecord(value)) throw new ManifestError(`${MANIFEST_FILE}: ${at} must be an object`);
+  if (!isJsonObject(value)) throw new ManifestError(`${MANIFEST_FILE}: ${at} must be an object`);
   const { segment, file, name } = value;
   if (typeof segment !== 'string' || !SEGMENTS.includes(segment) || typeof file !== 'string' || typeof name !== 'string') {
     throw new ManifestError(`${MANIFEST_FILE}: ${at} must hold the segment, file and name of a create under way`);
@@ -162,7 +159,7 @@ export async function loadManifest(io: FolderIO): Promise<LoadedManifest | undef
   const text = await io.read(MANIFEST_FILE);
   if (text === undefined) return undefined;
   const { value, syntaxProblems } = parseDocument(text);
-  if (syntaxProblems.length > 0 || !isRecord(value)) throw new ManifestError(`${MANIFEST_FILE} is not valid JSON; pull the tenant again into a new folder`);
+  if (syntaxProblems.length > 0 || !isJsonObject(value)) throw new ManifestError(`${MANIFEST_FILE} is not valid JSON; pull the tenant again into a new folder`);
   const { connection, baseUrl, tenantId, resources, pending } = value;
   if (typeof connection !== 'string' || typeof baseUrl !== 'string' || typeof tenantId !== 'number' || !Array.isArray(resources) || (pending !== undefined && !Array.isArray(pending))) {
     throw new ManifestError(`${MANIFEST_FILE} must hold connection, baseUrl, tenantId and resources; pull the tenant again into a new folder`);

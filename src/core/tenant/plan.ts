@@ -19,6 +19,7 @@ import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest,
 import { changedFields, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, kindOfSegment, resolveKept, sameFingerprint, textFile, wireValue } from './representation';
 import { ServiceNames } from './service-names';
 import { settlePending } from './settle';
+import { isJsonObject } from '../json-object';
 
 export type { LocalResource } from './folder-scan';
 
@@ -62,15 +63,11 @@ const ORDER: readonly Segment[] = ['tenants', 'integrations', 'ai_functions', 'a
 
 const key = (segment: Segment, id: number): string => `${segment}/${id}`;
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Credentials shown masked: a plan is something people read and paste. */
 function masked(kind: KindId, field: string, value: Json | undefined): Json | undefined {
   if (value === undefined) return value;
   let out = hideUrlPasswords(value, CREDENTIAL_MASK);
-  if (!isObject(value)) return out;
+  if (!isJsonObject(value)) return out;
   for (const path of credentialPaths(kind, { [field]: value })) {
     const [, ...inner] = path;
     out = setAt(out, inner, CREDENTIAL_MASK);
@@ -82,7 +79,7 @@ function setAt(value: Json, path: Array<string | number>, next: Json): Json {
   const [step, ...rest] = path;
   if (step === undefined) return value === KEPT_ON_SERVICE ? value : next;
   if (Array.isArray(value) && typeof step === 'number') return value.map((item, i) => (i === step ? setAt(item, rest, next) : item));
-  if (isObject(value) && typeof step === 'string' && step in value) return { ...value, [step]: setAt(value[step] as Json, rest, next) };
+  if (isJsonObject(value) && typeof step === 'string' && step in value) return { ...value, [step]: setAt(value[step] as Json, rest, next) };
   return value;
 }
 

@@ -15,6 +15,7 @@ import { problemText } from './folder-problems';
 import { localPlan, planPush, type LocalPlan, type Plan } from './plan';
 import { pullTenant, type PullOptions, type PullTarget } from './pull';
 import { KEPT_ON_SERVICE, kindOfSegment, readResource, writeResource } from './representation';
+import { isJsonObject } from '../json-object';
 
 export type MemoryFolder = ReturnType<typeof memoryFolder>;
 
@@ -61,15 +62,11 @@ function byName(entries: readonly PulledResource[]): Map<string, PulledResource[
   return index;
 }
 
-function isObject(value: Json | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Where a folder's values hold the marker of a credential kept on the service. */
 function keptCredentialPaths(value: Json | undefined, path: Path = []): Path[] {
   if (value === KEPT_ON_SERVICE) return [path];
   if (Array.isArray(value)) return value.flatMap((item, i) => keptCredentialPaths(item, [...path, i]));
-  if (isObject(value)) return Object.entries(value).flatMap(([key, item]) => keptCredentialPaths(item, [...path, key]));
+  if (isJsonObject(value)) return Object.entries(value).flatMap(([key, item]) => keptCredentialPaths(item, [...path, key]));
   return [];
 }
 
@@ -77,7 +74,7 @@ function valueAt(value: Json | undefined, path: Path): Json | undefined {
   let current = value;
   for (const step of path) {
     if (Array.isArray(current) && typeof step === 'number') current = current[step];
-    else if (isObject(current) && typeof step === 'string') current = current[step];
+    else if (isJsonObject(current) && typeof step === 'string') current = current[step];
     else return undefined;
   }
   return current;

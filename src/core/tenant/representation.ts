@@ -15,6 +15,7 @@ import { editableFields, kindById, kindBySegment, type ResourceKind, type Segmen
 import { updateBody } from '../save-plan';
 import type { FolderIO } from './folder-io';
 import { jsonProblem, problemAt, type FolderProblem } from './folder-problems';
+import { isJsonObject } from '../json-object';
 
 /** Stands in a file for a credential: a push sends the service's own value there, never this text. */
 export const KEPT_ON_SERVICE = '${kept-on-service}';
@@ -23,15 +24,11 @@ const JSON_STRING_FIELDS = ['settings', 'function_defs'];
 
 type Path = Array<string | number>;
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function replaced(value: Json, path: Path, next: Json): Json {
   const [step, ...rest] = path;
   if (step === undefined) return next;
   if (Array.isArray(value) && typeof step === 'number' && step < value.length) return value.map((item, i) => (i === step ? replaced(item, rest, next) : item));
-  if (isObject(value) && typeof step === 'string' && Object.prototype.hasOwnProperty.call(value, step)) {
+  if (isJsonObject(value) && typeof step === 'string' && Object.prototype.hasOwnProperty.call(value, step)) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === step ? replaced(item, rest, next) : item]));
   }
   return value;
@@ -89,8 +86,8 @@ function resolveKeptValues(value: Json, current: Json | undefined, path: Path): 
     return resolved.value;
   };
   if (Array.isArray(value)) return { value: value.map((item, i) => inner(item, Array.isArray(current) ? current[i] : undefined, i)), missing };
-  if (isObject(value)) {
-    return { value: Object.fromEntries(Object.entries(value).map(([k, item]) => [k, inner(item, isObject(current) ? current[k] : undefined, k)])), missing };
+  if (isJsonObject(value)) {
+    return { value: Object.fromEntries(Object.entries(value).map(([k, item]) => [k, inner(item, isJsonObject(current) ? current[k] : undefined, k)])), missing };
   }
   return { value, missing };
 }
@@ -103,7 +100,7 @@ export function wireValue(kind: ResourceKind, field: string, value: Json): Json 
 /** JSON with sorted keys, so a reordered object is the same value. */
 function canonical(value: Json): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key] as Json)}`).join(',')}}`;
+  if (isJsonObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key] as Json)}`).join(',')}}`;
   return JSON.stringify(value);
 }
 
@@ -232,7 +229,7 @@ export function resourceFromTexts(kind: ResourceKind, base: string, text: string
   const { value, syntaxProblems } = parseDocument(text);
   const first = syntaxProblems[0];
   if (first) return { ok: false, problem: problemAt(file, text, first.offset, `not valid JSON: ${first.message}`) };
-  if (!isObject(value)) return { ok: false, problem: { file, line: 1, column: 1, message: 'must hold a JSON object' } };
+  if (!isJsonObject(value)) return { ok: false, problem: { file, line: 1, column: 1, message: 'must hold a JSON object' } };
   const { id, ...values } = value;
   if (id !== undefined && (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0)) {
     return { ok: false, problem: jsonProblem(file, text, ['id'], 'id: must be the resource\'s integer id, or be left out for a new resource') };
@@ -261,7 +258,7 @@ export async function readResource(kind: ResourceKind, io: FolderIO, base: strin
   const parts = new Map<PromptTextField, string | undefined>();
   // The text parts the JSON file leaves out, read before they are asked for.
   const parsed = text === undefined || kind.id !== 'prompt' ? undefined : parseDocument(text).value;
-  if (isObject(parsed)) {
+  if (isJsonObject(parsed)) {
     for (const field of PROMPT_TEXT_FIELDS) if (!(field in parsed)) parts.set(field, await io.read(textFile(base, field)));
   }
   return resourceFromTexts(kind, base, text, (field) => parts.get(field));

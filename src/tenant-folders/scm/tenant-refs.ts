@@ -3,15 +3,12 @@ import type { Connections } from '../../connections/registry';
 import { isResourceId } from '../../core/references';
 import { TENANT_SEGMENTS, type TenantSegment } from '../../core/resources';
 import type { ResourceName } from '../../core/tenant/promote';
+import { isJsonObject } from '../../core/json-object';
 
 /** A tenant on a connection: one side of a comparison. */
 export interface TenantRef {
   connection: string;
   tenantId: number;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function sameTenant(a: TenantRef, b: TenantRef): boolean {
@@ -20,7 +17,7 @@ export function sameTenant(a: TenantRef, b: TenantRef): boolean {
 
 /** A programmatic caller's `{ connection, tenantId }`. */
 export function tenantRefArg(value: unknown, what: string): TenantRef {
-  if (!isRecord(value) || typeof value.connection !== 'string' || !isResourceId(value.tenantId)) {
+  if (!isJsonObject(value) || typeof value.connection !== 'string' || !isResourceId(value.tenantId)) {
     throw new Error(`${what} must be { connection, tenantId }: a connection's name and a tenant's id.`);
   }
   return { connection: value.connection, tenantId: value.tenantId };
@@ -29,7 +26,7 @@ export function tenantRefArg(value: unknown, what: string): TenantRef {
 /** A programmatic caller's `resources`: absent for all of them, else a list of `{ segment, name }`. */
 export function resourceNamesArg(value: unknown): ResourceName[] | undefined {
   if (value === undefined) return undefined;
-  const valid = (item: unknown): item is ResourceName => isRecord(item) && typeof item.name === 'string'
+  const valid = (item: unknown): item is ResourceName => isJsonObject(item) && typeof item.name === 'string'
     && TENANT_SEGMENTS.includes(item.segment as TenantSegment);
   if (!Array.isArray(value) || !value.every(valid)) {
     throw new Error(`resources must be a list of { segment, name }, segment one of ${TENANT_SEGMENTS.join(', ')}; leave it out to promote every resource.`);
