@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Advice } from '../core/advice';
-import { parseBaseUrl, ServiceClient } from '../core/client';
+import { parseBaseUrl, sameBaseUrl, ServiceClient } from '../core/client';
 import { diskFolder, type FolderIO } from '../core/tenant/folder-io';
 import { loadManifest, MANIFEST_FILE, type LoadedManifest, type Manifest } from '../core/tenant/manifest';
 import { PROGRAM, UsageError, type CliContext, type ParsedArgs } from './command';
@@ -118,11 +118,6 @@ export async function pulledFolder(root: string): Promise<PulledFolder> {
   return { root, io, manifest: loaded.manifest, loaded };
 }
 
-function sameService(a: string, b: string): boolean {
-  const [x, y] = [new URL(a), new URL(b)];
-  return x.origin === y.origin && x.pathname.replace(/\/+$/, '') === y.pathname.replace(/\/+$/, '');
-}
-
 /**
  * Where plan and push send the token: the base URL of the folder's manifest. A pull request can change the manifest,
  * so when CONVAI_URL is set (as CI should set it) both must name one service, or nothing is sent anywhere.
@@ -131,7 +126,7 @@ export function manifestTarget(folder: Pick<PulledFolder, 'root' | 'manifest'>, 
   const token = tokenFrom(env);
   const { baseUrl } = folder.manifest;
   const expected = env[URL_VARIABLE]?.trim();
-  if (expected && !sameService(baseUrlFrom(expected, URL_VARIABLE), baseUrl)) {
+  if (expected && !sameBaseUrl(baseUrlFrom(expected, URL_VARIABLE), baseUrl)) {
     throw new UsageError(`${MANIFEST_FILE} names the service ${baseUrl}, but ${URL_VARIABLE} is ${expected}: nothing was sent, so that a changed manifest cannot send the token to another host; check baseUrl in ${path.join(folder.root, MANIFEST_FILE)}, or set ${URL_VARIABLE} to that service.`);
   }
   return { baseUrl: baseUrlFrom(baseUrl, MANIFEST_URL), urlSource: MANIFEST_URL, token };

@@ -373,6 +373,16 @@ function memberPath(kind: ResourceKind, id: number): string {
   return `/${kind.segment}/${id}`;
 }
 
+/** Whether two base URLs name one service: the same origin and path, a trailing slash aside; false for a non-URL. */
+export function sameBaseUrl(a: string, b: string): boolean {
+  try {
+    const [x, y] = [new URL(a), new URL(b)];
+    return x.origin === y.origin && x.pathname.replace(/\/+$/, '') === y.pathname.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
+}
+
 /** Validates a connection's baseUrl, naming the problem; `advice` says where the token goes instead. */
 export function parseBaseUrl(baseUrl: string, advice = NEUTRAL_ADVICE): URL {
   let url: URL;

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { sameBaseUrl } from '../core/client';
 import { MANIFEST_FILE, readManifest, type Manifest } from '../core/tenant/manifest';
 import { diskFolder } from '../core/tenant/folder-io';
 import type { Connections } from '../connections/registry';
@@ -37,7 +38,7 @@ export async function manifestOf(folder: string): Promise<Manifest> {
 export function connectionOf(connections: Connections, manifest: Manifest): string {
   const byName = connections.get(manifest.connection);
   if (byName) return byName.name;
-  const byUrl = connections.list().find((c) => c.baseUrl.replace(/\/+$/, '') === manifest.baseUrl.replace(/\/+$/, ''));
+  const byUrl = connections.list().find((c) => sameBaseUrl(c.baseUrl, manifest.baseUrl));
   if (byUrl) return byUrl.name;
   throw new Error(`The folder was pulled from ${manifest.baseUrl} through the connection "${manifest.connection}", which this VS Code does not have: add it with "ConvAI: Add Connection".`);
 }

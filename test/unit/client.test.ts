@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
-import { ServiceClient, parseBaseUrl } from '../../src/core/client';
+import { ServiceClient, parseBaseUrl, sameBaseUrl } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import { serviceRejection, json } from '../support/service-errors';
 import { listenOnLoopback } from '../support/loopback';
@@ -131,6 +131,16 @@ describe('ServiceClient transport', () => {
   it('returns the delete status text', async () => {
     server = await serve((_req, res) => json(res, 200, { status: 'Prompt deleted successfully' }));
     assert.equal(await connect(server.url).delete(prompts, 4, 1), 'Prompt deleted successfully');
+  });
+});
+
+describe('sameBaseUrl', () => {
+  it('takes a trailing slash, a host\'s case and a default port for one service, and another path or port for another', () => {
+    assert.ok(sameBaseUrl('https://convai.example.com/', 'https://CONVAI.example.com:443'));
+    assert.ok(sameBaseUrl('http://127.0.0.1:8080/base/', 'http://127.0.0.1:8080/base'));
+    assert.ok(!sameBaseUrl('http://127.0.0.1:8080/base', 'http://127.0.0.1:8080/other'));
+    assert.ok(!sameBaseUrl('http://127.0.0.1:8080', 'http://127.0.0.1:9090'));
+    assert.ok(!sameBaseUrl('not a url', 'not a url'));
   });
 });
 

@@ -6,6 +6,7 @@
  * nothing a person puts in the folder is silently ignored.
  */
 import { closest } from '../closest-name';
+import { repeatedBy } from '../repeated';
 import { isPromptTextField, PROMPT_TEXT_FIELDS, type PromptTextField } from '../prompt-text';
 import { TENANT_SEGMENTS, type Segment, type TenantSegment } from '../resources';
 import type { FolderEntry } from './folder-io';
@@ -146,17 +147,8 @@ function shown(entry: FolderEntry): string {
 
 /** Problems for entries that a case-insensitive (Windows) or normalising (macOS) file system takes for one. */
 function sameNameProblems(entries: FolderEntry[]): LayoutProblem[] {
-  // Names are nearly always unique: a list is made only for a name met twice.
-  const first = new Map<string, FolderEntry>();
-  const twice = new Map<string, [FolderEntry, ...FolderEntry[]]>();
-  for (const entry of entries) {
-    const key = foldedName(entry.path);
-    const earlier = first.get(key);
-    if (earlier === undefined) first.set(key, entry);
-    else twice.set(key, [...(twice.get(key) ?? [earlier]), entry]);
-  }
-  return [...twice.values()].map(([first, ...others]) => {
-    const path = shown(first);
+  return repeatedBy(entries, (entry) => foldedName(entry.path)).map(([first, ...others]) => {
+    const path = shown(first as FolderEntry);
     return { path, message: `${path}: would be one file with ${others.map((other) => `"${shown(other)}"`).join(' and ')} on Windows and macOS; rename one` };
   });
 }

@@ -4,7 +4,6 @@
  * silently ignored); every resource file is read back into its values.
  */
 import type { JsonObject } from '../client';
-import { PROMPT_TEXT_FIELDS } from '../prompt-text';
 import type { Segment } from '../resources';
 import type { FolderIO } from './folder-io';
 import { folderLayout } from './folder-layout';
@@ -43,9 +42,9 @@ export async function scanFolder(io: FolderIO): Promise<FolderScan> {
   const outcomes = new Map(files.map((file, index) => [file, read[index]] as const));
   const anyFailed = read.some((outcome) => outcome instanceof Error);
   const local: LocalResource[] = [];
-  for (const { segment, base } of layout.resources) {
+  for (const { segment, base, parts } of layout.resources) {
     const file = `${base}.json`;
-    const failed = anyFailed ? [file, ...PROMPT_TEXT_FIELDS.map((field) => textFile(base, field))].map((f) => outcomes.get(f)).find((o): o is Error => o instanceof Error) : undefined;
+    const failed = anyFailed ? [file, ...parts.map((field) => textFile(base, field))].map((f) => outcomes.get(f)).find((o): o is Error => o instanceof Error) : undefined;
     const result = failed
       ? { ok: false as const, problem: { file, message: `cannot be read (${failed.message}); check the file and its permissions` } }
       : resourceFromTexts(kindOfSegment(segment), base, outcomes.get(file) as string | undefined, (field) => outcomes.get(textFile(base, field)) as string | undefined);

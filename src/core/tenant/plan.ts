@@ -9,6 +9,7 @@ import { CREDENTIAL_MASK, credentialPaths } from '../credentials';
 import { ServiceError } from '../errors';
 import { isPromptTextField, PROMPT_TEXT_FIELDS } from '../prompt-text';
 import { REFERENCE_FIELDS } from '../references';
+import { repeatedBy } from '../repeated';
 import { type KindId, type Segment } from '../resources';
 import { hideUrlPasswords } from '../url-credentials';
 import { validateDocument } from '../validation';
@@ -173,18 +174,11 @@ function nameOf(resource: LocalResource, entry: PulledResource | undefined): str
 
 /** Names are identities (suites, promotion and lost creates find resources by them): two of one kind is a problem. */
 function duplicateNames(resources: readonly LocalResource[], entryOf: (r: LocalResource) => PulledResource | undefined): FolderProblem[] {
-  // Names are nearly always unique: a list is made only for a name met twice.
-  const first = new Map<string, LocalResource>();
-  const twice = new Map<string, LocalResource[]>();
-  for (const resource of resources) {
+  const keyOf = (resource: LocalResource): string | undefined => {
     const name = nameOf(resource, entryOf(resource));
-    if (name === undefined) continue;
-    const key = `${resource.segment}\n${name}`;
-    const earlier = first.get(key);
-    if (earlier === undefined) first.set(key, resource);
-    else twice.set(key, [...(twice.get(key) ?? [earlier]), resource]);
-  }
-  return [...twice.values()].flatMap((same) => same.slice(1).map((resource) => {
+    return name === undefined ? undefined : `${resource.segment}\n${name}`;
+  };
+  return repeatedBy(resources, keyOf).flatMap((same) => same.slice(1).map((resource) => {
     const others = same.filter((r) => r !== resource).map((r) => r.file).join(', ');
     return fieldProblem(resource, ['name'], `name: "${nameOf(resource, entryOf(resource)) ?? ''}" is also the name of ${others}; names are unique per kind in a folder, so rename one`);
   }));

@@ -10,12 +10,13 @@ import type { JsonObject, ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
 import { ServiceError } from '../errors';
 import { PROMPT_TEXT_FIELDS } from '../prompt-text';
+import { repeatedBy } from '../repeated';
 import { kindById, TENANT_SEGMENTS, type ResourceKind, type Segment } from '../resources';
 import type { FolderEntry, FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
 import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, TENANT_BASE, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
-import { fieldHashes, filesHash, folderValues, kindOfSegment, removeResource, resourceTexts, textFile, unchangedSincePull } from './representation';
+import { fieldHashes, filesHash, filesOfTexts, folderValues, kindOfSegment, removeResource, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { settlePending } from './settle';
 
 export interface PullTarget {
@@ -96,14 +97,7 @@ async function tenantRecord(client: ServiceClient, tenantId: number, call: { sig
 
 /** Resources of one kind sharing a name: a folder's names are identities, so the user must hear of it. */
 function duplicateNames(listed: readonly Listed[], files: ReadonlyMap<string, string>): string[] {
-  const byName = new Map<string, Listed[]>();
-  for (const item of listed) {
-    const key = `${item.segment}\n${item.name}`;
-    const same = byName.get(key);
-    if (same) same.push(item);
-    else byName.set(key, [item]);
-  }
-  return [...byName.values()].filter((same) => same.length > 1).map((same) => {
+  return repeatedBy(listed, (item) => `${item.segment}\n${item.name}`).map((same) => {
     const [first] = same as [Listed];
     return `${same.length} ${first.kind.pluralLabel} are named "${first.name}" on the service (${same.map((i) => `id ${i.id} in ${files.get(`${i.segment}/${i.id}`) ?? '?'}`).join(', ')}); names are unique per kind in a folder, so a plan refuses them until all but one are renamed`;
   });
@@ -167,7 +161,7 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     // What the service holds is what was pulled last time: its fields' fingerprints are known already.
     const head = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), files: hashed };
     const entry: PulledResource = old?.files === hashed ? sameFields(head, old) : { ...head, fields: fieldHashes(values) };
-    const files: Array<readonly [string, string]> = [...texts.parts.map(([field, text]) => [textFile(base, field), text] as const), [`${base}.json`, texts.json]];
+    const files = filesOfTexts(texts, base);
     const stale = PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
     return { base, old, entry, files, stale };
   });

@@ -188,8 +188,12 @@ export function resourceTexts(kind: ResourceKind, id: number | undefined, values
 
 /** The files of one resource: `<base>.json` and, for a prompt, a `<base>.<field>.md` per text it holds. */
 export function resourceFiles(kind: ResourceKind, id: number | undefined, values: JsonObject, base: string): Map<string, string> {
-  const { json, parts } = resourceTexts(kind, id, values);
-  return new Map([...parts.map(([field, text]) => [textFile(base, field), text] as const), [`${base}.json`, json]]);
+  return new Map(filesOfTexts(resourceTexts(kind, id, values), base));
+}
+
+/** A resource's texts as `[file, text]` pairs: the text parts, then the JSON file. */
+export function filesOfTexts({ json, parts }: ResourceTexts, base: string): Array<readonly [string, string]> {
+  return [...parts.map(([field, text]) => [textFile(base, field), text] as const), [`${base}.json`, json]];
 }
 
 /**
