@@ -22,6 +22,7 @@ export const COMMANDS = {
   newRequestDefinition: 'convai.newRequestDefinition',
   storeRequestSecret: 'convai.storeRequestSecret',
   revealCredentials: 'convai.revealCredentials',
+  resolveDraft: 'convai.resolveDraft',
   openPromptPart: 'convai.openPromptPart',
   addAiFunction: 'convai.addAiFunction',
   pullTenant: 'convai.pullTenant',

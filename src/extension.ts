@@ -23,10 +23,10 @@ export function activate(context: vscode.ExtensionContext): void {
   try {
     const connections = new Connections(context.secrets, log);
     log.for('main').info(`Connections: ${connections.list().map((c) => `${c.name}${c.readOnly ? ' (read-only)' : ''}`).join(', ') || 'none'}.`);
-    const documentFeature = documents.register(log, connections);
+    const documentFeature = documents.register(context, log, connections);
     const { listings, disposables: listingDisposables } = listingsFeature.register(connections, documentFeature.files);
     const treeFeature = tree.register(log, connections, documentFeature.files, listings);
-    const operationFeature = operations.register(context, log, connections, listings);
+    const operationFeature = operations.register(context, log, connections, listings, documentFeature.drafts);
     context.subscriptions.push(
       registerCommand(log, COMMANDS.showLog, () => log.show()),
       ...connectionsFeature.register(log, connections),
@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): void {
       ...parts.register(log, documentFeature.files, listings),
       ...tenantFolders.register(log, connections, documentFeature.files, listings),
       ...registerSourceControl(log, connections),
-      ...promptTests.register(log, connections, operationFeature.history),
+      ...promptTests.register(log, connections, operationFeature.history, documentFeature.drafts),
       ...operationFeature.disposables,
       ...requests.register(context, log, operationFeature.runner),
     );

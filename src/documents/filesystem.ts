@@ -9,6 +9,7 @@ import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { showFailure } from '../ui/notify';
 import { kindOf, parseUri, requireLocation, target, toUri } from './locations';
+import type { Drafts } from './drafts';
 import type { DocumentState, DocumentStore } from './store';
 
 /** readFile reuses what stat fetched a moment ago instead of asking the service twice when a document opens. */
@@ -47,6 +48,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     private readonly store: DocumentStore,
     private readonly log: Log,
     private readonly writer: Writer,
+    private readonly drafts: Drafts,
   ) {}
 
   fireChanged(uri: vscode.Uri, type = vscode.FileChangeType.Changed): void {
@@ -114,7 +116,8 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     if (!isFile(location)) throw vscode.FileSystemError.FileIsADirectory(uri);
     this.connectionOf(location);
     const cached = this.store.get(uri.toString());
-    const state = cached && Date.now() - cached.fetchedAt < FRESH_MS ? cached : await this.fetch(uri, location);
+    const current = cached && (Date.now() - cached.fetchedAt < FRESH_MS || this.drafts.has(uri.toString()));
+    const state = current ? cached : await this.fetch(uri, location);
     return Buffer.from(state.text, 'utf8');
   }
 
@@ -165,10 +168,16 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     throw vscode.FileSystemError.NoPermissions('ConvAI folders are the service\'s tenants and resource kinds; they cannot be created.');
   }
 
-  /** GETs the resource's detail object: the base of later saves; the document shows its view of it. */
+  /**
+   * GETs the resource's detail object: the base of later saves; the document shows its view of it.
+   * A document with a draft shows the draft instead, on the base it was edited from.
+   */
   async fetch(uri: vscode.Uri, location: FileLocation): Promise<DocumentState> {
+    const key = uri.toString();
+    const draft = this.drafts.has(key) ? await this.drafts.read(key, () => this.detail(uri, location)) : undefined;
+    if (draft) return this.store.put(key, draft.text, draft.base);
     const detail = await this.detail(uri, location);
-    return this.store.put(uri.toString(), this.present(uri, location, detail), formatDocument(detail));
+    return this.store.put(key, this.present(uri, location, detail), formatDocument(detail));
   }
 
   /**
@@ -220,6 +229,16 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
   serviceObject(uri: vscode.Uri): JsonObject | undefined {
     const state = this.store.get(uri.toString());
     return state && (JSON.parse(state.base) as JsonObject);
+  }
+
+  /** The next read of the document asks the service again (a draft was discarded). */
+  dropCached(uri: vscode.Uri): void {
+    this.store.delete(uri.toString());
+  }
+
+  /** Whether a document shows credentials in clear (its text must not be stored on disk). */
+  isRevealed(uri: vscode.Uri): boolean {
+    return this.revealed.has(uri.toString());
   }
 
   /** Shows one document's credentials in clear until the window closes. */

@@ -5,6 +5,8 @@ import { fileTarget } from './locations';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { SaveDiagnostics } from './diagnostics';
+import { draftIndicator } from './draft-indicator';
+import { Drafts } from './drafts';
 import { ConvaiFileSystem } from './filesystem';
 import { readOnlyIndicator } from './read-only-indicator';
 import { Saver } from './save';
@@ -13,17 +15,21 @@ import { DocumentStore } from './store';
 
 export interface Documents {
   readonly files: ConvaiFileSystem;
+  readonly drafts: Drafts;
   readonly disposables: vscode.Disposable[];
 }
 
 /** Shows one document's credentials in clear; they are masked everywhere by default. */
-function registerReveal(log: Log, files: ConvaiFileSystem): vscode.Disposable {
+function registerReveal(log: Log, files: ConvaiFileSystem, drafts: Drafts): vscode.Disposable {
   return registerCommand(log, COMMANDS.revealCredentials, async (arg) => {
     const targeted = fileTarget(isProgrammatic(arg) ? arg.uri : arg, !isProgrammatic(arg));
     if (!targeted) throw new Error('uri must name an open ConvAI resource document whose credentials to reveal.');
     const { uri, location } = targeted;
     if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.isDirty)) {
       throw new Error('Save or revert the document first: revealing reloads it from the service.');
+    }
+    if (drafts.has(uri.toString())) {
+      throw new Error('Save or discard the document\'s draft first ("ConvAI: Upload or Discard This Draft…"): revealing reloads it from the service.');
     }
     files.reveal(uri, location);
     // A change event alone does not make VS Code re-read an open document here; reverting a clean one does.
@@ -35,21 +41,26 @@ function registerReveal(log: Log, files: ConvaiFileSystem): vscode.Disposable {
   });
 }
 
-export function register(log: Log, connections: Connections): Documents {
+export function register(context: vscode.ExtensionContext, log: Log, connections: Connections): Documents {
   const store = new DocumentStore();
+  // Global, not per workspace: a convai: URI names the same document whichever folder is open.
+  const drafts = new Drafts(context.globalState);
   const diagnostics = new SaveDiagnostics();
   const serviceVersions = new ServiceVersions();
-  const saver: Saver = new Saver(() => files, connections, store, diagnostics, serviceVersions, log);
-  const files = new ConvaiFileSystem(connections, store, log, (uri, location, content) => saver.write(uri, location, content));
+  const saver: Saver = new Saver(() => files, connections, store, diagnostics, serviceVersions, log, drafts);
+  const files = new ConvaiFileSystem(connections, store, log, (uri, location, content) => saver.write(uri, location, content), drafts);
   return {
     files,
+    drafts,
     disposables: [
       vscode.workspace.registerFileSystemProvider(SCHEME, files, { isCaseSensitive: true }),
       saver,
       diagnostics,
       serviceVersions,
       ...readOnlyIndicator(connections),
-      registerReveal(log, files),
+      registerReveal(log, files, drafts),
+      drafts,
+      ...draftIndicator(log, drafts, files),
     ],
   };
 }

@@ -9,6 +9,8 @@ import type { Connections } from '../connections/registry';
 import { uploadOnAutoSave } from '../connections/settings';
 import type { Log } from '../log';
 import type { SaveDiagnostics } from './diagnostics';
+import type { Drafts } from './drafts';
+import { messageOf } from '../ui/notify';
 import { toFileSystemError, type ConvaiFileSystem } from './filesystem';
 import { parseUri, target } from './locations';
 import type { ServiceVersions } from './service-version';
@@ -43,7 +45,6 @@ export class Saver implements vscode.Disposable {
   private readonly saveReasons = new Map<string, vscode.TextDocumentSaveReason>();
   /** The service's version to show once the editor has finished saving. */
   private readonly pendingRefresh = new Map<string, { shown: string; base: string }>();
-  private autoSaveHintShown = false;
   /** Documents whose last save was refused: all their problems show until fixed. */
   private readonly refused = new Set<string>();
   private readonly disposables: vscode.Disposable[];
@@ -55,6 +56,7 @@ export class Saver implements vscode.Disposable {
     private readonly diagnostics: SaveDiagnostics,
     private readonly serviceVersions: ServiceVersions,
     private readonly log: Log,
+    private readonly drafts: Drafts,
   ) {
     this.disposables = [
       vscode.workspace.onWillSaveTextDocument((event) => {
@@ -71,20 +73,33 @@ export class Saver implements vscode.Disposable {
     ];
   }
 
+  /**
+   * An editor's save, a script's, or an auto-save. An auto-save never raises an
+   * error: unless convai.uploadOnAutoSave allows it and the text can go safely,
+   * the text is kept as a draft (documents/drafts.ts) and nothing is sent.
+   */
   async write(uri: vscode.Uri, location: FileLocation, content: Uint8Array): Promise<void> {
     const key = uri.toString();
     const reason = this.saveReasons.get(key);
     this.saveReasons.delete(key);
-    const known = this.store.get(key)?.base;
-    if ((reason === vscode.TextDocumentSaveReason.AfterDelay || reason === vscode.TextDocumentSaveReason.FocusOut) && !uploadOnAutoSave()) {
-      this.hintAutoSave();
-      const label = describeLocation(location, known === undefined ? undefined : nameOf(JSON.parse(known) as JsonObject));
-      throw new vscode.FileSystemError(`Not uploaded by auto-save: ${label} is saved to the service with Ctrl+S (or turn on "convai.uploadOnAutoSave").`);
-    }
-    const view = viewOf(location);
-    const base = JSON.parse(known ?? (await this.files().fetch(uri, location)).base) as JsonObject;
-    const label = describeLocation(location, nameOf(base));
     const text = Buffer.from(content).toString('utf8');
+    const auto = reason === vscode.TextDocumentSaveReason.AfterDelay || reason === vscode.TextDocumentSaveReason.FocusOut;
+    const byEditor = reason !== undefined;
+    if (!auto) return this.upload(uri, location, text, { byEditor, interactive: byEditor });
+    if (!uploadOnAutoSave()) return this.keepDraft(uri, location, text, 'auto-save does not upload');
+    try {
+      await this.upload(uri, location, text, { byEditor, interactive: false });
+    } catch (error) {
+      await this.keepDraft(uri, location, text, messageOf(error));
+    }
+  }
+
+  /** `byEditor`: VS Code is saving the document; `interactive`: a person is there to settle a conflict. */
+  private async upload(uri: vscode.Uri, location: FileLocation, text: string, how: { byEditor: boolean; interactive: boolean }): Promise<void> {
+    const key = uri.toString();
+    const view = viewOf(location);
+    const base = JSON.parse(this.store.get(key)?.base ?? (await this.files().fetch(uri, location)).base) as JsonObject;
+    const label = describeLocation(location, nameOf(base));
     const { edited, sends } = this.checked(uri, text, view.read(text, base));
 
     const whole = wholeOf(location);
@@ -94,20 +109,30 @@ export class Saver implements vscode.Disposable {
     try {
       const current = await client.get(kind, id, tenantId);
       const conflicts = conflictingFields(kind, sends, base, current);
-      if (conflicts.length > 0) await this.resolveConflict(uri, label, conflicts, this.files().present(uri, location, current), reason !== undefined);
+      if (conflicts.length > 0) await this.resolveConflict(uri, label, conflicts, this.files().present(uri, location, current), how.interactive);
       const answer = await client.update(kind, id, sentBody(kind, edited, sends), tenantId);
       const detail = answerLacksDetail(answer, current) ? await client.get(kind, id, tenantId) : answer;
       this.refused.delete(key);
       this.diagnostics.clear(uri);
+      await this.drafts.discard(key);
       this.files().announce(whole);
       this.log.for('documents').info(`Saved ${label}.`);
       vscode.window.setStatusBarMessage(`$(cloud-upload) Saved ${label}`, 5000);
-      this.showSaved(uri, location, text, detail, reason !== undefined);
+      this.showSaved(uri, location, text, detail, how.byEditor);
       this.refreshOtherViews(uri, whole, detail);
     } catch (error) {
-      this.log.for('documents').warn(`Not saved: ${label}: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.for('documents').warn(`Not saved: ${label}: ${messageOf(error)}`);
       throw toFileSystemError(error);
     }
+  }
+
+  /** The auto-saved text becomes the document's content here, on the base it was edited from; nothing is sent. */
+  private async keepDraft(uri: vscode.Uri, location: FileLocation, text: string, why: string): Promise<void> {
+    const key = uri.toString();
+    const base = this.store.get(key)?.base ?? (await this.files().fetch(uri, location)).base;
+    this.store.put(key, text, base);
+    await this.drafts.keep(key, { text, base, why }, !this.files().isRevealed(uri));
+    this.log.for('documents').info(`Kept as a draft, not uploaded: ${describeLocation(location, nameOf(JSON.parse(base) as JsonObject))} (${why}).`);
   }
 
   dispose(): void {
@@ -136,8 +161,8 @@ export class Saver implements vscode.Disposable {
     for (const document of vscode.workspace.textDocuments) {
       const location = parseUri(document.uri);
       if (document.uri.toString() === saved.toString() || !location || !isFile(location) || toResourceUriString(wholeOf(location)) !== resource) continue;
-      // A dirty one keeps its base: its next save then meets the conflict check on what changed here.
-      if (document.isDirty) continue;
+      // A dirty one, or a draft, keeps its base: its next save then meets the conflict check on what changed here.
+      if (document.isDirty || this.drafts.has(document.uri.toString())) continue;
       try {
         this.store.put(document.uri.toString(), this.files().present(document.uri, location, detail), serviceText);
         this.files().fireChanged(document.uri);
@@ -202,16 +227,5 @@ export class Saver implements vscode.Disposable {
     this.pendingRefresh.delete(key);
     this.store.put(key, pending.shown, pending.base);
     this.files().fireChanged(uri);
-  }
-
-  private hintAutoSave(): void {
-    if (this.autoSaveHintShown) return;
-    this.autoSaveHintShown = true;
-    void vscode.window.showInformationMessage(
-      'Auto-save does not upload ConvAI documents to the service: press Ctrl+S to save one, or turn on "convai.uploadOnAutoSave".',
-      'Open Setting',
-    ).then((choice) => {
-      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'convai.uploadOnAutoSave');
-    });
   }
 }

@@ -3,7 +3,9 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/client';
 import { promptPlaceholders } from '../core/prompt-text';
 import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
+import type { Drafts } from '../documents/drafts';
 import { fileTarget } from '../documents/locations';
+import { hasUnsavedEdits, saveUnsavedEdits } from '../documents/unsaved';
 import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import { describeNamed } from '../listings/names';
@@ -35,21 +37,21 @@ function requiredString(value: unknown, field: string): string {
   return value;
 }
 
-/** Unsaved edits do not run (the service tests what it holds): say so, and offer to save first. */
-async function settleUnsaved(uri: vscode.Uri, label: string, verb: 'Test' | 'Execute'): Promise<boolean> {
-  const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (!document?.isDirty) return true;
+/** Unsaved edits and drafts do not run (the service tests what it holds): say so, and offer to save first. */
+async function settleUnsaved(drafts: Drafts, uri: vscode.Uri, label: string, verb: 'Test' | 'Execute'): Promise<boolean> {
+  const resource = uri.toString();
+  if (!hasUnsavedEdits(drafts, resource)) return true;
   const choice = await vscode.window.showWarningMessage(
-    `${label} has unsaved changes.`,
+    `${label} has changes that are not saved to the service (unsaved, or kept as a draft by auto-save).`,
     { modal: true, detail: 'The service runs the saved version. Save first to run your changes.' },
     `Save and ${verb}`,
     `${verb} Saved Version`,
   );
-  if (choice === `Save and ${verb}`) return document.save();
+  if (choice === `Save and ${verb}`) return saveUnsavedEdits(drafts, resource);
   return choice === `${verb} Saved Version`;
 }
 
-export function registerOperationCommands(log: Log, connections: Connections, runner: Runner, history: HistoryStore, listings: ListingCache): vscode.Disposable[] {
+export function registerOperationCommands(log: Log, connections: Connections, runner: Runner, history: HistoryStore, listings: ListingCache, drafts: Drafts): vscode.Disposable[] {
   return [
     registerCommand(log, COMMANDS.testPrompt, async (arg) => {
       if (isProgrammatic(arg)) {
@@ -61,7 +63,7 @@ export function registerOperationCommands(log: Log, connections: Connections, ru
       }
       const { uri, location } = resourceOf(arg, ['ai_prompts'], true);
       const label = await describeNamed(listings, location);
-      if (!(await settleUnsaved(uri, label, 'Test'))) return undefined;
+      if (!(await settleUnsaved(drafts, uri, label, 'Test'))) return undefined;
       const text = await askWithRecent(`Test ${label}`, 'Text to test the prompt with (prompt_text)', history.recent('prompt_text'));
       if (text === undefined) return undefined;
       const prompt = await connections.client(location.connection).get(kindBySegment('ai_prompts') as ResourceKind, location.id, location.tenantId);
@@ -83,7 +85,7 @@ export function registerOperationCommands(log: Log, connections: Connections, ru
       }
       const { uri, location } = resourceOf(arg, ['integrations'], true);
       const label = await describeNamed(listings, location);
-      if (!(await settleUnsaved(uri, label, 'Execute'))) return undefined;
+      if (!(await settleUnsaved(drafts, uri, label, 'Execute'))) return undefined;
       const action = await askWithRecent(`Execute an action of ${label}`, 'Action name', history.recent('action'));
       if (action === undefined) return undefined;
       const params = await askJsonObject(`Execute "${action}" on ${label}`, 'params', {});

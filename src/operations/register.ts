@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
+import type { Drafts } from '../documents/drafts';
 import type { Log } from '../log';
 import { registerCodeLenses } from './codelens';
 import { registerOperationCommands } from './commands';
@@ -9,17 +10,17 @@ import { ResultsPanel } from './panel';
 import { handlePanelRequests } from './panel-requests';
 import { Runner } from './runner';
 
-export function register(context: vscode.ExtensionContext, log: Log, connections: Connections, listings: ListingCache): { runner: Runner; history: HistoryStore; disposables: vscode.Disposable[] } {
+export function register(context: vscode.ExtensionContext, log: Log, connections: Connections, listings: ListingCache, drafts: Drafts): { runner: Runner; history: HistoryStore; disposables: vscode.Disposable[] } {
   const history = new HistoryStore(context.globalState);
   const panel = new ResultsPanel(context.extensionUri, log);
-  const runner = new Runner(connections, history, panel, log, listings);
+  const runner = new Runner(connections, history, panel, log, listings, drafts);
   return {
     runner,
     history,
     disposables: [
       panel,
       registerCodeLenses(),
-      ...registerOperationCommands(log, connections, runner, history, listings),
+      ...registerOperationCommands(log, connections, runner, history, listings, drafts),
       ...handlePanelRequests(panel, runner, history),
       vscode.window.registerWebviewPanelSerializer('convai.results', {
         deserializeWebviewPanel: async (restored: vscode.WebviewPanel, state: unknown) => {

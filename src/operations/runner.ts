@@ -10,6 +10,8 @@ import { describeNamed } from '../listings/names';
 import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
+import type { Drafts } from '../documents/drafts';
+import { hasUnsavedEdits } from '../documents/unsaved';
 import type { HistoryStore } from './history-store';
 import type { PanelModel, ResultsPanel } from './panel';
 
@@ -61,6 +63,7 @@ export class Runner {
     private readonly panel: ResultsPanel,
     private readonly log: Log,
     private readonly listings: ListingCache,
+    private readonly drafts: Drafts,
   ) {}
 
   private readonly rerunners = new Map<Operation, (run: RunRecord) => Promise<unknown>>();
@@ -108,7 +111,7 @@ export class Runner {
   /** Resolves with the record; a programmatic run rejects when the job fails. */
   async runJob(job: Job): Promise<{ record: RunRecord; response?: JsonObject }> {
     const { resource, label, operation } = job;
-    const unsavedChanges = vscode.workspace.textDocuments.some((d) => d.uri.toString() === resource && d.isDirty);
+    const unsavedChanges = hasUnsavedEdits(this.drafts, resource) || vscode.workspace.textDocuments.some((d) => d.uri.toString() === resource && d.isDirty);
     const controller = new AbortController();
     this.current?.abort();
     this.current = controller;

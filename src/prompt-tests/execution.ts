@@ -7,15 +7,17 @@ import { formatDocument } from '../core/json-document';
 import { runSuite, type CaseResult, type CaseRun, type SuiteResult } from '../core/prompt-tests/run';
 import { parseSuite, type Suite, type SuiteProblem, type TestCase } from '../core/prompt-tests/suite';
 import { executorFor, resolveTarget, type ResolvedTarget } from '../core/prompt-tests/target';
-import { describeLocation, isFile, toResourceUriString, wholeOf, type WholeLocation } from '../core/uri';
+import { describeLocation, toResourceUriString, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import { testConcurrency, testTarget } from '../connections/settings';
-import { parseUri } from '../documents/locations';
+import type { Drafts } from '../documents/drafts';
+import { hasUnsavedEdits } from '../documents/unsaved';
 import type { HistoryStore } from '../operations/history-store';
 
 export interface SuiteDeps {
   connections: Connections;
   history: HistoryStore;
+  drafts: Drafts;
 }
 
 export class SuiteError extends Error {}
@@ -61,13 +63,6 @@ export interface SuiteRunOptions {
   onCaseFinished?: (testCase: TestCase, result: CaseResult) => void;
 }
 
-function isDirty(resource: string): boolean {
-  return vscode.workspace.textDocuments.some((d) => {
-    const location = parseUri(d.uri);
-    return d.isDirty && location !== undefined && isFile(location) && toResourceUriString(wholeOf(location)) === resource;
-  });
-}
-
 function outcomeOf(target: ResolvedTarget, run: CaseRun): RunOutcome {
   if (run.error !== undefined || !run.output) return { kind: 'error', message: run.error ?? 'no answer' };
   const failedStatus = target.kind.id === 'integration' && run.output.status !== 'success';
@@ -101,7 +96,7 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
   const label = describeLocation(location, target.name);
   const saved = await client.get(target.kind, target.id, tenantId, { signal: options.signal });
   const savedHash = createHash('sha256').update(formatDocument(saved)).digest('hex').slice(0, 8);
-  const unsavedChanges = isDirty(resource);
+  const unsavedChanges = hasUnsavedEdits(deps.drafts, resource);
   options.onVersion?.(versionNote({ label, savedHash, unsavedChanges }));
   const records: Array<Promise<void>> = [];
   const result = await runSuite(suite, executorFor(client, target), {

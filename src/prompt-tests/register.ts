@@ -3,6 +3,7 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { publicResult } from '../core/prompt-tests/report';
 import { SUITE_SUFFIX } from '../core/prompt-tests/suite';
 import type { Connections } from '../connections/registry';
+import type { Drafts } from '../documents/drafts';
 import type { Log } from '../log';
 import type { HistoryStore } from '../operations/history-store';
 import { registerAuthoring } from './authoring';
@@ -20,8 +21,8 @@ function suiteUri(arg: unknown): vscode.Uri {
  * Prompt test suites (contract: "Prompt test suites") in VS Code's Testing
  * view; `convai.runPromptTests` runs one suite through the same controller.
  */
-export function register(log: Log, connections: Connections, history: HistoryStore): vscode.Disposable[] {
-  const tests = new PromptTestController({ connections, history });
+export function register(log: Log, connections: Connections, history: HistoryStore, drafts: Drafts): vscode.Disposable[] {
+  const tests = new PromptTestController({ connections, history, drafts });
   return [
     tests,
     ...registerAuthoring(log, connections, history),
