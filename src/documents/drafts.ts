@@ -64,16 +64,17 @@ export class Drafts implements vscode.Disposable {
     this.drafts.set(key, draft);
     if (storable) this.unstored.delete(key);
     else this.unstored.add(key);
-    this.changes.fire([vscode.Uri.parse(key)]);
     await this.store(key);
+    this.changes.fire([vscode.Uri.parse(key)]);
   }
 
   async discard(key: string): Promise<void> {
     if (!this.has(key)) return;
     this.drafts.delete(key);
     this.unstored.delete(key);
-    this.changes.fire([vscode.Uri.parse(key)]);
+    // After storing: listeners ask has(), which reads the stored drafts too.
     await this.store(key);
+    this.changes.fire([vscode.Uri.parse(key)]);
   }
 
   dispose(): void {

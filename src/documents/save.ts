@@ -86,7 +86,7 @@ export class Saver implements vscode.Disposable {
     const auto = reason === vscode.TextDocumentSaveReason.AfterDelay || reason === vscode.TextDocumentSaveReason.FocusOut;
     const byEditor = reason !== undefined;
     if (!auto) return this.upload(uri, location, text, { byEditor, interactive: byEditor });
-    if (!uploadOnAutoSave()) return this.keepDraft(uri, location, text, 'auto-save does not upload');
+    if (!uploadOnAutoSave()) return this.keepDraft(uri, location, text, 'auto-save does not upload', true);
     try {
       await this.upload(uri, location, text, { byEditor, interactive: false });
     } catch (error) {
@@ -126,10 +126,15 @@ export class Saver implements vscode.Disposable {
     }
   }
 
-  /** The auto-saved text becomes the document's content here, on the base it was edited from; nothing is sent. */
-  private async keepDraft(uri: vscode.Uri, location: FileLocation, text: string, why: string): Promise<void> {
+  /**
+   * The auto-saved text becomes the document's content here, on the base it was edited from; nothing is sent.
+   * `checkText`: say too when the text could not be saved as it is, since no save tried it.
+   */
+  private async keepDraft(uri: vscode.Uri, location: FileLocation, text: string, reason: string, checkText = false): Promise<void> {
     const key = uri.toString();
     const base = this.store.get(key)?.base ?? (await this.files().fetch(uri, location)).base;
+    const read = checkText ? viewOf(location).read(text, JSON.parse(base) as JsonObject) : undefined;
+    const why = read && !read.ok ? `${reason}; ${read.syntax.length > 0 ? 'the text is not valid JSON' : summarizeProblems(read.problems)}` : reason;
     this.store.put(key, text, base);
     await this.drafts.keep(key, { text, base, why }, !this.files().isRevealed(uri));
     this.log.for('documents').info(`Kept as a draft, not uploaded: ${describeLocation(location, nameOf(JSON.parse(base) as JsonObject))} (${why}).`);
