@@ -71,8 +71,6 @@ describe('typing with auto-save on', () => {
     await page.keyboard.type('Triage (draft)');
     await draftStatus(page).waitFor();
     assert.match(await draftStatus(page).innerText(), /Not uploaded · Ctrl\+S saves to local/);
-    // The tab carries the draft's mark beside its name.
-    await activeTab(page, `${id}.json`).filter({ hasText: '↑' }).waitFor();
     await noNotifications(page);
     assert.equal(await putsTo(id), 0);
     assert.equal((await service.get(prompts, id, TENANT)).name, PROMPT);
