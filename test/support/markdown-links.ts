@@ -33,7 +33,7 @@ function fencedLines(lines: readonly string[]): boolean[] {
 }
 
 /** The text with code replaced by spaces (line breaks kept), so no link is found inside code. */
-export function withoutCode(text: string): string {
+function withoutCode(text: string): string {
   const lines = text.split('\n');
   const fenced = fencedLines(lines);
   return withoutCodeSpans(lines.map((line, index) => (fenced[index] ? blank(line) : line)).join('\n'));
@@ -97,6 +97,7 @@ function destination(text: string, start: number): { target: string; at: number 
 export function findLinks(text: string): FoundLink[] {
   const prose = withoutCode(text);
   const found = new Map<number, string>();
+  // Each pattern below has one group per way of writing the target: the group that took part is the target.
   const add = (match: RegExpExecArray): void => {
     const group = match.indices?.findIndex((span, index) => index > 0 && span !== undefined) ?? -1;
     const [start] = match.indices?.[group] ?? [match.index];
@@ -110,7 +111,8 @@ export function findLinks(text: string): FoundLink[] {
   for (const match of prose.matchAll(/<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>/dg)) add(match);
   for (const match of prose.matchAll(/\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))/dgi)) add(match);
   for (const match of prose.matchAll(/\b(?:https?:\/\/|www\.)[^\s<>()]+/gi)) {
-    if (!found.has(match.index)) found.set(match.index, match[0]);
+    // As GitHub does, a sentence's closing punctuation is not part of the address.
+    if (!found.has(match.index)) found.set(match.index, match[0].replace(/[.,:;!?'"*_~]+$/, ''));
   }
   return [...found.entries()].sort(([a], [b]) => a - b).map(([offset, target]) => ({ line: lineAt(prose, offset), target }));
 }
@@ -145,7 +147,7 @@ export function headingSlugs(text: string): Set<string> {
 }
 
 /** Why a link found in `file` (relative to `root`) is not fine, or undefined when it is. */
-export function linkProblem(root: string, file: string, target: string, readText: (absolute: string) => string): string | undefined {
+function linkProblem(root: string, file: string, target: string, readText: (absolute: string) => string): string | undefined {
   if (target === '') return 'an empty link';
   if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(target) || target.startsWith('/') || /^www\./i.test(target)) {
     return 'a link outside the repository';
@@ -160,7 +162,7 @@ export function linkProblem(root: string, file: string, target: string, readText
   const from = path.join(root, file);
   const resolved = decoded === '' ? from : path.resolve(path.dirname(from), decoded);
   const inside = path.relative(root, resolved);
-  if (inside.startsWith('..') || path.isAbsolute(inside)) return 'a path that leaves the repository';
+  if (inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) return 'a path that leaves the repository';
   if (!fs.existsSync(resolved)) return `no such file or folder: ${inside.split(path.sep).join('/')}`;
   if (fragment === undefined || !resolved.endsWith('.md') || !fs.statSync(resolved).isFile()) return undefined;
   return headingSlugs(readText(resolved)).has(fragment) ? undefined : `no heading "#${fragment}" in ${inside.split(path.sep).join('/')}`;

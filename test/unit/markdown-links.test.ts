@@ -28,7 +28,7 @@ describe('Markdown link checker', () => {
       'See [the guide](docs/guide.md "Guide") and ![a picture](media/a.png).',
       '[![nested](media/b.png)](docs/c.md)',
       '[ref]: docs/ref.md',
-      '<https://example.com/a> and https://example.org/b',
+      '<https://example.com/a> and https://example.org/b.',
       '<img src="media/d.png"> <a href=\'docs/e.md\'>e</a>',
       '[spaced](<docs/with space.md>)',
     ].join('\n');
