@@ -1,9 +1,9 @@
 // @ts-check
-// `npm run screenshots`: runs the UI suite in the mode where its tests also write the README's pictures into
-// media/screenshots/, so the pictures show the extension as it is. Fails when a picture that the README or the
-// walkthrough (package.json) shows was not written by this run.
+// `npm run screenshots`: runs the UI suite in the mode where its tests also write the docs' pictures into
+// media/screenshots/, so the pictures show the extension as it is. Fails when a picture that the README, a page of
+// docs/ or the walkthrough (package.json) shows was not written by this run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './ensure.mjs';
 
@@ -19,8 +19,11 @@ if (suite.status !== 0) {
   process.exit(suite.status ?? 1);
 }
 
+const docs = readdirSync(path.join(repoRoot, 'docs'), { recursive: true, encoding: 'utf8' })
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => path.join('docs', name));
 const shown = new Set(
-  ['README.md', 'package.json'].flatMap((file) =>
+  ['README.md', 'package.json', ...docs].flatMap((file) =>
     [...readFileSync(path.join(repoRoot, file), 'utf8').matchAll(/media\/screenshots\/([\w-]+\.png)/g)].map(([, name]) => String(name)),
   ),
 );
@@ -29,7 +32,7 @@ const stale = [...shown].filter((name) => {
   return !existsSync(file) || statSync(file).mtimeMs < started;
 });
 if (stale.length > 0) {
-  console.error(`No UI test wrote these pictures, which the README or the walkthrough shows: ${stale.join(', ')}`);
+  console.error(`No UI test wrote these pictures, which the README, docs/ or the walkthrough shows: ${stale.join(', ')}`);
   process.exit(1);
 }
 console.log(`media/screenshots/: ${[...shown].sort().join(', ')} written.`);
