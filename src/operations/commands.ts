@@ -3,6 +3,7 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/client';
 import { promptPlaceholders } from '../core/prompt-text';
 import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
+import { draftOf, promptDraft } from '../core/run-inputs';
 import type { Drafts } from '../documents/drafts';
 import { fileTarget } from '../documents/locations';
 import { hasUnsavedEdits, saveUnsavedEdits } from '../documents/unsaved';
@@ -11,7 +12,6 @@ import type { Connections } from '../connections/registry';
 import { describeNamed } from '../listings/names';
 import type { Log } from '../log';
 import type { HistoryStore } from './history-store';
-import { askJsonObject, askWithRecent } from './inputs';
 import type { ResourceLocation, Runner } from './runner';
 
 /** The prompt or integration a command names; a script must name it, a user may mean the active editor. */
@@ -64,14 +64,11 @@ export function registerOperationCommands(log: Log, connections: Connections, ru
       const { uri, location } = resourceOf(arg, ['ai_prompts'], true);
       const label = await describeNamed(listings, location);
       if (!(await settleUnsaved(drafts, uri, label, 'Test'))) return undefined;
-      const text = await askWithRecent(`Test ${label}`, 'Text to test the prompt with (prompt_text)', history.recent('prompt_text'));
-      if (text === undefined) return undefined;
       const prompt = await connections.client(location.connection).get(kindBySegment('ai_prompts') as ResourceKind, location.id, location.tenantId);
-      const initial = Object.fromEntries(promptPlaceholders(prompt).map((name) => [name, '']));
-      const params = await askJsonObject(`Test ${label}`, 'prompt_params', initial);
-      if (params === null) return undefined;
-      await history.remember('prompt_text', text);
-      const inputs: JsonObject = { prompt_text: text, ...(params ? { prompt_params: params } : {}) };
+      const resource = uri.toString();
+      const draft = promptDraft(promptPlaceholders(prompt), history.runs(resource)[0]?.inputs, history.recent('prompt_text')[0]);
+      const inputs = await runner.askInputs({ resource, label }, 'test_prompt', draft);
+      if (!inputs) return undefined;
       return (await runner.run({ operation: 'test_prompt', uri, location, inputs, interactive: true })).response;
     }),
 
@@ -85,13 +82,14 @@ export function registerOperationCommands(log: Log, connections: Connections, ru
       }
       const { uri, location } = resourceOf(arg, ['integrations'], true);
       const label = await describeNamed(listings, location);
+      runner.refuseReadOnly('execute_action', location);
       if (!(await settleUnsaved(drafts, uri, label, 'Execute'))) return undefined;
-      const action = await askWithRecent(`Execute an action of ${label}`, 'Action name', history.recent('action'));
-      if (action === undefined) return undefined;
-      const params = await askJsonObject(`Execute "${action}" on ${label}`, 'params', {});
-      if (params === null) return undefined;
-      await history.remember('action', action);
-      const inputs: JsonObject = { action, ...(params ? { params } : {}) };
+      const resource = uri.toString();
+      // The integration's last action and params, else the last action of all.
+      const last = history.runs(resource)[0]?.inputs;
+      const draft = last ? draftOf('execute_action', last) : { text: history.recent('action')[0] ?? '', json: '' };
+      const inputs = await runner.askInputs({ resource, label }, 'execute_action', draft);
+      if (!inputs) return undefined;
       return (await runner.run({ operation: 'execute_action', uri, location, inputs, interactive: true })).response;
     }),
 

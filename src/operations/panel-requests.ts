@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
 import type { JsonObject } from '../core/client';
 import type { RunRecord } from '../core/history';
+import type { FormPlace, InputsForms } from '../core/inputs-form';
 import { parseResourcePath, toResourceUriString } from '../core/uri';
 import { COMMANDS } from '../commands';
+import type { Log } from '../log';
+import { showFailure } from '../ui/notify';
 import type { HistoryStore } from './history-store';
 import type { PanelRequest, ResultsPanel } from './panel';
 import type { Runner } from './runner';
@@ -36,67 +39,88 @@ function field(run: RunRecord, name: string): string | undefined {
 }
 
 /**
- * Acts on what the results panel asks for. Only run ids and field names come
- * from the webview; every value acted on is looked up in the history.
+ * Acts on what the results panel asks for. From the webview come run ids and
+ * field names, whose values are looked up in the history, and the texts of
+ * the inputs form, which are checked again before anything runs.
  */
-export function handlePanelRequests(panel: ResultsPanel, runner: Runner, history: HistoryStore): vscode.Disposable[] {
+export function handlePanelRequests(log: Log, panel: ResultsPanel, runner: Runner, history: HistoryStore, forms: InputsForms): vscode.Disposable[] {
   const find = (runId: string): RunRecord | undefined => {
     const resource = runner.shownResource;
     return resource ? history.runs(resource).find((r) => r.id === runId) : undefined;
   };
+  // The form answered (its problem shown) or closed: the page shows what is left.
+  const showAgain = (place: FormPlace | undefined): void => {
+    if (place) runner.show(place.resource, place.label);
+  };
+  const act = async (request: PanelRequest): Promise<void> => {
+    switch (request.type) {
+      case 'ready':
+        return;
+      case 'cancel':
+        runner.cancel();
+        return;
+      case 'select': {
+        const run = find(request.runId);
+        if (run) runner.show(run.resource, run.resourceLabel, run.id);
+        return;
+      }
+      case 'copy': {
+        const run = find(request.runId);
+        const text = run && field(run, request.field);
+        if (text === undefined) return;
+        await vscode.env.clipboard.writeText(text);
+        vscode.window.setStatusBarMessage(`$(copy) Copied ${request.field}`, 3000);
+        return;
+      }
+      case 'rerun': {
+        const run = find(request.runId);
+        if (run) await runner.rerun(run);
+        return;
+      }
+      case 'edit': {
+        const run = find(request.runId);
+        if (run) await runner.edit(run);
+        return;
+      }
+      case 'runInputs':
+        showAgain(forms.answer(request.formId, { text: request.text, json: request.json }));
+        return;
+      case 'closeInputs':
+        showAgain(forms.close(request.formId));
+        return;
+      case 'compare': {
+        const [a, b] = request.runIds.map(find);
+        if (!a || !b) return;
+        const [older, newer] = a.startedAt <= b.startedAt ? [a, b] : [b, a];
+        await vscode.commands.executeCommand('vscode.diff', RunDocuments.uri(older), RunDocuments.uri(newer),
+          `${older.resourceLabel}: run of ${new Date(older.startedAt).toLocaleString()} ↔ ${new Date(newer.startedAt).toLocaleString()}`);
+        return;
+      }
+      case 'saveAsTestCase': {
+        const run = find(request.runId);
+        // A class instance: the command treats it as a user's, showing what it did (or why not).
+        if (run) await vscode.commands.executeCommand(COMMANDS.saveAsTestCase, new RunRef(run.resource, run.id));
+        return;
+      }
+      case 'openPrompt': {
+        const run = find(request.runId);
+        const next = run?.outcome.kind === 'ok' ? run.outcome.response.next_prompt_id : undefined;
+        const uri = run && vscode.Uri.parse(run.resource);
+        const location = uri && parseResourcePath(uri.authority, uri.path);
+        if (typeof next !== 'number' || location?.type !== 'resource') return;
+        const target = toResourceUriString({ ...location, segment: 'ai_prompts', id: next });
+        await vscode.commands.executeCommand('vscode.open', vscode.Uri.parse(target), { viewColumn: vscode.ViewColumn.One });
+        return;
+      }
+    }
+  };
   return [
     vscode.workspace.registerTextDocumentContentProvider(RUN_SCHEME, new RunDocuments(history)),
-    panel.onDidRequest(async (request: PanelRequest) => {
-      switch (request.type) {
-        case 'ready':
-          return;
-        case 'cancel':
-          runner.cancel();
-          return;
-        case 'select': {
-          const run = find(request.runId);
-          if (run) runner.show(run.resource, run.resourceLabel, run.id);
-          return;
-        }
-        case 'copy': {
-          const run = find(request.runId);
-          const text = run && field(run, request.field);
-          if (text === undefined) return;
-          await vscode.env.clipboard.writeText(text);
-          vscode.window.setStatusBarMessage(`$(copy) Copied ${request.field}`, 3000);
-          return;
-        }
-        case 'rerun': {
-          const run = find(request.runId);
-          if (run) await runner.rerun(run);
-          return;
-        }
-        case 'compare': {
-          const [a, b] = request.runIds.map(find);
-          if (!a || !b) return;
-          const [older, newer] = a.startedAt <= b.startedAt ? [a, b] : [b, a];
-          await vscode.commands.executeCommand('vscode.diff', RunDocuments.uri(older), RunDocuments.uri(newer),
-            `${older.resourceLabel}: run of ${new Date(older.startedAt).toLocaleString()} ↔ ${new Date(newer.startedAt).toLocaleString()}`);
-          return;
-        }
-        case 'saveAsTestCase': {
-          const run = find(request.runId);
-          // A class instance: the command treats it as a user's, showing what it did (or why not).
-          if (run) await vscode.commands.executeCommand(COMMANDS.saveAsTestCase, new RunRef(run.resource, run.id));
-          return;
-        }
-        case 'openPrompt': {
-          const run = find(request.runId);
-          const next = run?.outcome.kind === 'ok' ? run.outcome.response.next_prompt_id : undefined;
-          const uri = run && vscode.Uri.parse(run.resource);
-          const location = uri && parseResourcePath(uri.authority, uri.path);
-          if (typeof next !== 'number' || location?.type !== 'resource') return;
-          const target = toResourceUriString({ ...location, segment: 'ai_prompts', id: next });
-          await vscode.commands.executeCommand('vscode.open', vscode.Uri.parse(target), { viewColumn: vscode.ViewColumn.One });
-          return;
-        }
-      }
-    }),
+    // A button's failure (a run refused, a connection gone) is said as a command's would be.
+    panel.onDidRequest((request) => void act(request).catch((error: unknown) => {
+      log.for('operations').error(error instanceof Error ? error : String(error));
+      showFailure(log, error);
+    })),
   ];
 }
 

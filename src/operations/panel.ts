@@ -3,9 +3,11 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import { shortLabel } from '../core/uri';
 import type { Log } from '../log';
-import { parsePanelRequest, renderResults, type PanelModel, type PanelRequest } from './render';
+import { parsePanelRequest, type PanelRequest } from './panel-messages';
+import { renderResults, type PanelModel } from './render';
 
-export type { PanelModel, PanelRequest } from './render';
+export type { PanelRequest } from './panel-messages';
+export type { PanelModel } from './render';
 
 /**
  * The results panel beside the editor. It renders what it is given and
@@ -14,11 +16,15 @@ export type { PanelModel, PanelRequest } from './render';
 export class ResultsPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private readonly requests = new vscode.EventEmitter<PanelRequest>();
+  private readonly closed = new vscode.EventEmitter<void>();
   private readonly media: vscode.Uri;
   private readonly logger: Logger;
 
   /** Requests of the page that passed validation; anything else is dropped. */
   readonly onDidRequest: vscode.Event<PanelRequest> = this.requests.event;
+
+  /** The user closed the panel: what it showed (an inputs form) is gone. */
+  readonly onDidClose: vscode.Event<void> = this.closed.event;
 
   constructor(extensionUri: vscode.Uri, log: Log) {
     this.media = vscode.Uri.joinPath(extensionUri, 'media');
@@ -48,6 +54,7 @@ export class ResultsPanel implements vscode.Disposable {
   dispose(): void {
     this.panel?.dispose();
     this.requests.dispose();
+    this.closed.dispose();
   }
 
   /** Takes over a panel VS Code restored after a reload; the caller then shows what it held. */
@@ -80,7 +87,9 @@ export class ResultsPanel implements vscode.Disposable {
     const messages = panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message));
     panel.onDidDispose(() => {
       messages.dispose();
-      if (this.panel === panel) this.panel = undefined;
+      if (this.panel !== panel) return;
+      this.panel = undefined;
+      this.closed.fire();
     });
     return panel;
   }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { InputsForms } from '../core/inputs-form';
 import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import type { Drafts } from '../documents/drafts';
@@ -13,15 +14,18 @@ import { Runner } from './runner';
 export function register(context: vscode.ExtensionContext, log: Log, connections: Connections, listings: ListingCache, drafts: Drafts): { runner: Runner; history: HistoryStore; disposables: vscode.Disposable[] } {
   const history = new HistoryStore(context.globalState);
   const panel = new ResultsPanel(context.extensionUri, log);
-  const runner = new Runner(connections, history, panel, log, listings, drafts);
+  const forms = new InputsForms();
+  const runner = new Runner(connections, history, panel, log, listings, forms, drafts);
   return {
     runner,
     history,
     disposables: [
       panel,
+      // A form that is no longer shown runs nothing.
+      panel.onDidClose(() => forms.close()),
       registerCodeLenses(),
       ...registerOperationCommands(log, connections, runner, history, listings, drafts),
-      ...handlePanelRequests(panel, runner, history),
+      ...handlePanelRequests(log, panel, runner, history, forms),
       vscode.window.registerWebviewPanelSerializer('convai.results', {
         deserializeWebviewPanel: async (restored: vscode.WebviewPanel, state: unknown) => {
           const resource = typeof state === 'object' && state !== null ? (state as { resource?: unknown }).resource : undefined;

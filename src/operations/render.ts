@@ -1,14 +1,16 @@
 /**
- * The results panel's HTML and the messages its page may send back. Pure (no
- * `vscode`), so both are tested in plain Node.
+ * The results panel's HTML. Pure (no `vscode`), so it is tested in plain Node.
  *
- * Everything shown comes from the service, the AI, the user's inputs or the
- * history in storage, so it is text: the `html` template escapes every value
- * it is given, and only fragments built by `html` itself pass through. The
- * page's buttons carry only run ids and field names, never service text.
+ * Every value shown is escaped by `html` (html.ts). The page's buttons carry
+ * only run and form ids and field names, never service text
+ * (panel-messages.ts says what the page may send back).
  */
 import type { Json, JsonObject } from '../core/client';
 import type { Operation, RunOutcome, RunRecord } from '../core/history';
+import type { InputsForm } from '../core/inputs-form';
+import { isServiceOperation } from '../core/run-inputs';
+import { button, html, type Html } from './html';
+import { inputsForm } from './render-form';
 
 export interface PanelModel {
   /** The resource's `convai:` URI. */
@@ -18,10 +20,12 @@ export interface PanelModel {
   selected?: RunRecord;
   /** The resource's runs, newest first. */
   runs: RunRecord[];
-  /** A run in progress: shown with a Cancel button. */
-  running?: { operation: Operation; startedAt: string };
+  /** A run in progress: shown in place of the selected run, with a Cancel button. */
+  running?: { operation: Operation; startedAt: string; inputs: JsonObject };
   /** Names of the prompts the runs lead to (`next_prompt_id`), where known. */
   promptNames?: Readonly<Record<number, string>>;
+  /** The inputs form of a new run, shown first. */
+  form?: InputsForm;
 }
 
 export interface PanelAssets {
@@ -42,89 +46,9 @@ type OperationFields = (typeof FIELDS)[Operation];
 /** A field the page may ask to copy. */
 export type RunField = OperationFields['inputs'][number] | OperationFields['outputs'][number];
 
-const RUN_FIELDS: ReadonlySet<string> = new Set(Object.values(FIELDS).flatMap((f) => [...f.inputs, ...f.outputs]));
+export const RUN_FIELDS: ReadonlySet<string> = new Set(Object.values(FIELDS).flatMap((f) => [...f.inputs, ...f.outputs]));
 
-/** What the page's buttons post; `parsePanelRequest` lets nothing else through. */
-export type PanelRequest =
-  | { type: 'ready' }
-  | { type: 'cancel' }
-  | { type: 'select'; runId: string }
-  | { type: 'rerun'; runId: string }
-  | { type: 'copy'; runId: string; field: RunField }
-  | { type: 'compare'; runIds: [string, string] }
-  | { type: 'openPrompt'; runId: string }
-  | { type: 'saveAsTestCase'; runId: string };
-
-const MAX_RUN_ID = 100;
 const PREVIEW_LENGTH = 80;
-
-// ---- Messages from the page ------------------------------------------------
-
-function isRunId(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= MAX_RUN_ID;
-}
-
-function isRunField(value: unknown): value is RunField {
-  return typeof value === 'string' && RUN_FIELDS.has(value);
-}
-
-/**
- * The request a message from the page stands for, or undefined. The page is
- * the least trusted part of the extension (it shows service text), so a
- * message must match one shape exactly: no unknown type, no extra keys.
- */
-export function parsePanelRequest(message: unknown): PanelRequest | undefined {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  const m = message as Record<string, unknown>;
-  const keys = Object.keys(m);
-  const only = (...allowed: string[]): boolean => keys.every((key) => allowed.includes(key));
-  switch (m.type) {
-    case 'ready':
-    case 'cancel':
-      return only('type') ? { type: m.type } : undefined;
-    case 'select':
-    case 'rerun':
-    case 'openPrompt':
-    case 'saveAsTestCase':
-      return only('type', 'runId') && isRunId(m.runId) ? { type: m.type, runId: m.runId } : undefined;
-    case 'copy':
-      return only('type', 'runId', 'field') && isRunId(m.runId) && isRunField(m.field) ? { type: 'copy', runId: m.runId, field: m.field } : undefined;
-    case 'compare': {
-      if (!only('type', 'runIds') || !Array.isArray(m.runIds) || m.runIds.length !== 2) return undefined;
-      const [a, b] = m.runIds as unknown[];
-      return isRunId(a) && isRunId(b) && a !== b ? { type: 'compare', runIds: [a, b] } : undefined;
-    }
-    default:
-      return undefined;
-  }
-}
-
-// ---- Escaping ----------------------------------------------------------------
-
-const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text made safe for element content and for quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
-}
-
-/** Markup built by `html`: the only thing inserted without escaping. */
-class Html {
-  constructor(readonly markup: string) {}
-}
-
-type Part = Html | string | number | false | undefined | readonly Part[];
-
-function markupOf(part: Part): string {
-  if (part instanceof Html) return part.markup;
-  if (part === false || part === undefined) return '';
-  if (typeof part === 'string' || typeof part === 'number') return escapeHtml(String(part));
-  return part.map(markupOf).join('');
-}
-
-function html(strings: TemplateStringsArray, ...parts: Part[]): Html {
-  return new Html(strings.reduce((out, literal, i) => out + markupOf(parts[i - 1]) + literal));
-}
 
 // ---- Text of runs --------------------------------------------------------------
 
@@ -186,22 +110,24 @@ function time(iso: string): Html {
   return html`<time datetime="${iso}">${formatTime(iso)}</time>`;
 }
 
-function button(label: string, data: Record<string, string>, options: { primary?: boolean; disabled?: boolean; ariaLabel?: string } = {}): Html {
-  const attributes = Object.entries(data).map(([name, value]) => html` data-${name}="${value}"`);
-  return html`<button type="button" class="${options.primary ? 'primary' : 'secondary'}"${attributes}${options.ariaLabel !== undefined && html` aria-label="${options.ariaLabel}"`}${options.disabled && html` disabled`}>${label}</button>`;
-}
-
-/** One input or output: its name, Copy, and the text in a wrapping <pre> that scrolls with the keyboard too. */
-function field(run: RunRecord, name: RunField, value: Json | undefined, missing: string, extra?: Html): Html {
+/** One input or output: its name, Copy (for a recorded run), and the text in a wrapping <pre> that scrolls with the keyboard too. */
+function field(runId: string | undefined, name: RunField, value: Json | undefined, missing: string, extra?: Html): Html {
   const id = `field-${name}`;
   const body = value === undefined
     ? html`<p class="absent">${missing}</p>`
     // The parser drops a newline right after <pre>: this one, not the value's own.
     : html`<pre tabindex="0" aria-labelledby="${id}">\n${textOf(value)}</pre>`;
+  const copy = value !== undefined && runId !== undefined && button('Copy', { action: 'copy', run: runId, field: name }, { ariaLabel: `Copy ${name}` });
   return html`<div class="field">
-<div class="field-head"><h4 id="${id}">${name}</h4>${value !== undefined && button('Copy', { action: 'copy', run: run.id, field: name }, { ariaLabel: `Copy ${name}` })}${extra}</div>
+<div class="field-head"><h4 id="${id}">${name}</h4>${copy}${extra}</div>
 ${body}
 </div>`;
+}
+
+function inputFields(operation: Operation, inputs: JsonObject, runId: string | undefined): Html {
+  const names: readonly RunField[] = FIELDS[operation].inputs;
+  return html`<h3>Inputs</h3>
+${names.map((name) => field(runId, name, inputs[name], 'None.'))}`;
 }
 
 function outputs(run: RunRecord, promptNames: PanelModel['promptNames']): Html {
@@ -217,7 +143,7 @@ function outputs(run: RunRecord, promptNames: PanelModel['promptNames']): Html {
     const open = next !== undefined
       ? button(nextName === undefined ? `Open prompt ${next}` : `Open "${nextName}" (prompt ${next})`, { action: 'openPrompt', run: run.id })
       : undefined;
-    return field(run, name, value, 'Not in the response.', open);
+    return field(run.id, name, value, 'Not in the response.', open);
   });
   const others = Object.entries(response).filter(([key]) => !names.some((name) => name === key));
   const rest = others.length > 0 && html`<div class="field">
@@ -232,21 +158,43 @@ function versionText(run: RunRecord): Html {
   return html`Ran ${saved}${run.version.unsavedChanges && html`; the editor had unsaved changes that did not run`}.`;
 }
 
-function selectedRun(run: RunRecord, running: boolean, promptNames: PanelModel['promptNames']): Html {
-  const inputs: readonly RunField[] = FIELDS[run.operation].inputs;
+/** The panel's one announced line: how the run shown ended, or that it is running (with Cancel). */
+function status(text: Html | string, kind: RunOutcome['kind'] | 'running' | 'none', cancel = false): Html {
+  return html`<div class="status-bar">
+<p class="status outcome-${kind}" role="status" aria-live="polite">${text}</p>
+${cancel && button('Cancel', { action: 'cancel' }, { ariaLabel: 'Cancel the run' })}
+</div>`;
+}
+
+function runHeading(operation: Operation, startedAt: string): Html {
+  return html`<h2 id="run-heading">${operation} run of ${time(startedAt)}</h2>`;
+}
+
+function runningRun(running: NonNullable<PanelModel['running']>): Html {
   return html`<section aria-labelledby="run-heading">
-<h2 id="run-heading">${run.operation} run of ${time(run.startedAt)}</h2>
-<p class="outcome outcome-${run.outcome.kind}">${outcomeText(run.outcome)}</p>
-<p class="meta">Started ${time(run.startedAt)}, took ${formatDuration(run.durationMs)}. ${versionText(run)}</p>
-<div class="actions">${button('Run again', { action: 'rerun', run: run.id }, { primary: true, disabled: running })}${run.operation !== 'send_request' && responseOf(run.outcome) !== undefined && button('Save as Test Case', { action: 'saveAsTestCase', run: run.id })}</div>
-<h3>Inputs</h3>
-${inputs.map((name) => field(run, name, run.inputs[name], 'None.'))}
+${runHeading(running.operation, running.startedAt)}
+${status(`Running ${running.operation}…`, 'running', true)}
+${inputFields(running.operation, running.inputs, undefined)}
+<h3>Outputs</h3>
+<p class="absent">Waiting for the answer.</p>
+</section>`;
+}
+
+function selectedRun(run: RunRecord, promptNames: PanelModel['promptNames']): Html {
+  const edit = isServiceOperation(run.operation) && button('Edit and Run', { action: 'edit', run: run.id });
+  const save = run.operation !== 'send_request' && responseOf(run.outcome) !== undefined && button('Save as Test Case', { action: 'saveAsTestCase', run: run.id });
+  return html`<section aria-labelledby="run-heading">
+${runHeading(run.operation, run.startedAt)}
+${status(`${outcomeText(run.outcome)} (${formatDuration(run.durationMs)})`, run.outcome.kind)}
+<p class="meta">${versionText(run)}</p>
+<div class="actions">${button('Run again', { action: 'rerun', run: run.id }, { primary: true })}${edit}${save}</div>
+${inputFields(run.operation, run.inputs, run.id)}
 <h3>Outputs</h3>
 ${outputs(run, promptNames)}
 </section>`;
 }
 
-function historyRow(run: RunRecord, selected: boolean): Html {
+function historyRow(run: RunRecord, selected: boolean, running: boolean): Html {
   const when = formatTime(run.startedAt);
   return html`<tr${selected && html` class="selected" aria-current="true"`}>
 <td><input type="checkbox" data-role="pick" data-run="${run.id}" aria-label="Compare the run of ${when}"></td>
@@ -254,11 +202,12 @@ function historyRow(run: RunRecord, selected: boolean): Html {
 <td class="outcome outcome-${run.outcome.kind}">${preview(outcomeText(run.outcome))}</td>
 <td class="preview">${inputPreview(run)}</td>
 <td class="preview">${responsePreview(run)}</td>
-<td>${button('Show', { action: 'select', run: run.id }, { ariaLabel: `Show the run of ${when}` })}</td>
+<td>${button('Show', { action: 'select', run: run.id }, { ariaLabel: `Show the run of ${when}`, disabled: running })}</td>
 </tr>`;
 }
 
 function history(model: PanelModel): Html {
+  const running = model.running !== undefined;
   const compare = model.runs.length >= 2 && html`<div class="actions">
 ${button('Compare selected', { action: 'compare' }, { disabled: true })}
 <span class="hint">Tick two runs to compare their outputs.</span>
@@ -268,35 +217,20 @@ ${button('Compare selected', { action: 'compare' }, { disabled: true })}
 <table>
 <thead><tr><th scope="col"><span class="visually-hidden">Compare</span></th><th scope="col">Time</th><th scope="col">Outcome</th><th scope="col">Input</th><th scope="col">Response</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>
-${model.runs.map((run) => historyRow(run, run.id === model.selected?.id))}
+${model.runs.map((run) => historyRow(run, !running && run.id === model.selected?.id, running))}
 </tbody>
 </table>
 ${compare}
 </section>`;
 }
 
-/** The announced line: the run in progress, else how the newest run ended. */
-function status(model: PanelModel): Html {
-  const newest = model.runs[0];
-  const text = model.running
-    ? html`Running ${model.running.operation}… (started ${time(model.running.startedAt)})`
-    : newest
-      ? html`Last run, ${time(newest.startedAt)}: ${outcomeText(newest.outcome)}`
-      : html`No runs yet.`;
-  return html`<div class="status-bar">
-<p class="status" role="status" aria-live="polite">${text}</p>
-${model.running && button('Cancel', { action: 'cancel' })}
-</div>`;
-}
-
-function body(model: PanelModel): Html {
-  if (model.runs.length === 0 && !model.selected) {
-    return html`<p class="empty">Results of test_prompt and execute_action on this resource appear here, with their history.</p>`;
-  }
-  const selected = model.selected
-    ? selectedRun(model.selected, model.running !== undefined, model.promptNames)
-    : html`<p class="empty">Choose a run in the history to see it in full.</p>`;
-  return html`${selected}${model.runs.length > 0 && history(model)}`;
+/** The run in progress, else the selected run; the status line goes with it. */
+function shownRun(model: PanelModel): Html {
+  if (model.running) return runningRun(model.running);
+  if (model.selected) return selectedRun(model.selected, model.promptNames);
+  if (model.runs.length > 0) return status('Choose a run in the history to see it in full.', 'none');
+  return html`${status('No runs yet.', 'none')}
+<p class="empty">Results of test_prompt and execute_action on this resource appear here, with their history.</p>`;
 }
 
 /** The panel's whole document. */
@@ -316,8 +250,9 @@ export function renderResults(model: PanelModel, assets: PanelAssets): string {
 <body data-resource="${model.resource}">
 <main>
 <h1>${model.resourceLabel}</h1>
-${status(model)}
-${body(model)}
+${model.form && inputsForm(model.form)}
+${shownRun(model)}
+${model.runs.length > 0 && history(model)}
 </main>
 <script nonce="${nonce}" src="${assets.scriptUri}"></script>
 </body>

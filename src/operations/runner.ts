@@ -3,8 +3,10 @@ import * as vscode from 'vscode';
 import type { JsonObject } from '../core/client';
 import { ServiceError } from '../core/errors';
 import type { Operation, RunOutcome, RunRecord } from '../core/history';
+import type { FormPlace, InputsForms } from '../core/inputs-form';
 import { formatDocument } from '../core/json-document';
 import { kindBySegment, type ResourceKind } from '../core/resources';
+import { draftOf, INPUT_FIELDS, type InputsDraft, type ServiceOperation } from '../core/run-inputs';
 import { parseResourcePath, type FileLocation } from '../core/uri';
 import { describeNamed } from '../listings/names';
 import type { ListingCache } from '../core/listing-cache';
@@ -16,8 +18,6 @@ import type { HistoryStore } from './history-store';
 import type { PanelModel, ResultsPanel } from './panel';
 
 export type ResourceLocation = Extract<FileLocation, { type: 'resource' }>;
-
-export type ServiceOperation = Exclude<Operation, 'send_request'>;
 
 export interface RunRequest {
   operation: ServiceOperation;
@@ -48,12 +48,16 @@ export interface Job {
 
 const TITLES: Readonly<Record<Operation, string>> = { test_prompt: 'Testing', execute_action: 'Executing an action of', send_request: 'Sending' };
 
+/** A user's run the panel shows while it runs. */
+type Running = NonNullable<PanelModel['running']> & { resource: string };
+
 /**
  * Runs jobs (test_prompt, execute_action, a sent request), records every run with its inputs,
  * outputs, the saved version that ran, time and duration, and shows it.
  */
 export class Runner {
   private current: AbortController | undefined;
+  private running: Running | undefined;
   /** The resource whose runs the panel shows. */
   shownResource: string | undefined;
 
@@ -63,6 +67,7 @@ export class Runner {
     private readonly panel: ResultsPanel,
     private readonly log: Log,
     private readonly listings: ListingCache,
+    private readonly forms: InputsForms,
     private readonly drafts: Drafts,
   ) {}
 
@@ -74,8 +79,8 @@ export class Runner {
     return new vscode.Disposable(() => this.rerunners.delete(operation));
   }
 
-  /** Runs a recorded run again with the same inputs, as a user's run. */
-  async rerun(run: RunRecord): Promise<void> {
+  /** Runs a recorded run again as a user's run, with its own inputs or edited ones (a sent request: its own). */
+  async rerun(run: RunRecord, inputs: JsonObject = run.inputs): Promise<void> {
     const custom = this.rerunners.get(run.operation);
     if (custom) {
       await custom(run);
@@ -84,20 +89,46 @@ export class Runner {
     const uri = vscode.Uri.parse(run.resource);
     const location = parseResourcePath(uri.authority, uri.path);
     if (location?.type !== 'resource' || run.operation === 'send_request') return;
-    await this.run({ operation: run.operation, uri, location, inputs: run.inputs, interactive: true });
+    await this.run({ operation: run.operation, uri, location, inputs, interactive: true });
+  }
+
+  /**
+   * Asks a new run's inputs in the panel's form, which takes the focus; remembers the text for the next time.
+   * Undefined when the form was closed (Cancel, Escape, the panel closed, another form or resource shown).
+   */
+  async askInputs(place: FormPlace, operation: ServiceOperation, draft: InputsDraft): Promise<JsonObject | undefined> {
+    const field = INPUT_FIELDS[operation].text;
+    const answer = this.forms.ask(place, { operation, draft, suggestions: this.history.recent(field) });
+    this.show(place.resource, place.label, undefined, true);
+    const inputs = await answer;
+    const text = inputs?.[field];
+    if (typeof text === 'string') await this.history.remember(field, text);
+    return inputs;
+  }
+
+  /** Edit and Run: a recorded run's inputs in the form, run once answered. */
+  async edit(run: RunRecord): Promise<void> {
+    if (run.operation === 'send_request') return;
+    const inputs = await this.askInputs({ resource: run.resource, label: run.resourceLabel }, run.operation, draftOf(run.operation, run.inputs));
+    if (inputs) await this.rerun(run, inputs);
   }
 
   cancel(): void {
     this.current?.abort();
   }
 
-  /** Runs test_prompt or execute_action on a resource of the service. */
-  async run(request: RunRequest): Promise<{ record: RunRecord; response?: JsonObject }> {
-    const { location, operation } = request;
+  /** An action may change things: a read-only connection executes none (checked before its inputs are asked too). */
+  refuseReadOnly(operation: ServiceOperation, location: ResourceLocation): void {
     const connection = this.connections.require(location.connection);
     if (operation === 'execute_action' && connection.readOnly) {
       throw new Error(`Not executed: the connection "${connection.name}" is read-only (readOnly in convai.connections), and an action may change things.`);
     }
+  }
+
+  /** Runs test_prompt or execute_action on a resource of the service. */
+  async run(request: RunRequest): Promise<{ record: RunRecord; response?: JsonObject }> {
+    const { location, operation } = request;
+    this.refuseReadOnly(operation, location);
     return this.runJob({
       operation,
       resource: request.uri.toString(),
@@ -116,21 +147,17 @@ export class Runner {
     this.current?.abort();
     this.current = controller;
     const startedAt = new Date();
+    const running: Running = { resource, operation, startedAt: startedAt.toISOString(), inputs: job.inputs };
     if (job.interactive) {
-      this.shownResource = resource;
-      const runs = this.history.runs(resource);
-      this.panel.show(this.model(resource, label, { runs, selected: runs[0], running: { operation, startedAt: startedAt.toISOString() } }));
+      this.running = running;
+      this.show(resource, label);
     }
     const result = job.interactive
-      ? await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `${TITLES[operation]} ${label}…`, cancellable: true },
-        (_progress, token) => {
-          token.onCancellationRequested(() => controller.abort());
-          return job.execute(controller.signal);
-        },
-      )
+      // In the status bar: the panel shows the run and its Cancel button, so a notification would only repeat them.
+      ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `${TITLES[operation]} ${label}…` }, () => job.execute(controller.signal))
       : await job.execute(controller.signal);
     if (this.current === controller) this.current = undefined;
+    if (this.running === running) this.running = undefined;
     const record: RunRecord = {
       id: randomUUID(),
       resource,
@@ -149,11 +176,12 @@ export class Runner {
     return { record, response: result.response };
   }
 
-  /** Shows a resource's runs in the panel, one of them in full. */
-  show(resource: string, resourceLabel: string, selectedId?: string): void {
+  /** Shows a resource's runs in the panel, one of them in full; a form of another resource's closes. */
+  show(resource: string, resourceLabel: string, selectedId?: string, takeFocus = false): void {
+    if (this.forms.place && this.forms.place.resource !== resource) this.forms.close();
     const runs = this.history.runs(resource);
     this.shownResource = resource;
-    this.panel.show(this.model(resource, resourceLabel, { runs, selected: runs.find((r) => r.id === selectedId) ?? runs[0] }));
+    this.panel.show(this.model(resource, resourceLabel, runs, runs.find((r) => r.id === selectedId) ?? runs[0]), !takeFocus);
     const prompts = this.promptListing(resource);
     // Names come from the shared listing; once it has loaded, show them (if this resource is still the one shown).
     if (prompts && !this.listings.peek(prompts)) {
@@ -172,11 +200,20 @@ export class Runner {
       : undefined;
   }
 
-  private model(resource: string, resourceLabel: string, shown: Pick<PanelModel, 'runs' | 'selected' | 'running'>): PanelModel {
+  private model(resource: string, resourceLabel: string, runs: RunRecord[], selected: RunRecord | undefined): PanelModel {
     const prompts = this.promptListing(resource);
     const listed = prompts && this.listings.peek(prompts);
     const promptNames = listed && Object.fromEntries(listed.flatMap((p) => (typeof p.id === 'number' && typeof p.name === 'string' ? [[p.id, p.name]] : [])));
-    return { resource, resourceLabel, ...shown, promptNames };
+    const running = this.running?.resource === resource ? this.running : undefined;
+    return {
+      resource,
+      resourceLabel,
+      runs,
+      selected,
+      running: running && { operation: running.operation, startedAt: running.startedAt, inputs: running.inputs },
+      promptNames,
+      form: this.forms.formFor(resource),
+    };
   }
 
   private async execute(request: RunRequest, signal: AbortSignal): Promise<JobResult> {

@@ -7,9 +7,9 @@ import { buildRequest, type BuiltRequest } from '../core/request-builder';
 import { parameterNames } from '../core/request-definition';
 import { networkSettings, requestTimeoutMs } from '../connections/settings';
 import type { Log } from '../log';
-import { askJsonObject } from '../operations/inputs';
 import type { Runner } from '../operations/runner';
 import { loadFromObject, loadFromUri, resolveApiKey, SECRET_NAME, SECRET_PREFIX, type LoadedDefinition } from './definitions';
+import { askJsonObject } from './json-input';
 import { send } from './sender';
 import { definitionTemplate } from './template';
 

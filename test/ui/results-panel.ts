@@ -1,4 +1,5 @@
-// Test Prompt as a user answers it, and the results panel where the service's answer shows.
+// Test Prompt as a user answers it, and the results panel where its inputs are asked and the service's answer shows.
+import * as assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
 
 /**
@@ -9,13 +10,13 @@ export function resultsPanel(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready[src*="extensionId=convai.convai-config"]').frameLocator('iframe#active-frame');
 }
 
-/** Answers Test Prompt's two questions: the text, then the parameters once they show prefilled with `placeholder`. */
+/** Answers Test Prompt's form in the results panel once it shows prompt_params prefilled with `placeholder`; runs with Ctrl+Enter. */
 export async function answerTestPrompt(page: Page, text: string, placeholder: string, params: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  await input.fill(text);
-  await input.press('Enter');
-  // A property, not an attribute: evaluated in the page (as text, since Node has no DOM types).
-  await page.waitForFunction(`document.querySelector('.quick-input-widget input')?.value.includes(${JSON.stringify(placeholder)})`);
-  await input.fill(params);
-  await input.press('Enter');
+  const panel = resultsPanel(page);
+  const json = panel.locator('#input-json');
+  await json.waitFor();
+  assert.ok((await json.inputValue()).includes(`"${placeholder}"`), `prompt_params is prefilled with ${placeholder}`);
+  await panel.locator('#input-text').fill(text);
+  await json.fill(params);
+  await json.press('Control+Enter');
 }

@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { RunOutcome, RunRecord } from '../../src/core/history';
-import { escapeHtml, parsePanelRequest, renderResults, type PanelAssets, type PanelModel } from '../../src/operations/render';
+import type { InputsForm } from '../../src/core/inputs-form';
+import { escapeHtml } from '../../src/operations/html';
+import { parsePanelRequest } from '../../src/operations/panel-messages';
+import { renderResults, type PanelAssets, type PanelModel } from '../../src/operations/render';
 
 const RESOURCE = 'convai://local/tenants/1/ai_prompts/3.json';
 const ASSETS: PanelAssets = {
@@ -168,12 +171,85 @@ describe('results panel: states of a run', () => {
     assert.ok(page.includes('Cancelled') && page.includes('No outputs: the run was cancelled.'));
   });
 
-  it('shows a run in progress with Cancel in a live region, and holds Run again', () => {
+  it('shows a run in progress in place of the selected run: its inputs, Cancel in the status line, no Run again', () => {
     const run = promptRun('run-1', okPrompt('x'));
-    const doc = render({ runs: [run], selected: run, running: { operation: 'test_prompt', startedAt: '2025-03-04T10:25:00.000Z' } });
-    assert.match(doc, /<p class="status" role="status" aria-live="polite">Running test_prompt…/);
-    assert.ok(doc.includes('data-action="cancel"'));
-    assert.match(doc, /<button [^>]*data-action="rerun"[^>]* disabled>/);
+    const running = { operation: 'test_prompt' as const, startedAt: '2025-03-04T10:25:00.000Z', inputs: { prompt_text: 'Now <this>' } };
+    const doc = render({ runs: [run], selected: run, running });
+    assert.match(doc, /<p class="status outcome-running" role="status" aria-live="polite">Running test_prompt…<\/p>\n<button [^>]*data-action="cancel"/);
+    assert.ok(doc.includes('\nNow &lt;this&gt;</pre>'), 'the running inputs, as text');
+    assert.ok(doc.includes('Waiting for the answer.'));
+    assert.ok(!doc.includes('data-action="rerun"') && !doc.includes('data-action="edit"'), 'nothing to run again yet');
+    assert.ok(!doc.includes('data-action="copy"'), 'nothing recorded to copy yet');
+    assert.match(doc, /<button [^>]*data-action="select" data-run="run-1"[^>]* disabled>/, 'the history waits for the run');
+    assert.ok(!doc.includes('aria-current'), 'no run of the history is the one shown');
+  });
+});
+
+describe('results panel: one status line', () => {
+  const run = promptRun('run-1', okPrompt('x'));
+  const states: Record<string, Partial<PanelModel> & Pick<PanelModel, 'runs'>> = {
+    'no runs': { runs: [] },
+    'a run shown': { runs: [run], selected: run },
+    'none chosen': { runs: [run] },
+    running: { runs: [run], selected: run, running: { operation: 'test_prompt', startedAt: run.startedAt, inputs: run.inputs } },
+    'a form open': { runs: [run], selected: run, form: promptForm() },
+  };
+
+  it('has exactly one role="status" in every state', () => {
+    for (const [name, model] of Object.entries(states)) assert.equal(render(model).match(/role="status"/g)?.length, 1, name);
+  });
+
+  it("says the shown run's outcome and duration once, its time only in the heading", () => {
+    const doc = render({ runs: [run], selected: run });
+    assert.match(doc, /<p class="status outcome-ok" role="status" aria-live="polite">Succeeded \(1\.2 s\)<\/p>/);
+    const section = doc.slice(doc.indexOf('<section aria-labelledby="run-heading">'), doc.indexOf('<section aria-labelledby="history-heading">'));
+    assert.equal(section.match(/Succeeded/g)?.length, 1, 'the outcome once');
+    assert.equal(section.match(/<time /g)?.length, 1, 'the time once');
+    assert.ok(!doc.includes('Last run'), 'no second line about the newest run');
+  });
+});
+
+function promptForm(overrides: Partial<InputsForm> = {}): InputsForm {
+  return { id: 'form-1', operation: 'test_prompt', draft: { text: 'Hello', json: '{\n  "customer_name": ""\n}' }, suggestions: [], ...overrides };
+}
+
+describe('results panel: the inputs form', () => {
+  it('shows prompt_text and prompt_params prefilled, the object one key per line in a tall enough text area', () => {
+    const doc = render({ runs: [], form: promptForm() });
+    assert.match(doc, /<h2 id="inputs-heading">New test_prompt run<\/h2>/);
+    assert.match(doc, /<form class="inputs" data-form="form-1" data-object="prompt_params" data-empty="prompt_text must not be empty: [^"]*" novalidate>/);
+    assert.match(doc, /<label for="input-text">prompt_text<\/label>\n<textarea id="input-text" data-input="text" rows="3" maxlength="100000"[^>]*>\nHello<\/textarea>/);
+    assert.match(doc, /<label for="input-json">prompt_params /);
+    assert.match(doc, /<textarea id="input-json" class="json" data-input="json" rows="4" [^>]*spellcheck="false"[^>]*>\n\{\n {2}&quot;customer_name&quot;: &quot;&quot;\n\}<\/textarea>/);
+    assert.match(doc, /<button type="submit" class="primary">Run<\/button><button type="button" class="secondary" data-action="closeInputs" data-form="form-1">Cancel<\/button>/);
+    assert.ok(doc.includes('Ctrl+Enter runs, Escape cancels.'));
+  });
+
+  it('keeps what was typed as text, even a closing tag', () => {
+    const doc = render({ runs: [], form: promptForm({ draft: { text: `</textarea>${XSS.script}`, json: XSS.svg }, problem: `bad ${XSS.img}` }) });
+    assert.ok(!/<script>alert/.test(doc) && !/<svg/i.test(doc) && !/<img/i.test(doc));
+    assert.ok(doc.includes('>\n&lt;/textarea&gt;&lt;script&gt;alert(1)&lt;/script&gt;</textarea>'));
+    assert.ok(doc.includes('<p id="input-problem" class="problem" aria-live="polite">bad &lt;img src=x onerror=alert(1)&gt;</p>'), "the extension's problem, shown");
+  });
+
+  it('asks an action in one line, offering recent ones', () => {
+    const doc = render({ runs: [], form: promptForm({ operation: 'execute_action', draft: { text: 'ping', json: '' }, suggestions: ['ping', '"><b>'] }) });
+    assert.match(doc, /<label for="input-text">action<\/label>\n<input id="input-text" data-input="text" type="text" value="ping" [^>]* list="input-recent"[^>]*><datalist id="input-recent"><option value="ping"><option value="&quot;&gt;&lt;b&gt;"><\/datalist>/);
+    assert.match(doc, /data-object="params" data-empty="action must not be empty: [^"]*"/);
+    assert.match(doc, /rows="3"[^>]*>\n<\/textarea>/, 'no params: an empty object field');
+  });
+
+  it('comes first, before the run shown and the history', () => {
+    const run = promptRun('run-1', okPrompt('x'));
+    const doc = render({ runs: [run], selected: run, form: promptForm() });
+    assert.deepEqual(doc.match(/<h2 id="[a-z-]+">/g), ['<h2 id="inputs-heading">', '<h2 id="run-heading">', '<h2 id="history-heading">']);
+  });
+
+  it('is offered for the run shown: Edit and Run beside Run again, not for a sent request', () => {
+    const run = promptRun('run-1', okPrompt('x'));
+    assert.match(render({ runs: [run], selected: run }), /data-action="rerun" data-run="run-1">Run again<\/button><button [^>]*data-action="edit" data-run="run-1">Edit and Run<\/button>/);
+    const sent: RunRecord = { ...run, operation: 'send_request', inputs: { arguments: {} } };
+    assert.ok(!render({ runs: [sent], selected: sent }).includes('data-action="edit"'));
   });
 });
 
@@ -212,6 +288,10 @@ describe('results panel: messages from the page', () => {
       { type: 'cancel' },
       { type: 'select', runId: 'a' },
       { type: 'rerun', runId: 'a' },
+      { type: 'edit', runId: 'a' },
+      { type: 'runInputs', formId: 'f', text: 'Hello', json: '{"a": 1}' },
+      { type: 'runInputs', formId: 'f', text: '', json: 'not checked here: the form checks it' },
+      { type: 'closeInputs', formId: 'f' },
       { type: 'openPrompt', runId: 'a' },
       { type: 'saveAsTestCase', runId: 'a' },
       { type: 'copy', runId: 'a', field: 'response' },
@@ -228,6 +308,10 @@ describe('results panel: messages from the page', () => {
       { type: 'copy', runId: 'a', field: 'constructor' }, { type: 'copy', runId: 'a' },
       { type: 'compare', runIds: ['a'] }, { type: 'compare', runIds: ['a', 'b', 'c'] }, { type: 'compare', runIds: ['a', 2] },
       { type: 'compare', runIds: ['a', 'a'] }, { type: 'compare', runIds: 'ab' }, { type: 'openPrompt', runId: 'a', id: 7 },
+      { type: 'edit' }, { type: 'runInputs', formId: 'f', text: 'x' }, { type: 'runInputs', formId: 'f', text: 1, json: '' },
+      { type: 'runInputs', formId: '', text: 'x', json: '' }, { type: 'runInputs', formId: 'f', text: 'x'.repeat(100_001), json: '' },
+      { type: 'runInputs', formId: 'f', text: 'x', json: { a: 1 } }, { type: 'runInputs', formId: 'f', text: 'x', json: '', runId: 'a' },
+      { type: 'closeInputs' }, { type: 'closeInputs', formId: 'f', text: 'x' },
     ];
     for (const message of invalid) assert.equal(parsePanelRequest(message), undefined, JSON.stringify(message));
   });
