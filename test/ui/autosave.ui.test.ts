@@ -99,7 +99,7 @@ describe('typing with auto-save on', () => {
     await draftStatus(page).waitFor();
     await noNotifications(page);
     assert.equal(await putsTo(id), 0);
-    await saveScreenshot(page, 'autosave-draft');
+    await saveScreenshot(page, 'autosave-draft', { readme: true });
   });
 
   it('uploads a draft with Ctrl+S', async () => {
