@@ -15,6 +15,9 @@ import { API_KEY_PLACEHOLDER, BODYLESS, HEADER_BREAK, HEADER_NAME, type Placehol
 import { pathText, validateDocument } from './validation';
 import { isJsonObject } from './json-object';
 
+/** How a request definition file's name ends. */
+export const DEFINITION_SUFFIX = '.apirequest.json';
+
 export interface DefinitionProblem {
   offset: number;
   length: number;

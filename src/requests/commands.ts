@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
+import { withSuffix } from '../core/file-names';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/client';
 import { MASK, maskSecret } from '../core/api-key';
 import type { RunRecord } from '../core/history';
 import { buildRequest, type BuiltRequest } from '../core/request-builder';
-import { parameterNames } from '../core/request-definition';
+import { DEFINITION_SUFFIX, parameterNames } from '../core/request-definition';
 import { networkSettings, requestTimeoutMs } from '../connections/settings';
 import type { Log } from '../log';
 import type { Runner } from '../operations/runner';
@@ -140,7 +141,7 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
     registerCommand(log, COMMANDS.newRequestDefinition, async () => {
       const name = await vscode.window.showInputBox({
         title: 'New API Request Definition',
-        prompt: 'File name (".apirequest.json" is added)',
+        prompt: `File name (${DEFINITION_SUFFIX} is added)`,
         value: 'order-status',
         validateInput: (value) => (/^[\w.-]+$/.test(value) ? undefined : 'Letters, digits, ".", "_" and "-" only.'),
       });
@@ -151,7 +152,7 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
         await vscode.window.showTextDocument(document);
         return document.uri;
       }
-      const uri = vscode.Uri.joinPath(folder.uri, `${name}.apirequest.json`);
+      const uri = vscode.Uri.joinPath(folder.uri, withSuffix(name, DEFINITION_SUFFIX));
       const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
       if (exists) throw new Error(`${vscode.workspace.asRelativePath(uri)} exists already; choose another name.`);
       await vscode.workspace.fs.writeFile(uri, Buffer.from(definitionTemplate(), 'utf8'));

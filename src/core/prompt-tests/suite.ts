@@ -4,6 +4,7 @@
  * named with its place so the editor can mark it.
  */
 import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { withSuffix } from '../file-names';
 import type { Json, JsonObject } from '../client';
 import { locate, locateKey, type TextRange } from '../json-document';
 import { expectationProblems } from './assertions';
@@ -13,10 +14,7 @@ export const SUITE_SUFFIX = '.prompttest.json';
 
 /** A chosen path as a suite's: ending in `.prompttest.json` once, whatever a save dialog added or left out. */
 export function suitePath(chosen: string): string {
-  let file = chosen;
-  while (file.endsWith(`${SUITE_SUFFIX}${SUITE_SUFFIX}`)) file = file.slice(0, -SUITE_SUFFIX.length);
-  if (file.endsWith(SUITE_SUFFIX)) return file;
-  return `${file.replace(/\.json$/, '')}${SUITE_SUFFIX}`;
+  return withSuffix(chosen, SUITE_SUFFIX);
 }
 
 export interface SuiteTarget {
