@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../commands';
 import type { ServiceClient } from '../../core/client';
@@ -134,8 +135,12 @@ export class PulledFolderControl implements vscode.Disposable {
       }
       const plan = await localPlan(this.io);
       if (generation !== this.generation) return;
+      // A new manifest means a push or a pull (here or by the CLI): the service's side of open diffs is old.
+      const newBase = this.local !== undefined && !isDeepStrictEqual(this.local.manifest, plan.manifest);
       this.local = plan;
       this.render(plan);
+      // Only now: the service's side reads the resources' ids from the manifest just read (a pushed create's is new).
+      if (newBase) this.deps.files.reload(this.key);
     } catch (error) {
       if (generation !== this.generation) return;
       this.deps.log.warn(`${this.root.fsPath}: ${messageOf(error)}`);
