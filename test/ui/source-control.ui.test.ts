@@ -48,7 +48,7 @@ describe('the Source Control view of a pulled tenant folder', () => {
   });
   after(async () => {
     await client.close();
-    // The list goes with its manifest: the next tests see an empty Source Control view.
+    // Should a test fail before the last one deletes it.
     fs.rmSync(folder, { recursive: true, force: true });
   });
 
@@ -121,5 +121,14 @@ describe('the Source Control view of a pulled tenant folder', () => {
     assert.equal(await diffSide(page, 'original', MINE).count(), 0, 'the service does not have the folder\'s line');
     assert.equal(await diffSide(page, 'modified', THEIRS).count(), 0, 'the pull kept the folder\'s own text');
     await runCommand(page, 'View: Close All Editors');
+  });
+
+  it('takes the list and its status out of the workbench once the folder is deleted', async () => {
+    const { page } = workbench();
+    const status = page.locator('.part.statusbar .statusbar-item', { hasText: 'No conflicts' });
+    await status.waitFor();
+    fs.rmSync(folder, { recursive: true, force: true });
+    await changeRow(page).waitFor({ state: 'detached' });
+    await status.waitFor({ state: 'detached' });
   });
 });

@@ -236,6 +236,8 @@ export class PulledFolderControl implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
+    // VS Code keeps showing the status of the last list it showed once that list is gone, unless it is emptied first.
+    this.scm.statusBarCommands = [];
     this.deps.decorations.withdraw(this);
     for (const disposable of this.disposables) disposable.dispose();
   }
