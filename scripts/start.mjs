@@ -2,6 +2,8 @@
 // `npm start`: installs and builds what is missing, starts the local service with its sample data, and
 // opens VS Code with the extension loaded and a connection `local` to that service: desktop `code` when it
 // is on PATH, else code-server, whose URL is printed for a browser. Ctrl+C stops everything it started.
+// The workbench opens on the ConvAI view, and the first time on the extension's walkthrough too (until
+// .cache/start/walkthrough-shown exists: delete it to see the walkthrough again).
 // `npm start -- --installed` runs the package `npm run package` makes, installed as a user installs it, instead.
 // `npm start -- --duplicate-names` adds the local service's tenant "Duplicate Names" (test/service/README.md).
 import { spawn, spawnSync } from 'node:child_process';
@@ -70,13 +72,17 @@ writeFileSync(path.join(workspace, 'order-triage.prompttest.json'), `${JSON.stri
 }, null, 2)}\n`);
 // What a user would want: auto-save does not try to upload every keystroke to the service.
 const settings = { 'convai.connections': [{ name: 'local', baseUrl: service.url }], 'git.openRepositoryInParentFolders': 'never', 'files.autoSave': 'off' };
-const env = { CONVAI_START_CONNECTION: JSON.stringify({ name: 'local', baseUrl: service.url, token: service.adminToken }) };
+const env = {
+  CONVAI_START_CONNECTION: JSON.stringify({ name: 'local', baseUrl: service.url, token: service.adminToken }),
+  CONVAI_START_WALKTHROUGH_MARKER: path.join(cacheDir, 'walkthrough-shown'),
+};
 
 console.log(`ConvAI local service: ${service.url}`);
 console.log(`  admin token: ${service.adminToken}`);
 for (const tenant of service.tenantTokens) console.log(`  tenant ${tenant.id} (${tenant.name}) token: ${tenant.token}`);
-console.log('The connection "local" to it is set up already, with the admin token: open the ConvAI view (its icon in the');
-console.log('activity bar) to browse it. The tokens are for the command-line tool (CONVAI_TOKEN) and your own requests.');
+console.log('The connection "local" to it is set up already, with the admin token: VS Code opens on the ConvAI view, which');
+console.log('browses it (the first time, beside the Get Started walkthrough). The tokens are for the command-line tool');
+console.log('(CONVAI_TOKEN) and your own requests.');
 
 /** @type {() => Promise<void>} */
 let stopEditor = async () => undefined;

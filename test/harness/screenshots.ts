@@ -31,6 +31,8 @@ async function tidy(page: Page): Promise<void> {
     await panel.waitFor({ state: 'hidden' });
   }
   await page.locator('.notification-toast').first().waitFor({ state: 'hidden' });
+  // An extension's status-bar message from an earlier step ("Saved …" lasts 5 s) goes when its time is up.
+  await page.locator('.part.statusbar [id="status.extensionMessage"]').waitFor({ state: 'detached' });
   // The activity bar's empty middle shows no hover, and leaving the last element closes its hover.
   const bar = await page.locator('.part.activitybar').boundingBox();
   if (bar) await page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height * 0.6);

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../commands';
 import type { ServiceClient } from '../../core/client';
@@ -134,8 +135,12 @@ export class PulledFolderControl implements vscode.Disposable {
       }
       const plan = await localPlan(this.io);
       if (generation !== this.generation) return;
+      // A new manifest means a push or a pull (here or by the CLI): the service's side of open diffs is old.
+      const newBase = this.local !== undefined && !isDeepStrictEqual(this.local.manifest, plan.manifest);
       this.local = plan;
       this.render(plan);
+      // Only now: the service's side reads the resources' ids from the manifest just read (a pushed create's is new).
+      if (newBase) this.deps.files.reload(this.key);
     } catch (error) {
       if (generation !== this.generation) return;
       this.deps.log.warn(`${this.root.fsPath}: ${messageOf(error)}`);
@@ -231,6 +236,8 @@ export class PulledFolderControl implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
+    // VS Code keeps showing the status of the last list it showed once that list is gone, unless it is emptied first.
+    this.scm.statusBarCommands = [];
     this.deps.decorations.withdraw(this);
     for (const disposable of this.disposables) disposable.dispose();
   }
