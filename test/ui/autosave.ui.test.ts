@@ -5,13 +5,14 @@ import type { Page } from 'playwright-core';
 import type { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import { saveScreenshot } from '../harness/screenshots';
-import { adminClient, samplePromptId } from './service';
+import { adminClient } from './service';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { choose, openConvAiView, runCommand, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
-const TENANT = 1;
-const PROMPT = 'Order Triage';
+// Its own prompt, in the tenant the tree's pictures do not show, so that other tests find the samples as they were.
+const TENANT = 2;
+const PROMPT = 'Autosave Probe';
 const prompts = kindById('prompt');
 
 interface LoggedRequest {
@@ -45,10 +46,11 @@ describe('typing with auto-save on', () => {
 
   before(async () => {
     service = adminClient();
-    id = await samplePromptId(service, TENANT, PROMPT);
-    system = String((await service.get(prompts, id, TENANT)).system);
-    // The connection exists once the view lists it (it is added at start-up).
+    system = 'Answer in one sentence.';
+    id = (await service.create(prompts, { name: PROMPT, system }, TENANT)).id as number;
+    // The connection exists once the view lists it (it is added at start-up); Refresh lists the new prompt.
     await treeRow(await openConvAiView(workbench().page), uiConnectionName, 1).waitFor();
+    await runCommand(workbench().page, 'ConvAI: Refresh');
     await fetch(`${workbench().service.url}/__test/requests`, { method: 'DELETE' });
     // What code-server's web default is: afterDelay, 1 s.
     await runCommand(workbench().page, 'File: Toggle Auto Save');
@@ -56,8 +58,8 @@ describe('typing with auto-save on', () => {
   after(async () => {
     await runCommand(workbench().page, 'File: Toggle Auto Save');
     await runCommand(workbench().page, 'View: Close All Editors');
-    // Other tests find the sample prompt by its name and text.
-    await service.update(prompts, id, { name: PROMPT, system }, TENANT);
+    await service.delete(prompts, id, TENANT);
+    await runCommand(workbench().page, 'ConvAI: Refresh');
     await service.close();
   });
 
@@ -66,9 +68,11 @@ describe('typing with auto-save on', () => {
     await runCommand(page, 'ConvAI: Go to Resource…');
     await choose(page, PROMPT);
     await activeTab(page, `${id}.json`).waitFor();
-    // A double click selects the word inside the string.
-    await page.locator('.editor-group-container.active .view-lines span', { hasText: /^"Order\sTriage"$/ }).dblclick();
-    await page.keyboard.type('Triage (draft)');
+    // A double click near its end selects the string's last word.
+    const name = page.locator('.editor-group-container.active .view-lines span', { hasText: /^"Autosave\sProbe"$/ });
+    const box = await name.boundingBox();
+    await name.dblclick({ position: { x: (box?.width ?? 0) - 12, y: (box?.height ?? 0) / 2 } });
+    await page.keyboard.type('Probe (draft)');
     await draftStatus(page).waitFor();
     assert.match(await draftStatus(page).innerText(), /Not uploaded · Ctrl\+S saves to local/);
     await noNotifications(page);
@@ -109,7 +113,7 @@ describe('typing with auto-save on', () => {
     await draftStatus(page).waitFor();
     await page.keyboard.press('Control+s');
     await draftStatus(page).waitFor({ state: 'detached' });
-    assert.equal((await service.get(prompts, id, TENANT)).name, 'Order Triage (draft)');
+    assert.equal((await service.get(prompts, id, TENANT)).name, 'Autosave Probe (draft)');
     await page.locator('.tabs-container .tab[data-resource-name="system.md"]').click();
     await draftStatus(page).waitFor();
     await page.keyboard.press('Control+s');
