@@ -83,7 +83,8 @@ export class ResultsPanel implements vscode.Disposable {
   }
 
   private wire(panel: vscode.WebviewPanel): vscode.WebviewPanel {
-    panel.iconPath = vscode.Uri.joinPath(this.media, 'convai.svg');
+    // A tab icon is drawn as an image, where currentColor is black: the dark themes get a light copy.
+    panel.iconPath = { light: vscode.Uri.joinPath(this.media, 'convai.svg'), dark: vscode.Uri.joinPath(this.media, 'convai-dark.svg') };
     const messages = panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message));
     panel.onDidDispose(() => {
       messages.dispose();
