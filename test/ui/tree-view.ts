@@ -71,10 +71,27 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await page.locator('.quick-input-list .monaco-list-row').filter({ has: page.getByText(title, { exact: true }) }).first().click();
 }
 
-/** Types `text` into the open quick pick and takes the first row showing `shown`, once the list shows one. */
+/**
+ * Types `text` into the open quick pick and takes the first row showing `shown`, once the list shows one. A quick
+ * pick that opens only after loading its items (Go to Resource) may open while the text is typed into the one
+ * closing before it, and it starts empty: then the text is typed again.
+ */
 export async function choose(page: Page, text: string, shown = text): Promise<void> {
   const input = page.locator('.quick-input-widget input');
-  await input.fill(text);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: shown }).first().waitFor();
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: shown }).first();
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    await input.fill(text);
+    const timeout = Math.max(deadline - Date.now(), 1);
+    const found = row.waitFor({ timeout }).then(() => true);
+    const cleared = page.waitForFunction((typed) => {
+      const field = (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }).document.querySelector('.quick-input-widget input');
+      return field !== null && field.value !== typed;
+    }, text, { timeout }).then(() => false);
+    // The loser of the race times out later; its rejection is of no interest.
+    found.catch(() => undefined);
+    cleared.catch(() => undefined);
+    if (await Promise.race([found, cleared])) break;
+  }
   await input.press('Enter');
 }
