@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
 import type { Log } from '../../log';
 import type { ResourceName } from '../../core/tenant/promote';
-import { TenantNode } from '../../tree/nodes';
 import { messageOf } from '../../ui/notify';
 import { ChangeState } from './change-states';
 import { pullPair, type Comparison } from './compare-control';
@@ -12,6 +11,15 @@ import type { CheckResult } from './folder-control';
 import type { PulledFolders } from './pulled-folders';
 import { runPromotion, type AppliedChange } from './promotion';
 import { pickTenant, resourceNamesArg, sameTenant, tenantRefArg, type TenantRef } from './tenant-refs';
+
+/** The tenant of a tree node the command was run on (its shape, so that this feature does not import the tree's). */
+function tenantOfNode(arg: unknown): { connection: string; tenantId: number } | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const node = arg as { type?: unknown; connectionName?: unknown; tenantId?: unknown };
+  return node.type === 'tenant' && typeof node.connectionName === 'string' && typeof node.tenantId === 'number'
+    ? { connection: node.connectionName, tenantId: node.tenantId }
+    : undefined;
+}
 
 /** What the Source Control view hands a command: the list, a group, or the selected rows (sometimes as one array). */
 function viewArgs(arg: unknown, rest: unknown[]): unknown[] {
@@ -51,7 +59,7 @@ function registerCompare(log: Log, deps: ScmDeps, comparisons: Comparisons): vsc
       source = tenantRefArg(arg.source, 'source');
       target = tenantRefArg(arg.target, 'target');
     } else {
-      source = arg instanceof TenantNode ? { connection: arg.connectionName, tenantId: arg.tenantId } : await pickTenant(deps.connections, 'Compare: the tenant to promote from');
+      source = tenantOfNode(arg) ?? await pickTenant(deps.connections, 'Compare: the tenant to promote from');
       target = source && await pickTenant(deps.connections, `Compare tenant ${source.tenantId} on ${source.connection} with`);
     }
     if (!source || !target) return undefined;
