@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { pickConnection } from './pickers';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { parseBaseUrl } from '../core/client';
 import type { Log } from '../log';
@@ -18,14 +19,6 @@ function namedConnection(arg: unknown): string | undefined {
   return undefined;
 }
 
-async function pickConnection(connections: Connections, placeHolder: string): Promise<string | undefined> {
-  const items = connections.list().map((c) => ({ label: c.name, description: c.baseUrl, detail: c.readOnly ? 'read-only' : undefined }));
-  if (items.length === 0) {
-    void vscode.window.showInformationMessage('There are no ConvAI connections yet. Add one with "ConvAI: Add Connection".');
-    return undefined;
-  }
-  return (await vscode.window.showQuickPick(items, { placeHolder }))?.label;
-}
 
 function errorOf(check: () => unknown): string | undefined {
   try {
@@ -106,7 +99,7 @@ export function registerConnectionCommands(log: Log, connections: Connections): 
         await connections.remove(validateName(arg.name));
         return;
       }
-      const name = namedConnection(arg) ?? (await pickConnection(connections, 'Connection to remove'));
+      const name = namedConnection(arg) ?? (await pickConnection(connections, { placeHolder: 'Connection to remove', alwaysAsk: true }));
       if (!name) return;
       const confirmed = await vscode.window.showWarningMessage(
         `Remove the connection "${name}"? Its token is deleted from secret storage; the service is not changed.`,
@@ -121,7 +114,7 @@ export function registerConnectionCommands(log: Log, connections: Connections): 
         await connections.setToken(validateName(arg.name), validateToken(arg.token));
         return;
       }
-      const name = namedConnection(arg) ?? (await pickConnection(connections, 'Connection whose token to set'));
+      const name = namedConnection(arg) ?? (await pickConnection(connections, { placeHolder: 'Connection whose token to set', alwaysAsk: true }));
       if (!name) return;
       const token = await askToken(name);
       if (token === undefined) return;

@@ -15,7 +15,7 @@ import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Log } from '../log';
 import { connectionOf, manifestOf, pulledFolder } from './folders';
 import { PlanView } from './plan-view';
-import { pickTenant } from './scm/tenant-refs';
+import { pickTenant } from '../connections/pickers';
 
 const PUSH = 'Push';
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { pickConnection } from '../connections/pickers';
 import { COMMANDS, registerCommand } from '../commands';
 import { resourceLabel } from '../core/labels';
 import { kindBySegment, TENANT_SEGMENTS, type ResourceKind } from '../core/resources';
@@ -17,15 +18,10 @@ function isNode(arg: unknown): arg is TreeNode {
   return typeof arg === 'object' && arg !== null && 'key' in arg && 'connectionName' in arg;
 }
 
-async function pickConnection(connections: Connections): Promise<string | undefined> {
-  const names = connections.list().map((c) => c.name);
-  if (names.length <= 1) return names[0];
-  return vscode.window.showQuickPick(names, { placeHolder: 'Connection to search' });
-}
 
 /** Every resource of one tenant, or of all tenants of a connection, searchable by name, kind and id. */
 async function goToResource(connections: Connections, listings: ListingCache, arg: unknown): Promise<void> {
-  const connection = isNode(arg) ? arg.connectionName : await pickConnection(connections);
+  const connection = isNode(arg) ? arg.connectionName : await pickConnection(connections, { placeHolder: 'Connection to search' });
   if (!connection) return;
   const picks = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Loading the resources of ${connection}…`, cancellable: true },

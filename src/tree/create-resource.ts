@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { pickConnection, pickTenant } from '../connections/pickers';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/client';
 import { DATASOURCE_TYPES, ENUMS, kindBySegment, requiredOnCreate, TENANT_SEGMENTS, type ResourceKind, type Segment, type TenantSegment } from '../core/resources';
@@ -79,16 +80,15 @@ async function pick<T extends vscode.QuickPickItem>(items: T[], placeHolder: str
 async function askTarget(arg: unknown, connections: Connections): Promise<Omit<CreateRequest, 'fields'> | undefined> {
   if (arg instanceof KindNode) return { connection: arg.connectionName, tenantId: arg.tenantId, segment: arg.segment };
   if (arg instanceof ConnectionNode) return { connection: arg.connectionName, segment: 'tenants' };
-  const connection = arg instanceof TenantNode ? arg.connectionName
-    : (await pick(connections.list().filter((c) => !c.readOnly).map((c) => ({ label: c.name })), 'Connection'))?.label;
+  const connection = arg instanceof TenantNode ? arg.connectionName : await pickConnection(connections, { placeHolder: 'Connection', writable: true });
   if (!connection) return undefined;
   const kinds = [...(arg instanceof TenantNode ? [] : [kindBySegment('tenants') as ResourceKind]), ...TENANT_SEGMENTS.map((s) => kindBySegment(s) as ResourceKind)];
   const kind = await pick(kinds.map((k) => ({ label: k.label, segment: k.segment })), 'Kind of resource');
   if (!kind) return undefined;
   if (kind.segment === 'tenants') return { connection, segment: 'tenants' };
   if (arg instanceof TenantNode) return { connection, tenantId: arg.tenantId, segment: kind.segment };
-  const text = await vscode.window.showInputBox({ prompt: 'Tenant id', validateInput: (v) => (/^\d{1,15}$/.test(v) ? undefined : 'A whole number.') });
-  return text === undefined ? undefined : { connection, tenantId: Number(text), segment: kind.segment };
+  const tenant = await pickTenant(connections, `New ${kind.label}`, { connection });
+  return tenant && { connection, tenantId: tenant.tenantId, segment: kind.segment };
 }
 
 function locationOf(request: CreateRequest, id: number): FileLocation {

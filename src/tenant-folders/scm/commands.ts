@@ -10,7 +10,8 @@ import type { ScmDeps } from './deps';
 import type { CheckResult } from './folder-control';
 import type { PulledFolders } from './pulled-folders';
 import { runPromotion, type AppliedChange } from './promotion';
-import { pickTenant, resourceNamesArg, sameTenant, tenantRefArg, type TenantRef } from './tenant-refs';
+import { resourceNamesArg, sameTenant, tenantRefArg, type TenantRef } from './tenant-refs';
+import { pickTenant } from '../../connections/pickers';
 
 /** The tenant of a tree node the command was run on (its shape, so that this feature does not import the tree's). */
 function tenantOfNode(arg: unknown): { connection: string; tenantId: number } | undefined {

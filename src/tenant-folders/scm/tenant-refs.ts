@@ -1,5 +1,3 @@
-import * as vscode from 'vscode';
-import type { Connections } from '../../connections/registry';
 import { isResourceId } from '../../core/references';
 import { TENANT_SEGMENTS, type TenantSegment } from '../../core/resources';
 import type { ResourceName } from '../../core/tenant/promote';
@@ -32,21 +30,4 @@ export function resourceNamesArg(value: unknown): ResourceName[] | undefined {
     throw new Error(`resources must be a list of { segment, name }, segment one of ${TENANT_SEGMENTS.join(', ')}; leave it out to promote every resource.`);
   }
   return value.map(({ segment, name }) => ({ segment, name }));
-}
-
-/** Asks for a connection and one of its tenants; undefined when the user cancels. */
-export async function pickTenant(connections: Connections, title: string, connection?: string): Promise<(TenantRef & { name: string }) | undefined> {
-  const all = connections.list();
-  if (all.length === 0) throw new Error('There is no connection yet: add one with "ConvAI: Add Connection".');
-  const name = connection ?? (await vscode.window.showQuickPick(
-    all.map((c) => ({ label: c.name, description: `${c.baseUrl}${c.readOnly ? ' · read-only' : ''}` })),
-    { title, placeHolder: 'Connection' },
-  ))?.label;
-  if (name === undefined) return undefined;
-  const tenants = await connections.visibleTenants(name);
-  const picked = await vscode.window.showQuickPick(
-    tenants.flatMap((t) => (isResourceId(t.id) ? [{ label: typeof t.name === 'string' ? t.name : `Tenant ${t.id}`, description: `#${t.id}`, id: t.id }] : [])),
-    { title: `${title} (${name})`, placeHolder: 'Tenant' },
-  );
-  return picked ? { connection: name, tenantId: picked.id, name: picked.label } : undefined;
 }
