@@ -9,7 +9,6 @@ import * as parts from './parts/register';
 import * as promptTests from './prompt-tests/register';
 import * as references from './references/register';
 import * as tenantFolders from './tenant-folders/register';
-import { registerSourceControl } from './tenant-folders/scm/register';
 import * as requests from './requests/register';
 import { Log } from './log';
 import * as tree from './tree/register';
@@ -36,7 +35,6 @@ export function activate(context: vscode.ExtensionContext): void {
       ...treeFeature.disposables,
       ...parts.register(log, documentFeature.files, listings),
       ...tenantFolders.register(log, connections, documentFeature.files, listings),
-      ...registerSourceControl(log, connections),
       ...promptTests.register(log, connections, operationFeature.history, documentFeature.drafts),
       ...operationFeature.disposables,
       ...requests.register(context, log, operationFeature.runner),

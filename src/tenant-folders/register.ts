@@ -4,11 +4,13 @@ import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Log } from '../log';
 import { registerTenantFolderCommands } from './commands';
+import { registerSourceControl } from './scm/register';
 
 /**
  * A tenant as a folder of files (contract: "Tenant folders"): pull it, plan a
- * push, push it. The pull, plan and push are the core's; this is their glue.
+ * push, push it, and see its changes in the Source Control view. The pull,
+ * plan and push are the core's; this is their glue.
  */
 export function register(log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache): vscode.Disposable[] {
-  return registerTenantFolderCommands(log, connections, files, listings);
+  return [...registerTenantFolderCommands(log, connections, files, listings), ...registerSourceControl(log, connections)];
 }
