@@ -4,6 +4,7 @@ import type { RunRecord } from '../core/history';
 import type { FormPlace, InputsForms } from '../core/inputs-form';
 import { parseResourcePath, toResourceUriString } from '../core/uri';
 import { COMMANDS } from '../commands';
+import { ReadOnlyDocuments } from '../shared/read-only-documents';
 import type { Log } from '../log';
 import { showFailure } from '../ui/notify';
 import type { HistoryStore } from './history-store';
@@ -12,22 +13,19 @@ import type { Runner } from './runner';
 
 const RUN_SCHEME = 'convai-run';
 
-/** Read-only documents of runs' responses, the two sides of a comparison. */
-class RunDocuments implements vscode.TextDocumentContentProvider {
-  constructor(private readonly history: HistoryStore) {}
+/** A run's response as a read-only document, one side of a comparison of two runs. */
+function runUri(run: RunRecord): vscode.Uri {
+  return vscode.Uri.from({ scheme: RUN_SCHEME, path: `/${run.id}.json`, query: run.resource });
+}
 
-  static uri(run: RunRecord): vscode.Uri {
-    return vscode.Uri.from({ scheme: RUN_SCHEME, path: `/${run.id}.json`, query: run.resource });
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    const id = uri.path.replace(/^\//, '').replace(/\.json$/, '');
-    const run = this.history.runs(uri.query).find((r) => r.id === id);
-    if (!run) return '';
-    const outcome = run.outcome;
-    const shown = outcome.kind === 'ok' || outcome.kind === 'failed-status' ? outcome.response : outcome;
-    return `${JSON.stringify(shown, null, 2)}\n`;
-  }
+/** Read from the history when shown, which holds the runs already: nothing is stored twice. */
+function runText(history: HistoryStore, uri: vscode.Uri): string {
+  const id = uri.path.replace(/^\//, '').replace(/\.json$/, '');
+  const run = history.runs(uri.query).find((r) => r.id === id);
+  if (!run) return '';
+  const outcome = run.outcome;
+  const shown = outcome.kind === 'ok' || outcome.kind === 'failed-status' ? outcome.response : outcome;
+  return `${JSON.stringify(shown, null, 2)}\n`;
 }
 
 function field(run: RunRecord, name: string): string | undefined {
@@ -92,7 +90,7 @@ export function handlePanelRequests(log: Log, panel: ResultsPanel, runner: Runne
         const [a, b] = request.runIds.map(find);
         if (!a || !b) return;
         const [older, newer] = a.startedAt <= b.startedAt ? [a, b] : [b, a];
-        await vscode.commands.executeCommand('vscode.diff', RunDocuments.uri(older), RunDocuments.uri(newer),
+        await vscode.commands.executeCommand('vscode.diff', runUri(older), runUri(newer),
           `${older.resourceLabel}: run of ${new Date(older.startedAt).toLocaleString()} ↔ ${new Date(newer.startedAt).toLocaleString()}`);
         return;
       }
@@ -115,7 +113,7 @@ export function handlePanelRequests(log: Log, panel: ResultsPanel, runner: Runne
     }
   };
   return [
-    vscode.workspace.registerTextDocumentContentProvider(RUN_SCHEME, new RunDocuments(history)),
+    new ReadOnlyDocuments(RUN_SCHEME, (uri) => runText(history, uri)),
     // A button's failure (a run refused, a connection gone) is said as a command's would be.
     panel.onDidRequest((request) => void act(request).catch((error: unknown) => {
       log.for('operations').error(error instanceof Error ? error : String(error));

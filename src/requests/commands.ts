@@ -9,6 +9,7 @@ import { DEFINITION_SUFFIX, parameterNames } from '../core/request-definition';
 import { networkSettings, requestTimeoutMs } from '../connections/settings';
 import type { Log } from '../log';
 import type { Runner } from '../operations/runner';
+import { ReadOnlyDocuments } from '../shared/read-only-documents';
 import { loadFromObject, loadFromUri, resolveApiKey, SECRET_NAME, SECRET_PREFIX, type LoadedDefinition } from './definitions';
 import { askJsonObject } from './json-input';
 import { send } from './sender';
@@ -47,20 +48,20 @@ async function askArguments(loaded: LoadedDefinition): Promise<Record<string, un
 }
 
 /** Read-only JSON documents showing previews beside the definition. */
-class Previews implements vscode.TextDocumentContentProvider {
-  private readonly texts = new Map<string, string>();
+class Previews implements vscode.Disposable {
+  private readonly documents = new ReadOnlyDocuments(PREVIEW_SCHEME);
   private count = 0;
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '';
-  }
 
   async show(loaded: LoadedDefinition, shown: JsonObject): Promise<void> {
     const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${loaded.definition.name ?? 'request'} preview.json`, query: String(++this.count) });
-    this.texts.set(uri.toString(), `${JSON.stringify(shown, null, 2)}\n`);
+    this.documents.set(uri, `${JSON.stringify(shown, null, 2)}\n`);
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(document, 'json');
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  }
+
+  dispose(): void {
+    this.documents.dispose();
   }
 }
 
@@ -107,7 +108,7 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
   };
 
   return [
-    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
+    previews,
     runner.setRerunner('send_request', async (run: RunRecord) => {
       const loaded = await loadFromUri(vscode.Uri.parse(run.resource));
       await sendRecorded(loaded, argumentsOf(run.inputs.arguments), true);

@@ -6,24 +6,17 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { ReadOnlyDocuments } from '../shared/read-only-documents';
 
 export const PLAN_SCHEME = 'convai-plan';
 
-export class PlanView implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly texts = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, this);
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.query) ?? '';
-  }
+export class PlanView implements vscode.Disposable {
+  private readonly documents = new ReadOnlyDocuments(PLAN_SCHEME);
 
   /** Shows the plan of `folder`; the rendered preview when Markdown's is there, else the read-only text. */
   async show(folder: string, markdown: string): Promise<vscode.Uri> {
     const uri = vscode.Uri.from({ scheme: PLAN_SCHEME, path: `/Plan of ${path.basename(folder)}.md`, query: folder });
-    this.texts.set(folder, markdown);
-    this.changed.fire(uri);
+    this.documents.set(uri, markdown);
     const commands = await vscode.commands.getCommands(true);
     if (commands.includes('markdown.showPreviewToSide')) await vscode.commands.executeCommand('markdown.showPreviewToSide', uri);
     else await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.Beside, preview: true });
@@ -31,7 +24,6 @@ export class PlanView implements vscode.TextDocumentContentProvider, vscode.Disp
   }
 
   dispose(): void {
-    this.registration.dispose();
-    this.changed.dispose();
+    this.documents.dispose();
   }
 }

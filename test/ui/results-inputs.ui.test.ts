@@ -106,6 +106,23 @@ describe('the inputs form of the results panel', () => {
     assert.equal(await testPromptRequests(id), sent + 1);
   });
 
+  it("compares two ticked runs' responses in a diff, the older on the left", async () => {
+    const { page } = workbench();
+    const pick = (text: string) => historyRows().filter({ hasText: text }).first().locator('input[data-role="pick"]');
+    await pick('Is A-7 shipped?').check();
+    await pick(QUESTION).check();
+    await panel().getByRole('button', { name: 'Compare selected' }).click();
+    const side = (name: 'original' | 'modified', text: string) => page.locator(`.monaco-diff-editor .editor.${name} .view-lines`, { hasText: text });
+    // The documents are read from the run history when the diff asks for them.
+    await side('original', `Echo (gpt-4o): ${QUESTION}`).waitFor();
+    await side('modified', 'Echo (gpt-4o): Is A-7 shipped?').waitFor();
+    // Closed, and the prompt's editor focused again, so that the next test finds the workbench as the ones before it
+    // left it: with the focus left in the panel beneath the closed diff, F1 opened no command palette.
+    await runCommand(page, 'View: Close Editor');
+    await side('modified', 'Echo (gpt-4o): Is A-7 shipped?').waitFor({ state: 'detached' });
+    await page.locator(`.tabs-container .tab[data-resource-name="${id}.json"]`).click();
+  });
+
   it('asks Execute Action in the same form: the action in one line (Enter runs), its params as JSON', async () => {
     const { page } = workbench();
     await runCommand(page, 'ConvAI: Go to Resource…');

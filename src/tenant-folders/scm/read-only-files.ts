@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { ReadOnlyDocuments } from '../../shared/read-only-documents';
 
 /** Gives a file's text on one side of a diff; undefined when that side has no such file. */
 export type FileReader = (file: string) => Promise<string | undefined>;
@@ -15,11 +16,10 @@ const EMPTY = 'empty';
  * the diff's title and language come from its name, and the key of whoever
  * reads it. A missing file reads as empty (the side of a create or a delete).
  */
-export class ReadOnlyFiles implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class ReadOnlyFiles implements vscode.Disposable {
   private readonly readers = new Map<string, FileReader>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(READ_ONLY_SCHEME, this);
+  // Nothing is stored: each side is read from its list's reader when shown.
+  private readonly documents = new ReadOnlyDocuments(READ_ONLY_SCHEME, (uri) => this.read(uri));
 
   uri(key: string, file: string): vscode.Uri {
     return vscode.Uri.from({ scheme: READ_ONLY_SCHEME, path: `/${file}`, query: key });
@@ -37,12 +37,10 @@ export class ReadOnlyFiles implements vscode.TextDocumentContentProvider, vscode
 
   /** Has open documents of the key read again (after a refresh). */
   reload(key: string): void {
-    for (const document of vscode.workspace.textDocuments) {
-      if (document.uri.scheme === READ_ONLY_SCHEME && document.uri.query === key) this.changed.fire(document.uri);
-    }
+    this.documents.refresh((uri) => uri.query === key);
   }
 
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+  private async read(uri: vscode.Uri): Promise<string> {
     if (uri.query === EMPTY) return '';
     const reader = this.readers.get(uri.query);
     // A diff restored after a reload, or left open after its list was closed.
@@ -51,8 +49,7 @@ export class ReadOnlyFiles implements vscode.TextDocumentContentProvider, vscode
   }
 
   dispose(): void {
-    this.registration.dispose();
-    this.changed.dispose();
+    this.documents.dispose();
     this.readers.clear();
   }
 }
