@@ -1,8 +1,8 @@
 /** The `/api/v1` routes: authorisation, tenant selection and the operations of every kind. */
 
-import { kindBySegment, type ResourceKind } from '../../src/core/resources';
 import type { Principal } from './auth';
 import type { Json, JsonObject } from './json';
+import { type Kind, kindBySegment } from './kinds';
 import { executeAction, testPrompt } from './operations';
 import {
   createRecord,
@@ -76,7 +76,7 @@ export class Api {
     return kind.id === 'tenant' ? this.tenants(kind, request, id) : this.resources(kind, request, id);
   }
 
-  private async tenants(kind: ResourceKind, request: ApiRequest, rawId: string | undefined): Promise<Reply> {
+  private async tenants(kind: Kind, request: ApiRequest, rawId: string | undefined): Promise<Reply> {
     if (request.principal.kind !== 'admin') {
       throw forbidden('Forbidden: tenant tokens may not access tenants');
     }
@@ -100,7 +100,7 @@ export class Api {
     }
   }
 
-  private async resources(kind: ResourceKind, request: ApiRequest, rawId: string | undefined): Promise<Reply> {
+  private async resources(kind: Kind, request: ApiRequest, rawId: string | undefined): Promise<Reply> {
     const tenantId = this.tenantId(kind, request);
     const view = (row: Row, fields: readonly string[]): JsonObject => pick(viewRecord(this.store, kind, row), fields);
     if (rawId === undefined) {
@@ -134,7 +134,7 @@ export class Api {
     return this.options.timestamps ? withTimestamps(view, record) : view;
   }
 
-  private async operation(kind: ResourceKind, request: ApiRequest, rawId: string): Promise<Reply> {
+  private async operation(kind: Kind, request: ApiRequest, rawId: string): Promise<Reply> {
     const row = this.findRow(kind, this.tenantId(kind, request), rawId);
     const view = viewRecord(this.store, kind, row);
     const body = await request.readBody();
@@ -146,7 +146,7 @@ export class Api {
    * The tenant named by `tenant_id`. A tenant token reaching for another
    * tenant gets the same 404 as for a missing one, so existence does not leak.
    */
-  private tenantId(kind: ResourceKind, request: ApiRequest): number {
+  private tenantId(kind: Kind, request: ApiRequest): number {
     const raw = request.query.get('tenant_id');
     const { principal } = request;
     if (raw === null || raw === '') {
@@ -166,7 +166,7 @@ export class Api {
     return id;
   }
 
-  private findTenant(kind: ResourceKind, rawId: string): Tenant {
+  private findTenant(kind: Kind, rawId: string): Tenant {
     const id = parseId(rawId);
     const tenant = id === undefined ? undefined : this.store.tenant(id);
     if (!tenant) {
@@ -175,7 +175,7 @@ export class Api {
     return tenant;
   }
 
-  private findRow(kind: ResourceKind, tenantId: number, rawId: string): Row {
+  private findRow(kind: Kind, tenantId: number, rawId: string): Row {
     const id = parseId(rawId);
     const row = id === undefined ? undefined : this.store.find(resourceKindId(kind), tenantId, id);
     if (!row) {

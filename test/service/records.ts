@@ -3,14 +3,14 @@
  * fields on create, merging on update, and the full detail view of a record.
  */
 
-import type { ResourceKind } from '../../src/core/resources';
+import type { Kind } from './kinds';
 import { deepCopy, isJsonObject, type Json, type JsonObject, own } from './json';
 import type { AgentPrompt, ResourceKindId, Row, Stamped, Store, Tenant } from './store';
 
 /** Detail fields the service renders from other state instead of storing them. */
 const RENDERED = new Set(['id', 'tenant_id', 'configuration', 'ai_actions']);
 
-export function resourceKindId(kind: ResourceKind): ResourceKindId {
+export function resourceKindId(kind: Kind): ResourceKindId {
   if (kind.id === 'tenant') {
     throw new Error('tenants are not tenant-scoped resources');
   }
@@ -18,7 +18,7 @@ export function resourceKindId(kind: ResourceKind): ResourceKindId {
 }
 
 /** `accepted` holds validated client fields only (see validate.ts). */
-export function createRecord(store: Store, kind: ResourceKind, tenantId: number, accepted: JsonObject): Row {
+export function createRecord(store: Store, kind: Kind, tenantId: number, accepted: JsonObject): Row {
   const values: JsonObject = {};
   for (const field of kind.detailFields) {
     if (!RENDERED.has(field)) {
@@ -44,7 +44,7 @@ export function createRecord(store: Store, kind: ResourceKind, tenantId: number,
 }
 
 /** Sent fields replace stored ones; unsent fields keep their values (for every kind). */
-export function updateRecord(store: Store, kind: ResourceKind, row: Row, accepted: JsonObject): void {
+export function updateRecord(store: Store, kind: Kind, row: Row, accepted: JsonObject): void {
   for (const field of Object.keys(accepted)) {
     if (kind.detailFields.includes(field) && !RENDERED.has(field)) {
       row.values[field] = own(accepted, field) ?? null;
@@ -56,7 +56,7 @@ export function updateRecord(store: Store, kind: ResourceKind, row: Row, accepte
   store.touch(row);
 }
 
-export function viewRecord(store: Store, kind: ResourceKind, row: Row): JsonObject {
+export function viewRecord(store: Store, kind: Kind, row: Row): JsonObject {
   const view: JsonObject = { ...deepCopy(row.values), id: row.id, tenant_id: row.tenantId };
   if (kind.id === 'agent') {
     view.configuration = {

@@ -3,8 +3,8 @@
  * kind. Loaded in a fixed order so every id is the same on every start.
  */
 
-import { kindById } from '../../src/core/resources';
 import type { JsonObject } from './json';
+import { kindById } from './kinds';
 import { createRecord, newAgentPrompt } from './records';
 import type { AgentPrompt, ResourceKindId, Row, Store } from './store';
 

@@ -1,8 +1,8 @@
 /** The service's in-memory state: tenants, their resources and the id counters. */
 
 import { randomBytes } from 'node:crypto';
-import type { KindId } from '../../src/core/resources';
 import type { Json, JsonObject } from './json';
+import type { KindId } from './kinds';
 import { type ExtraTenants, loadSampleData } from './sample-data';
 
 export type ResourceKindId = Exclude<KindId, 'tenant'>;

@@ -1,30 +1,14 @@
 /**
- * Request body validation driven by the resource table: which fields a client
- * may send, their types, which are required on create, plus the spec's enums.
+ * Request body validation driven by the service's table of kinds (kinds.ts):
+ * which fields a client may send, their types, which are required on create,
+ * and the values the spec enumerates.
  */
 
-import {
-  createFields,
-  DATASOURCE_TYPES,
-  ENUMS,
-  type FieldType,
-  type KindId,
-  type ResourceKind,
-  VOICE_OPTIONS,
-} from '../../src/core/resources';
 import { deepCopy, isJsonObject, type Json, type JsonObject, own } from './json';
+import { clientFields, type FieldType, type Kind, VOICES } from './kinds';
 import { type FieldErrors, paramMissing, unprocessable } from './replies';
 
 export type WriteMode = 'create' | 'update';
-
-const enumValues = (names: object): number[] => Object.keys(names).map(Number);
-
-const ENUM_FIELDS: Partial<Record<KindId, Record<string, readonly Json[]>>> = {
-  prompt: { prompt_type: enumValues(ENUMS.promptType), mode: enumValues(ENUMS.promptMode), voice: VOICE_OPTIONS },
-  action: { action_type: enumValues(ENUMS.actionType), voice: VOICE_OPTIONS },
-  intent: { intent_type: enumValues(ENUMS.intentType) },
-  datasource: { type: DATASOURCE_TYPES },
-};
 
 const TYPE_MESSAGES: Record<FieldType, string> = {
   string: 'must be a string',
@@ -37,7 +21,7 @@ const TYPE_MESSAGES: Record<FieldType, string> = {
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
 /** The object under the kind's wrapper key, or 400 as Rails' `params.require` would answer. */
-export function unwrap(kind: ResourceKind, body: Json | undefined): JsonObject {
+export function unwrap(kind: Kind, body: Json | undefined): JsonObject {
   const inner = isJsonObject(body) ? own(body, kind.wrapperKey) : undefined;
   if (!isJsonObject(inner)) {
     throw paramMissing(kind.wrapperKey);
@@ -49,10 +33,10 @@ export function unwrap(kind: ResourceKind, body: Json | undefined): JsonObject {
  * The client-settable fields of `input`, copied, or 422 naming every bad
  * field. Unknown and service-owned fields are dropped, like strong params.
  */
-export function acceptFields(kind: ResourceKind, input: JsonObject, mode: WriteMode): JsonObject {
+export function acceptFields(kind: Kind, input: JsonObject, mode: WriteMode): JsonObject {
   const errors: FieldErrors = {};
   const accepted: JsonObject = {};
-  for (const field of createFields(kind)) {
+  for (const field of clientFields(kind)) {
     const value = own(input, field);
     const message = value === undefined ? absentError(kind, field, mode) : valueError(kind, field, value);
     if (message) {
@@ -82,11 +66,11 @@ function isType(value: Json, type: FieldType): boolean {
   }
 }
 
-function absentError(kind: ResourceKind, field: string, mode: WriteMode): string | undefined {
+function absentError(kind: Kind, field: string, mode: WriteMode): string | undefined {
   return mode === 'create' && kind.fields[field]?.requiredOnCreate ? "can't be blank" : undefined;
 }
 
-function valueError(kind: ResourceKind, field: string, value: Json): string | undefined {
+function valueError(kind: Kind, field: string, value: Json): string | undefined {
   const spec = kind.fields[field];
   if (!spec) {
     return undefined;
@@ -100,8 +84,7 @@ function valueError(kind: ResourceKind, field: string, value: Json): string | un
   if (spec.requiredOnCreate && typeof value === 'string' && value.trim() === '') {
     return "can't be blank";
   }
-  const allowed = ENUM_FIELDS[kind.id]?.[field];
-  if (allowed && !allowed.includes(value)) {
+  if (spec.allowed && !spec.allowed.includes(value)) {
     return 'is not included in the list';
   }
   if (kind.id === 'tenant' && field === 'email' && typeof value === 'string' && !EMAIL.test(value)) {
@@ -138,7 +121,7 @@ function configurationError(configuration: JsonObject): string | undefined {
       }
     }
     const voice = own(element, 'voice');
-    if (voice !== undefined && voice !== null && !VOICE_OPTIONS.some((v) => v === voice)) {
+    if (voice !== undefined && voice !== null && !VOICES.some((v) => v === voice)) {
       return `${where}.voice is not included in the list`;
     }
   }

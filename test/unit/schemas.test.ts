@@ -7,6 +7,7 @@ import {
 } from '../../src/core/resources';
 import { type Problem, type SchemaName, validateDocument } from '../../src/core/validation';
 import type { JsonObject } from '../service/json';
+import { kindById as servedKind } from '../service/kinds';
 import { pick, resourceKindId, viewRecord, viewTenant } from '../service/records';
 import { Store } from '../service/store';
 
@@ -43,11 +44,13 @@ function enumNodes(node: unknown, at = ''): Array<[string, Schema]> {
 
 /** The detail documents the local service shows for the sample data, as the extension would parse them. */
 function sampleDetails(kind: ResourceKind): JsonObject[] {
+  // The service renders by its own statement of the kind, as it does when serving.
+  const served = servedKind(kind.id);
   const store = new Store();
-  const views = kind.id === 'tenant'
+  const views = served.id === 'tenant'
     ? store.tenants().map(viewTenant)
-    : store.tenants().flatMap((t) => store.list(resourceKindId(kind), t.id).map((row) => viewRecord(store, kind, row)));
-  return views.map((view) => parseDocument(formatDocument(pick(view, kind.detailFields))).value as JsonObject);
+    : store.tenants().flatMap((t) => store.list(resourceKindId(served), t.id).map((row) => viewRecord(store, served, row)));
+  return views.map((view) => parseDocument(formatDocument(pick(view, served.detailFields))).value as JsonObject);
 }
 
 function firstSample(segment: Segment): JsonObject {
