@@ -2,7 +2,7 @@
  * Plans and pushes as a terminal shows them: a table in the order a push
  * sends the changes, and the contract's JSON shapes for scripts.
  */
-import type { Json } from '../core/client';
+import type { Json } from '../core/json';
 import type { Change, Plan } from '../core/tenant/plan';
 import { publicChange } from '../core/tenant/plan-text';
 import type { NotTaken, PushResult } from '../core/tenant/push';

@@ -4,7 +4,6 @@
  * its text comes from the detail and which fields its save sends; the one
  * safe-save engine does the rest (checks, conflicts, failures, refresh).
  */
-import type { Json, JsonObject } from './client';
 import { maskCredentials, restoreCredentials } from './credentials';
 import { formatDocument, parseDocument, type SyntaxProblem } from './json-document';
 import { isPromptTextField } from './prompt-text';
@@ -12,7 +11,7 @@ import { editableFields, kindById, kindBySegment, type ResourceKind } from './re
 import { isCausedByEdit, ownedFieldChanges, type FieldProblem } from './save-plan';
 import { isElementFileName, type FileLocation } from './uri';
 import { validateDocument } from './validation';
-import { isJsonObject } from './json-object';
+import { isJsonObject, type Json, type JsonObject } from './json';
 
 export type ViewRead =
   | {

@@ -2,7 +2,7 @@
  * Runs of the service's two operations, kept per resource across restarts
  * and bounded in size. Pure: the glue persists the data in extension storage.
  */
-import type { JsonObject } from './client';
+import type { JsonObject } from './json';
 
 /** The service's two operations, and a request sent from a definition file (section 2.9). */
 export type Operation = 'test_prompt' | 'execute_action' | 'send_request';

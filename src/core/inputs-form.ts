@@ -3,7 +3,7 @@
  * A form that is replaced or closed runs nothing, so whoever waits on it is never left hanging.
  */
 import { randomUUID } from 'node:crypto';
-import type { JsonObject } from './client';
+import type { JsonObject } from './json';
 import { inputsOf, type InputsDraft, type ServiceOperation } from './run-inputs';
 
 /** What the panel renders of the open form. */

@@ -5,7 +5,7 @@
  */
 import { closest } from './closest-name';
 import { child, JSON_TYPES, resolveRef, type SchemaObject } from './json-schema-check';
-import { isJsonObject } from './json-object';
+import { isJsonObject } from './json';
 
 interface Walk {
   root: SchemaObject;

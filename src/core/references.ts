@@ -5,7 +5,7 @@
  * confirmation can list what it would leave dangling.
  */
 import { type Node, parseTree } from 'jsonc-parser';
-import type { JsonObject } from './client';
+import type { JsonObject } from './json';
 import type { TextRange } from './json-document';
 import { resourceLabel } from './labels';
 import { kindBySegment, type TenantSegment } from './resources';

@@ -10,8 +10,7 @@
  * user-info's first `:`. A marker must be non-empty and hold none of those
  * delimiters, or a hidden password would no longer read back as one.
  */
-import type { Json } from './client';
-import { isJsonObject } from './json-object';
+import { isJsonObject, type Json } from './json';
 
 type Path = Array<string | number>;
 

@@ -10,7 +10,7 @@ import { parseDocument } from './json-document';
 import { jsonSchemaFailures } from './json-schema-check';
 import { jsonSchemaProblem } from './json-schema-problems';
 import type { Segment } from './resources';
-import { isJsonObject } from './json-object';
+import { isJsonObject } from './json';
 
 export interface Problem {
   /** JSON path of the offending value (or of the missing or unknown property) in the document. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ServiceError } from '../core/errors';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { agentElementNames, MissingPartError, viewOf } from '../core/document-views';
 import { formatDocument } from '../core/json-document';
 import { kindById, TENANT_SEGMENTS } from '../core/resources';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { viewOf, type ViewRead } from '../core/document-views';
 import { formatDocument } from '../core/json-document';
 import { answerLacksDetail, conflictingFields, sentBody } from '../core/save-plan';

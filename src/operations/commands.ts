@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { promptPlaceholders } from '../core/prompt-text';
 import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
 import { draftOf, promptDraft } from '../core/run-inputs';

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { ServiceError } from '../core/errors';
 import type { Operation, RunOutcome, RunRecord } from '../core/history';
 import type { FormPlace, InputsForms } from '../core/inputs-form';

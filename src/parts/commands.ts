@@ -1,9 +1,8 @@
 import { applyEdits, modify } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { JsonObject } from '../core/client';
 import { agentElementNames } from '../core/document-views';
-import { isJsonObject } from '../core/json-object';
+import { isJsonObject, type JsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
 import { parseDocument } from '../core/json-document';
 import { isElementFileName, PROMPT_PARTS, toResourceUriString, type PartLocation, type PromptPart, type WholeLocation } from '../core/uri';

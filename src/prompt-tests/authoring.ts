@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { Json, JsonObject } from '../core/client';
+import type { Json, JsonObject } from '../core/json';
 import type { RunRecord } from '../core/history';
 import { parseSuite, SUITE_SUFFIX, suitePath } from '../core/prompt-tests/suite';
 import { promptPlaceholders } from '../core/prompt-text';

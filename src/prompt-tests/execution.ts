@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import type { RunOutcome } from '../core/history';
 import { formatDocument } from '../core/json-document';
 import { runSuite, type CaseResult, type CaseRun, type SuiteResult } from '../core/prompt-tests/run';

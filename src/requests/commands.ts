@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { withSuffix } from '../core/file-names';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { MASK, maskSecret } from '../core/api-key';
 import type { RunRecord } from '../core/history';
 import { buildRequest, type BuiltRequest } from '../core/request-builder';

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
-import { parseJsonObject } from '../core/json-object';
+import { parseJsonObject, type JsonObject } from '../core/json';
 
 /** A small JSON input, validated as an object while typing; empty means none. */
 export async function askJsonObject(title: string, field: string, initial: JsonObject): Promise<JsonObject | undefined | null> {

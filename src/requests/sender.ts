@@ -1,5 +1,5 @@
 import { http, type Dispatcher } from '../core/http';
-import type { Json } from '../core/client';
+import type { Json } from '../core/json';
 import { createDispatcher, type NetworkSettings } from '../core/network';
 import type { BuiltRequest } from '../core/request-builder';
 

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
 import { diskFolder } from '../core/tenant/folder-io';
 import { MANIFEST_FILE, slug } from '../core/tenant/manifest';

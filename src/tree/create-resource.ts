@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { DATASOURCE_TYPES, ENUMS, kindBySegment, requiredOnCreate, TENANT_SEGMENTS, type ResourceKind, type Segment, type TenantSegment } from '../core/resources';
 import { toResourceUriString, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { JsonObject, ServiceClient } from '../core/client';
+import type { ServiceClient } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { findReferences, referringKinds, type Reference } from '../core/references';
 import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
 import { describeLocation, isFile, toResourceUriString, wholeOf, type FileLocation } from '../core/uri';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { packageName, resourceLabel } from '../core/labels';
 import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
 import { partName, toResourceUriString } from '../core/uri';

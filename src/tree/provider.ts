@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { ServiceError } from '../core/errors';
 import { nestByParent } from '../core/labels';
 import type { ListingCache, ListingScope, Outcome } from '../core/listing-cache';

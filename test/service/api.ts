@@ -2,7 +2,7 @@
 
 import { kindBySegment, type ResourceKind } from '../../src/core/resources';
 import type { Principal } from './auth';
-import type { Json, JsonObject } from './json';
+import type { Json, JsonObject } from '../../src/core/json';
 import { executeAction, testPrompt } from './operations';
 import {
   createRecord,

@@ -7,7 +7,7 @@ import {
   PLACEHOLDER,
   type RequestDefinition,
 } from '../../src/core/request-builder';
-import { isJsonObject, type Json, type JsonObject, own } from './json';
+import { isJsonObject, type Json, type JsonObject, own } from '../../src/core/json';
 import { badRequest, invalidField } from './replies';
 
 const OUTGOING_TIMEOUT_MS = 10_000;

@@ -4,7 +4,7 @@
  */
 
 import { kindById } from '../../src/core/resources';
-import type { JsonObject } from './json';
+import type { JsonObject } from '../../src/core/json';
 import { createRecord, newAgentPrompt } from './records';
 import type { AgentPrompt, ResourceKindId, Row, Store } from './store';
 

@@ -2,7 +2,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { KindId } from '../../src/core/resources';
-import type { Json, JsonObject } from './json';
+import type { Json, JsonObject } from '../../src/core/json';
 import { type ExtraTenants, loadSampleData } from './sample-data';
 
 export type ResourceKindId = Exclude<KindId, 'tenant'>;

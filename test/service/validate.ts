@@ -12,7 +12,8 @@ import {
   type ResourceKind,
   VOICE_OPTIONS,
 } from '../../src/core/resources';
-import { deepCopy, isJsonObject, type Json, type JsonObject, own } from './json';
+import { isJsonObject, type Json, type JsonObject, own } from '../../src/core/json';
+import { deepCopy } from './json';
 import { type FieldErrors, paramMissing, unprocessable } from './replies';
 
 export type WriteMode = 'create' | 'update';

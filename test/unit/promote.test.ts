@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { ServiceClient, type JsonObject } from '../../src/core/client';
+import { ServiceClient } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { kindById, type TenantSegment } from '../../src/core/resources';
 import { memoryFolder } from '../../src/core/tenant/folder-io';
 import { resourceBase, writeManifest, type PulledResource } from '../../src/core/tenant/manifest';

@@ -3,9 +3,8 @@
  * output field, checked against what the service answered. Pure, so every
  * assertion is unit-tested on its edge cases.
  */
-import type { Json, JsonObject } from '../client';
 import { schemaFailures, schemaProblem } from '../validation';
-import { isJsonObject } from '../json-object';
+import { isJsonObject, own, type Json, type JsonObject } from '../json';
 
 export const ASSERTIONS = ['equals', 'contains', 'notContains', 'matches', 'maxLength', 'jsonSchema'] as const;
 export type AssertionName = (typeof ASSERTIONS)[number];
@@ -122,7 +121,7 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
 export function checkOutput(expect: JsonObject, output: JsonObject): Failure[] {
   const failures: Failure[] = [];
   for (const [field, expectation] of Object.entries(expect)) {
-    const actual = Object.prototype.hasOwnProperty.call(output, field) ? output[field] : undefined;
+    const actual = own(output, field);
     if (!isAssertionSet(expectation)) {
       const failure = check(field, 'equals', expectation, actual);
       if (failure) failures.push(failure);

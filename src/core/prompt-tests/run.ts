@@ -4,7 +4,7 @@
  * rate, and what a cancellation left unrun marked skipped. Requests are never
  * repeated on failure: a 429 or 5xx fails that run with the reason.
  */
-import type { JsonObject } from '../client';
+import type { JsonObject } from '../json';
 import { mapWithLimit } from '../concurrency';
 import { checkOutput, type Failure } from './assertions';
 import type { Suite, TestCase } from './suite';

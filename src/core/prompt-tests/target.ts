@@ -2,7 +2,8 @@
  * What a suite tests, found by name (or id) in the chosen tenant, so one suite
  * runs against staging and production; and how one run of a case is sent.
  */
-import type { JsonObject, ServiceClient } from '../client';
+import type { ServiceClient } from '../client';
+import type { JsonObject } from '../json';
 import { kindBySegment, type ResourceKind } from '../resources';
 import type { Execute } from './run';
 import type { Suite } from './suite';

@@ -3,7 +3,7 @@
  * one, the manifest or an allowed extra, or it is a problem (nothing is
  * silently ignored); every resource file is read back into its values.
  */
-import type { JsonObject } from '../client';
+import type { JsonObject } from '../json';
 import type { Segment } from '../resources';
 import type { FolderIO } from './folder-io';
 import { folderLayout } from './folder-layout';

@@ -3,7 +3,7 @@
  * order a push sends them, with the fields' old and new values (credentials
  * already masked by the plan).
  */
-import type { Json } from '../client';
+import type { Json } from '../json';
 import type { Change, Plan } from './plan';
 
 export interface ChangeRequest {

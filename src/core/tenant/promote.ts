@@ -6,7 +6,7 @@
  * the promotion; the ordinary plan and push then send it, with their conflict
  * rules and their order.
  */
-import type { Json, JsonObject, ServiceClient } from '../client';
+import type { ServiceClient } from '../client';
 import { REFERENCE_FIELDS, kindLabel } from '../references';
 import { TENANT_SEGMENTS, type TenantSegment } from '../resources';
 import { memoryFolder, type FolderIO } from './folder-io';
@@ -15,7 +15,7 @@ import { problemText } from './folder-problems';
 import { localPlan, planPush, type LocalPlan, type Plan } from './plan';
 import { pullTenant, type PullOptions, type PullTarget } from './pull';
 import { KEPT_ON_SERVICE, kindOfSegment, readResource, writeResource } from './representation';
-import { isJsonObject } from '../json-object';
+import { isJsonObject, valueAt, type Json, type JsonObject } from '../json';
 
 export type MemoryFolder = ReturnType<typeof memoryFolder>;
 
@@ -68,16 +68,6 @@ function keptCredentialPaths(value: Json | undefined, path: Path = []): Path[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => keptCredentialPaths(item, [...path, i]));
   if (isJsonObject(value)) return Object.entries(value).flatMap(([key, item]) => keptCredentialPaths(item, [...path, key]));
   return [];
-}
-
-function valueAt(value: Json | undefined, path: Path): Json | undefined {
-  let current = value;
-  for (const step of path) {
-    if (Array.isArray(current) && typeof step === 'number') current = current[step];
-    else if (isJsonObject(current) && typeof step === 'string') current = current[step];
-    else return undefined;
-  }
-  return current;
 }
 
 async function requireManifest(io: FolderIO, side: string): Promise<Manifest> {

@@ -6,7 +6,8 @@
  * what it would be written with is left alone, so a pull into an unchanged
  * folder costs its requests and reads only.
  */
-import type { JsonObject, ServiceClient } from '../client';
+import type { ServiceClient } from '../client';
+import type { JsonObject } from '../json';
 import { mapWithLimit } from '../concurrency';
 import { ServiceError } from '../errors';
 import { PROMPT_TEXT_FIELDS } from '../prompt-text';

@@ -10,7 +10,8 @@
  *   was sent, and a field it did not take keeps the user's value in the
  *   folder, so the next plan shows it again.
  */
-import type { Json, JsonObject, ServiceClient } from '../client';
+import type { ServiceClient } from '../client';
+import type { Json, JsonObject } from '../json';
 import { ServiceError } from '../errors';
 import type { ResourceKind } from '../resources';
 import type { FolderIO } from './folder-io';

@@ -6,7 +6,6 @@
  * plans nothing.
  */
 import { hash } from 'node:crypto';
-import type { Json, JsonObject } from '../client';
 import { credentialPaths } from '../credentials';
 import { formatDocument, parseDocument } from '../json-document';
 import { isPromptTextField, PROMPT_TEXT_FIELDS, type PromptTextField } from '../prompt-text';
@@ -15,7 +14,7 @@ import { editableFields, kindById, kindBySegment, type ResourceKind, type Segmen
 import { updateBody } from '../save-plan';
 import type { FolderIO } from './folder-io';
 import { jsonProblem, problemAt, type FolderProblem } from './folder-problems';
-import { isJsonObject } from '../json-object';
+import { isJsonObject, setAt, type Json, type JsonObject } from '../json';
 
 /** Stands in a file for a credential: a push sends the service's own value there, never this text. */
 export const KEPT_ON_SERVICE = '${kept-on-service}';
@@ -23,16 +22,6 @@ export const KEPT_ON_SERVICE = '${kept-on-service}';
 const JSON_STRING_FIELDS = ['settings', 'function_defs'];
 
 type Path = Array<string | number>;
-
-function replaced(value: Json, path: Path, next: Json): Json {
-  const [step, ...rest] = path;
-  if (step === undefined) return next;
-  if (Array.isArray(value) && typeof step === 'number' && step < value.length) return value.map((item, i) => (i === step ? replaced(item, rest, next) : item));
-  if (isJsonObject(value) && typeof step === 'string' && Object.prototype.hasOwnProperty.call(value, step)) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === step ? replaced(item, rest, next) : item]));
-  }
-  return value;
-}
 
 /** The text a prompt's JSON-in-a-string field holds, parsed; the string itself when it holds no JSON. */
 function parsedText(value: Json | undefined): Json | undefined {
@@ -53,7 +42,7 @@ export function folderShape(kind: ResourceKind, detail: JsonObject): JsonObject 
 /** A detail object's editable fields as a folder holds them: no credential, not even a password inside a URL. */
 export function folderValues(kind: ResourceKind, detail: JsonObject): JsonObject {
   let values: Json = folderShape(kind, detail);
-  for (const path of credentialPaths(kind.id, detail)) values = replaced(values, path, KEPT_ON_SERVICE);
+  for (const path of credentialPaths(kind.id, detail)) values = setAt(values, path, KEPT_ON_SERVICE);
   return hideUrlPasswords(values, KEPT_ON_SERVICE) as JsonObject;
 }
 

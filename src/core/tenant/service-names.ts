@@ -4,7 +4,8 @@
  * a name a new file must not take (names are unique per kind). One listing
  * per kind for a whole plan.
  */
-import type { JsonObject, ServiceClient } from '../client';
+import type { ServiceClient } from '../client';
+import type { JsonObject } from '../json';
 import type { Segment } from '../resources';
 import type { Manifest } from './manifest';
 import { kindOfSegment } from './representation';
