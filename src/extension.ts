@@ -13,7 +13,7 @@ import { registerSourceControl } from './tenant-folders/scm/register';
 import * as requests from './requests/register';
 import { Log } from './log';
 import * as tree from './tree/register';
-import { messageOf } from './ui/notify';
+import { messageOf } from './core/text';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = new Log();

@@ -20,3 +20,9 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   }
   return { line, column: offset - start + 1 };
 }
+
+/** `line:column` of an offset, the way compilers and CI annotations place a problem. */
+export function lineColumnText(text: string, offset: number): string {
+  const { line, column } = lineAndColumn(text, offset);
+  return `${line}:${column}`;
+}

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { isJsonObject, own, setAt, valueAt, type Json, type JsonObject } from '../../src/core/json';
-import { lineAndColumn, messageOf, plural } from '../../src/core/text';
+import { lineAndColumn, lineColumnText, messageOf, plural } from '../../src/core/text';
 
 describe('JSON helpers', () => {
   it('calls only a non-null, non-array object a JSON object', () => {
@@ -77,5 +77,6 @@ describe('text helpers', () => {
     assert.deepEqual(lineAndColumn(text, 7), { line: 4, column: 1 });
     assert.deepEqual(lineAndColumn(text, 9), { line: 4, column: 3 }, 'the end of the text');
     assert.deepEqual(lineAndColumn('', 0), { line: 1, column: 1 });
+    assert.equal(lineColumnText(text, 4), '2:2');
   });
 });

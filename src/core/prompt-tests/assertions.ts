@@ -5,6 +5,7 @@
  */
 import { schemaFailures, schemaProblem } from '../validation';
 import { isJsonObject, own, type Json, type JsonObject } from '../json';
+import { messageOf } from '../text';
 
 export const ASSERTIONS = ['equals', 'contains', 'notContains', 'matches', 'maxLength', 'jsonSchema'] as const;
 export type AssertionName = (typeof ASSERTIONS)[number];
@@ -47,7 +48,7 @@ export function expectationProblems(expectation: Json, textOutput: boolean): Arr
       try {
         regexOf(value as string);
       } catch (error) {
-        problems.push({ key, message: `not a valid regular expression: ${error instanceof Error ? error.message : String(error)}` });
+        problems.push({ key, message: `not a valid regular expression: ${messageOf(error)}` });
       }
     } else if (key === 'maxLength' && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
       problems.push({ key, message: 'maxLength takes a whole number of characters' });
@@ -96,7 +97,7 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
       try {
         pattern = regexOf(String(expected));
       } catch (error) {
-        return fail(`the pattern ${JSON.stringify(expected)} is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`);
+        return fail(`the pattern ${JSON.stringify(expected)} is not a valid regular expression (${messageOf(error)})`);
       }
       return actual !== undefined && pattern.test(text) ? undefined : fail(`does not match ${String(pattern)}; it is ${JSON.stringify(text)}`);
     }
@@ -108,7 +109,7 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
         try {
           value = JSON.parse(actual);
         } catch (error) {
-          return fail(`is not JSON, so it cannot satisfy the schema (${error instanceof Error ? error.message : String(error)}); it is ${JSON.stringify(actual)}`);
+          return fail(`is not JSON, so it cannot satisfy the schema (${messageOf(error)}); it is ${JSON.stringify(actual)}`);
         }
       }
       const failures = schemaFailures(expected, value);

@@ -4,7 +4,7 @@
  */
 import type { ServiceClient } from '../client';
 import type { JsonObject } from '../json';
-import { kindBySegment, type ResourceKind } from '../resources';
+import { kindOfSegment, type ResourceKind } from '../resources';
 import type { Execute } from './run';
 import type { Suite } from './suite';
 
@@ -20,7 +20,7 @@ export interface ResolvedTarget {
 /** The suite's prompt or integration in the tenant; `where` names the connection or URL in the message. */
 export async function resolveTarget(client: ServiceClient, suite: Suite, tenantId: number, where: string, signal?: AbortSignal): Promise<ResolvedTarget> {
   const { segment, ref } = suite.resource;
-  const kind = kindBySegment(segment) as ResourceKind;
+  const kind = kindOfSegment(segment);
   const items = await client.list(kind, tenantId, { signal });
   const named = typeof ref === 'string' ? items.filter((i) => i.name === ref) : [];
   if (named.length > 1) {

@@ -4,11 +4,11 @@
  * silently ignored); every resource file is read back into its values.
  */
 import type { JsonObject } from '../json';
-import type { Segment } from '../resources';
+import { kindOfSegment, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
 import { folderLayout } from './folder-layout';
 import type { FolderProblem } from './folder-problems';
-import { kindOfSegment, resourceFromTexts, textFile } from './representation';
+import { resourceFromTexts, textFile } from './representation';
 
 export interface LocalResource {
   segment: Segment;

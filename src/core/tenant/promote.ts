@@ -8,13 +8,13 @@
  */
 import type { ServiceClient } from '../client';
 import { REFERENCE_FIELDS, kindLabel } from '../references';
-import { TENANT_SEGMENTS, type TenantSegment } from '../resources';
+import { kindOfSegment, TENANT_SEGMENTS, type TenantSegment } from '../resources';
 import { memoryFolder, type FolderIO } from './folder-io';
 import { MANIFEST_FILE, ManifestError, readManifest, slug, type Manifest, type PulledResource } from './manifest';
 import { problemText } from './folder-problems';
 import { localPlan, planPush, type LocalPlan, type Plan } from './plan';
 import { pullTenant, type PullOptions, type PullTarget } from './pull';
-import { KEPT_ON_SERVICE, kindOfSegment, readResource, writeResource } from './representation';
+import { KEPT_ON_SERVICE, readResource, writeResource } from './representation';
 import { isJsonObject, valueAt, type Json, type JsonObject } from '../json';
 
 export type MemoryFolder = ReturnType<typeof memoryFolder>;

@@ -10,7 +10,7 @@ import { credentialPaths } from '../credentials';
 import { formatDocument, parseDocument } from '../json-document';
 import { isPromptTextField, PROMPT_TEXT_FIELDS, type PromptTextField } from '../prompt-text';
 import { hideUrlPasswords, restoreUrlPasswords } from '../url-credentials';
-import { editableFields, kindById, kindBySegment, type ResourceKind, type Segment } from '../resources';
+import { editableFields, kindOfSegment, type ResourceKind, type Segment } from '../resources';
 import { updateBody } from '../save-plan';
 import type { FolderIO } from './folder-io';
 import { jsonProblem, problemAt, type FolderProblem } from './folder-problems';
@@ -193,10 +193,6 @@ export function filesOfTexts({ json, parts }: ResourceTexts, base: string): Arra
 export function filesHash(texts: ResourceTexts): string {
   const framed = texts.parts.map(([field, text]) => `${field}\u0000${text.length}:${text}`);
   return hash('sha1', `${texts.json.length}:${texts.json}\u0000${framed.join('\u0000')}`, 'hex');
-}
-
-export function kindOfSegment(segment: Segment): ResourceKind {
-  return segment === 'tenants' ? kindById('tenant') : (kindBySegment(segment) as ResourceKind);
 }
 
 export interface ReadResourceOk {

@@ -6,9 +6,8 @@
  */
 import type { ServiceClient } from '../client';
 import type { JsonObject } from '../json';
-import type { Segment } from '../resources';
+import { kindOfSegment, type Segment } from '../resources';
 import type { Manifest } from './manifest';
-import { kindOfSegment } from './representation';
 
 export interface NameHolder {
   id: number;

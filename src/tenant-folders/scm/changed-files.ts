@@ -5,10 +5,10 @@
  */
 import type { JsonObject } from '../../core/json';
 import { PROMPT_TEXT_FIELDS } from '../../core/prompt-text';
-import type { Segment } from '../../core/resources';
+import { kindOfSegment, type Segment } from '../../core/resources';
 import type { Manifest, PulledResource } from '../../core/tenant/manifest';
 import type { LocalChange } from '../../core/tenant/plan';
-import { kindOfSegment, textFile } from '../../core/tenant/representation';
+import { textFile } from '../../core/tenant/representation';
 
 export type ChangeAction = 'create' | 'update' | 'delete' | 'conflict';
 

@@ -3,7 +3,7 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
 import type { Log } from '../../log';
 import type { ResourceName } from '../../core/tenant/promote';
 import { TenantNode } from '../../tree/nodes';
-import { messageOf } from '../../ui/notify';
+import { messageOf, plural } from '../../core/text';
 import { ChangeState } from './change-states';
 import { pullPair, type Comparison } from './compare-control';
 import type { Comparisons } from './comparisons';
@@ -102,7 +102,7 @@ function registerPromote(log: Log, deps: ScmDeps, comparisons: Comparisons): vsc
     if (applied === undefined) return undefined;
     void vscode.window.showInformationMessage(applied.length === 0
       ? `Nothing to promote: tenant ${target.tenantId} on ${target.connection} already matches.`
-      : `Promoted ${applied.length} resource${applied.length === 1 ? '' : 's'} to tenant ${target.tenantId} on ${target.connection}.`);
+      : `Promoted ${plural(applied.length, 'resource')} to tenant ${target.tenantId} on ${target.connection}.`);
     await control.refresh();
     return { applied };
   });
