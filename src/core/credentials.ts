@@ -5,16 +5,14 @@
  * a save puts the originals back wherever the mask was left untouched.
  */
 import type { KindId } from './resources';
-import { isJsonObject, setAt, valueAt, type Json, type JsonObject } from './json';
+import { isJsonObject, setAt, valueAt, type Json, type JsonObject, type JsonPath } from './json';
 
 export const CREDENTIAL_MASK = '••••••••';
-
-type Path = Array<string | number>;
 
 /** Keys of tec_params entries that hold secrets, at any depth. */
 const SECRET_KEY = /(key|token|secret|password|passwd|credential|auth)/i;
 
-function secretsIn(value: Json | undefined, path: Path, out: Path[]): void {
+function secretsIn(value: Json | undefined, path: JsonPath, out: JsonPath[]): void {
   if (Array.isArray(value)) {
     value.forEach((item, index) => secretsIn(item, [...path, index], out));
   } else if (isJsonObject(value)) {
@@ -26,8 +24,8 @@ function secretsIn(value: Json | undefined, path: Path, out: Path[]): void {
 }
 
 /** Where the credentials of a detail object are. */
-export function credentialPaths(kind: KindId, detail: JsonObject): Path[] {
-  const paths: Path[] = [];
+export function credentialPaths(kind: KindId, detail: JsonObject): JsonPath[] {
+  const paths: JsonPath[] = [];
   if (kind === 'tenant' && typeof detail.auth_token === 'string' && detail.auth_token !== '') paths.push(['auth_token']);
   if (kind === 'integration') secretsIn(detail.tec_params, ['tec_params'], paths);
   if (kind === 'agent' && isJsonObject(detail.configuration) && Array.isArray(detail.configuration.prompt)) {

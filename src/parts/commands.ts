@@ -90,7 +90,7 @@ async function addAiFunction(listings: ListingCache, arg: unknown): Promise<Json
   const document = await vscode.workspace.openTextDocument(toUri(part));
   const { value } = parseDocument(document.getText());
   if (!Array.isArray(value)) throw new Error('function_defs must be a valid JSON array before an AI function can be added: fix the problems marked in it first.');
-  const defined = new Set(value.map((d: unknown) => (typeof d === 'object' && d !== null ? (d as JsonObject).name : undefined)));
+  const defined = new Set(value.map((d: unknown) => (isJsonObject(d) ? d.name : undefined)));
   const outcome = await listings.get({ connection: resource.connection, tenantId: resource.tenantId, segment: 'ai_functions' });
   if (!outcome.ok) throw outcome.error;
   const functions = outcome.value.filter((f) => typeof f.name === 'string' && f.name !== '');

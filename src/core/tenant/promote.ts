@@ -15,7 +15,7 @@ import { problemText } from './folder-problems';
 import { localPlan, planPush, type LocalPlan, type Plan } from './plan';
 import { pullTenant, type PullOptions, type PullTarget } from './pull';
 import { KEPT_ON_SERVICE, readResource, writeResource } from './representation';
-import { isJsonObject, valueAt, type Json, type JsonObject } from '../json';
+import { isJsonObject, valueAt, type Json, type JsonObject, type JsonPath } from '../json';
 
 export type MemoryFolder = ReturnType<typeof memoryFolder>;
 
@@ -41,8 +41,6 @@ export interface Promotion {
   problems: string[];
 }
 
-type Path = Array<string | number>;
-
 const nameKey = (segment: string, name: string): string => `${segment}\n${name}`;
 
 function tenantLabel(manifest: Manifest): string {
@@ -63,7 +61,7 @@ function byName(entries: readonly PulledResource[]): Map<string, PulledResource[
 }
 
 /** Where a folder's values hold the marker of a credential kept on the service. */
-function keptCredentialPaths(value: Json | undefined, path: Path = []): Path[] {
+function keptCredentialPaths(value: Json | undefined, path: JsonPath = []): JsonPath[] {
   if (value === KEPT_ON_SERVICE) return [path];
   if (Array.isArray(value)) return value.flatMap((item, i) => keptCredentialPaths(item, [...path, i]));
   if (isJsonObject(value)) return Object.entries(value).flatMap(([key, item]) => keptCredentialPaths(item, [...path, key]));

@@ -14,14 +14,12 @@ import { editableFields, kindOfSegment, type ResourceKind, type Segment } from '
 import { updateBody } from '../save-plan';
 import type { FolderIO } from './folder-io';
 import { jsonProblem, problemAt, type FolderProblem } from './folder-problems';
-import { isJsonObject, setAt, type Json, type JsonObject } from '../json';
+import { isJsonObject, setAt, type Json, type JsonObject, type JsonPath } from '../json';
 
 /** Stands in a file for a credential: a push sends the service's own value there, never this text. */
 export const KEPT_ON_SERVICE = '${kept-on-service}';
 
 const JSON_STRING_FIELDS = ['settings', 'function_defs'];
-
-type Path = Array<string | number>;
 
 /** The text a prompt's JSON-in-a-string field holds, parsed; the string itself when it holds no JSON. */
 function parsedText(value: Json | undefined): Json | undefined {
@@ -50,25 +48,25 @@ export function folderValues(kind: ResourceKind, detail: JsonObject): JsonObject
 export interface ResolvedCredentials {
   value: Json;
   /** Where the folder keeps a credential the service does not hold (nothing to send there). */
-  missing: Path[];
+  missing: JsonPath[];
 }
 
 /**
  * `current` is the service's value in the folder's shape (folderShape), so that paths match: a whole kept value
  * takes the service's value at its place, a kept password inside a URL the password of the service's URL there.
  */
-export function resolveKept(value: Json, current: Json | undefined, path: Path = []): ResolvedCredentials {
+export function resolveKept(value: Json, current: Json | undefined, path: JsonPath = []): ResolvedCredentials {
   const whole = resolveKeptValues(value, current, path);
   const urls = restoreUrlPasswords(whole.value, current, KEPT_ON_SERVICE);
   return { value: urls.value, missing: [...whole.missing, ...urls.missing.map((inner) => [...path, ...inner])] };
 }
 
-function resolveKeptValues(value: Json, current: Json | undefined, path: Path): ResolvedCredentials {
+function resolveKeptValues(value: Json, current: Json | undefined, path: JsonPath): ResolvedCredentials {
   if (value === KEPT_ON_SERVICE) {
     const held = current === undefined || current === null || current === '' || current === KEPT_ON_SERVICE;
     return held ? { value, missing: [path] } : { value: current, missing: [] };
   }
-  const missing: Path[] = [];
+  const missing: JsonPath[] = [];
   const inner = (item: Json, held: Json | undefined, step: string | number): Json => {
     const resolved = resolveKeptValues(item, held, [...path, step]);
     missing.push(...resolved.missing);
