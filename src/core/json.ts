@@ -41,7 +41,7 @@ export function valueAt(value: Json | undefined, path: JsonPath): Json | undefin
   return current;
 }
 
-/** A copy of `value` with the value at `path` replaced; `value` itself when the path does not exist, for a path is never created. */
+/** A copy of `value` with the value at `path` replaced; where the path does not exist the copy equals `value`, for a path is never created. */
 export function setAt(value: Json, path: JsonPath, next: Json): Json {
   const [step, ...rest] = path;
   if (step === undefined) return next;
