@@ -12,7 +12,7 @@ import * as tenantFolders from './tenant-folders/register';
 import * as requests from './requests/register';
 import { Log } from './log';
 import * as tree from './tree/register';
-import { messageOf } from './ui/notify';
+import { messageOf } from './core/text';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = new Log();

@@ -2,10 +2,11 @@
  * Plans and pushes as a terminal shows them: a table in the order a push
  * sends the changes, and the contract's JSON shapes for scripts.
  */
-import type { Json } from '../core/client';
+import type { Json } from '../core/json';
 import type { Change, Plan } from '../core/tenant/plan';
 import { publicChange } from '../core/tenant/plan-text';
 import type { NotTaken, PushResult } from '../core/tenant/push';
+import { plural } from '../core/text';
 
 const MAX_CELL = 40;
 
@@ -19,7 +20,6 @@ export function table(rows: string[][]): string[] {
   return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ').trimEnd());
 }
 
-export const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 export function planLines(plan: Plan, folder: string): string[] {
   const { manifest, changes, problems } = plan;

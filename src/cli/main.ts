@@ -10,6 +10,7 @@ import { COMMANDS } from './commands';
 import { failure, redact } from './failure';
 import { CA_VARIABLE, TIMEOUT_SECONDS, TIMEOUT_VARIABLE, TOKEN_VARIABLE } from './service';
 import { VERSION } from './version';
+import { messageOf } from '../core/text';
 
 const HELP_FLAGS = ['--help', '-h'];
 const VERSION_FLAGS = ['--version', '-V'];
@@ -39,7 +40,7 @@ function commandHelp(command: Command): string[] {
 
 /** node:util's messages end with advice on `--`; the first sentence and the usage line say more here. */
 function parseProblem(error: unknown, command: Command): UsageError {
-  const first = (error instanceof Error ? error.message : String(error)).split(/\.\s/)[0]?.replace(/\.$/, '') ?? '';
+  const first = messageOf(error).split(/\.\s/)[0]?.replace(/\.$/, '') ?? '';
   return new UsageError(`${command.name}: ${first}; usage: ${PROGRAM} ${command.name} ${command.usage}`);
 }
 

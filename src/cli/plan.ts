@@ -1,8 +1,9 @@
 /** `plan [--json] <folder>`: what a push would send, read-only. */
 import { planPush } from '../core/tenant/plan';
 import { EXIT, type Command } from './command';
-import { planJson, planLines, plural } from './format';
+import { planJson, planLines } from './format';
 import { folderArgument, manifestTarget, pulledFolder, withClient } from './service';
+import { plural } from '../core/text';
 
 export const planCommand: Command = {
   name: 'plan',

@@ -7,8 +7,8 @@ import { diskFolder } from '../core/tenant/folder-io';
 import { loadManifest } from '../core/tenant/manifest';
 import { pullTenant } from '../core/tenant/pull';
 import { EXIT, UsageError, type ArgValue, type Command } from './command';
-import { plural } from './format';
 import { baseUrlFrom, folderArgument, manifestTarget, tokenFrom, withClient } from './service';
+import { plural } from '../core/text';
 
 /** The manifest's connection name when none is given: the extension matches it against its connections' names. */
 export const DEFAULT_CONNECTION = 'cli';

@@ -10,6 +10,7 @@ import { parseBaseUrl, sameBaseUrl, ServiceClient } from '../core/client';
 import { diskFolder, type FolderIO } from '../core/tenant/folder-io';
 import { loadManifest, MANIFEST_FILE, type LoadedManifest, type Manifest } from '../core/tenant/manifest';
 import { PROGRAM, UsageError, type CliContext, type ParsedArgs } from './command';
+import { messageOf } from '../core/text';
 
 export const TOKEN_VARIABLE = 'CONVAI_TOKEN';
 /** The service's base URL for `test`, and for plan and push the one their folder's manifest must name. */
@@ -42,7 +43,7 @@ export function baseUrlFrom(value: string, source: string): string {
   try {
     parseBaseUrl(value, cliAdvice(source));
   } catch (error) {
-    throw new UsageError(`${source}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`${source}: ${messageOf(error)}`);
   }
   return value;
 }

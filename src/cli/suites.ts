@@ -7,6 +7,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseSuite, SUITE_SUFFIX, type Suite } from '../core/prompt-tests/suite';
 import { UsageError } from './command';
+import { lineColumnText, messageOf } from '../core/text';
 
 export interface SuiteFile {
   /** The path relative to the working directory, with forward slashes: how output and JUnit name the suite. */
@@ -27,7 +28,7 @@ async function suitesUnder(folder: string, found: Set<string>): Promise<void> {
   try {
     entries = await readdir(folder, { withFileTypes: true });
   } catch (error) {
-    throw new UsageError(`The folder ${folder} could not be read (${error instanceof Error ? error.message : String(error)}); check its permissions.`);
+    throw new UsageError(`The folder ${folder} could not be read (${messageOf(error)}); check its permissions.`);
   }
   for (const entry of entries) {
     const at = path.join(folder, entry.name);
@@ -51,12 +52,6 @@ export async function findSuites(args: readonly string[], cwd: string): Promise<
   return [...found].sort((a, b) => displayName(a, cwd).localeCompare(displayName(b, cwd), 'en'));
 }
 
-/** 1-based line and column, as editors and CI annotations count them. */
-function position(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  return `${before.split('\n').length}:${offset - before.lastIndexOf('\n')}`;
-}
-
 /** A suite ready to run, or every problem that keeps it from running, each as `file:line:column message`. */
 export async function loadSuite(file: string, cwd: string): Promise<SuiteFile | { problems: string[] }> {
   const name = displayName(file, cwd);
@@ -64,9 +59,9 @@ export async function loadSuite(file: string, cwd: string): Promise<SuiteFile | 
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    return { problems: [`${name}: the file could not be read (${error instanceof Error ? error.message : String(error)}); check its permissions.`] };
+    return { problems: [`${name}: the file could not be read (${messageOf(error)}); check its permissions.`] };
   }
   const { suite, problems } = parseSuite(text);
   if (suite && problems.length === 0) return { name, suite };
-  return { problems: problems.map((p) => `${name}:${position(text, p.range.offset)} ${p.message}`) };
+  return { problems: problems.map((p) => `${name}:${lineColumnText(text, p.range.offset)} ${p.message}`) };
 }

@@ -7,7 +7,8 @@ import { publicResult } from '../core/prompt-tests/report';
 import type { CaseResult, SuiteResult } from '../core/prompt-tests/run';
 import type { Suite } from '../core/prompt-tests/suite';
 import type { ResolvedTarget } from '../core/prompt-tests/target';
-import { plural, table } from './format';
+import { table } from './format';
+import { plural } from '../core/text';
 
 export interface SuiteOutcome {
   /** The suite's path relative to the working directory. */

@@ -10,10 +10,10 @@ import { junitXml } from '../core/prompt-tests/report';
 import { runSuite } from '../core/prompt-tests/run';
 import { executorFor, resolveTarget, TargetError } from '../core/prompt-tests/target';
 import { EXIT, PROGRAM, UsageError, type ArgValue, type CliContext, type Command } from './command';
-import { plural } from './format';
 import { baseUrlFrom, tenantIdFrom, tokenFrom, URL_VARIABLE, withClient, type ServiceTarget } from './service';
 import { findSuites, loadSuite, type SuiteFile } from './suites';
 import { suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
+import { messageOf, plural } from '../core/text';
 
 /** As the extension's setting convai.testConcurrency: its default and its cap. */
 const CONCURRENCY = { default: 4, max: 16 };
@@ -75,7 +75,7 @@ async function writeJunit(file: string, outcomes: readonly SuiteOutcome[], conte
     await mkdir(path.dirname(at), { recursive: true });
     await writeFile(at, junitXml(outcomes.map((o) => ({ name: o.name, result: o.result }))));
   } catch (error) {
-    throw new UsageError(`The JUnit report could not be written to ${at} (${error instanceof Error ? error.message : String(error)}); give --junit a path in a writable folder.`);
+    throw new UsageError(`The JUnit report could not be written to ${at} (${messageOf(error)}); give --junit a path in a writable folder.`);
   }
 }
 

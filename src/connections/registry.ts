@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { ServiceClient, type JsonObject } from '../core/client';
+import { ServiceClient } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { ServiceError } from '../core/errors';
 import { kindById } from '../core/resources';
 import type { Log } from '../log';

@@ -3,6 +3,7 @@ import { parseBaseUrl } from '../core/client';
 import { CA_SETTING, chooseProxy, readCaCertificates, type NetworkSettings } from '../core/network';
 import { CONNECTION_NAME } from '../core/uri';
 import { VS_CODE_ADVICE } from './advice';
+import { messageOf } from '../core/text';
 
 export interface Connection {
   readonly name: string;
@@ -34,7 +35,7 @@ export function readConnections(): { connections: Connection[]; problems: string
       }
       connections.push(connection);
     } catch (error) {
-      problems.push(`convai.connections[${index}] is ignored: ${error instanceof Error ? error.message : String(error)}`);
+      problems.push(`convai.connections[${index}] is ignored: ${messageOf(error)}`);
     }
   });
   return { connections, problems };

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { messageOf } from '../core/text';
 
 interface StoredToken {
   origin: string;
@@ -37,7 +38,7 @@ export class TokenStore {
     } catch (error) {
       // Never fall back to plain text: without a keychain there is no token.
       throw new Error(
-        `The token for "${name}" could not be stored in the system keychain (${error instanceof Error ? error.message : String(error)}). ` +
+        `The token for "${name}" could not be stored in the system keychain (${messageOf(error)}). ` +
           'Make a keyring available to VS Code (for example gnome-keyring, or "password-store" in argv.json) and set the token again.',
       );
     }

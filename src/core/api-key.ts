@@ -3,6 +3,7 @@
  * or a reference to an environment variable or a VS Code secret, so the key
  * itself need not be written into a workspace file.
  */
+import { isJsonObject } from './json';
 
 export type ApiKeyRef =
   | { kind: 'none' }
@@ -61,7 +62,7 @@ function mapStrings(value: unknown, map: (text: string) => string): unknown {
   if (Array.isArray(value)) {
     return value.map((item) => mapStrings(item, map));
   }
-  if (typeof value === 'object' && value !== null) {
+  if (isJsonObject(value)) {
     // fromEntries defines own properties, so a `__proto__` key stays a key.
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, map)]));
   }

@@ -22,10 +22,7 @@ import {
 import { silentLogger, type Logger } from './logger';
 import { createDispatcher, proxyRoute, type NetworkSettings } from './network';
 import type { ResourceKind } from './resources';
-import { isJsonObject } from './json-object';
-
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import { isJsonObject, type Json, type JsonObject } from './json';
 
 export interface ClientOptions {
   /** The connection's name, put at the start of every error message. */

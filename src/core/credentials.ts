@@ -4,18 +4,15 @@
  * bearer_token of an agent prompt's integration. Documents show them masked;
  * a save puts the originals back wherever the mask was left untouched.
  */
-import type { Json, JsonObject } from './client';
 import type { KindId } from './resources';
-import { isJsonObject } from './json-object';
+import { isJsonObject, setAt, valueAt, type Json, type JsonObject, type JsonPath } from './json';
 
 export const CREDENTIAL_MASK = '••••••••';
-
-type Path = Array<string | number>;
 
 /** Keys of tec_params entries that hold secrets, at any depth. */
 const SECRET_KEY = /(key|token|secret|password|passwd|credential|auth)/i;
 
-function secretsIn(value: Json | undefined, path: Path, out: Path[]): void {
+function secretsIn(value: Json | undefined, path: JsonPath, out: JsonPath[]): void {
   if (Array.isArray(value)) {
     value.forEach((item, index) => secretsIn(item, [...path, index], out));
   } else if (isJsonObject(value)) {
@@ -27,8 +24,8 @@ function secretsIn(value: Json | undefined, path: Path, out: Path[]): void {
 }
 
 /** Where the credentials of a detail object are. */
-export function credentialPaths(kind: KindId, detail: JsonObject): Path[] {
-  const paths: Path[] = [];
+export function credentialPaths(kind: KindId, detail: JsonObject): JsonPath[] {
+  const paths: JsonPath[] = [];
   if (kind === 'tenant' && typeof detail.auth_token === 'string' && detail.auth_token !== '') paths.push(['auth_token']);
   if (kind === 'integration') secretsIn(detail.tec_params, ['tec_params'], paths);
   if (kind === 'agent' && isJsonObject(detail.configuration) && Array.isArray(detail.configuration.prompt)) {
@@ -42,39 +39,14 @@ export function credentialPaths(kind: KindId, detail: JsonObject): Path[] {
   return paths;
 }
 
-function get(value: Json | undefined, path: Path): Json | undefined {
-  let current = value;
-  for (const step of path) {
-    if (Array.isArray(current) && typeof step === 'number') current = current[step];
-    else if (isJsonObject(current) && typeof step === 'string' && Object.prototype.hasOwnProperty.call(current, step)) current = current[step];
-    else return undefined;
-  }
-  return current;
-}
-
-/** A copy of `value` with the value at `path` replaced, when that path exists. */
-function replaced(value: Json, path: Path, next: Json): Json {
-  const [step, ...rest] = path;
-  if (step === undefined) return next;
-  if (Array.isArray(value) && typeof step === 'number' && step < value.length) {
-    return value.map((item, index) => (index === step ? replaced(item, rest, next) : item));
-  }
-  if (isJsonObject(value) && typeof step === 'string' && Object.prototype.hasOwnProperty.call(value, step)) {
-    const copy: JsonObject = {};
-    for (const [key, item] of Object.entries(value)) copy[key] = key === step ? replaced(item, rest, next) : item;
-    return copy;
-  }
-  return value;
-}
-
 export function maskCredentials(kind: KindId, detail: JsonObject): JsonObject {
-  return credentialPaths(kind, detail).reduce<Json>((masked, path) => replaced(masked, path, CREDENTIAL_MASK), detail) as JsonObject;
+  return credentialPaths(kind, detail).reduce<Json>((masked, path) => setAt(masked, path, CREDENTIAL_MASK), detail) as JsonObject;
 }
 
 /** The edited object with every still-masked credential set back to the original's value. */
 export function restoreCredentials(kind: KindId, edited: JsonObject, original: JsonObject): JsonObject {
   return credentialPaths(kind, original).reduce<Json>(
-    (restored, path) => (get(restored, path) === CREDENTIAL_MASK ? replaced(restored, path, get(original, path) ?? null) : restored),
+    (restored, path) => (valueAt(restored, path) === CREDENTIAL_MASK ? setAt(restored, path, valueAt(original, path) ?? null) : restored),
     edited,
   ) as JsonObject;
 }

@@ -4,15 +4,14 @@
  * its text comes from the detail and which fields its save sends; the one
  * safe-save engine does the rest (checks, conflicts, failures, refresh).
  */
-import type { Json, JsonObject } from './client';
 import { maskCredentials, restoreCredentials } from './credentials';
 import { formatDocument, parseDocument, type SyntaxProblem } from './json-document';
 import { isPromptTextField } from './prompt-text';
-import { editableFields, kindById, kindBySegment, type ResourceKind } from './resources';
+import { editableFields, kindById, kindOfSegment, type ResourceKind } from './resources';
 import { isCausedByEdit, ownedFieldChanges, type FieldProblem } from './save-plan';
 import { isElementFileName, type FileLocation } from './uri';
 import { validateDocument } from './validation';
-import { isJsonObject } from './json-object';
+import { isJsonObject, type Json, type JsonObject } from './json';
 
 export type ViewRead =
   | {
@@ -151,7 +150,7 @@ export function viewOf(location: FileLocation): DocumentView {
     case 'tenant':
       return wholeView(kindById('tenant'));
     case 'resource':
-      return wholeView(kindBySegment(location.segment) as ResourceKind);
+      return wholeView(kindOfSegment(location.segment));
     case 'part': {
       const kind = kindById('prompt');
       const { part } = location;

@@ -3,7 +3,7 @@
  * is stored across window reloads: its base loses its credentials on the way
  * to disk and gets them back from the service's current object on the way in.
  */
-import type { JsonObject } from './client';
+import type { JsonObject } from './json';
 import { maskCredentials, restoreCredentials } from './credentials';
 import { formatDocument } from './json-document';
 import type { KindId } from './resources';

@@ -4,7 +4,7 @@
  * the fix (a Remedy); the message says that fix in the shell's words (Advice).
  */
 import { NEUTRAL_ADVICE, type Advice, type Remedy } from './advice';
-import { isJsonObject } from './json-object';
+import { isJsonObject } from './json';
 
 export type FailureKind = 'http' | 'network' | 'timeout' | 'cancelled' | 'response';
 

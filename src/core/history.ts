@@ -2,7 +2,7 @@
  * Runs of the service's two operations, kept per resource across restarts
  * and bounded in size. Pure: the glue persists the data in extension storage.
  */
-import type { JsonObject } from './client';
+import { isJsonObject, type JsonObject } from './json';
 
 /** The service's two operations, and a request sent from a definition file (section 2.9). */
 export type Operation = 'test_prompt' | 'execute_action' | 'send_request';
@@ -42,7 +42,7 @@ export const DEFAULT_LIMITS: HistoryLimits = { runsPerResource: 30, resources: 1
 function clipStrings(value: unknown, max: number): unknown {
   if (typeof value === 'string') return value.length > max ? `${value.slice(0, max)}… [${value.length - max} more characters not kept in the history]` : value;
   if (Array.isArray(value)) return value.map((item) => clipStrings(item, max));
-  if (typeof value === 'object' && value !== null) {
+  if (isJsonObject(value)) {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) out[key] = clipStrings(item, max);
     return out;

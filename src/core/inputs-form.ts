@@ -3,8 +3,9 @@
  * A form that is replaced or closed runs nothing, so whoever waits on it is never left hanging.
  */
 import { randomUUID } from 'node:crypto';
-import type { JsonObject } from './client';
+import type { JsonObject } from './json';
 import { inputsOf, type InputsDraft, type ServiceOperation } from './run-inputs';
+import { messageOf } from './text';
 
 /** What the panel renders of the open form. */
 export interface InputsForm {
@@ -62,7 +63,7 @@ export class InputsForms {
       this.open = undefined;
       open.resolve(inputs);
     } catch (error) {
-      open.form = { ...open.form, draft, problem: error instanceof Error ? error.message : String(error) };
+      open.form = { ...open.form, draft, problem: messageOf(error) };
     }
     return { resource: open.resource, label: open.label };
   }

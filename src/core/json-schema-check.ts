@@ -3,7 +3,7 @@
  * keywords such schemas use, so no schema compiler runs in the extension; json-schema-problems.ts first makes sure
  * a schema holds only these keywords, each well formed, which is why the rules below may trust their arguments.
  */
-import { isJsonObject } from './json-object';
+import { isJsonObject } from './json';
 
 export type SchemaObject = Record<string, unknown>;
 

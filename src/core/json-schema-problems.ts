@@ -5,7 +5,8 @@
  */
 import { closest } from './closest-name';
 import { child, JSON_TYPES, resolveRef, type SchemaObject } from './json-schema-check';
-import { isJsonObject } from './json-object';
+import { isJsonObject } from './json';
+import { messageOf } from './text';
 
 interface Walk {
   root: SchemaObject;
@@ -57,7 +58,7 @@ function regexProblem(pattern: string): string | undefined {
     new RegExp(pattern, 'u');
     return undefined;
   } catch (error) {
-    return `${JSON.stringify(pattern)} is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`;
+    return `${JSON.stringify(pattern)} is not a valid regular expression (${messageOf(error)})`;
   }
 }
 

@@ -2,7 +2,7 @@
  * How a resource reads in the tree and in pickers, from its summary fields
  * alone (list responses), in the words of the service's domain.
  */
-import type { JsonObject } from './client';
+import type { JsonObject } from './json';
 import { ENUMS, type KindId } from './resources';
 
 export interface ResourceLabel {

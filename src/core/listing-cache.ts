@@ -5,7 +5,7 @@
  * one error, not one per reader) until it is invalidated: when the extension
  * itself changes that kind, or the user refreshes.
  */
-import type { JsonObject } from './client';
+import type { JsonObject } from './json';
 import type { TenantSegment } from './resources';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };

@@ -3,7 +3,7 @@
  * `prompt_params`, completed while writing, highlighted), in one place for
  * the parts, the operations and the test suites.
  */
-import type { Json, JsonObject } from './client';
+import type { Json, JsonObject } from './json';
 import { PLACEHOLDER } from './request-builder';
 
 /** A prompt's fields that hold text a person writes. */

@@ -5,10 +5,10 @@
  * confirmation can list what it would leave dangling.
  */
 import { type Node, parseTree } from 'jsonc-parser';
-import type { JsonObject } from './client';
+import type { JsonObject } from './json';
 import type { TextRange } from './json-document';
 import { resourceLabel } from './labels';
-import { kindBySegment, type TenantSegment } from './resources';
+import { kindOfSegment, type TenantSegment } from './resources';
 
 export interface Reference {
   segment: TenantSegment;
@@ -62,7 +62,7 @@ export function findReferences(
 
 /** `AI Prompt`: how messages name a kind. */
 export function kindLabel(segment: TenantSegment): string {
-  return kindBySegment(segment)?.label ?? segment;
+  return kindOfSegment(segment).label;
 }
 
 /** An id as the URIs and the service know them: a non-negative integer. */
@@ -173,8 +173,7 @@ export interface TargetName {
 }
 
 export function nameTarget(segment: TenantSegment, item: JsonObject): TargetName {
-  const kind = kindBySegment(segment);
-  const name = kind ? resourceLabel(kind.id, item).label : `#${String(item.id)}`;
+  const name = resourceLabel(kindOfSegment(segment).id, item).label;
   const label = `${kindLabel(segment)} ${String(item.id)}`;
   const description = typeof item.description === 'string' && item.description.trim() !== '' ? item.description.trim() : undefined;
   return { name, label, heading: `${label} · ${name}`, ...(description === undefined ? {} : { description }) };
@@ -198,7 +197,7 @@ export function danglingReferences(values: readonly ReferenceValue[], listing: (
 
 export function danglingMessage(value: ReferenceToId, tenantId: number): string {
   const { field, to, nullable } = value.reference;
-  const plural = kindBySegment(to)?.pluralLabel ?? to;
+  const plural = kindOfSegment(to).pluralLabel;
   return `${field}: tenant ${tenantId} holds no ${kindLabel(to)} ${value.id}; choose one of its ${plural} (completion lists them)${nullable ? ' or null' : ''}`;
 }
 

@@ -13,7 +13,7 @@ import { isMalformedReference, parseApiKey } from './api-key';
 import { locate, locateKey, SYNTAX_MESSAGES, type TextRange } from './json-document';
 import { API_KEY_PLACEHOLDER, BODYLESS, HEADER_BREAK, HEADER_NAME, type PlaceholderToken, type RequestDefinition, scanPlaceholders } from './request-builder';
 import { pathText, validateDocument } from './validation';
-import { isJsonObject } from './json-object';
+import { isJsonObject } from './json';
 
 /** How a request definition file's name ends. */
 export const DEFINITION_SUFFIX = '.apirequest.json';

@@ -230,8 +230,16 @@ export const TENANT_SEGMENTS: readonly TenantSegment[] = KINDS.filter(
   (k): k is ResourceKind & { segment: TenantSegment } => k.segment !== 'tenants',
 ).map((k) => k.segment);
 
+/** The kind of a segment read from text, which may name none. */
 export function kindBySegment(segment: string): ResourceKind | undefined {
   return bySegment.get(segment);
+}
+
+/** The kind of a segment the types already vouch for. */
+export function kindOfSegment(segment: Segment): ResourceKind {
+  const kind = bySegment.get(segment);
+  if (!kind) throw new Error(`unknown resource segment ${segment}`);
+  return kind;
 }
 
 export function kindById(id: KindId): ResourceKind {

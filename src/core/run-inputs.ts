@@ -3,9 +3,8 @@
  * (prompt_text, or the action's name) and an object (prompt_params or params) typed as JSON. Pure, so what the
  * results panel's form starts with and the extension's check of what the form sends are tested in plain Node.
  */
-import type { Json, JsonObject } from './client';
 import type { Operation } from './history';
-import { isJsonObject, parseJsonObject } from './json-object';
+import { isJsonObject, parseJsonObject, type Json, type JsonObject } from './json';
 
 /** The operations of the service itself; a sent request (send_request) has inputs of its own. */
 export type ServiceOperation = Exclude<Operation, 'send_request'>;

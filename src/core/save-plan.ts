@@ -2,9 +2,8 @@
  * What a save sends, and what it must refuse before sending anything:
  * pure, so every rule is unit-tested without VS Code.
  */
-import type { Json, JsonObject } from './client';
 import { editableFields, type ResourceKind } from './resources';
-import { isJsonObject } from './json-object';
+import { isJsonObject, own, valueAt, type Json, type JsonObject } from './json';
 
 export interface FieldProblem {
   path: Array<string | number>;
@@ -17,10 +16,6 @@ const AGENT_PROMPT_REQUEST_FIELDS = ['name', 'prompt', 'initial_response', 'voic
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function own(value: JsonObject, key: string): Json | undefined {
-  return Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
 }
 
 /** A service-owned field whose value the user changed: the save is refused, naming the field. */
@@ -40,16 +35,6 @@ export function ownedFieldChanges(kind: ResourceKind, base: JsonObject, edited: 
     }
   }
   return problems;
-}
-
-function valueAt(value: Json | undefined, path: ReadonlyArray<string | number>): Json | undefined {
-  let current = value;
-  for (const step of path) {
-    if (Array.isArray(current) && typeof step === 'number') current = current[step];
-    else if (isJsonObject(current) && typeof step === 'string') current = own(current, step);
-    else return undefined;
-  }
-  return current;
 }
 
 /**

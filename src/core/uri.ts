@@ -3,7 +3,7 @@
  * `toResourcePath` and read by `parseResourcePath`, here and nowhere else.
  * The core works on authority and path strings; the glue wraps them in `vscode.Uri`.
  */
-import { kindBySegment, TENANT_SEGMENTS, type TenantSegment } from './resources';
+import { kindOfSegment, TENANT_SEGMENTS, type TenantSegment } from './resources';
 
 export const SCHEME = 'convai';
 
@@ -177,14 +177,14 @@ export function describeLocation(location: ResourceLocation, name?: string): str
     case 'resource':
     case 'partsFolder':
     case 'agentPromptsFolder':
-      return named(`${kindBySegment(location.segment)?.label ?? location.segment} ${location.id} of tenant ${location.tenantId} on ${location.connection}`);
+      return named(`${kindOfSegment(location.segment).label} ${location.id} of tenant ${location.tenantId} on ${location.connection}`);
     case 'part':
     case 'agentPrompt':
       return `${partName(location)} of ${describeLocation(wholeOf(location), name)}`;
     case 'tenant':
       return named(`tenant ${location.tenantId} on ${location.connection}`);
     case 'kindFolder':
-      return `${kindBySegment(location.segment)?.pluralLabel ?? location.segment} of tenant ${location.tenantId} on ${location.connection}`;
+      return `${kindOfSegment(location.segment).pluralLabel} of tenant ${location.tenantId} on ${location.connection}`;
     case 'tenantFolder':
       return `tenant ${location.tenantId} on ${location.connection}`;
     case 'tenants':

@@ -10,10 +10,7 @@
  * user-info's first `:`. A marker must be non-empty and hold none of those
  * delimiters, or a hidden password would no longer read back as one.
  */
-import type { Json } from './client';
-import { isJsonObject } from './json-object';
-
-type Path = Array<string | number>;
+import { isJsonObject, own, type Json, type JsonPath } from './json';
 
 interface UrlPassword {
   /** Offsets of the password in the string. */
@@ -71,13 +68,13 @@ function withPasswords(text: string, passwords: UrlPassword[], next: (password: 
 }
 
 /** A copy of `value` with each string mapped, given the value at the same path of `current` to draw on. */
-function mapStrings(value: Json, current: Json | undefined, path: Path, map: (text: string, current: Json | undefined, path: Path) => string): Json {
+function mapStrings(value: Json, current: Json | undefined, path: JsonPath, map: (text: string, current: Json | undefined, path: JsonPath) => string): Json {
   if (typeof value === 'string') return map(value, current, path);
   if (Array.isArray(value)) return value.map((item, index) => mapStrings(item, Array.isArray(current) ? current[index] : undefined, [...path, index], map));
   if (isJsonObject(value)) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [
       key,
-      mapStrings(item, isJsonObject(current) && Object.hasOwn(current, key) ? current[key] : undefined, [...path, key], map),
+      mapStrings(item, isJsonObject(current) ? own(current, key) : undefined, [...path, key], map),
     ]));
   }
   return value;
@@ -109,9 +106,9 @@ export function hideUrlPasswords(value: Json, marker: string): Json {
  * itself, as the service then no longer holds the password. `missing` names
  * each string that still holds a marker, once, with the marker left there.
  */
-export function restoreUrlPasswords(local: Json, current: Json | undefined, marker: string): { value: Json; missing: Path[] } {
+export function restoreUrlPasswords(local: Json, current: Json | undefined, marker: string): { value: Json; missing: JsonPath[] } {
   if (!someStringHolds(local, marker)) return { value: local, missing: [] };
-  const missing: Path[] = [];
+  const missing: JsonPath[] = [];
   const value = mapStrings(local, current, [], (text, held, path) => {
     if (!text.includes(marker)) return text;
     const heldText = typeof held === 'string' ? held : '';
@@ -132,6 +129,6 @@ export function restoreUrlPasswords(local: Json, current: Json | undefined, mark
 }
 
 /** The paths of the strings holding `marker` as a URL password: what a push of a new resource could not resolve. */
-export function urlPasswordMarkers(value: Json, marker: string): Path[] {
+export function urlPasswordMarkers(value: Json, marker: string): JsonPath[] {
   return restoreUrlPasswords(value, undefined, marker).missing;
 }

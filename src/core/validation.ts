@@ -10,7 +10,8 @@ import { parseDocument } from './json-document';
 import { jsonSchemaFailures } from './json-schema-check';
 import { jsonSchemaProblem } from './json-schema-problems';
 import type { Segment } from './resources';
-import { isJsonObject } from './json-object';
+import { isJsonObject } from './json';
+import { plural } from './text';
 
 export interface Problem {
   /** JSON path of the offending value (or of the missing or unknown property) in the document. */
@@ -68,8 +69,7 @@ export function summarizeProblems(problems: Problem[], max = 5): string {
   }
   const shown = problems.slice(0, max).map((p) => p.message);
   const rest = problems.length - shown.length;
-  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-  return `${count}: ${shown.join('; ')}${rest > 0 ? `; and ${rest} more` : ''}`;
+  return `${plural(problems.length, 'problem')}: ${shown.join('; ')}${rest > 0 ? `; and ${rest} more` : ''}`;
 }
 
 function problemsOf(errors: ErrorObject[], document: unknown): Problem[] {

@@ -1,17 +1,14 @@
 import * as vscode from 'vscode';
 import { locate, locateKey, type SyntaxProblem } from '../core/json-document';
 import type { FieldProblem } from '../core/save-plan';
+import { textRange } from '../ui/text-range';
 
 /** Keywords whose problem sits on the property name rather than its value. */
 const ON_KEY = new Set(['additionalProperties', 'readOnly']);
 
+/** At least one character, so a problem at the end of the text still shows. */
 function range(text: string, offset: number, length: number): vscode.Range {
-  const position = (at: number): vscode.Position => {
-    const before = text.slice(0, at);
-    const line = before.split('\n').length - 1;
-    return new vscode.Position(line, at - (before.lastIndexOf('\n') + 1));
-  };
-  return new vscode.Range(position(offset), position(offset + Math.max(length, 1)));
+  return textRange(text, offset, Math.max(length, 1));
 }
 
 /** The problems that refused a save, each at its position in the document. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { fromStoredDraft, toStoredDraft, type Draft, type StoredDraft } from '../core/draft-storage';
 import { isFile, toResourceUriString, wholeOf } from '../core/uri';
 import { kindOf, parseUri } from './locations';

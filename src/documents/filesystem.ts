@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ServiceError } from '../core/errors';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { agentElementNames, MissingPartError, viewOf } from '../core/document-views';
 import { formatDocument } from '../core/json-document';
 import { kindById, TENANT_SEGMENTS } from '../core/resources';
@@ -11,6 +11,7 @@ import { showFailure } from '../ui/notify';
 import { kindOf, parseUri, requireLocation, target, toUri } from './locations';
 import type { Drafts } from './drafts';
 import type { DocumentState, DocumentStore } from './store';
+import { messageOf } from '../core/text';
 
 /** readFile reuses what stat fetched a moment ago instead of asking the service twice when a document opens. */
 const FRESH_MS = 1500;
@@ -284,7 +285,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
   }
 
   private toFileSystemError(uri: vscode.Uri, error: unknown): vscode.FileSystemError {
-    this.log.for('documents').warn(`${uri.toString()}: ${error instanceof Error ? error.message : String(error)}`);
+    this.log.for('documents').warn(`${uri.toString()}: ${messageOf(error)}`);
     if (error instanceof ServiceError && error.status === 401) showFailure(this.log, error);
     return toFileSystemError(error);
   }
@@ -292,7 +293,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
 
 export function toFileSystemError(error: unknown): vscode.FileSystemError {
   if (error instanceof vscode.FileSystemError) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   if (!(error instanceof ServiceError)) return new vscode.FileSystemError(message);
   if (error.status === 404) return vscode.FileSystemError.FileNotFound(message);
   if (error.status === 401 || error.status === 403) return vscode.FileSystemError.NoPermissions(message);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { kindById, kindBySegment, type ResourceKind } from '../core/resources';
+import { kindOfSegment, type ResourceKind } from '../core/resources';
 import { isFile, isPart, parseResourcePath, SCHEME, toResourcePath, wholeOf, type FileLocation, type ResourceLocation, type WholeLocation } from '../core/uri';
 
 export function parseUri(uri: vscode.Uri): ResourceLocation | undefined {
@@ -19,7 +19,7 @@ export function requireLocation(uri: vscode.Uri): ResourceLocation {
 }
 
 export function kindOf(location: FileLocation): ResourceKind {
-  return location.type === 'tenant' ? kindById('tenant') : (kindBySegment(location.segment) as ResourceKind);
+  return kindOfSegment(location.type === 'tenant' ? 'tenants' : location.segment);
 }
 
 /** The id and tenant query of a document's requests. */

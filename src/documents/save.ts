@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { viewOf, type ViewRead } from '../core/document-views';
 import { formatDocument } from '../core/json-document';
 import { answerLacksDetail, conflictingFields, sentBody } from '../core/save-plan';
@@ -10,7 +10,7 @@ import { uploadOnAutoSave } from '../connections/settings';
 import type { Log } from '../log';
 import type { SaveDiagnostics } from './diagnostics';
 import type { Drafts } from './drafts';
-import { messageOf } from '../ui/notify';
+import { messageOf, plural } from '../core/text';
 import { toFileSystemError, type ConvaiFileSystem } from './filesystem';
 import { parseUri, target } from './locations';
 import type { ServiceVersions } from './service-version';
@@ -173,7 +173,7 @@ export class Saver implements vscode.Disposable {
         this.files().fireChanged(document.uri);
       } catch (error) {
         // A part the save removed (an agent element renamed): its editor keeps the last text until closed.
-        this.log.for('documents').info(`${document.uri.toString()}: ${error instanceof Error ? error.message : String(error)}`);
+        this.log.for('documents').info(`${document.uri.toString()}: ${messageOf(error)}`);
       }
     }
   }
@@ -184,7 +184,7 @@ export class Saver implements vscode.Disposable {
     this.refused.add(uri.toString());
     this.diagnostics.show(uri, text, read.syntax, read.problems);
     const reasons = read.syntax.length > 0
-      ? `the text is not valid JSON (${read.syntax.length} problem${read.syntax.length > 1 ? 's' : ''}, first: ${read.syntax[0]?.message ?? ''})`
+      ? `the text is not valid JSON (${plural(read.syntax.length, 'problem')}, first: ${read.syntax[0]?.message ?? ''})`
       : summarizeProblems(read.problems);
     throw new vscode.FileSystemError(`Not saved, nothing was sent: ${reasons}.`);
   }

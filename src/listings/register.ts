@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ListingCache } from '../core/listing-cache';
-import { kindBySegment, type ResourceKind } from '../core/resources';
+import { kindOfSegment } from '../core/resources';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 
@@ -12,7 +12,7 @@ import type { ConvaiFileSystem } from '../documents/filesystem';
  */
 export function register(connections: Connections, files: ConvaiFileSystem): { listings: ListingCache; disposables: vscode.Disposable[] } {
   const listings = new ListingCache(({ connection, tenantId, segment }) =>
-    connections.client(connection).list(kindBySegment(segment) as ResourceKind, tenantId));
+    connections.client(connection).list(kindOfSegment(segment), tenantId));
   return {
     listings,
     disposables: [

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { promptPlaceholders } from '../core/prompt-text';
-import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
+import { kindOfSegment, type TenantSegment } from '../core/resources';
 import { draftOf, promptDraft } from '../core/run-inputs';
 import type { Drafts } from '../documents/drafts';
 import { fileTarget } from '../documents/locations';
@@ -20,7 +20,7 @@ function resourceOf(arg: unknown, segments: readonly TenantSegment[], fromUser: 
   const location = targeted?.location;
   const uri = targeted?.uri;
   if (!uri || location?.type !== 'resource' || !segments.includes(location.segment)) {
-    const what = segments.map((s) => (kindBySegment(s) as ResourceKind).label).join(' or ');
+    const what = segments.map((s) => kindOfSegment(s).label).join(' or ');
     throw new Error(`uri must name an ${what}: open one (or choose it in the ConvAI view), or pass convai://<connection>/tenants/<tenantId>/${segments.join('|')}/<id>.json.`);
   }
   return { uri, location };
@@ -64,7 +64,7 @@ export function registerOperationCommands(log: Log, connections: Connections, ru
       const { uri, location } = resourceOf(arg, ['ai_prompts'], true);
       const label = await describeNamed(listings, location);
       if (!(await settleUnsaved(drafts, uri, label, 'Test'))) return undefined;
-      const prompt = await connections.client(location.connection).get(kindBySegment('ai_prompts') as ResourceKind, location.id, location.tenantId);
+      const prompt = await connections.client(location.connection).get(kindOfSegment('ai_prompts'), location.id, location.tenantId);
       const resource = uri.toString();
       const draft = promptDraft(promptPlaceholders(prompt), history.runs(resource)[0]?.inputs, history.recent('prompt_text')[0]);
       const inputs = await runner.askInputs({ resource, label }, 'test_prompt', draft);

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { addRun, runsOf, type HistoryData, type RunRecord } from '../core/history';
-import { isJsonObject } from '../core/json-object';
+import { isJsonObject } from '../core/json';
 
 const HISTORY_KEY = 'convai.runHistory';
 const RECENT_KEY = 'convai.recentInputs';

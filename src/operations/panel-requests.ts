@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import type { RunRecord } from '../core/history';
 import type { FormPlace, InputsForms } from '../core/inputs-form';
 import { parseResourcePath, toResourceUriString } from '../core/uri';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { InputsForms } from '../core/inputs-form';
+import { isJsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import type { Drafts } from '../documents/drafts';
@@ -28,7 +29,7 @@ export function register(context: vscode.ExtensionContext, log: Log, connections
       ...handlePanelRequests(log, panel, runner, history, forms),
       vscode.window.registerWebviewPanelSerializer('convai.results', {
         deserializeWebviewPanel: async (restored: vscode.WebviewPanel, state: unknown) => {
-          const resource = typeof state === 'object' && state !== null ? (state as { resource?: unknown }).resource : undefined;
+          const resource = isJsonObject(state) ? state.resource : undefined;
           // A page closed before it had saved its state shows the newest run of all.
           const newest = (typeof resource === 'string' ? history.runs(resource)[0] : undefined) ?? history.newest();
           if (!newest) {

@@ -5,7 +5,7 @@
  * only run and form ids and field names, never service text
  * (panel-messages.ts says what the page may send back).
  */
-import type { Json, JsonObject } from '../core/client';
+import type { Json, JsonObject } from '../core/json';
 import type { Operation, RunOutcome, RunRecord } from '../core/history';
 import type { InputsForm } from '../core/inputs-form';
 import { isServiceOperation } from '../core/run-inputs';

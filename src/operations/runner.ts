@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { ServiceError } from '../core/errors';
 import type { Operation, RunOutcome, RunRecord } from '../core/history';
 import type { FormPlace, InputsForms } from '../core/inputs-form';
 import { formatDocument } from '../core/json-document';
-import { kindBySegment, type ResourceKind } from '../core/resources';
+import { kindOfSegment } from '../core/resources';
 import { draftOf, INPUT_FIELDS, type InputsDraft, type ServiceOperation } from '../core/run-inputs';
 import { parseResourcePath, type FileLocation } from '../core/uri';
 import { describeNamed } from '../listings/names';
@@ -16,6 +16,7 @@ import type { Drafts } from '../documents/drafts';
 import { hasUnsavedEdits } from '../documents/unsaved';
 import type { HistoryStore } from './history-store';
 import type { PanelModel, ResultsPanel } from './panel';
+import { messageOf } from '../core/text';
 
 export type ResourceLocation = Extract<FileLocation, { type: 'resource' }>;
 
@@ -218,7 +219,7 @@ export class Runner {
 
   private async execute(request: RunRequest, signal: AbortSignal): Promise<JobResult> {
     const { location } = request;
-    const kind = kindBySegment(location.segment) as ResourceKind;
+    const kind = kindOfSegment(location.segment);
     const client = this.connections.client(location.connection);
     let savedHash: string | undefined;
     try {
@@ -232,7 +233,7 @@ export class Runner {
       return { outcome: { kind: failed ? 'failed-status' : 'ok', response }, savedHash, response };
     } catch (error) {
       if (error instanceof ServiceError && error.kind === 'cancelled') return { outcome: { kind: 'cancelled' }, savedHash, error };
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       return { outcome: { kind: 'error', message, status: error instanceof ServiceError ? error.status : undefined }, savedHash, error };
     }
   }

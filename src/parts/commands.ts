@@ -1,9 +1,8 @@
 import { applyEdits, modify } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { JsonObject } from '../core/client';
 import { agentElementNames } from '../core/document-views';
-import { isJsonObject } from '../core/json-object';
+import { isJsonObject, type JsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
 import { parseDocument } from '../core/json-document';
 import { isElementFileName, PROMPT_PARTS, toResourceUriString, type PartLocation, type PromptPart, type WholeLocation } from '../core/uri';
@@ -91,7 +90,7 @@ async function addAiFunction(listings: ListingCache, arg: unknown): Promise<Json
   const document = await vscode.workspace.openTextDocument(toUri(part));
   const { value } = parseDocument(document.getText());
   if (!Array.isArray(value)) throw new Error('function_defs must be a valid JSON array before an AI function can be added: fix the problems marked in it first.');
-  const defined = new Set(value.map((d: unknown) => (typeof d === 'object' && d !== null ? (d as JsonObject).name : undefined)));
+  const defined = new Set(value.map((d: unknown) => (isJsonObject(d) ? d.name : undefined)));
   const outcome = await listings.get({ connection: resource.connection, tenantId: resource.tenantId, segment: 'ai_functions' });
   if (!outcome.ok) throw outcome.error;
   const functions = outcome.value.filter((f) => typeof f.name === 'string' && f.name !== '');

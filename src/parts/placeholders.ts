@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Json, JsonObject } from '../core/client';
+import type { Json, JsonObject } from '../core/json';
 import { placeholderBeingTyped, placeholderSpans, placeholdersOf, PROMPT_TEXT_FIELDS } from '../core/prompt-text';
 import { agentElements } from '../core/document-views';
 import { SCHEME, type PartLocation } from '../core/uri';

@@ -2,11 +2,11 @@ import * as path from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { Json, JsonObject } from '../core/client';
+import type { Json, JsonObject } from '../core/json';
 import type { RunRecord } from '../core/history';
 import { parseSuite, SUITE_SUFFIX, suitePath } from '../core/prompt-tests/suite';
 import { promptPlaceholders } from '../core/prompt-text';
-import { kindBySegment, type ResourceKind } from '../core/resources';
+import { kindOfSegment } from '../core/resources';
 import { slug } from '../core/tenant/manifest';
 import { parseResourcePath, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
@@ -92,7 +92,7 @@ function caseOf(run: RunRecord, names: ReadonlySet<string>): JsonObject {
 
 export function registerAuthoring(log: Log, connections: Connections, history: HistoryStore): vscode.Disposable[] {
   const nameOf = async (resource: Tested): Promise<{ name: string; detail: JsonObject }> => {
-    const detail = await connections.client(resource.connection).get(kindBySegment(resource.segment) as ResourceKind, resource.id, resource.tenantId);
+    const detail = await connections.client(resource.connection).get(kindOfSegment(resource.segment), resource.id, resource.tenantId);
     return { name: typeof detail.name === 'string' ? detail.name : String(resource.id), detail };
   };
   return [

@@ -3,14 +3,8 @@ import * as vscode from 'vscode';
 import type { CaseResult } from '../core/prompt-tests/run';
 import { parseSuite, SUITE_SUFFIX } from '../core/prompt-tests/suite';
 import { runSuiteFile, suiteText, type SuiteDeps, type SuiteRun } from './execution';
-
-function rangeOf(text: string, offset: number, length: number): vscode.Range {
-  const position = (at: number): vscode.Position => {
-    const before = text.slice(0, at);
-    return new vscode.Position(before.split('\n').length - 1, at - (before.lastIndexOf('\n') + 1));
-  };
-  return new vscode.Range(position(offset), position(offset + length));
-}
+import { messageOf, plural } from '../core/text';
+import { textRange } from '../ui/text-range';
 
 /** A failed case's messages: a failed `equals` as a diff of expected and actual, the others as text. */
 function messagesOf(result: CaseResult, location: vscode.Location, note: string): vscode.TestMessage[] {
@@ -87,14 +81,14 @@ export class PromptTestController implements vscode.Disposable {
     this.controller.items.add(item);
     const { suite, problems } = parseSuite(text);
     this.problems.set(uri, problems.map((p) => Object.assign(
-      new vscode.Diagnostic(rangeOf(text, p.range.offset, Math.max(p.range.length, 1)), p.message, vscode.DiagnosticSeverity.Error),
+      new vscode.Diagnostic(textRange(text, p.range.offset, Math.max(p.range.length, 1)), p.message, vscode.DiagnosticSeverity.Error),
       { source: 'ConvAI' },
     )));
-    item.error = problems.length > 0 ? `${problems.length} problem${problems.length > 1 ? 's' : ''}: ${problems.map((p) => p.message).join('; ')}` : undefined;
+    item.error = problems.length > 0 ? `${plural(problems.length, 'problem')}: ${problems.map((p) => p.message).join('; ')}` : undefined;
     item.range = new vscode.Range(0, 0, 0, 0);
     item.children.replace((suite?.cases ?? []).map((testCase) => {
       const child = this.controller.createTestItem(`${uri.toString()}#${testCase.name}`, testCase.name, uri);
-      child.range = rangeOf(text, testCase.range.offset, testCase.range.length);
+      child.range = textRange(text, testCase.range.offset, testCase.range.length);
       return child;
     }));
     return item;
@@ -147,7 +141,7 @@ export class PromptTestController implements vscode.Disposable {
           results.set(uri.toString(), done);
         } catch (error) {
           results.set(uri.toString(), error instanceof Error ? error : new Error(String(error)));
-          const message = new vscode.TestMessage(error instanceof Error ? error.message : String(error));
+          const message = new vscode.TestMessage(messageOf(error));
           for (const testCase of cases) run.errored(testCase, message);
           if (cases.length === 0) run.errored(suite, message);
         }

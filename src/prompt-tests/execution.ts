@@ -1,12 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import type { RunOutcome } from '../core/history';
 import { formatDocument } from '../core/json-document';
 import { runSuite, type CaseResult, type CaseRun, type SuiteResult } from '../core/prompt-tests/run';
-import { parseSuite, type Suite, type SuiteProblem, type TestCase } from '../core/prompt-tests/suite';
+import { parseSuite, type Suite, type TestCase } from '../core/prompt-tests/suite';
 import { executorFor, resolveTarget, type ResolvedTarget } from '../core/prompt-tests/target';
+import { lineColumnText } from '../core/text';
 import { describeLocation, toResourceUriString, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import { testConcurrency, testTarget } from '../connections/settings';
@@ -28,18 +29,12 @@ export async function suiteText(uri: vscode.Uri): Promise<string> {
   return open ? open.getText() : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
 }
 
-function where(text: string, problem: SuiteProblem): string {
-  const before = text.slice(0, problem.range.offset);
-  const line = before.split('\n').length;
-  return `${line}:${problem.range.offset - before.lastIndexOf('\n')}`;
-}
-
 export async function readSuite(uri: vscode.Uri): Promise<Suite> {
   const text = await suiteText(uri);
   const { suite, problems } = parseSuite(text);
   if (suite) return suite;
   const name = vscode.workspace.asRelativePath(uri);
-  throw new SuiteError(`${name} cannot run: ${problems.map((p) => `${where(text, p)} ${p.message}`).join('; ')}.`);
+  throw new SuiteError(`${name} cannot run: ${problems.map((p) => `${lineColumnText(text, p.range.offset)} ${p.message}`).join('; ')}.`);
 }
 
 export interface SuiteRun {

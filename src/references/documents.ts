@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import type { TextRange } from '../core/json-document';
 import type { ListingCache } from '../core/listing-cache';
 import { REFERENCE_FIELDS, type ReferenceValue } from '../core/references';

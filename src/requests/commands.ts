@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { withSuffix } from '../core/file-names';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { MASK, maskSecret } from '../core/api-key';
 import type { RunRecord } from '../core/history';
 import { buildRequest, type BuiltRequest } from '../core/request-builder';
@@ -14,6 +14,7 @@ import { loadFromObject, loadFromUri, resolveApiKey, SECRET_NAME, SECRET_PREFIX,
 import { askJsonObject } from './json-input';
 import { send } from './sender';
 import { definitionTemplate } from './template';
+import { messageOf } from '../core/text';
 
 const PREVIEW_SCHEME = 'convai-preview';
 
@@ -100,7 +101,7 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
           return { outcome: { kind: ok ? 'ok' : 'failed-status', response: shown }, response: answer as unknown as JsonObject };
         } catch (error) {
           if (signal.aborted) return { outcome: { kind: 'cancelled' }, error };
-          return { outcome: { kind: 'error', message: maskSecret(error instanceof Error ? error.message : String(error), apiKey) }, error };
+          return { outcome: { kind: 'error', message: maskSecret(messageOf(error), apiKey) }, error };
         }
       },
     });
@@ -120,7 +121,7 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
       // A preview masks the key anyway, so one that cannot be resolved yet need not stop it.
       const key = await resolveApiKey(request.loaded.definition, secrets).then(
         (apiKey) => ({ apiKey, problem: undefined }),
-        (error: unknown) => ({ apiKey: MASK, problem: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) => ({ apiKey: MASK, problem: messageOf(error) }),
       );
       const shown = preview(buildRequest(request.loaded.definition, request.args, key.apiKey), key.apiKey);
       if (isProgrammatic(arg)) return shown;
@@ -175,7 +176,7 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
       try {
         await secrets.store(SECRET_PREFIX + name, value);
       } catch (error) {
-        throw new Error(`The secret "${name}" could not be stored in the system keychain (${error instanceof Error ? error.message : String(error)}); it is never kept in plain text instead.`);
+        throw new Error(`The secret "${name}" could not be stored in the system keychain (${messageOf(error)}); it is never kept in plain text instead.`);
       }
       if (!isProgrammatic(arg)) void vscode.window.showInformationMessage(`Secret "${name}" stored. Use it as "api_key": "\${secret:${name}}".`);
       return undefined;

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { parseApiKey } from '../core/api-key';
 import { checkDefinitionObject, parseDefinition } from '../core/request-definition';
 import type { RequestDefinition } from '../core/request-builder';
+import { plural } from '../core/text';
 
 export const SECRET_PREFIX = 'convai.requestSecret.';
 export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -29,7 +30,7 @@ export async function loadFromUri(uri: vscode.Uri): Promise<LoadedDefinition> {
   const name = uri.path.split('/').pop() ?? uri.toString();
   if (!definition) {
     const errors = problems.filter((p) => p.severity === 'error');
-    throw new Error(`${name} has ${errors.length} problem${errors.length === 1 ? '' : 's'}: ${errors.slice(0, 3).map((p) => p.message).join('; ')}. Fix them (they are marked in the editor) and try again.`);
+    throw new Error(`${name} has ${plural(errors.length, 'problem')}: ${errors.slice(0, 3).map((p) => p.message).join('; ')}. Fix them (they are marked in the editor) and try again.`);
   }
   return { definition, label: labelOf(definition, name), resource: uri.toString() };
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
-import { parseJsonObject } from '../core/json-object';
+import { parseJsonObject, type JsonObject } from '../core/json';
+import { messageOf } from '../core/text';
 
 /** A small JSON input, validated as an object while typing; empty means none. */
 export async function askJsonObject(title: string, field: string, initial: JsonObject): Promise<JsonObject | undefined | null> {
@@ -14,7 +14,7 @@ export async function askJsonObject(title: string, field: string, initial: JsonO
         parseJsonObject(value, field);
         return undefined;
       } catch (error) {
-        return error instanceof Error ? error.message : String(error);
+        return messageOf(error);
       }
     },
   });

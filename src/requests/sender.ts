@@ -1,7 +1,8 @@
 import { http, type Dispatcher } from '../core/http';
-import type { Json } from '../core/client';
+import type { Json } from '../core/json';
 import { createDispatcher, type NetworkSettings } from '../core/network';
 import type { BuiltRequest } from '../core/request-builder';
+import { messageOf } from '../core/text';
 
 export interface SentResponse {
   status: number;
@@ -32,7 +33,7 @@ export async function send(built: BuiltRequest, options: { timeoutMs: number; si
   } catch (error) {
     if (deadline.aborted) throw new Error(`${built.method} ${url.origin}${url.pathname} got no complete answer within ${Math.round(options.timeoutMs / 1000)} s.`, { cause: error });
     if (options.signal?.aborted) throw new Error('The request was cancelled.', { cause: error });
-    const cause = error instanceof Error ? error.message : String(error);
+    const cause = messageOf(error);
     throw new Error(`${built.method} ${url.origin}${url.pathname} failed: ${cause}.`, { cause: error });
   } finally {
     void dispatcher.close();

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
 import { diskFolder } from '../core/tenant/folder-io';
 import { MANIFEST_FILE, slug } from '../core/tenant/manifest';
@@ -16,6 +16,7 @@ import type { Log } from '../log';
 import { connectionOf, manifestOf, pulledFolder } from './folders';
 import { PlanView } from './plan-view';
 import { pickTenant } from '../connections/pickers';
+import { plural } from '../core/text';
 
 const PUSH = 'Push';
 
@@ -143,7 +144,7 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
     }
     const sends = plan.changes.some((c) => c.action === 'conflict') || plan.problems.length > 0;
     if (!sends) {
-      const choice = await vscode.window.showWarningMessage(`Push ${plan.changes.length} change${plan.changes.length > 1 ? 's' : ''} to tenant ${plan.manifest.tenantId} on ${connection}?`, { modal: true, detail: confirmation(plan) }, PUSH);
+      const choice = await vscode.window.showWarningMessage(`Push ${plural(plan.changes.length, 'change')} to tenant ${plan.manifest.tenantId} on ${connection}?`, { modal: true, detail: confirmation(plan) }, PUSH);
       if (choice !== PUSH) return undefined;
     }
   }
@@ -167,7 +168,7 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
     const missed = result.notTaken.map((m) => `${m.file}: ${m.field} (sent ${JSON.stringify(m.sent)}, the service holds ${JSON.stringify(m.holds ?? null)})`).join('; ');
     throw new Error(`The service did not take every field as sent, so the push stopped there: ${missed}. The folder keeps your values of those fields, so the next plan shows them again.`);
   }
-  if (!programmatic) void vscode.window.showInformationMessage(`Pushed ${result.applied.length} change${result.applied.length === 1 ? '' : 's'} to tenant ${plan.manifest.tenantId} on ${connection}.`);
+  if (!programmatic) void vscode.window.showInformationMessage(`Pushed ${plural(result.applied.length, 'change')} to tenant ${plan.manifest.tenantId} on ${connection}.`);
   return { applied: result.applied.map(publicChange) };
 }
 

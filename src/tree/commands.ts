@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { pickConnection } from '../connections/pickers';
 import { COMMANDS, registerCommand } from '../commands';
 import { resourceLabel } from '../core/labels';
-import { kindBySegment, TENANT_SEGMENTS, type ResourceKind } from '../core/resources';
+import { kindOfSegment, TENANT_SEGMENTS } from '../core/resources';
 import { toResourceUriString } from '../core/uri';
 import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
@@ -36,7 +36,7 @@ async function goToResource(connections: Connections, listings: ListingCache, ar
         for (const [segment, outcome] of lists) {
           if (!outcome.ok) throw outcome.error;
           const summaries = outcome.value;
-          const kind = kindBySegment(segment) as ResourceKind;
+          const kind = kindOfSegment(segment);
           for (const summary of summaries) {
             const id = summary.id;
             if (typeof id !== 'number') continue;

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { pickConnection, pickTenant } from '../connections/pickers';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { JsonObject } from '../core/client';
-import { DATASOURCE_TYPES, ENUMS, kindBySegment, requiredOnCreate, TENANT_SEGMENTS, type ResourceKind, type Segment, type TenantSegment } from '../core/resources';
+import type { JsonObject } from '../core/json';
+import { DATASOURCE_TYPES, ENUMS, kindOfSegment, requiredOnCreate, TENANT_SEGMENTS, type ResourceKind, type Segment, type TenantSegment } from '../core/resources';
 import { toResourceUriString, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
@@ -82,7 +82,7 @@ async function askTarget(arg: unknown, connections: Connections): Promise<Omit<C
   if (arg instanceof ConnectionNode) return { connection: arg.connectionName, segment: 'tenants' };
   const connection = arg instanceof TenantNode ? arg.connectionName : await pickConnection(connections, { placeHolder: 'Connection', writable: true });
   if (!connection) return undefined;
-  const kinds = [...(arg instanceof TenantNode ? [] : [kindBySegment('tenants') as ResourceKind]), ...TENANT_SEGMENTS.map((s) => kindBySegment(s) as ResourceKind)];
+  const kinds = [...(arg instanceof TenantNode ? [] : [kindOfSegment('tenants')]), ...TENANT_SEGMENTS.map((s) => kindOfSegment(s))];
   const kind = await pick(kinds.map((k) => ({ label: k.label, segment: k.segment })), 'Kind of resource');
   if (!kind) return undefined;
   if (kind.segment === 'tenants') return { connection, segment: 'tenants' };
@@ -102,7 +102,7 @@ async function create(connections: Connections, files: ConvaiFileSystem, request
   if (connection.readOnly) {
     throw new Error(`Not created: the connection "${connection.name}" is read-only (readOnly in convai.connections).`);
   }
-  const kind = kindBySegment(request.segment) as ResourceKind;
+  const kind = kindOfSegment(request.segment);
   const created = await connections.client(request.connection).create(kind, request.fields, request.tenantId);
   if (typeof created.id === 'number') files.announce(locationOf(request, created.id));
   return created;
@@ -113,7 +113,7 @@ export function registerCreateCommand(log: Log, connections: Connections, files:
     if (isProgrammatic(arg)) return create(connections, files, validateRequest(arg));
     const target = await askTarget(arg, connections);
     if (!target) return undefined;
-    const kind = kindBySegment(target.segment) as ResourceKind;
+    const kind = kindOfSegment(target.segment);
     const where = target.tenantId === undefined ? target.connection : `tenant ${target.tenantId} on ${target.connection}`;
     const fields = await askFields(kind, where);
     if (!fields) return undefined;

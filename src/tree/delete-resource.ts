@@ -1,14 +1,16 @@
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { JsonObject, ServiceClient } from '../core/client';
+import type { ServiceClient } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { findReferences, referringKinds, type Reference } from '../core/references';
-import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
+import { kindOfSegment, type TenantSegment } from '../core/resources';
 import { describeLocation, isFile, toResourceUriString, wholeOf, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import { fileTarget, kindOf, parseUri, target, toUri } from '../documents/locations';
 import type { Log } from '../log';
 import { ResourceNode, TenantNode } from './nodes';
+import { plural } from '../core/text';
 
 const DELETE = 'Delete';
 
@@ -17,7 +19,7 @@ async function references(client: ServiceClient, location: FileLocation): Promis
   if (location.type !== 'resource') return [];
   const objects: Partial<Record<TenantSegment, JsonObject[]>> = {};
   for (const segment of referringKinds(location.segment)) {
-    const kind = kindBySegment(segment) as ResourceKind;
+    const kind = kindOfSegment(segment);
     const summaries = await client.list(kind, location.tenantId);
     objects[segment] = segment === 'ai_prompts'
       ? await Promise.all(summaries.map((s) => client.get(kind, s.id as number, location.tenantId)))
@@ -29,10 +31,10 @@ async function references(client: ServiceClient, location: FileLocation): Promis
 async function confirm(client: ServiceClient, location: FileLocation, name: string): Promise<boolean> {
   const label = describeLocation(location);
   const refs = await references(client, location);
-  const lines = refs.map((r) => `• ${(kindBySegment(r.segment) as ResourceKind).label} "${r.name}" (#${r.id}) refers to it through ${r.field}`);
+  const lines = refs.map((r) => `• ${kindOfSegment(r.segment).label} "${r.name}" (#${r.id}) refers to it through ${r.field}`);
   const detail = [
     location.type === 'tenant' ? 'Every resource of this tenant is deleted with it.' : '',
-    refs.length > 0 ? `${refs.length} resource${refs.length > 1 ? 's' : ''} of the tenant refer${refs.length > 1 ? '' : 's'} to it:\n${lines.join('\n')}` : '',
+    refs.length > 0 ? `${plural(refs.length, 'resource')} of the tenant refer${refs.length > 1 ? '' : 's'} to it:\n${lines.join('\n')}` : '',
     'This cannot be undone.',
   ].filter(Boolean).join('\n\n');
   const choice = await vscode.window.showWarningMessage(`Delete "${name}", ${label}?`, { modal: true, detail }, DELETE);

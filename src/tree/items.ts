@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { packageName, resourceLabel } from '../core/labels';
-import { kindBySegment, type ResourceKind, type TenantSegment } from '../core/resources';
+import { kindOfSegment, type TenantSegment } from '../core/resources';
 import { partName, toResourceUriString } from '../core/uri';
 import { ConnectionRef } from '../ui/notify';
 import { ConnectionNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
@@ -61,7 +61,7 @@ function tenantItem(node: TenantNode, context: ItemContext): vscode.TreeItem {
 }
 
 function kindItem(node: KindNode, context: ItemContext, outcome?: ListOutcome): vscode.TreeItem {
-  const kind = kindBySegment(node.segment) as ResourceKind;
+  const kind = kindOfSegment(node.segment);
   const empty = outcome?.ok === true && outcome.value.length === 0;
   const item = new vscode.TreeItem(kind.pluralLabel, empty ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed);
   item.description = outcome === undefined ? '' : outcome.ok ? String(outcome.value.length) : 'failed to load';
@@ -71,7 +71,7 @@ function kindItem(node: KindNode, context: ItemContext, outcome?: ListOutcome): 
 }
 
 function resourceItem(node: ResourceNode, context: ItemContext): vscode.TreeItem {
-  const kind = kindBySegment(node.segment) as ResourceKind;
+  const kind = kindOfSegment(node.segment);
   const { label, description, details } = resourceLabel(kind.id, node.summary);
   // A prompt's and an agent's parts, an intent's children.
   const hasChildren = node.segment === 'ai_prompts' || node.segment === 'agents' || node.children.some((c) => c.parent_id === node.id);

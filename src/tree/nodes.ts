@@ -1,4 +1,4 @@
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import type { TenantSegment } from '../core/resources';
 import { toResourcePath, type PartLocation } from '../core/uri';
 

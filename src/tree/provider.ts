@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/client';
+import type { JsonObject } from '../core/json';
 import { ServiceError } from '../core/errors';
 import { nestByParent } from '../core/labels';
 import type { ListingCache, ListingScope, Outcome } from '../core/listing-cache';
@@ -8,7 +8,7 @@ import { agentElementNames } from '../core/document-views';
 import { PROMPT_PARTS, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
-import { messageOf } from '../ui/notify';
+import { messageOf } from '../core/text';
 import { toTreeItem, type ConnectionState } from './items';
 import { ConnectionNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
 

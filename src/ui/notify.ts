@@ -1,13 +1,10 @@
 import * as vscode from 'vscode';
 import { ServiceError } from '../core/errors';
 import type { Log } from '../log';
+import { messageOf } from '../core/text';
 
 const SHOW_LOG = 'Show Log';
 const SET_TOKEN = 'Set Token';
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** Shows a failure without blocking the caller; a 401 offers to set the connection's token. */
 export function showFailure(log: Log, error: unknown): void {

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { listenOnLoopback } from '../support/loopback';
 import { runCli, type Run } from './cli-process';
 import { startContract, type ContractContext } from './setup';

@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
 import { runCli, type Run } from './cli-process';
 import { startContract, type ContractContext } from './setup';

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
 import { startContract, type ContractContext } from './setup';
 import { runCli, type Run } from './cli-process';

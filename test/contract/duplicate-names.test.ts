@@ -1,6 +1,6 @@
 // The local service's duplicateNames option: a tenant in which two prompts share a name and two actions do.
 import * as assert from 'node:assert/strict';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { KINDS, kindById, type ResourceKind } from '../../src/core/resources';
 import { DUPLICATE_NAMES_TENANT } from '../service/sample-data';
 import { raw } from './fixtures';

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import type { KindId } from '../../src/core/resources';
 
 export { serviceRejection as rejection } from '../support/service-errors';

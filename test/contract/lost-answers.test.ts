@@ -1,7 +1,7 @@
 // The local service's loseAnswer fault: the request is applied, then its answer is lost, so exactly-once pushes
 // can be tested against what a time-out or a dropped connection does to a real service.
 import * as assert from 'node:assert/strict';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
 import { raw, rejection, SAMPLES } from './fixtures';
 import { startContract, type ContractContext } from './setup';

@@ -1,7 +1,7 @@
 // The core's pull, plan and push against the local service over loopback, on a folder in memory.
 import * as assert from 'node:assert/strict';
 import { request } from 'undici';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
 import { memoryFolder } from '../../src/core/tenant/folder-io';
 import { readManifest } from '../../src/core/tenant/manifest';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { KINDS, kindById, type ResourceKind } from '../../src/core/resources';
 import { Store } from '../service/store';
 import { raw, SAMPLES, SPEC } from './fixtures';

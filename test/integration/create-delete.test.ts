@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { TENANT_SEGMENTS, type Segment } from '../../src/core/resources';
 import { addConnection, admin, documentUri, kind, removeConnection, rejection } from './support';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { Json, JsonObject } from '../../src/core/client';
+import type { Json, JsonObject } from '../../src/core/json';
 import type { Segment } from '../../src/core/resources';
 import type { FileLocation } from '../../src/core/uri';
 import {

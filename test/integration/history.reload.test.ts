@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import type { RunRecord } from '../../src/core/history';
 import { afterReload, beforeReload, loadPhaseData, savePhaseData } from '../harness/reload';
 import { addConnection, admin, documentUri, kind, removeConnection } from './support';

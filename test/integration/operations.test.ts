@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import type { RunRecord } from '../../src/core/history';
 import { addConnection, admin, canonical, documentUri, kind, rejection, removeConnection, replaceText } from './support';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { toResourceUriString, type PartLocation, type PromptPart } from '../../src/core/uri';
 import {
   addConnection, admin, clearFaults, clearRequests, diagnosticsWhen, documentText, documentUri, injectFaults, kind, receivedRequests, removeConnection, replaceText, revertAll, writeError,

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import type { TenantSegment } from '../../src/core/resources';
 import { addConnection, admin, diagnosticsWhen, documentUri, kind, removeConnection, replaceText } from './support';
 

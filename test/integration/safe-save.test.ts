@@ -2,7 +2,8 @@
 // and detail fields beyond the spec (timestamps) that an update answer leaves out.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ServiceClient, type JsonObject } from '../../src/core/client';
+import { ServiceClient } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { startService, type RunningService } from '../service/server';
 import { addConnection, admin, canonical, diagnosticsWhen, documentText, documentUri, kind, removeConnection, replaceText, revertAll } from './support';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { CREDENTIAL_MASK } from '../../src/core/credentials';
 import {
   addConnection, admin, adminToken, clearFaults, documentText, documentUri, injectFaults, kind, rejection, removeConnection, replaceText, startRecorder, workbenchLogs, writeError,

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { addConnection, admin, clearRequests, diagnosticsWhen, injectFaults, kind, receivedRequests, rejection, removeConnection } from './support';
 import type { PublicChange } from '../../src/core/tenant/plan-text';
 

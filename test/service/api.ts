@@ -1,7 +1,7 @@
 /** The `/api/v1` routes: authorisation, tenant selection and the operations of every kind. */
 
 import type { Principal } from './auth';
-import type { Json, JsonObject } from './json';
+import type { Json, JsonObject } from '../../src/core/json';
 import { type Kind, kindBySegment } from './kinds';
 import { executeAction, testPrompt } from './operations';
 import {

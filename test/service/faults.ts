@@ -1,6 +1,6 @@
 /** Fault injection for tests of slow, failing and vanishing services. */
 
-import { isJsonObject, type Json, type JsonObject, own } from './json';
+import { isJsonObject, type Json, type JsonObject, own } from '../../src/core/json';
 import { badRequest, JSON_TYPE, type Reply } from './replies';
 
 export interface Fault {

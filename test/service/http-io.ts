@@ -2,7 +2,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Json, parseJson } from './json';
+import type { Json } from '../../src/core/json';
+import { parseJson } from './json';
 import { badRequest, HttpError, type Reply } from './replies';
 
 const BODY_LIMIT_BYTES = 25 * 1024 * 1024;

@@ -1,28 +1,13 @@
-/** JSON value types and safe accessors for values that came from a request. */
-
-export type Json = null | boolean | number | string | Json[] | JsonObject;
-export interface JsonObject {
-  [key: string]: Json;
-}
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Reads an own property only, so keys such as `__proto__` or `constructor` in
- * input never reach inherited members.
- */
-export function own(object: JsonObject, key: string): Json | undefined {
-  return Object.hasOwn(object, key) ? object[key] : undefined;
-}
+/** Parsing and copying request bodies; the JSON types and accessors are the core's (src/core/json.ts). */
+import type { Json } from '../../src/core/json';
+import { messageOf } from '../../src/core/text';
 
 /** Parses request text; JSON.parse keeps `__proto__` as a plain own key. */
 export function parseJson(text: string): { ok: true; value: Json } | { ok: false; message: string } {
   try {
     return { ok: true, value: JSON.parse(text) as Json };
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    return { ok: false, message: messageOf(error) };
   }
 }
 

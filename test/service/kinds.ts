@@ -10,7 +10,7 @@
  * a choice and states it here like any other fact.
  */
 
-import type { Json } from './json';
+import type { Json } from '../../src/core/json';
 
 export type KindId = 'integration' | 'prompt' | 'function' | 'action' | 'agent' | 'intent' | 'datasource' | 'tenant';
 

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { Fault } from './faults';
 import { type RunningService, type ServiceOptions, startService } from './server';
+import { messageOf } from '../../src/core/text';
 
 const USAGE = `Usage: node out/test/service/main.js --admin-token <token> [--port <port>] [--test-mode]
          [--latency <ms>] [--fail-next <n> [--fail-status <code>]] [--drop-next <n>] [--timestamps]
@@ -54,7 +55,7 @@ function readArgs(argv: string[]) {
       },
     }).values;
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(messageOf(error));
   }
 }
 
@@ -129,6 +130,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`ConvAI local service failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`ConvAI local service failed to start: ${messageOf(error)}`);
   process.exit(1);
 });

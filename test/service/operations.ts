@@ -7,8 +7,9 @@ import {
   PLACEHOLDER,
   type RequestDefinition,
 } from '../../src/core/request-builder';
-import { isJsonObject, type Json, type JsonObject, own } from './json';
+import { isJsonObject, type Json, type JsonObject, own } from '../../src/core/json';
 import { badRequest, invalidField } from './replies';
+import { messageOf } from '../../src/core/text';
 
 const OUTGOING_TIMEOUT_MS = 10_000;
 const PROMPT_MODE_DEACTIVATED = 2;
@@ -120,7 +121,7 @@ function buildOrReject(definition: RequestDefinition, params: JsonObject): Built
   try {
     return buildRequest(definition, params, definition.api_key);
   } catch (error) {
-    throw invalidField('params', error instanceof Error ? error.message : String(error));
+    throw invalidField('params', messageOf(error));
   }
 }
 

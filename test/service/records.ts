@@ -4,7 +4,8 @@
  */
 
 import type { Kind } from './kinds';
-import { deepCopy, isJsonObject, type Json, type JsonObject, own } from './json';
+import { isJsonObject, type Json, type JsonObject, own } from '../../src/core/json';
+import { deepCopy } from './json';
 import type { AgentPrompt, ResourceKindId, Row, Stamped, Store, Tenant } from './store';
 
 /** Detail fields the service renders from other state instead of storing them. */

@@ -1,6 +1,6 @@
 /** What a handler answers, and the service's error responses. */
 
-import type { Json } from './json';
+import type { Json } from '../../src/core/json';
 
 export interface Reply {
   status: number;

@@ -1,7 +1,7 @@
 /** The API requests received, as tests may inspect them (never a token value). */
 
 import type { TokenKind } from './auth';
-import { isJsonObject, type Json } from './json';
+import { isJsonObject, type Json } from '../../src/core/json';
 
 /** A type alias, not an interface, so it stays assignable to Json. */
 export type RecordedRequest = {

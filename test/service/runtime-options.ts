@@ -3,7 +3,7 @@
  * service runs (`POST /__test/options`) so one service can serve both cases.
  */
 
-import { isJsonObject, type Json, type JsonObject, own } from './json';
+import { isJsonObject, type Json, type JsonObject, own } from '../../src/core/json';
 import { badRequest } from './replies';
 
 export interface Mimicry {

@@ -3,7 +3,7 @@
  * kind. Loaded in a fixed order so every id is the same on every start.
  */
 
-import type { JsonObject } from './json';
+import type { JsonObject } from '../../src/core/json';
 import { kindById } from './kinds';
 import { createRecord, newAgentPrompt } from './records';
 import type { AgentPrompt, ResourceKindId, Row, Store } from './store';

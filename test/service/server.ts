@@ -11,7 +11,7 @@ import { identify, requirePrincipal } from './auth';
 import { type Fault, faultReply, Faults } from './faults';
 import { readJsonBody, writeReply } from './http-io';
 import { HttpError, jsonReply, noRoute, type Reply } from './replies';
-import type { Json } from './json';
+import type { Json } from '../../src/core/json';
 import { type RecordedRequest, RequestLog, wrapperFields } from './request-log';
 import { RuntimeOptions } from './runtime-options';
 import type { ExtraTenants } from './sample-data';

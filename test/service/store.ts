@@ -1,7 +1,7 @@
 /** The service's in-memory state: tenants, their resources and the id counters. */
 
 import { randomBytes } from 'node:crypto';
-import type { Json, JsonObject } from './json';
+import type { Json, JsonObject } from '../../src/core/json';
 import type { KindId } from './kinds';
 import { type ExtraTenants, loadSampleData } from './sample-data';
 

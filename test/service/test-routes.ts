@@ -1,6 +1,6 @@
 /** The `/__test/` routes, present only in test mode; they need no token. */
 
-import type { Json } from './json';
+import type { Json } from '../../src/core/json';
 import { type Faults, parseFaultConfig } from './faults';
 import { jsonReply, methodNotAllowed, noRoute, type Reply } from './replies';
 import type { RequestLog } from './request-log';

@@ -4,7 +4,8 @@
  * and the values the spec enumerates.
  */
 
-import { deepCopy, isJsonObject, type Json, type JsonObject, own } from './json';
+import { isJsonObject, type Json, type JsonObject, own } from '../../src/core/json';
+import { deepCopy } from './json';
 import { clientFields, type FieldType, type Kind, VOICES } from './kinds';
 import { type FieldErrors, paramMissing, unprocessable } from './replies';
 

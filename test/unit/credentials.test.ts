@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { CREDENTIAL_MASK, credentialPaths, maskCredentials, restoreCredentials } from '../../src/core/credentials';
 
 const integration = {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { CREDENTIAL_MASK } from '../../src/core/credentials';
 import { MissingPartError, viewOf, type ViewRead } from '../../src/core/document-views';
 import type { FileLocation, PromptPart } from '../../src/core/uri';

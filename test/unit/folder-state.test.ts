@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { hash } from 'node:crypto';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { Deadlines, SLICE_MS } from '../../src/core/deadlines';
 import { kindById } from '../../src/core/resources';
 import { memoryFolder } from '../../src/core/tenant/folder-io';

@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { ServiceClient, type JsonObject } from '../../src/core/client';
-import { kindById, type TenantSegment } from '../../src/core/resources';
+import { ServiceClient } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
+import { kindById, kindOfSegment, type TenantSegment } from '../../src/core/resources';
 import { memoryFolder } from '../../src/core/tenant/folder-io';
 import { resourceBase, writeManifest, type PulledResource } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
 import { planPromotion, previewPromotion, promote, pullIntoMemory, type MemoryFolder } from '../../src/core/tenant/promote';
-import { kindOfSegment, writeResource } from '../../src/core/tenant/representation';
+import { writeResource } from '../../src/core/tenant/representation';
 import { push, PushRefused } from '../../src/core/tenant/push';
 import { fieldHashes, folderValues, KEPT_ON_SERVICE } from '../../src/core/tenant/representation';
 import { startService, type RunningService } from '../service/server';

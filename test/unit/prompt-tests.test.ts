@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { checkOutput, expectationProblems, isAssertionSet } from '../../src/core/prompt-tests/assertions';
 import { junitXml, publicResult } from '../../src/core/prompt-tests/report';
 import { runSuite, type Execute } from '../../src/core/prompt-tests/run';

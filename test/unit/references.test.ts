@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import aiActions from '../../schemas/ai_actions.schema.json';
 import aiPrompts from '../../schemas/ai_prompts.schema.json';
 import intents from '../../schemas/intents.schema.json';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { formatDocument, type TextRange } from '../../src/core/json-document';
 import {
   danglingMessage, danglingReferences, definedFunctions, findFunctionDefinitionNames, findReferenceValues, nameTarget, namesId, REFERENCE_FIELDS,

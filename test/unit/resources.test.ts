@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import {
-  createFields, editableFields, kindById, kindBySegment, KINDS, requiredOnCreate, serviceOwnedFields, TENANT_SEGMENTS,
+  createFields, editableFields, kindById, kindBySegment, kindOfSegment, KINDS, requiredOnCreate, serviceOwnedFields, TENANT_SEGMENTS,
 } from '../../src/core/resources';
 
 // A literal transcription of service-api.md section 4.1, so a wrong table fails here.
@@ -24,6 +24,12 @@ describe('resource table', () => {
       assert.equal(kind.wrapperKey, key);
       assert.equal(kind.deleteStatus(7), status);
     }
+  });
+
+  it('gives the kind of every segment the types allow', () => {
+    for (const kind of KINDS) assert.equal(kindOfSegment(kind.segment), kind);
+    assert.equal(kindOfSegment('tenants'), kindById('tenant'));
+    assert.equal(kindOfSegment('ai_prompts'), kindById('prompt'));
   });
 
   it('lists the seven tenant-scoped segments of the URI layout', () => {

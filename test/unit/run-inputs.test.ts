@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { InputsForms, type InputsForm } from '../../src/core/inputs-form';
-import { parseJsonObject } from '../../src/core/json-object';
+import { parseJsonObject } from '../../src/core/json';
 import { draftOf, inputsOf, isServiceOperation, promptDraft } from '../../src/core/run-inputs';
 
 describe('run inputs as a person edits them', () => {

@@ -6,7 +6,7 @@ import {
   DATASOURCE_TYPES, ENUMS, kindBySegment, KINDS, requiredOnCreate, type ResourceKind, type Segment, serviceOwnedFields, VOICE_OPTIONS,
 } from '../../src/core/resources';
 import { type Problem, type SchemaName, validateDocument } from '../../src/core/validation';
-import type { JsonObject } from '../service/json';
+import type { JsonObject } from '../../src/core/json';
 import { kindById as servedKind } from '../service/kinds';
 import { pick, resourceKindId, viewRecord, viewTenant } from '../service/records';
 import { Store } from '../service/store';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as core from '../../src/core/resources';
-import type { Json } from '../service/json';
+import type { Json } from '../../src/core/json';
 import * as service from '../service/kinds';
 
 /*

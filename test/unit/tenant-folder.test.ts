@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { JsonObject } from '../../src/core/client';
+import type { JsonObject } from '../../src/core/json';
 import { mapWithLimit } from '../../src/core/concurrency';
 import { kindById } from '../../src/core/resources';
 import { memoryFolder } from '../../src/core/tenant/folder-io';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { Json } from '../../src/core/client';
+import type { Json } from '../../src/core/json';
 import { CREDENTIAL_MASK } from '../../src/core/credentials';
 import { KEPT_ON_SERVICE as M } from '../../src/core/tenant/representation';
 import { hideUrlPasswords, restoreUrlPasswords, urlPasswordMarkers } from '../../src/core/url-credentials';

@@ -3,9 +3,9 @@
  * output field, checked against what the service answered. Pure, so every
  * assertion is unit-tested on its edge cases.
  */
-import type { Json, JsonObject } from '../client';
 import { schemaFailures, schemaProblem } from '../validation';
-import { isJsonObject } from '../json-object';
+import { isJsonObject, own, type Json, type JsonObject } from '../json';
+import { messageOf } from '../text';
 
 export const ASSERTIONS = ['equals', 'contains', 'notContains', 'matches', 'maxLength', 'jsonSchema'] as const;
 export type AssertionName = (typeof ASSERTIONS)[number];
@@ -48,7 +48,7 @@ export function expectationProblems(expectation: Json, textOutput: boolean): Arr
       try {
         regexOf(value as string);
       } catch (error) {
-        problems.push({ key, message: `not a valid regular expression: ${error instanceof Error ? error.message : String(error)}` });
+        problems.push({ key, message: `not a valid regular expression: ${messageOf(error)}` });
       }
     } else if (key === 'maxLength' && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
       problems.push({ key, message: 'maxLength takes a whole number of characters' });
@@ -97,7 +97,7 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
       try {
         pattern = regexOf(String(expected));
       } catch (error) {
-        return fail(`the pattern ${JSON.stringify(expected)} is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`);
+        return fail(`the pattern ${JSON.stringify(expected)} is not a valid regular expression (${messageOf(error)})`);
       }
       return actual !== undefined && pattern.test(text) ? undefined : fail(`does not match ${String(pattern)}; it is ${JSON.stringify(text)}`);
     }
@@ -109,7 +109,7 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
         try {
           value = JSON.parse(actual);
         } catch (error) {
-          return fail(`is not JSON, so it cannot satisfy the schema (${error instanceof Error ? error.message : String(error)}); it is ${JSON.stringify(actual)}`);
+          return fail(`is not JSON, so it cannot satisfy the schema (${messageOf(error)}); it is ${JSON.stringify(actual)}`);
         }
       }
       const failures = schemaFailures(expected, value);
@@ -122,7 +122,7 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
 export function checkOutput(expect: JsonObject, output: JsonObject): Failure[] {
   const failures: Failure[] = [];
   for (const [field, expectation] of Object.entries(expect)) {
-    const actual = Object.prototype.hasOwnProperty.call(output, field) ? output[field] : undefined;
+    const actual = own(output, field);
     if (!isAssertionSet(expectation)) {
       const failure = check(field, 'equals', expectation, actual);
       if (failure) failures.push(failure);

@@ -4,10 +4,11 @@
  * rate, and what a cancellation left unrun marked skipped. Requests are never
  * repeated on failure: a 429 or 5xx fails that run with the reason.
  */
-import type { JsonObject } from '../client';
+import type { JsonObject } from '../json';
 import { mapWithLimit } from '../concurrency';
 import { checkOutput, type Failure } from './assertions';
 import type { Suite, TestCase } from './suite';
+import { messageOf } from '../text';
 
 export interface CaseRun {
   passed: boolean;
@@ -100,7 +101,7 @@ export async function runSuite(suite: Suite, execute: Execute, options: RunOptio
     } catch (error) {
       // A cancelled request leaves the case unfinished: it is reported skipped, not failed.
       if (signal.aborted) return;
-      run = { passed: false, durationMs: now() - started, failures: [], error: error instanceof Error ? error.message : String(error) };
+      run = { passed: false, durationMs: now() - started, failures: [], error: messageOf(error) };
     }
     done.push(run);
     options.onRun?.(testCase, run);

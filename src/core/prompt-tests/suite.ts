@@ -5,10 +5,9 @@
  */
 import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { withSuffix } from '../file-names';
-import type { Json, JsonObject } from '../client';
 import { locate, locateKey, type TextRange } from '../json-document';
 import { expectationProblems } from './assertions';
-import { isJsonObject } from '../json-object';
+import { isJsonObject, type Json, type JsonObject } from '../json';
 
 export const SUITE_SUFFIX = '.prompttest.json';
 

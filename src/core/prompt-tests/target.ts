@@ -2,8 +2,9 @@
  * What a suite tests, found by name (or id) in the chosen tenant, so one suite
  * runs against staging and production; and how one run of a case is sent.
  */
-import type { JsonObject, ServiceClient } from '../client';
-import { kindBySegment, type ResourceKind } from '../resources';
+import type { ServiceClient } from '../client';
+import type { JsonObject } from '../json';
+import { kindOfSegment, type ResourceKind } from '../resources';
 import type { Execute } from './run';
 import type { Suite } from './suite';
 
@@ -19,7 +20,7 @@ export interface ResolvedTarget {
 /** The suite's prompt or integration in the tenant; `where` names the connection or URL in the message. */
 export async function resolveTarget(client: ServiceClient, suite: Suite, tenantId: number, where: string, signal?: AbortSignal): Promise<ResolvedTarget> {
   const { segment, ref } = suite.resource;
-  const kind = kindBySegment(segment) as ResourceKind;
+  const kind = kindOfSegment(segment);
   const items = await client.list(kind, tenantId, { signal });
   const named = typeof ref === 'string' ? items.filter((i) => i.name === ref) : [];
   if (named.length > 1) {

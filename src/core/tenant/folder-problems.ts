@@ -4,6 +4,7 @@
  * place to fix (`ai_prompts/x.json:4:11: mode: must be one of …`).
  */
 import { locate, locateKey } from '../json-document';
+import { lineAndColumn } from '../text';
 
 export interface FolderProblem {
   /** Relative to the folder, `/` separators; a folder's path ends in `/`. */
@@ -32,20 +33,9 @@ export function problemOfText(text: string): FolderProblem {
   return filed ? { file: filed[1] as string, message: filed[2] as string } : { file: '', message: text };
 }
 
-/** 1-based line and column of an offset. */
-export function position(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) {
-    line++;
-    start = at + 1;
-  }
-  return { line, column: offset - start + 1 };
-}
-
 /** A problem at an offset of a file's text. */
 export function problemAt(file: string, text: string, offset: number, message: string): FolderProblem {
-  return { file, ...position(text, offset), message };
+  return { file, ...lineAndColumn(text, offset), message };
 }
 
 /**

@@ -3,12 +3,12 @@
  * one, the manifest or an allowed extra, or it is a problem (nothing is
  * silently ignored); every resource file is read back into its values.
  */
-import type { JsonObject } from '../client';
-import type { Segment } from '../resources';
+import type { JsonObject } from '../json';
+import { kindOfSegment, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
 import { folderLayout } from './folder-layout';
 import type { FolderProblem } from './folder-problems';
-import { kindOfSegment, resourceFromTexts, textFile } from './representation';
+import { resourceFromTexts, textFile } from './representation';
 
 export interface LocalResource {
   segment: Segment;

@@ -8,7 +8,7 @@ import { TENANT_SEGMENTS, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
 import { foldedName, isDeviceName, unsafePath } from './folder-paths';
 import { jsonProblem, type FolderProblem } from './folder-problems';
-import { isJsonObject } from '../json-object';
+import { isJsonObject } from '../json';
 
 export const MANIFEST_FILE = 'convai-tenant.json';
 /** The tenant's own file, beside the kinds' folders. */

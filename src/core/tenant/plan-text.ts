@@ -3,8 +3,9 @@
  * order a push sends them, with the fields' old and new values (credentials
  * already masked by the plan).
  */
-import type { Json } from '../client';
+import type { Json } from '../json';
 import type { Change, Plan } from './plan';
+import { plural } from '../text';
 
 export interface ChangeRequest {
   method: 'POST' | 'PUT' | 'DELETE';
@@ -67,7 +68,7 @@ export function planDocument(plan: Plan, folder: string): string {
   const conflicts = changes.filter((c) => c.action === 'conflict').length;
   const summary = changes.length === 0
     ? (problems.length === 0 ? 'Nothing to push: the folder matches what was pulled.' : 'No change to push, but the problems below must be fixed first.')
-    : `${changes.length} change${changes.length > 1 ? 's' : ''}, sent in this order${conflicts > 0 ? `; ${conflicts} conflict${conflicts > 1 ? 's' : ''}, so a push sends nothing until they are resolved` : ''}.`;
+    : `${plural(changes.length, 'change')}, sent in this order${conflicts > 0 ? `; ${plural(conflicts, 'conflict')}, so a push sends nothing until they are resolved` : ''}.`;
   const lines = [
     `# Push plan: tenant ${manifest.tenantId} on ${manifest.connection}`,
     '',

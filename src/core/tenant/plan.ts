@@ -3,24 +3,24 @@
  * pulled, what changed on the service since (a conflict), and in which order
  * the changes must be sent so that a resource exists before what names it.
  */
-import type { Json, JsonObject, ServiceClient } from '../client';
+import type { ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
 import { CREDENTIAL_MASK, credentialPaths } from '../credentials';
 import { ServiceError } from '../errors';
 import { isPromptTextField, PROMPT_TEXT_FIELDS } from '../prompt-text';
 import { REFERENCE_FIELDS } from '../references';
 import { repeatedBy } from '../repeated';
-import { type KindId, type Segment } from '../resources';
+import { kindOfSegment, type KindId, type Segment } from '../resources';
 import { hideUrlPasswords } from '../url-credentials';
 import { validateDocument } from '../validation';
 import type { FolderIO } from './folder-io';
 import { jsonProblem, problemText, type FolderProblem } from './folder-problems';
 import { scanFolder, type LocalResource } from './folder-scan';
 import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
-import { changedFields, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, kindOfSegment, resolveKept, sameFingerprint, textFile, wireValue } from './representation';
+import { changedFields, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, resolveKept, sameFingerprint, textFile, wireValue } from './representation';
 import { ServiceNames } from './service-names';
 import { settlePending } from './settle';
-import { isJsonObject } from '../json-object';
+import { isJsonObject, setAt, valueAt, type Json, type JsonObject } from '../json';
 
 export type { LocalResource } from './folder-scan';
 
@@ -71,17 +71,10 @@ function masked(kind: KindId, field: string, value: Json | undefined): Json | un
   if (!isJsonObject(value)) return out;
   for (const path of credentialPaths(kind, { [field]: value })) {
     const [, ...inner] = path;
-    out = setAt(out, inner, CREDENTIAL_MASK);
+    // The marker already hides the credential and says more than the mask would.
+    if (valueAt(out, inner) !== KEPT_ON_SERVICE) out = setAt(out, inner, CREDENTIAL_MASK);
   }
   return out;
-}
-
-function setAt(value: Json, path: Array<string | number>, next: Json): Json {
-  const [step, ...rest] = path;
-  if (step === undefined) return value === KEPT_ON_SERVICE ? value : next;
-  if (Array.isArray(value) && typeof step === 'number') return value.map((item, i) => (i === step ? setAt(item, rest, next) : item));
-  if (isJsonObject(value) && typeof step === 'string' && step in value) return { ...value, [step]: setAt(value[step] as Json, rest, next) };
-  return value;
 }
 
 /** Reference fields that name a file of the folder (a resource created in the same push) instead of an id. */

@@ -6,16 +6,16 @@
  * the promotion; the ordinary plan and push then send it, with their conflict
  * rules and their order.
  */
-import type { Json, JsonObject, ServiceClient } from '../client';
+import type { ServiceClient } from '../client';
 import { REFERENCE_FIELDS, kindLabel } from '../references';
-import { TENANT_SEGMENTS, type TenantSegment } from '../resources';
+import { kindOfSegment, TENANT_SEGMENTS, type TenantSegment } from '../resources';
 import { memoryFolder, type FolderIO } from './folder-io';
 import { MANIFEST_FILE, ManifestError, readManifest, slug, type Manifest, type PulledResource } from './manifest';
 import { problemText } from './folder-problems';
 import { localPlan, planPush, type LocalPlan, type Plan } from './plan';
 import { pullTenant, type PullOptions, type PullTarget } from './pull';
-import { KEPT_ON_SERVICE, kindOfSegment, readResource, writeResource } from './representation';
-import { isJsonObject } from '../json-object';
+import { KEPT_ON_SERVICE, readResource, writeResource } from './representation';
+import { isJsonObject, valueAt, type Json, type JsonObject, type JsonPath } from '../json';
 
 export type MemoryFolder = ReturnType<typeof memoryFolder>;
 
@@ -41,8 +41,6 @@ export interface Promotion {
   problems: string[];
 }
 
-type Path = Array<string | number>;
-
 const nameKey = (segment: string, name: string): string => `${segment}\n${name}`;
 
 function tenantLabel(manifest: Manifest): string {
@@ -63,21 +61,11 @@ function byName(entries: readonly PulledResource[]): Map<string, PulledResource[
 }
 
 /** Where a folder's values hold the marker of a credential kept on the service. */
-function keptCredentialPaths(value: Json | undefined, path: Path = []): Path[] {
+function keptCredentialPaths(value: Json | undefined, path: JsonPath = []): JsonPath[] {
   if (value === KEPT_ON_SERVICE) return [path];
   if (Array.isArray(value)) return value.flatMap((item, i) => keptCredentialPaths(item, [...path, i]));
   if (isJsonObject(value)) return Object.entries(value).flatMap(([key, item]) => keptCredentialPaths(item, [...path, key]));
   return [];
-}
-
-function valueAt(value: Json | undefined, path: Path): Json | undefined {
-  let current = value;
-  for (const step of path) {
-    if (Array.isArray(current) && typeof step === 'number') current = current[step];
-    else if (isJsonObject(current) && typeof step === 'string') current = current[step];
-    else return undefined;
-  }
-  return current;
 }
 
 async function requireManifest(io: FolderIO, side: string): Promise<Manifest> {

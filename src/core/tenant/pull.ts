@@ -6,17 +6,18 @@
  * what it would be written with is left alone, so a pull into an unchanged
  * folder costs its requests and reads only.
  */
-import type { JsonObject, ServiceClient } from '../client';
+import type { ServiceClient } from '../client';
+import type { JsonObject } from '../json';
 import { mapWithLimit } from '../concurrency';
 import { ServiceError } from '../errors';
 import { PROMPT_TEXT_FIELDS } from '../prompt-text';
 import { repeatedBy } from '../repeated';
-import { kindById, TENANT_SEGMENTS, type ResourceKind, type Segment } from '../resources';
+import { kindById, kindOfSegment, TENANT_SEGMENTS, type ResourceKind, type Segment } from '../resources';
 import type { FolderEntry, FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
 import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, TENANT_BASE, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
-import { fieldHashes, filesHash, filesOfTexts, folderValues, kindOfSegment, removeResource, resourceTexts, textFile, unchangedSincePull } from './representation';
+import { fieldHashes, filesHash, filesOfTexts, folderValues, removeResource, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { settlePending } from './settle';
 
 export interface PullTarget {

@@ -10,14 +10,16 @@
  *   was sent, and a field it did not take keeps the user's value in the
  *   folder, so the next plan shows it again.
  */
-import type { Json, JsonObject, ServiceClient } from '../client';
+import type { ServiceClient } from '../client';
+import type { Json, JsonObject } from '../json';
 import { ServiceError } from '../errors';
-import type { ResourceKind } from '../resources';
+import { kindOfSegment, type ResourceKind } from '../resources';
 import type { FolderIO } from './folder-io';
 import { writeManifest, type Manifest, type PulledResource } from './manifest';
 import type { Change, LocalResource, Plan } from './plan';
 import { changedOnService, currentDetail, fileReferences } from './plan';
-import { folderShape, folderValues, kindOfSegment, pulledState, removeResource, resolveKept, sameValue, wireValue, writeResource } from './representation';
+import { folderShape, folderValues, pulledState, removeResource, resolveKept, sameValue, wireValue, writeResource } from './representation';
+import { plural } from '../text';
 
 export class PushRefused extends Error {}
 
@@ -116,7 +118,7 @@ async function fresh(client: ServiceClient, change: Change, entry: PulledResourc
 export async function push(client: ServiceClient, io: FolderIO, plan: Plan, options: PushOptions = {}): Promise<PushResult> {
   const conflicts = plan.changes.filter((c) => c.action === 'conflict');
   if (conflicts.length > 0) {
-    throw new PushRefused(`Nothing was sent: ${conflicts.length} resource${conflicts.length > 1 ? 's' : ''} changed both here and on the service since the pull: ${conflicts.map((c) => `${c.file}: ${c.reason ?? 'conflict'}`).join('; ')}. Pull again: your changed files are kept and the plan then shows them against the service's state; review the old and new values, then push.`);
+    throw new PushRefused(`Nothing was sent: ${plural(conflicts.length, 'resource')} changed both here and on the service since the pull: ${conflicts.map((c) => `${c.file}: ${c.reason ?? 'conflict'}`).join('; ')}. Pull again: your changed files are kept and the plan then shows them against the service's state; review the old and new values, then push.`);
   }
   if (plan.problems.length > 0) throw new PushRefused(`Nothing was sent: ${plan.problems.join('; ')}`);
   const { manifest } = plan;

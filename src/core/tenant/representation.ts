@@ -6,33 +6,20 @@
  * plans nothing.
  */
 import { hash } from 'node:crypto';
-import type { Json, JsonObject } from '../client';
 import { credentialPaths } from '../credentials';
 import { formatDocument, parseDocument } from '../json-document';
 import { isPromptTextField, PROMPT_TEXT_FIELDS, type PromptTextField } from '../prompt-text';
 import { hideUrlPasswords, restoreUrlPasswords } from '../url-credentials';
-import { editableFields, kindById, kindBySegment, type ResourceKind, type Segment } from '../resources';
+import { editableFields, kindOfSegment, type ResourceKind, type Segment } from '../resources';
 import { updateBody } from '../save-plan';
 import type { FolderIO } from './folder-io';
 import { jsonProblem, problemAt, type FolderProblem } from './folder-problems';
-import { isJsonObject } from '../json-object';
+import { isJsonObject, setAt, type Json, type JsonObject, type JsonPath } from '../json';
 
 /** Stands in a file for a credential: a push sends the service's own value there, never this text. */
 export const KEPT_ON_SERVICE = '${kept-on-service}';
 
 const JSON_STRING_FIELDS = ['settings', 'function_defs'];
-
-type Path = Array<string | number>;
-
-function replaced(value: Json, path: Path, next: Json): Json {
-  const [step, ...rest] = path;
-  if (step === undefined) return next;
-  if (Array.isArray(value) && typeof step === 'number' && step < value.length) return value.map((item, i) => (i === step ? replaced(item, rest, next) : item));
-  if (isJsonObject(value) && typeof step === 'string' && Object.prototype.hasOwnProperty.call(value, step)) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === step ? replaced(item, rest, next) : item]));
-  }
-  return value;
-}
 
 /** The text a prompt's JSON-in-a-string field holds, parsed; the string itself when it holds no JSON. */
 function parsedText(value: Json | undefined): Json | undefined {
@@ -53,7 +40,7 @@ export function folderShape(kind: ResourceKind, detail: JsonObject): JsonObject 
 /** A detail object's editable fields as a folder holds them: no credential, not even a password inside a URL. */
 export function folderValues(kind: ResourceKind, detail: JsonObject): JsonObject {
   let values: Json = folderShape(kind, detail);
-  for (const path of credentialPaths(kind.id, detail)) values = replaced(values, path, KEPT_ON_SERVICE);
+  for (const path of credentialPaths(kind.id, detail)) values = setAt(values, path, KEPT_ON_SERVICE);
   return hideUrlPasswords(values, KEPT_ON_SERVICE) as JsonObject;
 }
 
@@ -61,25 +48,25 @@ export function folderValues(kind: ResourceKind, detail: JsonObject): JsonObject
 export interface ResolvedCredentials {
   value: Json;
   /** Where the folder keeps a credential the service does not hold (nothing to send there). */
-  missing: Path[];
+  missing: JsonPath[];
 }
 
 /**
  * `current` is the service's value in the folder's shape (folderShape), so that paths match: a whole kept value
  * takes the service's value at its place, a kept password inside a URL the password of the service's URL there.
  */
-export function resolveKept(value: Json, current: Json | undefined, path: Path = []): ResolvedCredentials {
+export function resolveKept(value: Json, current: Json | undefined, path: JsonPath = []): ResolvedCredentials {
   const whole = resolveKeptValues(value, current, path);
   const urls = restoreUrlPasswords(whole.value, current, KEPT_ON_SERVICE);
   return { value: urls.value, missing: [...whole.missing, ...urls.missing.map((inner) => [...path, ...inner])] };
 }
 
-function resolveKeptValues(value: Json, current: Json | undefined, path: Path): ResolvedCredentials {
+function resolveKeptValues(value: Json, current: Json | undefined, path: JsonPath): ResolvedCredentials {
   if (value === KEPT_ON_SERVICE) {
     const held = current === undefined || current === null || current === '' || current === KEPT_ON_SERVICE;
     return held ? { value, missing: [path] } : { value: current, missing: [] };
   }
-  const missing: Path[] = [];
+  const missing: JsonPath[] = [];
   const inner = (item: Json, held: Json | undefined, step: string | number): Json => {
     const resolved = resolveKeptValues(item, held, [...path, step]);
     missing.push(...resolved.missing);
@@ -204,10 +191,6 @@ export function filesOfTexts({ json, parts }: ResourceTexts, base: string): Arra
 export function filesHash(texts: ResourceTexts): string {
   const framed = texts.parts.map(([field, text]) => `${field}\u0000${text.length}:${text}`);
   return hash('sha1', `${texts.json.length}:${texts.json}\u0000${framed.join('\u0000')}`, 'hex');
-}
-
-export function kindOfSegment(segment: Segment): ResourceKind {
-  return segment === 'tenants' ? kindById('tenant') : (kindBySegment(segment) as ResourceKind);
 }
 
 export interface ReadResourceOk {

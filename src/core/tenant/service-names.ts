@@ -4,10 +4,10 @@
  * a name a new file must not take (names are unique per kind). One listing
  * per kind for a whole plan.
  */
-import type { JsonObject, ServiceClient } from '../client';
-import type { Segment } from '../resources';
+import type { ServiceClient } from '../client';
+import type { JsonObject } from '../json';
+import { kindOfSegment, type Segment } from '../resources';
 import type { Manifest } from './manifest';
-import { kindOfSegment } from './representation';
 
 export interface NameHolder {
   id: number;

@@ -9,8 +9,9 @@ import type { ServiceClient } from '../client';
 import { type FolderIO } from './folder-io';
 import type { FolderProblem } from './folder-problems';
 import { isSafeEntry, loadManifest, writeManifest, type LoadedManifest, type PendingCreate } from './manifest';
-import { folderValues, pulledState, kindOfSegment, readResource, writeResource } from './representation';
+import { folderValues, pulledState, readResource, writeResource } from './representation';
 import { ServiceNames } from './service-names';
+import { kindOfSegment } from '../resources';
 
 export interface Settled {
   /** Whether the manifest was rewritten, so one read before is stale. */

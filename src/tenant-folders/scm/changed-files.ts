@@ -3,12 +3,12 @@
  * prompt's edited system text is diffed as Markdown beside the service's,
  * apart from its JSON fields. No vscode here: the rows are plain data.
  */
-import type { JsonObject } from '../../core/client';
+import type { JsonObject } from '../../core/json';
 import { PROMPT_TEXT_FIELDS } from '../../core/prompt-text';
-import type { Segment } from '../../core/resources';
+import { kindOfSegment, type Segment } from '../../core/resources';
 import type { Manifest, PulledResource } from '../../core/tenant/manifest';
 import type { LocalChange } from '../../core/tenant/plan';
-import { kindOfSegment, textFile } from '../../core/tenant/representation';
+import { textFile } from '../../core/tenant/representation';
 
 export type ChangeAction = 'create' | 'update' | 'delete' | 'conflict';
 

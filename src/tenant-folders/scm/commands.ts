@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
 import type { Log } from '../../log';
 import type { ResourceName } from '../../core/tenant/promote';
-import { messageOf } from '../../ui/notify';
+import { messageOf, plural } from '../../core/text';
 import { ChangeState } from './change-states';
 import { pullPair, type Comparison } from './compare-control';
 import type { Comparisons } from './comparisons';
@@ -111,7 +111,7 @@ function registerPromote(log: Log, deps: ScmDeps, comparisons: Comparisons): vsc
     if (applied === undefined) return undefined;
     void vscode.window.showInformationMessage(applied.length === 0
       ? `Nothing to promote: tenant ${target.tenantId} on ${target.connection} already matches.`
-      : `Promoted ${applied.length} resource${applied.length === 1 ? '' : 's'} to tenant ${target.tenantId} on ${target.connection}.`);
+      : `Promoted ${plural(applied.length, 'resource')} to tenant ${target.tenantId} on ${target.connection}.`);
     await control.refresh();
     return { applied };
   });

@@ -8,6 +8,7 @@ import { ChangeState, diffCommand } from './change-states';
 import { changedFiles, changeName } from './changed-files';
 import type { ScmDeps } from './deps';
 import type { TenantRef } from './tenant-refs';
+import { plural } from '../../core/text';
 
 export const COMPARE_SCM = 'convai-compare';
 
@@ -123,7 +124,7 @@ export class CompareControl implements vscode.Disposable {
     for (const problem of problems) this.deps.log.warn(`${this.scm.label}: ${problem}`);
     const credentials = `Credentials are never copied: updated resources keep ${this.target.connection}'s own.`;
     const standing = problems.length > 0
-      ? `${problems.length} problem${problems.length === 1 ? '' : 's'} (see each row's tooltip): promoting everything is refused; select the rows to promote. ${problems.join(' ')}`
+      ? `${plural(problems.length, 'problem')} (see each row's tooltip): promoting everything is refused; select the rows to promote. ${problems.join(' ')}`
       : `${changes.length === 0 ? 'Nothing to promote: the target matches.' : 'Promote sends these (all, or the rows you select).'} ${credentials}`;
     this.scm.statusBarCommands = [{
       title: problems.length > 0 ? `$(warning) ${problems.length} to resolve` : `$(arrow-up) ${changes.length} to promote`,

@@ -6,13 +6,14 @@ import { ServiceError } from '../../core/errors';
 import { diskFolder, type FolderIO } from '../../core/tenant/folder-io';
 import { MANIFEST_FILE, readManifest, type Manifest } from '../../core/tenant/manifest';
 import { localPlan, planPush, type Change, type LocalPlan } from '../../core/tenant/plan';
-import { folderValues, kindOfSegment, resourceFiles } from '../../core/tenant/representation';
-import { messageOf } from '../../ui/notify';
+import { folderValues, resourceFiles } from '../../core/tenant/representation';
+import { messageOf, plural } from '../../core/text';
 import { connectionOf } from '../folders';
 import { ChangeState, diffCommand } from './change-states';
 import { changedFiles, changeName, pulledResourceOf, type ResourceChange } from './changed-files';
 import type { ScmDeps } from './deps';
 import { problemState } from './problem-states';
+import { kindOfSegment } from '../../core/resources';
 
 export const PULLED_FOLDER_SCM = 'convai';
 /** File events come in bursts (a pull, a push, a search and replace): one re-read after they settle. */
@@ -36,7 +37,6 @@ interface Status {
 
 const unchecked = (text: string): Status => ({ text, short: '$(cloud) Not checked' });
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * The change list of one pulled folder: what its files changed since the

@@ -8,6 +8,7 @@ import { planPromotion, type ResourceName } from '../../core/tenant/promote';
 import { push } from '../../core/tenant/push';
 import type { TenantPair } from './compare-control';
 import type { TenantRef } from './tenant-refs';
+import { plural } from '../../core/text';
 
 /** A change sent by a promotion, as `convai.promote` returns it; a created resource's id is the new one. */
 export interface AppliedChange {
@@ -45,7 +46,7 @@ async function confirmed(request: PromotionRequest, sends: readonly Change[]): P
   const lines = sends.slice(0, LISTED).map(line);
   if (sends.length > LISTED) lines.push(`… and ${sends.length - LISTED} more`);
   const detail = [...lines, '', `Credentials are never copied: updated resources keep ${request.target.connection}'s own.`].join('\n');
-  const message = `Promote ${sends.length} resource${sends.length === 1 ? '' : 's'} from ${tenantText(request.source)} to ${tenantText(request.target)}?`;
+  const message = `Promote ${plural(sends.length, 'resource')} from ${tenantText(request.source)} to ${tenantText(request.target)}?`;
   return (await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Promote')) === 'Promote';
 }
 

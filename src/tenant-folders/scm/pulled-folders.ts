@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MANIFEST_FILE } from '../../core/tenant/manifest';
-import { messageOf } from '../../ui/notify';
+import { messageOf } from '../../core/text';
 import type { ScmDeps } from './deps';
 import { PulledFolderControl } from './folder-control';
 

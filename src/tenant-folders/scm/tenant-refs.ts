@@ -1,7 +1,7 @@
 import { isResourceId } from '../../core/references';
 import { TENANT_SEGMENTS, type TenantSegment } from '../../core/resources';
 import type { ResourceName } from '../../core/tenant/promote';
-import { isJsonObject } from '../../core/json-object';
+import { isJsonObject } from '../../core/json';
 
 /** A tenant on a connection: one side of a comparison. */
 export interface TenantRef {
