@@ -6,7 +6,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Advice } from '../core/advice';
-import { parseBaseUrl, sameBaseUrl, ServiceClient } from '../core/client';
+import { parseBaseUrl, sameBaseUrl } from '../core/base-url';
+import { ServiceClient } from '../core/client';
 import { diskFolder, type FolderIO } from '../core/tenant/folder-io';
 import { loadManifest, MANIFEST_FILE, type LoadedManifest, type Manifest } from '../core/tenant/manifest';
 import { PROGRAM, UsageError, type CliContext, type ParsedArgs } from './command';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { pickConnection } from './pickers';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import { parseBaseUrl } from '../core/client';
+import { parseBaseUrl } from '../core/base-url';
 import type { Log } from '../log';
 import { ConnectionRef } from '../ui/notify';
 import { messageOf } from '../core/text';

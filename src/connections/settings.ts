@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { parseBaseUrl } from '../core/client';
+import { parseBaseUrl } from '../core/base-url';
 import { CA_SETTING, chooseProxy, readCaCertificates, type NetworkSettings } from '../core/network';
 import { CONNECTION_NAME } from '../core/uri';
 import { VS_CODE_ADVICE } from './advice';

@@ -1,16 +1,16 @@
 import { Deadlines } from './deadlines';
 import { http, type Dispatcher } from './http';
 import { NEUTRAL_ADVICE, type Advice } from './advice';
+import { parseBaseUrl } from './base-url';
+import { interpretResponse, retryAfterMs, statusError, type RawResponse } from './responses';
 import {
   afterAttempts,
   cancelledError,
   capitalized,
   describeRequest,
-  httpError,
   isDroppedConnection,
   networkError,
   notSentError,
-  redirectError,
   responseError,
   ServiceError,
   statusText,
@@ -22,7 +22,7 @@ import {
 import { silentLogger, type Logger } from './logger';
 import { createDispatcher, proxyRoute, type NetworkSettings } from './network';
 import type { ResourceKind } from './resources';
-import { isJsonObject, type Json, type JsonObject } from './json';
+import type { JsonObject } from './json';
 
 export interface ClientOptions {
   /** The connection's name, put at the start of every error message. */
@@ -87,16 +87,6 @@ const DEFAULT_DELAYS_MS: readonly number[] = [250, 1000];
 const DEFAULT_MAX_RETRY_AFTER_MS = 10_000;
 /** Statuses that say "not now" rather than "no": a read may ask again. */
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-
-/** A complete answer, as interpretResponse reads it. */
-export interface RawResponse {
-  readonly status: number;
-  readonly contentType: string;
-  readonly text: string;
-  /** The Location header, for naming where a redirect points. */
-  readonly location?: string;
-  readonly retryAfter?: string;
-}
 
 interface Pool {
   readonly dispatcher: Dispatcher;
@@ -304,59 +294,11 @@ async function sendOnce(
   return { status: response.statusCode, contentType: header('content-type') ?? '', text, location: header('location'), retryAfter: header('retry-after') };
 }
 
-/** An error page that echoes the request must not carry the token into a message or the log. */
-function withoutToken(response: RawResponse, token: string): RawResponse {
-  const hide = (text: string): string => text.split(token).join('[redacted]');
-  return { ...response, text: hide(response.text), ...(response.location ? { location: hide(response.location) } : {}) };
-}
-
 /** Headers for the trace log: the token never reaches a log. */
 function traceHeaders(headers: Record<string, string>): string {
   return Object.entries(headers)
     .map(([name, value]) => `${name}: ${name.toLowerCase() === 'authorization' ? 'Bearer [redacted]' : value}`)
     .join(', ');
-}
-
-/** Retry-After in milliseconds from now: delay-seconds or an HTTP date (a past one is 0); undefined when absent or unreadable. */
-export function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-/** The error a response that is not a success stands for; undefined for a 2xx. */
-function statusError(info: RequestInfo, response: RawResponse, advice: Advice, token?: string): ServiceError | undefined {
-  if (response.status >= 200 && response.status <= 299) return undefined;
-  // Only a failure's text reaches a message, so only a failure's is searched for the token.
-  const { status, contentType, text, location } = token === undefined ? response : withoutToken(response, token);
-  if (status >= 300 && status <= 399 && location) return redirectError(info, status, location, advice);
-  return httpError(info, status, text, contentType, advice);
-}
-
-/**
- * What a complete response means: the JSON body in the expected shape, or
- * the ServiceError that explains why not. Pure, and it throws nothing but
- * ServiceError for any status, content type and body.
- */
-export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'array', advice?: Advice): JsonObject[];
-export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'object', advice?: Advice): JsonObject;
-export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'array' | 'object', advice = NEUTRAL_ADVICE): JsonObject | JsonObject[] {
-  const failure = statusError(info, response, advice);
-  if (failure) throw failure;
-  let body: Json;
-  try {
-    body = JSON.parse(response.text) as Json;
-  } catch {
-    throw responseError(info, response.status, 'a body that is not valid JSON');
-  }
-  if (shape === 'array') {
-    if (!Array.isArray(body)) throw responseError(info, response.status, 'a body that is not a JSON array');
-    return body.filter(isJsonObject);
-  }
-  if (!isJsonObject(body)) throw responseError(info, response.status, 'a body that is not a JSON object');
-  return body;
 }
 
 function collectionPath(kind: ResourceKind): string {
@@ -368,34 +310,4 @@ function memberPath(kind: ResourceKind, id: number): string {
     throw new RangeError(`${kind.label} id must be a whole number, got ${String(id)}.`);
   }
   return `/${kind.segment}/${id}`;
-}
-
-/** Whether two base URLs name one service: the same origin and path, a trailing slash aside; false for a non-URL. */
-export function sameBaseUrl(a: string, b: string): boolean {
-  try {
-    const [x, y] = [new URL(a), new URL(b)];
-    return x.origin === y.origin && x.pathname.replace(/\/+$/, '') === y.pathname.replace(/\/+$/, '');
-  } catch {
-    return false;
-  }
-}
-
-/** Validates a connection's baseUrl, naming the problem; `advice` says where the token goes instead. */
-export function parseBaseUrl(baseUrl: string, advice = NEUTRAL_ADVICE): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new TypeError(`baseUrl "${baseUrl}" is not a URL: use the form https://host[:port][/path].`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`baseUrl "${baseUrl}" must start with http:// or https://.`);
-  }
-  if (url.username || url.password) {
-    throw new TypeError(`baseUrl must not hold a user name or password: ${advice.token}.`);
-  }
-  if (url.search || url.hash) {
-    throw new TypeError(`baseUrl "${baseUrl}" must not hold a query or fragment.`);
-  }
-  return url;
 }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { sameBaseUrl } from '../core/client';
+import { sameBaseUrl } from '../core/base-url';
 import { MANIFEST_FILE, readManifest, type Manifest } from '../core/tenant/manifest';
 import { diskFolder } from '../core/tenant/folder-io';
 import type { Connections } from '../connections/registry';

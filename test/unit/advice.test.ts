@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { cliAdvice, MANIFEST_URL } from '../../src/cli/service';
 import { VS_CODE_ADVICE } from '../../src/connections/advice';
 import { NEUTRAL_ADVICE, type Advice } from '../../src/core/advice';
-import { parseBaseUrl } from '../../src/core/client';
+import { parseBaseUrl } from '../../src/core/base-url';
 import { httpError, networkError, redirectError, timeoutError } from '../../src/core/errors';
 
 const info = { connection: 'local', method: 'GET', path: '/api/v1/ai_prompts/3?tenant_id=1' };

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
-import { ServiceClient, parseBaseUrl, sameBaseUrl } from '../../src/core/client';
+import { parseBaseUrl, sameBaseUrl } from '../../src/core/base-url';
+import { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import { serviceRejection, json } from '../support/service-errors';
 import { listenOnLoopback } from '../support/loopback';

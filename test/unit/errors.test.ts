@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { extractServiceMessage, httpError, networkError, timeoutError } from '../../src/core/errors';
+import { httpError, networkError, timeoutError } from '../../src/core/errors';
+import { extractServiceMessage } from '../../src/core/service-message';
 
 const info = { method: 'PUT', path: '/api/v1/ai_prompts/3?tenant_id=1' };
 

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
-import { ServiceClient, retryAfterMs, type RetryOptions } from '../../src/core/client';
+import { ServiceClient, type RetryOptions } from '../../src/core/client';
+import { retryAfterMs } from '../../src/core/responses';
 import type { Logger } from '../../src/core/logger';
 import { kindById } from '../../src/core/resources';
 import { serviceRejection, json } from '../support/service-errors';

@@ -7,19 +7,17 @@ import type { ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
 import { CREDENTIAL_MASK, credentialPaths } from '../credentials';
 import { ServiceError } from '../errors';
-import { isPromptTextField, PROMPT_TEXT_FIELDS } from '../prompt-text';
-import { REFERENCE_FIELDS } from '../references';
-import { repeatedBy } from '../repeated';
+import { isPromptTextField } from '../prompt-text';
 import { kindOfSegment, type KindId, type Segment } from '../resources';
 import { hideUrlPasswords } from '../url-credentials';
-import { validateDocument } from '../validation';
 import type { FolderIO } from './folder-io';
-import { jsonProblem, problemText, type FolderProblem } from './folder-problems';
+import { problemText, type FolderProblem } from './folder-problems';
 import { scanFolder, type LocalResource } from './folder-scan';
 import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
-import { changedFields, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, resolveKept, sameFingerprint, textFile, wireValue } from './representation';
+import { changedFields, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, resolveKept } from './representation';
 import { ServiceNames } from './service-names';
 import { settlePending } from './settle';
+import { duplicateNames, fieldProblem, fileReferences, missingParts, sendProblems, valueProblems } from './plan-problems';
 import { isJsonObject, setAt, valueAt, type Json, type JsonObject } from '../json';
 
 export type { LocalResource } from './folder-scan';
@@ -77,28 +75,6 @@ function masked(kind: KindId, field: string, value: Json | undefined): Json | un
   return out;
 }
 
-/** Reference fields that name a file of the folder (a resource created in the same push) instead of an id. */
-export function fileReferences(segment: Segment, values: JsonObject): Array<{ field: string; file: string }> {
-  const references: Array<{ field: string; file: string }> = [];
-  for (const field of referenceFieldsOf(segment)) {
-    const value = values[field];
-    if (typeof value === 'string') references.push({ field, file: value });
-  }
-  return references;
-}
-
-const referenceFields = new Map<Segment, string[]>();
-
-/** The reference fields of a kind, found once: a plan asks for each of thousands of resources. */
-function referenceFieldsOf(segment: Segment): string[] {
-  let fields = referenceFields.get(segment);
-  if (!fields) {
-    fields = REFERENCE_FIELDS.filter((r) => r.from === segment).map((r) => r.field);
-    referenceFields.set(segment, fields);
-  }
-  return fields;
-}
-
 function valuesOf(kind: KindId, fields: string[], current: JsonObject | undefined, local: JsonObject | undefined): FieldChange[] {
   return fields.map((field) => ({
     field,
@@ -107,74 +83,11 @@ function valuesOf(kind: KindId, fields: string[], current: JsonObject | undefine
   }));
 }
 
-/** A problem about a field of a resource, at its place: in the JSON file, or the Markdown file that holds it. */
-function fieldProblem(resource: LocalResource, path: ReadonlyArray<string | number>, message: string): FolderProblem {
-  const [field] = path;
-  if (typeof field === 'string' && resource.parts.includes(field)) return { file: textFile(resource.file.replace(/\.json$/, ''), field), line: 1, column: 1, message };
-  return jsonProblem(resource.file, resource.text, path, message);
-}
-
-/** Problems a push cannot send: a kept credential in a new resource, a reference to a file that is not there. */
-function sendProblems(resource: LocalResource, files: ReadonlyMap<string, LocalResource>): FolderProblem[] {
-  const problems: FolderProblem[] = [];
-  for (const { field, file } of fileReferences(resource.segment, resource.values)) {
-    if (!files.has(file)) problems.push(fieldProblem(resource, [field], `${field}: names "${file}", which is no resource file of this folder; give an id, or the path of a resource file such as "ai_prompts/welcome.json"`));
-  }
-  if (resource.id === undefined) {
-    for (const path of resolveKept(resource.values, undefined).missing) {
-      problems.push(fieldProblem(resource, path, `${path.join('.')}: a new resource has no value on the service to keep for ${KEPT_ON_SERVICE}; put the credential in, or set it on the service after the push`));
-    }
-  }
-  return problems;
-}
-
-/**
- * Values the service would refuse (the save path's schemas and messages), so a push does not stop midway at a
- * 422: a create's fields in full, an update's changed fields. A reference naming a file is checked as an id.
- */
-function valueProblems(resource: LocalResource, fields: readonly string[] | 'all'): FolderProblem[] {
-  const kind = kindOfSegment(resource.segment);
-  const byFile = new Set(fileReferences(resource.segment, resource.values).map((r) => r.field));
-  const candidate: JsonObject = {};
-  for (const [field, value] of Object.entries(resource.values)) candidate[field] = byFile.has(field) ? null : wireValue(kind, field, value);
-  return validateDocument(resource.segment, candidate)
-    .filter((p) => fields === 'all' || fields.includes(String(p.path[0])))
-    .map((p) => fieldProblem(resource, p.path, p.message));
-}
-
-/** A pulled prompt's text file that is gone: neither a change nor silence, since the user's intent is unknown. */
-function missingParts(resource: LocalResource, entry: PulledResource): FolderProblem[] {
-  if (resource.segment !== 'ai_prompts') return [];
-  // A field pulled as null lived in the JSON file, not in a text file.
-  const pulledAsText = (field: string): boolean => field in entry.fields && !sameFingerprint(entry.fields[field], null);
-  return PROMPT_TEXT_FIELDS.filter((field) => pulledAsText(field) && !(field in resource.values)).map((field) => ({
-    file: textFile(resource.file.replace(/\.json$/, ''), field),
-    message: `${field}: this text part of ${resource.file} is missing; restore it with pull, or write an empty file to clear the field`,
-  }));
-}
-
 /** Whether a resource's files are byte for byte those its pull wrote: then its values are the pulled ones. */
 function filesAsPulled(resource: LocalResource, entry: PulledResource): boolean {
   if (entry.files === undefined || resource.text === undefined) return false;
   const parts = resource.parts.filter(isPromptTextField).map((field) => [field, resource.values[field] as string] as const);
   return filesHash({ json: resource.text, parts }) === entry.files;
-}
-
-/** The name a resource goes by in the folder: its file's, else the one it was pulled with. */
-function nameOf(resource: LocalResource, entry: PulledResource | undefined): string | undefined {
-  return typeof resource.values.name === 'string' ? resource.values.name : entry?.name;
-}
-
-/** Names are identities (suites, promotion and lost creates find resources by them): two of one kind is a problem. */
-function duplicateNames(resources: readonly LocalResource[], entryOf: (r: LocalResource) => PulledResource | undefined): FolderProblem[] {
-  const keyOf = (resource: LocalResource): string | undefined => {
-    const name = nameOf(resource, entryOf(resource));
-    return name === undefined ? undefined : `${resource.segment}\n${name}`;
-  };
-  return repeatedBy(resources, keyOf).flatMap((same) => same.slice(1).map((resource) => {
-    const others = same.filter((r) => r !== resource).map((r) => r.file).join(', ');
-    return fieldProblem(resource, ['name'], `name: "${nameOf(resource, entryOf(resource)) ?? ''}" is also the name of ${others}; names are unique per kind in a folder, so rename one`);
-  }));
 }
 
 /** Creates and updates in dependency order (kinds, then references to new files); a cycle is a problem. */

@@ -17,7 +17,8 @@ import { kindOfSegment, type ResourceKind } from '../resources';
 import type { FolderIO } from './folder-io';
 import { writeManifest, type Manifest, type PulledResource } from './manifest';
 import type { Change, LocalResource, Plan } from './plan';
-import { changedOnService, currentDetail, fileReferences } from './plan';
+import { changedOnService, currentDetail } from './plan';
+import { fileReferences } from './plan-problems';
 import { folderShape, folderValues, pulledState, removeResource, resolveKept, sameValue, wireValue, writeResource } from './representation';
 import { plural } from '../text';
 
