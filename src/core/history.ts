@@ -14,6 +14,11 @@ export type RunOutcome =
   | { kind: 'error'; message: string; status?: number }
   | { kind: 'cancelled' };
 
+/** What the service answered in a run, if it answered. */
+export function responseOf(outcome: RunOutcome): JsonObject | undefined {
+  return outcome.kind === 'ok' || outcome.kind === 'failed-status' ? outcome.response : undefined;
+}
+
 export interface RunRecord {
   id: string;
   /** The resource's `convai:` URI. */

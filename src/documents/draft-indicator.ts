@@ -10,10 +10,6 @@ import { saveInEditor } from './unsaved';
 const CONTEXT_KEY = 'convai.activeDraft';
 const SAVE_KEY = process.platform === 'darwin' ? 'Cmd+S' : 'Ctrl+S';
 
-function connectionOf(uri: vscode.Uri): string {
-  return parseUri(uri)?.connection ?? uri.authority;
-}
-
 function labelOf(uri: vscode.Uri): string {
   const location = parseUri(uri);
   return location && isFile(location) ? describeLocation(location) : uri.toString();
@@ -59,7 +55,7 @@ async function discard(uri: vscode.Uri, drafts: Drafts, files: ConvaiFileSystem)
 }
 
 async function chooseAction(uri: vscode.Uri, drafts: Drafts, files: ConvaiFileSystem): Promise<void> {
-  const connection = connectionOf(uri);
+  const connection = uri.authority;
   const label = labelOf(uri);
   const items: Array<vscode.QuickPickItem & { run: () => Promise<void> }> = [
     { label: `$(cloud-upload) Save to "${connection}" now`, description: SAVE_KEY, run: () => saveInEditor(uri) },
@@ -97,7 +93,7 @@ export function draftIndicator(log: Log, drafts: Drafts, files: ConvaiFileSystem
       item.hide();
       return;
     }
-    const connection = connectionOf(uri);
+    const connection = uri.authority;
     const why = drafts.why(uri.toString());
     item.text = `$(arrow-up) Not uploaded · ${SAVE_KEY} saves to ${connection}`;
     item.tooltip = `${labelOf(uri)}: your edits are kept here as a draft and were not sent to "${connection}"${why ? ` (${why})` : ''}. ${SAVE_KEY} saves them to the service; click for more.`;

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { JsonObject } from '../core/json';
 import { fromStoredDraft, toStoredDraft, type Draft, type StoredDraft } from '../core/draft-storage';
+import type { KindId } from '../core/resources';
 import { isFile, toResourceUriString, wholeOf } from '../core/uri';
 import { kindOf, parseUri } from './locations';
 
 const STORAGE_KEY = 'convai.drafts';
 
-function kindIdOf(key: string): ReturnType<typeof kindOf>['id'] | undefined {
+function kindIdOf(key: string): KindId | undefined {
   const location = parseUri(vscode.Uri.parse(key));
   return location && isFile(location) ? kindOf(wholeOf(location)).id : undefined;
 }
@@ -20,7 +21,7 @@ export class Drafts implements vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<vscode.Uri[]>();
   /** Fires with the documents whose draft was kept, replaced or dropped. */
   readonly onDidChange = this.changes.event;
-  /** This window's drafts, and stored ones once read (restore()). */
+  /** This window's drafts, and stored ones once read (read()). */
   private readonly drafts = new Map<string, Draft>();
   /** Drafts of documents that show credentials in clear: kept in memory only. */
   private readonly unstored = new Set<string>();

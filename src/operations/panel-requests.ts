@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/json';
-import type { RunRecord } from '../core/history';
+import { responseOf, type RunRecord } from '../core/history';
 import type { FormPlace, InputsForms } from '../core/inputs-form';
 import { parseResourcePath, toResourceUriString } from '../core/uri';
 import { COMMANDS } from '../commands';
@@ -23,14 +22,12 @@ function runText(history: HistoryStore, uri: vscode.Uri): string {
   const id = uri.path.replace(/^\//, '').replace(/\.json$/, '');
   const run = history.runs(uri.query).find((r) => r.id === id);
   if (!run) return '';
-  const outcome = run.outcome;
-  const shown = outcome.kind === 'ok' || outcome.kind === 'failed-status' ? outcome.response : outcome;
+  const shown = responseOf(run.outcome) ?? run.outcome;
   return `${JSON.stringify(shown, null, 2)}\n`;
 }
 
 function field(run: RunRecord, name: string): string | undefined {
-  const outcome = run.outcome;
-  const response: JsonObject = outcome.kind === 'ok' || outcome.kind === 'failed-status' ? outcome.response : {};
+  const response = responseOf(run.outcome) ?? {};
   const value = name in response ? response[name] : run.inputs[name];
   if (value === undefined) return undefined;
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);

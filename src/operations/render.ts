@@ -6,7 +6,7 @@
  * (panel-messages.ts says what the page may send back).
  */
 import type { Json, JsonObject } from '../core/json';
-import type { Operation, RunOutcome, RunRecord } from '../core/history';
+import { responseOf, type Operation, type RunOutcome, type RunRecord } from '../core/history';
 import type { InputsForm } from '../core/inputs-form';
 import { isServiceOperation } from '../core/run-inputs';
 import { button, html, type Html } from './html';
@@ -86,10 +86,6 @@ function outcomeText(outcome: RunOutcome): string {
     case 'cancelled':
       return 'Cancelled';
   }
-}
-
-function responseOf(outcome: RunOutcome): JsonObject | undefined {
-  return outcome.kind === 'ok' || outcome.kind === 'failed-status' ? outcome.response : undefined;
 }
 
 function inputPreview(run: RunRecord): string {

@@ -3,7 +3,7 @@ import { applyEdits, modify } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { Json, JsonObject } from '../core/json';
-import type { RunRecord } from '../core/history';
+import { responseOf, type RunRecord } from '../core/history';
 import { parseSuite, SUITE_SUFFIX, suitePath } from '../core/prompt-tests/suite';
 import { promptPlaceholders } from '../core/prompt-text';
 import { kindOfSegment } from '../core/resources';
@@ -80,8 +80,7 @@ async function suiteOf(resource: Tested, name: string): Promise<vscode.Uri | und
 
 /** A case from a recorded run: its inputs, and its outputs as the expected values (which the user then loosens). */
 function caseOf(run: RunRecord, names: ReadonlySet<string>): JsonObject {
-  const outcome = run.outcome;
-  const response: JsonObject = outcome.kind === 'ok' || outcome.kind === 'failed-status' ? outcome.response : {};
+  const response = responseOf(run.outcome) ?? {};
   const first = String(run.inputs.prompt_text ?? run.inputs.action ?? 'case').replace(/\s+/g, ' ').trim().slice(0, 40) || 'case';
   let name = first;
   for (let n = 2; names.has(name); n++) name = `${first} (${n})`;
