@@ -116,11 +116,12 @@ describe('the inputs form of the results panel', () => {
     // The documents are read from the run history when the diff asks for them.
     await side('original', `Echo (gpt-4o): ${QUESTION}`).waitFor();
     await side('modified', 'Echo (gpt-4o): Is A-7 shipped?').waitFor();
-    // Closed, and the prompt's editor focused again, so that the next test finds the workbench as the ones before it
-    // left it: with the focus left in the panel beneath the closed diff, F1 opened no command palette.
+    // Closed, and the focus put in the ConvAI view, so that the next test finds the workbench as the ones before it
+    // left it: with the focus left in the panel beneath the closed diff, F1 opened no command palette. (The prompt's
+    // tab is no place to click: the diff may have replaced it, as a preview.)
     await runCommand(page, 'View: Close Editor');
     await side('modified', 'Echo (gpt-4o): Is A-7 shipped?').waitFor({ state: 'detached' });
-    await page.locator(`.tabs-container .tab[data-resource-name="${id}.json"]`).click();
+    await treeRow(await openConvAiView(page), uiConnectionName, 1).click();
   });
 
   it('asks Execute Action in the same form: the action in one line (Enter runs), its params as JSON', async () => {
