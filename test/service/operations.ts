@@ -1,15 +1,8 @@
 /** The two operations on a stored resource: test_prompt and execute_action. */
 
-import {
-  buildRequest,
-  type BuiltRequest,
-  type FunctionDefinition,
-  PLACEHOLDER,
-  type RequestDefinition,
-} from '../../src/core/request-builder';
+import { outgoingRequest, OutgoingRequestError, PLACEHOLDER, type OutgoingRequest, type StoredRequest } from './outgoing-request';
 import { isJsonObject, type Json, type JsonObject, own } from '../../src/core/json';
 import { badRequest, invalidField } from './replies';
-import { messageOf } from '../../src/core/text';
 
 const OUTGOING_TIMEOUT_MS = 10_000;
 const PROMPT_MODE_DEACTIVATED = 2;
@@ -117,11 +110,12 @@ async function callApi(integration: JsonObject, params: JsonObject, signal: Abor
 }
 
 /** A definition that cannot take these params is the caller's mistake: 422 naming `params`. */
-function buildOrReject(definition: RequestDefinition, params: JsonObject): BuiltRequest {
+function buildOrReject(definition: StoredRequest, params: JsonObject): OutgoingRequest {
   try {
-    return buildRequest(definition, params, definition.api_key);
+    return outgoingRequest(definition, params);
   } catch (error) {
-    throw invalidField('params', messageOf(error));
+    if (error instanceof OutgoingRequestError) throw invalidField('params', error.message);
+    throw error;
   }
 }
 
@@ -134,7 +128,7 @@ function failureMessage(error: unknown): string {
 }
 
 /** The stored `tec_params.request` as a request definition, or what is wrong with it. */
-function requestDefinition(value: Json | undefined): RequestDefinition | string {
+function requestDefinition(value: Json | undefined): StoredRequest | string {
   if (!isJsonObject(value)) {
     return 'has no request definition in tec_params.request';
   }
@@ -143,7 +137,7 @@ function requestDefinition(value: Json | undefined): RequestDefinition | string 
   const apiKey = own(value, 'api_key');
   const headers = own(value, 'headers') ?? {};
   const fixed = own(value, 'fixed_parameters') ?? {};
-  const functionDefinition = asFunctionDefinition(own(value, 'function_definition'));
+  const functionDefinition = own(value, 'function_definition');
   if (typeof url !== 'string' || typeof method !== 'string') {
     return 'request needs a url and a method';
   }
@@ -158,7 +152,8 @@ function requestDefinition(value: Json | undefined): RequestDefinition | string 
   if (!isJsonObject(fixed)) {
     return 'request fixed_parameters must be an object';
   }
-  if (!functionDefinition) {
+  if (!hasProperties(functionDefinition)) {
+    // Rule 5: required even when the request takes no parameters.
     return 'request needs a function_definition with parameters.properties';
   }
   return {
@@ -167,22 +162,10 @@ function requestDefinition(value: Json | undefined): RequestDefinition | string 
     api_key: typeof apiKey === 'string' ? apiKey : undefined,
     headers: Object.fromEntries(stringHeaders),
     fixed_parameters: fixed,
-    function_definition: functionDefinition,
   };
 }
 
-function asFunctionDefinition(value: Json | undefined): FunctionDefinition | undefined {
-  const parameters = isJsonObject(value) ? own(value, 'parameters') : undefined;
-  const properties = isJsonObject(parameters) ? own(parameters, 'properties') : undefined;
-  if (!isJsonObject(value) || !isJsonObject(properties)) {
-    return undefined;
-  }
-  const name = own(value, 'name');
-  const description = own(value, 'description');
-  return {
-    type: 'function',
-    name: typeof name === 'string' ? name : '',
-    description: typeof description === 'string' ? description : '',
-    parameters: { type: 'object', properties },
-  };
+function hasProperties(functionDefinition: Json | undefined): boolean {
+  const parameters = isJsonObject(functionDefinition) ? own(functionDefinition, 'parameters') : undefined;
+  return isJsonObject(parameters) && isJsonObject(own(parameters, 'properties'));
 }
