@@ -3,7 +3,9 @@
  * import, so the unit tests can check the messages users see.
  */
 import type { Advice } from '../core/advice';
-import { CA_SETTING } from '../core/network';
+
+/** The setting that lists extra trusted CA files (PEM). */
+export const CA_SETTING = 'convai.caCertificates';
 
 export const VS_CODE_ADVICE: Advice = {
   token: 'set the connection\'s token with "ConvAI: Set Token"',

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { parseBaseUrl } from '../core/base-url';
-import { CA_SETTING, chooseProxy, readCaCertificates, type NetworkSettings } from '../core/network';
+import { chooseProxy, readCaCertificates, type NetworkSettings } from '../core/network';
+import { CA_SETTING } from './advice';
 import { CONNECTION_NAME } from '../core/uri';
 import { VS_CODE_ADVICE } from './advice';
 import { messageOf } from '../core/text';
@@ -116,7 +117,7 @@ export function networkSettingsKey(): string {
  */
 export function networkSettings(baseUrl: string): NetworkSettings {
   const http = vscode.workspace.getConfiguration('http');
-  const ca = readCaCertificates(caPaths());
+  const ca = readCaCertificates(caPaths(), CA_SETTING);
   const proxyStrictSSL = http.get<boolean>('proxyStrictSSL', true);
   if (http.get<string>('proxySupport') === 'off') {
     return { noProxy: [], proxyStrictSSL, ca };

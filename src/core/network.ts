@@ -41,8 +41,6 @@ export class NetworkConfigError extends Error {
   }
 }
 
-export const CA_SETTING = 'convai.caCertificates';
-
 const KEEP_ALIVE = { keepAliveTimeout: 10_000, connections: 8 } as const;
 
 /**
@@ -180,41 +178,41 @@ function defaultCertificates(): readonly string[] {
 }
 
 /**
- * Reads the PEM files of convai.caCertificates. Throws a NetworkConfigError
- * naming the setting and the file when one cannot be read or holds no
- * certificate, so a typo does not silently leave the CA untrusted.
+ * Reads a list of PEM files. Throws a NetworkConfigError naming where the list
+ * was given (`source`: a setting, a variable) and the file when one cannot be
+ * read or holds no certificate, so a typo does not silently leave the CA untrusted.
  */
-export function readCaCertificates(paths: unknown, read: (path: string) => string = (path) => readFileSync(path, 'utf8')): string[] {
+export function readCaCertificates(paths: unknown, source: string, read: (path: string) => string = (path) => readFileSync(path, 'utf8')): string[] {
   if (!Array.isArray(paths) || !paths.every((p): p is string => typeof p === 'string')) {
-    throw new NetworkConfigError(`${CA_SETTING} must be an array of paths to PEM files.`);
+    throw new NetworkConfigError(`${source} must be an array of paths to PEM files.`);
   }
   return paths.filter((p) => p.trim() !== '').map((raw) => {
     const path = raw.trim().replace(/^~(?=$|[\\/])/, () => homedir());
     if (!isAbsolute(path)) {
-      throw new NetworkConfigError(`${CA_SETTING}: "${raw}" is not an absolute path; use the full path, e.g. ${join(homedir(), 'company-ca.pem')}.`);
+      throw new NetworkConfigError(`${source}: "${raw}" is not an absolute path; use the full path, e.g. ${join(homedir(), 'company-ca.pem')}.`);
     }
     let text: string;
     try {
       text = read(path);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      throw new NetworkConfigError(`${CA_SETTING}: cannot read "${path}"${typeof code === 'string' ? ` (${code})` : ''}; fix the path in your user settings or remove it.`);
+      throw new NetworkConfigError(`${source}: cannot read "${path}"${typeof code === 'string' ? ` (${code})` : ''}; correct the path or remove it.`);
     }
-    checkPem(text, path);
+    checkPem(text, path, source);
     return text;
   });
 }
 
-function checkPem(text: string, path: string): void {
+function checkPem(text: string, path: string, source: string): void {
   const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
   if (blocks.length === 0) {
-    throw new NetworkConfigError(`${CA_SETTING}: "${path}" holds no PEM certificate (-----BEGIN CERTIFICATE-----); export the CA as Base64 (PEM) and point the setting to that file.`);
+    throw new NetworkConfigError(`${source}: "${path}" holds no PEM certificate (-----BEGIN CERTIFICATE-----); export the CA as Base64 (PEM) and give that file instead.`);
   }
   for (const block of blocks) {
     try {
       new X509Certificate(block);
     } catch {
-      throw new NetworkConfigError(`${CA_SETTING}: "${path}" holds a damaged certificate; export the CA again as Base64 (PEM).`);
+      throw new NetworkConfigError(`${source}: "${path}" holds a damaged certificate; export the CA again as Base64 (PEM).`);
     }
   }
 }

@@ -216,7 +216,7 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
   it('trusts the CA from convai.caCertificates for this client only, changing nothing global', async () => {
     const service = await tlsService();
     const url = `https://127.0.0.1:${service.port}`;
-    assert.deepEqual(await client(url, { ca: readCaCertificates([certs.caFile]) }).list(tenants), []);
+    assert.deepEqual(await client(url, { ca: readCaCertificates([certs.caFile], 'the test CAs') }).list(tenants), []);
     assert.equal(service.requests, 1);
     assert.equal(process.env.NODE_TLS_REJECT_UNAUTHORIZED, globalsBefore.rejectUnauthorized);
     assert.equal(tls.rootCertificates.length, globalsBefore.roots);
@@ -291,11 +291,11 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
       name: 'corp',
       baseUrl: `https://127.0.0.1:${service.port}`,
       token: () => token,
-      network: () => ({ noProxy: [], proxyStrictSSL: true, ca: readCaCertificates([missing]) }),
+      network: () => ({ noProxy: [], proxyStrictSSL: true, ca: readCaCertificates([missing], 'convai.caCertificates') }),
     });
     clients.push(unsent);
     const error = await serviceRejection(unsent.list(tenants));
-    assert.equal(error.message, `corp: GET /api/v1/tenants was not sent: convai.caCertificates: cannot read "${missing}" (ENOENT); fix the path in your user settings or remove it.`);
+    assert.equal(error.message, `corp: GET /api/v1/tenants was not sent: convai.caCertificates: cannot read "${missing}" (ENOENT); correct the path or remove it.`);
     assert.equal(service.requests, 0);
   });
 

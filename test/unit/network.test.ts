@@ -134,10 +134,10 @@ describe('network: readCaCertificates', () => {
 
   it('names the setting and the file that cannot be read', () => {
     const missing = join(dir, 'missing.pem');
-    assert.throws(() => readCaCertificates([missing]), (error: Error) => {
+    assert.throws(() => readCaCertificates([missing], 'convai.caCertificates'), (error: Error) => {
       assert.ok(error instanceof NetworkConfigError);
       assert.ok(error.message.startsWith(`convai.caCertificates: cannot read "${missing}" (ENOENT)`), error.message);
-      assert.match(error.message, /fix the path in your user settings or remove it/);
+      assert.match(error.message, /correct the path or remove it/);
       return true;
     });
   });
@@ -145,15 +145,15 @@ describe('network: readCaCertificates', () => {
   it('refuses a file without a PEM certificate, and a damaged one', () => {
     const der = join(dir, 'ca.der');
     writeFileSync(der, Buffer.from([0x30, 0x82, 0x01, 0x0a]));
-    assert.throws(() => readCaCertificates([der]), /convai\.caCertificates: ".*ca\.der" holds no PEM certificate/);
+    assert.throws(() => readCaCertificates([der], 'convai.caCertificates'), /convai\.caCertificates: ".*ca\.der" holds no PEM certificate/);
     const damaged = join(dir, 'damaged.pem');
     writeFileSync(damaged, '-----BEGIN CERTIFICATE-----\nnot base64 at all\n-----END CERTIFICATE-----\n');
-    assert.throws(() => readCaCertificates([damaged]), /"[^"]*damaged\.pem" holds a damaged certificate/);
+    assert.throws(() => readCaCertificates([damaged], 'convai.caCertificates'), /"[^"]*damaged\.pem" holds a damaged certificate/);
   });
 
   it('wants absolute paths and an array of strings, and skips blank entries', () => {
-    assert.throws(() => readCaCertificates(['certs/ca.pem']), /"certs\/ca\.pem" is not an absolute path/);
-    assert.throws(() => readCaCertificates('/etc/ca.pem'), /must be an array of paths/);
-    assert.deepEqual(readCaCertificates(['', '  ']), []);
+    assert.throws(() => readCaCertificates(['certs/ca.pem'], 'convai.caCertificates'), /"certs\/ca\.pem" is not an absolute path/);
+    assert.throws(() => readCaCertificates('/etc/ca.pem', 'convai.caCertificates'), /must be an array of paths/);
+    assert.deepEqual(readCaCertificates(['', '  '], 'convai.caCertificates'), []);
   });
 });
