@@ -138,7 +138,7 @@ export class Runner {
   /** Resolves with the record; a programmatic run rejects when the job fails. */
   async runJob(job: Job): Promise<{ record: RunRecord; response?: JsonObject }> {
     const { resource, label, operation } = job;
-    const unsavedChanges = hasUnsavedEdits(this.drafts, resource) || vscode.workspace.textDocuments.some((d) => d.uri.toString() === resource && d.isDirty);
+    const unsavedChanges = hasUnsavedEdits(this.drafts, resource);
     const controller = new AbortController();
     this.current?.abort();
     this.current = controller;
