@@ -3,11 +3,16 @@ import { isFile, toResourceUriString, wholeOf } from '../core/uri';
 import type { Drafts } from './drafts';
 import { parseUri } from './locations';
 
-/** The open documents of a resource (its whole document and its parts) with unsaved changes. */
+/**
+ * The open documents of a resource with unsaved changes: its whole document and its parts, or the document whose
+ * URI is the resource itself (a request definition file, which is no resource of the service).
+ */
 function dirtyViews(resource: string): vscode.TextDocument[] {
   return vscode.workspace.textDocuments.filter((document) => {
+    if (!document.isDirty) return false;
+    if (document.uri.toString() === resource) return true;
     const location = parseUri(document.uri);
-    return document.isDirty && location !== undefined && isFile(location) && toResourceUriString(wholeOf(location)) === resource;
+    return location !== undefined && isFile(location) && toResourceUriString(wholeOf(location)) === resource;
   });
 }
 

@@ -1,10 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../core/json';
-import { ServiceError } from '../core/errors';
-import type { Operation, RunOutcome, RunRecord } from '../core/history';
+import type { Operation, RunRecord } from '../core/history';
 import type { FormPlace, InputsForms } from '../core/inputs-form';
-import { formatDocument } from '../core/json-document';
+import { runOperation, type OperationResult } from '../core/operation';
 import { kindOfSegment } from '../core/resources';
 import { draftOf, INPUT_FIELDS, type InputsDraft, type ServiceOperation } from '../core/run-inputs';
 import { parseResourcePath, type FileLocation } from '../core/uri';
@@ -16,7 +15,6 @@ import type { Drafts } from '../documents/drafts';
 import { hasUnsavedEdits } from '../documents/unsaved';
 import type { HistoryStore } from './history-store';
 import type { PanelModel, ResultsPanel } from './panel';
-import { messageOf } from '../core/text';
 
 export type ResourceLocation = Extract<FileLocation, { type: 'resource' }>;
 
@@ -29,14 +27,6 @@ export interface RunRequest {
   interactive: boolean;
 }
 
-export interface JobResult {
-  outcome: RunOutcome;
-  savedHash?: string;
-  response?: JsonObject;
-  /** What a programmatic caller is rejected with. */
-  error?: unknown;
-}
-
 /** One run of anything the panel shows: its identity, inputs, and how to execute it. */
 export interface Job {
   operation: Operation;
@@ -44,7 +34,7 @@ export interface Job {
   label: string;
   inputs: JsonObject;
   interactive: boolean;
-  execute(signal: AbortSignal): Promise<JobResult>;
+  execute(signal: AbortSignal): Promise<OperationResult>;
 }
 
 const TITLES: Readonly<Record<Operation, string>> = { test_prompt: 'Testing', execute_action: 'Executing an action of', send_request: 'Sending' };
@@ -136,14 +126,19 @@ export class Runner {
       label: await describeNamed(this.listings, location),
       inputs: request.inputs,
       interactive: request.interactive,
-      execute: (signal) => this.execute(request, signal),
+      execute: (signal) => runOperation(
+        this.connections.client(location.connection),
+        { kind: kindOfSegment(location.segment), id: location.id, tenantId: location.tenantId },
+        request.inputs,
+        signal,
+      ),
     });
   }
 
   /** Resolves with the record; a programmatic run rejects when the job fails. */
   async runJob(job: Job): Promise<{ record: RunRecord; response?: JsonObject }> {
     const { resource, label, operation } = job;
-    const unsavedChanges = hasUnsavedEdits(this.drafts, resource) || vscode.workspace.textDocuments.some((d) => d.uri.toString() === resource && d.isDirty);
+    const unsavedChanges = hasUnsavedEdits(this.drafts, resource);
     const controller = new AbortController();
     this.current?.abort();
     this.current = controller;
@@ -215,26 +210,5 @@ export class Runner {
       promptNames,
       form: this.forms.formFor(resource),
     };
-  }
-
-  private async execute(request: RunRequest, signal: AbortSignal): Promise<JobResult> {
-    const { location } = request;
-    const kind = kindOfSegment(location.segment);
-    const client = this.connections.client(location.connection);
-    let savedHash: string | undefined;
-    try {
-      // The service runs what it holds: record which version that was.
-      const saved = await client.get(kind, location.id, location.tenantId, { signal });
-      savedHash = createHash('sha256').update(formatDocument(saved)).digest('hex').slice(0, 8);
-      const response: JsonObject = request.operation === 'test_prompt'
-        ? ((await client.testPrompt(kind, location.id, location.tenantId, request.inputs as { prompt_text: string }, { signal })) as unknown as JsonObject)
-        : ((await client.executeAction(kind, location.id, location.tenantId, request.inputs as { action: string }, { signal })) as unknown as JsonObject);
-      const failed = request.operation === 'execute_action' && response.status !== 'success';
-      return { outcome: { kind: failed ? 'failed-status' : 'ok', response }, savedHash, response };
-    } catch (error) {
-      if (error instanceof ServiceError && error.kind === 'cancelled') return { outcome: { kind: 'cancelled' }, savedHash, error };
-      const message = messageOf(error);
-      return { outcome: { kind: 'error', message, status: error instanceof ServiceError ? error.status : undefined }, savedHash, error };
-    }
   }
 }

@@ -1,12 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { JsonObject } from '../core/json';
-import type { RunOutcome } from '../core/history';
-import { formatDocument } from '../core/json-document';
-import { runSuite, type CaseResult, type CaseRun, type SuiteResult } from '../core/prompt-tests/run';
+import { operationOf, savedVersionHash } from '../core/operation';
+import { runSuite, type CaseResult, type SuiteResult } from '../core/prompt-tests/run';
 import { parseSuite, type Suite, type TestCase } from '../core/prompt-tests/suite';
-import { executorFor, resolveTarget, type ResolvedTarget } from '../core/prompt-tests/target';
+import { caseInputs, caseRunOutcome, executorFor, resolveTarget, type ResolvedTarget } from '../core/prompt-tests/target';
 import { lineColumnText } from '../core/text';
 import { describeLocation, toResourceUriString, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
@@ -58,21 +56,6 @@ export interface SuiteRunOptions {
   onCaseFinished?: (testCase: TestCase, result: CaseResult) => void;
 }
 
-function outcomeOf(target: ResolvedTarget, run: CaseRun): RunOutcome {
-  if (run.error !== undefined || !run.output) return { kind: 'error', message: run.error ?? 'no answer' };
-  const failedStatus = target.kind.id === 'integration' && run.output.status !== 'success';
-  return { kind: failedStatus ? 'failed-status' : 'ok', response: run.output };
-}
-
-function inputsOf(testCase: TestCase): JsonObject {
-  const inputs: JsonObject = {};
-  if (testCase.prompt_text !== undefined) inputs.prompt_text = testCase.prompt_text;
-  if (testCase.prompt_params) inputs.prompt_params = testCase.prompt_params;
-  if (testCase.action !== undefined) inputs.action = testCase.action;
-  if (testCase.params) inputs.params = testCase.params;
-  return inputs;
-}
-
 /** Runs a suite file's cases against its target, recording every run in the resource's run history. */
 export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: SuiteRunOptions = {}): Promise<SuiteRun> {
   const suite = await readSuite(uri);
@@ -89,10 +72,10 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
   const location: WholeLocation = { type: 'resource', connection, tenantId, segment: suite.resource.segment, id: target.id };
   const resource = toResourceUriString(location);
   const label = describeLocation(location, target.name);
-  const saved = await client.get(target.kind, target.id, tenantId, { signal: options.signal });
-  const savedHash = createHash('sha256').update(formatDocument(saved)).digest('hex').slice(0, 8);
+  const savedHash = await savedVersionHash(client, target, options.signal);
   const unsavedChanges = hasUnsavedEdits(deps.drafts, resource);
   options.onVersion?.(versionNote({ label, savedHash, unsavedChanges }));
+  const operation = operationOf(target.kind);
   const records: Array<Promise<void>> = [];
   const result = await runSuite(suite, executorFor(client, target), {
     concurrency: testConcurrency(),
@@ -102,9 +85,9 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
     onCaseFinished: options.onCaseFinished,
     onRun: (testCase, run) => {
       records.push(deps.history.add({
-        id: randomUUID(), resource, resourceLabel: label, operation: target.kind.id === 'prompt' ? 'test_prompt' : 'execute_action',
-        startedAt: new Date(Date.now() - run.durationMs).toISOString(), durationMs: Math.round(run.durationMs), inputs: inputsOf(testCase),
-        outcome: outcomeOf(target, run), version: { savedHash, unsavedChanges },
+        id: randomUUID(), resource, resourceLabel: label, operation,
+        startedAt: new Date(Date.now() - run.durationMs).toISOString(), durationMs: Math.round(run.durationMs), inputs: caseInputs(operation, testCase),
+        outcome: caseRunOutcome(operation, run), version: { savedHash, unsavedChanges },
       }));
     },
   });

@@ -86,6 +86,19 @@ describe('prompt tests and integration actions', () => {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
+  it('counts unsaved changes of a part as unsaved changes of the prompt that ran', async () => {
+    const id = (await admin.create(kind('ai_prompts'), { name: 'Dirty part run', system: 'Saved system' }, TENANT)).id as number;
+    const part = await vscode.workspace.openTextDocument(documentUri({ type: 'part', connection: CONNECTION, tenantId: TENANT, segment: 'ai_prompts', id, part: 'system' }));
+    await replaceText(part, 'Unsaved system');
+    assert.ok(part.isDirty);
+    const uri = promptUri(id);
+    await vscode.commands.executeCommand('convai.testPrompt', { uri: uri.toString(), promptText: 'hi' });
+    const [run] = await vscode.commands.executeCommand<RunRecord[]>('convai.showRunHistory', { uri: uri.toString() });
+    assert.equal(run?.version.unsavedChanges, true);
+    await vscode.window.showTextDocument(part);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
   it('refuses to execute an action through a read-only connection', async () => {
     const error = await rejection(vscode.commands.executeCommand('convai.executeAction', { uri: integrationUri(await firstIntegration(), READ_ONLY).toString(), action: 'ping' }));
     assert.match(error.message, /read-only/);

@@ -3,18 +3,18 @@
  * runs against staging and production; and how one run of a case is sent.
  */
 import type { ServiceClient } from '../client';
+import type { RunOutcome } from '../history';
 import type { JsonObject } from '../json';
-import { kindOfSegment, type ResourceKind } from '../resources';
-import type { Execute } from './run';
-import type { Suite } from './suite';
+import { answeredOutcome, operationOf, sendOperation, type OperationTarget } from '../operation';
+import { kindOfSegment } from '../resources';
+import { INPUT_FIELDS, type ServiceOperation } from '../run-inputs';
+import type { CaseRun, Execute } from './run';
+import type { Suite, TestCase } from './suite';
 
 export class TargetError extends Error {}
 
-export interface ResolvedTarget {
-  kind: ResourceKind;
-  id: number;
+export interface ResolvedTarget extends OperationTarget {
   name: string;
-  tenantId: number;
 }
 
 /** The suite's prompt or integration in the tenant; `where` names the connection or URL in the message. */
@@ -37,14 +37,20 @@ export async function resolveTarget(client: ServiceClient, suite: Suite, tenantI
   return { kind, id: found.id, name: typeof found.name === 'string' ? found.name : `#${found.id}`, tenantId };
 }
 
-/** One run of a case: test_prompt or execute_action with the case's inputs. */
-export function executorFor(client: ServiceClient, target: ResolvedTarget): Execute {
-  return async (testCase, signal) => {
-    if (target.kind.id === 'prompt') {
-      const body = { prompt_text: testCase.prompt_text ?? '', ...(testCase.prompt_params ? { prompt_params: testCase.prompt_params } : {}) };
-      return (await client.testPrompt(target.kind, target.id, target.tenantId, body, { signal })) as unknown as JsonObject;
-    }
-    const body = { action: testCase.action ?? '', ...(testCase.params ? { params: testCase.params } : {}) };
-    return (await client.executeAction(target.kind, target.id, target.tenantId, body, { signal })) as unknown as JsonObject;
-  };
+/** A case's inputs as the body of the operation it runs: what is sent and what the run history records. */
+export function caseInputs(operation: ServiceOperation, testCase: TestCase): JsonObject {
+  const { text, object } = INPUT_FIELDS[operation];
+  const params = testCase[object];
+  return { [text]: testCase[text] ?? '', ...(params ? { [object]: params } : {}) };
+}
+
+/** One run of a case: the target's operation with the case's inputs. */
+export function executorFor(client: ServiceClient, target: OperationTarget): Execute {
+  const operation = operationOf(target.kind);
+  return (testCase, signal) => sendOperation(client, target, caseInputs(operation, testCase), signal);
+}
+
+/** A case's run as the run history records it: the assertions decide whether a case passed, not whether it ran. */
+export function caseRunOutcome(operation: ServiceOperation, run: CaseRun): RunOutcome {
+  return run.output ? answeredOutcome(operation, run.output) : { kind: 'error', message: run.error ?? 'no answer' };
 }
