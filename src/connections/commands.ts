@@ -5,9 +5,9 @@ import { parseBaseUrl } from '../core/base-url';
 import type { Log } from '../log';
 import { ConnectionRef } from '../ui/notify';
 import { messageOf } from '../core/text';
-import { VS_CODE_ADVICE } from './advice';
+import { VS_CODE_ADVICE } from '../shared/advice';
 import type { Connections } from './registry';
-import { validateConnection, validateName, type Connection } from './settings';
+import { validateConnection, validateName, type Connection } from '../shared/settings';
 import { validateToken } from './tokens';
 
 /** The connection a UI invocation names (a tree node or a notification action), if any. */

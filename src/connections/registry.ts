@@ -4,10 +4,10 @@ import type { JsonObject } from '../core/json';
 import { ServiceError } from '../core/errors';
 import { kindById } from '../core/resources';
 import type { Log } from '../log';
-import { VS_CODE_ADVICE } from './advice';
+import { VS_CODE_ADVICE } from '../shared/advice';
 import {
   NETWORK_SETTINGS, networkSettings, networkSettingsKey, readConnections, requestTimeoutMs, writeConnections, type Connection,
-} from './settings';
+} from '../shared/settings';
 import { TokenStore } from './tokens';
 
 /**

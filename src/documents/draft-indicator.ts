@@ -4,7 +4,7 @@ import { describeLocation, isFile, toResourceUriString, wholeOf } from '../core/
 import type { Log } from '../log';
 import type { Drafts } from './drafts';
 import type { ConvaiFileSystem } from './filesystem';
-import { parseUri } from './locations';
+import { parseUri } from '../shared/locations';
 import { saveInEditor } from './unsaved';
 
 const CONTEXT_KEY = 'convai.activeDraft';

@@ -3,7 +3,7 @@ import type { JsonObject } from '../core/json';
 import { fromStoredDraft, toStoredDraft, type Draft, type StoredDraft } from '../core/draft-storage';
 import type { KindId } from '../core/resources';
 import { isFile, toResourceUriString, wholeOf } from '../core/uri';
-import { kindOf, parseUri } from './locations';
+import { kindOf, parseUri } from '../shared/locations';
 
 const STORAGE_KEY = 'convai.drafts';
 

@@ -8,7 +8,7 @@ import { isFile, isPart, PROMPT_PARTS, toResourcePath, wholeOf, type FileLocatio
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { showFailure } from '../ui/notify';
-import { kindOf, parseUri, requireLocation, target, toUri } from './locations';
+import { kindOf, parseUri, requireLocation, target, toUri } from '../shared/locations';
 import type { Drafts } from './drafts';
 import type { DocumentState, DocumentStore } from './store';
 import { messageOf } from '../core/text';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Connections } from '../connections/registry';
-import { parseUri } from './locations';
+import { parseUri } from '../shared/locations';
 
 /** Says why a ConvAI editor is read-only while it is the active one. */
 export function readOnlyIndicator(connections: Connections): vscode.Disposable[] {

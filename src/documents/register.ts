@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { SCHEME } from '../core/uri';
-import { fileTarget } from './locations';
+import { fileTarget } from '../shared/locations';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { SaveDiagnostics } from './diagnostics';

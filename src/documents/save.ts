@@ -6,13 +6,13 @@ import { answerLacksDetail, conflictingFields, sentBody } from '../core/save-pla
 import { describeLocation, isFile, toResourceUriString, wholeOf, type FileLocation, type WholeLocation } from '../core/uri';
 import { summarizeProblems } from '../core/validation';
 import type { Connections } from '../connections/registry';
-import { uploadOnAutoSave } from '../connections/settings';
+import { uploadOnAutoSave } from '../shared/settings';
 import type { Log } from '../log';
 import type { SaveDiagnostics } from './diagnostics';
 import type { Drafts } from './drafts';
 import { messageOf, plural } from '../core/text';
 import { toFileSystemError, type ConvaiFileSystem } from './filesystem';
-import { parseUri, target } from './locations';
+import { parseUri, target } from '../shared/locations';
 import type { ServiceVersions } from './service-version';
 import type { DocumentStore } from './store';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { isFile, toResourceUriString, wholeOf } from '../core/uri';
 import type { Drafts } from './drafts';
-import { parseUri } from './locations';
+import { parseUri } from '../shared/locations';
 
 /**
  * The open documents of a resource with unsaved changes: its whole document and its parts, or the document whose

@@ -5,13 +5,13 @@ import { promptPlaceholders } from '../core/prompt-text';
 import { kindOfSegment, type TenantSegment } from '../core/resources';
 import { draftOf, promptDraft } from '../core/run-inputs';
 import type { Drafts } from '../documents/drafts';
-import { fileTarget } from '../documents/locations';
+import { fileTarget } from '../shared/locations';
 import { hasUnsavedEdits, saveUnsavedEdits } from '../documents/unsaved';
 import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import { describeNamed } from '../listings/names';
 import type { Log } from '../log';
-import type { HistoryStore } from './history-store';
+import type { HistoryStore } from '../shared/history-store';
 import type { ResourceLocation, Runner } from './runner';
 
 /** The prompt or integration a command names; a script must name it, a user may mean the active editor. */

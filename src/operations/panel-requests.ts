@@ -6,7 +6,7 @@ import { COMMANDS } from '../commands';
 import { ReadOnlyDocuments } from '../shared/read-only-documents';
 import type { Log } from '../log';
 import { showFailure } from '../ui/notify';
-import type { HistoryStore } from './history-store';
+import type { HistoryStore } from '../shared/history-store';
 import type { PanelRequest, ResultsPanel } from './panel';
 import type { Runner } from './runner';
 

@@ -7,7 +7,7 @@ import type { Drafts } from '../documents/drafts';
 import type { Log } from '../log';
 import { registerCodeLenses } from './codelens';
 import { registerOperationCommands } from './commands';
-import { HistoryStore } from './history-store';
+import { HistoryStore } from '../shared/history-store';
 import { ResultsPanel } from './panel';
 import { handlePanelRequests } from './panel-requests';
 import { Runner } from './runner';

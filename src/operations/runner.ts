@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { JsonObject } from '../core/json';
 import type { Operation, RunRecord } from '../core/history';
 import type { FormPlace, InputsForms } from '../core/inputs-form';
-import { runOperation, type OperationResult } from '../core/operation';
+import { runOperation } from '../core/operation';
 import { kindOfSegment } from '../core/resources';
 import { draftOf, INPUT_FIELDS, type InputsDraft, type ServiceOperation } from '../core/run-inputs';
 import { parseResourcePath, type FileLocation } from '../core/uri';
@@ -13,7 +13,8 @@ import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import type { Drafts } from '../documents/drafts';
 import { hasUnsavedEdits } from '../documents/unsaved';
-import type { HistoryStore } from './history-store';
+import type { HistoryStore } from '../shared/history-store';
+import type { Job, Runs } from '../shared/runs';
 import type { PanelModel, ResultsPanel } from './panel';
 
 export type ResourceLocation = Extract<FileLocation, { type: 'resource' }>;
@@ -27,16 +28,6 @@ export interface RunRequest {
   interactive: boolean;
 }
 
-/** One run of anything the panel shows: its identity, inputs, and how to execute it. */
-export interface Job {
-  operation: Operation;
-  resource: string;
-  label: string;
-  inputs: JsonObject;
-  interactive: boolean;
-  execute(signal: AbortSignal): Promise<OperationResult>;
-}
-
 const TITLES: Readonly<Record<Operation, string>> = { test_prompt: 'Testing', execute_action: 'Executing an action of', send_request: 'Sending' };
 
 /** A user's run the panel shows while it runs. */
@@ -46,7 +37,7 @@ type Running = NonNullable<PanelModel['running']> & { resource: string };
  * Runs jobs (test_prompt, execute_action, a sent request), records every run with its inputs,
  * outputs, the saved version that ran, time and duration, and shows it.
  */
-export class Runner {
+export class Runner implements Runs {
   private current: AbortController | undefined;
   private running: Running | undefined;
   /** The resource whose runs the panel shows. */

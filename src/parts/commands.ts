@@ -7,7 +7,7 @@ import type { ListingCache } from '../core/listing-cache';
 import { parseDocument } from '../core/json-document';
 import { isElementFileName, PROMPT_PARTS, toResourceUriString, type PartLocation, type PromptPart, type WholeLocation } from '../core/uri';
 import type { ConvaiFileSystem } from '../documents/filesystem';
-import { fileTarget, toUri } from '../documents/locations';
+import { fileTarget, toUri } from '../shared/locations';
 import type { Log } from '../log';
 
 const PART_HOLDS: Readonly<Record<PromptPart, string>> = {

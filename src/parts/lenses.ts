@@ -2,7 +2,7 @@ import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import { PROMPT_PARTS, SCHEME, type PromptPart } from '../core/uri';
-import { parseUri } from '../documents/locations';
+import { parseUri } from '../shared/locations';
 
 const JSON_PARTS: ReadonlySet<PromptPart> = new Set(['function_defs', 'settings']);
 

@@ -4,7 +4,7 @@ import { placeholderBeingTyped, placeholderSpans, placeholdersOf, PROMPT_TEXT_FI
 import { agentElements } from '../core/document-views';
 import { SCHEME, type PartLocation } from '../core/uri';
 import type { ConvaiFileSystem } from '../documents/filesystem';
-import { parseUri, toUri } from '../documents/locations';
+import { parseUri, toUri } from '../shared/locations';
 import { registerPlaceholderMarks } from './placeholder-marks';
 
 /**

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ListingCache } from '../core/listing-cache';
 import type { ConvaiFileSystem } from '../documents/filesystem';
-import { parseUri } from '../documents/locations';
+import { parseUri } from '../shared/locations';
 import type { Log } from '../log';
 import { registerPartCommands } from './commands';
 import { registerPartLenses } from './lenses';

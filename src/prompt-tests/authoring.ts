@@ -10,9 +10,9 @@ import { kindOfSegment } from '../core/resources';
 import { slug } from '../core/tenant/manifest';
 import { parseResourcePath, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
-import { fileTarget } from '../documents/locations';
+import { fileTarget } from '../shared/locations';
 import type { Log } from '../log';
-import type { HistoryStore } from '../operations/history-store';
+import type { HistoryStore } from '../shared/history-store';
 import { suiteText } from './execution';
 
 type Tested = Extract<WholeLocation, { type: 'resource' }> & { segment: 'ai_prompts' | 'integrations' };

@@ -8,10 +8,10 @@ import { caseInputs, caseRunOutcome, executorFor, resolveTarget, type ResolvedTa
 import { lineColumnText } from '../core/text';
 import { describeLocation, toResourceUriString, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
-import { testConcurrency, testTarget } from '../connections/settings';
+import { testConcurrency, testTarget } from '../shared/settings';
 import type { Drafts } from '../documents/drafts';
 import { hasUnsavedEdits } from '../documents/unsaved';
-import type { HistoryStore } from '../operations/history-store';
+import type { HistoryStore } from '../shared/history-store';
 
 export interface SuiteDeps {
   connections: Connections;

@@ -5,7 +5,7 @@ import { SUITE_SUFFIX } from '../core/prompt-tests/suite';
 import type { Connections } from '../connections/registry';
 import type { Drafts } from '../documents/drafts';
 import type { Log } from '../log';
-import type { HistoryStore } from '../operations/history-store';
+import type { HistoryStore } from '../shared/history-store';
 import { registerAuthoring } from './authoring';
 import { PromptTestController } from './controller';
 import { SuiteError } from './execution';

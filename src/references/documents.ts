@@ -5,7 +5,7 @@ import type { ListingCache } from '../core/listing-cache';
 import { REFERENCE_FIELDS, type ReferenceValue } from '../core/references';
 import type { TenantSegment } from '../core/resources';
 import { SCHEME, type ResourceLocation } from '../core/uri';
-import { parseUri, toUri } from '../documents/locations';
+import { parseUri, toUri } from '../shared/locations';
 
 /** What the features need of a document's location: whose listings to read. */
 export interface InTenant {

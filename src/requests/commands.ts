@@ -6,9 +6,9 @@ import { MASK, maskSecret } from '../core/api-key';
 import type { RunRecord } from '../core/history';
 import { buildRequest, type BuiltRequest } from '../core/request-builder';
 import { DEFINITION_SUFFIX, parameterNames } from '../core/request-definition';
-import { networkSettings, requestTimeoutMs } from '../connections/settings';
+import { networkSettings, requestTimeoutMs } from '../shared/settings';
 import type { Log } from '../log';
-import type { Runner } from '../operations/runner';
+import type { Runs } from '../shared/runs';
 import { ReadOnlyDocuments } from '../shared/read-only-documents';
 import { loadFromObject, loadFromUri, resolveApiKey, SECRET_NAME, SECRET_PREFIX, type LoadedDefinition } from './definitions';
 import { askJsonObject } from './json-input';
@@ -66,7 +66,7 @@ class Previews implements vscode.Disposable {
   }
 }
 
-export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage, runner: Runner): vscode.Disposable[] {
+export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage, runner: Runs): vscode.Disposable[] {
   const previews = new Previews();
 
   const load = async (arg: unknown): Promise<{ loaded: LoadedDefinition; args: Record<string, unknown> } | undefined> => {

@@ -7,7 +7,7 @@ import { kindOfSegment, type TenantSegment } from '../core/resources';
 import { describeLocation, isFile, toResourceUriString, wholeOf, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
-import { fileTarget, kindOf, parseUri, target, toUri } from '../documents/locations';
+import { fileTarget, kindOf, parseUri, target, toUri } from '../shared/locations';
 import type { Log } from '../log';
 import { ResourceNode, TenantNode } from './nodes';
 import { plural } from '../core/text';

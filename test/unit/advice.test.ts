@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { cliAdvice, MANIFEST_URL } from '../../src/cli/service';
-import { VS_CODE_ADVICE } from '../../src/connections/advice';
+import { VS_CODE_ADVICE } from '../../src/shared/advice';
 import { NEUTRAL_ADVICE, type Advice } from '../../src/core/advice';
 import { parseBaseUrl } from '../../src/core/base-url';
 import { httpError, networkError, redirectError, timeoutError } from '../../src/core/errors';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { RunRecord } from '../../src/core/history';
-import { HistoryStore } from '../../src/operations/history-store';
+import { HistoryStore } from '../../src/shared/history-store';
 
 /** A memento whose value changes only once an update is done, as a storage that writes asynchronously may behave. */
 function laggingMemento(): { get<T>(key: string): T | undefined; update(key: string, value: unknown): Promise<void> } {

@@ -10,7 +10,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   http: [],
   cli: ['core', 'http'],
   ui: ['core', 'log'],
-  connections: ['core', 'ui', 'log', 'commands'],
+  connections: ['core', 'shared', 'ui', 'log', 'commands'],
   documents: ['core', 'shared', 'connections', 'ui', 'log', 'commands'],
   listings: ['core', 'connections', 'documents'],
   tree: BASE,
@@ -18,8 +18,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   references: BASE,
   operations: BASE,
   'tenant-folders': BASE,
-  requests: [...BASE, 'operations'],
-  'prompt-tests': [...BASE, 'operations'],
+  requests: BASE,
+  'prompt-tests': BASE,
 };
 
 const src = path.join(__dirname, '..', '..', '..', 'src');

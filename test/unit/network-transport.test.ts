@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tls from 'node:tls';
 import { getGlobalDispatcher, request } from 'undici';
-import { VS_CODE_ADVICE } from '../../src/connections/advice';
+import { VS_CODE_ADVICE } from '../../src/shared/advice';
 import { ServiceClient } from '../../src/core/client';
 import type { Logger } from '../../src/core/logger';
 import { readCaCertificates, type NetworkSettings } from '../../src/core/network';

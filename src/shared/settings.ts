@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import { parseBaseUrl } from '../core/base-url';
 import { chooseProxy, readCaCertificates, type NetworkSettings } from '../core/network';
-import { CA_SETTING } from './advice';
 import { CONNECTION_NAME } from '../core/uri';
-import { VS_CODE_ADVICE } from './advice';
+import { CA_SETTING, VS_CODE_ADVICE } from './advice';
 import { messageOf } from '../core/text';
 
 export interface Connection {
