@@ -26,7 +26,8 @@ async function goToResource(connections: Connections, listings: ListingCache, ar
   const picks = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Loading the resources of ${connection}…`, cancellable: true },
     async (_progress, token) => {
-      // Fresh from the service (the cache may predate resources created elsewhere), and the tree sees it too.
+      // The tenants are the shared listing (the tree's and the pickers'); each tenant's kinds are loaded
+      // fresh from the service (the cache may predate resources created elsewhere), and the tree sees them too.
       const tenants = arg instanceof TenantNode ? [arg.summary] : await listings.items(tenantsListing(connection));
       const items: ResourcePick[] = [];
       for (const tenant of tenants) {
