@@ -22,7 +22,8 @@ async function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
 /**
  * Connections → tenants → the seven kinds (with counts) → resources → a
  * prompt's or an agent's parts, loaded lazily. Tenants and kinds read the
- * shared listing cache, so a refresh reloads only what it names, for every reader at once.
+ * shared listing cache, so a refresh reloads only what it names, for every
+ * reader at once.
  */
 export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
