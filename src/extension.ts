@@ -22,15 +22,15 @@ export function activate(context: vscode.ExtensionContext): void {
   try {
     const connections = new Connections(context.secrets, log);
     log.for('main').info(`Connections: ${connections.list().map((c) => `${c.name}${c.readOnly ? ' (read-only)' : ''}`).join(', ') || 'none'}.`);
-    const documentFeature = documents.register(context, log, connections);
-    const { listings, disposables: listingDisposables } = listingsFeature.register(connections, documentFeature.files);
+    const listings = listingsFeature.createListings(connections);
+    const documentFeature = documents.register(context, log, connections, listings);
     const treeFeature = tree.register(log, connections, documentFeature.files, listings);
     const operationFeature = operations.register(context, log, connections, listings, documentFeature.drafts);
     context.subscriptions.push(
       registerCommand(log, COMMANDS.showLog, () => log.show()),
       ...connectionsFeature.register(log, connections),
       ...documentFeature.disposables,
-      ...listingDisposables,
+      ...listingsFeature.register(connections, documentFeature.files, listings),
       ...references.register(listings),
       ...treeFeature.disposables,
       ...parts.register(log, documentFeature.files, listings),

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { tenantsListing, type ListingCache } from '../core/listing-cache';
 import { isResourceId } from '../core/references';
 import type { Connections } from './registry';
 
@@ -37,12 +38,12 @@ export async function pickConnection(connections: Connections, question: Connect
   return picked?.label;
 }
 
-/** A connection (unless given) and one of the tenants its token may see, chosen by name. */
-export async function pickTenant(connections: Connections, title: string, options: { connection?: string; writable?: boolean } = {}): Promise<TenantChoice | undefined> {
+/** A connection (unless given) and one of the tenants its token may see (the shared listing), chosen by name. */
+export async function pickTenant(connections: Connections, listings: ListingCache, title: string, options: { connection?: string; writable?: boolean } = {}): Promise<TenantChoice | undefined> {
   // Asked even when there is one: the choice of a connection and then its tenant is the one people know here.
   const name = options.connection ?? (await pickConnection(connections, { title, placeHolder: 'Connection', writable: options.writable, alwaysAsk: true }));
   if (name === undefined) return undefined;
-  const tenants = await connections.visibleTenants(name);
+  const tenants = await listings.items(tenantsListing(name));
   const picked = await vscode.window.showQuickPick(
     tenants.flatMap((t) => (isResourceId(t.id) ? [{ label: typeof t.name === 'string' ? t.name : `Tenant ${t.id}`, description: `#${t.id}`, id: t.id }] : [])),
     // Typing a tenant's id finds it too.

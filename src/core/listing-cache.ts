@@ -1,33 +1,55 @@
 /**
- * One cached listing per connection, tenant and kind: the tree, the
- * references inside documents and the pickers read the same one. A listing is
- * loaded once, on first use, and kept (failures too, so a broken service gives
- * one error, not one per reader) until it is invalidated: when the extension
- * itself changes that kind, or the user refreshes.
+ * One cached listing per connection, tenant and kind, and one of each
+ * connection's tenants: the tree, the references inside documents, the pickers
+ * and the file system read the same one. A listing is loaded once, on first
+ * use, and kept (failures too, so a broken service gives one error, not one per
+ * reader) until it is invalidated: when the extension itself changes that kind
+ * (or a tenant), or the user refreshes.
  */
 import type { JsonObject } from './json';
 import type { TenantSegment } from './resources';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
-export interface ListingKey {
+/** One kind's listing in one tenant. */
+export interface KindListingKey {
   connection: string;
   tenantId: number;
   segment: TenantSegment;
 }
 
-/** What to drop: everything of a connection, of one tenant, or one kind of a tenant. */
-export type ListingScope = { connection?: string; tenantId?: number; segment?: TenantSegment };
+/** A connection's tenants: above every tenant, so no tenant's scope holds it. */
+export interface TenantsListingKey {
+  connection: string;
+  segment: 'tenants';
+}
+
+export type ListingKey = KindListingKey | TenantsListingKey;
+
+/**
+ * What to drop: everything of a connection, its tenants listing, everything of
+ * one tenant, or one kind of a tenant.
+ */
+export type ListingScope = { connection?: string; tenantId?: number; segment?: TenantSegment | 'tenants' };
 
 export type ListingLoader = (key: ListingKey) => Promise<JsonObject[]>;
 
-function keyText({ connection, tenantId, segment }: ListingKey): string {
-  return `${connection}/${tenantId}/${segment}`;
+export function tenantsListing(connection: string): TenantsListingKey {
+  return { connection, segment: 'tenants' };
+}
+
+function tenantOf(key: ListingKey): number | undefined {
+  return key.segment === 'tenants' ? undefined : key.tenantId;
+}
+
+function keyText(key: ListingKey): string {
+  // No tenant segment is named 'tenants', so the two shapes never meet.
+  return key.segment === 'tenants' ? `${key.connection}/tenants` : `${key.connection}/${key.tenantId}/${key.segment}`;
 }
 
 function inScope(key: ListingKey, scope: ListingScope): boolean {
   return (scope.connection === undefined || scope.connection === key.connection)
-    && (scope.tenantId === undefined || scope.tenantId === key.tenantId)
+    && (scope.tenantId === undefined || scope.tenantId === tenantOf(key))
     && (scope.segment === undefined || scope.segment === key.segment);
 }
 
@@ -58,6 +80,13 @@ export class ListingCache {
     });
     this.entries.set(text, entry);
     return entry.pending;
+  }
+
+  /** The listing's items, loading them when they are not cached; a failed load is thrown. */
+  async items(key: ListingKey): Promise<JsonObject[]> {
+    const outcome = await this.get(key);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
   }
 
   /** The listing's items when it is loaded and loaded well; never starts a load. */

@@ -6,6 +6,7 @@ import { formatDocument } from '../core/json-document';
 import { kindById, TENANT_SEGMENTS } from '../core/resources';
 import { isFile, isPart, PROMPT_PARTS, toResourcePath, wholeOf, type FileLocation, type ResourceLocation, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
+import { tenantsListing, type ListingCache } from '../core/listing-cache';
 import type { Log } from '../log';
 import { showFailure } from '../ui/notify';
 import { kindOf, parseUri, requireLocation, target, toUri } from '../shared/locations';
@@ -46,6 +47,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
 
   constructor(
     private readonly connections: Connections,
+    private readonly listings: ListingCache,
     private readonly store: DocumentStore,
     private readonly log: Log,
     private readonly writer: Writer,
@@ -90,8 +92,8 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
       case 'tenantFolder':
         return TENANT_SEGMENTS.map((segment) => [segment, Directory]);
       case 'kindFolder': {
-        const kind = kindOf({ ...location, type: 'resource', id: 0 });
-        const items = await this.call(uri, () => this.connections.client(location.connection).list(kind, location.tenantId));
+        // The shared listing: the extension's own creates and deletes drop it (listings/register.ts), so it is not stale after them.
+        const items = await this.call(uri, () => this.listings.items({ connection: location.connection, tenantId: location.tenantId, segment: location.segment }));
         // Prompts and agents have a folder of parts beside their document.
         const hasParts = location.segment === 'ai_prompts' || location.segment === 'agents';
         return items.filter((item) => typeof item.id === 'number').flatMap((item): Entry[] => [
@@ -254,7 +256,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
   private async tenantIds(connectionName: string): Promise<number[]> {
     const uri = toUri({ type: 'tenants', connection: connectionName });
     try {
-      const tenants = await this.connections.visibleTenants(connectionName);
+      const tenants = await this.listings.items(tenantsListing(connectionName));
       return tenants.map((t) => t.id).filter((id): id is number => typeof id === 'number');
     } catch (error) {
       if (error instanceof ServiceError && error.status === 403) {

@@ -3,6 +3,7 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { SCHEME } from '../core/uri';
 import { fileTarget } from '../shared/locations';
 import type { Connections } from '../connections/registry';
+import type { ListingCache } from '../core/listing-cache';
 import type { Log } from '../log';
 import { SaveDiagnostics } from './diagnostics';
 import { draftIndicator } from './draft-indicator';
@@ -41,14 +42,14 @@ function registerReveal(log: Log, files: ConvaiFileSystem, drafts: Drafts): vsco
   });
 }
 
-export function register(context: vscode.ExtensionContext, log: Log, connections: Connections): Documents {
+export function register(context: vscode.ExtensionContext, log: Log, connections: Connections, listings: ListingCache): Documents {
   const store = new DocumentStore();
   // Global, not per workspace: a convai: URI names the same document whichever folder is open.
   const drafts = new Drafts(context.globalState);
   const diagnostics = new SaveDiagnostics();
   const serviceVersions = new ServiceVersions();
   const saver: Saver = new Saver(() => files, connections, store, diagnostics, serviceVersions, log, drafts);
-  const files = new ConvaiFileSystem(connections, store, log, (uri, location, content) => saver.write(uri, location, content), drafts);
+  const files = new ConvaiFileSystem(connections, listings, store, log, (uri, location, content) => saver.write(uri, location, content), drafts);
   return {
     files,
     drafts,

@@ -34,12 +34,12 @@ function integer(value: unknown, field: string): number {
 }
 
 /** The tenant a user pulls: the tree's tenant node, or picked. */
-async function tenantToPull(connections: Connections, arg: unknown): Promise<{ connection: string; tenantId: number; name: string } | undefined> {
+async function tenantToPull(connections: Connections, listings: ListingCache, arg: unknown): Promise<{ connection: string; tenantId: number; name: string } | undefined> {
   if (typeof arg === 'object' && arg !== null && 'connectionName' in arg && 'tenantId' in arg && 'summary' in arg) {
     const node = arg as { connectionName: string; tenantId: number; summary: JsonObject };
     return { connection: node.connectionName, tenantId: node.tenantId, name: String(node.summary.name ?? `tenant ${node.tenantId}`) };
   }
-  return pickTenant(connections, 'Pull which tenant?');
+  return pickTenant(connections, listings, 'Pull which tenant?');
 }
 
 /** What a folder holds, for a pull: nothing (or not there yet), a pulled tenant, or other files. */
@@ -80,11 +80,11 @@ async function pickFolder(name: string): Promise<string | undefined> {
   return folder.fsPath;
 }
 
-async function pull(connections: Connections, log: Log, arg: unknown): Promise<{ folder: string; resources: number } | undefined> {
+async function pull(connections: Connections, listings: ListingCache, log: Log, arg: unknown): Promise<{ folder: string; resources: number } | undefined> {
   const programmatic = isProgrammatic(arg);
   const target = programmatic
     ? { connection: String(arg.connection ?? ''), tenantId: integer(arg.tenantId, 'tenantId'), name: `tenant ${String(arg.tenantId)}` }
-    : await tenantToPull(connections, arg);
+    : await tenantToPull(connections, listings, arg);
   if (!target) return undefined;
   const connection = connections.require(target.connection);
   const folder = programmatic
@@ -189,7 +189,7 @@ export function registerTenantFolderCommands(
   const view = new PlanView();
   return [
     view,
-    registerCommand(log, COMMANDS.pullTenant, (arg) => pull(connections, log, arg)),
+    registerCommand(log, COMMANDS.pullTenant, (arg) => pull(connections, listings, log, arg)),
     registerCommand(log, COMMANDS.planPush, (arg) => showPlan(connections, view, arg)),
     registerCommand(log, COMMANDS.push, (arg) => pushFolder(connections, files, listings, log, arg)),
   ];

@@ -12,5 +12,5 @@ import { registerSourceControl } from './scm/register';
  * plan and push are the core's; this is their glue.
  */
 export function register(log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache): vscode.Disposable[] {
-  return [...registerTenantFolderCommands(log, connections, files, listings), ...registerSourceControl(log, connections)];
+  return [...registerTenantFolderCommands(log, connections, files, listings), ...registerSourceControl(log, connections, listings)];
 }

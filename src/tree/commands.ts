@@ -4,7 +4,7 @@ import { COMMANDS, registerCommand } from '../commands';
 import { resourceLabel } from '../core/labels';
 import { kindOfSegment, TENANT_SEGMENTS } from '../core/resources';
 import { toResourceUriString } from '../core/uri';
-import type { ListingCache } from '../core/listing-cache';
+import { tenantsListing, type ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import { TenantNode, type TreeNode } from './nodes';
@@ -26,8 +26,9 @@ async function goToResource(connections: Connections, listings: ListingCache, ar
   const picks = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Loading the resources of ${connection}…`, cancellable: true },
     async (_progress, token) => {
-      // Fresh from the service (the cache may predate resources created elsewhere), and the tree sees it too.
-      const tenants = arg instanceof TenantNode ? [arg.summary] : await connections.visibleTenants(connection);
+      // The tenants are the shared listing (the tree's and the pickers'); each tenant's kinds are loaded
+      // fresh from the service (the cache may predate resources created elsewhere), and the tree sees them too.
+      const tenants = arg instanceof TenantNode ? [arg.summary] : await listings.items(tenantsListing(connection));
       const items: ResourcePick[] = [];
       for (const tenant of tenants) {
         if (token.isCancellationRequested || typeof tenant.id !== 'number') continue;

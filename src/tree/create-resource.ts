@@ -5,6 +5,7 @@ import type { JsonObject } from '../core/json';
 import { DATASOURCE_TYPES, ENUMS, kindOfSegment, requiredOnCreate, TENANT_SEGMENTS, type ResourceKind, type Segment, type TenantSegment } from '../core/resources';
 import { toResourceUriString, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
+import type { ListingCache } from '../core/listing-cache';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Log } from '../log';
 import { ConnectionNode, KindNode, TenantNode } from './nodes';
@@ -77,7 +78,7 @@ async function pick<T extends vscode.QuickPickItem>(items: T[], placeHolder: str
 }
 
 /** Where a "New…" from a node or the palette creates: asks for what the node does not say. */
-async function askTarget(arg: unknown, connections: Connections): Promise<Omit<CreateRequest, 'fields'> | undefined> {
+async function askTarget(arg: unknown, connections: Connections, listings: ListingCache): Promise<Omit<CreateRequest, 'fields'> | undefined> {
   if (arg instanceof KindNode) return { connection: arg.connectionName, tenantId: arg.tenantId, segment: arg.segment };
   if (arg instanceof ConnectionNode) return { connection: arg.connectionName, segment: 'tenants' };
   const connection = arg instanceof TenantNode ? arg.connectionName : await pickConnection(connections, { placeHolder: 'Connection', writable: true });
@@ -87,7 +88,7 @@ async function askTarget(arg: unknown, connections: Connections): Promise<Omit<C
   if (!kind) return undefined;
   if (kind.segment === 'tenants') return { connection, segment: 'tenants' };
   if (arg instanceof TenantNode) return { connection, tenantId: arg.tenantId, segment: kind.segment };
-  const tenant = await pickTenant(connections, `New ${kind.label}`, { connection });
+  const tenant = await pickTenant(connections, listings, `New ${kind.label}`, { connection });
   return tenant && { connection, tenantId: tenant.tenantId, segment: kind.segment };
 }
 
@@ -108,10 +109,10 @@ async function create(connections: Connections, files: ConvaiFileSystem, request
   return created;
 }
 
-export function registerCreateCommand(log: Log, connections: Connections, files: ConvaiFileSystem): vscode.Disposable {
+export function registerCreateCommand(log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache): vscode.Disposable {
   return registerCommand(log, COMMANDS.createResource, async (arg) => {
     if (isProgrammatic(arg)) return create(connections, files, validateRequest(arg));
-    const target = await askTarget(arg, connections);
+    const target = await askTarget(arg, connections, listings);
     if (!target) return undefined;
     const kind = kindOfSegment(target.segment);
     const where = target.tenantId === undefined ? target.connection : `tenant ${target.tenantId} on ${target.connection}`;

@@ -2,12 +2,11 @@ import * as vscode from 'vscode';
 import type { JsonObject } from '../core/json';
 import { ServiceError } from '../core/errors';
 import { nestByParent } from '../core/labels';
-import type { ListingCache, ListingScope, Outcome } from '../core/listing-cache';
+import { tenantsListing, type ListingCache, type ListingScope, type Outcome } from '../core/listing-cache';
 import { kindById, TENANT_SEGMENTS, type TenantSegment } from '../core/resources';
 import { agentElementNames } from '../core/document-views';
-import { PROMPT_PARTS, type FileLocation } from '../core/uri';
+import { PROMPT_PARTS } from '../core/uri';
 import type { Connections } from '../connections/registry';
-import type { ConvaiFileSystem } from '../documents/filesystem';
 import { messageOf } from '../core/text';
 import { toTreeItem, type ConnectionState } from './items';
 import { ConnectionNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
@@ -22,31 +21,28 @@ async function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
 
 /**
  * Connections → tenants → the seven kinds (with counts) → resources → a
- * prompt's or an agent's parts, loaded lazily. Kinds read the shared listing
- * cache, so a refresh reloads only what it names, for every reader at once.
+ * prompt's or an agent's parts, loaded lazily. Tenants and kinds read the
+ * shared listing cache, so a refresh reloads only what it names, for every
+ * reader at once.
  */
 export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly tenants = new Map<string, Promise<Outcome<JsonObject[]>>>();
   private readonly states = new Map<string, ConnectionState>();
   private readonly nodes = new Map<string, TreeNode>();
   private readonly disposables: vscode.Disposable[];
 
   constructor(
     private readonly connections: Connections,
-    files: ConvaiFileSystem,
     private readonly listings: ListingCache,
   ) {
     this.disposables = [
       this.changed,
-      // The listings go stale with the connections too (listings/register.ts); the tenants and states are the tree's own.
+      // The listings go stale with the connections too (listings/register.ts); the states are the tree's own.
       connections.onDidChange(() => {
-        this.tenants.clear();
         this.states.clear();
         this.changed.fire(undefined);
       }),
-      files.onDidChangeResource((location) => this.tenantChanged(location)),
       new vscode.Disposable(listings.onDidInvalidate((scope) => this.listingsDropped(scope)).dispose),
     ];
   }
@@ -82,13 +78,11 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   /** Reloads a node and what is below it, or everything. */
   refresh(node?: TreeNode): void {
     if (!node) {
-      this.tenants.clear();
       this.states.clear();
       this.listings.invalidate();
       return;
     }
     if (node instanceof ConnectionNode) {
-      this.tenants.delete(node.connectionName);
       this.states.delete(node.connectionName);
       this.listings.invalidate({ connection: node.connectionName });
     } else if (node instanceof TenantNode) {
@@ -128,15 +122,6 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     if (node) this.changed.fire(node);
   }
 
-  private tenantList(connection: string): Promise<Outcome<JsonObject[]>> {
-    let pending = this.tenants.get(connection);
-    if (!pending) {
-      pending = settle(this.connections.visibleTenants(connection));
-      this.tenants.set(connection, pending);
-    }
-    return pending;
-  }
-
   private list(connection: string, tenantId: number, segment: TenantSegment): Promise<Outcome<JsonObject[]>> {
     return this.listings.get({ connection, tenantId, segment });
   }
@@ -156,7 +141,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
       this.setState(node.connectionName, 'no-token');
       return [this.intern(new NoticeNode(node.connectionName, node.key, 'no-token', 'No token is set for this connection.'))];
     }
-    const outcome = await this.tenantList(node.connectionName);
+    const outcome = await this.listings.get(tenantsListing(node.connectionName));
     if (!outcome.ok) return [this.notice(node, outcome.error)];
     this.setState(node.connectionName, 'connected');
     if (outcome.value.length === 0) return [this.intern(new NoticeNode(node.connectionName, node.key, 'empty', 'No tenants.'))];
@@ -208,16 +193,11 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     return agentElementNames(outcome.value).map((element) => this.intern(new PartNode({ type: 'agentPrompt', ...at, segment: 'agents', element })));
   }
 
-  /** A tenant saved, created or deleted here: the connection's tenant list is stale (kinds go through the listing cache). */
-  private tenantChanged(location: FileLocation): void {
-    if (location.type !== 'tenant') return;
-    const node = this.nodes.get(location.connection);
-    if (node) this.refresh(node);
-  }
-
   /** Redraws what shows the dropped listings; they load again when VS Code asks. */
   private listingsDropped(scope: ListingScope): void {
-    const key = [scope.connection, scope.tenantId, scope.segment].filter((part) => part !== undefined).join('/');
+    // A connection's tenants listing shows as the connection's children.
+    const parts = scope.segment === 'tenants' ? [scope.connection] : [scope.connection, scope.tenantId, scope.segment];
+    const key = parts.filter((part) => part !== undefined).join('/');
     if (key === '') this.changed.fire(undefined);
     // A node not shown yet loads afresh when it is.
     const node = this.nodes.get(key);

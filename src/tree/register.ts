@@ -11,7 +11,7 @@ import { ResourceTreeProvider } from './provider';
 export function register(
   log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache,
 ): { tree: ResourceTreeProvider; disposables: vscode.Disposable[] } {
-  const tree = new ResourceTreeProvider(connections, files, listings);
+  const tree = new ResourceTreeProvider(connections, listings);
   const view = vscode.window.createTreeView('convai.resources', { treeDataProvider: tree, showCollapseAll: true });
   return {
     tree,
@@ -19,7 +19,7 @@ export function register(
       tree,
       view,
       ...registerTreeCommands(log, tree, connections, listings),
-      registerCreateCommand(log, connections, files),
+      registerCreateCommand(log, connections, files, listings),
       registerDeleteCommand(log, connections, files),
     ],
   };

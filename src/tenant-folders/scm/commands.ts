@@ -60,8 +60,8 @@ function registerCompare(log: Log, deps: ScmDeps, comparisons: Comparisons): vsc
       source = tenantRefArg(arg.source, 'source');
       target = tenantRefArg(arg.target, 'target');
     } else {
-      source = tenantOfNode(arg) ?? await pickTenant(deps.connections, 'Compare: the tenant to promote from');
-      target = source && await pickTenant(deps.connections, `Compare tenant ${source.tenantId} on ${source.connection} with`);
+      source = tenantOfNode(arg) ?? await pickTenant(deps.connections, deps.listings, 'Compare: the tenant to promote from');
+      target = source && await pickTenant(deps.connections, deps.listings, `Compare tenant ${source.tenantId} on ${source.connection} with`);
     }
     if (!source || !target) return undefined;
     if (sameTenant(source, target)) throw new Error('Pick two different tenants: a tenant compared with itself has nothing to promote.');

@@ -1,4 +1,5 @@
 import type { Connections } from '../../connections/registry';
+import type { ListingCache } from '../../core/listing-cache';
 import type { Logger } from '../../core/logger';
 import type { ChangeDecorations } from './change-states';
 import type { ReadOnlyFiles } from './read-only-files';
@@ -6,6 +7,8 @@ import type { ReadOnlyFiles } from './read-only-files';
 /** What every change list of the Source Control view needs. */
 export interface ScmDeps {
   connections: Connections;
+  /** The shared listings: the tenant pickers read a connection's tenants from it. */
+  listings: ListingCache;
   files: ReadOnlyFiles;
   decorations: ChangeDecorations;
   log: Logger;
