@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import { COMMANDS, registerCommand } from './commands';
-import * as connectionsFeature from './connections/register';
-import { Connections } from './connections/registry';
+import * as connections from './connections/register';
 import * as documents from './documents/register';
-import * as listingsFeature from './listings/register';
+import * as listings from './listings/register';
 import * as operations from './operations/register';
 import * as parts from './parts/register';
 import * as promptTests from './prompt-tests/register';
@@ -14,31 +13,28 @@ import { Log } from './log';
 import * as tree from './tree/register';
 import { messageOf } from './core/text';
 
+/**
+ * Composes the features. Each one's register(context, services) takes what the
+ * features before it provide and adds what it provides to them; its
+ * disposables go on the context.
+ */
 export function activate(context: vscode.ExtensionContext): void {
   const log = new Log();
-  context.subscriptions.push(log);
+  context.subscriptions.push(log, registerCommand(log, COMMANDS.showLog, () => log.show()));
   const version = (context.extension.packageJSON as { version?: string }).version ?? 'unknown';
   log.for('main').info(`ConvAI Config ${version} activated in VS Code ${vscode.version} (${vscode.env.appHost}).`);
   try {
-    const connections = new Connections(context.secrets, log);
-    log.for('main').info(`Connections: ${connections.list().map((c) => `${c.name}${c.readOnly ? ' (read-only)' : ''}`).join(', ') || 'none'}.`);
-    const listings = listingsFeature.createListings(connections);
-    const documentFeature = documents.register(context, log, connections, listings);
-    const treeFeature = tree.register(log, connections, documentFeature.files, listings);
-    const operationFeature = operations.register(context, log, connections, listings, documentFeature.drafts);
-    context.subscriptions.push(
-      registerCommand(log, COMMANDS.showLog, () => log.show()),
-      ...connectionsFeature.register(log, connections),
-      ...documentFeature.disposables,
-      ...listingsFeature.register(connections, documentFeature.files, listings),
-      ...references.register(listings),
-      ...treeFeature.disposables,
-      ...parts.register(log, documentFeature.files, listings),
-      ...tenantFolders.register(log, connections, documentFeature.files, listings),
-      ...promptTests.register(log, connections, operationFeature.history, documentFeature.drafts),
-      ...operationFeature.disposables,
-      ...requests.register(context, log, operationFeature.runner),
-    );
+    const base = { log };
+    const withConnections = { ...base, ...connections.register(context, base) };
+    const withListings = { ...withConnections, ...listings.register(context, withConnections) };
+    const withDocuments = { ...withListings, ...documents.register(context, withListings) };
+    const services = { ...withDocuments, ...operations.register(context, withDocuments) };
+    tree.register(context, services);
+    references.register(context, services);
+    parts.register(context, services);
+    tenantFolders.register(context, services);
+    promptTests.register(context, services);
+    requests.register(context, services);
   } catch (error) {
     // VS Code does not tell the user that activation failed, so say it here.
     log.for('main').error(error instanceof Error ? error : messageOf(error));

@@ -123,7 +123,7 @@ export function agentElementNames(detail: JsonObject): string[] {
 function agentPromptView(kind: ResourceKind, element: string): DocumentView {
   const find = (detail: JsonObject): JsonObject => {
     const found = agentElements(detail)?.find((e) => e.name === element);
-    if (!found) throw new MissingPartError(`The agent has no prompt element named "${element}" (in configuration.prompt): it was renamed or removed. Open the agent's document to see its elements.`);
+    if (!found) throw new MissingPartError(`The agent has no prompt element named "${element}" (in configuration.prompt): it was renamed or removed; the agent's configuration.prompt lists the elements it has.`);
     return found;
   };
   return {

@@ -3,7 +3,7 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { SCHEME } from '../core/uri';
 import { fileTarget } from '../shared/locations';
 import type { Connections } from '../connections/registry';
-import type { ListingCache } from '../core/listing-cache';
+import { tenantsListing, type ListingCache } from '../core/listing-cache';
 import type { Log } from '../log';
 import { SaveDiagnostics } from './diagnostics';
 import { draftIndicator } from './draft-indicator';
@@ -17,7 +17,6 @@ import { DocumentStore } from './store';
 export interface Documents {
   readonly files: ConvaiFileSystem;
   readonly drafts: Drafts;
-  readonly disposables: vscode.Disposable[];
 }
 
 /** Shows one document's credentials in clear; they are masked everywhere by default. */
@@ -42,7 +41,21 @@ function registerReveal(log: Log, files: ConvaiFileSystem, drafts: Drafts): vsco
   });
 }
 
-export function register(context: vscode.ExtensionContext, log: Log, connections: Connections, listings: ListingCache): Documents {
+/** What the extension itself changed makes the shared listings of it stale. */
+function invalidateOnChange(files: ConvaiFileSystem, listings: ListingCache): vscode.Disposable {
+  return files.onDidChangeResource((location) => {
+    if (location.type === 'tenant') {
+      // A tenant's name or existence shows in its connection's tenants listing, its settings in its kinds.
+      listings.invalidate(tenantsListing(location.connection));
+      listings.invalidate({ connection: location.connection, tenantId: location.tenantId });
+    } else {
+      listings.invalidate({ connection: location.connection, tenantId: location.tenantId, segment: location.segment });
+    }
+  });
+}
+
+/** Resources as `convai:` documents: the file system, the one safe-save engine, drafts of auto-save. */
+export function register(context: vscode.ExtensionContext, { log, connections, listings }: { log: Log; connections: Connections; listings: ListingCache }): Documents {
   const store = new DocumentStore();
   // Global, not per workspace: a convai: URI names the same document whichever folder is open.
   const drafts = new Drafts(context.globalState);
@@ -50,18 +63,16 @@ export function register(context: vscode.ExtensionContext, log: Log, connections
   const serviceVersions = new ServiceVersions();
   const saver: Saver = new Saver(() => files, connections, store, diagnostics, serviceVersions, log, drafts);
   const files = new ConvaiFileSystem(connections, listings, store, log, (uri, location, content) => saver.write(uri, location, content), drafts);
-  return {
-    files,
+  context.subscriptions.push(
+    vscode.workspace.registerFileSystemProvider(SCHEME, files, { isCaseSensitive: true }),
+    invalidateOnChange(files, listings),
+    saver,
+    diagnostics,
+    serviceVersions,
+    ...readOnlyIndicator(connections),
+    registerReveal(log, files, drafts),
     drafts,
-    disposables: [
-      vscode.workspace.registerFileSystemProvider(SCHEME, files, { isCaseSensitive: true }),
-      saver,
-      diagnostics,
-      serviceVersions,
-      ...readOnlyIndicator(connections),
-      registerReveal(log, files, drafts),
-      drafts,
-      ...draftIndicator(log, drafts, files),
-    ],
-  };
+    ...draftIndicator(log, drafts, files),
+  );
+  return { files, drafts };
 }

@@ -22,12 +22,12 @@ function strictJsonSettings(document: vscode.TextDocument): void {
  * as documents of their own (served by documents/, saved by its one engine):
  * ways to open them, writing help for placeholders, and adding AI functions.
  */
-export function register(log: Log, files: ConvaiFileSystem, listings: ListingCache): vscode.Disposable[] {
+export function register(context: vscode.ExtensionContext, { log, files, listings }: { log: Log; files: ConvaiFileSystem; listings: ListingCache }): void {
   for (const document of vscode.workspace.textDocuments) strictJsonSettings(document);
-  return [
+  context.subscriptions.push(
     registerPartLenses(),
     ...registerPartCommands(log, files, listings),
     ...registerPlaceholders(files),
     vscode.workspace.onDidOpenTextDocument(strictJsonSettings),
-  ];
+  );
 }

@@ -21,9 +21,11 @@ function suiteUri(arg: unknown): vscode.Uri {
  * Prompt test suites (contract: "Prompt test suites") in VS Code's Testing
  * view; `convai.runPromptTests` runs one suite through the same controller.
  */
-export function register(log: Log, connections: Connections, history: HistoryStore, drafts: Drafts): vscode.Disposable[] {
+export function register(
+  context: vscode.ExtensionContext, { log, connections, history, drafts }: { log: Log; connections: Connections; history: HistoryStore; drafts: Drafts },
+): void {
   const tests = new PromptTestController({ connections, history, drafts });
-  return [
+  context.subscriptions.push(
     tests,
     ...registerAuthoring(log, connections, history),
     registerCommand(log, COMMANDS.runPromptTests, async (arg) => {
@@ -42,5 +44,5 @@ export function register(log: Log, connections: Connections, history: HistorySto
         cancel.dispose();
       }
     }),
-  ];
+  );
 }

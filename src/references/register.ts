@@ -11,9 +11,9 @@ import { ReferenceNameHints, ReferenceNameHovers } from './names';
  * documents"): links to the referenced documents, the targets' names,
  * warnings on ids the tenant does not hold, and completion of the ids by name.
  */
-export function register(listings: ListingCache): vscode.Disposable[] {
+export function register(context: vscode.ExtensionContext, { listings }: { listings: ListingCache }): void {
   const hints = new ReferenceNameHints(listings);
-  return [
+  context.subscriptions.push(
     vscode.languages.registerDocumentLinkProvider(REFERRING_DOCUMENTS, new ReferenceLinks()),
     vscode.languages.registerDocumentLinkProvider(FUNCTION_DEFS_DOCUMENTS, new FunctionDefinitionLinks(listings)),
     hints,
@@ -22,5 +22,5 @@ export function register(listings: ListingCache): vscode.Disposable[] {
     // After the colon and its space, where a value starts.
     vscode.languages.registerCompletionItemProvider(REFERRING_DOCUMENTS, new ReferenceCompletions(listings), ':', ' '),
     new DanglingReferenceWarnings(listings),
-  ];
+  );
 }

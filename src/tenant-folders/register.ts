@@ -11,6 +11,8 @@ import { registerSourceControl } from './scm/register';
  * push, push it, and see its changes in the Source Control view. The pull,
  * plan and push are the core's; this is their glue.
  */
-export function register(log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache): vscode.Disposable[] {
-  return [...registerTenantFolderCommands(log, connections, files, listings), ...registerSourceControl(log, connections, listings)];
+export function register(
+  context: vscode.ExtensionContext, { log, connections, files, listings }: { log: Log; connections: Connections; files: ConvaiFileSystem; listings: ListingCache },
+): void {
+  context.subscriptions.push(...registerTenantFolderCommands(log, connections, files, listings), ...registerSourceControl(log, connections, listings));
 }

@@ -8,19 +8,17 @@ import { registerCreateCommand } from './create-resource';
 import { registerDeleteCommand } from './delete-resource';
 import { ResourceTreeProvider } from './provider';
 
+/** The ConvAI view: connections, tenants, kinds and resources; New…, Delete and Go to Resource. */
 export function register(
-  log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache,
-): { tree: ResourceTreeProvider; disposables: vscode.Disposable[] } {
+  context: vscode.ExtensionContext, { log, connections, files, listings }: { log: Log; connections: Connections; files: ConvaiFileSystem; listings: ListingCache },
+): void {
   const tree = new ResourceTreeProvider(connections, listings);
   const view = vscode.window.createTreeView('convai.resources', { treeDataProvider: tree, showCollapseAll: true });
-  return {
+  context.subscriptions.push(
     tree,
-    disposables: [
-      tree,
-      view,
-      ...registerTreeCommands(log, tree, connections, listings),
-      registerCreateCommand(log, connections, files, listings),
-      registerDeleteCommand(log, connections, files),
-    ],
-  };
+    view,
+    ...registerTreeCommands(log, tree, connections, listings),
+    registerCreateCommand(log, connections, files, listings),
+    registerDeleteCommand(log, connections, files),
+  );
 }

@@ -12,7 +12,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   ui: ['core', 'log'],
   connections: ['core', 'shared', 'ui', 'log', 'commands'],
   documents: ['core', 'shared', 'connections', 'ui', 'log', 'commands'],
-  listings: ['core', 'connections', 'documents'],
+  listings: ['core', 'connections'],
   tree: BASE,
   parts: BASE,
   references: BASE,
