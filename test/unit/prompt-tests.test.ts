@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
 import { checkOutput, expectationProblems, isAssertionSet } from '../../src/core/prompt-tests/assertions';
 import { junitXml, publicResult } from '../../src/core/prompt-tests/report';
-import { runSuite, type Execute } from '../../src/core/prompt-tests/run';
+import { runSuite, verdictLine, type CaseResult, type Execute } from '../../src/core/prompt-tests/run';
 import { parseSuite, suitePath, type Suite } from '../../src/core/prompt-tests/suite';
 
 const messages = (expect: JsonObject, output: JsonObject): string[] => checkOutput(expect, output).map((f) => f.message);
@@ -126,6 +126,19 @@ describe('prompt tests: running', () => {
     const result = await runSuite(suite([{ repeat: 4, minPassRate: 0.5 }, { repeat: 4, minPassRate: 0.75 }]), execute, { concurrency: 1 });
     assert.deepEqual(result.cases.map((c) => [c.passed, c.passRate]), [[true, 0.5], [false, 0.5]]);
     assert.match(result.cases[1]?.messages.at(-1) ?? '', /passed 2 of 4 runs \(50%\); it needs 75%/);
+  });
+
+  it('gives every case its runs, passes, interval and verdict: pass, flaky or fail', async () => {
+    let n = 0;
+    const execute: Execute = (c) => Promise.resolve({ response: c.name !== 'case 0' && n++ % 10 < 3 ? 'no' : 'ok' });
+    const result = await runSuite(suite([{ repeat: 20 }, { repeat: 20, minPassRate: 0.6 }, { repeat: 10, minPassRate: 0.9 }]), execute, { concurrency: 1 });
+    assert.deepEqual(result.cases.map((c) => [c.verdict, c.passed, c.passes, c.runs.length, c.passRate]), [
+      ['pass', true, 20, 20, 1],
+      ['flaky', true, 14, 20, 0.7],
+      ['fail', false, 7, 10, 0.7],
+    ]);
+    assert.equal(verdictLine(result.cases[1] as CaseResult), 'flaky: 14/20 passed, 95% interval 48–86%');
+    assert.ok(Math.abs((result.cases[1]?.interval[0] ?? 0) - 0.4810271816464766) < 1e-9);
   });
 
   it('never sends more than the concurrency at once', async () => {

@@ -9,6 +9,7 @@ import { mapWithLimit } from '../concurrency';
 import { checkOutput, type Failure } from './assertions';
 import type { Suite, TestCase } from './suite';
 import { messageOf } from '../text';
+import { intervalText, wilsonInterval } from './statistics';
 
 export interface CaseRun {
   passed: boolean;
@@ -20,6 +21,9 @@ export interface CaseRun {
   error?: string;
 }
 
+/** `pass`: every run passed; `flaky`: some failed, but the rate meets minPassRate; `fail`: it does not. */
+export type Verdict = 'pass' | 'flaky' | 'fail';
+
 export interface CaseResult {
   name: string;
   passed: boolean;
@@ -28,7 +32,12 @@ export interface CaseResult {
   /** Why it failed, one line each; empty when it passed. */
   messages: string[];
   runs: CaseRun[];
+  passes: number;
+  /** passes / runs; 0 when nothing ran. */
   passRate: number;
+  /** The 95% Wilson score interval of the pass rate. */
+  interval: [number, number];
+  verdict: Verdict;
 }
 
 export interface SuiteResult {
@@ -60,20 +69,26 @@ function percent(rate: number): string {
 
 /** A case's verdict from its runs. */
 export function caseResult(testCase: TestCase, runs: CaseRun[]): CaseResult {
-  const passedRuns = runs.filter((r) => r.passed).length;
-  const passRate = runs.length === 0 ? 0 : passedRuns / testCase.repeat;
+  const passes = runs.filter((r) => r.passed).length;
+  const passRate = runs.length === 0 ? 0 : passes / runs.length;
   const passed = runs.length === testCase.repeat && passRate >= testCase.minPassRate;
+  const verdict: Verdict = !passed ? 'fail' : passes === runs.length ? 'pass' : 'flaky';
   const messages: string[] = [];
   if (!passed) {
     const reasons = runs.flatMap((run) => (run.error !== undefined ? [run.error] : run.failures.map((f) => f.message)));
     messages.push(...new Set(reasons));
-    if (testCase.repeat > 1) messages.push(`passed ${passedRuns} of ${testCase.repeat} runs (${percent(passRate)}); it needs ${percent(testCase.minPassRate)}`);
+    if (testCase.repeat > 1) messages.push(`passed ${passes} of ${testCase.repeat} runs (${percent(passRate)}); it needs ${percent(testCase.minPassRate)}`);
   }
-  return { name: testCase.name, passed, skipped: false, messages, runs, passRate };
+  return { name: testCase.name, passed, skipped: false, messages, runs, passes, passRate, interval: wilsonInterval({ passes, runs: runs.length }), verdict };
+}
+
+/** "flaky: 14/20 passed, 95% interval 48–86%": a verdict with how sure it is. */
+export function verdictLine(result: Pick<CaseResult, 'verdict' | 'passes' | 'runs' | 'interval'>): string {
+  return `${result.verdict}: ${result.passes}/${result.runs.length} passed, 95% interval ${intervalText(result.interval)}`;
 }
 
 function skipped(testCase: TestCase): CaseResult {
-  return { name: testCase.name, passed: false, skipped: true, messages: ['not run: the run was cancelled'], runs: [], passRate: 0 };
+  return { name: testCase.name, passed: false, skipped: true, messages: ['not run: the run was cancelled'], runs: [], passes: 0, passRate: 0, interval: [0, 1], verdict: 'fail' };
 }
 
 export async function runSuite(suite: Suite, execute: Execute, options: RunOptions = {}): Promise<SuiteResult> {

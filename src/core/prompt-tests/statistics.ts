@@ -1,0 +1,64 @@
+/**
+ * How far a repeated case's pass rate can be trusted, and whether it dropped
+ * against a baseline: the 95% Wilson score interval and a one-sided Fisher
+ * exact test. Both are exact enough for the at most 100 runs a case may have.
+ */
+
+/** The normal quantile of a two-sided 95% interval. */
+const Z95 = 1.959963984540054;
+
+export interface Tally {
+  passes: number;
+  runs: number;
+}
+
+/** The 95% Wilson score interval of passes/runs, as [low, high] between 0 and 1; [0, 1] when nothing ran. */
+export function wilsonInterval({ passes, runs }: Tally, z = Z95): [number, number] {
+  if (runs <= 0) return [0, 1];
+  const rate = passes / runs;
+  const z2 = z * z;
+  const denominator = 1 + z2 / runs;
+  const centre = (rate + z2 / (2 * runs)) / denominator;
+  const half = (z * Math.sqrt((rate * (1 - rate)) / runs + z2 / (4 * runs * runs))) / denominator;
+  // Rounding can put an end a hair outside [0, 1] at 0 or n passes.
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+/** ln(n!), summed: n is at most a few hundred here, and sums keep the small probabilities exact enough. */
+const logFactorials: number[] = [0];
+function logFactorial(n: number): number {
+  for (let i = logFactorials.length; i <= n; i++) logFactorials.push((logFactorials[i - 1] as number) + Math.log(i));
+  return logFactorials[n] as number;
+}
+
+function logChoose(n: number, k: number): number {
+  return logFactorial(n) - logFactorial(k) - logFactorial(n - k);
+}
+
+/**
+ * The one-sided Fisher exact test's p-value that `current` passes less often
+ * than `baseline`: the chance, with both tallies drawn from one pass rate, of
+ * the current runs holding as few passes as they do or fewer.
+ */
+export function dropPValue(baseline: Tally, current: Tally): number {
+  const total = baseline.runs + current.runs;
+  const passes = baseline.passes + current.passes;
+  if (current.runs === 0 || baseline.runs === 0) return 1;
+  const lowest = Math.max(0, passes - baseline.runs);
+  const denominator = logChoose(total, current.runs);
+  let p = 0;
+  for (let k = lowest; k <= current.passes; k++) {
+    p += Math.exp(logChoose(passes, k) + logChoose(total - passes, current.runs - k) - denominator);
+  }
+  return Math.min(1, p);
+}
+
+/** A drop with p < 0.05: unlikely to be chance. */
+export function droppedSignificantly(baseline: Tally, current: Tally, alpha = 0.05): boolean {
+  return dropPValue(baseline, current) < alpha;
+}
+
+/** "48–86%": the interval in whole percents, widened outwards so it never claims more than it knows. */
+export function intervalText([low, high]: readonly [number, number]): string {
+  return `${Math.floor(low * 100)}–${Math.ceil(high * 100)}%`;
+}
