@@ -15,6 +15,11 @@ void main(process.argv.slice(2), {
   env: process.env,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  // once: a second Ctrl+C ends the process as usual, should stopping cleanly hang.
+  onInterrupt: (stop) => {
+    process.once('SIGINT', stop);
+    return () => process.off('SIGINT', stop);
+  },
 }).then((code) => {
   // exitCode, not exit(): the last lines written to a pipe still reach it.
   process.exitCode = code;

@@ -10,8 +10,11 @@ import type { ParseArgsConfig } from 'node:util';
 /** How a person runs the tool: `convai` when installed from its package (npm's bin of that name), else the bundle. */
 export const PROGRAM = path.basename(process.argv[1] ?? '') === 'convai' ? 'convai' : 'node dist/cli.js';
 
-/** 0 success; 1 the work failed (conflict, refused push, failed request, field not taken, failed prompt test); 2 the tool was called wrongly or a suite cannot run. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/**
+ * 0 success; 1 the work failed (conflict, refused push, failed request, field not taken, failed prompt test); 2 the
+ * tool was called wrongly or a suite cannot run; 130 stopped by Ctrl+C, as shells report a process SIGINT ended.
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** A call the tool cannot act on (unknown flag, missing argument, not a pulled folder): exit 2. */
@@ -26,6 +29,11 @@ export interface Output {
 export interface CliContext extends Output {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /**
+   * Calls `stop` on the first Ctrl+C instead of ending the process, until the returned function is called; for a
+   * command that can stop cleanly. Absent where there is no terminal to interrupt.
+   */
+  onInterrupt?: (stop: () => void) => () => void;
 }
 
 export type Options = NonNullable<ParseArgsConfig['options']>;

@@ -3,7 +3,7 @@
  * reasons under each failed case), and the contract's JSON shape for scripts.
  */
 import type { Failure } from '../core/prompt-tests/assertions';
-import { publicResult } from '../core/prompt-tests/report';
+import { caseReport } from '../core/prompt-tests/report';
 import type { CaseResult, SuiteResult } from '../core/prompt-tests/run';
 import type { Suite } from '../core/prompt-tests/suite';
 import type { ResolvedTarget } from '../core/prompt-tests/target';
@@ -74,16 +74,26 @@ export function suiteLines({ name, suite, target, result }: SuiteOutcome): strin
   return lines;
 }
 
+function total(outcomes: readonly SuiteOutcome[], pick: (r: SuiteResult) => number): number {
+  return outcomes.reduce((sum, o) => sum + pick(o.result), 0);
+}
+
 /**
  * The whole run in one line. Not `N passed, N failed` alone: CI systems read a line of exactly that form as the
  * project's own test summary.
  */
 export function totalsLine(outcomes: readonly SuiteOutcome[]): string {
-  const sum = (pick: (r: SuiteResult) => number): number => outcomes.reduce((total, o) => total + pick(o.result), 0);
+  const sum = (pick: (r: SuiteResult) => number): number => total(outcomes, pick);
   const skipped = sum((r) => r.skipped);
   return `Prompt tests: ${sum((r) => r.passed)} passed, ${sum((r) => r.failed)} failed${skipped > 0 ? `, ${skipped} skipped` : ''} (${plural(outcomes.length, 'suite')})`;
 }
 
+/** `{ passed, failed, suites: [{ file, cases }] }`; a case not run counts as failed, as in convai.runPromptTests. */
 export function testJson(outcomes: readonly SuiteOutcome[]): string {
-  return JSON.stringify({ suites: outcomes.map((o) => ({ file: o.name, ...publicResult(o.result) })) }, null, 2);
+  const sum = (pick: (r: SuiteResult) => number): number => total(outcomes, pick);
+  return JSON.stringify({
+    passed: sum((r) => r.passed),
+    failed: sum((r) => r.failed + r.skipped),
+    suites: outcomes.map((o) => ({ file: o.name, cases: o.result.cases.map(caseReport) })),
+  }, null, 2);
 }

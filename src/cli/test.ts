@@ -1,34 +1,24 @@
 /**
- * `test [--url <base URL>] [--tenant <id>] [--junit <file>] [--json] [--concurrency <n>] <file or folder>…`:
- * prompt test suites run against the service, for CI.
+ * `test [--url <base URL>] [--tenant <id>] [--junit <file>] [--json] [--concurrency <n>] [--shard <i>/<n>]
+ * [--baseline <file>] [--affected-by <folder>] <file or folder>…`: prompt test suites run against the service, for CI.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServiceClient } from '../core/client';
 import { ServiceError } from '../core/errors';
+import { compareWithBaseline, type Baseline } from '../core/prompt-tests/baseline';
 import { junitXml } from '../core/prompt-tests/report';
 import { runSuite } from '../core/prompt-tests/run';
 import { executorFor, resolveTarget, TargetError } from '../core/prompt-tests/target';
 import { EXIT, PROGRAM, UsageError, type ArgValue, type CliContext, type Command } from './command';
 import { baseUrlFrom, tenantIdFrom, tokenFrom, URL_VARIABLE, withClient, type ServiceTarget } from './service';
 import { findSuites, loadSuite, type SuiteFile } from './suites';
+import { affectedOf, baselineFrom, CONCURRENCY, concurrencyFrom, shardOf, type Selected } from './test-options';
 import { suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
 import { messageOf, plural } from '../core/text';
 
-/** As the extension's setting convai.testConcurrency: its default and its cap. */
-const CONCURRENCY = { default: 4, max: 16 };
-
 function text(value: ArgValue): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-function concurrencyFrom(value: string | undefined): number {
-  if (value === undefined) return CONCURRENCY.default;
-  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > CONCURRENCY.max) {
-    throw new UsageError(`--concurrency "${value}" is not a number of requests at once: give a whole number from 1 to ${CONCURRENCY.max}, e.g. --concurrency ${CONCURRENCY.default}.`);
-  }
-  return n;
 }
 
 function targetOf(flag: string | undefined, env: NodeJS.ProcessEnv): ServiceTarget {
@@ -38,13 +28,13 @@ function targetOf(flag: string | undefined, env: NodeJS.ProcessEnv): ServiceTarg
   return { baseUrl: baseUrlFrom(variable, URL_VARIABLE), urlSource: URL_VARIABLE, token: tokenFrom(env) };
 }
 
-type Ready = Omit<SuiteOutcome, 'result'>;
+type Ready = Omit<SuiteOutcome, 'result'> & Pick<Selected, 'only'>;
 
 /**
  * Every suite's prompt or integration, or every reason one cannot run. A failed request stops the search, as it
  * would most likely fail the same way for every other suite.
  */
-async function resolveAll(client: ServiceClient, files: SuiteFile[], tenant: number | undefined, baseUrl: string): Promise<{ ready: Ready[]; problems: string[] }> {
+async function resolveAll(client: ServiceClient, files: readonly Selected[], tenant: number | undefined, baseUrl: string): Promise<{ ready: Ready[]; problems: string[] }> {
   const ready: Ready[] = [];
   const problems: string[] = [];
   for (const file of files) {
@@ -79,19 +69,43 @@ async function writeJunit(file: string, outcomes: readonly SuiteOutcome[], conte
   }
 }
 
+/** Sends the suites one after another until `signal` is aborted; what the abort left unrun comes back skipped. */
+async function runAll(client: ServiceClient, ready: readonly Ready[], options: RunSettings): Promise<SuiteOutcome[]> {
+  const done: SuiteOutcome[] = [];
+  for (const { only, ...suite } of ready) {
+    const ran = await runSuite(suite.suite, executorFor(client, suite.target), { concurrency: options.concurrency, signal: options.signal, only });
+    const result = options.baseline ? compareWithBaseline(suite.name, ran, options.baseline) : ran;
+    done.push({ ...suite, result });
+    if (!options.json) for (const line of [...suiteLines({ ...suite, result }), '']) options.context.out(line);
+  }
+  return done;
+}
+
+interface RunSettings {
+  concurrency: number;
+  signal: AbortSignal;
+  baseline: Baseline | undefined;
+  json: boolean;
+  context: CliContext;
+}
+
 export const testCommand: Command = {
   name: 'test',
   summary: 'run prompt test suites (*.prompttest.json files, or folders searched for them) against the service',
-  usage: '[--url <base URL>] [--tenant <id>] [--junit <file>] [--json] [--concurrency <n>] <file or folder>…',
+  usage: '[--url <base URL>] [--tenant <id>] [--junit <file>] [--json] [--concurrency <n>] [--shard <i>/<n>] [--baseline <file>] [--affected-by <folder>] <file or folder>…',
   details: [
-    `--url <base URL>   the service, e.g. https://convai.example.com (default: the environment variable ${URL_VARIABLE})`,
-    '--tenant <id>      the tenant to test in (default: each suite\'s "target": { "tenantId" })',
-    '--junit <file>     also write a JUnit XML report, one testsuite per suite file',
-    '--json             print { "suites": [ { file, passed, failed, cases: [ { name, passed, messages } ] } ] }',
-    `--concurrency <n>  requests at once, 1 to ${CONCURRENCY.max} (default ${CONCURRENCY.default})`,
+    `--url <base URL>        the service, e.g. https://convai.example.com (default: the environment variable ${URL_VARIABLE})`,
+    '--tenant <id>           the tenant to test in (default: each suite\'s "target": { "tenantId" })',
+    '--junit <file>          also write a JUnit XML report, one testsuite per suite file',
+    '--json                  print { passed, failed, suites: [ { file, cases: [ { name, passed, verdict, runs, passes, passRate, interval, regressed?, messages } ] } ] }',
+    `--concurrency <n>       requests at once, 1 to ${CONCURRENCY.max} (default ${CONCURRENCY.default})`,
+    '--shard <i>/<n>         run only the i-th of n parts of the cases, split by a stable hash of file and case name',
+    '--baseline <file>       a report of test --json: a case whose passes dropped significantly against it (one-sided Fisher test, p < 0.05) is regressed and fails',
+    '--affected-by <folder>  run only the suites whose prompt or integration the planned push of this pulled tenant folder changes, or whose prompt links to a changed one through next_prompt_id or exit_prompt_id',
     'Folders are searched recursively, skipping node_modules and folders whose name starts with a dot.',
     'Exits 0 when every case passed, 1 when a case failed.',
     'Exits 2, running nothing, when a suite cannot run (a problem in it, no tenant, its prompt or integration not found or the service not answering) or on a usage error.',
+    'Ctrl+C stops sending, reports what ran, writes the JUnit report with the cases not run as skipped, and exits 130.',
   ],
   options: {
     url: { type: 'string' },
@@ -99,6 +113,9 @@ export const testCommand: Command = {
     junit: { type: 'string' },
     json: { type: 'boolean' },
     concurrency: { type: 'string' },
+    shard: { type: 'string' },
+    baseline: { type: 'string' },
+    'affected-by': { type: 'string' },
   },
   async run(args, context) {
     if (args.positionals.length === 0) throw new UsageError(`test needs at least one suite file or folder: ${PROGRAM} test … <file or folder>.`);
@@ -109,28 +126,32 @@ export const testCommand: Command = {
     const tenantFlag = text(args.values.tenant);
     const tenant = tenantFlag === undefined ? undefined : tenantIdFrom(tenantFlag, '--tenant');
     const json = args.values.json === true;
+    const shardFlag = text(args.values.shard);
+    const baseline = await baselineFrom(text(args.values.baseline), context.cwd);
 
-    const files: SuiteFile[] = [];
+    const loaded: SuiteFile[] = [];
     const problems: string[] = [];
     for (const file of await findSuites(args.positionals, context.cwd)) {
-      const loaded = await loadSuite(file, context.cwd);
-      if ('problems' in loaded) problems.push(...loaded.problems);
-      else files.push(loaded);
+      const suite = await loadSuite(file, context.cwd);
+      if ('problems' in suite) problems.push(...suite.problems);
+      else loaded.push(suite);
     }
+    const files = await affectedOf(shardOf(loaded, shardFlag), text(args.values['affected-by']), context);
 
-    const outcomes = await withClient(target, context.env, async (client) => {
-      const resolved = await resolveAll(client, files, tenant, target.baseUrl);
-      problems.push(...resolved.problems);
-      // All or nothing: a partial run would pass a pipeline while a suite it should have checked never ran.
-      if (problems.length > 0) return undefined;
-      const done: SuiteOutcome[] = [];
-      for (const ready of resolved.ready) {
-        const result = await runSuite(ready.suite, executorFor(client, ready.target), { concurrency });
-        done.push({ ...ready, result });
-        if (!json) for (const line of [...suiteLines({ ...ready, result }), '']) context.out(line);
-      }
-      return done;
-    });
+    const stopper = new AbortController();
+    const release = context.onInterrupt?.(() => stopper.abort());
+    let outcomes: SuiteOutcome[] | undefined;
+    try {
+      outcomes = await withClient(target, context.env, async (client) => {
+        const resolved = await resolveAll(client, files, tenant, target.baseUrl);
+        problems.push(...resolved.problems);
+        // All or nothing: a partial run would pass a pipeline while a suite it should have checked never ran.
+        if (problems.length > 0) return undefined;
+        return runAll(client, resolved.ready, { concurrency, signal: stopper.signal, baseline, json, context });
+      });
+    } finally {
+      release?.();
+    }
     if (outcomes === undefined) {
       for (const problem of problems) context.err(problem);
       context.err(`No prompt test ran: fix the ${plural(problems.length, 'problem')} above, then run test again.`);
@@ -140,6 +161,11 @@ export const testCommand: Command = {
     if (json) context.out(testJson(outcomes));
     else context.out(totalsLine(outcomes));
     if (junit !== undefined) await writeJunit(junit, outcomes, context);
+    if (stopper.signal.aborted) {
+      const unrun = outcomes.reduce((sum, o) => sum + o.result.skipped, 0);
+      context.err(`Stopped by Ctrl+C: nothing more was sent; ${plural(unrun, 'case')} did not run and ${unrun === 1 ? 'is' : 'are'} reported skipped.`);
+      return EXIT.interrupted;
+    }
     return outcomes.every((o) => o.result.failed === 0 && o.result.skipped === 0) ? EXIT.ok : EXIT.failed;
   },
 };

@@ -1,9 +1,49 @@
-/** A suite's results as the contract returns them and as CI systems read them (JUnit XML). */
-import type { SuiteResult } from './run';
+/** A suite's results as the contract returns them, as `test --json` prints them and as CI systems read them (JUnit XML). */
+import type { CaseResult, SuiteResult, Verdict } from './run';
 
 /** `convai.runPromptTests`'s answer: `{ passed, failed, cases: [{ name, passed, messages }] }`. */
 export function publicResult(result: SuiteResult): { passed: number; failed: number; cases: Array<{ name: string; passed: boolean; messages: string[] }> } {
   return { passed: result.passed, failed: result.failed + result.skipped, cases: result.cases.map(({ name, passed, messages }) => ({ name, passed, messages })) };
+}
+
+/** Long enough to show what differs, short enough that a CI log stays readable. */
+const VALUE_LIMIT = 200;
+
+/** `text` cut to `limit` characters (code points, so no emoji is split), with an ellipsis when cut. */
+export function cut(text: string, limit = VALUE_LIMIT): string {
+  const chars = Array.from(text);
+  return chars.length <= limit ? text : `${chars.slice(0, limit).join('')}…`;
+}
+
+/**
+ * A failed case's messages with both sides of every unequal value. The other assertions' messages already name the
+ * expected text or pattern and quote the actual value, so they are only cut, with room for both.
+ */
+export function detailedMessages(result: CaseResult): string[] {
+  const failures = result.runs.flatMap((run) => run.failures);
+  return result.messages.map((message) => {
+    const failure = failures.find((f) => f.message === message && f.expected !== undefined);
+    if (!failure) return cut(message, 2 * VALUE_LIMIT);
+    return `${message}: expected ${cut(failure.expected ?? '')}, actual ${cut(failure.actual ?? '(absent)')}`;
+  });
+}
+
+export interface CaseReport {
+  name: string;
+  passed: boolean;
+  verdict: Verdict;
+  runs: number;
+  passes: number;
+  passRate: number;
+  interval: [number, number];
+  regressed?: boolean;
+  messages: string[];
+}
+
+/** A case as `test --json` prints it: `runs` a count, and `regressed` only when a baseline found a drop. */
+export function caseReport(result: CaseResult): CaseReport {
+  const { name, passed, verdict, passes, passRate, interval, regressed } = result;
+  return { name, passed, verdict, runs: result.runs.length, passes, passRate, interval, ...(regressed ? { regressed } : {}), messages: detailedMessages(result) };
 }
 
 const XML: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
@@ -18,20 +58,42 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
-/** One `<testsuite>` per suite file, one `<testcase>` per case, failures with their messages. */
+/** A failed request means the case could not be checked: CI systems show that apart from a wrong answer. */
+function requestFailed(result: CaseResult): boolean {
+  return !result.passed && !result.skipped && result.runs.some((run) => run.error !== undefined);
+}
+
+function properties(result: CaseResult): string {
+  const values: Array<[string, string]> = [['runs', String(result.runs.length)], ['passes', String(result.passes)], ['passRate', String(result.passRate)], ['verdict', result.verdict]];
+  if (result.regressed) values.push(['regressed', 'true']);
+  return `<properties>${values.map(([name, value]) => `<property name="${name}" value="${xml(value)}"/>`).join('')}</properties>`;
+}
+
+function outcome(result: CaseResult): string {
+  if (result.passed) return '';
+  if (result.skipped) return `<skipped message="${xml(result.messages.join('; '))}"/>`;
+  const messages = detailedMessages(result);
+  const tag = requestFailed(result) ? 'error' : 'failure';
+  return `<${tag} message="${xml(messages[0] ?? 'failed')}">${xml(messages.join('\n'))}</${tag}>`;
+}
+
+/** One `<testsuite>` per suite file, one `<testcase>` per case with its verdict's properties, failures with their messages. */
 export function junitXml(suites: ReadonlyArray<{ name: string; result: SuiteResult }>): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  const total = (pick: (r: SuiteResult) => number): number => suites.reduce((sum, s) => sum + pick(s.result), 0);
-  lines.push(`<testsuites tests="${total((r) => r.cases.length)}" failures="${total((r) => r.failed)}" skipped="${total((r) => r.skipped)}">`);
+  const count = (cases: readonly CaseResult[]): { tests: number; failures: number; errors: number; skipped: number } => ({
+    tests: cases.length,
+    failures: cases.filter((c) => !c.passed && !c.skipped && !requestFailed(c)).length,
+    errors: cases.filter(requestFailed).length,
+    skipped: cases.filter((c) => c.skipped).length,
+  });
+  const counts = (c: ReturnType<typeof count>): string => `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}"`;
+  lines.push(`<testsuites ${counts(count(suites.flatMap((s) => s.result.cases)))}>`);
   for (const { name, result } of suites) {
     const time = result.cases.reduce((sum, c) => sum + c.runs.reduce((s, r) => s + r.durationMs, 0), 0);
-    lines.push(`  <testsuite name="${xml(name)}" tests="${result.cases.length}" failures="${result.failed}" skipped="${result.skipped}" time="${seconds(time)}">`);
+    lines.push(`  <testsuite name="${xml(name)}" ${counts(count(result.cases))} time="${seconds(time)}">`);
     for (const testCase of result.cases) {
       const caseTime = testCase.runs.reduce((s, r) => s + r.durationMs, 0);
-      const open = `    <testcase classname="${xml(name)}" name="${xml(testCase.name)}" time="${seconds(caseTime)}"`;
-      if (testCase.passed) lines.push(`${open}/>`);
-      else if (testCase.skipped) lines.push(`${open}><skipped message="${xml(testCase.messages.join('; '))}"/></testcase>`);
-      else lines.push(`${open}><failure message="${xml(testCase.messages[0] ?? 'failed')}">${xml(testCase.messages.join('\n'))}</failure></testcase>`);
+      lines.push(`    <testcase classname="${xml(name)}" name="${xml(testCase.name)}" time="${seconds(caseTime)}">${properties(testCase)}${outcome(testCase)}</testcase>`);
     }
     lines.push('  </testsuite>');
   }

@@ -38,6 +38,8 @@ export interface CaseResult {
   /** The 95% Wilson score interval of the pass rate. */
   interval: [number, number];
   verdict: Verdict;
+  /** Set by a comparison with a baseline: the pass count dropped significantly, so the case fails. */
+  regressed?: boolean;
 }
 
 export interface SuiteResult {

@@ -1,0 +1,73 @@
+/**
+ * The flags of `test` that choose what runs and how it is judged:
+ * --concurrency, --shard, --baseline and --affected-by, each checked before
+ * any prompt is sent.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { affectedBy } from '../core/prompt-tests/affected';
+import { BaselineError, parseBaseline, type Baseline } from '../core/prompt-tests/baseline';
+import { inShard, parseShard } from '../core/prompt-tests/shard';
+import type { Suite } from '../core/prompt-tests/suite';
+import { planPush } from '../core/tenant/plan';
+import { messageOf, plural } from '../core/text';
+import { PROGRAM, UsageError, type CliContext } from './command';
+import { manifestTarget, pulledFolder, withClient } from './service';
+import type { SuiteFile } from './suites';
+
+/** As the extension's setting convai.testConcurrency: its default and its cap. */
+export const CONCURRENCY = { default: 4, max: 16 };
+
+export function concurrencyFrom(value: string | undefined): number {
+  if (value === undefined) return CONCURRENCY.default;
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > CONCURRENCY.max) {
+    throw new UsageError(`--concurrency "${value}" is not a number of requests at once: give a whole number from 1 to ${CONCURRENCY.max}, e.g. --concurrency ${CONCURRENCY.default}.`);
+  }
+  return n;
+}
+
+/** A suite and the names of its cases to run (all of them without --shard). */
+export interface Selected extends SuiteFile {
+  only?: ReadonlySet<string>;
+}
+
+/** Keeps the cases of the shard `--shard i/n` names, and the suites that hold any of them. */
+export function shardOf(files: readonly SuiteFile[], value: string | undefined): Selected[] {
+  if (value === undefined) return [...files];
+  const shard = parseShard(value);
+  if (!shard) throw new UsageError(`--shard "${value}" is not a part of the run: give i/n, the i-th of n parts with i from 1 to n, e.g. --shard 2/4.`);
+  return files.flatMap((file) => {
+    const only = new Set(file.suite.cases.filter((c) => inShard(shard, file.name, c.name)).map((c) => c.name));
+    return only.size === 0 ? [] : [{ ...file, only }];
+  });
+}
+
+export async function baselineFrom(value: string | undefined, cwd: string): Promise<Baseline | undefined> {
+  if (value === undefined) return undefined;
+  const at = path.resolve(cwd, value);
+  const fix = `give --baseline a file that ${PROGRAM} test --json wrote`;
+  let text: string;
+  try {
+    text = await readFile(at, 'utf8');
+  } catch (error) {
+    throw new UsageError(`The baseline ${at} could not be read (${messageOf(error)}); ${fix}.`);
+  }
+  try {
+    return parseBaseline(text);
+  } catch (error) {
+    if (!(error instanceof BaselineError)) throw error;
+    throw new UsageError(`The baseline ${at} is not a test --json report: ${error.message}; ${fix}.`);
+  }
+}
+
+/** The suites whose prompt or integration the planned push of the pulled folder `value` could change. */
+export async function affectedOf<T extends { suite: Pick<Suite, 'resource'> }>(files: readonly T[], value: string | undefined, context: CliContext): Promise<T[]> {
+  if (value === undefined) return [...files];
+  const folder = await pulledFolder(path.resolve(context.cwd, value));
+  const plan = await withClient(manifestTarget(folder, context.env), context.env, (client) => planPush(client, folder.io, { loaded: folder.loaded }));
+  const affected = affectedBy(plan.changes, [...plan.local.values()]);
+  const kept = files.filter((file) => affected(file.suite));
+  context.err(`--affected-by ${value}: ${plural(plan.changes.length, 'planned change')}; ${kept.length} of ${plural(files.length, 'suite')} affected.`);
+  return kept;
+}

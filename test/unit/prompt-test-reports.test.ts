@@ -1,0 +1,118 @@
+import * as assert from 'node:assert/strict';
+import { affectedBy, type FolderResource } from '../../src/core/prompt-tests/affected';
+import { BaselineError, compareWithBaseline, parseBaseline } from '../../src/core/prompt-tests/baseline';
+import { caseReport, cut, junitXml } from '../../src/core/prompt-tests/report';
+import { caseResult, type CaseRun, type SuiteResult } from '../../src/core/prompt-tests/run';
+import { inShard, parseShard } from '../../src/core/prompt-tests/shard';
+import type { Suite, TestCase } from '../../src/core/prompt-tests/suite';
+
+const testCase = (name: string, repeat = 1, minPassRate = 1): TestCase => ({ name, prompt_text: 'x', expect: {}, repeat, minPassRate, range: { offset: 0, length: 0 } });
+const pass: CaseRun = { passed: true, durationMs: 10, failures: [] };
+const wrong = (expected: string, actual: string): CaseRun => ({
+  passed: false, durationMs: 10, failures: [{ field: 'response', assertion: 'equals', message: 'response: is not equal to the expected value', expected, actual }],
+});
+const requestFailed: CaseRun = { passed: false, durationMs: 10, failures: [], error: '503 Service Unavailable' };
+const runs = (passes: number, total: number): CaseRun[] => Array.from({ length: total }, (_, i) => (i < passes ? pass : wrong('a', 'b')));
+const suiteOf = (...cases: SuiteResult['cases']): SuiteResult => ({
+  passed: cases.filter((c) => c.passed).length, failed: cases.filter((c) => !c.passed && !c.skipped).length, skipped: cases.filter((c) => c.skipped).length, cases,
+});
+
+describe('prompt test reports: JUnit XML', () => {
+  it('gives every testcase its verdict as properties, a failed request an <error>, a failed assertion a <failure> with both sides', () => {
+    const result = suiteOf(
+      caseResult(testCase('steady', 2), runs(2, 2)),
+      caseResult(testCase('down'), [requestFailed]),
+      caseResult(testCase('wrong'), [wrong('Bonjour', '<Hello>')]),
+      { ...caseResult(testCase('later'), []), passed: false, skipped: true, messages: ['not run: the run was cancelled'] },
+    );
+    const xml = junitXml([{ name: 'a.prompttest.json', result }]);
+    assert.match(xml, /<testsuites tests="4" failures="1" errors="1" skipped="1">/);
+    assert.match(xml, /name="steady" time="0\.020"><properties><property name="runs" value="2"\/><property name="passes" value="2"\/><property name="passRate" value="1"\/><property name="verdict" value="pass"\/><\/properties><\/testcase>/);
+    assert.match(xml, /name="down"[^\n]*<\/properties><error message="503 Service Unavailable">503 Service Unavailable<\/error><\/testcase>/);
+    assert.match(xml, /name="wrong"[^\n]*<failure message="response: is not equal to the expected value: expected Bonjour, actual &lt;Hello&gt;">/);
+    assert.match(xml, /name="later"[^\n]*<skipped message="not run: the run was cancelled"\/><\/testcase>/);
+  });
+
+  it('marks a regressed case with a property', () => {
+    const regressed = { ...caseResult(testCase('r', 2, 0.5), runs(1, 2)), passed: false, regressed: true, messages: ['regressed: …'] };
+    assert.match(junitXml([{ name: 'a', result: suiteOf(regressed) }]), /<property name="regressed" value="true"\/><\/properties><failure message="regressed: …">/);
+  });
+});
+
+describe('prompt test reports: --json cases', () => {
+  it('holds the verdict, runs as a count, the interval, and expected and actual cut to a readable length', () => {
+    const long = 'x'.repeat(500);
+    const report = caseReport(caseResult(testCase('c'), [wrong('short', long)]));
+    assert.deepEqual(Object.keys(report), ['name', 'passed', 'verdict', 'runs', 'passes', 'passRate', 'interval', 'messages']);
+    assert.equal(report.runs, 1);
+    assert.equal(report.verdict, 'fail');
+    assert.equal(report.messages[0], `response: is not equal to the expected value: expected short, actual ${'x'.repeat(200)}…`);
+    assert.equal(cut('👋'.repeat(3), 2), '👋👋…', 'cut counts an emoji as one character and never splits it');
+  });
+});
+
+describe('prompt test reports: --baseline', () => {
+  const baseline = parseBaseline(JSON.stringify({ passed: 1, failed: 0, suites: [{ file: 'a.prompttest.json', cases: [{ name: 'c', passes: 20, runs: 20 }, { name: 'd', passes: 20, runs: 20 }] }] }));
+
+  it('fails a case whose passes dropped significantly, even when its rate meets minPassRate, and says by how much', () => {
+    const dropped = caseResult(testCase('c', 20, 0.5), runs(12, 20));
+    const chance = caseResult(testCase('d', 20, 0.5), runs(19, 20));
+    const result = compareWithBaseline('a.prompttest.json', suiteOf(dropped, chance), baseline);
+    assert.equal(result.cases[0]?.passed, false);
+    assert.equal(result.cases[0]?.regressed, true);
+    assert.deepEqual(result.cases[0]?.messages, ['regressed: 12/20 passed, against 20/20 in the baseline (p = 0.002)']);
+    assert.equal(result.cases[1]?.regressed, undefined, 'one failure in 20 is chance');
+    assert.deepEqual([result.passed, result.failed], [1, 1]);
+    assert.equal(compareWithBaseline('other.prompttest.json', suiteOf(dropped), baseline).cases[0]?.regressed, undefined, 'cases match by file and name');
+  });
+
+  it('names what is not of the shape of a test --json report', () => {
+    assert.throws(() => parseBaseline('{'), BaselineError);
+    assert.throws(() => parseBaseline('{"suites": {}}'), /no "suites" list/);
+    assert.throws(() => parseBaseline('{"suites": [{"file": "a", "cases": [{"name": "c", "passes": 3, "runs": 2}]}]}'), /suites\[0\]\.cases\[0\] needs/);
+  });
+});
+
+describe('prompt test reports: --shard', () => {
+  it('reads i/n with 1 ≤ i ≤ n only', () => {
+    assert.deepEqual(parseShard('2/4'), { index: 2, count: 4 });
+    for (const bad of ['0/4', '5/4', '1/0', 'a/b', '1']) assert.equal(parseShard(bad), undefined, bad);
+  });
+
+  it('puts every case in exactly one shard, the same one every time', () => {
+    const cases = Array.from({ length: 200 }, (_, i) => [`suites/s${i % 7}.prompttest.json`, `case ${i}`] as const);
+    const count = 4;
+    const owners = cases.map(([file, name]) => [1, 2, 3, 4].filter((index) => inShard({ index, count }, file, name)));
+    assert.ok(owners.every((o) => o.length === 1));
+    assert.ok([1, 2, 3, 4].every((index) => owners.filter((o) => o[0] === index).length > 20), 'no shard is nearly empty');
+    assert.equal(inShard({ index: 1, count: 3 }, 'a.prompttest.json', 'greets'), inShard({ index: 1, count: 3 }, 'a.prompttest.json', 'greets'));
+    assert.deepEqual([1, 2, 3].map((index) => inShard({ index, count: 3 }, 'a.prompttest.json', 'greets')), [true, false, false], 'fixed across versions');
+  });
+});
+
+describe('prompt test reports: --affected-by', () => {
+  const prompt = (id: number, name: string, links: { next_prompt_id?: number; exit_prompt_id?: number } = {}): FolderResource => ({ segment: 'ai_prompts', id, values: { name, ...links } });
+  // A → B → C (exit), D → D (a loop), E alone.
+  const folder = [prompt(1, 'A', { next_prompt_id: 2 }), prompt(2, 'B', { exit_prompt_id: 3 }), prompt(3, 'C'), prompt(4, 'D', { next_prompt_id: 4 }), prompt(5, 'E')];
+  const suite = (ref: string | number, segment: Suite['resource']['segment'] = 'ai_prompts'): Pick<Suite, 'resource'> => ({ resource: { segment, ref } });
+
+  it('takes the changed prompt and those whose links reach it, transitively, by name or id', () => {
+    const affected = affectedBy([{ segment: 'ai_prompts', id: 3, name: 'C' }], folder);
+    assert.deepEqual(['A', 'B', 'C', 'D', 'E'].map((name) => affected(suite(name))), [true, true, true, false, false]);
+    assert.equal(affected(suite(1)), true);
+    assert.equal(affected(suite('2')), true);
+    assert.equal(affected(suite('Orders API', 'integrations')), false);
+  });
+
+  it('takes a changed integration, a created prompt by name and a deleted one, and ends on loops', () => {
+    const affected = affectedBy([
+      { segment: 'integrations', id: 9, name: 'Orders API' },
+      { segment: 'ai_prompts', name: 'E' },
+      { segment: 'ai_prompts', id: 7, name: 'Gone' },
+    ], folder);
+    assert.equal(affected(suite('Orders API', 'integrations')), true);
+    assert.equal(affected(suite('E')), true);
+    assert.equal(affected(suite(7)), true);
+    assert.equal(affected(suite('D')), false);
+  });
+});
