@@ -10,6 +10,7 @@ import * as assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { wilsonInterval } from '../../src/core/prompt-tests/statistics';
 import { kindById } from '../../src/core/resources';
 import { raw } from './fixtures';
 import { startContract, type ContractContext } from './setup';
@@ -17,7 +18,9 @@ import { runCli, type Run } from './cli-process';
 
 
 interface JsonReport {
-  suites: Array<{ file: string; passed: number; failed: number; cases: Array<{ name: string; passed: boolean; messages: string[] }> }>;
+  passed: number;
+  failed: number;
+  suites: Array<{ file: string; cases: Array<{ name: string; passed: boolean; verdict: string; runs: number; passes: number; passRate: number; interval: number[]; messages: string[] }> }>;
 }
 
 const cli = runCli;
@@ -143,12 +146,13 @@ describe('contract: the command-line tool (test)', function () {
     assert.equal(result.code, 1, result.stderr);
     const xml = await readFile(path.join(work, 'reports/junit.xml'), 'utf8');
     assert.match(xml, /^<\?xml version="1\.0" encoding="UTF-8"\?>/);
-    assert.match(xml, /<testsuites tests="4" failures="2" skipped="0">/);
+    assert.match(xml, /<testsuites tests="4" failures="2" errors="0" skipped="0">/);
     const suites = [...xml.matchAll(/<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)"/g)].map((m) => [m[1], m[2], m[3]]);
     assert.deepEqual(suites, [['failing/triage.prompttest.json', '3', '2'], ['passing/orders-api.prompttest.json', '1', '0']]);
     const cases = [...xml.matchAll(/<testcase classname="[^"]*" name="([^"]*)"/g)].map((m) => m[1]);
     assert.deepEqual(cases, ['echoes the text', 'names another model', 'expects another prompt', 'answers ping']);
-    assert.match(xml, /<testcase [^>]*name="names another model"[^>]*><failure message="response: does not contain &quot;gpt-5&quot;; it is &quot;Echo \(gpt-4o-mini\): hello&quot;">/);
+    assert.match(xml, /<testcase [^>]*name="names another model"[^>]*><properties><property name="runs" value="1"\/><property name="passes" value="0"\/><property name="passRate" value="0"\/><property name="verdict" value="fail"\/><\/properties><failure message="response: does not contain &quot;gpt-5&quot;; it is &quot;Echo \(gpt-4o-mini\): hello&quot;">/);
+    assert.match(xml, /<failure message="altered_prompt: is not equal to the expected value: expected nothing like it, actual Classify this message from \{\{customer_name\}\}/);
     assert.equal([...xml.matchAll(/<failure /g)].length, 2);
   });
 
@@ -156,19 +160,23 @@ describe('contract: the command-line tool (test)', function () {
     const result = await run(withUrl(['--json', 'failing', 'passing/orders-api.prompttest.json']));
     assert.equal(result.code, 1, result.stderr);
     const report = JSON.parse(result.stdout) as JsonReport;
+    const pass = { passed: true, verdict: 'pass', runs: 1, passes: 1, passRate: 1, interval: wilsonInterval({ passes: 1, runs: 1 }), messages: [] };
+    const fail = { passed: false, verdict: 'fail', runs: 1, passes: 0, passRate: 0, interval: wilsonInterval({ passes: 0, runs: 1 }) };
     assert.deepEqual(report, {
+      passed: 2, failed: 2,
       suites: [
         {
-          file: 'failing/triage.prompttest.json', passed: 1, failed: 2,
+          file: 'failing/triage.prompttest.json',
           cases: [
-            { name: 'echoes the text', passed: true, messages: [] },
-            { name: 'names another model', passed: false, messages: ['response: does not contain "gpt-5"; it is "Echo (gpt-4o-mini): hello"'] },
-            { name: 'expects another prompt', passed: false, messages: ['altered_prompt: is not equal to the expected value'] },
+            { name: 'echoes the text', ...pass },
+            { name: 'names another model', ...fail, messages: ['response: does not contain "gpt-5"; it is "Echo (gpt-4o-mini): hello"'] },
+            { name: 'expects another prompt', ...fail, messages: [report.suites[0]?.cases[2]?.messages[0]] },
           ],
         },
-        { file: 'passing/orders-api.prompttest.json', passed: 1, failed: 0, cases: [{ name: 'answers ping', passed: true, messages: [] }] },
+        { file: 'passing/orders-api.prompttest.json', cases: [{ name: 'answers ping', ...pass }] },
       ],
     });
+    assert.match(report.suites[0]?.cases[2]?.messages[0] ?? '', /, actual Classify this message from \{\{customer_name\}\}/);
   });
 
   it('weighs repeated runs by minPassRate, shows the pass rate, and takes the base URL from CONVAI_URL', async () => {
@@ -277,7 +285,7 @@ describe('contract: the command-line tool (test)', function () {
     }
     const help = await run(['test', '--help']);
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /^Usage: node dist\/cli\.js test \[--url <base URL>\] \[--tenant <id>\] \[--junit <file>\] \[--json\] \[--concurrency <n>\] <file or folder>…$/m);
+    assert.match(help.stdout, /^Usage: node dist\/cli\.js test \[--url <base URL>\] \[--tenant <id>\] \[--junit <file>\] \[--json\] \[--concurrency <n>\] \[--shard <i>\/<n>\] \[--baseline <file>\] \[--affected-by <folder>\] <file or folder>…$/m);
   });
 
   it('never prints the token', () => {
