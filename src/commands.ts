@@ -33,6 +33,7 @@ export const COMMANDS = {
   promote: 'convai.promote',
   closeComparison: 'convai.closeComparison',
   runPromptTests: 'convai.runPromptTests',
+  runAffectedTests: 'convai.runAffectedTests',
   newPromptTestSuite: 'convai.newPromptTestSuite',
   saveAsTestCase: 'convai.saveAsTestCase',
 } as const;

@@ -61,13 +61,17 @@ export async function baselineFrom(value: string | undefined, cwd: string): Prom
   }
 }
 
-/** The suites whose prompt or integration the planned push of the pulled folder `value` could change. */
-export async function affectedOf<T extends { suite: Pick<Suite, 'resource'> }>(files: readonly T[], value: string | undefined, context: CliContext): Promise<T[]> {
+/**
+ * The suites whose prompt or integration the planned push of the pulled folder `value` could change; a suite of
+ * another tenant (by --tenant, else its target) names another prompt, whatever its name.
+ */
+export async function affectedOf<T extends { suite: Pick<Suite, 'resource' | 'target'> }>(files: readonly T[], value: string | undefined, tenant: number | undefined, context: CliContext): Promise<T[]> {
   if (value === undefined) return [...files];
   const folder = await pulledFolder(path.resolve(context.cwd, value));
   const plan = await withClient(manifestTarget(folder, context.env), context.env, (client) => planPush(client, folder.io, { loaded: folder.loaded }));
   const affected = affectedBy(plan.changes, [...plan.local.values()]);
-  const kept = files.filter((file) => affected(file.suite));
+  const sameTenant = (suite: Pick<Suite, 'target'>): boolean => (tenant ?? suite.target?.tenantId ?? folder.manifest.tenantId) === folder.manifest.tenantId;
+  const kept = files.filter((file) => sameTenant(file.suite) && affected(file.suite));
   context.err(`--affected-by ${value}: ${plural(plan.changes.length, 'planned change')}; ${kept.length} of ${plural(files.length, 'suite')} affected.`);
   return kept;
 }

@@ -136,7 +136,7 @@ export const testCommand: Command = {
       if ('problems' in suite) problems.push(...suite.problems);
       else loaded.push(suite);
     }
-    const files = await affectedOf(shardOf(loaded, shardFlag), text(args.values['affected-by']), context);
+    const files = await affectedOf(shardOf(loaded, shardFlag), text(args.values['affected-by']), tenant, context);
 
     const stopper = new AbortController();
     const release = context.onInterrupt?.(() => stopper.abort());

@@ -10,6 +10,7 @@ import type { ScmDeps } from './deps';
 import type { CheckResult } from './folder-control';
 import type { PulledFolders } from './pulled-folders';
 import { runPromotion, type AppliedChange } from './promotion';
+import { registerRunAffectedTests } from './affected-tests';
 import { resourceNamesArg, sameTenant, tenantRefArg, type TenantRef } from './tenant-refs';
 import { pickTenant } from '../../connections/pickers';
 
@@ -130,5 +131,6 @@ export function registerScmCommands(log: Log, deps: ScmDeps, folders: PulledFold
     registerCompare(log, deps, comparisons),
     registerPromote(log, deps, comparisons),
     registerClose(log, comparisons),
+    registerRunAffectedTests(log, folders),
   ];
 }

@@ -5,7 +5,7 @@ import type { ServiceClient } from '../../core/client';
 import { ServiceError } from '../../core/errors';
 import { diskFolder, type FolderIO } from '../../core/tenant/folder-io';
 import { MANIFEST_FILE, readManifest, type Manifest } from '../../core/tenant/manifest';
-import { localPlan, planPush, type Change, type LocalPlan } from '../../core/tenant/plan';
+import { localPlan, planPush, type Change, type LocalPlan, type Plan } from '../../core/tenant/plan';
 import { folderValues, resourceFiles } from '../../core/tenant/representation';
 import { messageOf, plural } from '../../core/text';
 import { connectionOf } from '../folders';
@@ -146,6 +146,13 @@ export class PulledFolderControl implements vscode.Disposable {
       this.deps.log.warn(`${this.root.fsPath}: ${messageOf(error)}`);
       this.scm.statusBarCommands = [{ title: '$(error) Not read', tooltip: `${messageOf(error)} Click to read the folder again.`, command: COMMANDS.refreshTenantChanges, arguments: [this.scm] }];
     }
+  }
+
+  /** The plan of a push of the folder, from the connection Push would use; changes nothing the list shows. */
+  async plan(): Promise<Plan> {
+    const connection = this.connection(this.local?.manifest ?? (await localPlan(this.io)).manifest);
+    if ('problem' in connection) throw new Error(connection.problem);
+    return planPush(connection.client, this.io);
   }
 
   /** Checks the folder's changes against the service (the plan of a push): conflicts, and what is already gone there. */

@@ -1,0 +1,70 @@
+/**
+ * Run Affected Tests: the workspace's prompt test suites that a pulled
+ * folder's planned push could change the answers of (the same choice as
+ * `test --affected-by` of the CLI), each run through `convai.runPromptTests`
+ * so that they show in the Testing view as any run does.
+ */
+import * as vscode from 'vscode';
+import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
+import type { Log } from '../../log';
+import { affectedBy } from '../../core/prompt-tests/affected';
+import type { publicResult } from '../../core/prompt-tests/report';
+import { parseSuite, SUITE_SUFFIX } from '../../core/prompt-tests/suite';
+import { plural } from '../../core/text';
+import type { PulledFolderControl } from './folder-control';
+import type { PulledFolders } from './pulled-folders';
+
+type SuiteAnswer = ReturnType<typeof publicResult> & { uri: string };
+
+/** The folder a call names: `{ folder }` as a URI (or its text), else the list the view's title bar belongs to. */
+async function folderOf(arg: unknown, folders: PulledFolders): Promise<PulledFolderControl> {
+  if (isProgrammatic(arg)) {
+    const folder = arg.folder instanceof vscode.Uri ? arg.folder : typeof arg.folder === 'string' ? vscode.Uri.parse(arg.folder) : undefined;
+    if (!folder) throw new Error('folder must be the URI of a pulled tenant folder (a vscode.Uri or its text).');
+    const control = await folders.byFolder(folder.fsPath);
+    if (!control) throw new Error(`${folder.fsPath} holds no pulled tenant (no convai-tenant.json): pull a tenant into it first with "ConvAI: Pull Tenant to Folder…".`);
+    return control;
+  }
+  const all = await folders.all();
+  const control = (await folders.find(arg)) ?? (all.length === 1 ? all[0] : undefined);
+  if (!control) throw new Error('Run Affected Tests from the title bar of a pulled folder\'s list in the Source Control view.');
+  return control;
+}
+
+/**
+ * The workspace's suites the plan affects, in path order. A suite of another tenant or connection names another prompt,
+ * whatever its name; one that cannot be read as a suite is left to the Testing view.
+ */
+async function affectedSuites(control: PulledFolderControl): Promise<vscode.Uri[]> {
+  const plan = await control.plan();
+  const affected = affectedBy(plan.changes, [...plan.local.values()]);
+  const found = await vscode.workspace.findFiles(`**/*${SUITE_SUFFIX}`, '**/node_modules/**');
+  const chosen: vscode.Uri[] = [];
+  for (const uri of found.sort((a, b) => a.path.localeCompare(b.path, 'en'))) {
+    const { suite } = parseSuite(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+    const { connection = plan.manifest.connection, tenantId = plan.manifest.tenantId } = suite?.target ?? {};
+    if (suite && connection === plan.manifest.connection && tenantId === plan.manifest.tenantId && affected(suite)) chosen.push(uri);
+  }
+  return chosen;
+}
+
+export function registerRunAffectedTests(log: Log, folders: PulledFolders): vscode.Disposable {
+  return registerCommand(log, COMMANDS.runAffectedTests, async (arg): Promise<{ suites: SuiteAnswer[] }> => {
+    const control = await folderOf(arg, folders);
+    const run = async (): Promise<SuiteAnswer[]> => {
+      const suites: SuiteAnswer[] = [];
+      for (const uri of await affectedSuites(control)) {
+        const result = await vscode.commands.executeCommand<ReturnType<typeof publicResult>>(COMMANDS.runPromptTests, { uri: uri.toString() });
+        suites.push({ uri: uri.toString(), ...result });
+      }
+      return suites;
+    };
+    if (isProgrammatic(arg)) return { suites: await run() };
+    const suites = await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl, title: 'Running affected prompt tests' }, run);
+    const failed = suites.reduce((sum, s) => sum + s.failed, 0);
+    void vscode.window.showInformationMessage(suites.length === 0
+      ? `No prompt test suite of this workspace is affected by the planned push of ${control.label}.`
+      : `Ran ${plural(suites.length, 'affected suite')}: ${failed === 0 ? 'every case passed' : `${plural(failed, 'case')} failed; see the Testing view`}.`);
+    return { suites };
+  });
+}
