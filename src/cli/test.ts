@@ -69,24 +69,24 @@ async function writeJunit(file: string, outcomes: readonly SuiteOutcome[], conte
   }
 }
 
-/** Sends the suites one after another until `signal` is aborted; what the abort left unrun comes back skipped. */
-async function runAll(client: ServiceClient, ready: readonly Ready[], options: RunSettings): Promise<SuiteOutcome[]> {
-  const done: SuiteOutcome[] = [];
-  for (const { only, ...suite } of ready) {
-    const ran = await runSuite(suite.suite, executorFor(client, suite.target), { concurrency: options.concurrency, signal: options.signal, only });
-    const result = options.baseline ? compareWithBaseline(suite.name, ran, options.baseline) : ran;
-    done.push({ ...suite, result });
-    if (!options.json) for (const line of [...suiteLines({ ...suite, result }), '']) options.context.out(line);
-  }
-  return done;
-}
-
 interface RunSettings {
   concurrency: number;
   signal: AbortSignal;
   baseline: Baseline | undefined;
   json: boolean;
   context: CliContext;
+}
+
+/** Sends the suites one after another until `signal` is aborted; what the abort left unrun comes back skipped. */
+async function runAll(client: ServiceClient, ready: readonly Ready[], options: RunSettings): Promise<SuiteOutcome[]> {
+  const done: SuiteOutcome[] = [];
+  for (const { only, ...file } of ready) {
+    const ran = await runSuite(file.suite, executorFor(client, file.target), { concurrency: options.concurrency, signal: options.signal, only });
+    const result = options.baseline ? compareWithBaseline(file.name, ran, options.baseline) : ran;
+    done.push({ ...file, result });
+    if (!options.json) for (const line of [...suiteLines({ ...file, result }), '']) options.context.out(line);
+  }
+  return done;
 }
 
 export const testCommand: Command = {
