@@ -56,7 +56,7 @@ export function executorFor(client: ServiceClient, target: OperationTarget | Res
   return 'names' in target ? Object.assign(send, { prompts: { first: target.id, names: target.names } }) : send;
 }
 
-/** A case's run as the run history records it: the assertions decide whether a case passed, not whether it ran. */
-export function caseRunOutcome(operation: ServiceOperation, run: CaseRun): RunOutcome {
+/** A case's run (or a conversation's turn) as the run history records it: the assertions decide whether a case passed, not whether it ran. */
+export function caseRunOutcome(operation: ServiceOperation, run: Pick<CaseRun, 'output' | 'error'>): RunOutcome {
   return run.output ? answeredOutcome(operation, run.output) : { kind: 'error', message: run.error ?? 'no answer' };
 }
