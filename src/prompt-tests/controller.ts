@@ -39,7 +39,7 @@ function turnLabel(turn: Turn, index: number): string {
   return `turn ${index + 1}: ${JSON.stringify(text)}`;
 }
 
-function turnsOf(item: vscode.TestItem): vscode.TestItem[] {
+function childrenOf(item: vscode.TestItem): vscode.TestItem[] {
   return [...item.children].map(([, child]) => child);
 }
 
@@ -56,7 +56,7 @@ function report(run: vscode.TestRun, uri: vscode.Uri, item: vscode.TestItem, tes
   else run.failed(item, messagesOf(result.runs, [...result.messages.filter((m) => m.startsWith('passed ')), ...(verdict ? [verdict] : [])], locationOf(uri, item), note), duration);
   // A passed test takes no message in VS Code's API: its verdict goes to the output, attached to it.
   if (result.passed && verdict) run.appendOutput(`${testCase.name}: ${verdict}\r\n`, locationOf(uri, item), item);
-  turnsOf(item).forEach((turnItem, index) => {
+  childrenOf(item).forEach((turnItem, index) => {
     const turn = result.turns?.find((t) => t.turn === index + 1);
     if (result.skipped || !turn) run.skipped(turnItem);
     else if (turn.passed) run.passed(turnItem, turn.durationMs);
@@ -146,7 +146,7 @@ export class PromptTestController implements vscode.Disposable {
       const testCase = item.parent?.parent ? item.parent : item.parent ? item : undefined;
       const suite = testCase?.parent ?? item;
       const entry = bySuite.get(suite.id) ?? { suite, cases: [] };
-      const cases = testCase ? [testCase] : [...item.children].map(([, child]) => child);
+      const cases = testCase ? [testCase] : childrenOf(item);
       entry.cases.push(...cases.filter((c) => !request.exclude?.includes(c) && !entry.cases.includes(c)));
       bySuite.set(suite.id, entry);
     }
@@ -155,7 +155,7 @@ export class PromptTestController implements vscode.Disposable {
       for (const { suite, cases } of bySuite.values()) {
         const uri = suite.uri as vscode.Uri;
         const byName = new Map(cases.map((c) => [c.label, c]));
-        for (const testCase of cases) for (const item of [testCase, ...turnsOf(testCase)]) run.enqueued(item);
+        for (const testCase of cases) for (const item of [testCase, ...childrenOf(testCase)]) run.enqueued(item);
         try {
           let note = '';
           const done = await runSuiteFile(this.deps, uri, {
@@ -166,7 +166,7 @@ export class PromptTestController implements vscode.Disposable {
             },
             onCaseStarted: (c) => {
               const item = byName.get(c.name);
-              if (item) for (const started of [item, ...turnsOf(item)]) run.started(started);
+              if (item) for (const started of [item, ...childrenOf(item)]) run.started(started);
             },
             onCaseFinished: (c, result) => {
               const item = byName.get(c.name);
@@ -178,7 +178,7 @@ export class PromptTestController implements vscode.Disposable {
         } catch (error) {
           results.set(uri.toString(), error instanceof Error ? error : new Error(String(error)));
           const message = new vscode.TestMessage(messageOf(error));
-          for (const testCase of cases) run.errored(testCase, message);
+          for (const testCase of cases) for (const item of [testCase, ...childrenOf(testCase)]) run.errored(item, message);
           if (cases.length === 0) run.errored(suite, message);
         }
       }
