@@ -1,34 +1,67 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CaseResult } from '../core/prompt-tests/run';
-import { parseSuite, SUITE_SUFFIX } from '../core/prompt-tests/suite';
+import { verdictLine, type CaseResult, type CaseRun } from '../core/prompt-tests/run';
+import { parseSuite, SUITE_SUFFIX, type TestCase, type Turn } from '../core/prompt-tests/suite';
 import { runSuiteFile, suiteText, type SuiteDeps, type SuiteRun } from './execution';
 import { messageOf, plural } from '../core/text';
 import { textRange } from '../ui/text-range';
 
-/** A failed case's messages: a failed `equals` as a diff of expected and actual, the others as text. */
-function messagesOf(result: CaseResult, location: vscode.Location, note: string): vscode.TestMessage[] {
+/** What failed in a run or a turn: a failed `equals` (or answering prompt) as a diff of expected and actual, the others as text. */
+function messagesOf(runs: ReadonlyArray<Pick<CaseRun, 'failures' | 'error'>>, extra: readonly string[], location: vscode.Location, note: string): vscode.TestMessage[] {
   const messages: vscode.TestMessage[] = [];
   const seen = new Set<string>();
-  for (const run of result.runs) {
+  for (const run of runs) {
     for (const failure of run.failures) {
       if (seen.has(failure.message)) continue;
       seen.add(failure.message);
-      const message = failure.expected !== undefined && failure.actual !== undefined
+      messages.push(failure.expected !== undefined && failure.actual !== undefined
         ? vscode.TestMessage.diff(failure.message, failure.expected, failure.actual)
-        : new vscode.TestMessage(failure.message);
-      message.location = location;
-      messages.push(message);
+        : new vscode.TestMessage(failure.message));
     }
     if (run.error !== undefined && !seen.has(run.error)) {
       seen.add(run.error);
-      messages.push(Object.assign(new vscode.TestMessage(run.error), { location }));
+      messages.push(new vscode.TestMessage(run.error));
     }
   }
-  const rate = result.messages.find((m) => m.startsWith('passed '));
-  if (rate) messages.push(Object.assign(new vscode.TestMessage(rate), { location }));
-  for (const message of messages) message.message = `${String(message.message)}\n${note}`;
+  messages.push(...extra.map((text) => new vscode.TestMessage(text)));
+  for (const message of messages) Object.assign(message, { location, message: `${String(message.message)}\n${note}` });
   return messages;
+}
+
+/** How sure a verdict is, when more than one run weighed it (contract: "Verdicts over repeated runs"). */
+function verdictOf(testCase: TestCase, result: CaseResult): string | undefined {
+  return testCase.repeat > 1 || result.verdict === 'flaky' ? verdictLine(result) : undefined;
+}
+
+/** A conversation's turn in the Testing view: the text it sends, cut to a line. */
+function turnLabel(turn: Turn, index: number): string {
+  const text = turn.prompt_text.length > 40 ? `${turn.prompt_text.slice(0, 39)}…` : turn.prompt_text;
+  return `turn ${index + 1}: ${JSON.stringify(text)}`;
+}
+
+function childrenOf(item: vscode.TestItem): vscode.TestItem[] {
+  return [...item.children].map(([, child]) => child);
+}
+
+function locationOf(uri: vscode.Uri, item: vscode.TestItem): vscode.Location {
+  return new vscode.Location(uri, item.range ?? new vscode.Range(0, 0, 0, 0));
+}
+
+/** A case's result on its item and, for a conversation, each turn's on its own: the turns after the failing one were not sent. */
+function report(run: vscode.TestRun, uri: vscode.Uri, item: vscode.TestItem, testCase: TestCase, result: CaseResult, note: string): void {
+  const duration = result.runs.reduce((sum, r) => sum + r.durationMs, 0);
+  const verdict = verdictOf(testCase, result);
+  if (result.skipped) run.skipped(item);
+  else if (result.passed) run.passed(item, duration);
+  else run.failed(item, messagesOf(result.runs, [...result.messages.filter((m) => m.startsWith('passed ')), ...(verdict ? [verdict] : [])], locationOf(uri, item), note), duration);
+  // A passed test takes no message in VS Code's API: its verdict goes to the output, attached to it.
+  if (result.passed && verdict) run.appendOutput(`${testCase.name}: ${verdict}\r\n`, locationOf(uri, item), item);
+  childrenOf(item).forEach((turnItem, index) => {
+    const turn = result.turns?.find((t) => t.turn === index + 1);
+    if (result.skipped || !turn) run.skipped(turnItem);
+    else if (turn.passed) run.passed(turnItem, turn.durationMs);
+    else run.failed(turnItem, messagesOf([turn], [], locationOf(uri, turnItem), note), turn.durationMs);
+  });
 }
 
 /**
@@ -89,6 +122,11 @@ export class PromptTestController implements vscode.Disposable {
     item.children.replace((suite?.cases ?? []).map((testCase) => {
       const child = this.controller.createTestItem(`${uri.toString()}#${testCase.name}`, testCase.name, uri);
       child.range = textRange(text, testCase.range.offset, testCase.range.length);
+      child.children.replace((testCase.turns ?? []).map((turn, index) => {
+        const turnItem = this.controller.createTestItem(`${child.id}#turn ${index + 1}`, turnLabel(turn, index), uri);
+        turnItem.range = textRange(text, turn.range.offset, turn.range.length);
+        return turnItem;
+      }));
       return child;
     }));
     return item;
@@ -104,10 +142,12 @@ export class PromptTestController implements vscode.Disposable {
     const bySuite = new Map<string, { suite: vscode.TestItem; cases: vscode.TestItem[] }>();
     const requested = request.include ?? [...this.allSuites()];
     for (const item of requested) {
-      const suite = item.parent ?? item;
+      // A turn runs its whole conversation: a later turn cannot be sent without the answers before it.
+      const testCase = item.parent?.parent ? item.parent : item.parent ? item : undefined;
+      const suite = testCase?.parent ?? item;
       const entry = bySuite.get(suite.id) ?? { suite, cases: [] };
-      const cases = item.parent ? [item] : [...item.children].map(([, child]) => child);
-      entry.cases.push(...cases.filter((c) => !request.exclude?.includes(c)));
+      const cases = testCase ? [testCase] : childrenOf(item);
+      entry.cases.push(...cases.filter((c) => !request.exclude?.includes(c) && !entry.cases.includes(c)));
       bySuite.set(suite.id, entry);
     }
     const results = new Map<string, SuiteRun | Error>();
@@ -115,7 +155,7 @@ export class PromptTestController implements vscode.Disposable {
       for (const { suite, cases } of bySuite.values()) {
         const uri = suite.uri as vscode.Uri;
         const byName = new Map(cases.map((c) => [c.label, c]));
-        for (const testCase of cases) run.enqueued(testCase);
+        for (const testCase of cases) for (const item of [testCase, ...childrenOf(testCase)]) run.enqueued(item);
         try {
           let note = '';
           const done = await runSuiteFile(this.deps, uri, {
@@ -126,15 +166,11 @@ export class PromptTestController implements vscode.Disposable {
             },
             onCaseStarted: (c) => {
               const item = byName.get(c.name);
-              if (item) run.started(item);
+              if (item) for (const started of [item, ...childrenOf(item)]) run.started(started);
             },
             onCaseFinished: (c, result) => {
               const item = byName.get(c.name);
-              if (!item) return;
-              const duration = result.runs.reduce((sum, r) => sum + r.durationMs, 0);
-              if (result.skipped) run.skipped(item);
-              else if (result.passed) run.passed(item, duration);
-              else run.failed(item, messagesOf(result, new vscode.Location(uri, item.range ?? new vscode.Range(0, 0, 0, 0)), note), duration);
+              if (item) report(run, uri, item, c, result, note);
             },
           });
           run.appendOutput(`${path.basename(uri.path)}: ${done.result.passed} passed, ${done.result.failed} failed, ${done.result.skipped} skipped. ${note}\r\n`);
@@ -142,7 +178,7 @@ export class PromptTestController implements vscode.Disposable {
         } catch (error) {
           results.set(uri.toString(), error instanceof Error ? error : new Error(String(error)));
           const message = new vscode.TestMessage(messageOf(error));
-          for (const testCase of cases) run.errored(testCase, message);
+          for (const testCase of cases) for (const item of [testCase, ...childrenOf(testCase)]) run.errored(item, message);
           if (cases.length === 0) run.errored(suite, message);
         }
       }

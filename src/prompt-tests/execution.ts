@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { operationOf, savedVersionHash } from '../core/operation';
-import { runSuite, type CaseResult, type SuiteResult } from '../core/prompt-tests/run';
+import type { JsonObject } from '../core/json';
+import { runSuite, type CaseResult, type CaseRun, type SuiteResult } from '../core/prompt-tests/run';
 import { parseSuite, type Suite, type TestCase } from '../core/prompt-tests/suite';
 import { caseInputs, caseRunOutcome, executorFor, resolveTarget, type ResolvedTarget } from '../core/prompt-tests/target';
 import { lineColumnText } from '../core/text';
@@ -77,6 +78,16 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
   options.onVersion?.(versionNote({ label, savedHash, unsavedChanges }));
   const operation = operationOf(target.kind);
   const records: Array<Promise<void>> = [];
+  /** One request in the resource's run history: a conversation's turns each in the history of the prompt that answered it. */
+  const record = (id: number, name: string, inputs: JsonObject, run: Pick<CaseRun, 'output' | 'error' | 'durationMs'>): void => {
+    const at: WholeLocation = { ...location, id };
+    const uri = toResourceUriString(at);
+    records.push(deps.history.add({
+      id: randomUUID(), resource: uri, resourceLabel: describeLocation(at, name), operation,
+      startedAt: new Date(Date.now() - run.durationMs).toISOString(), durationMs: Math.round(run.durationMs), inputs,
+      outcome: caseRunOutcome(operation, run), version: id === target.id ? { savedHash, unsavedChanges } : { unsavedChanges: hasUnsavedEdits(deps.drafts, uri) },
+    }));
+  };
   const result = await runSuite(suite, executorFor(client, target), {
     concurrency: testConcurrency(),
     signal: options.signal,
@@ -84,11 +95,8 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
     onCaseStarted: options.onCaseStarted,
     onCaseFinished: options.onCaseFinished,
     onRun: (testCase, run) => {
-      records.push(deps.history.add({
-        id: randomUUID(), resource, resourceLabel: label, operation,
-        startedAt: new Date(Date.now() - run.durationMs).toISOString(), durationMs: Math.round(run.durationMs), inputs: caseInputs(operation, testCase),
-        outcome: caseRunOutcome(operation, run), version: { savedHash, unsavedChanges },
-      }));
+      if (!run.turns) return record(target.id, target.name, caseInputs(operation, testCase), run);
+      for (const turn of run.turns) record(turn.promptId, turn.promptName, turn.inputs, turn);
     },
   });
   await Promise.all(records);

@@ -6,14 +6,15 @@
 import { schemaFailures, schemaProblem } from '../validation';
 import { isJsonObject, own, type Json, type JsonObject } from '../json';
 import { messageOf } from '../text';
+import { unspeakable, wordCount } from './spoken';
 
-export const ASSERTIONS = ['equals', 'contains', 'notContains', 'matches', 'maxLength', 'jsonSchema'] as const;
+export const ASSERTIONS = ['equals', 'contains', 'notContains', 'matches', 'maxLength', 'jsonSchema', 'speakable', 'maxWords'] as const;
 export type AssertionName = (typeof ASSERTIONS)[number];
 
 export interface Failure {
   field: string;
-  /** The assertion that failed; `maxMs` for a run that took too long. */
-  assertion: AssertionName | 'maxMs';
+  /** The assertion that failed; `maxMs` for a run that took too long; `prompt` for a conversation's turn that the wrong prompt answered. */
+  assertion: AssertionName | 'maxMs' | 'prompt';
   message: string;
   /** For `equals`: the two sides as text, for a diff. */
   expected?: string;
@@ -52,6 +53,10 @@ export function expectationProblems(expectation: Json, textOutput: boolean): Arr
       }
     } else if (key === 'maxLength' && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
       problems.push({ key, message: 'maxLength takes a whole number of characters' });
+    } else if (key === 'maxWords' && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
+      problems.push({ key, message: 'maxWords takes a whole number of words' });
+    } else if (key === 'speakable' && value !== true) {
+      problems.push({ key, message: 'speakable takes true; leave it out to allow Markdown, URLs and emoji' });
     } else if (key === 'jsonSchema') {
       const problem = schemaProblem(value);
       if (problem !== undefined) problems.push({ key, message: `not a JSON Schema: ${problem}` });
@@ -103,6 +108,14 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
     }
     case 'maxLength':
       return length(text) <= Number(expected) ? undefined : fail(`is ${length(text)} characters long, more than ${String(expected)}`);
+    case 'speakable': {
+      const found = unspeakable(text);
+      return found.length === 0 ? undefined : fail(`not speakable: ${found.join('; ')}`);
+    }
+    case 'maxWords': {
+      const words = wordCount(text);
+      return words <= Number(expected) ? undefined : fail(`has ${words} words, more than maxWords ${String(expected)}`);
+    }
     case 'jsonSchema': {
       let value: unknown = actual;
       if (typeof actual === 'string') {

@@ -10,6 +10,7 @@ import { checkOutput, type Failure } from './assertions';
 import type { Suite, TestCase } from './suite';
 import { messageOf } from '../text';
 import { intervalText, wilsonInterval } from './statistics';
+import { runConversation, type ConversationOutcome, type PromptDirectory, type TurnRequest, type TurnResult } from './conversation';
 
 export interface CaseRun {
   passed: boolean;
@@ -19,6 +20,8 @@ export interface CaseRun {
   failures: Failure[];
   /** The request's failure (an HTTP status, a time-out), when there was no answer. */
   error?: string;
+  /** A conversation's turns as far as the run went: the first failing turn ends it. */
+  turns?: TurnResult[];
 }
 
 /** `pass`: every run passed; `flaky`: some failed, but the rate meets minPassRate; `fail`: it does not. */
@@ -40,6 +43,8 @@ export interface CaseResult {
   verdict: Verdict;
   /** Set by a comparison with a baseline: the pass count dropped significantly, so the case fails. */
   regressed?: boolean;
+  /** A conversation's turns in its first failing run, else its last: what reports show of it. */
+  turns?: TurnResult[];
 }
 
 export interface SuiteResult {
@@ -49,8 +54,14 @@ export interface SuiteResult {
   cases: CaseResult[];
 }
 
-/** Sends one run of a case; rejects when the request fails. */
-export type Execute = (testCase: TestCase, signal: AbortSignal) => Promise<JsonObject>;
+/**
+ * Sends one request of a run: a case's inputs to the suite's resource, or a conversation's turn to the prompt it
+ * was routed to; rejects when the request fails. `prompts` is what conversations route and name their turns by.
+ */
+export interface Execute {
+  (testCase: TestCase, signal: AbortSignal, turn?: TurnRequest): Promise<JsonObject>;
+  readonly prompts?: PromptDirectory;
+}
 
 export interface RunOptions {
   /** Requests at once (the setting convai.testConcurrency; default 4). */
@@ -81,12 +92,23 @@ export function caseResult(testCase: TestCase, runs: CaseRun[]): CaseResult {
     messages.push(...new Set(reasons));
     if (testCase.repeat > 1) messages.push(`passed ${passes} of ${testCase.repeat} runs (${percent(passRate)}); it needs ${percent(testCase.minPassRate)}`);
   }
-  return { name: testCase.name, passed, skipped: false, messages, runs, passes, passRate, interval: wilsonInterval({ passes, runs: runs.length }), verdict };
+  const shown = runs.find((r) => !r.passed) ?? runs.at(-1);
+  return {
+    name: testCase.name, passed, skipped: false, messages, runs, passes, passRate, interval: wilsonInterval({ passes, runs: runs.length }), verdict,
+    ...(shown?.turns ? { turns: shown.turns } : {}),
+  };
 }
 
 /** "flaky: 14/20 passed, 95% interval 48–86%": a verdict with how sure it is. */
 export function verdictLine(result: Pick<CaseResult, 'verdict' | 'passes' | 'runs' | 'interval'>): string {
   return `${result.verdict}: ${result.passes}/${result.runs.length} passed, 95% interval ${intervalText(result.interval)}`;
+}
+
+/** One run's answer and its failures: a single request, or a conversation's turns. */
+async function answer(testCase: TestCase, execute: Execute, signal: AbortSignal, now: () => number): Promise<ConversationOutcome> {
+  if (testCase.turns) return runConversation(testCase, testCase.turns, execute, signal, now);
+  const output = await execute(testCase, signal);
+  return { output, failures: checkOutput(testCase.expect, output) };
 }
 
 function skipped(testCase: TestCase): CaseResult {
@@ -108,13 +130,13 @@ export async function runSuite(suite: Suite, execute: Execute, options: RunOptio
     const started = now();
     let run: CaseRun;
     try {
-      const output = await execute(testCase, signal);
+      const outcome = await answer(testCase, execute, signal, now);
       const durationMs = now() - started;
-      const failures = checkOutput(testCase.expect, output);
+      const failures = [...outcome.failures];
       if (testCase.maxMs !== undefined && durationMs > testCase.maxMs) {
         failures.push({ field: 'duration', assertion: 'maxMs', message: `duration: took ${Math.round(durationMs)} ms, more than maxMs ${testCase.maxMs}` });
       }
-      run = { passed: failures.length === 0, durationMs, output, failures };
+      run = { ...outcome, passed: failures.length === 0 && outcome.error === undefined, durationMs, failures };
     } catch (error) {
       // A cancelled request leaves the case unfinished: it is reported skipped, not failed.
       if (signal.aborted) return;

@@ -3,7 +3,7 @@
  * cases and what each expects, read from JSON with comments, every problem
  * named with its place so the editor can mark it.
  */
-import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { withSuffix } from '../file-names';
 import { locate, locateKey, type TextRange } from '../json-document';
 import { expectationProblems } from './assertions';
@@ -21,6 +21,18 @@ export interface SuiteTarget {
   tenantId?: number;
 }
 
+/** One turn of a conversation case (contract: "Conversations"). */
+export interface Turn {
+  prompt_text: string;
+  prompt_params?: JsonObject;
+  /** The output fields and their assertions, as a case's `expect`, without `prompt`. */
+  expect: JsonObject;
+  /** The prompt that must have answered the turn, by name or id. */
+  prompt?: string | number;
+  /** Where the turn is in the file. */
+  range: TextRange;
+}
+
 export interface TestCase {
   name: string;
   /** test_prompt inputs. */
@@ -29,6 +41,9 @@ export interface TestCase {
   /** execute_action inputs. */
   action?: string;
   params?: JsonObject;
+  /** A conversation's turns, instead of `prompt_text`; the case's prompt_params go with turn 1. */
+  turns?: Turn[];
+  /** Empty for a conversation: its turns hold what it expects. */
   expect: JsonObject;
   maxMs?: number;
   repeat: number;
@@ -52,12 +67,58 @@ export interface SuiteProblem {
 
 const OUTPUTS = { ai_prompts: ['response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params'], integrations: ['result', 'status'] } as const;
 const TEXT_OUTPUTS: readonly string[] = ['response', 'altered_prompt', 'result', 'status'];
-const CASE_KEYS = ['name', 'prompt_text', 'prompt_params', 'action', 'params', 'expect', 'maxMs', 'repeat', 'minPassRate'];
+const CASE_KEYS = ['name', 'prompt_text', 'prompt_params', 'turns', 'action', 'params', 'expect', 'maxMs', 'repeat', 'minPassRate'];
+const TURN_KEYS = ['prompt_text', 'prompt_params', 'expect'];
+
+type At = (path: Array<string | number>, message: string, onKey?: boolean) => void;
+
+/** The problems of an `expect` at `path`; a turn's may name the prompt that must answer it. */
+function checkExpect(at: At, path: Array<string | number>, expect: JsonObject, segment: Suite['resource']['segment'], turn: boolean): void {
+  const outputs: readonly string[] = OUTPUTS[segment];
+  for (const [field, expectation] of Object.entries(expect)) {
+    if (turn && field === 'prompt') {
+      if (typeof expectation !== 'string' && !(typeof expectation === 'number' && Number.isSafeInteger(expectation))) at([...path, field], 'prompt is the name or id of the prompt that must answer this turn');
+      continue;
+    }
+    if (!outputs.includes(field)) at([...path, field], `"${field}" is no output of ${segment === 'ai_prompts' ? 'test_prompt' : 'execute_action'}; expect one of ${[...outputs, ...(turn ? ['prompt'] : [])].join(', ')}`, true);
+    for (const problem of expectationProblems(expectation, TEXT_OUTPUTS.includes(field))) at([...path, field, ...(problem.key ? [problem.key] : [])], `${field}: ${problem.message}`, problem.message.startsWith('"'));
+  }
+}
+
+/** A conversation's turns, or undefined after naming their problems. */
+function parseTurns(at: At, path: Array<string | number>, value: Json | undefined, root: JsonNode | undefined): Turn[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) {
+    at(path, 'turns must be a list of at least one turn, each { "prompt_text", "prompt_params"?, "expect"? }');
+    return undefined;
+  }
+  const turns: Turn[] = [];
+  value.forEach((item: Json, index) => {
+    const turnPath = [...path, index];
+    if (!isJsonObject(item)) return at(turnPath, 'a turn is an object with "prompt_text" and, if it checks the answer, "expect"');
+    for (const extra of Object.keys(item).filter((k) => !TURN_KEYS.includes(k))) at([...turnPath, extra], `"${extra}" is no field of a turn; use ${TURN_KEYS.join(', ')}`, true);
+    if (typeof item.prompt_text !== 'string') at([...turnPath, 'prompt_text'], 'every turn needs "prompt_text", the text sent in that turn');
+    if (item.prompt_params !== undefined && !isJsonObject(item.prompt_params)) at([...turnPath, 'prompt_params'], 'prompt_params must be an object');
+    const expect = item.expect ?? {};
+    if (!isJsonObject(expect)) at([...turnPath, 'expect'], '"expect" maps output fields (response, altered_prompt, next_prompt_id, next_prompt_params) and "prompt" to a value or to assertions');
+    else checkExpect(at, [...turnPath, 'expect'], expect, 'ai_prompts', true);
+    if (typeof item.prompt_text !== 'string' || !isJsonObject(expect)) return;
+    const { prompt, ...outputs } = expect;
+    const node = root && findNodeAtLocation(root, turnPath);
+    turns.push({
+      prompt_text: item.prompt_text,
+      ...(isJsonObject(item.prompt_params) ? { prompt_params: item.prompt_params } : {}),
+      expect: outputs,
+      ...(typeof prompt === 'string' || typeof prompt === 'number' ? { prompt } : {}),
+      range: node ? { offset: node.offset, length: node.length } : { offset: 0, length: 0 },
+    });
+  });
+  return turns.length === value.length ? turns : undefined;
+}
 
 /** Reads a suite; `suite` is undefined when a problem makes it unrunnable. */
 export function parseSuite(text: string): { suite?: Suite; problems: SuiteProblem[] } {
   const problems: SuiteProblem[] = [];
-  const at = (path: Array<string | number>, message: string, onKey = false): void => {
+  const at: At = (path, message, onKey = false) => {
     const range = (onKey ? locateKey(text, path) : undefined) ?? locate(text, path) ?? { offset: 0, length: 0 };
     problems.push({ path, message, range });
   };
@@ -99,15 +160,18 @@ export function parseSuite(text: string): { suite?: Suite; problems: SuiteProble
     if (typeof item.name !== 'string' || item.name.trim() === '') at([...path, 'name'], 'every case needs a "name"');
     else if (names.has(item.name)) at([...path, 'name'], `another case is named "${item.name}"; names must be unique`);
     else names.add(item.name);
-    if (segment === 'ai_prompts' && typeof item.prompt_text !== 'string') at([...path, 'prompt_text'], 'a prompt case needs "prompt_text", the text to test with');
+    let turns: Turn[] | undefined;
+    if (item.turns !== undefined) {
+      if (segment === 'integrations') at([...path, 'turns'], 'only a prompt suite\'s case can be a conversation; give an integration case "action" and "params" instead of "turns"', true);
+      else if (item.prompt_text !== undefined) at([...path, 'prompt_text'], 'a conversation sends its turns\' prompt_text: leave out the case\'s "prompt_text", or "turns"', true);
+      else if (item.expect !== undefined) at([...path, 'expect'], 'a conversation\'s expectations go in its turns: move "expect" into the turn it checks', true);
+      else turns = parseTurns(at, [...path, 'turns'], item.turns, root);
+    } else if (segment === 'ai_prompts' && typeof item.prompt_text !== 'string') at([...path, 'prompt_text'], 'a prompt case needs "prompt_text", the text to test with, or "turns" for a conversation');
     if (segment === 'integrations' && (typeof item.action !== 'string' || item.action === '')) at([...path, 'action'], 'an integration case needs "action", the action to execute');
     for (const objectField of ['prompt_params', 'params']) if (item[objectField] !== undefined && !isJsonObject(item[objectField])) at([...path, objectField], `${objectField} must be an object`);
-    if (!isJsonObject(item.expect)) at([...path, 'expect'], `"expect" maps output fields (${OUTPUTS[segment].join(', ')}) to a value or to assertions`);
-    else {
-      for (const [field, expectation] of Object.entries(item.expect)) {
-        if (!(OUTPUTS[segment] as readonly string[]).includes(field)) at([...path, 'expect', field], `"${field}" is no output of ${segment === 'ai_prompts' ? 'test_prompt' : 'execute_action'}; expect one of ${OUTPUTS[segment].join(', ')}`, true);
-        for (const problem of expectationProblems(expectation, TEXT_OUTPUTS.includes(field))) at([...path, 'expect', field, ...(problem.key ? [problem.key] : [])], `${field}: ${problem.message}`, problem.message.startsWith('"'));
-      }
+    if (item.turns === undefined) {
+      if (!isJsonObject(item.expect)) at([...path, 'expect'], `"expect" maps output fields (${OUTPUTS[segment].join(', ')}) to a value or to assertions`);
+      else checkExpect(at, [...path, 'expect'], item.expect, segment, false);
     }
     const repeat = item.repeat ?? 1;
     if (typeof repeat !== 'number' || !Number.isSafeInteger(repeat) || repeat < 1 || repeat > 100) at([...path, 'repeat'], 'repeat is how many times to run the case: a whole number from 1 to 100');
@@ -122,7 +186,8 @@ export function parseSuite(text: string): { suite?: Suite; problems: SuiteProble
       ...(isJsonObject(item.prompt_params) ? { prompt_params: item.prompt_params } : {}),
       ...(typeof item.action === 'string' ? { action: item.action } : {}),
       ...(isJsonObject(item.params) ? { params: item.params } : {}),
-      expect: item.expect as JsonObject,
+      ...(turns ? { turns } : {}),
+      expect: isJsonObject(item.expect) ? item.expect : {},
       ...(typeof item.maxMs === 'number' ? { maxMs: item.maxMs } : {}),
       repeat: repeat as number,
       minPassRate: minPassRate as number,

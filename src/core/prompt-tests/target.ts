@@ -8,6 +8,7 @@ import type { JsonObject } from '../json';
 import { answeredOutcome, operationOf, sendOperation, type OperationTarget } from '../operation';
 import { kindOfSegment } from '../resources';
 import { INPUT_FIELDS, type ServiceOperation } from '../run-inputs';
+import type { TurnRequest } from './conversation';
 import type { CaseRun, Execute } from './run';
 import type { Suite, TestCase } from './suite';
 
@@ -15,6 +16,8 @@ export class TargetError extends Error {}
 
 export interface ResolvedTarget extends OperationTarget {
   name: string;
+  /** Every resource of the kind in the tenant, by id: the names a conversation's turns are reported with. */
+  names: ReadonlyMap<number, string>;
 }
 
 /** The suite's prompt or integration in the tenant; `where` names the connection or URL in the message. */
@@ -34,7 +37,8 @@ export async function resolveTarget(client: ServiceClient, suite: Suite, tenantI
     const names = items.map((i) => JSON.stringify(i.name)).slice(0, 10).join(', ');
     throw new TargetError(`${kind.label} ${typeof ref === 'number' ? ref : JSON.stringify(ref)} is not in tenant ${tenantId} on ${where}${names ? `; it holds ${names}${items.length > 10 ? ', …' : ''}` : ''}.`);
   }
-  return { kind, id: found.id, name: typeof found.name === 'string' ? found.name : `#${found.id}`, tenantId };
+  const names = new Map(items.flatMap((i) => (typeof i.id === 'number' && typeof i.name === 'string' ? [[i.id, i.name] as const] : [])));
+  return { kind, id: found.id, name: typeof found.name === 'string' ? found.name : `#${found.id}`, tenantId, names };
 }
 
 /** A case's inputs as the body of the operation it runs: what is sent and what the run history records. */
@@ -44,13 +48,15 @@ export function caseInputs(operation: ServiceOperation, testCase: TestCase): Jso
   return { [text]: testCase[text] ?? '', ...(params ? { [object]: params } : {}) };
 }
 
-/** One run of a case: the target's operation with the case's inputs. */
-export function executorFor(client: ServiceClient, target: OperationTarget): Execute {
+/** One request of a case: the target's operation with the case's inputs, or a conversation's turn sent to the prompt it was routed to. */
+export function executorFor(client: ServiceClient, target: OperationTarget | ResolvedTarget): Execute {
   const operation = operationOf(target.kind);
-  return (testCase, signal) => sendOperation(client, target, caseInputs(operation, testCase), signal);
+  const send = (testCase: TestCase, signal: AbortSignal, turn?: TurnRequest): Promise<JsonObject> =>
+    turn ? sendOperation(client, { ...target, id: turn.promptId }, turn.inputs, signal) : sendOperation(client, target, caseInputs(operation, testCase), signal);
+  return 'names' in target ? Object.assign(send, { prompts: { first: target.id, names: target.names } }) : send;
 }
 
-/** A case's run as the run history records it: the assertions decide whether a case passed, not whether it ran. */
-export function caseRunOutcome(operation: ServiceOperation, run: CaseRun): RunOutcome {
+/** A case's run (or a conversation's turn) as the run history records it: the assertions decide whether a case passed, not whether it ran. */
+export function caseRunOutcome(operation: ServiceOperation, run: Pick<CaseRun, 'output' | 'error'>): RunOutcome {
   return run.output ? answeredOutcome(operation, run.output) : { kind: 'error', message: run.error ?? 'no answer' };
 }

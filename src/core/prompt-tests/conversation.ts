@@ -1,0 +1,94 @@
+/**
+ * One run of a conversation case (contract: "Conversations"): each turn sent to
+ * the prompt the previous answer routed to, with the parameters it carried
+ * forward, checked as it comes back; the first failing turn ends the run.
+ */
+import { isJsonObject, type JsonObject } from '../json';
+import { messageOf } from '../text';
+import { checkOutput, type Failure } from './assertions';
+import type { CaseRun, Execute } from './run';
+import type { TestCase, Turn } from './suite';
+
+/** The suite's prompt and the names of the tenant's prompts, from the one listing that resolved the suite's target. */
+export interface PromptDirectory {
+  first: number;
+  names: ReadonlyMap<number, string>;
+}
+
+/** One turn's request: its inputs, sent to the prompt with this id. */
+export interface TurnRequest {
+  /** 1-based. */
+  turn: number;
+  promptId: number;
+  inputs: JsonObject;
+}
+
+/** One turn of a conversation's run, as it was sent and answered. */
+export interface TurnResult extends TurnRequest {
+  promptName: string;
+  durationMs: number;
+  passed: boolean;
+  /** Each message names the turn and the prompt that answered it. */
+  failures: Failure[];
+  output?: JsonObject;
+  error?: string;
+}
+
+/** What a conversation's run came to, before its duration is weighed. */
+export type ConversationOutcome = Pick<CaseRun, 'output' | 'failures' | 'error' | 'turns'>;
+
+function promptText(id: number, names: ReadonlyMap<number, string>): string {
+  return `${JSON.stringify(names.get(id) ?? `#${id}`)} (${id})`;
+}
+
+function expectedPrompt(ref: string | number, names: ReadonlyMap<number, string>): string {
+  return typeof ref === 'number' ? promptText(ref, names) : JSON.stringify(ref);
+}
+
+function answeredBy(ref: string | number, id: number, names: ReadonlyMap<number, string>): boolean {
+  return typeof ref === 'number' ? ref === id : names.get(id) === ref || String(id) === ref;
+}
+
+/** A turn's failures, each message naming the turn and who answered it. */
+function turnFailures(turn: Turn, number: number, promptId: number, names: ReadonlyMap<number, string>, output: JsonObject): Failure[] {
+  const who = promptText(promptId, names);
+  const failures: Failure[] = [];
+  if (turn.prompt !== undefined && !answeredBy(turn.prompt, promptId, names)) {
+    const expected = expectedPrompt(turn.prompt, names);
+    failures.push({ field: 'prompt', assertion: 'prompt', message: `turn ${number}: answered by ${who}, expected ${expected}`, expected, actual: who });
+  }
+  for (const failure of checkOutput(turn.expect, output)) failures.push({ ...failure, message: `turn ${number}: answered by ${who}; ${failure.message}` });
+  return failures;
+}
+
+/** Sends a conversation's turns in order; rejects only when the run was cancelled. */
+export async function runConversation(testCase: TestCase, turns: readonly Turn[], execute: Execute, signal: AbortSignal, now: () => number): Promise<ConversationOutcome> {
+  const prompts = execute.prompts;
+  if (!prompts) return { failures: [], error: 'a conversation needs the tenant\'s prompts to route its turns: make the executor with executorFor from a resolved target' };
+  const results: TurnResult[] = [];
+  let promptId = prompts.first;
+  let carried = testCase.prompt_params;
+  let output: JsonObject | undefined;
+  for (const [index, turn] of turns.entries()) {
+    const number = index + 1;
+    const params = { ...carried, ...turn.prompt_params };
+    const request: TurnRequest = { turn: number, promptId, inputs: { prompt_text: turn.prompt_text, ...(Object.keys(params).length > 0 ? { prompt_params: params } : {}) } };
+    const promptName = prompts.names.get(promptId) ?? `#${promptId}`;
+    const started = now();
+    try {
+      output = await execute(testCase, signal, request);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const message = `turn ${number}: sent to ${promptText(promptId, prompts.names)}: ${messageOf(error)}`;
+      results.push({ ...request, promptName, durationMs: now() - started, passed: false, failures: [], error: message });
+      return { failures: [], error: message, turns: results };
+    }
+    const failures = turnFailures(turn, number, promptId, prompts.names, output);
+    results.push({ ...request, promptName, durationMs: now() - started, passed: failures.length === 0, failures, output });
+    if (failures.length > 0) return { output, failures, turns: results };
+    // A null next_prompt_id keeps the conversation on the prompt that answered.
+    if (typeof output.next_prompt_id === 'number') promptId = output.next_prompt_id;
+    carried = isJsonObject(output.next_prompt_params) ? output.next_prompt_params : undefined;
+  }
+  return { output, failures: [], turns: results };
+}

@@ -1,0 +1,54 @@
+import * as assert from 'node:assert/strict';
+import { checkOutput, expectationProblems } from '../../src/core/prompt-tests/assertions';
+import { unspeakable, wordCount } from '../../src/core/prompt-tests/spoken';
+
+describe('prompt tests: spoken answers', () => {
+  it('passes plain speech: an apostrophe, a number, a price, a time, a sentence-ending question', () => {
+    for (const text of ["It's 3.5 kilometres away, and it costs $5.", 'We open at 10:30 tomorrow, don\'t worry.', 'Is order A-17 late? No: it ships on 2 May.', 'Call us on 555-0100 (or email) © 2026™', '']) {
+      assert.deepEqual(unspeakable(text), [], text);
+    }
+  });
+
+  it('names each kind of Markdown, a URL and an emoji, with its line and column', () => {
+    const cases: Array<[string, string]> = [
+      ['## Your order', 'a heading "##" at line 1, column 1'],
+      ['Sure! **Right away**.', 'emphasis "**Right away**" at line 1, column 7'],
+      ['That is _really_ late', 'emphasis "_really_" at line 1, column 9'],
+      ['Options:\n- refund\n- exchange', 'a list marker "-" at line 2, column 1; a list marker "-" at line 3, column 1'],
+      ['Steps:\n1. Open it', 'a list marker "1." at line 2, column 1'],
+      ['See [the docs](https://x.test/d) now', 'a link "[the docs](https://x.test/d)" at line 1, column 5'],
+      ['Run `convai test` then', 'code "`convai test`" at line 1, column 5'],
+      ['```\nnpm test\n```', 'code "```\\nnpm test\\n```" at line 1, column 1'],
+      ['| a | b |\n|---|---|', 'a table "| a | b |" at line 1, column 1; a table "|---|---|" at line 2, column 1'],
+      ['Go to https://example.test/orders/17', 'a URL "https://example.test/orders/17" at line 1, column 7'],
+      ['Thanks 👋 and ❤️', 'an emoji "👋" at line 1, column 8; an emoji "❤️" at line 1, column 15'],
+    ];
+    for (const [text, found] of cases) assert.equal(unspeakable(text).join('; '), found, text);
+  });
+
+  it('cuts a long quote to a readable length', () => {
+    const [found] = unspeakable(`Read https://example.test/${'a'.repeat(60)}`);
+    assert.match(found ?? '', /^a URL "https:\/\/example\.test\/a{8,}…" at line 1, column 6$/);
+  });
+
+  it('speakable and maxWords as assertions: the message names the field, what was found and the count', () => {
+    const failures = checkOutput({ response: { speakable: true, maxWords: 3 } }, { response: '**Sure!** See https://x.test' });
+    assert.deepEqual(failures.map((f) => f.message), [
+      'response: not speakable: emphasis "**Sure!**" at line 1, column 1; a URL "https://x.test" at line 1, column 15',
+      'response: has 4 words, more than maxWords 3',
+    ]);
+    assert.deepEqual(checkOutput({ response: { speakable: true, maxWords: 6 } }, { response: "It's 10:30 and costs $5." }), []);
+  });
+
+  it('counts words as a listener hears them', () => {
+    assert.equal(wordCount("It's 3.5 km — about 10:30, isn't it?"), 7);
+    assert.equal(wordCount('  '), 0);
+  });
+
+  it('names what a spoken assertion cannot take', () => {
+    assert.deepEqual(expectationProblems({ speakable: false, maxWords: 2.5 }, true).map((p) => p.message), [
+      'speakable takes true; leave it out to allow Markdown, URLs and emoji',
+      'maxWords takes a whole number of words',
+    ]);
+  });
+});
