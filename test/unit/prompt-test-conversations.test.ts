@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { JsonObject } from '../../src/core/json';
 import { ASSERTIONS } from '../../src/core/prompt-tests/assertions';
 import type { TurnRequest } from '../../src/core/prompt-tests/conversation';
+import { caseReport } from '../../src/core/prompt-tests/report';
 import { runSuite, type Execute } from '../../src/core/prompt-tests/run';
 import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
 
@@ -108,5 +109,20 @@ describe('prompt tests: conversations', () => {
     const assertions = expectation?.anyOf?.[0]?.properties ?? {};
     assert.deepEqual(Object.keys(assertions), [...ASSERTIONS]);
     for (const [name, property] of Object.entries({ ...assertions, ...turnExpect })) assert.ok(property.description, `${name} has a description`);
+  });
+
+  it('reports the failing run\'s turns in --json, each with the prompt that answered it', async () => {
+    const suite = conversation([
+      { prompt_text: 'Hello', expect: { prompt: 'Greeting' } },
+      { prompt_text: 'Refund', expect: { prompt: 'Closing' } },
+      { prompt_text: 'Bye' },
+    ]);
+    const [result] = (await runSuite(suite, fakeService([]))).cases;
+    assert.ok(result);
+    const report = caseReport(result);
+    assert.deepEqual(report.turns, [
+      { turn: 1, prompt_text: 'Hello', promptId: 1, promptName: 'Greeting', passed: true, messages: [] },
+      { turn: 2, prompt_text: 'Refund', promptId: 2, promptName: 'Billing', passed: false, messages: ['turn 2: answered by "Billing" (2), expected "Closing"'] },
+    ]);
   });
 });

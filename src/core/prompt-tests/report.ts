@@ -1,4 +1,5 @@
 /** A suite's results as the contract returns them, as `test --json` prints them and as CI systems read them (JUnit XML). */
+import type { TurnResult } from './conversation';
 import type { CaseResult, SuiteResult, Verdict } from './run';
 
 /** `convai.runPromptTests`'s answer: `{ passed, failed, cases: [{ name, passed, messages }] }`. */
@@ -38,12 +39,33 @@ export interface CaseReport {
   interval: [number, number];
   regressed?: boolean;
   messages: string[];
+  /** A conversation's turns as sent in its first failing run, else its last. */
+  turns?: TurnReport[];
+}
+
+export interface TurnReport {
+  turn: number;
+  prompt_text: string;
+  /** The prompt the turn was sent to, which answered it. */
+  promptId: number;
+  promptName: string;
+  passed: boolean;
+  messages: string[];
+}
+
+function turnReport(turn: TurnResult): TurnReport {
+  const text = turn.inputs.prompt_text;
+  const messages = turn.error !== undefined ? [turn.error] : turn.failures.map((f) => cut(f.message, 2 * VALUE_LIMIT));
+  return { turn: turn.turn, prompt_text: typeof text === 'string' ? text : '', promptId: turn.promptId, promptName: turn.promptName, passed: turn.passed, messages };
 }
 
 /** A case as `test --json` prints it: `runs` a count, and `regressed` only when a baseline found a drop. */
 export function caseReport(result: CaseResult): CaseReport {
   const { name, passed, verdict, passes, passRate, interval, regressed } = result;
-  return { name, passed, verdict, runs: result.runs.length, passes, passRate, interval, ...(regressed ? { regressed } : {}), messages: detailedMessages(result) };
+  return {
+    name, passed, verdict, runs: result.runs.length, passes, passRate, interval, ...(regressed ? { regressed } : {}), messages: detailedMessages(result),
+    ...(result.turns ? { turns: result.turns.map(turnReport) } : {}),
+  };
 }
 
 const XML: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
