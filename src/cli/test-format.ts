@@ -4,7 +4,7 @@
  */
 import type { Failure } from '../core/prompt-tests/assertions';
 import { caseReport } from '../core/prompt-tests/report';
-import type { CaseResult, SuiteResult } from '../core/prompt-tests/run';
+import { tallyLine, type CaseResult, type SuiteResult } from '../core/prompt-tests/run';
 import type { Suite } from '../core/prompt-tests/suite';
 import type { ResolvedTarget } from '../core/prompt-tests/target';
 import { table } from './format';
@@ -21,7 +21,7 @@ export interface SuiteOutcome {
 const REASON_INDENT = '      ';
 
 function verdict(result: CaseResult): string {
-  return result.passed ? 'PASS' : result.skipped ? 'SKIP' : 'FAIL';
+  return result.skipped ? 'SKIP' : result.verdict.toUpperCase();
 }
 
 function duration(result: CaseResult): string {
@@ -31,9 +31,7 @@ function duration(result: CaseResult): string {
 }
 
 function passRate(result: CaseResult, repeat: number): string {
-  if (repeat <= 1 || result.skipped) return '';
-  const passed = result.runs.filter((run) => run.passed).length;
-  return `${passed}/${repeat} runs (${Math.round(result.passRate * 100)}%)`;
+  return repeat <= 1 || result.skipped ? '' : tallyLine(result);
 }
 
 /** `label` before the first line of a value, the others aligned under it. */

@@ -184,13 +184,13 @@ describe('contract: the command-line tool (test)', function () {
     const all = await run(['test', '--tenant', '1', 'repeat/all-pass.prompttest.json'], env);
     assert.equal(all.code, 0, all.stderr);
     assert.match(all.stdout, /^ {2}case +result +pass rate +duration$/m);
-    assert.match(all.stdout, /^ {2}steady +PASS +3\/3 runs \(100%\) +\d+ ms$/m);
+    assert.match(all.stdout, /^ {2}steady +PASS +3\/3 passed, 95% interval 43–100% +\d+ ms$/m);
     const none = await run(['test', '--tenant', '1', 'repeat/none-needed.prompttest.json'], env);
     assert.equal(none.code, 0, none.stderr);
-    assert.match(none.stdout, /^ {2}never right +PASS +0\/3 runs \(0%\) +\d+ ms$/m);
+    assert.match(none.stdout, /^ {2}never right +FLAKY +0\/3 passed, 95% interval 0–57% +\d+ ms$/m);
     const half = await run(['test', '--tenant', '1', '--concurrency', '1', 'repeat/half-needed.prompttest.json'], env);
     assert.equal(half.code, 1, half.stderr);
-    assert.match(half.stdout, /^ {2}never right +FAIL +0\/3 runs \(0%\) +\d+ ms$/m);
+    assert.match(half.stdout, /^ {2}never right +FAIL +0\/3 passed, 95% interval 0–57% +\d+ ms$/m);
     assert.match(half.stdout, /^ {6}- passed 0 of 3 runs \(0%\); it needs 50%$/m);
   });
 

@@ -101,7 +101,12 @@ export function caseResult(testCase: TestCase, runs: CaseRun[]): CaseResult {
 
 /** "flaky: 14/20 passed, 95% interval 48–86%": a verdict with how sure it is. */
 export function verdictLine(result: Pick<CaseResult, 'verdict' | 'passes' | 'runs' | 'interval'>): string {
-  return `${result.verdict}: ${result.passes}/${result.runs.length} passed, 95% interval ${intervalText(result.interval)}`;
+  return `${result.verdict}: ${tallyLine(result)}`;
+}
+
+/** "14/20 passed, 95% interval 48–86%". */
+export function tallyLine(result: Pick<CaseResult, 'passes' | 'runs' | 'interval'>): string {
+  return `${result.passes}/${result.runs.length} passed, 95% interval ${intervalText(result.interval)}`;
 }
 
 /** One run's answer and its failures: a single request, or a conversation's turns. */
