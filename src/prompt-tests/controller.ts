@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { verdictLine, type CaseResult, type CaseRun } from '../core/prompt-tests/run';
 import { parseSuite, SUITE_SUFFIX, type TestCase, type Turn } from '../core/prompt-tests/suite';
 import { runSuiteFile, suiteText, type SuiteDeps, type SuiteRun } from './execution';
+import type { GreenRuns } from './green-runs';
 import { messageOf, plural } from '../core/text';
 import { textRange } from '../ui/text-range';
 
@@ -53,7 +54,7 @@ function report(run: vscode.TestRun, uri: vscode.Uri, item: vscode.TestItem, tes
   const verdict = verdictOf(testCase, result);
   if (result.skipped) run.skipped(item);
   else if (result.passed) run.passed(item, duration);
-  else run.failed(item, messagesOf(result.runs, [...result.messages.filter((m) => m.startsWith('passed ')), ...(verdict ? [verdict] : [])], locationOf(uri, item), note), duration);
+  else run.failed(item, messagesOf(result.runs, [...result.messages.filter((m) => m.startsWith('passed ') || m.startsWith('regressed: ')), ...(verdict ? [verdict] : [])], locationOf(uri, item), note), duration);
   // A passed test takes no message in VS Code's API: its verdict goes to the output, attached to it.
   if (result.passed && verdict) run.appendOutput(`${testCase.name}: ${verdict}\r\n`, locationOf(uri, item), item);
   childrenOf(item).forEach((turnItem, index) => {
@@ -74,7 +75,7 @@ export class PromptTestController implements vscode.Disposable {
   private readonly problems = vscode.languages.createDiagnosticCollection('convai-prompt-tests');
   private readonly disposables: vscode.Disposable[] = [this.controller, this.problems];
 
-  constructor(private readonly deps: SuiteDeps) {
+  constructor(private readonly deps: SuiteDeps, private readonly greenRuns: GreenRuns) {
     this.controller.resolveHandler = async (item) => {
       if (!item) await this.discover();
     };
@@ -82,6 +83,9 @@ export class PromptTestController implements vscode.Disposable {
     this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, async (request, token) => {
       await this.run(request, token);
     }, true);
+    this.controller.createRunProfile('Run against Last Green Run', vscode.TestRunProfileKind.Run, async (request, token) => {
+      await this.run(request, token, true);
+    }, false);
     const watcher = vscode.workspace.createFileSystemWatcher(`**/*${SUITE_SUFFIX}`);
     this.disposables.push(
       watcher,
@@ -132,8 +136,11 @@ export class PromptTestController implements vscode.Disposable {
     return item;
   }
 
-  /** Runs the requested suites (or cases); returns each suite's run (or why it could not run), for the command's answer. */
-  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<Map<string, SuiteRun | Error>> {
+  /**
+   * Runs the requested suites (or cases); returns each suite's run (or why it could not run), for the command's answer.
+   * Against the last green run, a case whose passes dropped significantly since fails as regressed.
+   */
+  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken, againstLastGreen = false): Promise<Map<string, SuiteRun | Error>> {
     const run = this.controller.createTestRun(request);
     const controller = new AbortController();
     // The caller's token, and the run's own: the Testing view's Cancel reaches a run the extension started.
@@ -158,7 +165,10 @@ export class PromptTestController implements vscode.Disposable {
         for (const testCase of cases) for (const item of [testCase, ...childrenOf(testCase)]) run.enqueued(item);
         try {
           let note = '';
+          const baseline = againstLastGreen ? this.greenRuns.baseline(uri) : undefined;
+          if (baseline) run.appendOutput(`${path.basename(uri.path)}: ${baseline.size > 0 ? `compared with its last green run (${plural(baseline.size, 'case')})` : 'no green run yet, so nothing to compare with'}.\r\n`);
           const done = await runSuiteFile(this.deps, uri, {
+            baseline,
             signal: controller.signal,
             only: new Set(byName.keys()),
             onVersion: (version) => {
@@ -175,6 +185,7 @@ export class PromptTestController implements vscode.Disposable {
           });
           run.appendOutput(`${path.basename(uri.path)}: ${done.result.passed} passed, ${done.result.failed} failed, ${done.result.skipped} skipped. ${note}\r\n`);
           results.set(uri.toString(), done);
+          await this.greenRuns.remember(uri, done.result);
         } catch (error) {
           results.set(uri.toString(), error instanceof Error ? error : new Error(String(error)));
           const message = new vscode.TestMessage(messageOf(error));

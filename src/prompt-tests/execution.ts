@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { operationOf, savedVersionHash } from '../core/operation';
 import type { JsonObject } from '../core/json';
+import { judgeCase, withBaseline } from '../core/prompt-tests/baseline';
+import type { Tally } from '../core/prompt-tests/statistics';
 import { runSuite, type CaseResult, type CaseRun, type SuiteResult } from '../core/prompt-tests/run';
 import { parseSuite, type Suite, type TestCase } from '../core/prompt-tests/suite';
 import { caseInputs, caseRunOutcome, executorFor, resolveTarget, type ResolvedTarget } from '../core/prompt-tests/target';
@@ -55,6 +57,8 @@ export interface SuiteRunOptions {
   only?: ReadonlySet<string>;
   onCaseStarted?: (testCase: TestCase) => void;
   onCaseFinished?: (testCase: TestCase, result: CaseResult) => void;
+  /** Each case's tally in an earlier run: a case that dropped significantly against it fails as regressed. */
+  baseline?: ReadonlyMap<string, Tally>;
 }
 
 /** Runs a suite file's cases against its target, recording every run in the resource's run history. */
@@ -88,18 +92,20 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
       outcome: caseRunOutcome(operation, run), version: id === target.id ? { savedHash, unsavedChanges } : { unsavedChanges: hasUnsavedEdits(deps.drafts, uri) },
     }));
   };
-  const result = await runSuite(suite, executorFor(client, target), {
+  const { baseline } = options;
+  const ran = await runSuite(suite, executorFor(client, target), {
     concurrency: testConcurrency(),
     signal: options.signal,
     only: options.only,
     onCaseStarted: options.onCaseStarted,
-    onCaseFinished: options.onCaseFinished,
+    onCaseFinished: options.onCaseFinished && ((testCase, result) => options.onCaseFinished?.(testCase, judgeCase(result, baseline?.get(testCase.name)))),
     onRun: (testCase, run) => {
       if (!run.turns) return record(target.id, target.name, caseInputs(operation, testCase), run);
       for (const turn of run.turns) record(turn.promptId, turn.promptName, turn.inputs, turn);
     },
   });
   await Promise.all(records);
+  const result = baseline ? withBaseline(ran, (name) => baseline.get(name)) : ran;
   return { result, target, resource, label, savedHash, unsavedChanges };
 }
 

@@ -9,6 +9,7 @@ import type { HistoryStore } from '../shared/history-store';
 import { registerAuthoring } from './authoring';
 import { PromptTestController } from './controller';
 import { SuiteError } from './execution';
+import { GreenRuns } from './green-runs';
 
 /** The suite a command names: a URI (or its text), else the active editor's suite. */
 function suiteUri(arg: unknown): vscode.Uri {
@@ -24,18 +25,20 @@ function suiteUri(arg: unknown): vscode.Uri {
 export function register(
   context: vscode.ExtensionContext, { log, connections, history, drafts }: { log: Log; connections: Connections; history: HistoryStore; drafts: Drafts },
 ): void {
-  const tests = new PromptTestController({ connections, history, drafts });
+  const tests = new PromptTestController({ connections, history, drafts }, new GreenRuns(context.workspaceState));
   context.subscriptions.push(
     tests,
     ...registerAuthoring(log, connections, history),
     registerCommand(log, COMMANDS.runPromptTests, async (arg) => {
       const uri = suiteUri(isProgrammatic(arg) ? arg.uri : arg);
+      const baseline = isProgrammatic(arg) ? arg.baseline : undefined;
+      if (baseline !== undefined && baseline !== 'lastGreenRun') throw new Error(`baseline must be "lastGreenRun" (compare with the suite's last green run) or left out (got ${JSON.stringify(baseline)}).`);
       const item = await tests.update(uri);
       if (!item) throw new Error(`${uri.toString()} cannot be read.`);
       if (item.error !== undefined) throw new SuiteError(`${vscode.workspace.asRelativePath(uri)} cannot run: ${typeof item.error === 'string' ? item.error : item.error.value}`);
       const cancel = new vscode.CancellationTokenSource();
       try {
-        const runs = await tests.run(new vscode.TestRunRequest([item]), cancel.token);
+        const runs = await tests.run(new vscode.TestRunRequest([item]), cancel.token, baseline === 'lastGreenRun');
         const done = runs.get(uri.toString());
         if (!done) throw new Error(`${vscode.workspace.asRelativePath(uri)} did not run; see the Test Results.`);
         if (done instanceof Error) throw done;

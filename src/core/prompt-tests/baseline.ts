@@ -54,21 +54,27 @@ function pText(p: number): string {
   return p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(3)}`;
 }
 
-function judged(result: CaseResult, before: Tally | undefined): CaseResult {
+/** A case judged against its tally in a baseline: a significant drop fails it, whatever its rate. */
+export function judgeCase(result: CaseResult, before: Tally | undefined): CaseResult {
   if (before === undefined || result.skipped) return result;
   const now: Tally = { passes: result.passes, runs: result.runs.length };
   if (!droppedSignificantly(before, now)) return result;
   const message = `regressed: ${now.passes}/${now.runs} passed, against ${before.passes}/${before.runs} in the baseline (${pText(dropPValue(before, now))})`;
-  return { ...result, passed: false, regressed: true, messages: [...result.messages, message] };
+  return { ...result, passed: false, regressed: true, verdict: 'fail', messages: [...result.messages, message] };
 }
 
-/** `result` with every case of `file` that dropped significantly against `baseline` marked regressed and failed. */
-export function compareWithBaseline(file: string, result: SuiteResult, baseline: Baseline): SuiteResult {
-  const cases = result.cases.map((c) => judged(c, baseline.get(key(file, c.name))));
+/** `result` with every case judged against `before(name)`, the tallies of the same case in a baseline. */
+export function withBaseline(result: SuiteResult, before: (name: string) => Tally | undefined): SuiteResult {
+  const cases = result.cases.map((c) => judgeCase(c, before(c.name)));
   return {
     passed: cases.filter((c) => c.passed).length,
     failed: cases.filter((c) => !c.passed && !c.skipped).length,
     skipped: result.skipped,
     cases,
   };
+}
+
+/** `result` with every case of `file` that dropped significantly against `baseline` marked regressed and failed. */
+export function compareWithBaseline(file: string, result: SuiteResult, baseline: Baseline): SuiteResult {
+  return withBaseline(result, (name) => baseline.get(key(file, name)));
 }
