@@ -35,6 +35,8 @@ export const COMMANDS = {
   runPromptTests: 'convai.runPromptTests',
   newPromptTestSuite: 'convai.newPromptTestSuite',
   saveAsTestCase: 'convai.saveAsTestCase',
+  continueConversation: 'convai.continueConversation',
+  saveAsConversationCase: 'convai.saveAsConversationCase',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
