@@ -36,6 +36,8 @@ function requestOf(button) {
     case 'edit':
     case 'openPrompt':
     case 'saveAsTestCase':
+    case 'continueConversation':
+    case 'saveAsConversationCase':
       return { type: action, runId: run };
     case 'copy':
       return { type: 'copy', runId: run, field };

@@ -36,6 +36,8 @@ export const COMMANDS = {
   runAffectedTests: 'convai.runAffectedTests',
   newPromptTestSuite: 'convai.newPromptTestSuite',
   saveAsTestCase: 'convai.saveAsTestCase',
+  continueConversation: 'convai.continueConversation',
+  saveAsConversationCase: 'convai.saveAsConversationCase',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -201,7 +201,9 @@ export class ServiceClient {
    * Sends one request within one deadline (body included) and the caller's
    * cancellation. A read (GET) that meets a dropped connection or a "not now"
    * status is sent again after a short wait, within that same deadline; a
-   * write or an operation is sent once, as a repeat could apply it twice.
+   * write or an operation is sent once, as a repeat could apply it twice,
+   * except after a 429 with Retry-After: the service refused it before doing
+   * anything, so it is sent again after that wait (bounded like a read's).
    * Resolves to the final answer when it is a success.
    */
   private async exchange(
@@ -237,7 +239,8 @@ export class ServiceClient {
       payload = JSON.stringify(body);
     }
     const url = new URL(info.path, this.origin);
-    const retries = method === 'GET' ? this.delaysMs.length : 0;
+    const isRead = method === 'GET';
+    const retries = this.delaysMs.length;
 
     /** Waits before attempt `attempt + 1`, or ends with `failure` when the deadline leaves no room. */
     const pause = async (ms: number, reason: string, failure: ServiceError, attempt: number): Promise<void> => {
@@ -264,7 +267,7 @@ export class ServiceClient {
         const failure = stopped() ?? networkError(info, error, pool.proxy, this.advice);
         this.log.warn(`${method} ${info.path} → ${failure.kind}: ${failure.message} (${Date.now() - started} ms)`);
         if (failure.kind === 'cancelled') throw failure;
-        if (failure.kind !== 'network' || attempt > retries || !isDroppedConnection(error)) throw afterAttempts(failure, attempt);
+        if (failure.kind !== 'network' || !isRead || attempt > retries || !isDroppedConnection(error)) throw afterAttempts(failure, attempt);
         await pause(this.delaysMs[attempt - 1] ?? 0, 'the connection closed before the answer', failure, attempt);
         continue;
       }
@@ -274,8 +277,9 @@ export class ServiceClient {
       }
       const failure = statusError(info, response, this.advice, token);
       if (!failure) return { info, response };
-      if (attempt > retries || !RETRY_STATUSES.has(response.status)) throw afterAttempts(failure, attempt);
       const asked = retryAfterMs(response.retryAfter, Date.now());
+      const refusedUnhandled = response.status === 429 && asked !== undefined;
+      if (attempt > retries || !(isRead ? RETRY_STATUSES.has(response.status) : refusedUnhandled)) throw afterAttempts(failure, attempt);
       if (asked !== undefined && asked > this.maxRetryAfterMs) throw waitTooLongError(failure, asked, this.maxRetryAfterMs, attempt);
       await pause(asked ?? this.delaysMs[attempt - 1] ?? 0, `the service answered ${response.status} ${statusText(response.status)}`, failure, attempt);
     }

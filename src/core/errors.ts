@@ -294,9 +294,9 @@ export function responseError(info: RequestInfo, status: number, problem: string
   );
 }
 
-/** A read answered with a Retry-After longer than the client waits (`maxWaitMs`): it fails at once, saying so. */
+/** A request answered with a Retry-After longer than the client waits (`maxWaitMs`): it fails at once, saying so. */
 export function waitTooLongError(failure: ServiceError, waitMs: number, maxWaitMs: number, attempts: number): ServiceError {
-  return afterAttempts(failure, attempts, `The service asked to wait ${Math.ceil(waitMs / 1000)} s before trying again, longer than the ${Math.ceil(maxWaitMs / 1000)} s a read waits at most.`);
+  return afterAttempts(failure, attempts, `The service asked to wait ${Math.ceil(waitMs / 1000)} s before trying again, longer than the ${Math.ceil(maxWaitMs / 1000)} s the client waits at most.`);
 }
 
 /**

@@ -2,6 +2,7 @@
  * Runs of the service's two operations, kept per resource across restarts
  * and bounded in size. Pure: the glue persists the data in extension storage.
  */
+import type { ConversationLink } from './conversation';
 import { isJsonObject, type JsonObject } from './json';
 
 /** The service's two operations, and a request sent from a definition file (section 2.9). */
@@ -31,6 +32,8 @@ export interface RunRecord {
   outcome: RunOutcome;
   /** Which version ran: the service always runs the saved resource. */
   version: { savedHash?: string; unsavedChanges: boolean };
+  /** The turn this run is of a conversation continued in the results panel; absent on first turns and older records. */
+  conversation?: ConversationLink;
 }
 
 export type HistoryData = Record<string, RunRecord[]>;

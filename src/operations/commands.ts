@@ -26,13 +26,13 @@ function resourceOf(arg: unknown, segments: readonly TenantSegment[], fromUser: 
   return { uri, location };
 }
 
-function optionalObject(value: unknown, field: string): JsonObject | undefined {
+export function optionalObject(value: unknown, field: string): JsonObject | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${field} must be an object.`);
   return value as JsonObject;
 }
 
-function requiredString(value: unknown, field: string): string {
+export function requiredString(value: unknown, field: string): string {
   if (typeof value !== 'string' || value === '') throw new Error(`${field} must be a non-empty string.`);
   return value;
 }

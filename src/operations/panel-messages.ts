@@ -16,6 +16,8 @@ export type PanelRequest =
   | { type: 'compare'; runIds: [string, string] }
   | { type: 'openPrompt'; runId: string }
   | { type: 'saveAsTestCase'; runId: string }
+  | { type: 'continueConversation'; runId: string }
+  | { type: 'saveAsConversationCase'; runId: string }
   | { type: 'runInputs'; formId: string; text: string; json: string }
   | { type: 'closeInputs'; formId: string };
 
@@ -54,6 +56,8 @@ export function parsePanelRequest(message: unknown): PanelRequest | undefined {
     case 'edit':
     case 'openPrompt':
     case 'saveAsTestCase':
+    case 'continueConversation':
+    case 'saveAsConversationCase':
       return only('type', 'runId') && isId(m.runId) ? { type: m.type, runId: m.runId } : undefined;
     case 'copy':
       return only('type', 'runId', 'field') && isId(m.runId) && isRunField(m.field) ? { type: 'copy', runId: m.runId, field: m.field } : undefined;

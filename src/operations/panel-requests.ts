@@ -91,10 +91,12 @@ export function handlePanelRequests(log: Log, panel: ResultsPanel, runner: Runne
           `${older.resourceLabel}: run of ${new Date(older.startedAt).toLocaleString()} ↔ ${new Date(newer.startedAt).toLocaleString()}`);
         return;
       }
-      case 'saveAsTestCase': {
+      case 'saveAsTestCase':
+      case 'continueConversation':
+      case 'saveAsConversationCase': {
         const run = find(request.runId);
         // A class instance: the command treats it as a user's, showing what it did (or why not).
-        if (run) await vscode.commands.executeCommand(COMMANDS.saveAsTestCase, new RunRef(run.resource, run.id));
+        if (run) await vscode.commands.executeCommand(COMMANDS[request.type], new RunRef(run.resource, run.id));
         return;
       }
       case 'openPrompt': {

@@ -7,6 +7,7 @@ import type { Drafts } from '../documents/drafts';
 import type { Log } from '../log';
 import { registerCodeLenses } from './codelens';
 import { registerOperationCommands } from './commands';
+import { registerConversationCommands } from './conversation';
 import { HistoryStore } from '../shared/history-store';
 import type { Runs } from '../shared/runs';
 import { ResultsPanel } from './panel';
@@ -27,6 +28,7 @@ export function register(
     panel.onDidClose(() => forms.close()),
     registerCodeLenses(),
     ...registerOperationCommands(log, connections, runner, history, listings, drafts),
+    ...registerConversationCommands(log, runner, history, listings),
     ...handlePanelRequests(log, panel, runner, history, forms),
     vscode.window.registerWebviewPanelSerializer('convai.results', {
       deserializeWebviewPanel: async (restored: vscode.WebviewPanel, state: unknown) => {

@@ -11,6 +11,8 @@ import type { InputsForm } from '../core/inputs-form';
 import { isServiceOperation } from '../core/run-inputs';
 import { button, html, type Html } from './html';
 import { inputsForm } from './render-form';
+import { conversationSection } from './render-conversation';
+import { nextStep } from '../core/conversation';
 
 export interface PanelModel {
   /** The resource's `convai:` URI. */
@@ -26,6 +28,8 @@ export interface PanelModel {
   promptNames?: Readonly<Record<number, string>>;
   /** The inputs form of a new run, shown first. */
   form?: InputsForm;
+  /** The turns of the selected run's conversation, oldest first, when it continued another run. */
+  conversation?: RunRecord[];
 }
 
 export interface PanelAssets {
@@ -176,14 +180,18 @@ ${inputFields(running.operation, running.inputs, undefined)}
 </section>`;
 }
 
-function selectedRun(run: RunRecord, promptNames: PanelModel['promptNames']): Html {
+function selectedRun(run: RunRecord, promptNames: PanelModel['promptNames'], conversation: PanelModel['conversation']): Html {
   const edit = isServiceOperation(run.operation) && button('Edit and Run', { action: 'edit', run: run.id });
   const save = run.operation !== 'send_request' && responseOf(run.outcome) !== undefined && button('Save as Test Case', { action: 'saveAsTestCase', run: run.id });
+  const next = nextStep(run);
+  const proceed = next !== undefined && button('Continue Conversation', { action: 'continueConversation', run: run.id });
+  const saveTurns = run.conversation !== undefined && button('Save as Conversation Case', { action: 'saveAsConversationCase', run: run.id });
   return html`<section aria-labelledby="run-heading">
 ${runHeading(run.operation, run.startedAt)}
 ${status(`${outcomeText(run.outcome)} (${formatDuration(run.durationMs)})`, run.outcome.kind)}
 <p class="meta">${versionText(run)}</p>
-<div class="actions">${button('Run again', { action: 'rerun', run: run.id }, { primary: true })}${edit}${save}</div>
+<div class="actions">${button('Run again', { action: 'rerun', run: run.id }, { primary: true })}${edit}${save}${proceed}${saveTurns}</div>
+${conversation && conversation.length > 1 && conversationSection(conversation, promptNames)}
 ${inputFields(run.operation, run.inputs, run.id)}
 <h3>Outputs</h3>
 ${outputs(run, promptNames)}
@@ -223,7 +231,7 @@ ${compare}
 /** The run in progress, else the selected run; the status line goes with it. */
 function shownRun(model: PanelModel): Html {
   if (model.running) return runningRun(model.running);
-  if (model.selected) return selectedRun(model.selected, model.promptNames);
+  if (model.selected) return selectedRun(model.selected, model.promptNames, model.conversation);
   if (model.runs.length > 0) return status('Choose a run in the history to see it in full.', 'none');
   return html`${status('No runs yet.', 'none')}
 <p class="empty">Results of test_prompt and execute_action on this resource appear here, with their history.</p>`;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../core/json';
+import { conversationTurns, type ConversationLink } from '../core/conversation';
 import type { Operation, RunRecord } from '../core/history';
 import type { FormPlace, InputsForms } from '../core/inputs-form';
 import { runOperation } from '../core/operation';
@@ -26,6 +27,7 @@ export interface RunRequest {
   inputs: JsonObject;
   /** Started by a user: progress, cancellation and the panel; a programmatic run shows nothing. */
   interactive: boolean;
+  conversation?: ConversationLink;
 }
 
 const TITLES: Readonly<Record<Operation, string>> = { test_prompt: 'Testing', execute_action: 'Executing an action of', send_request: 'Sending' };
@@ -117,6 +119,7 @@ export class Runner implements Runs {
       label: await describeNamed(this.listings, location),
       inputs: request.inputs,
       interactive: request.interactive,
+      conversation: request.conversation,
       execute: (signal) => runOperation(
         this.connections.client(location.connection),
         { kind: kindOfSegment(location.segment), id: location.id, tenantId: location.tenantId },
@@ -155,6 +158,7 @@ export class Runner implements Runs {
       inputs: job.inputs,
       outcome: result.outcome,
       version: { savedHash: result.savedHash, unsavedChanges },
+      ...(job.conversation ? { conversation: job.conversation } : {}),
     };
     await this.history.add(record);
     this.log.for('operations').info(`${operation} on ${label}: ${result.outcome.kind} in ${record.durationMs} ms.`);
@@ -192,6 +196,7 @@ export class Runner implements Runs {
     const listed = prompts && this.listings.peek(prompts);
     const promptNames = listed && Object.fromEntries(listed.flatMap((p) => (typeof p.id === 'number' && typeof p.name === 'string' ? [[p.id, p.name]] : [])));
     const running = this.running?.resource === resource ? this.running : undefined;
+    const find = (turnResource: string, runId: string): RunRecord | undefined => this.history.runs(turnResource).find((r) => r.id === runId);
     return {
       resource,
       resourceLabel,
@@ -199,6 +204,7 @@ export class Runner implements Runs {
       selected,
       running: running && { operation: running.operation, startedAt: running.startedAt, inputs: running.inputs },
       promptNames,
+      conversation: selected?.conversation && conversationTurns(selected, find),
       form: this.forms.formFor(resource),
     };
   }

@@ -3,6 +3,7 @@ import { applyEdits, modify } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { Json, JsonObject } from '../core/json';
+import { conversationCase, conversationTurns } from '../core/conversation';
 import { responseOf, type RunRecord } from '../core/history';
 import { parseSuite, SUITE_SUFFIX, suitePath } from '../core/prompt-tests/suite';
 import { promptPlaceholders } from '../core/prompt-text';
@@ -89,10 +90,49 @@ function caseOf(run: RunRecord, names: ReadonlySet<string>): JsonObject {
   return { name, ...run.inputs, expect };
 }
 
+/** The resource a run ran on, as a prompt or an integration of a suite. */
+function testedOf(uri: string): Tested {
+  const parsed = vscode.Uri.parse(uri);
+  const resource = tested(parseResourcePath(parsed.authority, parsed.path) as WholeLocation | undefined);
+  if (!resource) throw new Error(`${uri} is no prompt or integration.`);
+  return resource;
+}
+
+/**
+ * Adds a case to the resource's suite in the workspace (a programmatic caller's `file`), or starts one with it
+ * (a user chooses where); `makeCase` gets the names taken, so the new case's is unique. Resolves to the suite's URI.
+ */
+async function addCase(resource: Tested, name: string, makeCase: (taken: ReadonlySet<string>) => JsonObject, arg: unknown): Promise<string | undefined> {
+  const programmatic = isProgrammatic(arg);
+  const existing = programmatic && typeof arg.file === 'string' ? vscode.Uri.file(arg.file) : await suiteOf(resource, name);
+  if (!existing || !(await exists(existing))) {
+    const uri = existing ?? await chooseFile(false, undefined, name);
+    if (!uri) return undefined;
+    return createSuite(uri, suiteTemplate(resource, name, makeCase(new Set())), !programmatic);
+  }
+  const document = await vscode.workspace.openTextDocument(existing);
+  const text = document.getText();
+  const { suite } = parseSuite(text);
+  if (!suite) throw new Error(`${vscode.workspace.asRelativePath(existing)} has problems; fix them before adding a case to it.`);
+  const added = makeCase(new Set(suite.cases.map((c) => c.name)));
+  const edits = modify(text, ['cases', suite.cases.length], added, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(existing, new vscode.Range(document.positionAt(0), document.positionAt(text.length)), applyEdits(text, edits));
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the edit to the suite.');
+  await document.save();
+  if (!programmatic) await vscode.window.showTextDocument(document, { preview: false });
+  return existing.toString();
+}
+
 export function registerAuthoring(log: Log, connections: Connections, history: HistoryStore): vscode.Disposable[] {
   const nameOf = async (resource: Tested): Promise<{ name: string; detail: JsonObject }> => {
     const detail = await connections.client(resource.connection).get(kindOfSegment(resource.segment), resource.id, resource.tenantId);
     return { name: typeof detail.name === 'string' ? detail.name : String(resource.id), detail };
+  };
+  /** The run a command's `{ resource, runId }` (or the panel's RunRef) names. */
+  const recordedRun = (arg: unknown): RunRecord | undefined => {
+    const ref = arg as { resource?: unknown; runId?: unknown } | undefined;
+    return typeof ref?.resource === 'string' ? history.runs(ref.resource).find((r) => r.id === ref.runId) : undefined;
   };
   return [
     registerCommand(log, COMMANDS.newPromptTestSuite, async (arg) => {
@@ -110,32 +150,20 @@ export function registerAuthoring(log: Log, connections: Connections, history: H
       return createSuite(uri, suiteTemplate(resource, name, first), !programmatic);
     }),
     registerCommand(log, COMMANDS.saveAsTestCase, async (arg) => {
-      const ref = arg as { resource?: unknown; runId?: unknown; file?: unknown } | undefined;
-      const run = typeof ref?.resource === 'string' ? history.runs(ref.resource).find((r) => r.id === ref.runId) : undefined;
+      const run = recordedRun(arg);
       if (!run || run.operation === 'send_request') throw new Error('resource and runId must name a recorded test_prompt or execute_action run (see convai.showRunHistory).');
-      const resourceUri = vscode.Uri.parse(run.resource);
-      const resource = tested(parseResourcePath(resourceUri.authority, resourceUri.path) as WholeLocation | undefined);
-      if (!resource) throw new Error(`${run.resource} is no prompt or integration.`);
-      const { name } = await nameOf(resource);
-      const programmatic = isProgrammatic(arg);
-      const existing = programmatic && typeof ref?.file === 'string' ? vscode.Uri.file(ref.file) : await suiteOf(resource, name);
-      if (!existing || !(await exists(existing))) {
-        const uri = existing ?? await chooseFile(false, undefined, name);
-        if (!uri) return undefined;
-        return createSuite(uri, suiteTemplate(resource, name, caseOf(run, new Set())), !programmatic);
-      }
-      const document = await vscode.workspace.openTextDocument(existing);
-      const text = document.getText();
-      const { suite } = parseSuite(text);
-      if (!suite) throw new Error(`${vscode.workspace.asRelativePath(existing)} has problems; fix them before adding a case to it.`);
-      const added = caseOf(run, new Set(suite.cases.map((c) => c.name)));
-      const edits = modify(text, ['cases', suite.cases.length], added, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(existing, new vscode.Range(document.positionAt(0), document.positionAt(text.length)), applyEdits(text, edits));
-      if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the edit to the suite.');
-      await document.save();
-      if (!programmatic) await vscode.window.showTextDocument(document, { preview: false });
-      return existing.toString();
+      const resource = testedOf(run.resource);
+      return addCase(resource, (await nameOf(resource)).name, (names) => caseOf(run, names), arg);
+    }),
+    registerCommand(log, COMMANDS.saveAsConversationCase, async (arg) => {
+      const last = recordedRun(arg);
+      if (!last?.conversation) throw new Error('resource and runId must name a recorded turn of a conversation continued in the results panel (convai.continueConversation).');
+      const turns = conversationTurns(last, (resource, runId) => history.runs(resource).find((r) => r.id === runId));
+      const firstUri = (turns[0] as RunRecord).resource;
+      // The name each answering prompt has now, asked once per prompt: the case expects it by name, as a person writes it.
+      const names = new Map<string, string>();
+      for (const run of turns) if (!names.has(run.resource)) names.set(run.resource, (await nameOf(testedOf(run.resource))).name);
+      return addCase(testedOf(firstUri), names.get(firstUri) ?? '', (taken) => conversationCase(turns, (run) => names.get(run.resource) ?? '', taken), arg);
     }),
   ];
 }

@@ -4,6 +4,7 @@
  * feature sees it through this, never its folder.
  */
 import type * as vscode from 'vscode';
+import type { ConversationLink } from '../core/conversation';
 import type { Operation, RunRecord } from '../core/history';
 import type { JsonObject } from '../core/json';
 import type { OperationResult } from '../core/operation';
@@ -16,6 +17,8 @@ export interface Job {
   inputs: JsonObject;
   /** Started by a user: progress, cancellation and the panel; a programmatic run shows nothing. */
   interactive: boolean;
+  /** The turn this run is of a conversation continued in the panel. */
+  conversation?: ConversationLink;
   execute(signal: AbortSignal): Promise<OperationResult>;
 }
 

@@ -12,7 +12,8 @@ import { benchExitCode, formatTable, type Measurement, medianOfRatios, ratioOfMe
 import { fetchRequestLog, type LoggedRequest, requestsPerPrompt } from './requests';
 import { runSession, type SessionSamples } from './session';
 import { measureValidation } from './validation';
-import { extensionNotes, folderNotes, notesHeader } from './notes';
+import { extensionNotes, folderNotes, notesHeader, suiteNotes } from './notes';
+import { measureSuiteThroughput, SUITE_CASES, SUITE_CONCURRENCY } from './suite-throughput';
 import { measureFolders, type FolderSamples } from './folders';
 import { benchUsage, type BenchGroup, parseBenchArgs } from './options';
 
@@ -118,6 +119,11 @@ async function measureExtension(): Promise<Measurement[]> {
 const groups: Record<BenchGroup, { measure: () => Promise<Measurement[]>; ran: string; notes: readonly string[] }> = {
   extension: { measure: measureExtension, ran: `${sessions} VS Code sessions`, notes: extensionNotes },
   folders: { measure: async () => folderMeasurements(await measureFolders()), ran: 'the command-line tool', notes: folderNotes },
+  suites: {
+    measure: async () => [independent(`suite throughput: ${SUITE_CASES} cases at concurrency ${SUITE_CONCURRENCY} vs serially`, await measureSuiteThroughput(), 0.3)],
+    ran: 'the prompt test engine',
+    notes: suiteNotes,
+  },
 };
 
 async function main(): Promise<number> {

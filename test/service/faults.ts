@@ -9,6 +9,8 @@ export interface Fault {
   status?: number;
   body?: string;
   contentType?: string;
+  /** The Retry-After header of the injected answer, e.g. "1" (seconds), as a rate-limiting service sends with 429. */
+  retryAfter?: string;
   /** Destroy the socket without answering. */
   drop?: true;
   /**
@@ -81,7 +83,7 @@ export function faultReply(fault: Fault): Reply | undefined {
   return {
     status: fault.status ?? 500,
     body: fault.body ?? JSON.stringify({ error: 'injected fault' }),
-    headers: { 'content-type': fault.contentType ?? JSON_TYPE },
+    headers: { 'content-type': fault.contentType ?? JSON_TYPE, ...(fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter }) },
   };
 }
 
@@ -115,6 +117,11 @@ function parseFault(value: Json, where: string): Fault {
     if (/[\r\n]/.test(contentType)) throw badRequest(`${where}.contentType must be one line`);
     fault.contentType = contentType;
   }
+  const retryAfter = text(value, 'retryAfter', where);
+  if (retryAfter !== undefined) {
+    if (/[\r\n]/.test(retryAfter)) throw badRequest(`${where}.retryAfter must be one line`);
+    fault.retryAfter = retryAfter;
+  }
   const status = integer(value, 'status', where, 200, 599);
   if (status !== undefined) fault.status = status;
   const count = integer(value, 'count', where, 1, Number.MAX_SAFE_INTEGER);
@@ -124,7 +131,7 @@ function parseFault(value: Json, where: string): Fault {
   if (flag(value, 'drop', where)) fault.drop = true;
   if (flag(value, 'loseAnswer', where)) {
     // Each of these decides the answer, which a lost answer never has.
-    const clashing = (['drop', 'status', 'body', 'contentType', 'stallBodyMs'] as const).filter((field) => fault[field] !== undefined);
+    const clashing = (['drop', 'status', 'body', 'contentType', 'retryAfter', 'stallBodyMs'] as const).filter((field) => fault[field] !== undefined);
     if (clashing.length > 0) throw badRequest(`${where}.loseAnswer cannot be combined with ${clashing.join(', ')}`);
     fault.loseAnswer = true;
   }

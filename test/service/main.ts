@@ -7,7 +7,7 @@ import { messageOf } from '../../src/core/text';
 
 const USAGE = `Usage: node out/test/service/main.js --admin-token <token> [--port <port>] [--test-mode]
          [--latency <ms>] [--fail-next <n> [--fail-status <code>]] [--drop-next <n>] [--timestamps]
-         [--duplicate-names]
+         [--duplicate-names] [--answer-variation <rate> [--answer-seed <n>]]
 
   --admin-token <token>  bearer token that sees every tenant (required)
   --port <port>          port on 127.0.0.1; 0 or absent picks a free one
@@ -20,7 +20,10 @@ const USAGE = `Usage: node out/test/service/main.js --admin-token <token> [--por
                          create or update answers), as a real service may
   --duplicate-names      add a tenant "Duplicate Names" after the sample tenants, in which two
                          prompts are named "Greeting" and two actions "Transfer", as nothing on
-                         a real service forbids`;
+                         a real service forbids
+  --answer-variation <rate>  make this share (0 to 1) of test_prompt answers say "I am not sure."
+                         and follow no route, as a real model's answers vary
+  --answer-seed <n>      seed of those draws (default 1), for the same answers on each start`;
 
 class UsageError extends Error {}
 
@@ -31,6 +34,17 @@ function integerOption(value: string | undefined, name: string, min: number, max
   const number = /^\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(number) || number < min || number > max) {
     throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  }
+  return number;
+}
+
+function rateOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  const number = /^(0(\.\d+)?|1(\.0+)?)$/.test(value) ? Number(value) : NaN;
+  if (Number.isNaN(number)) {
+    throw new UsageError(`--${name} must be a number from 0 to 1, got "${value}"`);
   }
   return number;
 }
@@ -51,6 +65,8 @@ function readArgs(argv: string[]) {
         'drop-next': { type: 'string' },
         timestamps: { type: 'boolean' },
         'duplicate-names': { type: 'boolean' },
+        'answer-variation': { type: 'string' },
+        'answer-seed': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -74,6 +90,10 @@ function parseOptions(argv: string[]): ServiceOptions | 'help' {
     throw new UsageError('--fail-status needs --fail-next <n>');
   }
   const dropNext = integerOption(parsed['drop-next'], 'drop-next', 1, 1_000_000);
+  const answerSeed = integerOption(parsed['answer-seed'], 'answer-seed', 0, 2 ** 32 - 1);
+  if (answerSeed !== undefined && parsed['answer-variation'] === undefined) {
+    throw new UsageError('--answer-seed needs --answer-variation <rate>');
+  }
   const faults: Fault[] = [];
   if (failNext !== undefined) {
     faults.push({ status: failStatus ?? 500, count: failNext });
@@ -89,6 +109,8 @@ function parseOptions(argv: string[]): ServiceOptions | 'help' {
     faults,
     timestamps: parsed.timestamps ?? false,
     duplicateNames: parsed['duplicate-names'] ?? false,
+    answerVariation: rateOption(parsed['answer-variation'], 'answer-variation'),
+    answerSeed,
   };
 }
 
@@ -99,6 +121,7 @@ function describe(service: RunningService, options: ServiceOptions): string {
     ...service.tenantTokens.map((t) => `Tenant ${t.id} (${t.name}) token: ${t.token}`),
     ...(options.testMode ? ['Test mode: /__test/ routes enabled'] : []),
     ...(options.timestamps ? ['Timestamps: created_at and updated_at in detail and list answers'] : []),
+    ...(options.answerVariation ? [`Answer variation: ${options.answerVariation} of test_prompt answers differ (seed ${options.answerSeed ?? 1})`] : []),
   ].join('\n');
 }
 

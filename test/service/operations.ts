@@ -3,6 +3,7 @@
 import { outgoingRequest, OutgoingRequestError, PLACEHOLDER, type OutgoingRequest, type StoredRequest } from './outgoing-request';
 import { isJsonObject, type Json, type JsonObject, own } from '../../src/core/json';
 import { badRequest, invalidField } from './replies';
+import { promptRoutes, routeFor } from './prompt-routes';
 
 const OUTGOING_TIMEOUT_MS = 10_000;
 const PROMPT_MODE_DEACTIVATED = 2;
@@ -44,8 +45,14 @@ function requiredString(body: JsonObject, field: string): string {
   return value;
 }
 
-/** Deterministic and offline: see README "test_prompt". `prompt` is the prompt's detail view. */
-export function testPrompt(prompt: JsonObject, requestBody: Json | undefined): JsonObject {
+/** What a real model would say when unsure; a varied answer says it instead of the echo. */
+export const VARIED_RESPONSE = 'I am not sure.';
+
+/**
+ * Offline: see README "test_prompt". `prompt` is the prompt's detail view;
+ * `varies` draws whether this answer differs (the `answerVariation` option).
+ */
+export function testPrompt(prompt: JsonObject, requestBody: Json | undefined, varies: () => boolean): JsonObject {
   const body = operationBody(requestBody);
   const promptText = requiredString(body, 'prompt_text');
   const params = optionalObject(body, 'prompt_params') ?? {};
@@ -57,13 +64,17 @@ export function testPrompt(prompt: JsonObject, requestBody: Json | undefined): J
   const altered = (typeof userPrompt === 'string' ? userPrompt : '').replace(PLACEHOLDER, (whole, name: string) =>
     Object.hasOwn(params, name) ? String(params[name]) : whole,
   );
+  const routes = promptRoutes(own(prompt, 'settings'));
   const model = own(prompt, 'ai_model');
-  const echo = `Echo (${typeof model === 'string' && model !== '' ? model : 'default model'}): ${promptText}`;
+  const varied = varies();
+  const echo = varied ? VARIED_RESPONSE : `Echo (${typeof model === 'string' && model !== '' ? model : 'default model'}): ${promptText}`;
+  // An unsure answer follows no route, so a conversation's routing varies with it.
+  const route = varied ? undefined : routeFor(routes, promptText);
   return {
     response: mode === PROMPT_MODE_SIMULATED ? `[simulated] ${echo}` : echo,
     altered_prompt: altered,
-    next_prompt_id: own(prompt, 'next_prompt_id') ?? null,
-    next_prompt_params: params,
+    next_prompt_id: route ? route.nextPromptId : own(prompt, 'next_prompt_id') ?? null,
+    next_prompt_params: route ? { ...params, ...route.params } : params,
   };
 }
 

@@ -13,7 +13,7 @@ import { readJsonBody, writeReply } from './http-io';
 import { HttpError, jsonReply, noRoute, type Reply } from './replies';
 import type { Json } from '../../src/core/json';
 import { type RecordedRequest, RequestLog, wrapperFields } from './request-log';
-import { RuntimeOptions } from './runtime-options';
+import { DEFAULT_MIMICRY, RuntimeOptions } from './runtime-options';
 import type { ExtraTenants } from './sample-data';
 import { Store } from './store';
 import { handleTestRoute, isTestPath, type TestState } from './test-routes';
@@ -30,6 +30,9 @@ export interface ServiceOptions extends ExtraTenants {
    * service may add; clients must not expect them in create or update answers.
    */
   timestamps?: boolean;
+  /** The share of test_prompt answers that differ, and the seed of its draws (see README "test_prompt"). */
+  answerVariation?: number;
+  answerSeed?: number;
 }
 
 export interface SampleTenantToken {
@@ -55,7 +58,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw new Error('adminToken must be a non-empty token without spaces');
   }
   const store = new Store({ bulkTenants: options.bulkTenants, duplicateNames: options.duplicateNames });
-  const runtime = new RuntimeOptions({ timestamps: options.timestamps ?? false });
+  const runtime = new RuntimeOptions({
+    timestamps: options.timestamps ?? DEFAULT_MIMICRY.timestamps,
+    answerVariation: options.answerVariation ?? DEFAULT_MIMICRY.answerVariation,
+    answerSeed: options.answerSeed ?? DEFAULT_MIMICRY.answerSeed,
+  });
   const faults = new Faults(options.latencyMs ?? 0, options.faults);
   const state: TestState = { store, faults, log: new RequestLog(), options: runtime };
   const closing = new AbortController();

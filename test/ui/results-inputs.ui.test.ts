@@ -8,7 +8,7 @@ import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { resultsPanel } from './results-panel';
 import { adminClient, testPromptRequests } from './service';
-import { choose, openConvAiView, runCommand, treeRow } from './tree-view';
+import { choose, goToResource, openConvAiView, runCommand, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
 // Tenant 2: the tree test counts tenant 1's prompts.
@@ -38,10 +38,7 @@ describe('the inputs form of the results panel', () => {
   it('opens Test Prompt with the placeholders prefilled, refuses JSON that is not an object and sends a valid one', async () => {
     const { page } = workbench();
     // The tree shows once the connection is ready, which Go to Resource needs.
-    await treeRow(await openConvAiView(page), uiConnectionName, 1).waitFor();
-    await runCommand(page, 'ConvAI: Go to Resource…');
-    await choose(page, PROMPT);
-    await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"]`).waitFor();
+    await goToResource(page, uiConnectionName, PROMPT, id);
     await runCommand(page, 'ConvAI: Test Prompt');
 
     const json = panel().locator('#input-json');

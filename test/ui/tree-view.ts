@@ -95,3 +95,11 @@ export async function choose(page: Page, text: string, shown = text): Promise<vo
   }
   await input.press('Enter');
 }
+
+/** Opens a resource by its name with Go to Resource, once the ConvAI view shows the connection, and waits for its tab. */
+export async function goToResource(page: Page, connection: string, name: string, id: number): Promise<void> {
+  await treeRow(await openConvAiView(page), connection, 1).waitFor();
+  await runCommand(page, 'ConvAI: Go to Resource…');
+  await choose(page, name);
+  await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"]`).waitFor();
+}

@@ -294,6 +294,8 @@ describe('results panel: messages from the page', () => {
       { type: 'closeInputs', formId: 'f' },
       { type: 'openPrompt', runId: 'a' },
       { type: 'saveAsTestCase', runId: 'a' },
+      { type: 'continueConversation', runId: 'a' },
+      { type: 'saveAsConversationCase', runId: 'a' },
       { type: 'copy', runId: 'a', field: 'response' },
       { type: 'copy', runId: 'a', field: 'params' },
       { type: 'compare', runIds: ['a', 'b'] },

@@ -98,7 +98,7 @@ describe('ServiceClient: retries of reads', () => {
     assert.equal(server.requests, 1);
     assert.deepEqual(waits, []);
     assert.equal(error.status, 429);
-    assert.match(error.message, /429 Too Many Requests: quota\. .*The service asked to wait 3600 s before trying again, longer than the 10 s a read waits at most\.$/);
+    assert.match(error.message, /429 Too Many Requests: quota\. .*The service asked to wait 3600 s before trying again, longer than the 10 s the client waits at most\.$/);
   });
 
   it('repeats a GET whose connection was dropped', async () => {

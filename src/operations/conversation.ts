@@ -1,0 +1,43 @@
+import * as vscode from 'vscode';
+import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import { linkAfter, nextStep } from '../core/conversation';
+import type { JsonObject } from '../core/json';
+import type { ListingCache } from '../core/listing-cache';
+import { draftOf } from '../core/run-inputs';
+import { parseResourcePath, toResourceUriString } from '../core/uri';
+import { describeNamed } from '../listings/names';
+import type { Log } from '../log';
+import type { HistoryStore } from '../shared/history-store';
+import { optionalObject, requiredString } from './commands';
+import type { ResourceLocation, Runner } from './runner';
+
+/**
+ * Continue Conversation: the next turn of a Test Prompt run whose answer names a next prompt, sent to that prompt
+ * with the parameters the answer carried, through the runner, so the turn is recorded linked to the one before.
+ */
+export function registerConversationCommands(log: Log, runner: Runner, history: HistoryStore, listings: ListingCache): vscode.Disposable[] {
+  return [
+    registerCommand(log, COMMANDS.continueConversation, async (arg) => {
+      const ref = arg as { resource?: unknown; runId?: unknown } | undefined;
+      const run = typeof ref?.resource === 'string' ? history.runs(ref.resource).find((r) => r.id === ref.runId) : undefined;
+      const step = run && nextStep(run);
+      if (!run || !step) throw new Error('resource and runId must name a recorded test_prompt run whose answer names a next prompt (next_prompt_id not null).');
+      const here = vscode.Uri.parse(run.resource);
+      const location = parseResourcePath(here.authority, here.path);
+      if (location?.type !== 'resource') throw new Error(`${run.resource} is no prompt.`);
+      const next: ResourceLocation = { ...location, segment: 'ai_prompts', id: step.promptId };
+      const uri = vscode.Uri.parse(toResourceUriString(next));
+      const conversation = linkAfter(run);
+      if (isProgrammatic(arg)) {
+        // The carried parameters, with the caller's own over them, as a suite's later turn is sent.
+        const inputs: JsonObject = { prompt_text: requiredString(arg.promptText, 'promptText'), prompt_params: { ...step.params, ...optionalObject(arg.promptParams, 'promptParams') } };
+        const { record, response } = await runner.run({ operation: 'test_prompt', uri, location: next, inputs, interactive: false, conversation });
+        return { resource: record.resource, runId: record.id, response };
+      }
+      const label = await describeNamed(listings, next);
+      const inputs = await runner.askInputs({ resource: uri.toString(), label }, 'test_prompt', draftOf('test_prompt', { prompt_text: '', prompt_params: step.params }));
+      if (!inputs) return undefined;
+      return (await runner.run({ operation: 'test_prompt', uri, location: next, inputs, interactive: true, conversation })).response;
+    }),
+  ];
+}
