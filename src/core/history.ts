@@ -2,7 +2,7 @@
  * Runs of the service's two operations, kept per resource across restarts
  * and bounded in size. Pure: the glue persists the data in extension storage.
  */
-import type { ConversationLink } from './conversation';
+import type { ConversationLink } from './run-conversations';
 import { isJsonObject, type JsonObject } from './json';
 
 /** The service's two operations, and a request sent from a definition file (section 2.9). */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import { linkAfter, nextStep } from '../core/conversation';
+import { linkAfter, nextStep } from '../core/run-conversations';
 import type { JsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
 import { draftOf } from '../core/run-inputs';

@@ -2,7 +2,7 @@
  * The conversation a run belongs to, in the results panel: its turns in order, each the text sent, the prompt that
  * answered and the answer. Pure (no `vscode`); every value is escaped by `html`.
  */
-import { promptIdOf } from '../core/conversation';
+import { promptIdOf } from '../core/run-conversations';
 import { responseOf, type RunRecord } from '../core/history';
 import { html, type Html } from './html';
 

@@ -12,7 +12,7 @@ import { isServiceOperation } from '../core/run-inputs';
 import { button, html, type Html } from './html';
 import { inputsForm } from './render-form';
 import { conversationSection } from './render-conversation';
-import { nextStep } from '../core/conversation';
+import { nextStep } from '../core/run-conversations';
 
 export interface PanelModel {
   /** The resource's `convai:` URI. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../core/json';
-import { conversationTurns, type ConversationLink } from '../core/conversation';
+import { conversationTurns, type ConversationLink } from '../core/run-conversations';
 import type { Operation, RunRecord } from '../core/history';
 import type { FormPlace, InputsForms } from '../core/inputs-form';
 import { runOperation } from '../core/operation';

@@ -3,7 +3,7 @@ import { applyEdits, modify } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { Json, JsonObject } from '../core/json';
-import { conversationCase, conversationTurns } from '../core/conversation';
+import { conversationCase, conversationTurns } from '../core/run-conversations';
 import { responseOf, type RunRecord } from '../core/history';
 import { parseSuite, SUITE_SUFFIX, suitePath } from '../core/prompt-tests/suite';
 import { promptPlaceholders } from '../core/prompt-text';

@@ -1,8 +1,9 @@
 /**
  * Runs a suite's cases against the service: at most a few requests at once,
  * each run checked by the assertion engine, a case's runs weighed by its pass
- * rate, and what a cancellation left unrun marked skipped. Requests are never
- * repeated on failure: a 429 or 5xx fails that run with the reason.
+ * rate, and what a cancellation left unrun marked skipped. A failed request
+ * fails its run with the reason; only a 429 that says when to come back is
+ * sent again, by the client, within the run's concurrency slot.
  */
 import type { JsonObject } from '../json';
 import { mapWithLimit } from '../concurrency';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { conversationCase, conversationTurns, linkAfter, nextStep, promptIdOf } from '../../src/core/conversation';
+import { conversationCase, conversationTurns, linkAfter, nextStep, promptIdOf } from '../../src/core/run-conversations';
 import type { RunRecord } from '../../src/core/history';
 import type { JsonObject } from '../../src/core/json';
 import { renderResults } from '../../src/operations/render';
