@@ -3,16 +3,10 @@
 import * as assert from 'node:assert/strict';
 import { request } from 'undici';
 import * as vscode from 'vscode';
-import { addConnection, admin, kind, removeConnection, serviceUrl } from './support';
+import { addConnection, admin, kind, removeConnection, serviceUrl, type PromptTestResult } from './support';
 
 const CONNECTION = 'baseline';
 const TENANT = 2;
-
-interface Result {
-  passed: number;
-  failed: number;
-  cases: Array<{ name: string; passed: boolean; messages: string[] }>;
-}
 
 async function vary(answerVariation: number): Promise<void> {
   // Seed 1 makes 6 of the next 20 answers differ: 14/20 meets minPassRate 0.5 but is a significant drop from 20/20.
@@ -23,7 +17,7 @@ async function vary(answerVariation: number): Promise<void> {
 describe('prompt test suites: the last green run as baseline', () => {
   let id = 0;
   let uri: vscode.Uri;
-  const run = (extra: object = {}): Thenable<Result> => vscode.commands.executeCommand<Result>('convai.runPromptTests', { uri: uri.toString(), ...extra });
+  const run = (extra: object = {}): Thenable<PromptTestResult> => vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', { uri: uri.toString(), ...extra });
 
   before(async () => {
     await addConnection(CONNECTION);

@@ -2,16 +2,10 @@
 // prompt's own next_prompt_id and echoes prompt_params as next_prompt_params (test/service/operations.ts).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { addConnection, admin, kind, removeConnection } from './support';
+import { addConnection, admin, kind, removeConnection, type PromptTestResult } from './support';
 
 const CONNECTION = 'conversations';
 const TENANT = 2;
-
-interface Result {
-  passed: number;
-  failed: number;
-  cases: Array<{ name: string; passed: boolean; messages: string[] }>;
-}
 
 describe('prompt test suites: conversations', () => {
   /** Conv Greeting hands over to Conv Billing, which hands over to Conv Closing, which keeps the conversation. */
@@ -59,7 +53,7 @@ describe('prompt test suites: conversations', () => {
         },
       ],
     }, null, 2)));
-    const result = await vscode.commands.executeCommand<Result>('convai.runPromptTests', { uri: uri.toString() });
+    const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', { uri: uri.toString() });
     assert.deepEqual(result.cases.map((c) => [c.name, c.passed]), [['refund goes to billing', true], ['refund skips billing', false]]);
     assert.deepEqual(result.cases[1]?.messages, [`turn 2: answered by "Conv Billing" (${ids.billing}), expected "Conv Closing"`]);
   });

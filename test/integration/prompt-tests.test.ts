@@ -2,15 +2,9 @@
 // "Echo (<model>): <prompt_text>" and whose execute_action answers ping with pong (test/service/README.md).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { addConnection, admin, clearRequests, diagnosticsWhen, kind, receivedRequests, rejection, removeConnection } from './support';
+import { addConnection, admin, clearRequests, diagnosticsWhen, kind, receivedRequests, rejection, removeConnection, type PromptTestResult } from './support';
 
 const CONNECTION = 'suites';
-
-interface Result {
-  passed: number;
-  failed: number;
-  cases: Array<{ name: string; passed: boolean; messages: string[] }>;
-}
 
 async function writeSuite(name: string, suite: object): Promise<vscode.Uri> {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -45,7 +39,7 @@ describe('prompt test suites', () => {
         { name: 'jsonSchema fails', prompt_text: 'x', expect: { response: { jsonSchema: { type: 'object' } } } },
       ],
     });
-    const result = await vscode.commands.executeCommand<Result>('convai.runPromptTests', { uri: uri.toString() });
+    const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', { uri: uri.toString() });
     const verdicts = Object.fromEntries(result.cases.map((c) => [c.name, c.passed]));
     assert.deepEqual(verdicts, {
       'all pass': true, 'equals fails': false, 'contains fails': false, 'notContains fails': false,
@@ -83,7 +77,7 @@ describe('prompt test suites', () => {
         { name: 'fail', action: 'fail', params: { reason: 'down' }, expect: { status: 'success' } },
       ],
     });
-    const result = await vscode.commands.executeCommand<Result>('convai.runPromptTests', { uri: uri.toString() });
+    const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', { uri: uri.toString() });
     assert.deepEqual(result.cases.map((c) => [c.name, c.passed]), [['ping', true], ['fail', false]]);
   });
 
@@ -139,7 +133,7 @@ describe('prompt test suites: writing them', () => {
     for (const name of ['customer_name', 'order_id']) assert.equal(prefilled[name], '', `${name} is prefilled in ${params ?? 'no prompt_params'}`);
     assert.match(text, /"target": \{\s*"connection": "suites",\s*"tenantId": 1\s*\}/);
     assert.match(text, /"prompt_text": "Hello"/, 'the starter case has something to send');
-    const result = await vscode.commands.executeCommand<Result>('convai.runPromptTests', { uri: created });
+    const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', { uri: created });
     assert.deepEqual([result.passed, result.failed], [1, 0], 'the starter case runs and passes as it stands');
   });
 
@@ -151,7 +145,7 @@ describe('prompt test suites: writing them', () => {
     const saved = await vscode.commands.executeCommand<string>('convai.saveAsTestCase', { resource: 'convai://suites/tenants/1/ai_prompts/2.json', runId: run.id, file });
     const second = await vscode.commands.executeCommand<string>('convai.saveAsTestCase', { resource: 'convai://suites/tenants/1/ai_prompts/2.json', runId: run.id, file });
     assert.equal(second, saved, 'the second run joins the same suite');
-    const result = await vscode.commands.executeCommand<Result>('convai.runPromptTests', { uri: saved });
+    const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', { uri: saved });
     assert.deepEqual(result.cases.map((c) => [c.name, c.passed]), [['Saved run', true], ['Saved run (2)', true]]);
   });
 });

@@ -24,6 +24,13 @@ export const adminToken = env('CONVAI_ADMIN_TOKEN');
 /** A client of the test's own, to set up and check the service's state independently of the extension. */
 export const admin = new ServiceClient({ baseUrl: serviceUrl, token: () => adminToken });
 
+/** convai.runPromptTests's answer (contract: "Prompt test suites"). */
+export interface PromptTestResult {
+  passed: number;
+  failed: number;
+  cases: Array<{ name: string; passed: boolean; messages: string[] }>;
+}
+
 export function kind(segment: Segment): ResourceKind {
   const found = kindBySegment(segment);
   assert.ok(found, segment);
