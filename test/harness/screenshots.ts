@@ -33,6 +33,8 @@ async function tidy(page: Page): Promise<void> {
   await page.locator('.notification-toast').first().waitFor({ state: 'hidden' });
   // An extension's status-bar message from an earlier step ("Saved …" lasts 5 s) goes when its time is up.
   await page.locator('.part.statusbar [id="status.extensionMessage"]').waitFor({ state: 'detached' });
+  // So does the workbench's own progress, such as "Activating Extensions…" when a language's support starts.
+  await page.locator('.part.statusbar', { hasText: 'Activating Extensions' }).waitFor({ state: 'hidden' });
   // The activity bar's empty middle shows no hover, and leaving the last element closes its hover.
   const bar = await page.locator('.part.activitybar').boundingBox();
   if (bar) await page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height * 0.6);
