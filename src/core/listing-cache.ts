@@ -124,3 +124,9 @@ export class ListingCache {
 export function affects(scope: ListingScope, key: ListingKey): boolean {
   return inScope(key, scope);
 }
+
+/** What changing a tenant makes stale: its name in its connection's tenants listing, and every listing of its kinds. */
+export function invalidateTenant(listings: ListingCache, connection: string, tenantId: number): void {
+  listings.invalidate(tenantsListing(connection));
+  listings.invalidate({ connection, tenantId });
+}

@@ -3,7 +3,7 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { SCHEME } from '../core/uri';
 import { fileTarget } from '../shared/locations';
 import type { Connections } from '../connections/registry';
-import { tenantsListing, type ListingCache } from '../core/listing-cache';
+import { invalidateTenant, type ListingCache } from '../core/listing-cache';
 import type { Log } from '../log';
 import { SaveDiagnostics } from './diagnostics';
 import { draftIndicator } from './draft-indicator';
@@ -45,9 +45,7 @@ function registerReveal(log: Log, files: ConvaiFileSystem, drafts: Drafts): vsco
 function invalidateOnChange(files: ConvaiFileSystem, listings: ListingCache): vscode.Disposable {
   return files.onDidChangeResource((location) => {
     if (location.type === 'tenant') {
-      // A tenant's name or existence shows in its connection's tenants listing, its settings in its kinds.
-      listings.invalidate(tenantsListing(location.connection));
-      listings.invalidate({ connection: location.connection, tenantId: location.tenantId });
+      invalidateTenant(listings, location.connection, location.tenantId);
     } else {
       listings.invalidate({ connection: location.connection, tenantId: location.tenantId, segment: location.segment });
     }

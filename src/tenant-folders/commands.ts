@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/json';
-import type { ListingCache } from '../core/listing-cache';
+import { invalidateTenant, type ListingCache } from '../core/listing-cache';
 import { diskFolder } from '../core/tenant/folder-io';
 import { MANIFEST_FILE, slug } from '../core/tenant/manifest';
 import { planPush, type Change, type Plan } from '../core/tenant/plan';
@@ -157,7 +157,7 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
     result = programmatic ? await run() : await cancellable(`Pushing to tenant ${plan.manifest.tenantId} on ${connection}`, run);
   } finally {
     // What was applied before a failure shows in the tree (created resources too) and the open documents.
-    listings.invalidate({ connection, tenantId: plan.manifest.tenantId });
+    invalidateTenant(listings, connection, plan.manifest.tenantId);
     for (const change of plan.changes) {
       const whole = resourceOf(connection, plan.manifest.tenantId, change);
       if (whole) await files.reloadClean(whole);

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../../src/core/json';
-import { addConnection, clearRequests, documentUri, receivedRequests, removeConnection, replaceText, revertAll } from './support';
+import { addConnection, admin, clearRequests, kind, documentUri, receivedRequests, removeConnection, replaceText, revertAll } from './support';
 
 const CONNECTION = 'tenant-listing';
 const tenantsUri = vscode.Uri.parse(`convai://${CONNECTION}/tenants/`);
@@ -98,5 +98,25 @@ describe('the tenants listing, shared', () => {
       await vscode.commands.executeCommand('convai.deleteResource', { uri: uri.toString(), confirm: false });
     }
     assert.ok(!(await vscode.workspace.fs.readDirectory(prompts)).some(([name]) => name === `${id}.json`), 'the deleted prompt is gone');
+  });
+
+  it('reads the target tenant afresh after a promotion', async () => {
+    const name = 'Promoted to listing';
+    const source = (await admin.create(kind('ai_prompts'), { name, user_prompt: 'Hi' }, 1)).id as number;
+    const prompts = vscode.Uri.parse(`convai://${CONNECTION}/tenants/2/ai_prompts/`);
+    const files = async (): Promise<string[]> => (await vscode.workspace.fs.readDirectory(prompts)).filter(([, type]) => type === vscode.FileType.File).map(([entry]) => entry);
+    const before = new Set(await files());
+    let promoted: number | undefined;
+    try {
+      await vscode.commands.executeCommand('convai.promote', {
+        source: { connection: CONNECTION, tenantId: 1 }, target: { connection: CONNECTION, tenantId: 2 }, resources: [{ segment: 'ai_prompts', name }], confirm: false,
+      });
+      const added = (await files()).filter((entry) => !before.has(entry));
+      assert.equal(added.length, 1, `the promoted prompt is listed: ${added.join(', ')}`);
+      promoted = Number.parseInt(added[0] ?? '', 10);
+    } finally {
+      await admin.delete(kind('ai_prompts'), source, 1);
+      if (promoted !== undefined) await admin.delete(kind('ai_prompts'), promoted, 2);
+    }
   });
 });

@@ -3,6 +3,7 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
 import type { Log } from '../../log';
 import type { ResourceName } from '../../core/tenant/promote';
 import { messageOf, plural } from '../../core/text';
+import { invalidateTenant } from '../../core/listing-cache';
 import { ChangeState } from './change-states';
 import { pullPair, type Comparison } from './compare-control';
 import type { Comparisons } from './comparisons';
@@ -90,6 +91,15 @@ function namesOf(states: readonly ChangeState[]): ResourceName[] | undefined {
  * and promotes; from a comparison, its rows (the selected ones, or all) are
  * promoted from the tenants as that comparison pulled them.
  */
+/** Runs a promotion; what it applied, before a failure too, shows in the tree and pickers of the target. */
+async function promoted<T>(deps: ScmDeps, target: TenantRef, promote: () => Promise<T>): Promise<T> {
+  try {
+    return await promote();
+  } finally {
+    invalidateTenant(deps.listings, target.connection, target.tenantId);
+  }
+}
+
 function registerPromote(log: Log, deps: ScmDeps, comparisons: Comparisons): vscode.Disposable {
   return registerCommand(log, COMMANDS.promote, async (arg, ...rest): Promise<{ applied: AppliedChange[] } | undefined> => {
     if (isProgrammatic(arg)) {
@@ -98,7 +108,7 @@ function registerPromote(log: Log, deps: ScmDeps, comparisons: Comparisons): vsc
       if (sameTenant(source, target)) throw new Error('source and target must be two different tenants.');
       const resources = resourceNamesArg(arg.resources);
       const pair = await pullPair(deps.connections, source, target);
-      const applied = await runPromotion(deps.connections, { source, target, pair, resources, confirm: arg.confirm !== false });
+      const applied = await promoted(deps, target, () => runPromotion(deps.connections, { source, target, pair, resources, confirm: arg.confirm !== false }));
       return { applied: applied ?? [] };
     }
     const args = viewArgs(arg, rest);
@@ -106,9 +116,9 @@ function registerPromote(log: Log, deps: ScmDeps, comparisons: Comparisons): vsc
     if (!control) throw new Error('There is no comparison to promote from: run "ConvAI: Compare Tenant With…" first.');
     const resources = namesOf(args.filter((a): a is ChangeState => a instanceof ChangeState && control.owns(a)));
     const { source, target } = control;
-    const applied = await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => runPromotion(deps.connections, {
+    const applied = await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => promoted(deps, target, () => runPromotion(deps.connections, {
       source, target, pair: control.tenants, resources, confirm: true,
-    }));
+    })));
     if (applied === undefined) return undefined;
     void vscode.window.showInformationMessage(applied.length === 0
       ? `Nothing to promote: tenant ${target.tenantId} on ${target.connection} already matches.`
