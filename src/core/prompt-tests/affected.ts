@@ -6,7 +6,7 @@
  * resources, so CI and VS Code pick the same suites.
  */
 import type { Json, JsonObject } from '../json';
-import type { Suite } from './suite';
+import { refersTo, type Suite } from './suite';
 
 /** A planned change, as the tenant plan lists it. */
 export interface ChangedResource {
@@ -28,11 +28,6 @@ function nameOf(resource: FolderResource): string | undefined {
   return typeof resource.values.name === 'string' ? resource.values.name : undefined;
 }
 
-/** How a suite names a resource: its name, or its id as a number or as text. */
-function names(ref: string | number, resource: { id?: number; name?: string }): boolean {
-  return typeof ref === 'number' ? resource.id === ref : resource.name === ref || (resource.id !== undefined && String(resource.id) === ref);
-}
-
 function linkIds(values: JsonObject): number[] {
   return LINKS.map((field): Json | undefined => values[field]).filter((v): v is number => typeof v === 'number');
 }
@@ -42,7 +37,7 @@ function affectedPromptIds(changes: readonly ChangedResource[], resources: reado
   const prompts = resources.filter((r) => r.segment === 'ai_prompts' && r.id !== undefined);
   const affected = new Set<number>(changes.filter((c) => c.segment === 'ai_prompts' && c.id !== undefined).map((c) => c.id as number));
   for (const prompt of prompts) {
-    if (changes.some((c) => c.segment === 'ai_prompts' && names(c.name, { name: nameOf(prompt) }))) affected.add(prompt.id as number);
+    if (changes.some((c) => c.segment === 'ai_prompts' && c.name === nameOf(prompt))) affected.add(prompt.id as number);
   }
   // To a fixed point: each pass lets the effect travel one more link back, and cycles end it as nothing grows.
   let grew = true;
@@ -63,8 +58,8 @@ function affectedPromptIds(changes: readonly ChangedResource[], resources: reado
 export function affectedBy(changes: readonly ChangedResource[], resources: readonly FolderResource[]): (suite: Pick<Suite, 'resource'>) => boolean {
   const prompts = affectedPromptIds(changes, resources);
   return ({ resource: { segment, ref } }) => {
-    if (changes.some((c) => c.segment === segment && names(ref, c))) return true;
+    if (changes.some((c) => c.segment === segment && refersTo(ref, c))) return true;
     if (segment !== 'ai_prompts') return false;
-    return resources.some((r) => r.segment === segment && r.id !== undefined && prompts.has(r.id) && names(ref, { id: r.id, name: nameOf(r) }));
+    return resources.some((r) => r.segment === segment && r.id !== undefined && prompts.has(r.id) && refersTo(ref, { id: r.id, name: nameOf(r) }));
   };
 }

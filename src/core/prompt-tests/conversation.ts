@@ -7,7 +7,7 @@ import { isJsonObject, type JsonObject } from '../json';
 import { messageOf } from '../text';
 import { checkOutput, type Failure } from './assertions';
 import type { CaseRun, Execute } from './run';
-import type { TestCase, Turn } from './suite';
+import { refersTo, type TestCase, type Turn } from './suite';
 
 /** The suite's prompt and the names of the tenant's prompts, from the one listing that resolved the suite's target. */
 export interface PromptDirectory {
@@ -45,15 +45,11 @@ function expectedPrompt(ref: string | number, names: ReadonlyMap<number, string>
   return typeof ref === 'number' ? promptText(ref, names) : JSON.stringify(ref);
 }
 
-function answeredBy(ref: string | number, id: number, names: ReadonlyMap<number, string>): boolean {
-  return typeof ref === 'number' ? ref === id : names.get(id) === ref || String(id) === ref;
-}
-
 /** A turn's failures, each message naming the turn and who answered it. */
 function turnFailures(turn: Turn, number: number, promptId: number, names: ReadonlyMap<number, string>, output: JsonObject): Failure[] {
   const who = promptText(promptId, names);
   const failures: Failure[] = [];
-  if (turn.prompt !== undefined && !answeredBy(turn.prompt, promptId, names)) {
+  if (turn.prompt !== undefined && !refersTo(turn.prompt, { id: promptId, name: names.get(promptId) })) {
     const expected = expectedPrompt(turn.prompt, names);
     failures.push({ field: 'prompt', assertion: 'prompt', message: `turn ${number}: answered by ${who}, expected ${expected}`, expected, actual: who });
   }

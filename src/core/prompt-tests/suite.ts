@@ -52,6 +52,11 @@ export interface TestCase {
   range: TextRange;
 }
 
+/** How a suite names a resource (its `prompt`, a turn's `expect.prompt`): a number is an id; a text is a name, or an id written as text. */
+export function refersTo(ref: string | number, resource: { id?: number; name?: string }): boolean {
+  return typeof ref === 'number' ? resource.id === ref : resource.name === ref || (resource.id !== undefined && String(resource.id) === ref);
+}
+
 export interface Suite {
   target?: SuiteTarget;
   /** The prompt (test_prompt cases) or the integration (execute_action cases), by name or id. */

@@ -10,7 +10,7 @@ import { kindOfSegment } from '../resources';
 import { INPUT_FIELDS, type ServiceOperation } from '../run-inputs';
 import type { TurnRequest } from './conversation';
 import type { CaseRun, Execute } from './run';
-import type { Suite, TestCase } from './suite';
+import { refersTo, type Suite, type TestCase } from './suite';
 
 export class TargetError extends Error {}
 
@@ -32,7 +32,8 @@ export async function resolveTarget(client: ServiceClient, suite: Suite, tenantI
     const field = kind.id;
     throw new TargetError(`${kind.label} ${JSON.stringify(ref)} names ${named.length} ${field}s in tenant ${tenantId} on ${where} (ids ${ids.join(', ')}): give the id instead ("${field}": ${String(ids[0])}), or rename one.`);
   }
-  const found = typeof ref === 'number' ? items.find((i) => i.id === ref) : named[0] ?? items.find((i) => String(i.id) === ref);
+  // A name wins over an id written as text, so a prompt named "12" is not mistaken for prompt 12.
+  const found = named[0] ?? items.find((i) => typeof i.id === 'number' && refersTo(ref, { id: i.id }));
   if (!found || typeof found.id !== 'number') {
     const names = items.map((i) => JSON.stringify(i.name)).slice(0, 10).join(', ');
     throw new TargetError(`${kind.label} ${typeof ref === 'number' ? ref : JSON.stringify(ref)} is not in tenant ${tenantId} on ${where}${names ? `; it holds ${names}${items.length > 10 ? ', …' : ''}` : ''}.`);
