@@ -92,7 +92,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
       case 'tenantFolder':
         return TENANT_SEGMENTS.map((segment) => [segment, Directory]);
       case 'kindFolder': {
-        // The shared listing: the extension's own creates and deletes drop it (listings/register.ts), so it is not stale after them.
+        // The shared listing: the extension's own creates and deletes drop it (documents/register.ts), so it is not stale after them.
         const items = await this.call(uri, () => this.listings.items({ connection: location.connection, tenantId: location.tenantId, segment: location.segment }));
         // Prompts and agents have a folder of parts beside their document.
         const hasParts = location.segment === 'ai_prompts' || location.segment === 'agents';

@@ -18,8 +18,7 @@ import type { ResourceLocation, Runner } from './runner';
 export function registerConversationCommands(log: Log, runner: Runner, history: HistoryStore, listings: ListingCache): vscode.Disposable[] {
   return [
     registerCommand(log, COMMANDS.continueConversation, async (arg) => {
-      const ref = arg as { resource?: unknown; runId?: unknown } | undefined;
-      const run = typeof ref?.resource === 'string' ? history.runs(ref.resource).find((r) => r.id === ref.runId) : undefined;
+      const run = history.named(arg);
       const step = run && nextStep(run);
       if (!run || !step) throw new Error('resource and runId must name a recorded test_prompt run whose answer names a next prompt (next_prompt_id not null).');
       const here = vscode.Uri.parse(run.resource);

@@ -20,7 +20,7 @@ function runUri(run: RunRecord): vscode.Uri {
 /** Read from the history when shown, which holds the runs already: nothing is stored twice. */
 function runText(history: HistoryStore, uri: vscode.Uri): string {
   const id = uri.path.replace(/^\//, '').replace(/\.json$/, '');
-  const run = history.runs(uri.query).find((r) => r.id === id);
+  const run = history.find(uri.query, id);
   if (!run) return '';
   const shown = responseOf(run.outcome) ?? run.outcome;
   return `${JSON.stringify(shown, null, 2)}\n`;
@@ -41,7 +41,7 @@ function field(run: RunRecord, name: string): string | undefined {
 export function handlePanelRequests(log: Log, panel: ResultsPanel, runner: Runner, history: HistoryStore, forms: InputsForms): vscode.Disposable[] {
   const find = (runId: string): RunRecord | undefined => {
     const resource = runner.shownResource;
-    return resource ? history.runs(resource).find((r) => r.id === runId) : undefined;
+    return resource ? history.find(resource, runId) : undefined;
   };
   // The form answered (its problem shown) or closed: the page shows what is left.
   const showAgain = (place: FormPlace | undefined): void => {

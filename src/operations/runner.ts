@@ -196,7 +196,7 @@ export class Runner implements Runs {
     const listed = prompts && this.listings.peek(prompts);
     const promptNames = listed && Object.fromEntries(listed.flatMap((p) => (typeof p.id === 'number' && typeof p.name === 'string' ? [[p.id, p.name]] : [])));
     const running = this.running?.resource === resource ? this.running : undefined;
-    const find = (turnResource: string, runId: string): RunRecord | undefined => this.history.runs(turnResource).find((r) => r.id === runId);
+    const find = (turnResource: string, runId: string): RunRecord | undefined => this.history.find(turnResource, runId);
     return {
       resource,
       resourceLabel,

@@ -129,11 +129,6 @@ export function registerAuthoring(log: Log, connections: Connections, history: H
     const detail = await connections.client(resource.connection).get(kindOfSegment(resource.segment), resource.id, resource.tenantId);
     return { name: typeof detail.name === 'string' ? detail.name : String(resource.id), detail };
   };
-  /** The run a command's `{ resource, runId }` (or the panel's RunRef) names. */
-  const recordedRun = (arg: unknown): RunRecord | undefined => {
-    const ref = arg as { resource?: unknown; runId?: unknown } | undefined;
-    return typeof ref?.resource === 'string' ? history.runs(ref.resource).find((r) => r.id === ref.runId) : undefined;
-  };
   return [
     registerCommand(log, COMMANDS.newPromptTestSuite, async (arg) => {
       const programmatic = isProgrammatic(arg);
@@ -150,15 +145,15 @@ export function registerAuthoring(log: Log, connections: Connections, history: H
       return createSuite(uri, suiteTemplate(resource, name, first), !programmatic);
     }),
     registerCommand(log, COMMANDS.saveAsTestCase, async (arg) => {
-      const run = recordedRun(arg);
+      const run = history.named(arg);
       if (!run || run.operation === 'send_request') throw new Error('resource and runId must name a recorded test_prompt or execute_action run (see convai.showRunHistory).');
       const resource = testedOf(run.resource);
       return addCase(resource, (await nameOf(resource)).name, (names) => caseOf(run, names), arg);
     }),
     registerCommand(log, COMMANDS.saveAsConversationCase, async (arg) => {
-      const last = recordedRun(arg);
+      const last = history.named(arg);
       if (!last?.conversation) throw new Error('resource and runId must name a recorded turn of a conversation continued in the results panel (convai.continueConversation).');
-      const turns = conversationTurns(last, (resource, runId) => history.runs(resource).find((r) => r.id === runId));
+      const turns = conversationTurns(last, (resource, runId) => history.find(resource, runId));
       const firstUri = (turns[0] as RunRecord).resource;
       // The name each answering prompt has now, asked once per prompt: the case expects it by name, as a person writes it.
       const names = new Map<string, string>();

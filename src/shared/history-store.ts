@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { addRun, runsOf, type HistoryData, type RunRecord } from '../core/history';
+import { addRun, findRun, runsOf, type HistoryData, type RunRecord } from '../core/history';
 import { isJsonObject } from '../core/json';
 
 const HISTORY_KEY = 'convai.runHistory';
@@ -19,6 +19,16 @@ export class HistoryStore {
 
   runs(resource: string): RunRecord[] {
     return runsOf(this.data(), resource);
+  }
+
+  find(resource: string, id: string): RunRecord | undefined {
+    return findRun(this.data(), resource, id);
+  }
+
+  /** The run a command's `{ resource, runId }` (or the panel's reference to a run) names. */
+  named(arg: unknown): RunRecord | undefined {
+    const ref = arg as { resource?: unknown; runId?: unknown } | undefined;
+    return typeof ref?.resource === 'string' && typeof ref.runId === 'string' ? this.find(ref.resource, ref.runId) : undefined;
   }
 
   /** The newest run of all, for bringing the panel back when it did not say what it showed. */
