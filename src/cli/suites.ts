@@ -13,6 +13,8 @@ export interface SuiteFile {
   /** The path relative to the working directory, with forward slashes: how output and JUnit name the suite. */
   name: string;
   suite: Suite;
+  /** The file's text, where a problem found later (a prompt the tenant lacks) is placed by line and column. */
+  text: string;
 }
 
 /** Never holds suites of this project, and can be huge. */
@@ -62,6 +64,6 @@ export async function loadSuite(file: string, cwd: string): Promise<SuiteFile | 
     return { problems: [`${name}: the file could not be read (${messageOf(error)}); check its permissions.`] };
   }
   const { suite, problems } = parseSuite(text);
-  if (suite && problems.length === 0) return { name, suite };
+  if (suite && problems.length === 0) return { name, suite, text };
   return { problems: problems.map((p) => `${name}:${lineColumnText(text, p.range.offset)} ${p.message}`) };
 }

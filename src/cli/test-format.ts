@@ -2,9 +2,8 @@
  * Prompt test results as a terminal shows them (a table per suite, the
  * reasons under each failed case), and the contract's JSON shape for scripts.
  */
-import type { Failure } from '../core/prompt-tests/assertions';
 import { caseReport } from '../core/prompt-tests/report';
-import { tallyLine, type CaseResult, type SuiteResult } from '../core/prompt-tests/run';
+import { caseMessages, tallyLine, type CaseResult, type SuiteResult } from '../core/prompt-tests/run';
 import type { Suite } from '../core/prompt-tests/suite';
 import type { ResolvedTarget } from '../core/prompt-tests/target';
 import { table } from './format';
@@ -21,17 +20,21 @@ export interface SuiteOutcome {
 const REASON_INDENT = '      ';
 
 function verdict(result: CaseResult): string {
-  return result.skipped ? 'SKIP' : result.verdict.toUpperCase();
+  if (result.skipped) return result.runs + result.errors === 0 ? 'SKIP' : 'STOPPED';
+  return result.errors > 0 ? 'ERROR' : result.verdict.toUpperCase();
 }
 
 function duration(result: CaseResult): string {
-  if (result.runs.length === 0) return '-';
-  const ms = result.runs.reduce((sum, run) => sum + run.durationMs, 0);
+  if (result.details.length === 0) return '-';
+  const ms = result.durationMs;
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-function passRate(result: CaseResult, repeat: number): string {
-  return repeat <= 1 || result.skipped ? '' : tallyLine(result);
+/** The tally of the answered runs, and the errored ones apart. */
+function passRate(result: CaseResult): string {
+  if (result.repeat <= 1 && result.errors === 0) return '';
+  const errors = result.errors > 0 ? `; ${plural(result.errors, 'error')}` : '';
+  return result.runs > 0 ? `${tallyLine(result)}${errors}` : `no answered run${errors}`;
 }
 
 /** `label` before the first line of a value, the others aligned under it. */
@@ -41,26 +44,21 @@ function labelled(label: string, value: string): string[] {
 
 /** The reasons a case failed; an unequal value also shows both sides, as the message alone does not. */
 function reasons(result: CaseResult): string[] {
-  const sides = new Map<string, Failure>();
-  for (const failure of result.runs.flatMap((run) => run.failures)) {
-    if (failure.expected !== undefined && !sides.has(failure.message)) sides.set(failure.message, failure);
-  }
-  return result.messages.flatMap((message) => {
-    const failure = sides.get(message);
+  return caseMessages(result).flatMap((message) => {
+    const failure = result.failures.find((f) => f.message === message && f.assertion === 'equals');
     const lines = [`- ${message}`];
-    if (failure) lines.push(...labelled('  expected: ', failure.expected ?? ''), ...labelled('  actual:   ', failure.actual ?? ''));
+    if (failure) lines.push(...labelled('  expected: ', failure.expected ?? ''), ...labelled('  actual:   ', failure.actual ?? '(absent)'));
     return lines.map((line) => `${REASON_INDENT}${line}`);
   });
 }
 
-export function suiteLines({ name, suite, target, result }: SuiteOutcome): string[] {
+export function suiteLines({ name, target, result }: Pick<SuiteOutcome, 'name' | 'target' | 'result'>): string[] {
   const skipped = result.skipped > 0 ? `, ${result.skipped} skipped` : '';
   const lines = [`${name}: ${target.kind.label} "${target.name}" (id ${target.id}) in tenant ${target.tenantId}; ${result.passed} of ${plural(result.cases.length, 'case')} passed${skipped}`];
-  const repeats = new Map(suite.cases.map((c) => [c.name, c.repeat]));
-  // The pass rate says something only of repeated cases; a suite without any leaves the column out.
-  const rated = suite.cases.some((c) => c.repeat > 1);
+  // The pass rate says something only of repeated cases and errored runs; a suite without any leaves the column out.
+  const rated = result.cases.some((c) => passRate(c) !== '');
   const row = (...cells: string[]): string[] => (rated ? cells : cells.filter((_, column) => column !== 2));
-  const rows = [row('case', 'result', 'pass rate', 'duration'), ...result.cases.map((c) => row(c.name, verdict(c), passRate(c, repeats.get(c.name) ?? 1), duration(c)))];
+  const rows = [row('case', 'result', 'pass rate', 'duration'), ...result.cases.map((c) => row(c.name, verdict(c), passRate(c), duration(c)))];
   const [header, ...body] = table(rows);
   lines.push(`  ${header ?? ''}`);
   // A failed case's reasons go right under its row, where the reader is looking.
@@ -86,12 +84,28 @@ export function totalsLine(outcomes: readonly SuiteOutcome[]): string {
   return `Prompt tests: ${sum((r) => r.passed)} passed, ${sum((r) => r.failed)} failed${skipped > 0 ? `, ${skipped} skipped` : ''} (${plural(outcomes.length, 'suite')})`;
 }
 
-/** `{ passed, failed, suites: [{ file, cases }] }`; a case not run counts as failed, as in convai.runPromptTests. */
+/** `{ passed, failed, skipped, suites: [{ file, cases }] }`, counted as the text output and convai.runPromptTests count. */
 export function testJson(outcomes: readonly SuiteOutcome[]): string {
   const sum = (pick: (r: SuiteResult) => number): number => total(outcomes, pick);
   return JSON.stringify({
     passed: sum((r) => r.passed),
-    failed: sum((r) => r.failed + r.skipped),
-    suites: outcomes.map((o) => ({ file: o.name, cases: o.result.cases.map(caseReport) })),
+    failed: sum((r) => r.failed),
+    skipped: sum((r) => r.skipped),
+    suites: outcomes.map((o) => ({ file: o.name, ...(o.result.baseline ? { baseline: o.result.baseline } : {}), cases: o.result.cases.map(caseReport) })),
   }, null, 2);
+}
+
+/** What a baseline was compared with: a run it matched only in part, or not at all, must not pass for a comparison. */
+export function baselineNotes(outcomes: readonly SuiteOutcome[], file: string): string[] {
+  const compared = total(outcomes, (r) => r.baseline?.compared ?? 0);
+  const ran = total(outcomes, (r) => r.baseline?.cases ?? 0);
+  if (ran === 0) return [];
+  if (compared === 0) {
+    return [`--baseline ${file}: no case of this run is in it, so nothing was compared. Give a report that test --json wrote for these suites.`];
+  }
+  const partial = outcomes.filter((o) => o.result.baseline && o.result.baseline.compared < o.result.baseline.cases);
+  return partial.map((o) => {
+    const { compared: matched = 0, cases = 0 } = o.result.baseline ?? {};
+    return `--baseline ${file}: ${matched} of ${plural(cases, 'case')} of ${o.name} ${matched === 1 ? 'is' : 'are'} in it; the others were not compared.`;
+  });
 }

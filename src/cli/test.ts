@@ -6,16 +6,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServiceClient } from '../core/client';
 import { ServiceError } from '../core/errors';
-import { compareWithBaseline, type Baseline } from '../core/prompt-tests/baseline';
+import { baselineFor, type Baseline } from '../core/prompt-tests/baseline';
 import { junitXml } from '../core/prompt-tests/report';
-import { runSuite } from '../core/prompt-tests/run';
-import { executorFor, resolveTarget, TargetError } from '../core/prompt-tests/target';
+import { prepareSuite, runSuiteAt, TargetError, whereSuiteRuns } from '../core/prompt-tests/target';
 import { EXIT, PROGRAM, UsageError, type ArgValue, type CliContext, type Command } from './command';
 import { baseUrlFrom, tenantIdFrom, tokenFrom, URL_VARIABLE, withClient, type ServiceTarget } from './service';
 import { findSuites, loadSuite, type SuiteFile } from './suites';
 import { affectedOf, baselineFrom, CONCURRENCY, concurrencyFrom, shardOf, type Selected } from './test-options';
-import { suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
-import { messageOf, plural } from '../core/text';
+import { baselineNotes, suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
+import { lineColumnText, messageOf, plural } from '../core/text';
 
 function text(value: ArgValue): string | undefined {
   return typeof value === 'string' ? value : undefined;
@@ -38,14 +37,18 @@ async function resolveAll(client: ServiceClient, files: readonly Selected[], ten
   const ready: Ready[] = [];
   const problems: string[] = [];
   for (const file of files) {
-    const tenantId = tenant ?? file.suite.target?.tenantId;
+    const { tenantId } = whereSuiteRuns(file.suite, { tenantId: tenant });
     if (tenantId === undefined) {
       problems.push(`${file.name}: the suite names no tenant: pass --tenant <id>, or give the suite "target": { "tenantId": <id> }.`);
       continue;
     }
     try {
-      ready.push({ ...file, target: await resolveTarget(client, file.suite, tenantId, baseUrl) });
+      ready.push({ ...file, target: await prepareSuite(client, file.suite, tenantId, baseUrl) });
     } catch (error) {
+      if (error instanceof TargetError && error.problems.length > 0) {
+        problems.push(...error.problems.map((p) => `${file.name}:${lineColumnText(file.text, p.range.offset)} ${p.message}.`));
+        continue;
+      }
       if (error instanceof TargetError) {
         const key = file.suite.resource.segment === 'ai_prompts' ? 'prompt' : 'integration';
         problems.push(`${file.name}: ${error.message.replace(/\.$/, '')}; correct the suite's "${key}" or its tenant.`);
@@ -77,12 +80,12 @@ interface RunSettings {
   context: CliContext;
 }
 
-/** Sends the suites one after another until `signal` is aborted; what the abort left unrun comes back skipped. */
+/** Sends the suites one after another until `signal` is aborted; what the abort left unfinished comes back skipped. */
 async function runAll(client: ServiceClient, ready: readonly Ready[], options: RunSettings): Promise<SuiteOutcome[]> {
   const done: SuiteOutcome[] = [];
   for (const { only, ...file } of ready) {
-    const ran = await runSuite(file.suite, executorFor(client, file.target), { concurrency: options.concurrency, signal: options.signal, only });
-    const result = options.baseline ? compareWithBaseline(file.name, ran, options.baseline) : ran;
+    const baseline = options.baseline && (baselineFor(options.baseline, file.name)?.cases ?? new Map());
+    const result = await runSuiteAt(client, file.suite, file.target, { concurrency: options.concurrency, signal: options.signal, only, baseline });
     done.push({ ...file, result });
     if (!options.json) for (const line of [...suiteLines({ ...file, result }), '']) options.context.out(line);
   }
@@ -97,10 +100,10 @@ export const testCommand: Command = {
     `--url <base URL>        the service, e.g. https://convai.example.com (default: the environment variable ${URL_VARIABLE})`,
     '--tenant <id>           the tenant to test in (default: each suite\'s "target": { "tenantId" })',
     '--junit <file>          also write a JUnit XML report, one testsuite per suite file',
-    '--json                  print { passed, failed, suites: [ { file, cases: [ { name, passed, verdict, runs, passes, passRate, interval, regressed?, messages } ] } ] }',
+    '--json                  print { passed, failed, skipped, suites: [ { file, cases: [ { name, passed, verdict, runs, passes, errors, passRate, interval, regressed?, messages, turns? } ] } ] }',
     `--concurrency <n>       requests at once, 1 to ${CONCURRENCY.max} (default ${CONCURRENCY.default})`,
     '--shard <i>/<n>         run only the i-th of n parts of the cases, split by a stable hash of file and case name',
-    '--baseline <file>       a report of test --json: a case whose passes dropped significantly against it (one-sided Fisher test, p < 0.05) is regressed and fails',
+    '--baseline <file>       a report of test --json: a case whose passes dropped significantly against it (one-sided Fisher test, p < 0.05) is regressed and fails; suites are matched by their path from the file name up, wherever the run starts, and what matched nothing is said',
     '--affected-by <folder>  run only the suites whose prompt or integration the planned push of this pulled tenant folder changes, or whose prompt links to a changed one through next_prompt_id or exit_prompt_id',
     'Folders are searched recursively, skipping node_modules and folders whose name starts with a dot.',
     'Exits 0 when every case passed, 1 when a case failed.',
@@ -127,7 +130,8 @@ export const testCommand: Command = {
     const tenant = tenantFlag === undefined ? undefined : tenantIdFrom(tenantFlag, '--tenant');
     const json = args.values.json === true;
     const shardFlag = text(args.values.shard);
-    const baseline = await baselineFrom(text(args.values.baseline), context.cwd);
+    const baselineFlag = text(args.values.baseline);
+    const baseline = await baselineFrom(baselineFlag, context.cwd);
 
     const loaded: SuiteFile[] = [];
     const problems: string[] = [];
@@ -160,10 +164,11 @@ export const testCommand: Command = {
 
     if (json) context.out(testJson(outcomes));
     else context.out(totalsLine(outcomes));
+    if (baselineFlag !== undefined) for (const line of baselineNotes(outcomes, baselineFlag)) context.err(line);
     if (junit !== undefined) await writeJunit(junit, outcomes, context);
     if (stopper.signal.aborted) {
       const unrun = outcomes.reduce((sum, o) => sum + o.result.skipped, 0);
-      context.err(`Stopped by Ctrl+C: nothing more was sent; ${plural(unrun, 'case')} did not run and ${unrun === 1 ? 'is' : 'are'} reported skipped.`);
+      context.err(`Stopped by Ctrl+C: nothing more was sent; ${plural(unrun, 'case')} did not finish and ${unrun === 1 ? 'is' : 'are'} reported skipped, with the runs that ended.`);
       return EXIT.interrupted;
     }
     return outcomes.every((o) => o.result.failed === 0 && o.result.skipped === 0) ? EXIT.ok : EXIT.failed;

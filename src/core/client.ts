@@ -57,6 +57,8 @@ export interface RetryOptions {
 export interface CallOptions {
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
+  /** Told of each wait before a retry, so a caller timing the service (a test's maxMs) can leave the wait out. */
+  readonly onWait?: (ms: number) => void;
 }
 
 export interface TestPromptBody {
@@ -248,10 +250,13 @@ export class ServiceClient {
         throw afterAttempts(failure, attempt, `No time was left within the ${Math.round(timeoutMs / 1000)} s deadline to try again.`);
       }
       this.log.warn(`${method} ${info.path}: ${reason}; retrying in ${ms} ms (attempt ${attempt + 1} of ${retries + 1})`);
+      const waitStarted = Date.now();
       try {
         await this.sleep(ms, signal);
       } catch (error) {
         if (!stopped()) throw error;
+      } finally {
+        call.onWait?.(Date.now() - waitStarted);
       }
       const halted = stopped();
       if (halted) throw halted.kind === 'cancelled' ? halted : afterAttempts(halted, attempt);

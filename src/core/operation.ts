@@ -4,7 +4,7 @@
  * and what counts as a failure are decided here once, and the callers cannot drift apart.
  */
 import { createHash } from 'node:crypto';
-import type { ServiceClient } from './client';
+import type { CallOptions, ServiceClient } from './client';
 import { ServiceError } from './errors';
 import type { RunOutcome } from './history';
 import type { JsonObject } from './json';
@@ -57,12 +57,12 @@ export function failedOutcome(error: unknown): RunOutcome {
 }
 
 /** Sends the target's operation with the inputs as its body; rejects when the request fails. */
-export async function sendOperation(client: ServiceClient, target: OperationTarget, inputs: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
+export async function sendOperation(client: ServiceClient, target: OperationTarget, inputs: JsonObject, call: CallOptions = {}): Promise<JsonObject> {
   const { kind, id, tenantId } = target;
   // The inputs were checked where they were made (the form, a command's arguments, a suite's schema).
   const answer = operationOf(kind) === 'test_prompt'
-    ? await client.testPrompt(kind, id, tenantId, inputs as { prompt_text: string }, { signal })
-    : await client.executeAction(kind, id, tenantId, inputs as { action: string }, { signal });
+    ? await client.testPrompt(kind, id, tenantId, inputs as { prompt_text: string }, call)
+    : await client.executeAction(kind, id, tenantId, inputs as { action: string }, call);
   return answer as unknown as JsonObject;
 }
 
@@ -71,7 +71,7 @@ export async function runOperation(client: ServiceClient, target: OperationTarge
   let savedHash: string | undefined;
   try {
     savedHash = await savedVersionHash(client, target, signal);
-    const response = await sendOperation(client, target, inputs, signal);
+    const response = await sendOperation(client, target, inputs, { signal });
     return { outcome: answeredOutcome(operationOf(target.kind), response), savedHash, response };
   } catch (error) {
     return { outcome: failedOutcome(error), savedHash, error };

@@ -1,37 +1,36 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { verdictLine, type CaseResult, type CaseRun } from '../core/prompt-tests/run';
+import { failurePlace } from '../core/prompt-tests/places';
+import { errorsLine, tallyMessages, verdictLine, type CaseFailure, type CaseResult } from '../core/prompt-tests/run';
 import { parseSuite, SUITE_SUFFIX, type TestCase, type Turn } from '../core/prompt-tests/suite';
 import { runSuiteFile, suiteText, type SuiteDeps, type SuiteRun } from './execution';
 import type { GreenRuns } from './green-runs';
 import { messageOf, plural } from '../core/text';
 import { textRange } from '../ui/text-range';
 
-/** What failed in a run or a turn: a failed `equals` (or answering prompt) as a diff of expected and actual, the others as text. */
-function messagesOf(runs: ReadonlyArray<Pick<CaseRun, 'failures' | 'error'>>, extra: readonly string[], location: vscode.Location, note: string): vscode.TestMessage[] {
-  const messages: vscode.TestMessage[] = [];
-  const seen = new Set<string>();
-  for (const run of runs) {
-    for (const failure of run.failures) {
-      if (seen.has(failure.message)) continue;
-      seen.add(failure.message);
-      messages.push(failure.expected !== undefined && failure.actual !== undefined
-        ? vscode.TestMessage.diff(failure.message, failure.expected, failure.actual)
-        : new vscode.TestMessage(failure.message));
-    }
-    if (run.error !== undefined && !seen.has(run.error)) {
-      seen.add(run.error);
-      messages.push(new vscode.TestMessage(run.error));
-    }
-  }
-  messages.push(...extra.map((text) => new vscode.TestMessage(text)));
-  for (const message of messages) Object.assign(message, { location, message: `${String(message.message)}\n${note}` });
-  return messages;
+/** Where a run's results are placed: the suite's text as it was read for the run. */
+interface Placing {
+  uri: vscode.Uri;
+  text: string;
+}
+
+/** A failed assertion at its place in the suite: an unequal value (or answering prompt) as a diff of expected and actual. */
+function failureMessage(placing: Placing, testCase: TestCase, failure: CaseFailure): vscode.TestMessage {
+  const message = failure.expected !== undefined && failure.actual !== undefined
+    ? vscode.TestMessage.diff(failure.message, failure.expected, failure.actual)
+    : new vscode.TestMessage(failure.message);
+  const { offset, length } = failurePlace(placing.text, testCase, failure);
+  message.location = new vscode.Location(placing.uri, textRange(placing.text, offset, Math.max(length, 1)));
+  return message;
+}
+
+function noteAt(text: string, location: vscode.Location): vscode.TestMessage {
+  return Object.assign(new vscode.TestMessage(text), { location });
 }
 
 /** How sure a verdict is, when more than one run weighed it (contract: "Verdicts over repeated runs"). */
-function verdictOf(testCase: TestCase, result: CaseResult): string | undefined {
-  return testCase.repeat > 1 || result.verdict === 'flaky' ? verdictLine(result) : undefined;
+function verdictOf(result: CaseResult): string | undefined {
+  return result.repeat > 1 || result.verdict === 'flaky' ? verdictLine(result) : undefined;
 }
 
 /** A conversation's turn in the Testing view: the text it sends, cut to a line. */
@@ -48,20 +47,36 @@ function locationOf(uri: vscode.Uri, item: vscode.TestItem): vscode.Location {
   return new vscode.Location(uri, item.range ?? new vscode.Range(0, 0, 0, 0));
 }
 
-/** A case's result on its item and, for a conversation, each turn's on its own: the turns after the failing one were not sent. */
-function report(run: vscode.TestRun, uri: vscode.Uri, item: vscode.TestItem, testCase: TestCase, result: CaseResult, note: string): void {
-  const duration = result.runs.reduce((sum, r) => sum + r.durationMs, 0);
-  const verdict = verdictOf(testCase, result);
-  if (result.skipped) run.skipped(item);
-  else if (result.passed) run.passed(item, duration);
-  else run.failed(item, messagesOf(result.runs, [...result.messages.filter((m) => m.startsWith('passed ') || m.startsWith('regressed: ')), ...(verdict ? [verdict] : [])], locationOf(uri, item), note), duration);
+/**
+ * A case's result on its item, read from the engine's structured result: each failed assertion at its place, the
+ * errors, the verdict and a regression each a message of their own; for a conversation, each turn's on its own item
+ * (the turns after the failing one were not sent).
+ */
+function report(run: vscode.TestRun, placing: Placing, item: vscode.TestItem, testCase: TestCase, result: CaseResult, unsaved: string | undefined): void {
+  const where = locationOf(placing.uri, item);
+  const verdict = verdictOf(result);
+  if (result.skipped) {
+    run.skipped(item);
+    // Cancelled partway: what ended is still evidence, told beside the case.
+    if (result.details.length > 0) run.appendOutput(`${testCase.name}: ${[...tallyMessages(result), verdictLine(result)].join('; ')}\r\n`, where, item);
+  } else if (result.passed) run.passed(item, result.durationMs);
+  else {
+    const messages = [
+      ...(result.errors > 0 ? [noteAt(errorsLine(result), where)] : []),
+      ...result.failures.map((f) => failureMessage(placing, testCase, f)),
+      ...[...tallyMessages(result), ...(verdict ? [verdict] : []), ...(unsaved ? [unsaved] : [])].map((text) => noteAt(text, where)),
+    ];
+    if (result.errors > 0 && result.failures.length === 0 && !result.skipped) run.errored(item, messages, result.durationMs);
+    else run.failed(item, messages, result.durationMs);
+  }
   // A passed test takes no message in VS Code's API: its verdict goes to the output, attached to it.
-  if (result.passed && verdict) run.appendOutput(`${testCase.name}: ${verdict}\r\n`, locationOf(uri, item), item);
+  if (result.passed && verdict) run.appendOutput(`${testCase.name}: ${verdict}\r\n`, where, item);
   childrenOf(item).forEach((turnItem, index) => {
     const turn = result.turns?.find((t) => t.turn === index + 1);
-    if (result.skipped || !turn) run.skipped(turnItem);
+    if (!turn) run.skipped(turnItem);
     else if (turn.passed) run.passed(turnItem, turn.durationMs);
-    else run.failed(turnItem, messagesOf([turn], [], locationOf(uri, turnItem), note), turn.durationMs);
+    else if (turn.error !== undefined) run.errored(turnItem, noteAt(turn.error, locationOf(placing.uri, turnItem)), turn.durationMs);
+    else run.failed(turnItem, turn.failures.map((f) => failureMessage(placing, testCase, f)), turn.durationMs);
   });
 }
 
@@ -164,6 +179,8 @@ export class PromptTestController implements vscode.Disposable {
         const byName = new Map(cases.map((c) => [c.label, c]));
         for (const testCase of cases) for (const item of [testCase, ...childrenOf(testCase)]) run.enqueued(item);
         try {
+          let placing: Placing = { uri, text: '' };
+          let unsaved: string | undefined;
           let note = '';
           const baseline = againstLastGreen ? this.greenRuns.baseline(uri) : undefined;
           if (baseline) run.appendOutput(`${path.basename(uri.path)}: ${baseline.size > 0 ? `compared with its last green run (${plural(baseline.size, 'case')})` : 'no green run yet, so nothing to compare with'}.\r\n`);
@@ -171,8 +188,10 @@ export class PromptTestController implements vscode.Disposable {
             baseline,
             signal: controller.signal,
             only: new Set(byName.keys()),
-            onVersion: (version) => {
-              note = version;
+            onReady: (ready) => {
+              placing = { uri, text: ready.text };
+              note = ready.note;
+              unsaved = ready.unsavedChanges ? ready.note : undefined;
             },
             onCaseStarted: (c) => {
               const item = byName.get(c.name);
@@ -180,7 +199,7 @@ export class PromptTestController implements vscode.Disposable {
             },
             onCaseFinished: (c, result) => {
               const item = byName.get(c.name);
-              if (item) report(run, uri, item, c, result, note);
+              if (item) report(run, placing, item, c, result, unsaved);
             },
           });
           run.appendOutput(`${path.basename(uri.path)}: ${done.result.passed} passed, ${done.result.failed} failed, ${done.result.skipped} skipped. ${note}\r\n`);

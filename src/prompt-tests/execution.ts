@@ -3,11 +3,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { operationOf, savedVersionHash } from '../core/operation';
 import type { JsonObject } from '../core/json';
-import { judgeCase, withBaseline } from '../core/prompt-tests/baseline';
 import type { Tally } from '../core/prompt-tests/statistics';
-import { runSuite, type CaseResult, type CaseRun, type SuiteResult } from '../core/prompt-tests/run';
+import type { CaseResult, CaseRun, SuiteResult } from '../core/prompt-tests/run';
 import { parseSuite, type Suite, type TestCase } from '../core/prompt-tests/suite';
-import { caseInputs, caseRunOutcome, executorFor, resolveTarget, type ResolvedTarget } from '../core/prompt-tests/target';
+import { caseInputs, caseRunOutcome, prepareSuite, runSuiteAt, TargetError, whereSuiteRuns, type ResolvedTarget } from '../core/prompt-tests/target';
 import { lineColumnText } from '../core/text';
 import { describeLocation, toResourceUriString, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
@@ -30,12 +29,16 @@ export async function suiteText(uri: vscode.Uri): Promise<string> {
   return open ? open.getText() : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
 }
 
-export async function readSuite(uri: vscode.Uri): Promise<Suite> {
+function cannotRun(uri: vscode.Uri, text: string, problems: ReadonlyArray<{ message: string; range: { offset: number } }>): SuiteError {
+  return new SuiteError(`${vscode.workspace.asRelativePath(uri)} cannot run: ${problems.map((p) => `${lineColumnText(text, p.range.offset)} ${p.message}`).join('; ')}.`);
+}
+
+/** The suite and the text it was read from, where its results are placed. */
+export async function readSuite(uri: vscode.Uri): Promise<{ suite: Suite; text: string }> {
   const text = await suiteText(uri);
   const { suite, problems } = parseSuite(text);
-  if (suite) return suite;
-  const name = vscode.workspace.asRelativePath(uri);
-  throw new SuiteError(`${name} cannot run: ${problems.map((p) => `${lineColumnText(text, p.range.offset)} ${p.message}`).join('; ')}.`);
+  if (suite) return { suite, text };
+  throw cannotRun(uri, text, problems);
 }
 
 export interface SuiteRun {
@@ -52,8 +55,8 @@ export interface SuiteRun {
 
 export interface SuiteRunOptions {
   signal?: AbortSignal;
-  /** Once the target is known, before any case runs: which version will run. */
-  onVersion?: (note: string) => void;
+  /** Once the target is known, before any case runs: the text results are placed in, and which version will run. */
+  onReady?: (ready: { text: string; suite: Suite; note: string; unsavedChanges: boolean }) => void;
   only?: ReadonlySet<string>;
   onCaseStarted?: (testCase: TestCase) => void;
   onCaseFinished?: (testCase: TestCase, result: CaseResult) => void;
@@ -63,23 +66,27 @@ export interface SuiteRunOptions {
 
 /** Runs a suite file's cases against its target, recording every run in the resource's run history. */
 export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: SuiteRunOptions = {}): Promise<SuiteRun> {
-  const suite = await readSuite(uri);
-  const setting = testTarget();
-  const connection = suite.target?.connection ?? setting.connection;
-  const tenantId = suite.target?.tenantId ?? setting.tenantId;
+  const { suite, text } = await readSuite(uri);
+  const { connection, tenantId } = whereSuiteRuns(suite, {}, testTarget());
   const file = path.basename(uri.path);
   if (connection === undefined || tenantId === undefined) {
     throw new SuiteError(`${file} names no ${connection === undefined ? 'connection' : 'tenant'} to run against: give the suite a "target" ({ "connection", "tenantId" }) or set convai.testTarget.`);
   }
   if (!deps.connections.get(connection)) throw new SuiteError(`${file} runs against the connection "${connection}", which does not exist: add it with "ConvAI: Add Connection" or change the suite's target.`);
   const client = deps.connections.client(connection);
-  const target = await resolveTarget(client, suite, tenantId, `connection "${connection}"`, options.signal);
+  let target: ResolvedTarget;
+  try {
+    target = await prepareSuite(client, suite, tenantId, `connection "${connection}"`, options.signal);
+  } catch (error) {
+    if (error instanceof TargetError && error.problems.length > 0) throw cannotRun(uri, text, error.problems);
+    throw error;
+  }
   const location: WholeLocation = { type: 'resource', connection, tenantId, segment: suite.resource.segment, id: target.id };
   const resource = toResourceUriString(location);
   const label = describeLocation(location, target.name);
   const savedHash = await savedVersionHash(client, target, options.signal);
   const unsavedChanges = hasUnsavedEdits(deps.drafts, resource);
-  options.onVersion?.(versionNote({ label, savedHash, unsavedChanges }));
+  options.onReady?.({ text, suite, note: versionNote({ label, savedHash, unsavedChanges }), unsavedChanges });
   const operation = operationOf(target.kind);
   const records: Array<Promise<void>> = [];
   /** One request in the resource's run history: a conversation's turns each in the history of the prompt that answered it. */
@@ -92,20 +99,19 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
       outcome: caseRunOutcome(operation, run), version: id === target.id ? { savedHash, unsavedChanges } : { unsavedChanges: hasUnsavedEdits(deps.drafts, uri) },
     }));
   };
-  const { baseline } = options;
-  const ran = await runSuite(suite, executorFor(client, target), {
+  const result = await runSuiteAt(client, suite, target, {
     concurrency: testConcurrency(),
     signal: options.signal,
     only: options.only,
+    baseline: options.baseline,
     onCaseStarted: options.onCaseStarted,
-    onCaseFinished: options.onCaseFinished && ((testCase, result) => options.onCaseFinished?.(testCase, judgeCase(result, baseline?.get(testCase.name)))),
+    onCaseFinished: options.onCaseFinished,
     onRun: (testCase, run) => {
       if (!run.turns) return record(target.id, target.name, caseInputs(operation, testCase), run);
       for (const turn of run.turns) record(turn.promptId, turn.promptName, turn.inputs, turn);
     },
   });
   await Promise.all(records);
-  const result = baseline ? withBaseline(ran, (name) => baseline.get(name)) : ran;
   return { result, target, resource, label, savedHash, unsavedChanges };
 }
 

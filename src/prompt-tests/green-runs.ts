@@ -47,7 +47,7 @@ export class GreenRuns {
     const stored = this.stored();
     const key = suite.toString();
     const tallies = { ...stored[key] };
-    for (const c of result.cases) tallies[c.name] = { passes: c.passes, runs: c.runs.length };
+    for (const c of result.cases) tallies[c.name] = { passes: c.passes, runs: c.runs };
     await this.state.update(KEY, { ...stored, [key]: tallies });
   }
 }

@@ -2,7 +2,7 @@
 // (resolveTarget, runSuite with executorFor), at concurrency 4 against at concurrency 1, on a local service of its own
 // that answers every request after a fixed latency, so the figure shows how well the runs overlap.
 import { ServiceClient } from '../../src/core/client';
-import { runSuite } from '../../src/core/prompt-tests/run';
+import { caseMessages, runSuite } from '../../src/core/prompt-tests/run';
 import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
 import { executorFor, resolveTarget } from '../../src/core/prompt-tests/target';
 import { kindById } from '../../src/core/resources';
@@ -35,7 +35,7 @@ async function timedRun(client: ServiceClient, suite: Suite, concurrency: number
   const elapsed = performance.now() - started;
   if (result.passed !== SUITE_CASES) {
     const first = result.cases.find((c) => !c.passed);
-    throw new Error(`suite throughput: ${result.failed} of ${SUITE_CASES} cases failed at concurrency ${concurrency}: ${first?.messages.join('; ') ?? ''}`);
+    throw new Error(`suite throughput: ${result.failed} of ${SUITE_CASES} cases failed at concurrency ${concurrency}: ${first ? caseMessages(first).join('; ') : ''}`);
   }
   return elapsed;
 }

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { JsonObject } from '../../src/core/json';
 import { ASSERTIONS } from '../../src/core/prompt-tests/assertions';
-import type { TurnRequest } from '../../src/core/prompt-tests/conversation';
 import { caseReport } from '../../src/core/prompt-tests/report';
-import { runSuite, type Execute } from '../../src/core/prompt-tests/run';
+import { caseMessages, runSuite, type Execute, type ExecuteContext } from '../../src/core/prompt-tests/run';
+import type { TurnRequest } from '../../src/core/prompt-tests/conversation';
 import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
 
 /** Greeting (1) hands over to Billing (2), which hands over to Closing (3); Closing stays. */
@@ -14,7 +14,7 @@ const names = new Map([[1, 'Greeting'], [2, 'Billing'], [3, 'Closing']]);
 
 /** A service that answers each prompt with its route and carries the parameters it got forward, plus one. */
 function fakeService(sent: TurnRequest[], answers: (request: TurnRequest) => JsonObject = () => ({})): Execute {
-  const execute = (_testCase: unknown, _signal: AbortSignal, turn?: TurnRequest): Promise<JsonObject> => {
+  const execute = (_testCase: unknown, { turn }: ExecuteContext): Promise<JsonObject> => {
     if (!turn) return Promise.reject(new Error('a conversation sends turns'));
     sent.push(turn);
     const params = (turn.inputs.prompt_params ?? {}) as JsonObject;
@@ -39,7 +39,7 @@ describe('prompt tests: conversations', () => {
       { prompt_text: 'Still there?', expect: { prompt: 'Closing' } },
     ]);
     const result = await runSuite(suite, fakeService(sent));
-    assert.deepEqual(result.cases[0]?.messages, []);
+    assert.deepEqual(result.cases.map(caseMessages)[0], []);
     assert.deepEqual(sent.map((t) => [t.turn, t.promptId, t.inputs]), [
       [1, 1, { prompt_text: 'Hello', prompt_params: { caller: 'Ada', lang: 'en' } }],
       [2, 2, { prompt_text: 'Refund', prompt_params: { caller: 'Ada', lang: 'en', step: 'mine' } }],
@@ -58,7 +58,7 @@ describe('prompt tests: conversations', () => {
     ]);
     const result = await runSuite(suite, fakeService(sent));
     assert.equal(sent.length, 2);
-    assert.deepEqual(result.cases[0]?.messages, ['turn 2: answered by "Billing" (2), expected "Greeting"']);
+    assert.deepEqual(result.cases.map(caseMessages)[0], ['turn 2: answered by "Billing" (2), expected "Greeting"']);
     assert.deepEqual(result.cases[0]?.turns?.map((t) => t.passed), [true, false]);
     const [failure] = result.cases[0]?.turns?.[1]?.failures ?? [];
     assert.deepEqual([failure?.expected, failure?.actual], ['"Greeting"', '"Billing" (2)']);
@@ -67,14 +67,15 @@ describe('prompt tests: conversations', () => {
   it('names the turn and its prompt in an output\'s failure and in a failed request', async () => {
     const wrong = conversation([{ prompt_text: 'Hello' }, { prompt_text: 'Refund', expect: { prompt: 1, response: { speakable: true } } }]);
     const answered = await runSuite(wrong, fakeService([], (t): JsonObject => (t.turn === 2 ? { response: '**No**' } : {})));
-    assert.deepEqual(answered.cases[0]?.messages, [
+    assert.deepEqual(answered.cases.map(caseMessages)[0], [
       'turn 2: answered by "Billing" (2), expected "Greeting" (1)',
       'turn 2: answered by "Billing" (2); response: not speakable: emphasis "**No**" at line 1, column 1',
     ]);
     const sent: TurnRequest[] = [];
-    const failing = Object.assign((c: unknown, s: AbortSignal, t?: TurnRequest) => (t?.turn === 2 ? Promise.reject(new Error('503 Service Unavailable')) : fakeService(sent)(c as never, s, t)), { prompts: { first: 1, names } });
+    const failing = Object.assign((c: unknown, context: ExecuteContext) => (context.turn?.turn === 2 ? Promise.reject(new Error('503 Service Unavailable')) : fakeService(sent)(c as never, context)), { prompts: { first: 1, names } });
     const failed = await runSuite(conversation([{ prompt_text: 'Hello' }, { prompt_text: 'Refund' }]), failing);
-    assert.deepEqual(failed.cases[0]?.messages, ['turn 2: sent to "Billing" (2): 503 Service Unavailable']);
+    assert.deepEqual(failed.cases.map(caseMessages)[0], ['1 of 1 run errored (no answer, so it is not counted): turn 2: sent to "Billing" (2): 503 Service Unavailable']);
+    assert.deepEqual([failed.cases[0]?.errors, failed.cases[0]?.runs, failed.cases[0]?.verdict], [1, 0, 'fail']);
     assert.equal(failed.cases[0]?.turns?.[1]?.error, 'turn 2: sent to "Billing" (2): 503 Service Unavailable');
   });
 
@@ -82,7 +83,7 @@ describe('prompt tests: conversations', () => {
     let run = 0;
     const suite = conversation([{ prompt_text: 'Hello' }, { prompt_text: 'Refund', expect: { response: { contains: 'Billing' } } }], { repeat: 4, minPassRate: 0.5 });
     const result = await runSuite(suite, fakeService([], (t): JsonObject => (t.turn === 2 && run++ % 2 === 1 ? { response: 'lost' } : {})), { concurrency: 1 });
-    assert.deepEqual([result.cases[0]?.passes, result.cases[0]?.runs.length, result.cases[0]?.verdict], [2, 4, 'flaky']);
+    assert.deepEqual([result.cases[0]?.passes, result.cases[0]?.runs, result.cases[0]?.verdict], [2, 4, 'flaky']);
     assert.deepEqual(result.cases[0]?.turns?.map((t) => t.passed), [true, false]);
   });
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { affectedBy, type FolderResource } from '../../src/core/prompt-tests/affected';
-import { BaselineError, compareWithBaseline, parseBaseline } from '../../src/core/prompt-tests/baseline';
+import { baselineFor, BaselineError, parseBaseline } from '../../src/core/prompt-tests/baseline';
 import { caseReport, cut, junitXml } from '../../src/core/prompt-tests/report';
-import { caseResult, type CaseRun, type SuiteResult } from '../../src/core/prompt-tests/run';
+import { caseMessages, caseResult, type CaseRun, type SuiteResult } from '../../src/core/prompt-tests/run';
 import { inShard, parseShard } from '../../src/core/prompt-tests/shard';
 import type { Suite, TestCase } from '../../src/core/prompt-tests/suite';
 
@@ -23,19 +23,41 @@ describe('prompt test reports: JUnit XML', () => {
       caseResult(testCase('steady', 2), runs(2, 2)),
       caseResult(testCase('down'), [requestFailed]),
       caseResult(testCase('wrong'), [wrong('Bonjour', '<Hello>')]),
-      { ...caseResult(testCase('later'), []), passed: false, skipped: true, messages: ['not run: the run was cancelled'] },
+      caseResult(testCase('later'), []),
     );
     const xml = junitXml([{ name: 'a.prompttest.json', result }]);
     assert.match(xml, /<testsuites tests="4" failures="1" errors="1" skipped="1">/);
-    assert.match(xml, /name="steady" time="0\.020"><properties><property name="runs" value="2"\/><property name="passes" value="2"\/><property name="passRate" value="1"\/><property name="verdict" value="pass"\/><\/properties><\/testcase>/);
-    assert.match(xml, /name="down"[^\n]*<\/properties><error message="503 Service Unavailable">503 Service Unavailable<\/error><\/testcase>/);
+    assert.match(xml, /name="steady" time="0\.020"><properties><property name="runs" value="2"\/><property name="passes" value="2"\/><property name="errors" value="0"\/><property name="passRate" value="1"\/><property name="verdict" value="pass"\/><\/properties><\/testcase>/);
+    assert.match(xml, /name="down"[^\n]*<property name="runs" value="0"\/><property name="passes" value="0"\/><property name="errors" value="1"\/>[^\n]*<\/properties><error message="1 of 1 run errored \(no answer, so it is not counted\): 503 Service Unavailable">/);
     assert.match(xml, /name="wrong"[^\n]*<failure message="response: is not equal to the expected value: expected Bonjour, actual &lt;Hello&gt;">/);
     assert.match(xml, /name="later"[^\n]*<skipped message="not run: the run was cancelled"\/><\/testcase>/);
   });
 
   it('marks a regressed case with a property', () => {
-    const regressed = { ...caseResult(testCase('r', 2, 0.5), runs(1, 2)), passed: false, regressed: true, messages: ['regressed: …'] };
-    assert.match(junitXml([{ name: 'a', result: suiteOf(regressed) }]), /<property name="regressed" value="true"\/><\/properties><failure message="regressed: …">/);
+    const regressed = caseResult(testCase('r', 20, 0.5), runs(12, 20), { passes: 20, runs: 20 });
+    assert.match(junitXml([{ name: 'a', result: suiteOf(regressed) }]), /<property name="regressed" value="true"\/><\/properties><failure message="response: is not equal to the expected value: expected a, actual b">[^<]*regressed: 12\/20 passed/);
+  });
+
+  it('says an unequal value\'s two sides once, and a turn\'s answering prompt as its message says it', () => {
+    const turn: CaseRun = { passed: false, durationMs: 1, failures: [{ field: 'prompt', assertion: 'prompt', message: 'turn 2: answered by "Billing" (12), expected "Human Handoff"', expected: '"Human Handoff"', actual: '"Billing" (12)', turn: 2 }] };
+    const xml = junitXml([{ name: 'a', result: suiteOf(caseResult(testCase('t'), [turn])) }]);
+    assert.match(xml, /<failure message="turn 2: answered by &quot;Billing&quot; \(12\), expected &quot;Human Handoff&quot;">/);
+    assert.equal((xml.match(/Human Handoff/g) ?? []).length, 2, 'once in the message attribute, once in the body');
+  });
+
+  it('keeps errored runs apart from the evidence: out of runs, the rate and the interval, and the case never passes', () => {
+    const result = caseResult(testCase('e', 10, 0.5), [...runs(7, 7), requestFailed, requestFailed, requestFailed]);
+    assert.deepEqual([result.runs, result.passes, result.errors, result.passRate, result.verdict, result.passed], [7, 7, 3, 1, 'fail', false]);
+    assert.deepEqual(result.interval, caseResult(testCase('e', 7), runs(7, 7)).interval);
+    assert.deepEqual(caseMessages(result), ['3 of 10 runs errored (no answer, so they are not counted): 503 Service Unavailable']);
+    assert.match(junitXml([{ name: 'a', result: suiteOf(result) }]), /<testsuites tests="1" failures="0" errors="1" skipped="0">/);
+  });
+
+  it('reports what ended of a case a cancellation cut short, and does not pass it', () => {
+    const result = caseResult(testCase('s', 20), runs(14, 14));
+    assert.deepEqual([result.runs, result.passes, result.skipped, result.passed], [14, 14, true, false]);
+    assert.deepEqual(caseMessages(result), ['stopped: the run was cancelled after 14 of 20 runs']);
+    assert.match(junitXml([{ name: 'a', result: suiteOf(result) }]), /<property name="runs" value="14"\/>.*<skipped message="stopped: the run was cancelled after 14 of 20 runs"\/>/);
   });
 });
 
@@ -43,7 +65,7 @@ describe('prompt test reports: --json cases', () => {
   it('holds the verdict, runs as a count, the interval, and expected and actual cut to a readable length', () => {
     const long = 'x'.repeat(500);
     const report = caseReport(caseResult(testCase('c'), [wrong('short', long)]));
-    assert.deepEqual(Object.keys(report), ['name', 'passed', 'verdict', 'runs', 'passes', 'passRate', 'interval', 'messages']);
+    assert.deepEqual(Object.keys(report), ['name', 'passed', 'verdict', 'runs', 'passes', 'errors', 'passRate', 'interval', 'messages']);
     assert.equal(report.runs, 1);
     assert.equal(report.verdict, 'fail');
     assert.equal(report.messages[0], `response: is not equal to the expected value: expected short, actual ${'x'.repeat(200)}…`);
@@ -55,15 +77,27 @@ describe('prompt test reports: --baseline', () => {
   const baseline = parseBaseline(JSON.stringify({ passed: 1, failed: 0, suites: [{ file: 'a.prompttest.json', cases: [{ name: 'c', passes: 20, runs: 20 }, { name: 'd', passes: 20, runs: 20 }] }] }));
 
   it('fails a case whose passes dropped significantly, even when its rate meets minPassRate, and says by how much', () => {
-    const dropped = caseResult(testCase('c', 20, 0.5), runs(12, 20));
-    const chance = caseResult(testCase('d', 20, 0.5), runs(19, 20));
-    const result = compareWithBaseline('a.prompttest.json', suiteOf(dropped, chance), baseline);
-    assert.equal(result.cases[0]?.passed, false);
-    assert.equal(result.cases[0]?.regressed, true);
-    assert.deepEqual(result.cases[0]?.messages, ['regressed: 12/20 passed, against 20/20 in the baseline (p = 0.002)']);
-    assert.equal(result.cases[1]?.regressed, undefined, 'one failure in 20 is chance');
-    assert.deepEqual([result.passed, result.failed], [1, 1]);
-    assert.equal(compareWithBaseline('other.prompttest.json', suiteOf(dropped), baseline).cases[0]?.regressed, undefined, 'cases match by file and name');
+    const before = baselineFor(baseline, 'a.prompttest.json')?.cases;
+    const dropped = caseResult(testCase('c', 20, 0.5), runs(12, 20), before?.get('c'));
+    const chance = caseResult(testCase('d', 20, 0.5), runs(19, 20), before?.get('d'));
+    assert.equal(dropped.passed, false);
+    assert.deepEqual(dropped.regressed?.before, { passes: 20, runs: 20 });
+    assert.deepEqual(caseMessages(dropped), ['response: is not equal to the expected value', 'regressed: 12/20 passed, against 20/20 in the baseline (p = 0.002)']);
+    assert.equal(caseReport(dropped).regressed, true);
+    assert.equal(chance.regressed, undefined, 'one failure in 20 is chance');
+    assert.equal(chance.passed, true);
+  });
+
+  it('finds a suite by its path from the file name up, wherever the run was started, and never guesses between equals', () => {
+    const two = parseBaseline(JSON.stringify({ suites: [
+      { file: 'suites/billing/a.prompttest.json', cases: [] }, { file: 'suites/orders/a.prompttest.json', cases: [] }, { file: 'suites/b.prompttest.json', cases: [] },
+    ] }));
+    assert.equal(baselineFor(two, '../repo/suites/billing/a.prompttest.json')?.file, 'suites/billing/a.prompttest.json');
+    assert.equal(baselineFor(two, 'orders/a.prompttest.json')?.file, 'suites/orders/a.prompttest.json');
+    assert.equal(baselineFor(two, 'b.prompttest.json')?.file, 'suites/b.prompttest.json', 'run from another folder');
+    assert.equal(baselineFor(two, 'a.prompttest.json'), undefined, 'two suites fit equally well');
+    assert.equal(baselineFor(two, 'c.prompttest.json'), undefined, 'another suite');
+    assert.equal(baselineFor(baseline, 'C:\\work\\a.prompttest.json')?.file, 'a.prompttest.json');
   });
 
   it('names what is not of the shape of a test --json report', () => {

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
 import { checkOutput, expectationProblems, isAssertionSet } from '../../src/core/prompt-tests/assertions';
-import { junitXml, publicResult } from '../../src/core/prompt-tests/report';
-import { runSuite, verdictLine, type CaseResult, type Execute } from '../../src/core/prompt-tests/run';
+import { caseReport, junitXml, publicResult } from '../../src/core/prompt-tests/report';
+import { caseMessages, runSuite, verdictLine, type CaseResult, type Execute } from '../../src/core/prompt-tests/run';
 import { parseSuite, suitePath, type Suite } from '../../src/core/prompt-tests/suite';
 
 const messages = (expect: JsonObject, output: JsonObject): string[] => checkOutput(expect, output).map((f) => f.message);
@@ -112,12 +112,12 @@ describe('prompt tests: running', () => {
   it('passes and fails cases on their assertions, and a failed request fails its run with the reason', async () => {
     const execute: Execute = (c) => (c.name === 'case 2' ? Promise.reject(new Error('429 Too Many Requests')) : Promise.resolve({ response: c.name === 'case 0' ? 'ok' : 'no' }));
     const result = await runSuite(suite([{}, {}, {}]), execute);
-    assert.deepEqual(result.cases.map((c) => [c.name, c.passed, c.messages]), [
-      ['case 0', true, []],
-      ['case 1', false, ['response: does not contain "ok"; it is "no"']],
-      ['case 2', false, ['429 Too Many Requests']],
+    assert.deepEqual(result.cases.map((c) => [c.name, c.passed, c.verdict, c.runs, c.errors, caseMessages(c)]), [
+      ['case 0', true, 'pass', 1, 0, []],
+      ['case 1', false, 'fail', 1, 0, ['response: does not contain "ok"; it is "no"']],
+      ['case 2', false, 'fail', 0, 1, ['1 of 1 run errored (no answer, so it is not counted): 429 Too Many Requests']],
     ]);
-    assert.deepEqual(publicResult(result), { passed: 1, failed: 2, cases: result.cases.map(({ name, passed, messages: m }) => ({ name, passed, messages: m })) });
+    assert.deepEqual(publicResult(result), { passed: 1, failed: 2, skipped: 0, cases: result.cases.map(caseReport) });
   });
 
   it('weighs repeated runs by the pass rate', async () => {
@@ -125,14 +125,14 @@ describe('prompt tests: running', () => {
     const execute: Execute = () => Promise.resolve({ response: n++ % 2 === 0 ? 'ok' : 'no' });
     const result = await runSuite(suite([{ repeat: 4, minPassRate: 0.5 }, { repeat: 4, minPassRate: 0.75 }]), execute, { concurrency: 1 });
     assert.deepEqual(result.cases.map((c) => [c.passed, c.passRate]), [[true, 0.5], [false, 0.5]]);
-    assert.match(result.cases[1]?.messages.at(-1) ?? '', /passed 2 of 4 runs \(50%\); it needs 75%/);
+    assert.match(result.cases.map(caseMessages)[1]?.at(-1) ?? '', /passed 2 of 4 answered runs \(50%\); it needs 75%/);
   });
 
   it('gives every case its runs, passes, interval and verdict: pass, flaky or fail', async () => {
     let n = 0;
     const execute: Execute = (c) => Promise.resolve({ response: c.name !== 'case 0' && n++ % 10 < 3 ? 'no' : 'ok' });
     const result = await runSuite(suite([{ repeat: 20 }, { repeat: 20, minPassRate: 0.6 }, { repeat: 10, minPassRate: 0.9 }]), execute, { concurrency: 1 });
-    assert.deepEqual(result.cases.map((c) => [c.verdict, c.passed, c.passes, c.runs.length, c.passRate]), [
+    assert.deepEqual(result.cases.map((c) => [c.verdict, c.passed, c.passes, c.runs, c.passRate]), [
       ['pass', true, 20, 20, 1],
       ['flaky', true, 14, 20, 0.7],
       ['fail', false, 7, 10, 0.7],
@@ -161,12 +161,12 @@ describe('prompt tests: running', () => {
       return Promise.resolve({ response: 'ok' });
     };
     const result = await runSuite(suite([{ maxMs: 100 }]), execute, { now: () => clock });
-    assert.deepEqual(result.cases[0]?.messages, ['duration: took 250 ms, more than maxMs 100']);
+    assert.deepEqual(result.cases.map(caseMessages)[0], ['duration: took 250 ms, more than maxMs 100']);
   });
 
   it('marks what a cancellation left unrun as skipped', async () => {
     const controller = new AbortController();
-    const execute: Execute = async (c, signal) => {
+    const execute: Execute = async (c, { signal }) => {
       if (c.name === 'case 0') {
         controller.abort();
         return { response: 'ok' };

@@ -1,22 +1,24 @@
 /**
- * A run compared with an earlier one (a `test --json` report): a case whose
- * pass count dropped by more than chance explains is a regression, and fails
- * even when its rate still meets minPassRate, so a slow decay cannot pass CI.
+ * An earlier run to compare with (a `test --json` report): its tallies, suite
+ * by suite. A run finds its suite's tallies by the suite's path, matched from
+ * the file name up, so the same report matches wherever the run was started
+ * from; the engine (run.ts) then fails a case whose pass count dropped by more
+ * than chance explains, even when its rate still meets minPassRate.
  */
 import { isJsonObject, type Json } from '../json';
-import type { CaseResult, SuiteResult } from './run';
-import { dropPValue, droppedSignificantly, type Tally } from './statistics';
+import type { Tally } from './statistics';
 import { messageOf } from '../text';
 
-/** The tallies of a baseline, by file and case name. */
-export type Baseline = ReadonlyMap<string, Tally>;
+/** One suite's tallies in a baseline, by case name. */
+export interface BaselineSuite {
+  file: string;
+  cases: ReadonlyMap<string, Tally>;
+}
+
+export type Baseline = readonly BaselineSuite[];
 
 /** Why a text is no baseline; the caller names the file. */
 export class BaselineError extends Error {}
-
-function key(file: string, name: string): string {
-  return `${file}\n${name}`;
-}
 
 function count(value: Json | undefined): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
@@ -32,49 +34,52 @@ export function parseBaseline(text: string): Baseline {
   }
   const suites = isJsonObject(report) ? report.suites : undefined;
   if (!Array.isArray(suites)) throw new BaselineError('it has no "suites" list');
-  const tallies = new Map<string, Tally>();
-  suites.forEach((suite, s) => {
+  return suites.map((suite, s) => {
     const cases = isJsonObject(suite) ? suite.cases : undefined;
     if (!isJsonObject(suite) || typeof suite.file !== 'string' || !Array.isArray(cases)) {
       throw new BaselineError(`suites[${s}] needs "file" (a text) and "cases" (a list)`);
     }
+    const tallies = new Map<string, Tally>();
     cases.forEach((testCase, c) => {
       const passes = isJsonObject(testCase) ? count(testCase.passes) : undefined;
       const runs = isJsonObject(testCase) ? count(testCase.runs) : undefined;
       if (!isJsonObject(testCase) || typeof testCase.name !== 'string' || passes === undefined || runs === undefined || passes > runs) {
         throw new BaselineError(`suites[${s}].cases[${c}] needs "name" (a text) and "passes" and "runs" (whole numbers, passes at most runs)`);
       }
-      tallies.set(key(suite.file as string, testCase.name), { passes, runs });
+      tallies.set(testCase.name, { passes, runs });
     });
+    return { file: suite.file, cases: tallies };
   });
-  return tallies;
 }
 
-function pText(p: number): string {
-  return p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(3)}`;
+/** A path's folder and file names, without what only says where it was seen from (`.`, `..`, a drive, the root). */
+function segments(file: string): string[] {
+  return file.split(/[\\/]+/).filter((s) => s !== '' && s !== '.' && s !== '..' && !/^[A-Za-z]:$/.test(s));
 }
 
-/** A case judged against its tally in a baseline: a significant drop fails it, whatever its rate. */
-export function judgeCase(result: CaseResult, before: Tally | undefined): CaseResult {
-  if (before === undefined || result.skipped) return result;
-  const now: Tally = { passes: result.passes, runs: result.runs.length };
-  if (!droppedSignificantly(before, now)) return result;
-  const message = `regressed: ${now.passes}/${now.runs} passed, against ${before.passes}/${before.runs} in the baseline (${pText(dropPValue(before, now))})`;
-  return { ...result, passed: false, regressed: true, verdict: 'fail', messages: [...result.messages, message] };
+/** How many names, from the file's own up, two paths share. */
+function sharedTail(a: readonly string[], b: readonly string[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
+  return n;
 }
 
-/** `result` with every case judged against `before(name)`, the tallies of the same case in a baseline. */
-export function withBaseline(result: SuiteResult, before: (name: string) => Tally | undefined): SuiteResult {
-  const cases = result.cases.map((c) => judgeCase(c, before(c.name)));
-  return {
-    passed: cases.filter((c) => c.passed).length,
-    failed: cases.filter((c) => !c.passed && !c.skipped).length,
-    skipped: result.skipped,
-    cases,
-  };
-}
-
-/** `result` with every case of `file` that dropped significantly against `baseline` marked regressed and failed. */
-export function compareWithBaseline(file: string, result: SuiteResult, baseline: Baseline): SuiteResult {
-  return withBaseline(result, (name) => baseline.get(key(file, name)));
+/**
+ * The baseline's tallies of the suite at `file`: the suite whose path shares the longest tail with it, at least the
+ * file's name; none when no suite does, or when two share it equally (which of them is meant cannot be known).
+ */
+export function baselineFor(baseline: Baseline, file: string): BaselineSuite | undefined {
+  const wanted = segments(file);
+  let best: BaselineSuite | undefined;
+  let bestShared = 0;
+  let tied = false;
+  for (const suite of baseline) {
+    const shared = sharedTail(wanted, segments(suite.file));
+    if (shared > bestShared) {
+      [best, bestShared, tied] = [suite, shared, false];
+    } else if (shared === bestShared && shared > 0) {
+      tied = true;
+    }
+  }
+  return tied ? undefined : best;
 }

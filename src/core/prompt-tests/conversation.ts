@@ -5,8 +5,8 @@
  */
 import { isJsonObject, type JsonObject } from '../json';
 import { messageOf } from '../text';
-import { checkOutput, type Failure } from './assertions';
-import type { CaseRun, Execute } from './run';
+import { checkOutput } from './assertions';
+import type { CaseFailure, CaseRun, Execute, ExecuteContext } from './run';
 import { refersTo, type TestCase, type Turn } from './suite';
 
 /** The suite's prompt and the names of the tenant's prompts, from the one listing that resolved the suite's target. */
@@ -29,7 +29,7 @@ export interface TurnResult extends TurnRequest {
   durationMs: number;
   passed: boolean;
   /** Each message names the turn and the prompt that answered it. */
-  failures: Failure[];
+  failures: CaseFailure[];
   output?: JsonObject;
   error?: string;
 }
@@ -46,19 +46,19 @@ function expectedPrompt(ref: string | number, names: ReadonlyMap<number, string>
 }
 
 /** A turn's failures, each message naming the turn and who answered it. */
-function turnFailures(turn: Turn, number: number, promptId: number, names: ReadonlyMap<number, string>, output: JsonObject): Failure[] {
+function turnFailures(turn: Turn, number: number, promptId: number, names: ReadonlyMap<number, string>, output: JsonObject): CaseFailure[] {
   const who = promptText(promptId, names);
-  const failures: Failure[] = [];
+  const failures: CaseFailure[] = [];
   if (turn.prompt !== undefined && !refersTo(turn.prompt, { id: promptId, name: names.get(promptId) })) {
     const expected = expectedPrompt(turn.prompt, names);
-    failures.push({ field: 'prompt', assertion: 'prompt', message: `turn ${number}: answered by ${who}, expected ${expected}`, expected, actual: who });
+    failures.push({ field: 'prompt', assertion: 'prompt', message: `turn ${number}: answered by ${who}, expected ${expected}`, expected, actual: who, turn: number });
   }
-  for (const failure of checkOutput(turn.expect, output)) failures.push({ ...failure, message: `turn ${number}: answered by ${who}; ${failure.message}` });
+  for (const failure of checkOutput(turn.expect, output)) failures.push({ ...failure, message: `turn ${number}: answered by ${who}; ${failure.message}`, turn: number });
   return failures;
 }
 
 /** Sends a conversation's turns in order; rejects only when the run was cancelled. */
-export async function runConversation(testCase: TestCase, turns: readonly Turn[], execute: Execute, signal: AbortSignal, now: () => number): Promise<ConversationOutcome> {
+export async function runConversation(testCase: TestCase, turns: readonly Turn[], execute: Execute, context: ExecuteContext, now: () => number): Promise<ConversationOutcome> {
   const prompts = execute.prompts;
   if (!prompts) return { failures: [], error: 'a conversation needs the tenant\'s prompts to route its turns: make the executor with executorFor from a resolved target' };
   const results: TurnResult[] = [];
@@ -72,9 +72,9 @@ export async function runConversation(testCase: TestCase, turns: readonly Turn[]
     const promptName = prompts.names.get(promptId) ?? `#${promptId}`;
     const started = now();
     try {
-      output = await execute(testCase, signal, request);
+      output = await execute(testCase, { ...context, turn: request });
     } catch (error) {
-      if (signal.aborted) throw error;
+      if (context.signal.aborted) throw error;
       const message = `turn ${number}: sent to ${promptText(promptId, prompts.names)}: ${messageOf(error)}`;
       results.push({ ...request, promptName, durationMs: now() - started, passed: false, failures: [], error: message });
       return { failures: [], error: message, turns: results };

@@ -1,10 +1,10 @@
 /** A suite's results as the contract returns them, as `test --json` prints them and as CI systems read them (JUnit XML). */
 import type { TurnResult } from './conversation';
-import type { CaseResult, SuiteResult, Verdict } from './run';
+import { caseMessages, type CaseResult, type SuiteResult, type Verdict } from './run';
 
-/** `convai.runPromptTests`'s answer: `{ passed, failed, cases: [{ name, passed, messages }] }`. */
-export function publicResult(result: SuiteResult): { passed: number; failed: number; cases: Array<{ name: string; passed: boolean; messages: string[] }> } {
-  return { passed: result.passed, failed: result.failed + result.skipped, cases: result.cases.map(({ name, passed, messages }) => ({ name, passed, messages })) };
+/** `convai.runPromptTests`'s answer: the counts and every case as `test --json` reports it. */
+export function publicResult(result: SuiteResult): { passed: number; failed: number; skipped: number; cases: CaseReport[] } {
+  return { passed: result.passed, failed: result.failed, skipped: result.skipped, cases: result.cases.map(caseReport) };
 }
 
 /** Long enough to show what differs, short enough that a CI log stays readable. */
@@ -17,13 +17,12 @@ export function cut(text: string, limit = VALUE_LIMIT): string {
 }
 
 /**
- * A failed case's messages with both sides of every unequal value. The other assertions' messages already name the
- * expected text or pattern and quote the actual value, so they are only cut, with room for both.
+ * A case's messages, an unequal value's with both sides. The other messages (a pattern, a turn's answering prompt)
+ * already name what was expected and what came, so they are only cut, with room for both.
  */
 export function detailedMessages(result: CaseResult): string[] {
-  const failures = result.runs.flatMap((run) => run.failures);
-  return result.messages.map((message) => {
-    const failure = failures.find((f) => f.message === message && f.expected !== undefined);
+  return caseMessages(result).map((message) => {
+    const failure = result.failures.find((f) => f.message === message && f.assertion === 'equals');
     if (!failure) return cut(message, 2 * VALUE_LIMIT);
     return `${message}: expected ${cut(failure.expected ?? '')}, actual ${cut(failure.actual ?? '(absent)')}`;
   });
@@ -35,6 +34,7 @@ export interface CaseReport {
   verdict: Verdict;
   runs: number;
   passes: number;
+  errors: number;
   passRate: number;
   interval: [number, number];
   regressed?: boolean;
@@ -61,9 +61,9 @@ function turnReport(turn: TurnResult): TurnReport {
 
 /** A case as `test --json` prints it: `runs` a count, and `regressed` only when a baseline found a drop. */
 export function caseReport(result: CaseResult): CaseReport {
-  const { name, passed, verdict, passes, passRate, interval, regressed } = result;
+  const { name, passed, verdict, runs, passes, errors, passRate, interval, regressed } = result;
   return {
-    name, passed, verdict, runs: result.runs.length, passes, passRate, interval, ...(regressed ? { regressed } : {}), messages: detailedMessages(result),
+    name, passed, verdict, runs, passes, errors, passRate, interval, ...(regressed ? { regressed: true } : {}), messages: detailedMessages(result),
     ...(result.turns ? { turns: result.turns.map(turnReport) } : {}),
   };
 }
@@ -82,18 +82,20 @@ function seconds(ms: number): string {
 
 /** A failed request means the case could not be checked: CI systems show that apart from a wrong answer. */
 function requestFailed(result: CaseResult): boolean {
-  return !result.passed && !result.skipped && result.runs.some((run) => run.error !== undefined);
+  return !result.passed && !result.skipped && result.errors > 0;
 }
 
 function properties(result: CaseResult): string {
-  const values: Array<[string, string]> = [['runs', String(result.runs.length)], ['passes', String(result.passes)], ['passRate', String(result.passRate)], ['verdict', result.verdict]];
+  const values: Array<[string, string]> = [
+    ['runs', String(result.runs)], ['passes', String(result.passes)], ['errors', String(result.errors)], ['passRate', String(result.passRate)], ['verdict', result.verdict],
+  ];
   if (result.regressed) values.push(['regressed', 'true']);
   return `<properties>${values.map(([name, value]) => `<property name="${name}" value="${xml(value)}"/>`).join('')}</properties>`;
 }
 
 function outcome(result: CaseResult): string {
   if (result.passed) return '';
-  if (result.skipped) return `<skipped message="${xml(result.messages.join('; '))}"/>`;
+  if (result.skipped) return `<skipped message="${xml(caseMessages(result).join('; '))}"/>`;
   const messages = detailedMessages(result);
   const tag = requestFailed(result) ? 'error' : 'failure';
   return `<${tag} message="${xml(messages[0] ?? 'failed')}">${xml(messages.join('\n'))}</${tag}>`;
@@ -111,11 +113,10 @@ export function junitXml(suites: ReadonlyArray<{ name: string; result: SuiteResu
   const counts = (c: ReturnType<typeof count>): string => `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}"`;
   lines.push(`<testsuites ${counts(count(suites.flatMap((s) => s.result.cases)))}>`);
   for (const { name, result } of suites) {
-    const time = result.cases.reduce((sum, c) => sum + c.runs.reduce((s, r) => s + r.durationMs, 0), 0);
+    const time = result.cases.reduce((sum, c) => sum + c.durationMs, 0);
     lines.push(`  <testsuite name="${xml(name)}" ${counts(count(result.cases))} time="${seconds(time)}">`);
     for (const testCase of result.cases) {
-      const caseTime = testCase.runs.reduce((s, r) => s + r.durationMs, 0);
-      lines.push(`    <testcase classname="${xml(name)}" name="${xml(testCase.name)}" time="${seconds(caseTime)}">${properties(testCase)}${outcome(testCase)}</testcase>`);
+      lines.push(`    <testcase classname="${xml(name)}" name="${xml(testCase.name)}" time="${seconds(testCase.durationMs)}">${properties(testCase)}${outcome(testCase)}</testcase>`);
     }
     lines.push('  </testsuite>');
   }

@@ -1,58 +1,95 @@
 /**
  * Runs a suite's cases against the service: at most a few requests at once,
  * each run checked by the assertion engine, a case's runs weighed by its pass
- * rate, and what a cancellation left unrun marked skipped. A failed request
- * fails its run with the reason; only a 429 that says when to come back is
- * sent again, by the client, within the run's concurrency slot.
+ * rate, and what a cancellation left unfinished reported as far as it went.
+ * A run whose request failed is an error, not evidence about the prompt: it
+ * is counted apart and kept out of the rate (contract: "Verdicts over
+ * repeated runs"). Only a 429 that says when to come back is sent again, by
+ * the client, within the run's concurrency slot; that wait is not the
+ * prompt's time, so maxMs leaves it out.
  */
 import type { JsonObject } from '../json';
 import { mapWithLimit } from '../concurrency';
 import { checkOutput, type Failure } from './assertions';
-import type { Suite, TestCase } from './suite';
-import { messageOf } from '../text';
-import { intervalText, wilsonInterval } from './statistics';
+import type { TestCase, Suite } from './suite';
+import { messageOf, plural } from '../text';
+import { dropPValue, droppedSignificantly, intervalText, wilsonInterval, type Tally } from './statistics';
 import { runConversation, type ConversationOutcome, type PromptDirectory, type TurnRequest, type TurnResult } from './conversation';
+
+/** A failed assertion of a run; in a conversation, the turn (1-based) it failed in. */
+export interface CaseFailure extends Failure {
+  turn?: number;
+}
 
 export interface CaseRun {
   passed: boolean;
+  /** How long the service took, waits before a retry left out. */
   durationMs: number;
   /** What the service answered; absent when the request failed. */
   output?: JsonObject;
-  failures: Failure[];
-  /** The request's failure (an HTTP status, a time-out), when there was no answer. */
+  failures: CaseFailure[];
+  /** The request's failure (an HTTP status, a time-out), when there was no answer: the run is an error. */
   error?: string;
   /** A conversation's turns as far as the run went: the first failing turn ends it. */
   turns?: TurnResult[];
 }
 
-/** `pass`: every run passed; `flaky`: some failed, but the rate meets minPassRate; `fail`: it does not. */
+/** `pass`: every run passed; `flaky`: some failed, but the rate meets minPassRate; `fail`: it does not, or a run errored. */
 export type Verdict = 'pass' | 'flaky' | 'fail';
+
+/** Why a baseline failed a case whose rate alone would pass it. */
+export interface Regression {
+  before: Tally;
+  p: number;
+}
 
 export interface CaseResult {
   name: string;
   passed: boolean;
-  /** Not run: the run was cancelled before this case started. */
+  /** Did not finish: cancelled before its last run ended. `runs` and `errors` say how far it went. */
   skipped: boolean;
-  /** Why it failed, one line each; empty when it passed. */
-  messages: string[];
-  runs: CaseRun[];
+  verdict: Verdict;
+  /** Runs that were answered: the evidence. */
+  runs: number;
   passes: number;
-  /** passes / runs; 0 when nothing ran. */
+  /** Runs whose request failed: no evidence either way. */
+  errors: number;
+  /** passes / runs; 0 when no run was answered. */
   passRate: number;
   /** The 95% Wilson score interval of the pass rate. */
   interval: [number, number];
-  verdict: Verdict;
-  /** Set by a comparison with a baseline: the pass count dropped significantly, so the case fails. */
-  regressed?: boolean;
+  /** The pass count dropped significantly against a baseline, so the case fails. */
+  regressed?: Regression;
+  /** Every failed assertion, each once (the first run it happened in): a diff shows `expected` and `actual`. */
+  failures: CaseFailure[];
+  /** Why runs errored, each reason once. */
+  errorReasons: string[];
+  /** The case's time summed over its runs. */
+  durationMs: number;
   /** A conversation's turns in its first failing run, else its last: what reports show of it. */
   turns?: TurnResult[];
+  /** Every run as it ended, in that order (run history, reports of durations). */
+  details: CaseRun[];
+  /** How many runs the case asked for. */
+  repeat: number;
+  minPassRate: number;
 }
 
 export interface SuiteResult {
   passed: number;
   failed: number;
+  /** Cases that did not finish (cancelled). */
   skipped: number;
   cases: CaseResult[];
+  /** With a baseline: how many of the cases that ran had a tally there to be compared with. */
+  baseline?: { compared: number; cases: number };
+}
+
+/** One request's context: a cancellation, the turn of a conversation it sends, and a report of waits before retries. */
+export interface ExecuteContext {
+  signal: AbortSignal;
+  turn?: TurnRequest;
+  onWait?: (ms: number) => void;
 }
 
 /**
@@ -60,7 +97,7 @@ export interface SuiteResult {
  * was routed to; rejects when the request fails. `prompts` is what conversations route and name their turns by.
  */
 export interface Execute {
-  (testCase: TestCase, signal: AbortSignal, turn?: TurnRequest): Promise<JsonObject>;
+  (testCase: TestCase, context: ExecuteContext): Promise<JsonObject>;
   readonly prompts?: PromptDirectory;
 }
 
@@ -70,6 +107,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Only these cases (by name); all when absent. */
   only?: ReadonlySet<string>;
+  /** Each case's tally in an earlier run, by case name: a case that dropped significantly against it fails as regressed. */
+  baseline?: ReadonlyMap<string, Tally>;
   onCaseStarted?: (testCase: TestCase) => void;
   onCaseFinished?: (testCase: TestCase, result: CaseResult) => void;
   /** Each run, as it ends (for the run history). */
@@ -81,22 +120,36 @@ function percent(rate: number): string {
   return `${Math.round(rate * 100)}%`;
 }
 
-/** A case's verdict from its runs. */
-export function caseResult(testCase: TestCase, runs: CaseRun[]): CaseResult {
-  const passes = runs.filter((r) => r.passed).length;
-  const passRate = runs.length === 0 ? 0 : passes / runs.length;
-  const passed = runs.length === testCase.repeat && passRate >= testCase.minPassRate;
-  const verdict: Verdict = !passed ? 'fail' : passes === runs.length ? 'pass' : 'flaky';
-  const messages: string[] = [];
-  if (!passed) {
-    const reasons = runs.flatMap((run) => (run.error !== undefined ? [run.error] : run.failures.map((f) => f.message)));
-    messages.push(...new Set(reasons));
-    if (testCase.repeat > 1) messages.push(`passed ${passes} of ${testCase.repeat} runs (${percent(passRate)}); it needs ${percent(testCase.minPassRate)}`);
-  }
-  const shown = runs.find((r) => !r.passed) ?? runs.at(-1);
+function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Map<string, T>();
+  for (const item of items) if (!seen.has(key(item))) seen.set(key(item), item);
+  return [...seen.values()];
+}
+
+/**
+ * A case's verdict from the runs that ended, judged against its tally in a baseline when there is one. A case
+ * passes only when all its runs ended, none errored, and the answered ones meet minPassRate without a regression.
+ */
+export function caseResult(testCase: TestCase, details: CaseRun[], before?: Tally): CaseResult {
+  const answered = details.filter((r) => r.error === undefined);
+  const passes = answered.filter((r) => r.passed).length;
+  const runs = answered.length;
+  const errors = details.length - runs;
+  const passRate = runs === 0 ? 0 : passes / runs;
+  const skipped = details.length < testCase.repeat;
+  const now: Tally = { passes, runs };
+  const regressed = before !== undefined && !skipped && droppedSignificantly(before, now) ? { before, p: dropPValue(before, now) } : undefined;
+  const passed = !skipped && errors === 0 && passRate >= testCase.minPassRate && regressed === undefined;
+  const verdict: Verdict = !passed ? 'fail' : passes === runs ? 'pass' : 'flaky';
+  const shown = details.find((r) => !r.passed) ?? details.at(-1);
   return {
-    name: testCase.name, passed, skipped: false, messages, runs, passes, passRate, interval: wilsonInterval({ passes, runs: runs.length }), verdict,
+    name: testCase.name, passed, skipped, verdict, runs, passes, errors, passRate, interval: wilsonInterval(now),
+    ...(regressed ? { regressed } : {}),
+    failures: unique(answered.flatMap((r) => r.failures), (f) => f.message),
+    errorReasons: [...new Set(details.flatMap((r) => (r.error === undefined ? [] : [r.error])))],
+    durationMs: details.reduce((sum, r) => sum + r.durationMs, 0),
     ...(shown?.turns ? { turns: shown.turns } : {}),
+    details, repeat: testCase.repeat, minPassRate: testCase.minPassRate,
   };
 }
 
@@ -107,61 +160,101 @@ export function verdictLine(result: Pick<CaseResult, 'verdict' | 'passes' | 'run
 
 /** "14/20 passed, 95% interval 48–86%". */
 export function tallyLine(result: Pick<CaseResult, 'passes' | 'runs' | 'interval'>): string {
-  return `${result.passes}/${result.runs.length} passed, 95% interval ${intervalText(result.interval)}`;
+  return `${result.passes}/${result.runs} passed, 95% interval ${intervalText(result.interval)}`;
+}
+
+function pText(p: number): string {
+  return p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(3)}`;
+}
+
+/** "regressed: 14/20 passed, against 20/20 in the baseline (p = 0.010)". */
+export function regressionLine(result: Pick<CaseResult, 'passes' | 'runs'>, regression: Regression): string {
+  return `regressed: ${result.passes}/${result.runs} passed, against ${regression.before.passes}/${regression.before.runs} in the baseline (${pText(regression.p)})`;
+}
+
+/** "3 of 10 runs errored (no answer, so they are not counted): <why>". */
+export function errorsLine(result: Pick<CaseResult, 'errors' | 'runs' | 'errorReasons'>): string {
+  const of = result.errors + result.runs;
+  return `${result.errors} of ${plural(of, 'run')} errored (no answer, so ${result.errors === 1 ? 'it is' : 'they are'} not counted): ${result.errorReasons.join('; ')}`;
+}
+
+/** What a case that did not pass or finish says of its tally, apart from its errors and failed assertions: a stop, its rate, a regression. */
+export function tallyMessages(result: CaseResult): string[] {
+  const lines: string[] = [];
+  const ended = result.runs + result.errors;
+  if (result.skipped) lines.push(ended === 0 ? 'not run: the run was cancelled' : `stopped: the run was cancelled after ${ended} of ${plural(result.repeat, 'run')}`);
+  else if (result.repeat > 1 && result.passRate < result.minPassRate) {
+    lines.push(`passed ${result.passes} of ${plural(result.runs, 'answered run')} (${percent(result.passRate)}); it needs ${percent(result.minPassRate)}`);
+  }
+  if (result.regressed) lines.push(regressionLine(result, result.regressed));
+  return lines;
+}
+
+/** Why a case did not pass, one line each: its errors, its failed assertions, then its tally; empty when it passed. */
+export function caseMessages(result: CaseResult): string[] {
+  if (result.passed) return [];
+  return [...(result.errors > 0 ? [errorsLine(result)] : []), ...result.failures.map((f) => f.message), ...tallyMessages(result)];
 }
 
 /** One run's answer and its failures: a single request, or a conversation's turns. */
-async function answer(testCase: TestCase, execute: Execute, signal: AbortSignal, now: () => number): Promise<ConversationOutcome> {
-  if (testCase.turns) return runConversation(testCase, testCase.turns, execute, signal, now);
-  const output = await execute(testCase, signal);
+async function answer(testCase: TestCase, execute: Execute, context: ExecuteContext, now: () => number): Promise<ConversationOutcome> {
+  if (testCase.turns) return runConversation(testCase, testCase.turns, execute, context, now);
+  const output = await execute(testCase, context);
   return { output, failures: checkOutput(testCase.expect, output) };
 }
 
-function skipped(testCase: TestCase): CaseResult {
-  return { name: testCase.name, passed: false, skipped: true, messages: ['not run: the run was cancelled'], runs: [], passes: 0, passRate: 0, interval: [0, 1], verdict: 'fail' };
-}
-
+/** One suite's cases run and judged; the one engine behind the CLI's `test` and the Testing view. */
 export async function runSuite(suite: Suite, execute: Execute, options: RunOptions = {}): Promise<SuiteResult> {
   const now = options.now ?? (() => performance.now());
   const signal = options.signal ?? new AbortController().signal;
   const cases = suite.cases.filter((c) => !options.only || options.only.has(c.name));
   const runs = new Map<TestCase, CaseRun[]>(cases.map((c) => [c, []]));
   const finished = new Map<TestCase, CaseResult>();
+  const judged = (testCase: TestCase): CaseResult => caseResult(testCase, runs.get(testCase) ?? [], options.baseline?.get(testCase.name));
   // Every run of every case is one task, so a case repeated ten times does not hold the others up.
   const tasks = cases.flatMap((testCase) => Array.from({ length: testCase.repeat }, () => testCase));
   await mapWithLimit(tasks, options.concurrency ?? 4, async (testCase) => {
     if (signal.aborted) return;
     const done = runs.get(testCase) as CaseRun[];
-    if (done.length === 0) options.onCaseStarted?.(testCase);
+    if (done.length === 0 && !finished.has(testCase)) options.onCaseStarted?.(testCase);
+    let waited = 0;
+    const context: ExecuteContext = { signal, onWait: (ms) => (waited += ms) };
     const started = now();
     let run: CaseRun;
     try {
-      const outcome = await answer(testCase, execute, signal, now);
-      const durationMs = now() - started;
+      const outcome = await answer(testCase, execute, context, now);
+      const durationMs = Math.max(0, now() - started - waited);
       const failures = [...outcome.failures];
       if (testCase.maxMs !== undefined && durationMs > testCase.maxMs) {
         failures.push({ field: 'duration', assertion: 'maxMs', message: `duration: took ${Math.round(durationMs)} ms, more than maxMs ${testCase.maxMs}` });
       }
       run = { ...outcome, passed: failures.length === 0 && outcome.error === undefined, durationMs, failures };
     } catch (error) {
-      // A cancelled request leaves the case unfinished: it is reported skipped, not failed.
+      // A request the cancellation cut off ended nothing: the runs that did end are reported.
       if (signal.aborted) return;
-      run = { passed: false, durationMs: now() - started, failures: [], error: messageOf(error) };
+      run = { passed: false, durationMs: Math.max(0, now() - started - waited), failures: [], error: messageOf(error) };
     }
     done.push(run);
     options.onRun?.(testCase, run);
     if (done.length === testCase.repeat) {
-      const result = caseResult(testCase, done);
+      const result = judged(testCase);
       finished.set(testCase, result);
       options.onCaseFinished?.(testCase, result);
     }
   });
-  const results = cases.map((testCase) => finished.get(testCase) ?? skipped(testCase));
-  for (const result of results) if (result.skipped) options.onCaseFinished?.(cases.find((c) => c.name === result.name) as TestCase, result);
+  const results = cases.map((testCase) => {
+    const result = finished.get(testCase);
+    if (result) return result;
+    const unfinished = judged(testCase);
+    options.onCaseFinished?.(testCase, unfinished);
+    return unfinished;
+  });
+  const compared = options.baseline ? results.filter((r) => !r.skipped && options.baseline?.has(r.name)).length : 0;
   return {
     passed: results.filter((r) => r.passed).length,
     failed: results.filter((r) => !r.passed && !r.skipped).length,
     skipped: results.filter((r) => r.skipped).length,
     cases: results,
+    ...(options.baseline ? { baseline: { compared, cases: results.filter((r) => !r.skipped).length } } : {}),
   };
 }

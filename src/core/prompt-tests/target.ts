@@ -8,11 +8,27 @@ import type { JsonObject } from '../json';
 import { answeredOutcome, operationOf, sendOperation, type OperationTarget } from '../operation';
 import { kindOfSegment } from '../resources';
 import { INPUT_FIELDS, type ServiceOperation } from '../run-inputs';
-import type { TurnRequest } from './conversation';
-import type { CaseRun, Execute } from './run';
-import { refersTo, type Suite, type TestCase } from './suite';
+import { closest } from '../closest-name';
+import { runSuite, type CaseRun, type Execute, type ExecuteContext, type RunOptions, type SuiteResult } from './run';
+import { refersTo, type Suite, type SuiteProblem, type SuiteTarget, type TestCase } from './suite';
 
-export class TargetError extends Error {}
+/** Why a suite cannot run in a tenant; `problems` are the places in the suite that name what the tenant lacks. */
+export class TargetError extends Error {
+  constructor(message: string, readonly problems: readonly SuiteProblem[] = []) {
+    super(message);
+  }
+}
+
+/**
+ * Where a suite runs, decided once for every shell: what the command names (the CLI's --tenant) wins over the
+ * suite's own `target`, which wins over the shell's default (the setting convai.testTarget).
+ */
+export function whereSuiteRuns(suite: Pick<Suite, 'target'>, given: SuiteTarget = {}, fallback: SuiteTarget = {}): SuiteTarget {
+  return {
+    connection: given.connection ?? suite.target?.connection ?? fallback.connection,
+    tenantId: given.tenantId ?? suite.target?.tenantId ?? fallback.tenantId,
+  };
+}
 
 export interface ResolvedTarget extends OperationTarget {
   name: string;
@@ -42,6 +58,30 @@ export async function resolveTarget(client: ServiceClient, suite: Suite, tenantI
   return { kind, id: found.id, name: typeof found.name === 'string' ? found.name : `#${found.id}`, tenantId, names };
 }
 
+/**
+ * The places where a conversation's turn names, as the prompt that must answer it, no prompt of the tenant: a typo
+ * there would run and fail like a regression, so it is a problem before anything is sent.
+ */
+function unknownPrompts(suite: Suite, target: ResolvedTarget): SuiteProblem[] {
+  if (suite.resource.segment !== 'ai_prompts') return [];
+  const prompts = [...target.names].map(([id, name]) => ({ id, name }));
+  return suite.cases.flatMap((testCase) => (testCase.turns ?? []).flatMap((turn, index) => {
+    if (turn.prompt === undefined || prompts.some((p) => refersTo(turn.prompt as string | number, p))) return [];
+    const guess = typeof turn.prompt === 'string' ? closest(turn.prompt, prompts.map((p) => p.name)) : undefined;
+    const fix = guess !== undefined ? `did you mean ${JSON.stringify(guess)}?` : 'give the name or id of one of its prompts';
+    const message = `case ${JSON.stringify(testCase.name)}, turn ${index + 1}: expect.prompt ${JSON.stringify(turn.prompt)} names no prompt of tenant ${target.tenantId}; ${fix}`;
+    return [{ path: [], message, range: turn.range }];
+  }));
+}
+
+/** The suite's resource found in the tenant, and every name the suite gives checked against it; throws TargetError. */
+export async function prepareSuite(client: ServiceClient, suite: Suite, tenantId: number, where: string, signal?: AbortSignal): Promise<ResolvedTarget> {
+  const target = await resolveTarget(client, suite, tenantId, where, signal);
+  const problems = unknownPrompts(suite, target);
+  if (problems.length > 0) throw new TargetError(problems.map((p) => p.message).join('; '), problems);
+  return target;
+}
+
 /** A case's inputs as the body of the operation it runs: what is sent and what the run history records. */
 export function caseInputs(operation: ServiceOperation, testCase: TestCase): JsonObject {
   const { text, object } = INPUT_FIELDS[operation];
@@ -52,9 +92,14 @@ export function caseInputs(operation: ServiceOperation, testCase: TestCase): Jso
 /** One request of a case: the target's operation with the case's inputs, or a conversation's turn sent to the prompt it was routed to. */
 export function executorFor(client: ServiceClient, target: OperationTarget | ResolvedTarget): Execute {
   const operation = operationOf(target.kind);
-  const send = (testCase: TestCase, signal: AbortSignal, turn?: TurnRequest): Promise<JsonObject> =>
-    turn ? sendOperation(client, { ...target, id: turn.promptId }, turn.inputs, signal) : sendOperation(client, target, caseInputs(operation, testCase), signal);
+  const send = (testCase: TestCase, { signal, turn, onWait }: ExecuteContext): Promise<JsonObject> =>
+    turn ? sendOperation(client, { ...target, id: turn.promptId }, turn.inputs, { signal, onWait }) : sendOperation(client, target, caseInputs(operation, testCase), { signal, onWait });
   return 'names' in target ? Object.assign(send, { prompts: { first: target.id, names: target.names } }) : send;
+}
+
+/** A suite run against its prepared target: the one suite run behind the CLI's `test` and the Testing view. */
+export function runSuiteAt(client: ServiceClient, suite: Suite, target: ResolvedTarget, options: RunOptions = {}): Promise<SuiteResult> {
+  return runSuite(suite, executorFor(client, target), options);
 }
 
 /** A case's run (or a conversation's turn) as the run history records it: the assertions decide whether a case passed, not whether it ran. */
