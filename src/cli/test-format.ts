@@ -106,6 +106,6 @@ export function baselineNotes(outcomes: readonly SuiteOutcome[], file: string): 
   const partial = outcomes.filter((o) => o.result.baseline && o.result.baseline.compared < o.result.baseline.cases);
   return partial.map((o) => {
     const { compared: matched = 0, cases = 0 } = o.result.baseline ?? {};
-    return `--baseline ${file}: ${matched} of ${plural(cases, 'case')} of ${o.name} ${matched === 1 ? 'is' : 'are'} in it; the others were not compared.`;
+    return `--baseline ${file}: compared ${matched} of ${plural(cases, 'case')} of ${o.name}; the others are not in it.`;
   });
 }

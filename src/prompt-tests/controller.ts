@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { failurePlace } from '../core/prompt-tests/places';
-import { errorsLine, tallyMessages, verdictLine, type CaseFailure, type CaseResult } from '../core/prompt-tests/run';
+import { errorsLine, regressionLine, tallyMessages, verdictLine, type CaseFailure, type CaseResult } from '../core/prompt-tests/run';
 import { parseSuite, SUITE_SUFFIX, type TestCase, type Turn } from '../core/prompt-tests/suite';
 import { runSuiteFile, suiteText, type SuiteDeps, type SuiteRun } from './execution';
 import type { GreenRuns } from './green-runs';
@@ -63,6 +63,7 @@ function report(run: vscode.TestRun, placing: Placing, item: vscode.TestItem, te
   else {
     const messages = [
       ...(result.errors > 0 ? [noteAt(errorsLine(result), where)] : []),
+      ...(result.regressed ? [noteAt(regressionLine(result, result.regressed), where)] : []),
       ...result.failures.map((f) => failureMessage(placing, testCase, f)),
       ...[...tallyMessages(result), ...(verdict ? [verdict] : []), ...(unsaved ? [unsaved] : [])].map((text) => noteAt(text, where)),
     ];

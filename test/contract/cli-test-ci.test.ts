@@ -62,7 +62,7 @@ describe('contract: the command-line tool (test in CI)', function () {
     assert.equal(result.code, 1, result.stderr);
     const cases = json(result).suites[0]?.cases ?? [];
     assert.deepEqual(cases.map((c) => [c.name, c.passed, c.regressed]), [['always', true, undefined], ['decays', false, true]]);
-    assert.equal(cases[1]?.messages.at(-1), 'regressed: 0/20 passed, against 20/20 in the baseline (p < 0.001)');
+    assert.equal(cases[1]?.messages[0], 'regressed: 0/20 passed, against 20/20 in the baseline (p < 0.001)');
     assert.match(await readFile(path.join(work, 'baseline.xml'), 'utf8'), /name="decays"[^\n]*<property name="regressed" value="true"\/><\/properties><failure message="regressed: 0\/20 passed/);
   });
 
@@ -130,9 +130,10 @@ describe('contract: the command-line tool (test in CI)', function () {
       const result = await started.done;
       assert.equal(result.code, 130, result.stderr);
       assert.match(result.stdout, /^ {2}first +PASS /m);
-      assert.match(result.stdout, /^ {2}long +SKIP /m);
+      // Its first run may have ended before the signal: then it is stopped with that run, else not run at all.
+      assert.match(result.stdout, /^ {2}long +(SKIP|STOPPED) /m);
       assert.match(result.stdout, /^Prompt tests: 1 passed, 0 failed, 2 skipped \(2 suites\)$/m);
-      assert.match(result.stderr, /^Stopped by Ctrl\+C: nothing more was sent; 2 cases did not run and are reported skipped\.$/m);
+      assert.match(result.stderr, /^Stopped by Ctrl\+C: nothing more was sent; 2 cases did not finish and are reported skipped, with the runs that ended\.$/m);
       const xml = await readFile(path.join(work, 'interrupted.xml'), 'utf8');
       assert.match(xml, /<testsuites tests="3" failures="0" errors="0" skipped="2">/);
       assert.deepEqual([...xml.matchAll(/ name="([^"]*)"[^\n]*<skipped /g)].map((m) => m[1]), ['long', 'after']);

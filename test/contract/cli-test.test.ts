@@ -151,7 +151,7 @@ describe('contract: the command-line tool (test)', function () {
     assert.deepEqual(suites, [['failing/triage.prompttest.json', '3', '2'], ['passing/orders-api.prompttest.json', '1', '0']]);
     const cases = [...xml.matchAll(/<testcase classname="[^"]*" name="([^"]*)"/g)].map((m) => m[1]);
     assert.deepEqual(cases, ['echoes the text', 'names another model', 'expects another prompt', 'answers ping']);
-    assert.match(xml, /<testcase [^>]*name="names another model"[^>]*><properties><property name="runs" value="1"\/><property name="passes" value="0"\/><property name="passRate" value="0"\/><property name="verdict" value="fail"\/><\/properties><failure message="response: does not contain &quot;gpt-5&quot;; it is &quot;Echo \(gpt-4o-mini\): hello&quot;">/);
+    assert.match(xml, /<testcase [^>]*name="names another model"[^>]*><properties><property name="runs" value="1"\/><property name="passes" value="0"\/><property name="errors" value="0"\/><property name="passRate" value="0"\/><property name="verdict" value="fail"\/><\/properties><failure message="response: does not contain &quot;gpt-5&quot;; it is &quot;Echo \(gpt-4o-mini\): hello&quot;">/);
     assert.match(xml, /<failure message="altered_prompt: is not equal to the expected value: expected nothing like it, actual Classify this message from \{\{customer_name\}\}/);
     assert.equal([...xml.matchAll(/<failure /g)].length, 2);
   });
@@ -160,10 +160,10 @@ describe('contract: the command-line tool (test)', function () {
     const result = await run(withUrl(['--json', 'failing', 'passing/orders-api.prompttest.json']));
     assert.equal(result.code, 1, result.stderr);
     const report = JSON.parse(result.stdout) as JsonReport;
-    const pass = { passed: true, verdict: 'pass', runs: 1, passes: 1, passRate: 1, interval: wilsonInterval({ passes: 1, runs: 1 }), messages: [] };
-    const fail = { passed: false, verdict: 'fail', runs: 1, passes: 0, passRate: 0, interval: wilsonInterval({ passes: 0, runs: 1 }) };
+    const pass = { passed: true, verdict: 'pass', runs: 1, passes: 1, errors: 0, passRate: 1, interval: wilsonInterval({ passes: 1, runs: 1 }), messages: [] };
+    const fail = { passed: false, verdict: 'fail', runs: 1, passes: 0, errors: 0, passRate: 0, interval: wilsonInterval({ passes: 0, runs: 1 }) };
     assert.deepEqual(report, {
-      passed: 2, failed: 2,
+      passed: 2, failed: 2, skipped: 0,
       suites: [
         {
           file: 'failing/triage.prompttest.json',
@@ -191,7 +191,7 @@ describe('contract: the command-line tool (test)', function () {
     const half = await run(['test', '--tenant', '1', '--concurrency', '1', 'repeat/half-needed.prompttest.json'], env);
     assert.equal(half.code, 1, half.stderr);
     assert.match(half.stdout, /^ {2}never right +FAIL +0\/3 passed, 95% interval 0–57% +\d+ ms$/m);
-    assert.match(half.stdout, /^ {6}- passed 0 of 3 runs \(0%\); it needs 50%$/m);
+    assert.match(half.stdout, /^ {6}- passed 0 of 3 answered runs \(0%\); it needs 50%$/m);
   });
 
   it('is a resolution error (exit 2), running nothing, for a prompt the tenant does not hold', async () => {

@@ -178,7 +178,7 @@ export function errorsLine(result: Pick<CaseResult, 'errors' | 'runs' | 'errorRe
   return `${result.errors} of ${plural(of, 'run')} errored (no answer, so ${result.errors === 1 ? 'it is' : 'they are'} not counted): ${result.errorReasons.join('; ')}`;
 }
 
-/** What a case that did not pass or finish says of its tally, apart from its errors and failed assertions: a stop, its rate, a regression. */
+/** What a case that did not pass or finish says of its tally, apart from errors, a regression and failed assertions: a stop, or its rate. */
 export function tallyMessages(result: CaseResult): string[] {
   const lines: string[] = [];
   const ended = result.runs + result.errors;
@@ -186,14 +186,21 @@ export function tallyMessages(result: CaseResult): string[] {
   else if (result.repeat > 1 && result.passRate < result.minPassRate) {
     lines.push(`passed ${result.passes} of ${plural(result.runs, 'answered run')} (${percent(result.passRate)}); it needs ${percent(result.minPassRate)}`);
   }
-  if (result.regressed) lines.push(regressionLine(result, result.regressed));
   return lines;
 }
 
-/** Why a case did not pass, one line each: its errors, its failed assertions, then its tally; empty when it passed. */
+/**
+ * Why a case did not pass, one line each: its errors, a regression (why a case whose rate would pass fails), its
+ * failed assertions, then its tally; empty when it passed.
+ */
 export function caseMessages(result: CaseResult): string[] {
   if (result.passed) return [];
-  return [...(result.errors > 0 ? [errorsLine(result)] : []), ...result.failures.map((f) => f.message), ...tallyMessages(result)];
+  return [
+    ...(result.errors > 0 ? [errorsLine(result)] : []),
+    ...(result.regressed ? [regressionLine(result, result.regressed)] : []),
+    ...result.failures.map((f) => f.message),
+    ...tallyMessages(result),
+  ];
 }
 
 /** One run's answer and its failures: a single request, or a conversation's turns. */
