@@ -51,8 +51,8 @@ export const folderNotes: readonly string[] = [
 ];
 
 export const suiteNotes: readonly string[] = [
-  '- suite throughput: a suite of 100 test_prompt cases run by the core engine as `cli.js test` runs it (resolveTarget,',
-  '  runSuite with executorFor) at concurrency 4, against the same suite at concurrency 1 (serially), on a local service',
+  '- suite throughput: a suite of 100 test_prompt cases run by the core engine as `cli.js test` and the Testing view',
+  '  run it (prepareSuite, runSuiteAt) at concurrency 4, against the same suite at concurrency 1 (serially), on a local service',
   '  of its own that answers every request after 40 ms; every case must pass, else the bench cannot measure. A',
   '  warm-up, then three rounds of both, the order alternating; the figure is the ratio of the medians. Goal 0.3:',
   '  the issue\'s; four runs in flight at once take a quarter of the serial time plus the engine\'s own work.',

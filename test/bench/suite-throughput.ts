@@ -1,10 +1,10 @@
 // The "suite throughput" row: a 100-case prompt suite run by the core engine as the command-line tool runs it
-// (resolveTarget, runSuite with executorFor), at concurrency 4 against at concurrency 1, on a local service of its own
+// (prepareSuite, runSuiteAt), at concurrency 4 against at concurrency 1, on a local service of its own
 // that answers every request after a fixed latency, so the figure shows how well the runs overlap.
 import { ServiceClient } from '../../src/core/client';
-import { caseMessages, runSuite } from '../../src/core/prompt-tests/run';
+import { caseMessages } from '../../src/core/prompt-tests/run';
 import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
-import { executorFor, resolveTarget } from '../../src/core/prompt-tests/target';
+import { prepareSuite, runSuiteAt } from '../../src/core/prompt-tests/target';
 import { kindById } from '../../src/core/resources';
 import { startService } from '../service/server';
 import type { Pair } from './protocol';
@@ -29,9 +29,9 @@ function benchSuite(prompt: number): Suite {
 
 /** Every case must pass, or the timing measured failures rather than runs. */
 async function timedRun(client: ServiceClient, suite: Suite, concurrency: number): Promise<number> {
-  const target = await resolveTarget(client, suite, TENANT, 'the bench service');
+  const target = await prepareSuite(client, suite, TENANT, 'the bench service');
   const started = performance.now();
-  const result = await runSuite(suite, executorFor(client, target), { concurrency });
+  const result = await runSuiteAt(client, suite, target, { concurrency });
   const elapsed = performance.now() - started;
   if (result.passed !== SUITE_CASES) {
     const first = result.cases.find((c) => !c.passed);

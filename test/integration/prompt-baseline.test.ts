@@ -51,7 +51,8 @@ describe('prompt test suites: the last green run as baseline', () => {
     await vary(0.3);
     const against = await run({ baseline: 'lastGreenRun' });
     assert.equal(against.cases[0]?.passed, false);
-    assert.deepEqual(against.cases[0]?.messages.at(-1), 'regressed: 14/20 passed, against 20/20 in the baseline (p = 0.010)');
+    assert.deepEqual(against.cases[0]?.messages[0], 'regressed: 14/20 passed, against 20/20 in the baseline (p = 0.010)');
+    assert.deepEqual([against.cases[0]?.regressed, against.cases[0]?.verdict, against.cases[0]?.passes, against.cases[0]?.runs], [true, 'fail', 14, 20]);
     await vary(0.3);
     assert.deepEqual((await run()).cases.map((c) => [c.passed, c.messages]), [[true, []]], 'the default run has no baseline');
   });

@@ -24,11 +24,27 @@ export const adminToken = env('CONVAI_ADMIN_TOKEN');
 /** A client of the test's own, to set up and check the service's state independently of the extension. */
 export const admin = new ServiceClient({ baseUrl: serviceUrl, token: () => adminToken });
 
+/** A case of convai.runPromptTests's answer, as `test --json` reports it (contract: "Verdicts over repeated runs"). */
+export interface PromptTestCase {
+  name: string;
+  passed: boolean;
+  verdict: 'pass' | 'flaky' | 'fail';
+  runs: number;
+  passes: number;
+  errors: number;
+  passRate: number;
+  interval: [number, number];
+  regressed?: boolean;
+  messages: string[];
+  turns?: unknown[];
+}
+
 /** convai.runPromptTests's answer (contract: "Prompt test suites"). */
 export interface PromptTestResult {
   passed: number;
   failed: number;
-  cases: Array<{ name: string; passed: boolean; messages: string[] }>;
+  skipped: number;
+  cases: PromptTestCase[];
 }
 
 export function kind(segment: Segment): ResourceKind {

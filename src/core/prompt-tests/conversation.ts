@@ -60,7 +60,7 @@ function turnFailures(turn: Turn, number: number, promptId: number, names: Reado
 /** Sends a conversation's turns in order; rejects only when the run was cancelled. */
 export async function runConversation(testCase: TestCase, turns: readonly Turn[], execute: Execute, context: ExecuteContext, now: () => number): Promise<ConversationOutcome> {
   const prompts = execute.prompts;
-  if (!prompts) return { failures: [], error: 'a conversation needs the tenant\'s prompts to route its turns: make the executor with executorFor from a resolved target' };
+  if (!prompts) return { failures: [], error: 'a conversation needs the tenant\'s prompts to route its turns: run the suite with runSuiteAt from a prepared target' };
   const results: TurnResult[] = [];
   let promptId = prompts.first;
   let carried = testCase.prompt_params;

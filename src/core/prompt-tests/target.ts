@@ -37,7 +37,7 @@ export interface ResolvedTarget extends OperationTarget {
 }
 
 /** The suite's prompt or integration in the tenant; `where` names the connection or URL in the message. */
-export async function resolveTarget(client: ServiceClient, suite: Suite, tenantId: number, where: string, signal?: AbortSignal): Promise<ResolvedTarget> {
+async function resolveTarget(client: ServiceClient, suite: Suite, tenantId: number, where: string, signal?: AbortSignal): Promise<ResolvedTarget> {
   const { segment, ref } = suite.resource;
   const kind = kindOfSegment(segment);
   const items = await client.list(kind, tenantId, { signal });
