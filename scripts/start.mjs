@@ -46,7 +46,8 @@ writeFileSync(
     '',
     '- `acme-support/`: the sample tenant, pulled afresh at every `npm start` (the service starts afresh too);',
     '  edit a file and see it in the Source Control view, then Plan Push.',
-    '- `order-triage.prompttest.json`: a prompt test suite; run it from the Testing view.',
+    '- `order-triage.prompttest.json`: a prompt test suite; run it from the Testing view (step 4 of the tour in the',
+    '  repository\'s README).',
     '',
   ].join('\n'),
 );
@@ -62,14 +63,10 @@ const { diskFolder } = require(path.join(repoRoot, 'out', 'src', 'core', 'tenant
 const sampleClient = new ServiceClient({ baseUrl: service.url, token: () => service.adminToken });
 await pullTenant(sampleClient, diskFolder(sampleFolder), { connection: 'local', baseUrl: service.url, tenantId: 1 });
 await sampleClient.close();
-writeFileSync(path.join(workspace, 'order-triage.prompttest.json'), `${JSON.stringify({
-  target: { connection: 'local', tenantId: 1 },
-  prompt: 'Order Triage',
-  cases: [
-    { name: 'answers a greeting', prompt_text: 'Hello', prompt_params: { customer_name: 'Ada' }, expect: { response: { matches: '\\S' } } },
-    { name: 'names the order', prompt_text: 'Where is order A-1?', prompt_params: { customer_name: 'Ada', order_id: 'A-1' }, expect: { response: { contains: 'A-1' } } },
-  ],
-}, null, 2)}\n`);
+// The suite of the README's tour (step 4), the same text the UI test of that step runs.
+/** @type {{ SAMPLE_SUITE_FILE: string, sampleSuiteText: (connection: string) => string }} */
+const { SAMPLE_SUITE_FILE, sampleSuiteText } = require(path.join(repoRoot, 'out', 'test', 'service', 'sample-suite.js'));
+writeFileSync(path.join(workspace, SAMPLE_SUITE_FILE), sampleSuiteText('local'));
 // What a user would want: auto-save does not try to upload every keystroke to the service.
 const settings = { 'convai.connections': [{ name: 'local', baseUrl: service.url }], 'git.openRepositoryInParentFolders': 'never', 'files.autoSave': 'off' };
 const env = {

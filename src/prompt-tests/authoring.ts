@@ -5,7 +5,8 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { Json, JsonObject } from '../core/json';
 import { conversationCase, conversationTurns } from '../core/run-conversations';
 import { responseOf, type RunRecord } from '../core/history';
-import { parseSuite, SUITE_SUFFIX, suitePath } from '../core/prompt-tests/suite';
+import { OUTPUTS, parseSuite, SUITE_SUFFIX, suitePath } from '../core/prompt-tests/suite';
+import { suiteTemplate } from '../core/prompt-tests/template';
 import { promptPlaceholders } from '../core/prompt-text';
 import { kindOfSegment } from '../core/resources';
 import { slug } from '../core/tenant/manifest';
@@ -18,27 +19,13 @@ import { suiteText } from './execution';
 
 type Tested = Extract<WholeLocation, { type: 'resource' }> & { segment: 'ai_prompts' | 'integrations' };
 
-const OUTPUTS: Readonly<Record<Tested['segment'], readonly string[]>> = {
-  ai_prompts: ['response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params'],
-  integrations: ['result', 'status'],
-};
-
 function tested(location: WholeLocation | undefined): Tested | undefined {
   return location?.type === 'resource' && (location.segment === 'ai_prompts' || location.segment === 'integrations') ? (location as Tested) : undefined;
 }
 
-/** A new suite's text: commented, aimed at the resource, with a first case (a prompt's placeholders prefilled). */
-export function suiteTemplate(resource: Tested, name: string, testCase: JsonObject): string {
-  const what = resource.segment === 'ai_prompts' ? `the prompt "${name}" (test_prompt)` : `the integration "${name}" (execute_action)`;
-  const body = JSON.stringify({ target: { connection: resource.connection, tenantId: resource.tenantId }, [resource.segment === 'ai_prompts' ? 'prompt' : 'integration']: name, cases: [testCase] }, null, 2);
-  return [
-    `// Test cases for ${what}. They show in the Testing view (ConvAI Prompt Tests).`,
-    '// "expect" maps each output field to a value it must equal, or to assertions: equals, contains,',
-    '// notContains, matches, maxLength, jsonSchema. "repeat" and "minPassRate" weigh answers that vary;',
-    '// "maxMs" bounds how long a run may take. Without "target", the setting convai.testTarget applies.',
-    body,
-    '',
-  ].join('\n');
+/** A new suite's text for the resource, with the format's cheat sheet as its header. */
+function newSuiteText(resource: Tested, name: string, testCase: JsonObject): string {
+  return suiteTemplate({ target: { connection: resource.connection, tenantId: resource.tenantId }, segment: resource.segment, name, cases: [testCase] });
 }
 
 async function chooseFile(programmatic: boolean, given: unknown, name: string): Promise<vscode.Uri | undefined> {
@@ -85,7 +72,7 @@ function caseOf(run: RunRecord, names: ReadonlySet<string>): JsonObject {
   const first = String(run.inputs.prompt_text ?? run.inputs.action ?? 'case').replace(/\s+/g, ' ').trim().slice(0, 40) || 'case';
   let name = first;
   for (let n = 2; names.has(name); n++) name = `${first} (${n})`;
-  const outputs = run.operation === 'execute_action' ? OUTPUTS.integrations : OUTPUTS.ai_prompts;
+  const outputs: readonly string[] = OUTPUTS[run.operation === 'execute_action' ? 'integrations' : 'ai_prompts'];
   const expect = Object.fromEntries(outputs.filter((field) => field in response).map((field) => [field, response[field] as Json]));
   return { name, ...run.inputs, expect };
 }
@@ -108,7 +95,7 @@ async function addCase(resource: Tested, name: string, makeCase: (taken: Readonl
   if (!existing || !(await exists(existing))) {
     const uri = existing ?? await chooseFile(false, undefined, name);
     if (!uri) return undefined;
-    return createSuite(uri, suiteTemplate(resource, name, makeCase(new Set())), !programmatic);
+    return createSuite(uri, newSuiteText(resource, name, makeCase(new Set())), !programmatic);
   }
   const document = await vscode.workspace.openTextDocument(existing);
   const text = document.getText();
@@ -142,7 +129,7 @@ export function registerAuthoring(log: Log, connections: Connections, history: H
         // A case that runs as it stands (a greeting, and an answer that says something), for the user to sharpen.
         ? { name: 'answers a greeting', prompt_text: 'Hello', ...(Object.keys(params).length > 0 ? { prompt_params: params } : {}), expect: { response: { matches: '\\S' } } }
         : { name: 'ping', action: 'ping', expect: { status: 'success' } };
-      return createSuite(uri, suiteTemplate(resource, name, first), !programmatic);
+      return createSuite(uri, newSuiteText(resource, name, first), !programmatic);
     }),
     registerCommand(log, COMMANDS.saveAsTestCase, async (arg) => {
       const run = history.named(arg);

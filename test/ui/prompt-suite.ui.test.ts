@@ -1,44 +1,72 @@
-// A prompt test suite run from VS Code's Testing view, as a user does it: the suite's cases listed, a run, and the
-// failed case's expected and actual answers as a diff.
+// Step 4 of the README's tour, as a user follows it: the suite `npm start` writes run from VS Code's Testing view, its
+// tour case's expected value changed as the README says, run again, and the failed case's expected and actual text
+// side by side (the README's picture).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { request } from 'undici';
 import * as path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
+import { SAMPLE_SUITE_FILE, sampleSuiteText, TOUR_CASE, TOUR_EDIT } from '../service/sample-suite';
 import { runCommand } from './tree-view';
 import { workbench } from './workbench';
 
-describe('a prompt test suite in the Testing view', () => {
+/** Runs a suite from its row in the Testing view, with the button its row shows under the pointer. */
+async function runFromRow(row: Locator): Promise<void> {
+  await row.hover();
+  await row.locator('.action-label[aria-label^="Run Test"]').click();
+}
+
+/** Opens a workspace file through Quick Open, as a user who knows its name does. */
+async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+p');
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await input.press('Enter');
+  await page.locator(`.tabs-container .tab.active[data-resource-name="${name}"]`).waitFor();
+}
+
+describe('the README tour\'s step 4: the sample suite in the Testing view', () => {
   before(() => {
-    const suite = {
-      target: { connection: uiConnectionName, tenantId: 1 },
-      prompt: 'Order Triage',
-      cases: [
-        { name: 'echoes the question', prompt_text: 'Where is order A-1?', expect: { response: { contains: 'A-1' } } },
-        { name: 'answers in one word', prompt_text: 'Where is order A-1?', expect: { response: { equals: 'status' } } },
-      ],
-    };
-    fs.writeFileSync(path.join(workbench().workspace, 'triage.prompttest.json'), `${JSON.stringify(suite, null, 2)}\n`);
+    fs.writeFileSync(path.join(workbench().workspace, SAMPLE_SUITE_FILE), sampleSuiteText(uiConnectionName));
   });
 
-  it('lists the suite\'s cases and runs them', async () => {
+  it('runs the sample suite from the Testing view, and both of its cases pass', async () => {
     const { page } = workbench();
-    await runCommand(page, 'Testing: Focus on Test Explorer View');
     const explorer = page.locator('.test-explorer');
-    await explorer.getByText('triage.prompttest.json').waitFor();
-    await runCommand(page, 'Test: Run All Tests');
-    const suiteRow = explorer.locator('.monaco-list-row', { hasText: 'triage.prompttest.json' });
+    // A click, not the palette: in a fresh page the keyboard reaches the workbench only once something was clicked.
+    if (!(await explorer.isVisible())) await page.locator('.activitybar .action-label[aria-label^="Testing"]').click();
+    const suiteRow = explorer.locator('.monaco-list-row', { hasText: SAMPLE_SUITE_FILE });
+    await runFromRow(suiteRow);
+    await suiteRow.locator('.codicon-testing-passed-icon').waitFor({ timeout: 30_000 });
+  });
+
+  it('fails the tour case after the README\'s edit, its expected and actual text side by side', async () => {
+    const { page } = workbench();
+    await openFile(page, SAMPLE_SUITE_FILE);
+    // The README's edit, made as a user makes it: find the text, then type over it.
+    await page.keyboard.press('Control+f');
+    await page.keyboard.type(TOUR_EDIT.from);
+    await page.keyboard.press('Escape');
+    await page.keyboard.type(TOUR_EDIT.to);
+    const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines');
+    await editor.getByText(TOUR_EDIT.to).waitFor();
+    await page.keyboard.press('Control+s');
+    await page.locator(`.tabs-container .tab.dirty[data-resource-name="${SAMPLE_SUITE_FILE}"]`).waitFor({ state: 'detached' });
+    const explorer = page.locator('.test-explorer');
+    const suiteRow = explorer.locator('.monaco-list-row', { hasText: SAMPLE_SUITE_FILE });
+    await runFromRow(suiteRow);
     await suiteRow.locator('.codicon-testing-failed-icon').waitFor({ timeout: 30_000 });
     if ((await suiteRow.getAttribute('aria-expanded')) === 'false') await suiteRow.locator('.monaco-tl-twistie').click();
-    await explorer.locator('.monaco-list-row', { hasText: 'answers in one word' }).locator('.codicon-testing-failed-icon').waitFor({ timeout: 30_000 });
-    await explorer.locator('.monaco-list-row', { hasText: 'echoes the question' }).locator('.codicon-testing-passed-icon').waitFor();
-  });
-
-  it('shows the failed case\'s expected and actual answers as a diff', async () => {
-    const { page } = workbench();
-    await page.locator('.test-explorer .monaco-list-row', { hasText: 'answers in one word' }).dblclick();
-    await page.locator('.test-output-peek, .peekview-widget').first().waitFor();
+    const failed = explorer.locator('.monaco-list-row', { hasText: TOUR_CASE });
+    await failed.locator('.codicon-testing-failed-icon').waitFor();
+    await failed.dblclick();
+    // Under the case in the editor: the message and a diff, the expected text on the left, the actual on the right.
+    const diff = page.locator('.test-output-peek .monaco-diff-editor.side-by-side');
+    await diff.locator('.editor.original .view-lines', { hasText: TOUR_EDIT.to }).waitFor();
+    await diff.locator('.editor.modified .view-lines', { hasText: TOUR_EDIT.from }).waitFor();
     await saveScreenshot(page, 'prompt-suite', { readme: true });
     await runCommand(page, 'View: Close All Editors');
   });
@@ -56,8 +84,7 @@ describe('a prompt test suite in the Testing view', () => {
     await suiteRow.waitFor();
     await latency(3000);
     try {
-      await suiteRow.hover();
-      await suiteRow.locator('.action-label[aria-label^="Run Test"]').click();
+      await runFromRow(suiteRow);
       // Four requests at once (convai.testConcurrency): the last two cases wait, and are never sent.
       await suiteRow.locator('.codicon-testing-loading-icon, .codicon-loading, [class*="testing-loading"]').first().waitFor();
       // Cancel Test Run's keybinding (the view's Cancel button shows only under the pointer).

@@ -1,8 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import type { JsonObject } from '../../src/core/json';
-import { ASSERTIONS } from '../../src/core/prompt-tests/assertions';
 import { caseReport } from '../../src/core/prompt-tests/report';
 import { caseMessages, runSuite, type Execute, type ExecuteContext } from '../../src/core/prompt-tests/run';
 import type { TurnRequest } from '../../src/core/prompt-tests/conversation';
@@ -98,18 +95,6 @@ describe('prompt tests: conversations', () => {
       'cases.0.turns.0.expect.prompt: prompt is the name or id of the prompt that must answer this turn',
       'cases.0.turns.0.expect.reply: "reply" is no output of test_prompt; expect one of response, altered_prompt, next_prompt_id, next_prompt_params, prompt',
     ]);
-  });
-
-  it('gives the editor help for turns and every assertion: each in the suite schema with a description', () => {
-    interface Node { properties?: Record<string, { description?: string }>; anyOf?: Node[] }
-    const schema = JSON.parse(readFileSync(path.join(__dirname, '../../../schemas/prompttest.schema.json'), 'utf8')) as { definitions: Record<string, Node & { properties: Record<string, Node> }> };
-    const { turn, expectation, case: caseSchema } = schema.definitions;
-    assert.ok(caseSchema?.properties.turns);
-    const turnExpect = turn?.properties.expect?.properties ?? {};
-    assert.deepEqual(Object.keys(turnExpect), ['prompt', 'response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params']);
-    const assertions = expectation?.anyOf?.[0]?.properties ?? {};
-    assert.deepEqual(Object.keys(assertions), [...ASSERTIONS]);
-    for (const [name, property] of Object.entries({ ...assertions, ...turnExpect })) assert.ok(property.description, `${name} has a description`);
   });
 
   it('reports the failing run\'s turns in --json, each with the prompt that answered it', async () => {

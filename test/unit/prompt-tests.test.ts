@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
-import { checkOutput, expectationProblems, isAssertionSet } from '../../src/core/prompt-tests/assertions';
+import { ASSERTIONS, checkOutput, expectationProblems, isAssertionSet } from '../../src/core/prompt-tests/assertions';
 import { caseReport, junitXml, publicResult } from '../../src/core/prompt-tests/report';
 import { caseMessages, runSuite, verdictLine, type CaseResult, type Execute } from '../../src/core/prompt-tests/run';
-import { parseSuite, suitePath, type Suite } from '../../src/core/prompt-tests/suite';
+import { CASE_KEYS, OUTPUTS, parseSuite, suitePath, TURN_KEYS, type Suite } from '../../src/core/prompt-tests/suite';
+import { suiteTemplate } from '../../src/core/prompt-tests/template';
 
 const messages = (expect: JsonObject, output: JsonObject): string[] => checkOutput(expect, output).map((f) => f.message);
 
@@ -100,6 +101,28 @@ describe('prompt tests: suites', () => {
     assert.match(problems[2]?.message ?? '', /not a JSON Schema/);
     assert.match(problems[3]?.message ?? '', /"result" is no output of test_prompt/);
     assert.match(problems[4]?.message ?? '', /needs "prompt_text"/);
+  });
+
+  it('starts a new suite with a header that names what its cases can hold, above a suite that reads as written', () => {
+    const header = (text: string): string => text.split('\n').filter((line) => line.startsWith('//')).join('\n');
+    const unnamed = (text: string, quoted: readonly string[], words: readonly string[]): string[] => [
+      ...quoted.filter((key) => !text.includes(`"${key}"`)),
+      ...words.filter((word) => !new RegExp(`(?<![\\w.])${word}(?!\\w)`).test(text)),
+    ];
+    const kinds = [
+      { segment: 'ai_prompts', testCase: { name: 'greets', prompt_text: 'Hello', expect: { response: { matches: '\\S' } } }, absent: ['action', 'params'] },
+      { segment: 'integrations', testCase: { name: 'ping', action: 'ping', expect: { status: 'success' } }, absent: ['prompt_text', 'prompt_params', 'turns'] },
+    ] as const;
+    for (const { segment, testCase, absent } of kinds) {
+      const text = suiteTemplate({ target: { connection: 'local', tenantId: 1 }, segment, name: 'Order Triage', cases: [testCase] });
+      const { suite, problems } = parseSuite(text);
+      assert.deepEqual(problems, [], segment);
+      assert.deepEqual(suite?.cases.map(({ name, expect }) => ({ name, expect })), [{ name: testCase.name, expect: testCase.expect }]);
+      const fields = CASE_KEYS.filter((key) => !(absent as readonly string[]).includes(key));
+      const turns = segment === 'ai_prompts' ? [...TURN_KEYS, 'prompt'] : [];
+      assert.deepEqual(unnamed(header(text), [...fields, ...turns], [...OUTPUTS[segment], ...ASSERTIONS, 'pass', 'flaky', 'fail', 'convai test']), [], `${segment}: what its header leaves out`);
+      assert.deepEqual(absent.filter((key) => header(text).includes(`"${key}"`)), [], `${segment}: fields its cases cannot hold`);
+    }
   });
 });
 

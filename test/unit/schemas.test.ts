@@ -7,6 +7,8 @@ import {
 } from '../../src/core/resources';
 import { type Problem, type SchemaName, validateDocument } from '../../src/core/validation';
 import type { JsonObject } from '../../src/core/json';
+import { ASSERTIONS } from '../../src/core/prompt-tests/assertions';
+import { CASE_KEYS, OUTPUTS, TURN_KEYS } from '../../src/core/prompt-tests/suite';
 import { kindById as servedKind } from '../service/kinds';
 import { pick, resourceKindId, viewRecord, viewTenant } from '../service/records';
 import { Store } from '../service/store';
@@ -316,5 +318,36 @@ describe('schemas: invalid documents', () => {
       ((d.configuration as JsonObject).prompt as JsonObject[]).push({ name: 'New', prompt: 'Say hi.', initial_response: 'Hi', voice: 'echo' });
     });
     assert.deepEqual(validateDocument('agents', doc), []);
+  });
+});
+
+describe('schemas: the prompt test suite schema and the suite engine', () => {
+  const schema = JSON.parse(readFileSync(path.join(SCHEMA_DIR, 'prompttest.schema.json'), 'utf8')) as Schema;
+  const definitions = asSchema(schema.definitions);
+  const caseFields = propertiesOf(asSchema(definitions.case));
+  const turnFields = propertiesOf(asSchema(definitions.turn));
+  const assertions = propertiesOf(asSchema((asSchema(definitions.expectation).anyOf as unknown[])[0]));
+  const described = (fields: Schema): string[] => Object.keys(fields).filter((name) => typeof asSchema(fields[name]).description !== 'string');
+
+  it('has exactly the fields the engine reads, each with a description for hovers and completion', () => {
+    const outputs = [...OUTPUTS.ai_prompts, ...OUTPUTS.integrations];
+    const turnOutputs = ['prompt', ...OUTPUTS.ai_prompts];
+    const fields: Array<[string, Schema, readonly string[]]> = [
+      ['the suite', propertiesOf(schema), ['$schema', 'target', 'prompt', 'integration', 'cases']],
+      ['a case', caseFields, CASE_KEYS],
+      ['a case\'s expect', propertiesOf(asSchema(caseFields.expect)), outputs],
+      ['a turn', turnFields, TURN_KEYS],
+      ['a turn\'s expect', propertiesOf(asSchema(turnFields.expect)), turnOutputs],
+      ['the assertions', assertions, ASSERTIONS],
+    ];
+    for (const [what, properties, engine] of fields) {
+      assert.deepEqual(Object.keys(properties).sort(), [...engine].sort(), `${what}: the schema's fields and the engine's`);
+      assert.deepEqual(described(properties), [], `${what}: fields without a description`);
+    }
+  });
+
+  it('names the command-line tool as installed users run it', () => {
+    assert.match(String(schema.description), /`convai test`/);
+    assert.doesNotMatch(readFileSync(path.join(SCHEMA_DIR, 'prompttest.schema.json'), 'utf8'), /dist\/cli\.js/);
   });
 });

@@ -70,10 +70,11 @@ export interface SuiteProblem {
   range: TextRange;
 }
 
-const OUTPUTS = { ai_prompts: ['response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params'], integrations: ['result', 'status'] } as const;
+/** The output fields a case may expect, by what the suite tests; the suite schema and a new suite's header name the same. */
+export const OUTPUTS = { ai_prompts: ['response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params'], integrations: ['result', 'status'] } as const;
 const TEXT_OUTPUTS: readonly string[] = ['response', 'altered_prompt', 'result', 'status'];
-const CASE_KEYS = ['name', 'prompt_text', 'prompt_params', 'turns', 'action', 'params', 'expect', 'maxMs', 'repeat', 'minPassRate'];
-const TURN_KEYS = ['prompt_text', 'prompt_params', 'expect'];
+export const CASE_KEYS: readonly string[] = ['name', 'prompt_text', 'prompt_params', 'turns', 'action', 'params', 'expect', 'maxMs', 'repeat', 'minPassRate'];
+export const TURN_KEYS: readonly string[] = ['prompt_text', 'prompt_params', 'expect'];
 
 type At = (path: Array<string | number>, message: string, onKey?: boolean) => void;
 
