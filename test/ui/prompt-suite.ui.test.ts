@@ -48,8 +48,13 @@ describe('the README tour\'s step 4: the sample suite in the Testing view', () =
     await openFile(page, SAMPLE_SUITE_FILE);
     // The README's edit, made as a user makes it: find the text, then type over it.
     await page.keyboard.press('Control+f');
+    const find = page.locator('.editor-group-container.active .find-widget.visible');
+    // Typed only once the find box has the keyboard, else the text lands in the suite.
+    await find.locator('textarea:focus, input:focus').waitFor();
     await page.keyboard.type(TOUR_EDIT.from);
+    await find.locator('.matchesCount', { hasText: /^1 of 1$/ }).waitFor();
     await page.keyboard.press('Escape');
+    await find.waitFor({ state: 'detached' });
     await page.keyboard.type(TOUR_EDIT.to);
     const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines');
     await editor.getByText(TOUR_EDIT.to).waitFor();
