@@ -12,6 +12,7 @@ import { runSuite } from '../core/prompt-tests/run';
 import { executorFor, resolveTarget, TargetError } from '../core/prompt-tests/target';
 import { EXIT, PROGRAM, UsageError, type ArgValue, type CliContext, type Command } from './command';
 import { baseUrlFrom, tenantIdFrom, tokenFrom, URL_VARIABLE, withClient, type ServiceTarget } from './service';
+import { junitPath } from './report-path';
 import { findSuites, loadSuite, type SuiteFile } from './suites';
 import { affectedOf, baselineFrom, CONCURRENCY, concurrencyFrom, shardOf, type Selected } from './test-options';
 import { suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
@@ -119,24 +120,27 @@ export const testCommand: Command = {
   },
   async run(args, context) {
     if (args.positionals.length === 0) throw new UsageError(`test needs at least one suite file or folder: ${PROGRAM} test … <file or folder>.`);
-    const junit = text(args.values.junit);
-    if (junit !== undefined && junit.trim() === '') throw new UsageError('--junit needs a file name, e.g. --junit prompt-tests.xml.');
     const target = targetOf(text(args.values.url), context.env);
     const concurrency = concurrencyFrom(text(args.values.concurrency));
     const tenantFlag = text(args.values.tenant);
     const tenant = tenantFlag === undefined ? undefined : tenantIdFrom(tenantFlag, '--tenant');
     const json = args.values.json === true;
     const shardFlag = text(args.values.shard);
-    const baseline = await baselineFrom(text(args.values.baseline), context.cwd);
+    const baselineFlag = text(args.values.baseline);
+    const baseline = await baselineFrom(baselineFlag, context.cwd);
+    const affectedFlag = text(args.values['affected-by']);
+    const found = await findSuites(args.positionals, context.cwd);
+    const junitFlag = text(args.values.junit);
+    const junit = junitFlag === undefined ? undefined : await junitPath(junitFlag, { suites: found, baseline: baselineFlag, affectedBy: affectedFlag }, context.cwd);
 
     const loaded: SuiteFile[] = [];
     const problems: string[] = [];
-    for (const file of await findSuites(args.positionals, context.cwd)) {
+    for (const file of found) {
       const suite = await loadSuite(file, context.cwd);
       if ('problems' in suite) problems.push(...suite.problems);
       else loaded.push(suite);
     }
-    const files = await affectedOf(shardOf(loaded, shardFlag), text(args.values['affected-by']), tenant, context);
+    const files = await affectedOf(shardOf(loaded, shardFlag), affectedFlag, tenant, context);
 
     const stopper = new AbortController();
     const release = context.onInterrupt?.(() => stopper.abort());
