@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
 import type { Log } from '../../log';
-import { affectedBy } from '../../core/prompt-tests/affected';
+import { affectedByPlan } from '../../core/prompt-tests/affected';
 import type { publicResult } from '../../core/prompt-tests/report';
 import { parseSuite, SUITE_SUFFIX } from '../../core/prompt-tests/suite';
 import { plural } from '../../core/text';
@@ -37,7 +37,11 @@ async function folderOf(arg: unknown, folders: PulledFolders): Promise<PulledFol
  */
 async function affectedSuites(control: PulledFolderControl): Promise<vscode.Uri[]> {
   const plan = await control.plan();
-  const affected = affectedBy(plan.changes, [...plan.local.values()]);
+  const choice = affectedByPlan(plan);
+  if ('problems' in choice) {
+    throw new Error(`No prompt test ran: the planned push of ${control.label} has ${plural(choice.problems.length, 'problem')}, so the suites it affects cannot be told; fix ${choice.problems.length === 1 ? 'it' : 'them'} (the folder's Problems list in the Source Control view), then run again: ${choice.problems.join('; ')}`);
+  }
+  const { affected } = choice;
   const found = await vscode.workspace.findFiles(`**/*${SUITE_SUFFIX}`, '**/node_modules/**');
   const chosen: vscode.Uri[] = [];
   for (const uri of found.sort((a, b) => a.path.localeCompare(b.path, 'en'))) {
