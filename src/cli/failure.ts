@@ -23,21 +23,24 @@ export function failure(error: unknown): { code: ExitCode; message: string } {
 const REDACTED = '[redacted]';
 /** The characters of words and numbers. */
 const WORD = /[\p{L}\p{N}_]/u;
+/** No word or number the tool writes holds a string this long by chance. */
+const ANYWHERE_FROM = 16;
 
 /**
- * The token where it stands on its own. A real token is long and random and is never part of a word; a short one
- * (`1`, `test`) is, and replacing it inside the tool's own numbers and words would make the output false (`"passed":
- * 1` to `"passed": [redacted]`). So an edge of the token that is a letter, digit or `_` must meet no such character,
- * nor a decimal point between digits (`1.5`). An edge that is no such character (base64's `=`) needs no boundary:
- * nothing runs on across it. What this gives up is a token glued to other letters or digits, which only an echo that
- * rewrites it could produce; the client already removes every occurrence from a failed request's answer, where an
- * echo of the Authorization header would be. A token that is a common word is hidden wherever it stands as that
- * word: that can make the tool's own sentences odd, never show a credential.
+ * Where the token is hidden. A token of ANYWHERE_FROM characters or more, as real ones are, is hidden wherever it is:
+ * an echo can glue it to other characters (the `\n` of an escaped line break, a URL's `%20`). A shorter one (`1`,
+ * `test`) is part of the tool's own numbers and words, and hiding it there would make the output false (`1.5 s`, `10
+ * passed`). So such a token is hidden where it stands on its own: an edge of it that is a letter, digit or `_` must
+ * meet no such character (an escape's letter, as the `n` of `\n`, is no such character), nor a decimal point between
+ * digits. An edge that is no such character (base64's `=`) needs no boundary: nothing runs on across it. A token that
+ * is a common word is hidden wherever it stands as that word: that can make the tool's sentences odd, never show a
+ * credential.
  */
 function tokenPattern(token: string): RegExp {
   const chars = Array.from(token);
   const escaped = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const before = WORD.test(chars[0] ?? '') ? '(?<![\\p{L}\\p{N}_]|\\p{N}\\.)' : '';
+  if (chars.length >= ANYWHERE_FROM) return new RegExp(escaped, 'gu');
+  const before = WORD.test(chars[0] ?? '') ? '(?<!(?<!\\\\)[\\p{L}\\p{N}_]|\\p{N}\\.)' : '';
   const after = WORD.test(chars.at(-1) ?? '') ? '(?![\\p{L}\\p{N}_]|\\.\\p{N})' : '';
   return new RegExp(`${before}${escaped}${after}`, 'gu');
 }

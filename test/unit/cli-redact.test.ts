@@ -4,9 +4,9 @@ import { redactor } from '../../src/cli/failure';
 describe('the command-line tool: redacting the token', () => {
   const LONG = '3f9a0c1e7b2d4c6a8e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b';
 
-  it('hides a token wherever it stands on its own, however it is delimited', () => {
+  it('hides a long token wherever it is, also glued to other characters', () => {
     const hide = redactor(LONG);
-    for (const text of [LONG, `Bearer ${LONG}`, `token=${LONG}&next`, `"${LONG}"`, `(${LONG}).`, `Echo (gpt-4o-mini): ${LONG}`, `${LONG}\n${LONG}`]) {
+    for (const text of [LONG, `Bearer ${LONG}`, `token=${LONG}&next`, `"${LONG}"`, `(${LONG}).`, `Echo (gpt-4o-mini): ${LONG}`, `${LONG}\n${LONG}`, `line\\n${LONG}`, `Bearer%20${LONG}`, `x${LONG}y`]) {
       const hidden = hide(text);
       assert.ok(!hidden.includes(LONG), hidden);
       assert.match(hidden, /\[redacted\]/);
@@ -17,6 +17,7 @@ describe('the command-line tool: redacting the token', () => {
     const hide = redactor('1');
     assert.equal(hide('Prompt tests: 10 passed, 21 failed, 1.5 s, 0.1 s, v2.1.0, id1, 1x'), 'Prompt tests: 10 passed, 21 failed, 1.5 s, 0.1 s, v2.1.0, id1, 1x');
     assert.equal(hide('the token is 1; (1) "1" 1.'), 'the token is [redacted]; ([redacted]) "[redacted]" [redacted].');
+    assert.equal(hide('an escaped line break: line\\n1\\t1'), 'an escaped line break: line\\n[redacted]\\t[redacted]', 'the n of \\n is no letter of a word');
     const word = redactor('pass');
     assert.equal(word('passed, PASS, passes, bypass, a pass'), 'passed, PASS, passes, bypass, a [redacted]');
   });
