@@ -97,15 +97,15 @@ export const testCommand: Command = {
   details: [
     `--url <base URL>        the service, e.g. https://convai.example.com (default: the environment variable ${URL_VARIABLE})`,
     '--tenant <id>           the tenant to test in (default: each suite\'s "target": { "tenantId" })',
-    '--junit <file>          also write a JUnit XML report, one testsuite per suite file',
+    '--junit <file>          also write a JUnit XML report, one testsuite per suite file; a file or folder that can be written, not a suite, the baseline or a path in the --affected-by folder',
     '--json                  print { passed, failed, suites: [ { file, cases: [ { name, passed, verdict, runs, passes, passRate, interval, regressed?, messages } ] } ] }',
     `--concurrency <n>       requests at once, 1 to ${CONCURRENCY.max} (default ${CONCURRENCY.default})`,
     '--shard <i>/<n>         run only the i-th of n parts of the cases, split by a stable hash of file and case name',
     '--baseline <file>       a report of test --json: a case whose passes dropped significantly against it (one-sided Fisher test, p < 0.05) is regressed and fails',
-    '--affected-by <folder>  run only the suites whose prompt or integration the planned push of this pulled tenant folder changes, or whose prompt links to a changed one through next_prompt_id or exit_prompt_id',
+    '--affected-by <folder>  run only the suites whose prompt or integration the planned push of this pulled tenant folder changes (by its new name or, renamed, its old one), or whose prompt links to a changed one through next_prompt_id or exit_prompt_id',
     'Folders are searched recursively, skipping node_modules and folders whose name starts with a dot.',
     'Exits 0 when every case passed, 1 when a case failed.',
-    'Exits 2, running nothing, when a suite cannot run (a problem in it, no tenant, its prompt or integration not found or the service not answering) or on a usage error.',
+    'Exits 2, running nothing, when a suite cannot run (a problem in it, no tenant, its prompt or integration not found or the service not answering), when the --affected-by folder\'s plan has problems, when --junit names an input or cannot be written, or on a usage error.',
     'Ctrl+C stops sending, reports what ran, writes the JUnit report with the cases not run as skipped, and exits 130.',
   ],
   options: {
