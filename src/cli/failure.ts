@@ -20,7 +20,64 @@ export function failure(error: unknown): { code: ExitCode; message: string } {
   return { code: EXIT.failed, message: String(error) };
 }
 
-/** Belt and braces: whatever a message holds, the token is not written out. */
-export function redact(text: string, token: string | undefined): string {
-  return token ? text.split(token).join('[redacted]') : text;
+const REDACTED = '[redacted]';
+/** The characters of words and numbers. */
+const WORD = /[\p{L}\p{N}_]/u;
+/** No word or number the tool writes holds a string this long by chance. */
+const ANYWHERE_FROM = 16;
+
+/**
+ * Where the token is hidden. A token of ANYWHERE_FROM characters or more, as real ones are, is hidden wherever it is:
+ * an echo can glue it to other characters (the `\n` of an escaped line break, a URL's `%20`). A shorter one (`1`,
+ * `test`) is part of the tool's own numbers and words, and hiding it there would make the output false (`1.5 s`, `10
+ * passed`). So such a token is hidden where it stands on its own: an edge of it that is a letter, digit or `_` must
+ * meet no such character (an escape's letter, as the `n` of `\n`, is no such character), nor a decimal point between
+ * digits. An edge that is no such character (base64's `=`) needs no boundary: nothing runs on across it. A token that
+ * is a common word is hidden wherever it stands as that word: that can make the tool's sentences odd, never show a
+ * credential.
+ */
+function tokenPattern(token: string): RegExp {
+  const chars = Array.from(token);
+  const escaped = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (chars.length >= ANYWHERE_FROM) return new RegExp(escaped, 'gu');
+  const before = WORD.test(chars[0] ?? '') ? '(?<!(?<!\\\\)[\\p{L}\\p{N}_]|\\p{N}\\.)' : '';
+  const after = WORD.test(chars.at(-1) ?? '') ? '(?![\\p{L}\\p{N}_]|\\.\\p{N})' : '';
+  return new RegExp(`${before}${escaped}${after}`, 'gu');
+}
+
+const STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
+const KEY_AFTER = /\s*:/y;
+
+function isJsonDocument(text: string): boolean {
+  if (!/^\s*[[{]/.test(text)) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A JSON document with the token hidden in its string values only, so that `--json` stays parseable and its numbers
+ * true whatever the token is: numbers and literals are the tool's own, keys are field names, and a credential can
+ * only be text. A value is searched as decoded text (a token after an escaped `\n` is found) and written back as a
+ * valid string.
+ */
+function redactJsonValues(text: string, hide: (value: string) => string): string {
+  return text.replace(STRING_LITERAL, (literal: string, offset: number) => {
+    KEY_AFTER.lastIndex = offset + literal.length;
+    if (KEY_AFTER.test(text)) return literal;
+    const value = JSON.parse(literal) as string;
+    const hidden = hide(value);
+    return hidden === value ? literal : JSON.stringify(hidden);
+  });
+}
+
+/** Belt and braces: whatever a line holds, the token is not written out. */
+export function redactor(token: string | undefined): (text: string) => string {
+  if (!token) return (text) => text;
+  const pattern = tokenPattern(token);
+  const hide = (value: string): string => value.replace(pattern, REDACTED);
+  return (text) => (isJsonDocument(text) ? redactJsonValues(text, hide) : hide(text));
 }

@@ -3,14 +3,13 @@
  * parses its arguments, runs it, and turns any error into an exit code and
  * one message on stderr.
  */
-import { parseArgs } from 'node:util';
 import { DEFAULT_TIMEOUT_MS } from '../core/client';
+import { parseArguments } from './arguments';
 import { EXIT, PROGRAM, UsageError, type CliContext, type Command, type ExitCode } from './command';
 import { COMMANDS } from './commands';
-import { failure, redact } from './failure';
+import { failure, redactor } from './failure';
 import { CA_VARIABLE, TIMEOUT_SECONDS, TIMEOUT_VARIABLE, TOKEN_VARIABLE } from './service';
 import { VERSION } from './version';
-import { messageOf } from '../core/text';
 
 const HELP_FLAGS = ['--help', '-h'];
 const VERSION_FLAGS = ['--version', '-V'];
@@ -29,8 +28,8 @@ function toolHelp(commands: readonly Command[]): string[] {
     `${TIMEOUT_VARIABLE}: the deadline of one request, in seconds from ${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max} (default ${DEFAULT_TIMEOUT_MS / 1000}).`,
     `${CA_VARIABLE}: a PEM file of CA certificates to trust as well, for a service with a private or company CA.`,
     'Requests go straight to the service: no proxy is used, whatever HTTPS_PROXY, HTTP_PROXY or NO_PROXY say.',
-    'Exit codes: 0 success; 1 a conflict, a refused push, a failed request, a field the service did not take or a failed prompt test; 2 a usage error or a suite that cannot run.',
-    `Run "${PROGRAM} <command> --help" for a command's options, "${PROGRAM} --version" for the version.`,
+    'Exit codes: 0 success; 1 a conflict, a refused push, a failed request, a field the service did not take or a failed prompt test; 2 a usage error or a suite that cannot run; 130 stopped by Ctrl+C.',
+    `Run "${PROGRAM} <command> --help" or "${PROGRAM} help <command>" for a command's options, "${PROGRAM} --version" for the version.`,
   ];
 }
 
@@ -38,10 +37,18 @@ function commandHelp(command: Command): string[] {
   return [`Usage: ${PROGRAM} ${command.name} ${command.usage}`, '', `${command.summary[0]?.toUpperCase() ?? ''}${command.summary.slice(1)}.`, '', ...command.details.map((d) => `  ${d}`)];
 }
 
-/** node:util's messages end with advice on `--`; the first sentence and the usage line say more here. */
-function parseProblem(error: unknown, command: Command): UsageError {
-  const first = messageOf(error).split(/\.\s/)[0]?.replace(/\.$/, '') ?? '';
-  return new UsageError(`${command.name}: ${first}; usage: ${PROGRAM} ${command.name} ${command.usage}`);
+function commandNamed(name: string, commands: readonly Command[]): Command {
+  const command = commands.find((c) => c.name === name);
+  if (!command) throw new UsageError(`"${name}" is not a command; use one of ${commands.map((c) => c.name).join(', ')} (${PROGRAM} --help).`);
+  return command;
+}
+
+/** `help`, `--help`: the tool's help; `help <command>`: the command's, as `<command> --help` prints it. */
+function help(topics: readonly string[], commands: readonly Command[]): string[] {
+  const [topic, ...extra] = topics;
+  if (topic === undefined) return toolHelp(commands);
+  if (extra.length > 0) throw new UsageError(`help takes one command, but got also ${extra.map((e) => `"${e}"`).join(', ')}: ${PROGRAM} help <command>.`);
+  return commandHelp(commandNamed(topic, commands));
 }
 
 async function dispatch(argv: readonly string[], context: CliContext, commands: readonly Command[]): Promise<ExitCode> {
@@ -55,32 +62,25 @@ async function dispatch(argv: readonly string[], context: CliContext, commands: 
     return EXIT.ok;
   }
   if (HELP_FLAGS.includes(name) || name === 'help') {
-    for (const line of toolHelp(commands)) context.out(line);
+    for (const line of help(rest, commands)) context.out(line);
     return EXIT.ok;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) throw new UsageError(`"${name}" is not a command; use one of ${commands.map((c) => c.name).join(', ')} (${PROGRAM} --help).`);
+  const command = commandNamed(name, commands);
   // Help wins over every other argument, so `push --help` can never push.
   if (rest.some((arg) => HELP_FLAGS.includes(arg))) {
     for (const line of commandHelp(command)) context.out(line);
     return EXIT.ok;
   }
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw parseProblem(error, command);
-  }
-  return command.run({ values: parsed.values, positionals: parsed.positionals }, context);
+  return command.run(parseArguments(rest, command), context);
 }
 
 /** Runs the tool; never throws, and writes nothing that holds the token. */
 export async function main(argv: readonly string[], context: CliContext, commands: readonly Command[] = COMMANDS): Promise<ExitCode> {
-  const token = context.env[TOKEN_VARIABLE]?.trim();
+  const redact = redactor(context.env[TOKEN_VARIABLE]?.trim());
   const safe: CliContext = {
     ...context,
-    out: (line) => context.out(redact(line, token)),
-    err: (line) => context.err(redact(line, token)),
+    out: (line) => context.out(redact(line)),
+    err: (line) => context.err(redact(line)),
   };
   try {
     return await dispatch(argv, safe, commands);

@@ -7,7 +7,7 @@ import { diskFolder } from '../core/tenant/folder-io';
 import { loadManifest } from '../core/tenant/manifest';
 import { pullTenant } from '../core/tenant/pull';
 import { EXIT, UsageError, type ArgValue, type Command } from './command';
-import { baseUrlFrom, folderArgument, manifestTarget, tokenFrom, withClient } from './service';
+import { baseUrlFrom, folderArgument, manifestTarget, tenantIdFrom, tokenFrom, withClient } from './service';
 import { plural } from '../core/text';
 
 /** The manifest's connection name when none is given: the extension matches it against its connections' names. */
@@ -22,12 +22,6 @@ function given(value: ArgValue): string | undefined {
 function required(value: string | undefined, flag: string, hint: string): string {
   if (value === undefined) throw new UsageError(`pull needs ${flag} ${hint} (a folder pulled before needs neither --url nor --tenant).`);
   return value;
-}
-
-function tenantId(text: string): number {
-  const id = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(id)) throw new UsageError(`--tenant "${text}" is not a tenant id: give the tenant's whole number id, e.g. --tenant 1.`);
-  return id;
 }
 
 function list(files: string[]): string {
@@ -62,7 +56,7 @@ export const pullCommand: Command = {
     const target = url === undefined && loaded
       ? manifestTarget({ root, manifest: loaded.manifest }, context.env)
       : { baseUrl: baseUrlFrom(required(url, '--url', '<base URL>, e.g. --url https://convai.example.com'), '--url'), urlSource: '--url', token: tokenFrom(context.env) };
-    const tenant = tenantText === undefined && loaded ? loaded.manifest.tenantId : tenantId(required(tenantText, '--tenant', '<id>, e.g. --tenant 1'));
+    const tenant = tenantText === undefined && loaded ? loaded.manifest.tenantId : tenantIdFrom(required(tenantText, '--tenant', '<id>, e.g. --tenant 1'), '--tenant');
     const connection = named ?? loaded?.manifest.connection ?? DEFAULT_CONNECTION;
     const { baseUrl } = target;
     const result = await withClient(target, context.env, (client) => pullTenant(client, io, { connection, baseUrl, tenantId: tenant }, { loaded }));

@@ -137,6 +137,6 @@ export function manifestTarget(folder: Pick<PulledFolder, 'root' | 'manifest'>, 
 /** A tenant id given on the command line, checked before any request. */
 export function tenantIdFrom(text: string, flag: string): number {
   const id = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
-  if (!Number.isSafeInteger(id)) throw new UsageError(`${flag} "${text}" is not a tenant id: give the tenant's whole number id, e.g. ${flag} 1.`);
+  if (!Number.isSafeInteger(id)) throw new UsageError(`${flag} "${text}" is not a tenant id: a tenant id is a whole number, 0 or more; give the tenant's, e.g. ${flag} 1.`);
   return id;
 }

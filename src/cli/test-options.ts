@@ -5,7 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { affectedBy } from '../core/prompt-tests/affected';
+import { affectedByPlan } from '../core/prompt-tests/affected';
+import { runsInFolder, whereSuiteRuns } from '../core/prompt-tests/target';
 import { BaselineError, parseBaseline, type Baseline } from '../core/prompt-tests/baseline';
 import { inShard, parseShard } from '../core/prompt-tests/shard';
 import type { Suite } from '../core/prompt-tests/suite';
@@ -69,9 +70,18 @@ export async function affectedOf<T extends { suite: Pick<Suite, 'resource' | 'ta
   if (value === undefined) return [...files];
   const folder = await pulledFolder(path.resolve(context.cwd, value));
   const plan = await withClient(manifestTarget(folder, context.env), context.env, (client) => planPush(client, folder.io, { loaded: folder.loaded }));
-  const affected = affectedBy(plan.changes, [...plan.local.values()]);
-  const sameTenant = (suite: Pick<Suite, 'target'>): boolean => (tenant ?? suite.target?.tenantId ?? folder.manifest.tenantId) === folder.manifest.tenantId;
-  const kept = files.filter((file) => sameTenant(file.suite) && affected(file.suite));
+  const chosen = affectedByPlan(plan);
+  if ('problems' in chosen) {
+    throw new UsageError([
+      `--affected-by ${value}: the planned push of ${folder.root} has ${plural(chosen.problems.length, 'problem')}, so the suites it affects cannot be told and no prompt test ran:`,
+      ...chosen.problems.map((problem) => `  ${problem}`),
+      `Fix ${chosen.problems.length === 1 ? 'it' : 'them'} in the folder (${PROGRAM} plan ${value} lists them too), then run test again.`,
+    ].join('\n'));
+  }
+  const { affected } = chosen;
+  // The CLI runs every suite against --url, whatever connection its target names: the tenant alone tells.
+  const inFolder = (suite: Pick<Suite, 'target'>): boolean => runsInFolder({ tenantId: whereSuiteRuns(suite, { tenantId: tenant }).tenantId }, { tenantId: folder.manifest.tenantId });
+  const kept = files.filter((file) => inFolder(file.suite) && affected(file.suite));
   context.err(`--affected-by ${value}: ${plural(plan.changes.length, 'planned change')}; ${kept.length} of ${plural(files.length, 'suite')} affected.`);
   return kept;
 }

@@ -10,7 +10,9 @@ import { baselineFor, type Baseline } from '../core/prompt-tests/baseline';
 import { junitXml } from '../core/prompt-tests/report';
 import { prepareSuite, runSuiteAt, TargetError, whereSuiteRuns } from '../core/prompt-tests/target';
 import { EXIT, PROGRAM, UsageError, type ArgValue, type CliContext, type Command } from './command';
-import { baseUrlFrom, tenantIdFrom, tokenFrom, URL_VARIABLE, withClient, type ServiceTarget } from './service';
+import { redactor } from './failure';
+import { baseUrlFrom, tenantIdFrom, TOKEN_VARIABLE, tokenFrom, URL_VARIABLE, withClient, type ServiceTarget } from './service';
+import { junitPath } from './report-path';
 import { findSuites, loadSuite, type SuiteFile } from './suites';
 import { affectedOf, baselineFrom, CONCURRENCY, concurrencyFrom, shardOf, type Selected } from './test-options';
 import { baselineNotes, suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
@@ -66,7 +68,8 @@ async function writeJunit(file: string, outcomes: readonly SuiteOutcome[], conte
   const at = path.resolve(context.cwd, file);
   try {
     await mkdir(path.dirname(at), { recursive: true });
-    await writeFile(at, junitXml(outcomes.map((o) => ({ name: o.name, result: o.result }))));
+    // A file is output too: a service's message that echoes the token must not leave it in CI's artifacts.
+    await writeFile(at, junitXml(outcomes.map((o) => ({ name: o.name, result: o.result })), redactor(context.env[TOKEN_VARIABLE]?.trim())));
   } catch (error) {
     throw new UsageError(`The JUnit report could not be written to ${at} (${messageOf(error)}); give --junit a path in a writable folder.`);
   }
@@ -99,15 +102,15 @@ export const testCommand: Command = {
   details: [
     `--url <base URL>        the service, e.g. https://convai.example.com (default: the environment variable ${URL_VARIABLE})`,
     '--tenant <id>           the tenant to test in (default: each suite\'s "target": { "tenantId" })',
-    '--junit <file>          also write a JUnit XML report, one testsuite per suite file',
+    '--junit <file>          also write a JUnit XML report, one testsuite per suite file; a file or folder that can be written, not a suite, the baseline or a path in the --affected-by folder',
     '--json                  print { passed, failed, skipped, suites: [ { file, cases: [ { name, passed, verdict, runs, passes, errors, passRate, interval, regressed?, messages, turns? } ] } ] }',
     `--concurrency <n>       requests at once, 1 to ${CONCURRENCY.max} (default ${CONCURRENCY.default})`,
     '--shard <i>/<n>         run only the i-th of n parts of the cases, split by a stable hash of file and case name',
     '--baseline <file>       a report of test --json: a case whose passes dropped significantly against it (one-sided Fisher test, p < 0.05) is regressed and fails; suites are matched by their path from the file name up, wherever the run starts, and what matched nothing is said',
-    '--affected-by <folder>  run only the suites whose prompt or integration the planned push of this pulled tenant folder changes, or whose prompt links to a changed one through next_prompt_id or exit_prompt_id',
+    '--affected-by <folder>  run only the suites whose prompt or integration the planned push of this pulled tenant folder changes (by its new name or, renamed, its old one), or whose prompt links to a changed one through next_prompt_id or exit_prompt_id',
     'Folders are searched recursively, skipping node_modules and folders whose name starts with a dot.',
     'Exits 0 when every case passed, 1 when a case failed.',
-    'Exits 2, running nothing, when a suite cannot run (a problem in it, no tenant, its prompt or integration not found or the service not answering) or on a usage error.',
+    'Exits 2, running nothing, when a suite cannot run (a problem in it, no tenant, its prompt or integration not found or the service not answering), when the --affected-by folder\'s plan has problems, when --junit names an input or cannot be written, or on a usage error.',
     'Ctrl+C stops sending, reports what ran, writes the JUnit report with the cases not run as skipped, and exits 130.',
   ],
   options: {
@@ -122,8 +125,6 @@ export const testCommand: Command = {
   },
   async run(args, context) {
     if (args.positionals.length === 0) throw new UsageError(`test needs at least one suite file or folder: ${PROGRAM} test … <file or folder>.`);
-    const junit = text(args.values.junit);
-    if (junit !== undefined && junit.trim() === '') throw new UsageError('--junit needs a file name, e.g. --junit prompt-tests.xml.');
     const target = targetOf(text(args.values.url), context.env);
     const concurrency = concurrencyFrom(text(args.values.concurrency));
     const tenantFlag = text(args.values.tenant);
@@ -132,15 +133,19 @@ export const testCommand: Command = {
     const shardFlag = text(args.values.shard);
     const baselineFlag = text(args.values.baseline);
     const baseline = await baselineFrom(baselineFlag, context.cwd);
+    const affectedFlag = text(args.values['affected-by']);
+    const found = await findSuites(args.positionals, context.cwd);
+    const junitFlag = text(args.values.junit);
+    const junit = junitFlag === undefined ? undefined : await junitPath(junitFlag, { suites: found, baseline: baselineFlag, affectedBy: affectedFlag }, context.cwd);
 
     const loaded: SuiteFile[] = [];
     const problems: string[] = [];
-    for (const file of await findSuites(args.positionals, context.cwd)) {
+    for (const file of found) {
       const suite = await loadSuite(file, context.cwd);
       if ('problems' in suite) problems.push(...suite.problems);
       else loaded.push(suite);
     }
-    const files = await affectedOf(shardOf(loaded, shardFlag), text(args.values['affected-by']), tenant, context);
+    const files = await affectedOf(shardOf(loaded, shardFlag), affectedFlag, tenant, context);
 
     const stopper = new AbortController();
     const release = context.onInterrupt?.(() => stopper.abort());

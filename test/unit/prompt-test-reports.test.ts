@@ -1,10 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { affectedBy, type FolderResource } from '../../src/core/prompt-tests/affected';
 import { baselineFor, BaselineError, parseBaseline } from '../../src/core/prompt-tests/baseline';
 import { caseReport, cut, junitXml } from '../../src/core/prompt-tests/report';
 import { caseMessages, caseResult, type CaseRun, type SuiteResult } from '../../src/core/prompt-tests/run';
 import { inShard, parseShard } from '../../src/core/prompt-tests/shard';
-import type { Suite, TestCase } from '../../src/core/prompt-tests/suite';
+import type { TestCase } from '../../src/core/prompt-tests/suite';
 
 const testCase = (name: string, repeat = 1, minPassRate = 1): TestCase => ({ name, prompt_text: 'x', expect: {}, repeat, minPassRate, range: { offset: 0, length: 0 } });
 const pass: CaseRun = { passed: true, durationMs: 10, failures: [] };
@@ -121,32 +120,5 @@ describe('prompt test reports: --shard', () => {
     assert.ok([1, 2, 3, 4].every((index) => owners.filter((o) => o[0] === index).length > 20), 'no shard is nearly empty');
     assert.equal(inShard({ index: 1, count: 3 }, 'a.prompttest.json', 'greets'), inShard({ index: 1, count: 3 }, 'a.prompttest.json', 'greets'));
     assert.deepEqual([1, 2, 3].map((index) => inShard({ index, count: 3 }, 'a.prompttest.json', 'greets')), [true, false, false], 'fixed across versions');
-  });
-});
-
-describe('prompt test reports: --affected-by', () => {
-  const prompt = (id: number, name: string, links: { next_prompt_id?: number; exit_prompt_id?: number } = {}): FolderResource => ({ segment: 'ai_prompts', id, values: { name, ...links } });
-  // A → B → C (exit), D → D (a loop), E alone.
-  const folder = [prompt(1, 'A', { next_prompt_id: 2 }), prompt(2, 'B', { exit_prompt_id: 3 }), prompt(3, 'C'), prompt(4, 'D', { next_prompt_id: 4 }), prompt(5, 'E')];
-  const suite = (ref: string | number, segment: Suite['resource']['segment'] = 'ai_prompts'): Pick<Suite, 'resource'> => ({ resource: { segment, ref } });
-
-  it('takes the changed prompt and those whose links reach it, transitively, by name or id', () => {
-    const affected = affectedBy([{ segment: 'ai_prompts', id: 3, name: 'C' }], folder);
-    assert.deepEqual(['A', 'B', 'C', 'D', 'E'].map((name) => affected(suite(name))), [true, true, true, false, false]);
-    assert.equal(affected(suite(1)), true);
-    assert.equal(affected(suite('2')), true);
-    assert.equal(affected(suite('Orders API', 'integrations')), false);
-  });
-
-  it('takes a changed integration, a created prompt by name and a deleted one, and ends on loops', () => {
-    const affected = affectedBy([
-      { segment: 'integrations', id: 9, name: 'Orders API' },
-      { segment: 'ai_prompts', name: 'E' },
-      { segment: 'ai_prompts', id: 7, name: 'Gone' },
-    ], folder);
-    assert.equal(affected(suite('Orders API', 'integrations')), true);
-    assert.equal(affected(suite('E')), true);
-    assert.equal(affected(suite(7)), true);
-    assert.equal(affected(suite('D')), false);
   });
 });

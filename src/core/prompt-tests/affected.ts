@@ -12,7 +12,18 @@ import { refersTo, type Suite } from './suite';
 export interface ChangedResource {
   segment: string;
   id?: number;
+  /** The folder's name (the service's, for a delete). */
   name: string;
+  /** The changed fields with the service's values: a rename's `old` name is the one a suite written before it uses. */
+  values?: ReadonlyArray<{ field: string; old?: Json }>;
+}
+
+/** A plan of a push, as far as choosing suites goes. */
+export interface PlannedPush {
+  changes: readonly ChangedResource[];
+  /** What stands in the way of the push, each `file:line:column: field: message`. */
+  problems: readonly string[];
+  local: ReadonlyMap<string, FolderResource>;
 }
 
 /** A resource of the pulled folder, with the fields that link prompts. */
@@ -54,12 +65,30 @@ function affectedPromptIds(changes: readonly ChangedResource[], resources: reado
   return affected;
 }
 
+/** The names a change's resource goes by: the folder's, and before a rename the service's. */
+function namesOf(change: ChangedResource): string[] {
+  const old = change.values?.find((v) => v.field === 'name')?.old;
+  return typeof old === 'string' && old !== change.name ? [change.name, old] : [change.name];
+}
+
+export type AffectedSuites = (suite: Pick<Suite, 'resource'>) => boolean;
+
 /** A predicate over suites: true for those the planned changes can affect. */
-export function affectedBy(changes: readonly ChangedResource[], resources: readonly FolderResource[]): (suite: Pick<Suite, 'resource'>) => boolean {
+export function affectedBy(changes: readonly ChangedResource[], resources: readonly FolderResource[]): AffectedSuites {
   const prompts = affectedPromptIds(changes, resources);
   return ({ resource: { segment, ref } }) => {
-    if (changes.some((c) => c.segment === segment && refersTo(ref, c))) return true;
+    if (changes.some((c) => c.segment === segment && namesOf(c).some((name) => refersTo(ref, { ...c, name })))) return true;
     if (segment !== 'ai_prompts') return false;
     return resources.some((r) => r.segment === segment && r.id !== undefined && prompts.has(r.id) && refersTo(ref, { id: r.id, name: nameOf(r) }));
   };
+}
+
+/**
+ * The suites a planned push affects, or the plan's problems: a folder with problems (a file that is not valid JSON, a
+ * field the service would refuse) has changes the plan cannot see, so any choice made from it could leave out a suite
+ * whose prompt the push changes.
+ */
+export function affectedByPlan(plan: PlannedPush): { affected: AffectedSuites } | { problems: readonly string[] } {
+  if (plan.problems.length > 0) return { problems: plan.problems };
+  return { affected: affectedBy(plan.changes, [...plan.local.values()]) };
 }

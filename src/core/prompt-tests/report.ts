@@ -93,16 +93,20 @@ function properties(result: CaseResult): string {
   return `<properties>${values.map(([name, value]) => `<property name="${name}" value="${xml(value)}"/>`).join('')}</properties>`;
 }
 
-function outcome(result: CaseResult): string {
+function outcome(result: CaseResult, text: (words: string) => string): string {
   if (result.passed) return '';
-  if (result.skipped) return `<skipped message="${xml(caseMessages(result).join('; '))}"/>`;
-  const messages = detailedMessages(result);
+  if (result.skipped) return `<skipped message="${xml(text(caseMessages(result).join('; ')))}"/>`;
+  const messages = detailedMessages(result).map(text);
   const tag = requestFailed(result) ? 'error' : 'failure';
   return `<${tag} message="${xml(messages[0] ?? 'failed')}">${xml(messages.join('\n'))}</${tag}>`;
 }
 
-/** One `<testsuite>` per suite file, one `<testcase>` per case with its verdict's properties, failures with their messages. */
-export function junitXml(suites: ReadonlyArray<{ name: string; result: SuiteResult }>): string {
+/**
+ * One `<testsuite>` per suite file, one `<testcase>` per case with its verdict's properties, failures with their
+ * messages. `text` sees every name and message before it is written (a shell hides a credential there); the counts
+ * are the report's own.
+ */
+export function junitXml(suites: ReadonlyArray<{ name: string; result: SuiteResult }>, text: (words: string) => string = (words) => words): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const count = (cases: readonly CaseResult[]): { tests: number; failures: number; errors: number; skipped: number } => ({
     tests: cases.length,
@@ -114,9 +118,9 @@ export function junitXml(suites: ReadonlyArray<{ name: string; result: SuiteResu
   lines.push(`<testsuites ${counts(count(suites.flatMap((s) => s.result.cases)))}>`);
   for (const { name, result } of suites) {
     const time = result.cases.reduce((sum, c) => sum + c.durationMs, 0);
-    lines.push(`  <testsuite name="${xml(name)}" ${counts(count(result.cases))} time="${seconds(time)}">`);
+    lines.push(`  <testsuite name="${xml(text(name))}" ${counts(count(result.cases))} time="${seconds(time)}">`);
     for (const testCase of result.cases) {
-      lines.push(`    <testcase classname="${xml(name)}" name="${xml(testCase.name)}" time="${seconds(testCase.durationMs)}">${properties(testCase)}${outcome(testCase)}</testcase>`);
+      lines.push(`    <testcase classname="${xml(text(name))}" name="${xml(text(testCase.name))}" time="${seconds(testCase.durationMs)}">${properties(testCase)}${outcome(testCase, text)}</testcase>`);
     }
     lines.push('  </testsuite>');
   }

@@ -59,6 +59,14 @@ async function resolveTarget(client: ServiceClient, suite: Suite, tenantId: numb
 }
 
 /**
+ * Whether a suite that runs at `where` tests a pulled folder's tenant (and connection, where the shell has one). What
+ * `where` leaves unnamed is taken to be the folder's, so such a suite is run, and says itself what it lacks.
+ */
+export function runsInFolder(where: SuiteTarget, folder: SuiteTarget): boolean {
+  return (where.tenantId ?? folder.tenantId) === folder.tenantId && (where.connection ?? folder.connection) === folder.connection;
+}
+
+/**
  * The places where a conversation's turn names, as the prompt that must answer it, no prompt of the tenant: a typo
  * there would run and fail like a regression, so it is a problem before anything is sent.
  */

@@ -7,7 +7,9 @@
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
 import type { Log } from '../../log';
-import { affectedBy } from '../../core/prompt-tests/affected';
+import { affectedByPlan } from '../../core/prompt-tests/affected';
+import { runsInFolder, whereSuiteRuns } from '../../core/prompt-tests/target';
+import { testTarget } from '../../shared/settings';
 import type { publicResult } from '../../core/prompt-tests/report';
 import { parseSuite, SUITE_SUFFIX } from '../../core/prompt-tests/suite';
 import { plural } from '../../core/text';
@@ -37,13 +39,16 @@ async function folderOf(arg: unknown, folders: PulledFolders): Promise<PulledFol
  */
 async function affectedSuites(control: PulledFolderControl): Promise<vscode.Uri[]> {
   const plan = await control.plan();
-  const affected = affectedBy(plan.changes, [...plan.local.values()]);
+  const choice = affectedByPlan(plan);
+  if ('problems' in choice) {
+    throw new Error(`No prompt test ran: the planned push of ${control.label} has ${plural(choice.problems.length, 'problem')}, so the suites it affects cannot be told; fix ${choice.problems.length === 1 ? 'it' : 'them'} (the folder's Problems list in the Source Control view), then run again: ${choice.problems.join('; ')}`);
+  }
+  const { affected } = choice;
   const found = await vscode.workspace.findFiles(`**/*${SUITE_SUFFIX}`, '**/node_modules/**');
   const chosen: vscode.Uri[] = [];
   for (const uri of found.sort((a, b) => a.path.localeCompare(b.path, 'en'))) {
     const { suite } = parseSuite(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
-    const { connection = plan.manifest.connection, tenantId = plan.manifest.tenantId } = suite?.target ?? {};
-    if (suite && connection === plan.manifest.connection && tenantId === plan.manifest.tenantId && affected(suite)) chosen.push(uri);
+    if (suite && runsInFolder(whereSuiteRuns(suite, {}, testTarget()), plan.manifest) && affected(suite)) chosen.push(uri);
   }
   return chosen;
 }
