@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { ServiceClient } from '../../src/core/client';
 import type { JsonObject } from '../../src/core/json';
 import { maskCredentials } from '../../src/core/credentials';
+import type { publicResult } from '../../src/core/prompt-tests/report';
 import { kindBySegment, type ResourceKind, type Segment } from '../../src/core/resources';
 import { toResourceUriString, type FileLocation } from '../../src/core/uri';
 import type { Fault } from '../service/faults';
@@ -24,28 +25,9 @@ export const adminToken = env('CONVAI_ADMIN_TOKEN');
 /** A client of the test's own, to set up and check the service's state independently of the extension. */
 export const admin = new ServiceClient({ baseUrl: serviceUrl, token: () => adminToken });
 
-/** A case of convai.runPromptTests's answer, as `test --json` reports it (contract: "Verdicts over repeated runs"). */
-export interface PromptTestCase {
-  name: string;
-  passed: boolean;
-  verdict: 'pass' | 'flaky' | 'fail';
-  runs: number;
-  passes: number;
-  errors: number;
-  passRate: number;
-  interval: [number, number];
-  regressed?: boolean;
-  messages: string[];
-  turns?: unknown[];
-}
-
-/** convai.runPromptTests's answer (contract: "Prompt test suites"). */
-export interface PromptTestResult {
-  passed: number;
-  failed: number;
-  skipped: number;
-  cases: PromptTestCase[];
-}
+/** convai.runPromptTests's answer (contract: "Prompt test suites"); the test checks its fields at run time. */
+export type PromptTestResult = ReturnType<typeof publicResult>;
+export type PromptTestCase = PromptTestResult['cases'][number];
 
 export function kind(segment: Segment): ResourceKind {
   const found = kindBySegment(segment);
