@@ -4,6 +4,7 @@
  * a schema holds only these keywords, each well formed, which is why the rules below may trust their arguments.
  */
 import { isJsonObject } from './json';
+import { schemaPattern } from './pattern';
 
 export type SchemaObject = Record<string, unknown>;
 
@@ -90,8 +91,9 @@ export function child(at: string, key: string | number): string {
   return `${at}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
-function regex(pattern: unknown): RegExp {
-  return new RegExp(pattern as string, 'u');
+/** Whether `pattern` (one json-schema-problems.ts accepted) is found in `text`, in linear time (pattern.ts says why). */
+function found(pattern: unknown, text: string): boolean {
+  return schemaPattern(pattern as string).pattern?.test(text) ?? false;
 }
 
 const fail = (place: Place, message: string): Failure[] => [{ at: place.at, message }];
@@ -122,7 +124,7 @@ function childFailures(schema: unknown, value: unknown, at: string, place: Place
 function isAdditional(node: SchemaObject, key: string): boolean {
   const properties = isJsonObject(node.properties) ? node.properties : {};
   const patterns = isJsonObject(node.patternProperties) ? Object.keys(node.patternProperties) : [];
-  return !Object.hasOwn(properties, key) && !patterns.some((pattern) => regex(pattern).test(key));
+  return !Object.hasOwn(properties, key) && !patterns.some((pattern) => found(pattern, key));
 }
 
 function missingWhenPresent(required: unknown, value: Record<string, unknown>, property: string, place: Place): Failure[] {
@@ -167,7 +169,7 @@ const RULES: Record<string, Rule | undefined> = {
   properties: forObjects((argument, value, place) => Object.entries(argument as SchemaObject).filter(([key]) => Object.hasOwn(value, key))
     .flatMap(([key, schema]) => childFailures(schema, value[key], child(place.at, key), place))),
   patternProperties: forObjects((argument, value, place) => Object.entries(argument as SchemaObject)
-    .flatMap(([pattern, schema]) => Object.keys(value).filter((key) => regex(pattern).test(key))
+    .flatMap(([pattern, schema]) => Object.keys(value).filter((key) => found(pattern, key))
       .flatMap((key) => childFailures(schema, value[key], child(place.at, key), place)))),
   additionalProperties: forObjects((argument, value, place) => Object.keys(value).filter((key) => isAdditional(place.node, key))
     .flatMap((key) => argument === false
@@ -200,7 +202,7 @@ const RULES: Record<string, Rule | undefined> = {
 
   minLength: forStrings((argument, value, place) => failIf(length(value) < (argument as number), place, () => `must NOT have fewer than ${String(argument)} characters`)),
   maxLength: forStrings((argument, value, place) => failIf(length(value) > (argument as number), place, () => `must NOT have more than ${String(argument)} characters`)),
-  pattern: forStrings((argument, value, place) => failIf(!regex(argument).test(value), place, () => `must match pattern "${String(argument)}"`)),
+  pattern: forStrings((argument, value, place) => failIf(!found(argument, value), place, () => `must match pattern "${String(argument)}"`)),
 
   minimum: forNumbers((limit, value, place) => failIf(value < limit, place, () => `must be >= ${limit}`)),
   maximum: forNumbers((limit, value, place) => failIf(value > limit, place, () => `must be <= ${limit}`)),
