@@ -10,10 +10,15 @@ export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-/** 1-based line and column of an offset, as editors and CI annotations count them. */
+/** Editors on Windows may save UTF-8 with a byte-order mark; JSON.parse and hashes must not see it. */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** 1-based line and column of an offset, as editors and CI annotations count them: a byte-order mark, which editors hide, is no column. */
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
-  let start = 0;
+  let start = offset > 0 && text.length > withoutBom(text).length ? 1 : 0;
   for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) {
     line++;
     start = at + 1;

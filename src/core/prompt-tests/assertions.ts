@@ -3,9 +3,11 @@
  * output field, checked against what the service answered. Pure, so every
  * assertion is unit-tested on its edge cases.
  */
+import { closest } from '../closest-name';
 import { schemaFailures, schemaProblem } from '../validation';
 import { isJsonObject, own, type Json, type JsonObject } from '../json';
 import { messageOf } from '../text';
+import { writtenPattern } from '../pattern';
 import { unspeakable, wordCount } from './spoken';
 
 export const ASSERTIONS = ['equals', 'contains', 'notContains', 'matches', 'maxLength', 'jsonSchema', 'speakable', 'maxWords'] as const;
@@ -26,31 +28,28 @@ export function isAssertionSet(expectation: Json): expectation is JsonObject {
   return isJsonObject(expectation) && Object.keys(expectation).some((key) => (ASSERTIONS as readonly string[]).includes(key));
 }
 
-/** `/pattern/flags` or a bare pattern. */
-export function regexOf(source: string): RegExp {
-  const literal = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
-  return literal ? new RegExp(literal[1] as string, literal[2]) : new RegExp(source);
+/** The assertion a key that is none was probably meant to be, such as "equals" for "equal". */
+function meant(key: string): string | undefined {
+  return closest(key, [...ASSERTIONS]);
 }
 
 /**
- * Why an expectation cannot be checked (an unknown assertion, a bad pattern or schema), each with its key. A text
- * output can never equal an object, so an object expected of one is read as assertions, however misspelt.
+ * Why an expectation cannot be checked (an unknown assertion, a bad pattern or schema), each with its key.
+ * `objectOutput`: the field can hold an object (next_prompt_params), so an object without an assertion is the value it
+ * must equal; any other field can never equal an object, so an object expected of it is assertions, however misspelt.
  */
-export function expectationProblems(expectation: Json, textOutput: boolean): Array<{ key?: string; message: string }> {
-  if (!isAssertionSet(expectation) && !(textOutput && isJsonObject(expectation))) return [];
+export function expectationProblems(expectation: Json, objectOutput: boolean): Array<{ key?: string; message: string }> {
   if (!isJsonObject(expectation)) return [];
+  if (!isAssertionSet(expectation)) return objectOutput ? nearMisses(expectation) : unknownAssertions(expectation);
   const problems: Array<{ key?: string; message: string }> = [];
   for (const [key, value] of Object.entries(expectation)) {
     if (!(ASSERTIONS as readonly string[]).includes(key)) {
-      problems.push({ key, message: `"${key}" is no assertion; use one of ${ASSERTIONS.join(', ')}` });
+      problems.push(...unknownAssertions({ [key]: value }));
     } else if ((key === 'contains' || key === 'notContains' || key === 'matches') && typeof value !== 'string') {
       problems.push({ key, message: `${key} takes a text` });
     } else if (key === 'matches') {
-      try {
-        regexOf(value as string);
-      } catch (error) {
-        problems.push({ key, message: `not a valid regular expression: ${messageOf(error)}` });
-      }
+      const { problem } = writtenPattern(value as string);
+      if (problem !== undefined) problems.push({ key, message: `the pattern ${JSON.stringify(value)} ${problem}` });
     } else if (key === 'maxLength' && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
       problems.push({ key, message: 'maxLength takes a whole number of characters' });
     } else if (key === 'maxWords' && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
@@ -63,6 +62,25 @@ export function expectationProblems(expectation: Json, textOutput: boolean): Arr
     }
   }
   return problems;
+}
+
+function unknownAssertions(expectation: JsonObject): Array<{ key?: string; message: string }> {
+  if (Object.keys(expectation).length === 0) return [{ message: `{} checks nothing: give it assertions (${ASSERTIONS.join(', ')}), or leave the field out` }];
+  return Object.keys(expectation).map((key) => {
+    const known = meant(key);
+    return { key, message: `"${key}" is no assertion; use one of ${ASSERTIONS.join(', ')}${known === undefined ? '' : ` (did you mean "${known}"?)`}` };
+  });
+}
+
+/** An expected object whose key is one letter or two from an assertion's name: a typo, more likely than a value. */
+function nearMisses(expectation: JsonObject): Array<{ key?: string; message: string }> {
+  return Object.keys(expectation).flatMap((key) => {
+    const known = meant(key);
+    return known === undefined ? [] : [{
+      key,
+      message: `"${key}" is no assertion: did you mean "${known}"? To expect an object with a key "${key}", write it as { "equals": { … } }`,
+    }];
+  });
 }
 
 /** Values as people compare them: strings as they are, anything else as indented JSON. */
@@ -98,13 +116,9 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
     case 'notContains':
       return actual === undefined || !text.includes(String(expected)) ? undefined : fail(`contains ${JSON.stringify(expected)}, which it must not; it is ${JSON.stringify(text)}`);
     case 'matches': {
-      let pattern: RegExp;
-      try {
-        pattern = regexOf(String(expected));
-      } catch (error) {
-        return fail(`the pattern ${JSON.stringify(expected)} is not a valid regular expression (${messageOf(error)})`);
-      }
-      return actual !== undefined && pattern.test(text) ? undefined : fail(`does not match ${String(pattern)}; it is ${JSON.stringify(text)}`);
+      const { pattern, problem } = writtenPattern(String(expected));
+      if (pattern === undefined) return fail(`the pattern ${JSON.stringify(expected)} ${problem}`);
+      return actual !== undefined && pattern.test(text) ? undefined : fail(`does not match ${pattern.shown}; it is ${JSON.stringify(text)}`);
     }
     case 'maxLength':
       return length(text) <= Number(expected) ? undefined : fail(`is ${length(text)} characters long, more than ${String(expected)}`);
