@@ -11,6 +11,9 @@ interface Finding {
   length: number;
 }
 
+/** A picture, with its skin tone if it has one; a text-style symbol (❤) only with the selector that makes it a picture. */
+const EMOJI_PART = String.raw`(?:\p{Emoji_Modifier_Base}\p{Emoji_Modifier}|\p{Emoji_Presentation}\uFE0F?|\p{Extended_Pictographic}\uFE0F)`;
+
 /**
  * In order of precedence: what lies inside code or a link is reported as that, not again as the emphasis or URL
  * it holds. `m` is multiline, so `^` is a line's start.
@@ -21,16 +24,23 @@ const DETECTORS: ReadonlyArray<{ kind: string; pattern: RegExp }> = [
   { kind: 'a URL', pattern: /\b(?:https?:\/\/|www\.)[^\s)>\]]+/g },
   { kind: 'a heading', pattern: /^ {0,3}#{1,6}(?=\s)/gm },
   { kind: 'a table', pattern: /^ *\|.*\|[ \t]*$/gm },
-  { kind: 'a list marker', pattern: /^ *(?:[-*+]|\d+[.)])(?=[ \t]+\S)/gm },
+  // An ordered list a voice answer might hold counts from 1 and stays below 100, while a line that opens with three
+  // digits or more and a full stop is a year or an amount ending the sentence before ("2025. was a good year").
+  { kind: 'a list marker', pattern: /^ *(?:[-*+]|\d{1,2}[.)])(?=[ \t]+\S)/gm },
   { kind: 'emphasis', pattern: /(\*\*|__|~~)(?=\S)[^\n]*?\S\1|(?<![\w*])\*(?=[^\s*])[^*\n]*?[^\s*]\*(?![\w*])|(?<![\w_])_(?=[^\s_])[^_\n]*?[^\s_]_(?![\w_])/g },
-  // Presented as pictures: digits, © and ™ are "emoji" to Unicode too, but a voice reads them as words.
-  { kind: 'an emoji', pattern: /\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F/gu },
+  // Presented as pictures: digits, © and ™ are "emoji" to Unicode too, but a voice reads them as words. One emoji as
+  // a reader sees it is one finding: a flag (two regional indicators), a keycap (a digit, # or * and U+20E3), a
+  // skin tone on its base, a subdivision flag's tags and the parts a zero-width joiner makes one (a family).
+  { kind: 'an emoji', pattern: new RegExp(String.raw`\p{Regional_Indicator}{2}|[0-9#*]\uFE0F?\u20E3|${EMOJI_PART}(?:[\u{E0020}-\u{E007E}]+\u{E007F})?(?:\u200D${EMOJI_PART})*`, 'gu') },
 ];
 
 const QUOTE_LENGTH = 30;
 
+/** Characters as a reader sees them, so a cut quote never ends in half an emoji (a flag, a family) or half a letter. */
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
 function quoted(text: string): string {
-  const chars = Array.from(text);
+  const chars = Array.from(graphemes.segment(text), (part) => part.segment);
   return JSON.stringify(chars.length > QUOTE_LENGTH ? `${chars.slice(0, QUOTE_LENGTH - 1).join('')}…` : text);
 }
 
