@@ -160,6 +160,45 @@ describe('prompt tests: typos caught when a suite is read', () => {
   });
 });
 
+describe('prompt tests: checks that end', () => {
+  const elapsed = (run: () => unknown): number => {
+    const started = performance.now();
+    run();
+    return performance.now() - started;
+  };
+  const deep = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it('a suite nested deeper than 100 levels is a problem at the place, not a stack overflow', () => {
+    const text = `{ "prompt": 1, "cases": [{ "name": "a", "prompt_text": "x", "expect": { "next_prompt_params": ${deep(100_000)} } }] }`;
+    const { suite, problems } = parseSuite(text);
+    assert.equal(suite, undefined);
+    assert.deepEqual(problems.map((p) => [p.message, p.range.offset]), [['arrays and objects nest more than 100 levels deep here; a suite never needs that many', text.indexOf('[[') + 96]], 'the 101st level: 4 of the suite, 97 of the value');
+  });
+
+  it('an answer nested deeper than 100 levels fails every check that reads it, saying so', () => {
+    const answer = JSON.parse(deep(100_000)) as JsonObject;
+    assert.deepEqual(messages({ next_prompt_params: { step: 1 }, response: { contains: 'x', jsonSchema: { type: 'array' } } }, { next_prompt_params: answer, response: deep(100_000) }), [
+      'next_prompt_params: nests more than 100 levels of arrays and objects, deeper than a check follows',
+      'response: does not contain "x"; it is "' + deep(100_000) + '"',
+      'response: nests more than 100 levels of arrays and objects, deeper than a check follows',
+    ]);
+  });
+
+  it('jsonSchema: a schema whose work doubles at every $ref stops with a message; uniqueItems on thousands of items is quick', () => {
+    const definitions: JsonObject = { d30: { type: 'string' } };
+    for (let i = 0; i < 30; i++) definitions[`d${i}`] = { anyOf: [{ $ref: `#/definitions/d${i + 1}` }, { $ref: `#/definitions/d${i + 1}` }] };
+    let failures: string[] = [];
+    const ms = elapsed(() => (failures = messages({ response: { jsonSchema: { definitions, $ref: '#/definitions/d0' } } }, { response: '5' })));
+    assert.deepEqual(failures, ['response: does not satisfy the schema: value could not be checked: the schema took more than 10010 steps on it; simplify the schema (an anyOf or oneOf of $refs multiplies the work at every level)']);
+    assert.ok(ms < 1_000, `${ms.toFixed(0)} ms`);
+    const items = Array.from({ length: 20_000 }, (_, i) => ({ i }));
+    assert.ok(elapsed(() => assert.deepEqual(messages({ response: { jsonSchema: { uniqueItems: true } } }, { response: JSON.stringify(items) }), [])) < 1_000);
+    assert.deepEqual(messages({ response: { jsonSchema: { uniqueItems: true } } }, { response: JSON.stringify([...items, { i: 7 }]) }), [
+      'response: does not satisfy the schema: value must NOT have duplicate items (items 7 and 20000 are equal)',
+    ]);
+  });
+});
+
 describe('prompt tests: running', () => {
   const suite = (cases: Partial<Suite['cases'][number]>[]): Suite => ({
     resource: { segment: 'ai_prompts', ref: 'p' },

@@ -5,7 +5,7 @@
  */
 import { closest } from '../closest-name';
 import { schemaFailures, schemaProblem } from '../validation';
-import { isJsonObject, own, type Json, type JsonObject } from '../json';
+import { canonical, deeperThan, isJsonObject, MAX_DEPTH, own, type Json, type JsonObject } from '../json';
 import { messageOf } from '../text';
 import { writtenPattern } from '../pattern';
 import { unspeakable, wordCount } from './spoken';
@@ -89,12 +89,6 @@ export function shown(value: Json | undefined): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
 
-function canonical(value: Json | undefined): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isJsonObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
-  return JSON.stringify(value) ?? 'undefined';
-}
-
 /** Text to search in: a string as it is, anything else as JSON. */
 function textOf(value: Json | undefined): string {
   return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
@@ -107,6 +101,10 @@ function length(text: string): number {
 
 function check(field: string, assertion: AssertionName, expected: Json, actual: Json | undefined): Failure | undefined {
   const fail = (message: string, sides?: { expected: string; actual: string }): Failure => ({ field, assertion, message: `${field}: ${message}`, ...sides });
+  const tooDeep = `nests more than ${MAX_DEPTH} levels of arrays and objects, deeper than a check follows`;
+  // A suite's values are never this deep (parseSuite says so); a caller's might be, and an answer may.
+  if (deeperThan(expected, MAX_DEPTH)) return fail(`the expected ${assertion} ${tooDeep}`);
+  if (deeperThan(actual, MAX_DEPTH)) return fail(tooDeep);
   const text = textOf(actual);
   switch (assertion) {
     case 'equals':
@@ -139,6 +137,7 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
           return fail(`is not JSON, so it cannot satisfy the schema (${messageOf(error)}); it is ${JSON.stringify(actual)}`);
         }
       }
+      if (deeperThan(value as Json, MAX_DEPTH)) return fail(tooDeep);
       const failures = schemaFailures(expected, value);
       return failures.length === 0 ? undefined : fail(`does not satisfy the schema: ${failures.join('; ')}`);
     }

@@ -3,11 +3,11 @@
  * cases and what each expects, read from JSON with comments, every problem
  * named with its place so the editor can mark it.
  */
-import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { createScanner, findNodeAtLocation, parse, parseTree, printParseErrorCode, SyntaxKind, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { withSuffix } from '../file-names';
 import { locate, locateKey, type TextRange } from '../json-document';
 import { expectationProblems } from './assertions';
-import { isJsonObject, type Json, type JsonObject } from '../json';
+import { isJsonObject, MAX_DEPTH, type Json, type JsonObject } from '../json';
 import { withoutBom } from '../text';
 
 export const SUITE_SUFFIX = '.prompttest.json';
@@ -136,7 +136,21 @@ export function parseSuite(text: string): { suite?: Suite; problems: SuiteProble
   return { ...(read.suite && cases ? { suite: { ...read.suite, cases } } : {}), problems: read.problems.map(shift) };
 }
 
+/** Where the text opens its array or object nested more than MAX_DEPTH deep, if it does: the parser would overflow the stack there. */
+function tooDeep(text: string): number | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
+    if (token === SyntaxKind.OpenBraceToken || token === SyntaxKind.OpenBracketToken) {
+      if (++depth > MAX_DEPTH) return scanner.getTokenOffset();
+    } else if (token === SyntaxKind.CloseBraceToken || token === SyntaxKind.CloseBracketToken) depth--;
+  }
+  return undefined;
+}
+
 function parseBody(text: string): { suite?: Suite; problems: SuiteProblem[] } {
+  const deep = tooDeep(text);
+  if (deep !== undefined) return { problems: [{ path: [], message: `arrays and objects nest more than ${MAX_DEPTH} levels deep here; a suite never needs that many`, range: { offset: deep, length: 1 } }] };
   const problems: SuiteProblem[] = [];
   const at: At = (path, message, onKey = false) => {
     const range = (onKey ? locateKey(text, path) : undefined) ?? locate(text, path) ?? { offset: 0, length: 0 };
