@@ -86,7 +86,14 @@ function failuresOf(schema: unknown, value: unknown, at: string, check: Check): 
   if (schema === true) return [];
   if (schema === false) return [{ at, message: 'is not allowed here (the schema is false)' }];
   const node = schema as SchemaObject;
-  return Object.entries(node).flatMap(([keyword, argument]) => RULES[keyword]?.(argument, value, { node, at, check }) ?? []);
+  const place: Place = { node, at, check };
+  const failures: Failure[] = [];
+  for (const keyword of Object.keys(node)) {
+    // Own rules only: a keyword such as "constructor" or "__proto__" must not reach Object.prototype.
+    const rule = Object.hasOwn(RULES, keyword) ? RULES[keyword] : undefined;
+    if (rule) for (const failure of rule(node[keyword], value, place)) failures.push(failure);
+  }
+  return failures;
 }
 
 function passes(schema: unknown, value: unknown, place: Place): boolean {

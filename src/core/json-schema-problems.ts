@@ -38,7 +38,8 @@ function checkSchema(node: unknown, at: string, walk: Walk): void {
   }
   walk.schemas.set(node, at);
   for (const [keyword, argument] of Object.entries(node)) {
-    const shape = SHAPES[keyword];
+    // Own shapes only: a keyword such as "constructor" or "__proto__" is unknown, not Object.prototype's.
+    const shape = Object.hasOwn(SHAPES, keyword) ? SHAPES[keyword] : undefined;
     if (shape) {
       shape(argument, child(at, keyword), walk);
     } else {

@@ -184,6 +184,15 @@ describe('prompt tests: checks that end', () => {
     ]);
   });
 
+  it('an argument an assertion cannot take fails the check with the reason read time gives, whatever it holds', () => {
+    assert.deepEqual(messages({ response: { maxWords: { toString: '' }, contains: { valueOf: 1 }, matches: '/x/y', jsonSchema: { constructor: {} } } }, { response: 'x' }), [
+      'response: contains takes a text',
+      'response: the pattern "/x/y" has the flag "y" (sticky), which means nothing for a test: the whole text is searched; start the pattern with ^ to match at the start',
+      'response: not a JSON Schema: /constructor: unknown keyword (not one of the draft-07 keywords this check supports)',
+      'response: maxWords takes a whole number of words',
+    ]);
+  });
+
   it('jsonSchema: a schema whose work doubles at every $ref stops with a message; uniqueItems on thousands of items is quick', () => {
     const definitions: JsonObject = { d30: { type: 'string' } };
     for (let i = 0; i < 30; i++) definitions[`d${i}`] = { anyOf: [{ $ref: `#/definitions/d${i + 1}` }, { $ref: `#/definitions/d${i + 1}` }] };

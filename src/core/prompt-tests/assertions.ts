@@ -7,7 +7,7 @@ import { closest } from '../closest-name';
 import { schemaFailures, schemaProblem } from '../validation';
 import { canonical, deeperThan, isJsonObject, MAX_DEPTH, own, type Json, type JsonObject } from '../json';
 import { messageOf } from '../text';
-import { writtenPattern } from '../pattern';
+import { writtenPattern, type Pattern } from '../pattern';
 import { unspeakable, wordCount } from './spoken';
 
 export const ASSERTIONS = ['equals', 'contains', 'notContains', 'matches', 'maxLength', 'jsonSchema', 'speakable', 'maxWords'] as const;
@@ -41,27 +41,38 @@ function meant(key: string): string | undefined {
 export function expectationProblems(expectation: Json, objectOutput: boolean): Array<{ key?: string; message: string }> {
   if (!isJsonObject(expectation)) return [];
   if (!isAssertionSet(expectation)) return objectOutput ? nearMisses(expectation) : unknownAssertions(expectation);
-  const problems: Array<{ key?: string; message: string }> = [];
-  for (const [key, value] of Object.entries(expectation)) {
-    if (!(ASSERTIONS as readonly string[]).includes(key)) {
-      problems.push(...unknownAssertions({ [key]: value }));
-    } else if ((key === 'contains' || key === 'notContains' || key === 'matches') && typeof value !== 'string') {
-      problems.push({ key, message: `${key} takes a text` });
-    } else if (key === 'matches') {
-      const { problem } = writtenPattern(value as string);
-      if (problem !== undefined) problems.push({ key, message: `the pattern ${JSON.stringify(value)} ${problem}` });
-    } else if (key === 'maxLength' && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
-      problems.push({ key, message: 'maxLength takes a whole number of characters' });
-    } else if (key === 'maxWords' && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
-      problems.push({ key, message: 'maxWords takes a whole number of words' });
-    } else if (key === 'speakable' && value !== true) {
-      problems.push({ key, message: 'speakable takes true; leave it out to allow Markdown, URLs and emoji' });
-    } else if (key === 'jsonSchema') {
-      const problem = schemaProblem(value);
-      if (problem !== undefined) problems.push({ key, message: `not a JSON Schema: ${problem}` });
-    }
+  return Object.entries(expectation).flatMap(([key, value]) => {
+    if (!(ASSERTIONS as readonly string[]).includes(key)) return unknownAssertions({ [key]: value });
+    const message = argumentProblem(key as AssertionName, value);
+    return message === undefined ? [] : [{ key, message }];
+  });
+}
+
+const isCount = (value: Json): boolean => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+/** Why an assertion cannot take `value`: when a suite is read, and again when a check is given it some other way. */
+function argumentProblem(assertion: AssertionName, value: Json): string | undefined {
+  switch (assertion) {
+    case 'equals':
+      return undefined;
+    case 'contains':
+    case 'notContains':
+      return typeof value === 'string' ? undefined : `${assertion} takes a text`;
+    case 'matches':
+      return typeof value === 'string' ? problemWith(writtenPattern(value).problem, (problem) => `the pattern ${JSON.stringify(value)} ${problem}`) : 'matches takes a text';
+    case 'maxLength':
+      return isCount(value) ? undefined : 'maxLength takes a whole number of characters';
+    case 'maxWords':
+      return isCount(value) ? undefined : 'maxWords takes a whole number of words';
+    case 'speakable':
+      return value === true ? undefined : 'speakable takes true; leave it out to allow Markdown, URLs and emoji';
+    case 'jsonSchema':
+      return problemWith(schemaProblem(value), (problem) => `not a JSON Schema: ${problem}`);
   }
-  return problems;
+}
+
+function problemWith(problem: string | undefined, say: (problem: string) => string): string | undefined {
+  return problem === undefined ? undefined : say(problem);
 }
 
 function unknownAssertions(expectation: JsonObject): Array<{ key?: string; message: string }> {
@@ -105,28 +116,29 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
   // A suite's values are never this deep (parseSuite says so); a caller's might be, and an answer may.
   if (deeperThan(expected, MAX_DEPTH)) return fail(`the expected ${assertion} ${tooDeep}`);
   if (deeperThan(actual, MAX_DEPTH)) return fail(tooDeep);
+  const problem = argumentProblem(assertion, expected);
+  if (problem !== undefined) return fail(problem);
   const text = textOf(actual);
   switch (assertion) {
     case 'equals':
       return canonical(expected) === canonical(actual) ? undefined : fail('is not equal to the expected value', { expected: shown(expected), actual: shown(actual) });
     case 'contains':
-      return actual !== undefined && text.includes(String(expected)) ? undefined : fail(`does not contain ${JSON.stringify(expected)}; it is ${JSON.stringify(text)}`);
+      return actual !== undefined && text.includes(expected as string) ? undefined : fail(`does not contain ${JSON.stringify(expected)}; it is ${JSON.stringify(text)}`);
     case 'notContains':
-      return actual === undefined || !text.includes(String(expected)) ? undefined : fail(`contains ${JSON.stringify(expected)}, which it must not; it is ${JSON.stringify(text)}`);
+      return actual === undefined || !text.includes(expected as string) ? undefined : fail(`contains ${JSON.stringify(expected)}, which it must not; it is ${JSON.stringify(text)}`);
     case 'matches': {
-      const { pattern, problem } = writtenPattern(String(expected));
-      if (pattern === undefined) return fail(`the pattern ${JSON.stringify(expected)} ${problem}`);
+      const pattern = writtenPattern(expected as string).pattern as Pattern;
       return actual !== undefined && pattern.test(text) ? undefined : fail(`does not match ${pattern.shown}; it is ${JSON.stringify(text)}`);
     }
     case 'maxLength':
-      return length(text) <= Number(expected) ? undefined : fail(`is ${length(text)} characters long, more than ${String(expected)}`);
+      return length(text) <= (expected as number) ? undefined : fail(`is ${length(text)} characters long, more than ${String(expected)}`);
     case 'speakable': {
       const found = unspeakable(text);
       return found.length === 0 ? undefined : fail(`not speakable: ${found.join('; ')}`);
     }
     case 'maxWords': {
       const words = wordCount(text);
-      return words <= Number(expected) ? undefined : fail(`has ${words} words, more than maxWords ${String(expected)}`);
+      return words <= (expected as number) ? undefined : fail(`has ${words} words, more than maxWords ${String(expected)}`);
     }
     case 'jsonSchema': {
       let value: unknown = actual;

@@ -5,7 +5,7 @@
  */
 import { createScanner, findNodeAtLocation, parse, parseTree, printParseErrorCode, SyntaxKind, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { withSuffix } from '../file-names';
-import { locate, locateKey, type TextRange } from '../json-document';
+import { pathLocator, type TextRange } from '../json-document';
 import { expectationProblems } from './assertions';
 import { isJsonObject, MAX_DEPTH, type Json, type JsonObject } from '../json';
 import { withoutBom } from '../text';
@@ -152,8 +152,9 @@ function parseBody(text: string): { suite?: Suite; problems: SuiteProblem[] } {
   const deep = tooDeep(text);
   if (deep !== undefined) return { problems: [{ path: [], message: `arrays and objects nest more than ${MAX_DEPTH} levels deep here; a suite never needs that many`, range: { offset: deep, length: 1 } }] };
   const problems: SuiteProblem[] = [];
+  const located = pathLocator(text);
   const at: At = (path, message, onKey = false) => {
-    const range = (onKey ? locateKey(text, path) : undefined) ?? locate(text, path) ?? { offset: 0, length: 0 };
+    const range = (onKey ? located.key(path) : undefined) ?? located.value(path) ?? { offset: 0, length: 0 };
     problems.push({ path, message, range });
   };
   const errors: ParseError[] = [];
