@@ -62,18 +62,46 @@ export function formatDocument(value: unknown): string {
  * existing ancestor, so a problem still points near its cause.
  */
 export function locate(text: string, path: ReadonlyArray<string | number>): TextRange | undefined {
-  const node = closestNode(text, path);
-  return node && rangeOf(node);
+  return pathLocator(text).value(path);
 }
 
 /** The key of the property at `path`; where there is no such key (an array element, a missing property), as `locate`. */
 export function locateKey(text: string, path: ReadonlyArray<string | number>): TextRange | undefined {
-  const node = closestNode(text, path);
-  if (!node) {
-    return undefined;
-  }
-  const key = node.parent?.type === 'property' && node.parent.children?.[1] === node ? node.parent.children[0] : undefined;
-  return rangeOf(key ?? node);
+  return pathLocator(text).key(path);
+}
+
+/** `locate` and `locateKey` for the many problems of one text: it is parsed once, not once a problem. */
+export function pathLocator(text: string): {
+  value(path: ReadonlyArray<string | number>): TextRange | undefined;
+  key(path: ReadonlyArray<string | number>): TextRange | undefined;
+} {
+  const root = parseTree(text);
+  const closestNode = (path: ReadonlyArray<string | number>): Node | undefined => {
+    if (!root) {
+      return undefined;
+    }
+    for (let depth = path.length; depth > 0; depth--) {
+      const node = findNodeAtLocation(root, path.slice(0, depth));
+      if (node) {
+        return node;
+      }
+    }
+    return root;
+  };
+  return {
+    value: (path) => {
+      const node = closestNode(path);
+      return node && rangeOf(node);
+    },
+    key: (path) => {
+      const node = closestNode(path);
+      if (!node) {
+        return undefined;
+      }
+      const key = node.parent?.type === 'property' && node.parent.children?.[1] === node ? node.parent.children[0] : undefined;
+      return rangeOf(key ?? node);
+    },
+  };
 }
 
 function syntaxProblemsOf(text: string): SyntaxProblem[] {
@@ -110,20 +138,6 @@ function trailingComma(text: string, offset: number): SyntaxProblem | undefined 
     before--;
   }
   return text[before] === ',' ? { offset: before, length: 1, message: 'Trailing comma is not allowed' } : undefined;
-}
-
-function closestNode(text: string, path: ReadonlyArray<string | number>): Node | undefined {
-  const root = parseTree(text);
-  if (!root) {
-    return undefined;
-  }
-  for (let depth = path.length; depth > 0; depth--) {
-    const node = findNodeAtLocation(root, path.slice(0, depth));
-    if (node) {
-      return node;
-    }
-  }
-  return root;
 }
 
 function rangeOf(node: Node): TextRange {

@@ -3,7 +3,8 @@
  * keywords such schemas use, so no schema compiler runs in the extension; json-schema-problems.ts first makes sure
  * a schema holds only these keywords, each well formed, which is why the rules below may trust their arguments.
  */
-import { isJsonObject } from './json';
+import { canonical, isJsonObject, type Json } from './json';
+import { schemaPattern } from './pattern';
 
 export type SchemaObject = Record<string, unknown>;
 
@@ -17,8 +18,39 @@ interface Place {
   /** The schema object whose keyword is checked, for keywords that read their neighbours. */
   node: SchemaObject;
   at: string;
-  root: SchemaObject;
+  check: Check;
 }
+
+/** One check of a value: the schema's root, for `$ref`, and the schemas applied so far and at most. */
+interface Check {
+  root: SchemaObject;
+  /** What each `$ref` met points at, resolved once. */
+  refs: Map<string, unknown>;
+  steps: number;
+  limit: number;
+}
+
+/**
+ * Schemas applied at most: these, plus STEPS_PER_PART for each array, object and scalar of the value. A schema a person
+ * writes applies a few to each part; without a bound, a few definitions each an `anyOf` of two `$ref`s to the next
+ * double the work at every one, and a schema of twenty lines would check for hours. At about a microsecond a step, a
+ * check of an answer of some kilobytes stays within some 50 ms.
+ */
+const BASE_STEPS = 10_000;
+const STEPS_PER_PART = 10;
+
+/** The arrays, objects and scalars of a value, counted without recursion. */
+function parts(value: unknown): number {
+  let count = 0;
+  for (const pending = [value]; pending.length > 0; count++) {
+    const next = pending.pop();
+    const children: unknown[] = Array.isArray(next) ? next : isJsonObject(next) ? Object.values(next) : [];
+    for (const child of children) pending.push(child);
+  }
+  return count;
+}
+
+class TooMuchWork extends Error {}
 
 type Rule = (argument: unknown, value: unknown, place: Place) => Failure[];
 
@@ -27,7 +59,13 @@ type Rule = (argument: unknown, value: unknown, place: Place) => Failure[];
  * none when it satisfies it.
  */
 export function jsonSchemaFailures(schema: unknown, value: unknown): string[] {
-  return failuresOf(schema, value, '', schema as SchemaObject).map((f) => `${f.at === '' ? 'value' : f.at} ${f.message}`);
+  const check: Check = { root: schema as SchemaObject, refs: new Map(), steps: 0, limit: BASE_STEPS + STEPS_PER_PART * parts(value) };
+  try {
+    return failuresOf(schema, value, '', check).map((f) => `${f.at === '' ? 'value' : f.at} ${f.message}`);
+  } catch (error) {
+    if (!(error instanceof TooMuchWork)) throw error;
+    return [`value could not be checked: the schema took more than ${check.limit} steps on it; simplify the schema (an anyOf or oneOf of $refs multiplies the work at every level)`];
+  }
 }
 
 /** The schema a local `$ref` ("#", "#/definitions/a", any JSON Pointer in the fragment) points at, if any. */
@@ -43,15 +81,23 @@ export function resolveRef(root: SchemaObject, ref: string): unknown {
   return pointer === '' || pointer.startsWith('/') ? node : undefined;
 }
 
-function failuresOf(schema: unknown, value: unknown, at: string, root: SchemaObject): Failure[] {
+function failuresOf(schema: unknown, value: unknown, at: string, check: Check): Failure[] {
+  if (++check.steps > check.limit) throw new TooMuchWork();
   if (schema === true) return [];
   if (schema === false) return [{ at, message: 'is not allowed here (the schema is false)' }];
   const node = schema as SchemaObject;
-  return Object.entries(node).flatMap(([keyword, argument]) => RULES[keyword]?.(argument, value, { node, at, root }) ?? []);
+  const place: Place = { node, at, check };
+  const failures: Failure[] = [];
+  for (const keyword of Object.keys(node)) {
+    // Own rules only: a keyword such as "constructor" or "__proto__" must not reach Object.prototype.
+    const rule = Object.hasOwn(RULES, keyword) ? RULES[keyword] : undefined;
+    if (rule) for (const failure of rule(node[keyword], value, place)) failures.push(failure);
+  }
+  return failures;
 }
 
 function passes(schema: unknown, value: unknown, place: Place): boolean {
-  return failuresOf(schema, value, place.at, place.root).length === 0;
+  return failuresOf(schema, value, place.at, place.check).length === 0;
 }
 
 export const JSON_TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'] as const;
@@ -90,8 +136,9 @@ export function child(at: string, key: string | number): string {
   return `${at}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
-function regex(pattern: unknown): RegExp {
-  return new RegExp(pattern as string, 'u');
+/** Whether `pattern` (one json-schema-problems.ts accepted) is found in `text`, in linear time (pattern.ts says why). */
+function found(pattern: unknown, text: string): boolean {
+  return schemaPattern(pattern as string).pattern?.test(text) ?? false;
 }
 
 const fail = (place: Place, message: string): Failure[] => [{ at: place.at, message }];
@@ -115,14 +162,14 @@ function forNumbers(rule: (argument: number, value: number, place: Place) => Fai
 }
 
 function childFailures(schema: unknown, value: unknown, at: string, place: Place): Failure[] {
-  return failuresOf(schema, value, at, place.root);
+  return failuresOf(schema, value, at, place.check);
 }
 
 /** Names a property without a schema in `properties` or a matching `patternProperties`. */
 function isAdditional(node: SchemaObject, key: string): boolean {
   const properties = isJsonObject(node.properties) ? node.properties : {};
   const patterns = isJsonObject(node.patternProperties) ? Object.keys(node.patternProperties) : [];
-  return !Object.hasOwn(properties, key) && !patterns.some((pattern) => regex(pattern).test(key));
+  return !Object.hasOwn(properties, key) && !patterns.some((pattern) => found(pattern, key));
 }
 
 function missingWhenPresent(required: unknown, value: Record<string, unknown>, property: string, place: Place): Failure[] {
@@ -149,7 +196,11 @@ const RULES: Record<string, Rule | undefined> = {
   enum: (argument, value, place) => failIf(!(argument as unknown[]).some((allowed) => equal(allowed, value)), place,
     () => `must be equal to one of the allowed values (${(argument as unknown[]).map((allowed) => JSON.stringify(allowed)).join(', ')})`),
   const: (argument, value, place) => failIf(!equal(argument, value), place, () => `must be equal to constant ${JSON.stringify(argument)}`),
-  $ref: (argument, value, place) => childFailures(resolveRef(place.root, argument as string), value, place.at, place),
+  $ref: (argument, value, place) => {
+    const { refs, root } = place.check;
+    if (!refs.has(argument as string)) refs.set(argument as string, resolveRef(root, argument as string));
+    return childFailures(refs.get(argument as string), value, place.at, place);
+  },
   allOf: (argument, value, place) => (argument as unknown[]).flatMap((schema) => childFailures(schema, value, place.at, place)),
   anyOf: (argument, value, place) => failIf(!(argument as unknown[]).some((schema) => passes(schema, value, place)), place, () => 'must match a schema in anyOf'),
   oneOf: (argument, value, place) => {
@@ -167,7 +218,7 @@ const RULES: Record<string, Rule | undefined> = {
   properties: forObjects((argument, value, place) => Object.entries(argument as SchemaObject).filter(([key]) => Object.hasOwn(value, key))
     .flatMap(([key, schema]) => childFailures(schema, value[key], child(place.at, key), place))),
   patternProperties: forObjects((argument, value, place) => Object.entries(argument as SchemaObject)
-    .flatMap(([pattern, schema]) => Object.keys(value).filter((key) => regex(pattern).test(key))
+    .flatMap(([pattern, schema]) => Object.keys(value).filter((key) => found(pattern, key))
       .flatMap((key) => childFailures(schema, value[key], child(place.at, key), place)))),
   additionalProperties: forObjects((argument, value, place) => Object.keys(value).filter((key) => isAdditional(place.node, key))
     .flatMap((key) => argument === false
@@ -192,15 +243,21 @@ const RULES: Record<string, Rule | undefined> = {
   maxItems: forArrays((argument, value, place) => failIf(value.length > (argument as number), place, () => `must NOT have more than ${String(argument)} items`)),
   uniqueItems: forArrays((argument, value, place) => {
     if (argument !== true) return [];
-    const later = value.findIndex((item, i) => value.slice(0, i).some((earlier) => equal(earlier, item)));
-    const earlier = later < 0 ? -1 : value.findIndex((item) => equal(item, value[later]));
-    return failIf(later >= 0, place, () => `must NOT have duplicate items (items ${earlier} and ${later} are equal)`);
+    // By canonical text, one pass: comparing every pair took minutes on an answer of some thousand items.
+    const first = new Map<string, number>();
+    for (const [later, item] of value.entries()) {
+      const key = canonical(item as Json);
+      const earlier = first.get(key);
+      if (earlier !== undefined) return fail(place, `must NOT have duplicate items (items ${earlier} and ${later} are equal)`);
+      first.set(key, later);
+    }
+    return [];
   }),
   contains: forArrays((argument, value, place) => failIf(!value.some((item) => passes(argument, item, place)), place, () => 'must contain at least 1 valid item')),
 
   minLength: forStrings((argument, value, place) => failIf(length(value) < (argument as number), place, () => `must NOT have fewer than ${String(argument)} characters`)),
   maxLength: forStrings((argument, value, place) => failIf(length(value) > (argument as number), place, () => `must NOT have more than ${String(argument)} characters`)),
-  pattern: forStrings((argument, value, place) => failIf(!regex(argument).test(value), place, () => `must match pattern "${String(argument)}"`)),
+  pattern: forStrings((argument, value, place) => failIf(!found(argument, value), place, () => `must match pattern "${String(argument)}"`)),
 
   minimum: forNumbers((limit, value, place) => failIf(value < limit, place, () => `must be >= ${limit}`)),
   maximum: forNumbers((limit, value, place) => failIf(value > limit, place, () => `must be <= ${limit}`)),

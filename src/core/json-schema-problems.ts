@@ -6,7 +6,7 @@
 import { closest } from './closest-name';
 import { child, JSON_TYPES, resolveRef, type SchemaObject } from './json-schema-check';
 import { isJsonObject } from './json';
-import { messageOf } from './text';
+import { schemaPattern } from './pattern';
 
 interface Walk {
   root: SchemaObject;
@@ -38,7 +38,8 @@ function checkSchema(node: unknown, at: string, walk: Walk): void {
   }
   walk.schemas.set(node, at);
   for (const [keyword, argument] of Object.entries(node)) {
-    const shape = SHAPES[keyword];
+    // Own shapes only: a keyword such as "constructor" or "__proto__" is unknown, not Object.prototype's.
+    const shape = Object.hasOwn(SHAPES, keyword) ? SHAPES[keyword] : undefined;
     if (shape) {
       shape(argument, child(at, keyword), walk);
     } else {
@@ -54,12 +55,8 @@ function describe(value: unknown): string {
 }
 
 function regexProblem(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern, 'u');
-    return undefined;
-  } catch (error) {
-    return `${JSON.stringify(pattern)} is not a valid regular expression (${messageOf(error)})`;
-  }
+  const { problem } = schemaPattern(pattern);
+  return problem === undefined ? undefined : `${JSON.stringify(pattern)} ${problem}`;
 }
 
 /** A keyword whose value must pass `test`; `what` says what it must be. */

@@ -52,3 +52,25 @@ export function setAt(value: Json, path: JsonPath, next: Json): Json {
   }
   return value;
 }
+
+/** One text for equal values, keys sorted: two values are deeply equal when their canonical texts are. */
+export function canonical(value: Json | undefined): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isJsonObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+/** Deeper than any suite or answer means to nest: what recurses into a value stays far within the stack. */
+export const MAX_DEPTH = 100;
+
+/** Whether `value` nests arrays and objects more than `limit` levels deep; found without recursion, so at any depth. */
+export function deeperThan(value: Json | undefined, limit: number): boolean {
+  const pending: Array<{ value: Json | undefined; depth: number }> = [{ value, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const children = Array.isArray(next.value) ? next.value : isJsonObject(next.value) ? Object.values(next.value) : undefined;
+    if (children === undefined) continue;
+    if (next.depth === limit) return true;
+    for (const child of children) pending.push({ value: child, depth: next.depth + 1 });
+  }
+  return false;
+}

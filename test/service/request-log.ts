@@ -30,12 +30,23 @@ const MAX_ENTRIES = 10_000;
 
 export class RequestLog {
   private entries: RecordedRequest[] = [];
+  private waiting: Array<{ count: number; matches: (entry: RecordedRequest) => boolean; resolve: () => void }> = [];
 
   record(entry: RecordedRequest): void {
     this.entries.push(entry);
     if (this.entries.length > MAX_ENTRIES) {
       this.entries.shift();
     }
+    this.waiting = this.waiting.filter((waiter) => {
+      if (!waiter.matches(entry) || --waiter.count > 0) return true;
+      waiter.resolve();
+      return false;
+    });
+  }
+
+  /** Resolves once `count` more requests that `matches` accepts have arrived: a test awaits them instead of polling or sleeping. */
+  arrivals(count: number, matches: (entry: RecordedRequest) => boolean): Promise<void> {
+    return new Promise((resolve) => this.waiting.push({ count, matches, resolve }));
   }
 
   list(): RecordedRequest[] {

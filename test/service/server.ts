@@ -47,6 +47,8 @@ export interface RunningService {
   port: number;
   adminToken: string;
   tenantTokens: SampleTenantToken[];
+  /** The API requests received, for tests in this process to await (others read GET /__test/requests). */
+  requests: RequestLog;
   /** Closes the server and every open socket, keep-alive ones too. */
   close(): Promise<void>;
 }
@@ -77,6 +79,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     port,
     adminToken: options.adminToken,
     tenantTokens: store.tenants().map((t) => ({ id: t.id, name: t.name, token: t.authToken })),
+    requests: state.log,
     close: () => {
       closed ??= new Promise((resolve) => {
         closing.abort();

@@ -78,5 +78,7 @@ describe('text helpers', () => {
     assert.deepEqual(lineAndColumn(text, 9), { line: 4, column: 3 }, 'the end of the text');
     assert.deepEqual(lineAndColumn('', 0), { line: 1, column: 1 });
     assert.equal(lineColumnText(text, 4), '2:2');
+    assert.deepEqual(lineAndColumn('\uFEFF{\n}', 1), { line: 1, column: 1 }, 'a byte-order mark, which editors hide, is no column');
+    assert.deepEqual(lineAndColumn('\uFEFF{\n}', 3), { line: 2, column: 1 });
   });
 });

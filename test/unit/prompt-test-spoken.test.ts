@@ -26,6 +26,37 @@ describe('prompt tests: spoken answers', () => {
     for (const [text, found] of cases) assert.equal(unspeakable(text).join('; '), found, text);
   });
 
+  it('reads a year or an amount at a line\'s start as words, and an ordered list\'s number (1 to 99) as a marker', () => {
+    assert.deepEqual(unspeakable('It was founded in\n2025. It grew fast.\n1999) was the year before'), []);
+    assert.equal(unspeakable('Steps:\n1. Open it\n99) Close it').join('; '), 'a list marker "1." at line 2, column 1; a list marker "99)" at line 3, column 1');
+  });
+
+  it('names a flag, a keycap, a skin tone and a joined sequence as one emoji each, never split', () => {
+    const cases: Array<[string, string]> = [
+      ['Made in 🇩🇪 and 🇫🇷', 'an emoji "🇩🇪" at line 1, column 9; an emoji "🇫🇷" at line 1, column 18'],
+      ['Press 1️⃣ or #⃣', 'an emoji "1️⃣" at line 1, column 7; an emoji "#⃣" at line 1, column 14'],
+      ['Nice 👍🏽 ✌🏽', 'an emoji "👍🏽" at line 1, column 6; an emoji "✌🏽" at line 1, column 11'],
+      ['Family 👨‍👩‍👧 and 🧑🏽‍💻', 'an emoji "👨‍👩‍👧" at line 1, column 8; an emoji "🧑🏽‍💻" at line 1, column 21'],
+      ['Wales 🏴󠁧󠁢󠁷󠁬󠁳󠁿!', 'an emoji "🏴󠁧󠁢󠁷󠁬󠁳󠁿" at line 1, column 7'],
+    ];
+    for (const [text, found] of cases) assert.equal(unspeakable(text).join('; '), found, text);
+    // The quote is cut after 29 characters as a reader counts them: the family is the 29th, whole.
+    const [code] = unspeakable(`\`${'a'.repeat(27)}👨‍👩‍👧${'b'.repeat(10)}\``);
+    assert.equal(code, `code "\`${'a'.repeat(27)}👨‍👩‍👧…" at line 1, column 1`);
+  });
+
+  it('stays linear on a long answer full of openings that close nothing, or full of findings', function () {
+    this.timeout(20_000);
+    // Each took tens of seconds at 100 KB when every opening was searched to the line's end, or every finding compared with every other.
+    for (const [unit, findings] of [['**a ', 0], ['[a](', 0], ['[', 0], ['`a', 25_000], ['👍', 50_000], ['- a\n', 25_000]] as const) {
+      const text = unit.repeat(Math.ceil(100_000 / unit.length));
+      const started = performance.now();
+      assert.equal(unspeakable(text).length, findings, unit);
+      const ms = performance.now() - started;
+      assert.ok(ms < 3_000, `${JSON.stringify(unit)}: ${ms.toFixed(0)} ms`);
+    }
+  });
+
   it('cuts a long quote to a readable length', () => {
     const [found] = unspeakable(`Read https://example.test/${'a'.repeat(60)}`);
     assert.match(found ?? '', /^a URL "https:\/\/example\.test\/a{8,}…" at line 1, column 6$/);

@@ -5,6 +5,7 @@ import { caseReport, junitXml, publicResult } from '../../src/core/prompt-tests/
 import { caseMessages, runSuite, verdictLine, type CaseResult, type Execute } from '../../src/core/prompt-tests/run';
 import { CASE_KEYS, OUTPUTS, parseSuite, suitePath, TURN_KEYS, type Suite } from '../../src/core/prompt-tests/suite';
 import { suiteTemplate } from '../../src/core/prompt-tests/template';
+import { lineColumnText } from '../../src/core/text';
 
 const messages = (expect: JsonObject, output: JsonObject): string[] => checkOutput(expect, output).map((f) => f.message);
 
@@ -51,9 +52,9 @@ describe('prompt tests: the assertion engine', () => {
   it('tells assertion objects from expected objects, and names what cannot be checked', () => {
     assert.equal(isAssertionSet({ contains: 'x' }), true);
     assert.equal(isAssertionSet({ step: 2 }), false);
-    assert.deepEqual(expectationProblems({ contains: 'a', containz: 'b', matches: '[', maxLength: -1, jsonSchema: { type: 'nonsense' } }, true).map((p) => p.key), ['containz', 'matches', 'maxLength', 'jsonSchema']);
-    assert.deepEqual(expectationProblems({ containz: 'b' }, true).map((p) => p.key), ['containz'], 'a text output\'s object is assertions');
-    assert.deepEqual(expectationProblems({ step: 2 }, false), [], 'an object output\'s object is a value');
+    assert.deepEqual(expectationProblems({ contains: 'a', containz: 'b', matches: '[', maxLength: -1, jsonSchema: { type: 'nonsense' } }, false).map((p) => p.key), ['containz', 'matches', 'maxLength', 'jsonSchema']);
+    assert.deepEqual(expectationProblems({ containz: 'b' }, false).map((p) => p.key), ['containz'], 'a text output\'s object is assertions');
+    assert.deepEqual(expectationProblems({ step: 2 }, true), [], 'an object output\'s object is a value');
   });
 });
 
@@ -123,6 +124,110 @@ describe('prompt tests: suites', () => {
       assert.deepEqual(unnamed(header(text), [...fields, ...turns], [...OUTPUTS[segment], ...ASSERTIONS, 'pass', 'flaky', 'fail', 'convai test']), [], `${segment}: what its header leaves out`);
       assert.deepEqual(absent.filter((key) => header(text).includes(`"${key}"`)), [], `${segment}: fields its cases cannot hold`);
     }
+  });
+});
+
+describe('prompt tests: typos caught when a suite is read', () => {
+  /** A prompt suite of one case expecting `expect`, and each problem as `<text at its range> <message>`. */
+  const read = (expect: JsonObject, text = JSON.stringify({ prompt: 1, cases: [{ name: 'a', prompt_text: 'x', expect }] }, null, 2)): string[] =>
+    parseSuite(text).problems.map((p) => `${text.slice(p.range.offset, p.range.offset + p.range.length)} ${p.message}`);
+  const ALL = 'equals, contains, notContains, matches, maxLength, jsonSchema, speakable, maxWords';
+
+  it('next_prompt_id can never equal an object: any object there is assertions, however misspelt', () => {
+    assert.deepEqual(read({ next_prompt_id: { equal: 3 } }), [`"equal" next_prompt_id: "equal" is no assertion; use one of ${ALL} (did you mean "equals"?)`]);
+    assert.deepEqual(read({ next_prompt_id: { target: 3 } }), [`"target" next_prompt_id: "target" is no assertion; use one of ${ALL}`]);
+    assert.deepEqual(read({ next_prompt_id: {} }), [`{} next_prompt_id: {} checks nothing: give it assertions (${ALL}), or leave the field out`]);
+    assert.deepEqual(read({ next_prompt_id: { equals: 3 }, response: { contians: 'x' } }), [`"contians" response: "contians" is no assertion; use one of ${ALL} (did you mean "contains"?)`]);
+  });
+
+  it('next_prompt_params: an object is the value it must equal, unless a key is an assertion\'s near miss', () => {
+    assert.deepEqual(read({ next_prompt_params: { step: 2, customer: 'Ada' } }), []);
+    assert.deepEqual(read({ next_prompt_params: { equal: { step: 2 } } }), [
+      '"equal" next_prompt_params: "equal" is no assertion: did you mean "equals"? To expect an object with a key "equal", write it as { "equals": { … } }',
+    ]);
+    assert.deepEqual(read({ next_prompt_params: { macthes: '^a', step: 2 } }).map((p) => p.split(' ')[0]), ['"macthes"']);
+    assert.deepEqual(read({ next_prompt_params: { equals: { equal: 1 } } }), [], 'an object with such a key, on purpose');
+    assert.deepEqual(checkOutput({ next_prompt_params: { equals: { equal: 1 } } }, { next_prompt_params: { equal: 1 } }), []);
+    assert.equal(checkOutput({ next_prompt_params: { equals: { equal: 1 } } }, { next_prompt_params: { equal: 2 } }).length, 1);
+  });
+
+  it('a pattern\'s flags and syntax, at the pattern', () => {
+    assert.deepEqual(read({ response: { matches: '/^ok/x' } }), [
+      '"/^ok/x" response: the pattern "/^ok/x" has "x", which is no flag here; use i (ignore case), m (^ and $ at every line), s (. matches line breaks too) or u',
+    ]);
+    assert.deepEqual(read({ response: { matches: '/^ok/gg' } }), ['"/^ok/gg" response: the pattern "/^ok/gg" gives the flag "g" twice; give each flag once']);
+    assert.match(read({ response: { matches: '^(?!Sorry)' } })[0] ?? '', /^"\^\(\?!Sorry\)" response: the pattern "\^\(\?!Sorry\)" uses the lookahead/);
+    assert.match(read({ altered_prompt: { matches: 'a{2,1}' } })[0] ?? '', /^"a\{2,1\}" altered_prompt: the pattern "a\{2,1\}" is not a valid regular expression \(/);
+  });
+
+  it('ignores a byte-order mark, and places problems in the text as given, columns as an editor shows them', () => {
+    const text = `\uFEFF${JSON.stringify({ prompt: 1, cases: [{ name: 'a', prompt_text: 'x', expect: { response: { containz: 'y' } } }] })}`;
+    const { problems } = parseSuite(text);
+    assert.deepEqual(problems.map((p) => text.slice(p.range.offset, p.range.offset + p.range.length)), ['"containz"']);
+    assert.equal(lineColumnText(text, problems[0]?.range.offset ?? 0), `1:${text.indexOf('"containz"')}`, 'the mark is no column');
+    const good = `\uFEFF{ "prompt": 1, "cases": [{ "name": "a", "turns": [{ "prompt_text": "hi" }] }] }`;
+    const { suite, problems: none } = parseSuite(good);
+    assert.deepEqual(none, []);
+    const turn = suite?.cases[0]?.turns?.[0]?.range;
+    assert.equal(good.slice(suite?.cases[0]?.range.offset), good.slice(good.indexOf('{ "name"')));
+    assert.equal(good.slice(turn?.offset, (turn?.offset ?? 0) + (turn?.length ?? 0)), '{ "prompt_text": "hi" }');
+  });
+
+  it('two case names that are one name in Unicode\'s normal form (NFC) are a duplicate', () => {
+    const composed = 'caf\u00e9';
+    const decomposed = 'cafe\u0301';
+    const text = JSON.stringify({ prompt: 1, cases: [composed, decomposed].map((name) => ({ name, prompt_text: 'x', expect: { response: 'y' } })) });
+    assert.deepEqual(parseSuite(text).problems.map((p) => p.message), [
+      `another case is named "${composed}", the same name in other code points (Unicode NFC); names must be unique`,
+    ]);
+  });
+});
+
+describe('prompt tests: checks that end', () => {
+  const elapsed = (run: () => unknown): number => {
+    const started = performance.now();
+    run();
+    return performance.now() - started;
+  };
+  const deep = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it('a suite nested deeper than 100 levels is a problem at the place, not a stack overflow', () => {
+    const text = `{ "prompt": 1, "cases": [{ "name": "a", "prompt_text": "x", "expect": { "next_prompt_params": ${deep(100_000)} } }] }`;
+    const { suite, problems } = parseSuite(text);
+    assert.equal(suite, undefined);
+    assert.deepEqual(problems.map((p) => [p.message, p.range.offset]), [['arrays and objects nest more than 100 levels deep here; a suite never needs that many', text.indexOf('[[') + 96]], 'the 101st level: 4 of the suite, 97 of the value');
+  });
+
+  it('an answer nested deeper than 100 levels fails every check that reads it, saying so', () => {
+    const answer = JSON.parse(deep(100_000)) as JsonObject;
+    assert.deepEqual(messages({ next_prompt_params: { step: 1 }, response: { contains: 'x', jsonSchema: { type: 'array' } } }, { next_prompt_params: answer, response: deep(100_000) }), [
+      'next_prompt_params: nests more than 100 levels of arrays and objects, deeper than a check follows',
+      'response: does not contain "x"; it is "' + deep(100_000) + '"',
+      'response: nests more than 100 levels of arrays and objects, deeper than a check follows',
+    ]);
+  });
+
+  it('an argument an assertion cannot take fails the check with the reason read time gives, whatever it holds', () => {
+    assert.deepEqual(messages({ response: { maxWords: { toString: '' }, contains: { valueOf: 1 }, matches: '/x/y', jsonSchema: { constructor: {} } } }, { response: 'x' }), [
+      'response: contains takes a text',
+      'response: the pattern "/x/y" has the flag "y" (sticky), which means nothing for a test: the whole text is searched; start the pattern with ^ to match at the start',
+      'response: not a JSON Schema: /constructor: unknown keyword (not one of the draft-07 keywords this check supports)',
+      'response: maxWords takes a whole number of words',
+    ]);
+  });
+
+  it('jsonSchema: a schema whose work doubles at every $ref stops with a message; uniqueItems on thousands of items is quick', () => {
+    const definitions: JsonObject = { d30: { type: 'string' } };
+    for (let i = 0; i < 30; i++) definitions[`d${i}`] = { anyOf: [{ $ref: `#/definitions/d${i + 1}` }, { $ref: `#/definitions/d${i + 1}` }] };
+    let failures: string[] = [];
+    const ms = elapsed(() => (failures = messages({ response: { jsonSchema: { definitions, $ref: '#/definitions/d0' } } }, { response: '5' })));
+    assert.deepEqual(failures, ['response: does not satisfy the schema: value could not be checked: the schema took more than 10010 steps on it; simplify the schema (an anyOf or oneOf of $refs multiplies the work at every level)']);
+    assert.ok(ms < 1_000, `${ms.toFixed(0)} ms`);
+    const items = Array.from({ length: 20_000 }, (_, i) => ({ i }));
+    assert.ok(elapsed(() => assert.deepEqual(messages({ response: { jsonSchema: { uniqueItems: true } } }, { response: JSON.stringify(items) }), [])) < 1_000);
+    assert.deepEqual(messages({ response: { jsonSchema: { uniqueItems: true } } }, { response: JSON.stringify([...items, { i: 7 }]) }), [
+      'response: does not satisfy the schema: value must NOT have duplicate items (items 7 and 20000 are equal)',
+    ]);
   });
 });
 

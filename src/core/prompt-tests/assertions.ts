@@ -3,9 +3,11 @@
  * output field, checked against what the service answered. Pure, so every
  * assertion is unit-tested on its edge cases.
  */
+import { closest } from '../closest-name';
 import { schemaFailures, schemaProblem } from '../validation';
-import { isJsonObject, own, type Json, type JsonObject } from '../json';
+import { canonical, deeperThan, isJsonObject, MAX_DEPTH, own, type Json, type JsonObject } from '../json';
 import { messageOf } from '../text';
+import { writtenPattern, type Pattern } from '../pattern';
 import { unspeakable, wordCount } from './spoken';
 
 export const ASSERTIONS = ['equals', 'contains', 'notContains', 'matches', 'maxLength', 'jsonSchema', 'speakable', 'maxWords'] as const;
@@ -26,55 +28,76 @@ export function isAssertionSet(expectation: Json): expectation is JsonObject {
   return isJsonObject(expectation) && Object.keys(expectation).some((key) => (ASSERTIONS as readonly string[]).includes(key));
 }
 
-/** `/pattern/flags` or a bare pattern. */
-export function regexOf(source: string): RegExp {
-  const literal = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
-  return literal ? new RegExp(literal[1] as string, literal[2]) : new RegExp(source);
+/** The assertion a key that is none was probably meant to be, such as "equals" for "equal". */
+function meant(key: string): string | undefined {
+  return closest(key, [...ASSERTIONS]);
 }
 
 /**
- * Why an expectation cannot be checked (an unknown assertion, a bad pattern or schema), each with its key. A text
- * output can never equal an object, so an object expected of one is read as assertions, however misspelt.
+ * Why an expectation cannot be checked (an unknown assertion, a bad pattern or schema), each with its key.
+ * `objectOutput`: the field can hold an object (next_prompt_params), so an object without an assertion is the value it
+ * must equal; any other field can never equal an object, so an object expected of it is assertions, however misspelt.
  */
-export function expectationProblems(expectation: Json, textOutput: boolean): Array<{ key?: string; message: string }> {
-  if (!isAssertionSet(expectation) && !(textOutput && isJsonObject(expectation))) return [];
+export function expectationProblems(expectation: Json, objectOutput: boolean): Array<{ key?: string; message: string }> {
   if (!isJsonObject(expectation)) return [];
-  const problems: Array<{ key?: string; message: string }> = [];
-  for (const [key, value] of Object.entries(expectation)) {
-    if (!(ASSERTIONS as readonly string[]).includes(key)) {
-      problems.push({ key, message: `"${key}" is no assertion; use one of ${ASSERTIONS.join(', ')}` });
-    } else if ((key === 'contains' || key === 'notContains' || key === 'matches') && typeof value !== 'string') {
-      problems.push({ key, message: `${key} takes a text` });
-    } else if (key === 'matches') {
-      try {
-        regexOf(value as string);
-      } catch (error) {
-        problems.push({ key, message: `not a valid regular expression: ${messageOf(error)}` });
-      }
-    } else if (key === 'maxLength' && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
-      problems.push({ key, message: 'maxLength takes a whole number of characters' });
-    } else if (key === 'maxWords' && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)) {
-      problems.push({ key, message: 'maxWords takes a whole number of words' });
-    } else if (key === 'speakable' && value !== true) {
-      problems.push({ key, message: 'speakable takes true; leave it out to allow Markdown, URLs and emoji' });
-    } else if (key === 'jsonSchema') {
-      const problem = schemaProblem(value);
-      if (problem !== undefined) problems.push({ key, message: `not a JSON Schema: ${problem}` });
-    }
+  if (!isAssertionSet(expectation)) return objectOutput ? nearMisses(expectation) : unknownAssertions(expectation);
+  return Object.entries(expectation).flatMap(([key, value]) => {
+    if (!(ASSERTIONS as readonly string[]).includes(key)) return unknownAssertions({ [key]: value });
+    const message = argumentProblem(key as AssertionName, value);
+    return message === undefined ? [] : [{ key, message }];
+  });
+}
+
+const isCount = (value: Json): boolean => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+/** Why an assertion cannot take `value`: when a suite is read, and again when a check is given it some other way. */
+function argumentProblem(assertion: AssertionName, value: Json): string | undefined {
+  switch (assertion) {
+    case 'equals':
+      return undefined;
+    case 'contains':
+    case 'notContains':
+      return typeof value === 'string' ? undefined : `${assertion} takes a text`;
+    case 'matches':
+      return typeof value === 'string' ? problemWith(writtenPattern(value).problem, (problem) => `the pattern ${JSON.stringify(value)} ${problem}`) : 'matches takes a text';
+    case 'maxLength':
+      return isCount(value) ? undefined : 'maxLength takes a whole number of characters';
+    case 'maxWords':
+      return isCount(value) ? undefined : 'maxWords takes a whole number of words';
+    case 'speakable':
+      return value === true ? undefined : 'speakable takes true; leave it out to allow Markdown, URLs and emoji';
+    case 'jsonSchema':
+      return problemWith(schemaProblem(value), (problem) => `not a JSON Schema: ${problem}`);
   }
-  return problems;
+}
+
+function problemWith(problem: string | undefined, say: (problem: string) => string): string | undefined {
+  return problem === undefined ? undefined : say(problem);
+}
+
+function unknownAssertions(expectation: JsonObject): Array<{ key?: string; message: string }> {
+  if (Object.keys(expectation).length === 0) return [{ message: `{} checks nothing: give it assertions (${ASSERTIONS.join(', ')}), or leave the field out` }];
+  return Object.keys(expectation).map((key) => {
+    const known = meant(key);
+    return { key, message: `"${key}" is no assertion; use one of ${ASSERTIONS.join(', ')}${known === undefined ? '' : ` (did you mean "${known}"?)`}` };
+  });
+}
+
+/** An expected object whose key is one letter or two from an assertion's name: a typo, more likely than a value. */
+function nearMisses(expectation: JsonObject): Array<{ key?: string; message: string }> {
+  return Object.keys(expectation).flatMap((key) => {
+    const known = meant(key);
+    return known === undefined ? [] : [{
+      key,
+      message: `"${key}" is no assertion: did you mean "${known}"? To expect an object with a key "${key}", write it as { "equals": { … } }`,
+    }];
+  });
 }
 
 /** Values as people compare them: strings as they are, anything else as indented JSON. */
 export function shown(value: Json | undefined): string {
   if (value === undefined) return '(absent)';
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
-}
-
-function canonical(value: Json | undefined): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isJsonObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
-  return JSON.stringify(value) ?? 'undefined';
 }
 
 /** Text to search in: a string as it is, anything else as JSON. */
@@ -89,32 +112,33 @@ function length(text: string): number {
 
 function check(field: string, assertion: AssertionName, expected: Json, actual: Json | undefined): Failure | undefined {
   const fail = (message: string, sides?: { expected: string; actual: string }): Failure => ({ field, assertion, message: `${field}: ${message}`, ...sides });
+  const tooDeep = `nests more than ${MAX_DEPTH} levels of arrays and objects, deeper than a check follows`;
+  // A suite's values are never this deep (parseSuite says so); a caller's might be, and an answer may.
+  if (deeperThan(expected, MAX_DEPTH)) return fail(`the expected ${assertion} ${tooDeep}`);
+  if (deeperThan(actual, MAX_DEPTH)) return fail(tooDeep);
+  const problem = argumentProblem(assertion, expected);
+  if (problem !== undefined) return fail(problem);
   const text = textOf(actual);
   switch (assertion) {
     case 'equals':
       return canonical(expected) === canonical(actual) ? undefined : fail('is not equal to the expected value', { expected: shown(expected), actual: shown(actual) });
     case 'contains':
-      return actual !== undefined && text.includes(String(expected)) ? undefined : fail(`does not contain ${JSON.stringify(expected)}; it is ${JSON.stringify(text)}`);
+      return actual !== undefined && text.includes(expected as string) ? undefined : fail(`does not contain ${JSON.stringify(expected)}; it is ${JSON.stringify(text)}`);
     case 'notContains':
-      return actual === undefined || !text.includes(String(expected)) ? undefined : fail(`contains ${JSON.stringify(expected)}, which it must not; it is ${JSON.stringify(text)}`);
+      return actual === undefined || !text.includes(expected as string) ? undefined : fail(`contains ${JSON.stringify(expected)}, which it must not; it is ${JSON.stringify(text)}`);
     case 'matches': {
-      let pattern: RegExp;
-      try {
-        pattern = regexOf(String(expected));
-      } catch (error) {
-        return fail(`the pattern ${JSON.stringify(expected)} is not a valid regular expression (${messageOf(error)})`);
-      }
-      return actual !== undefined && pattern.test(text) ? undefined : fail(`does not match ${String(pattern)}; it is ${JSON.stringify(text)}`);
+      const pattern = writtenPattern(expected as string).pattern as Pattern;
+      return actual !== undefined && pattern.test(text) ? undefined : fail(`does not match ${pattern.shown}; it is ${JSON.stringify(text)}`);
     }
     case 'maxLength':
-      return length(text) <= Number(expected) ? undefined : fail(`is ${length(text)} characters long, more than ${String(expected)}`);
+      return length(text) <= (expected as number) ? undefined : fail(`is ${length(text)} characters long, more than ${String(expected)}`);
     case 'speakable': {
       const found = unspeakable(text);
       return found.length === 0 ? undefined : fail(`not speakable: ${found.join('; ')}`);
     }
     case 'maxWords': {
       const words = wordCount(text);
-      return words <= Number(expected) ? undefined : fail(`has ${words} words, more than maxWords ${String(expected)}`);
+      return words <= (expected as number) ? undefined : fail(`has ${words} words, more than maxWords ${String(expected)}`);
     }
     case 'jsonSchema': {
       let value: unknown = actual;
@@ -125,6 +149,7 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
           return fail(`is not JSON, so it cannot satisfy the schema (${messageOf(error)}); it is ${JSON.stringify(actual)}`);
         }
       }
+      if (deeperThan(value as Json, MAX_DEPTH)) return fail(tooDeep);
       const failures = schemaFailures(expected, value);
       return failures.length === 0 ? undefined : fail(`does not satisfy the schema: ${failures.join('; ')}`);
     }

@@ -3,11 +3,12 @@
  * cases and what each expects, read from JSON with comments, every problem
  * named with its place so the editor can mark it.
  */
-import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { createScanner, findNodeAtLocation, parse, parseTree, printParseErrorCode, SyntaxKind, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { withSuffix } from '../file-names';
-import { locate, locateKey, type TextRange } from '../json-document';
+import { pathLocator, type TextRange } from '../json-document';
 import { expectationProblems } from './assertions';
-import { isJsonObject, type Json, type JsonObject } from '../json';
+import { isJsonObject, MAX_DEPTH, type Json, type JsonObject } from '../json';
+import { withoutBom } from '../text';
 
 export const SUITE_SUFFIX = '.prompttest.json';
 
@@ -72,7 +73,8 @@ export interface SuiteProblem {
 
 /** The output fields a case may expect, by what the suite tests; the suite schema and a new suite's header name the same. */
 export const OUTPUTS = { ai_prompts: ['response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params'], integrations: ['result', 'status'] } as const;
-const TEXT_OUTPUTS: readonly string[] = ['response', 'altered_prompt', 'result', 'status'];
+/** The outputs that can hold an object; every other output is a text, a number or null. */
+const OBJECT_OUTPUTS: readonly string[] = ['next_prompt_params'];
 export const CASE_KEYS: readonly string[] = ['name', 'prompt_text', 'prompt_params', 'turns', 'action', 'params', 'expect', 'maxMs', 'repeat', 'minPassRate'];
 export const TURN_KEYS: readonly string[] = ['prompt_text', 'prompt_params', 'expect'];
 
@@ -87,7 +89,7 @@ function checkExpect(at: At, path: Array<string | number>, expect: JsonObject, s
       continue;
     }
     if (!outputs.includes(field)) at([...path, field], `"${field}" is no output of ${segment === 'ai_prompts' ? 'test_prompt' : 'execute_action'}; expect one of ${[...outputs, ...(turn ? ['prompt'] : [])].join(', ')}`, true);
-    for (const problem of expectationProblems(expectation, TEXT_OUTPUTS.includes(field))) at([...path, field, ...(problem.key ? [problem.key] : [])], `${field}: ${problem.message}`, problem.message.startsWith('"'));
+    for (const problem of expectationProblems(expectation, OBJECT_OUTPUTS.includes(field))) at([...path, field, ...(problem.key ? [problem.key] : [])], `${field}: ${problem.message}`, problem.message.startsWith('"'));
   }
 }
 
@@ -121,11 +123,39 @@ function parseTurns(at: At, path: Array<string | number>, value: Json | undefine
   return turns.length === value.length ? turns : undefined;
 }
 
-/** Reads a suite; `suite` is undefined when a problem makes it unrunnable. */
+/**
+ * Reads a suite; `suite` is undefined when a problem makes it unrunnable. A byte-order mark at the start is ignored,
+ * and every range is an offset into `text` as given, mark included.
+ */
 export function parseSuite(text: string): { suite?: Suite; problems: SuiteProblem[] } {
+  const body = withoutBom(text);
+  const read = parseBody(body);
+  const mark = text.length - body.length;
+  if (mark === 0) return read;
+  const shift = <T extends { range: TextRange }>(item: T): T => ({ ...item, range: { ...item.range, offset: item.range.offset + mark } });
+  const cases = read.suite?.cases.map((c) => shift({ ...c, ...(c.turns ? { turns: c.turns.map(shift) } : {}) }));
+  return { ...(read.suite && cases ? { suite: { ...read.suite, cases } } : {}), problems: read.problems.map(shift) };
+}
+
+/** Where the text opens its array or object nested more than MAX_DEPTH deep, if it does: the parser would overflow the stack there. */
+function tooDeep(text: string): number | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
+    if (token === SyntaxKind.OpenBraceToken || token === SyntaxKind.OpenBracketToken) {
+      if (++depth > MAX_DEPTH) return scanner.getTokenOffset();
+    } else if (token === SyntaxKind.CloseBraceToken || token === SyntaxKind.CloseBracketToken) depth--;
+  }
+  return undefined;
+}
+
+function parseBody(text: string): { suite?: Suite; problems: SuiteProblem[] } {
+  const deep = tooDeep(text);
+  if (deep !== undefined) return { problems: [{ path: [], message: `arrays and objects nest more than ${MAX_DEPTH} levels deep here; a suite never needs that many`, range: { offset: deep, length: 1 } }] };
   const problems: SuiteProblem[] = [];
+  const located = pathLocator(text);
   const at: At = (path, message, onKey = false) => {
-    const range = (onKey ? locateKey(text, path) : undefined) ?? locate(text, path) ?? { offset: 0, length: 0 };
+    const range = (onKey ? located.key(path) : undefined) ?? located.value(path) ?? { offset: 0, length: 0 };
     problems.push({ path, message, range });
   };
   const errors: ParseError[] = [];
@@ -156,7 +186,8 @@ export function parseSuite(text: string): { suite?: Suite; problems: SuiteProble
 
   const cases: TestCase[] = [];
   if (!Array.isArray(value.cases) || value.cases.length === 0) at(['cases'], 'cases must be a list of at least one case');
-  const names = new Set<string>();
+  // Names as Unicode compares them: "é" typed as one code point or as "e" and an accent is one name to a reader.
+  const names = new Map<string, string>();
   const root = parseTree(text);
   (Array.isArray(value.cases) ? value.cases : []).forEach((item: Json, index) => {
     const path = ['cases', index];
@@ -164,8 +195,10 @@ export function parseSuite(text: string): { suite?: Suite; problems: SuiteProble
     const before = problems.length;
     for (const extra of Object.keys(item).filter((k) => !CASE_KEYS.includes(k))) at([...path, extra], `"${extra}" is no field of a case; use ${CASE_KEYS.join(', ')}`, true);
     if (typeof item.name !== 'string' || item.name.trim() === '') at([...path, 'name'], 'every case needs a "name"');
-    else if (names.has(item.name)) at([...path, 'name'], `another case is named "${item.name}"; names must be unique`);
-    else names.add(item.name);
+    else if (names.has(item.name.normalize('NFC'))) {
+      const other = names.get(item.name.normalize('NFC')) as string;
+      at([...path, 'name'], `another case is named "${other}"${other === item.name ? '' : ', the same name in other code points (Unicode NFC)'}; names must be unique`);
+    } else names.set(item.name.normalize('NFC'), item.name);
     let turns: Turn[] | undefined;
     if (item.turns !== undefined) {
       if (segment === 'integrations') at([...path, 'turns'], 'only a prompt suite\'s case can be a conversation; give an integration case "action" and "params" instead of "turns"', true);

@@ -10,6 +10,7 @@ import { constants, readFileSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { unsafePath } from './folder-paths';
+import { withoutBom } from '../text';
 
 /** An entry below a folder's root: `path` relative to it, with `/` separators. */
 export interface FolderEntry {
@@ -46,11 +47,6 @@ const IS_LINK = 'is a symbolic link; a tenant folder holds no links, so nothing 
 function checked(file: string): void {
   const reason = unsafePath(file);
   if (reason !== undefined) throw new UnsafePathError(file, reason);
-}
-
-/** Editors on Windows may save UTF-8 with a byte-order mark; JSON.parse and hashes must not see it. */
-function withoutBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function byPath(a: FolderEntry, b: FolderEntry): number {
