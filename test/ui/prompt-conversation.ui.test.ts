@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
-import { runCommand } from './tree-view';
+import { openTestingView, runCommand } from './tree-view';
 import { workbench } from './workbench';
 
 const FILE = 'conversation.prompttest.json';
@@ -43,9 +43,7 @@ describe('a conversation case in the Testing view', () => {
 
   it('shows each turn\'s result, the failing turn naming the prompts, the turns after it skipped', async () => {
     const { page } = workbench();
-    const explorer = page.locator('.test-explorer');
-    // A click, not the palette: in a fresh page the keyboard reaches the workbench only once something was clicked.
-    if (!(await explorer.isVisible())) await page.locator('.activitybar .action-label[aria-label^="Testing"]').click();
+    const explorer = await openTestingView(page);
     const suiteRow = explorer.locator('.monaco-list-row', { hasText: FILE });
     await suiteRow.waitFor();
     await suiteRow.hover();

@@ -9,7 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { SAMPLE_SUITE_FILE, sampleSuiteText, TOUR_CASE, TOUR_EDIT } from '../service/sample-suite';
-import { runCommand } from './tree-view';
+import { openTestingView, runCommand } from './tree-view';
 import { workbench } from './workbench';
 
 /** Runs a suite from its row in the Testing view, with the button its row shows under the pointer. */
@@ -35,9 +35,7 @@ describe('the README tour\'s step 4: the sample suite in the Testing view', () =
 
   it('runs the sample suite from the Testing view, and both of its cases pass', async () => {
     const { page } = workbench();
-    const explorer = page.locator('.test-explorer');
-    // A click, not the palette: in a fresh page the keyboard reaches the workbench only once something was clicked.
-    if (!(await explorer.isVisible())) await page.locator('.activitybar .action-label[aria-label^="Testing"]').click();
+    const explorer = await openTestingView(page);
     const suiteRow = explorer.locator('.monaco-list-row', { hasText: SAMPLE_SUITE_FILE });
     await runFromRow(suiteRow);
     await suiteRow.locator('.codicon-testing-passed-icon').waitFor({ timeout: 30_000 });

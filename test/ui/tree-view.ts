@@ -16,6 +16,18 @@ export async function openTreeView(page: Page, containerTitle: string, viewName:
   return tree;
 }
 
+/**
+ * Opens the Testing view from the activity bar (a click, not the palette: in a fresh page the keyboard reaches the
+ * workbench only once something was clicked); resolves with its test explorer. The click goes to the item, not its
+ * icon: once a run failed, the item's badge ("2 failed tests") lies over the icon and takes the click.
+ */
+export async function openTestingView(page: Page): Promise<Locator> {
+  const explorer = page.locator('.test-explorer');
+  if (!(await explorer.isVisible())) await page.locator('.activitybar .action-item:has(> .action-label[aria-label^="Testing"])').click();
+  await explorer.waitFor();
+  return explorer;
+}
+
 /** Opens the ConvAI view container from the activity bar; resolves with its tree. */
 export function openConvAiView(page: Page): Promise<Locator> {
   return openTreeView(page, 'ConvAI', 'Resources');
