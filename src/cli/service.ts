@@ -28,6 +28,9 @@ export const MANIFEST_URL = `baseUrl in the folder's ${MANIFEST_FILE}`;
 export function tokenFrom(env: NodeJS.ProcessEnv): string {
   const token = env[TOKEN_VARIABLE]?.trim();
   if (!token) throw new UsageError(`${TOKEN_VARIABLE} is not set: put the service's token in the environment variable ${TOKEN_VARIABLE} (a secret in CI).`);
+  // Sent as is, such a token fails every request as a network error, which points the wrong way.
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(token)) throw new UsageError(`${TOKEN_VARIABLE} holds a space, a line break or a control character, which no token has: put the token alone in it (did a command that set it print two lines?).`);
   return token;
 }
 

@@ -270,6 +270,7 @@ describe('contract: the command-line tool (test)', function () {
     const cases: Array<{ args: string[]; env?: Record<string, string | undefined>; says: RegExp }> = [
       { args: ['test', 'passing'], says: /--url <base URL> or set the environment variable CONVAI_URL/ },
       { args: withUrl(['passing']), env: { CONVAI_TOKEN: undefined }, says: /CONVAI_TOKEN is not set/ },
+      { args: withUrl(['passing']), env: { CONVAI_TOKEN: `${ctx.service.adminToken}\n${ctx.service.adminToken}` }, says: /^CONVAI_TOKEN holds a space, a line break or a control character, which no token has: put the token alone in it/ },
       { args: withUrl([]), says: /test needs at least one suite file or folder/ },
       { args: withUrl(['nowhere']), says: /nowhere does not exist/ },
       { args: withUrl(['empty']), says: /No prompt test suite \(\*\.prompttest\.json\) was found in empty/ },
