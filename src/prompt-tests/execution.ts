@@ -34,7 +34,7 @@ function cannotRun(uri: vscode.Uri, text: string, problems: ReadonlyArray<{ mess
 }
 
 /** The suite and the text it was read from, where its results are placed. */
-export async function readSuite(uri: vscode.Uri): Promise<{ suite: Suite; text: string }> {
+async function readSuite(uri: vscode.Uri): Promise<{ suite: Suite; text: string }> {
   const text = await suiteText(uri);
   const { suite, problems } = parseSuite(text);
   if (suite) return { suite, text };
@@ -56,7 +56,7 @@ export interface SuiteRun {
 export interface SuiteRunOptions {
   signal?: AbortSignal;
   /** Once the target is known, before any case runs: the text results are placed in, and which version will run. */
-  onReady?: (ready: { text: string; suite: Suite; note: string; unsavedChanges: boolean }) => void;
+  onReady?: (ready: { text: string; note: string; unsavedChanges: boolean }) => void;
   only?: ReadonlySet<string>;
   onCaseStarted?: (testCase: TestCase) => void;
   onCaseFinished?: (testCase: TestCase, result: CaseResult) => void;
@@ -86,7 +86,7 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
   const label = describeLocation(location, target.name);
   const savedHash = await savedVersionHash(client, target, options.signal);
   const unsavedChanges = hasUnsavedEdits(deps.drafts, resource);
-  options.onReady?.({ text, suite, note: versionNote({ label, savedHash, unsavedChanges }), unsavedChanges });
+  options.onReady?.({ text, note: versionNote({ label, savedHash, unsavedChanges }), unsavedChanges });
   const operation = operationOf(target.kind);
   const records: Array<Promise<void>> = [];
   /** One request in the resource's run history: a conversation's turns each in the history of the prompt that answered it. */
