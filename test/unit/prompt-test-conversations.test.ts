@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
 import { caseReport } from '../../src/core/prompt-tests/report';
 import { caseMessages, runSuite, type Execute, type ExecuteContext } from '../../src/core/prompt-tests/run';
-import type { TurnRequest } from '../../src/core/prompt-tests/conversation';
-import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
+import type { PromptDirectory, TurnRequest } from '../../src/core/prompt-tests/conversation';
+import { parseSuite, type Suite, type TestCase } from '../../src/core/prompt-tests/suite';
 
 /** Greeting (1) hands over to Billing (2), which hands over to Closing (3); Closing stays. */
 const ROUTES: Record<number, number | null> = { 1: 2, 2: 3, 3: null };
@@ -82,6 +82,23 @@ describe('prompt tests: conversations', () => {
     const result = await runSuite(suite, fakeService([], (t): JsonObject => (t.turn === 2 && run++ % 2 === 1 ? { response: 'lost' } : {})), { concurrency: 1 });
     assert.deepEqual([result.cases[0]?.passes, result.cases[0]?.runs, result.cases[0]?.verdict], [2, 4, 'flaky']);
     assert.deepEqual(result.cases[0]?.turns?.map((t) => t.passed), [true, false]);
+  });
+
+  it('leaves a wait before a retry out of each turn\'s time and the run\'s, so maxMs bounds the service alone', async () => {
+    let clock = 0;
+    const service = fakeService([]);
+    const waiting: Execute = Object.assign((c: TestCase, context: ExecuteContext) => {
+      // Turn 1 is refused once and retried after 1000 ms; each answer itself takes 50 ms.
+      if (context.turn?.turn === 1) {
+        clock += 1000;
+        context.onWait?.(1000);
+      }
+      clock += 50;
+      return service(c, context);
+    }, { prompts: service.prompts as PromptDirectory });
+    const result = await runSuite(conversation([{ prompt_text: 'Hello' }, { prompt_text: 'Refund' }], { maxMs: 200 }), waiting, { now: () => clock });
+    assert.deepEqual(result.cases[0]?.turns?.map((t) => t.durationMs), [50, 50]);
+    assert.deepEqual([result.cases[0]?.durationMs, result.cases[0]?.passed], [100, true]);
   });
 
   it('reads turns, and names each problem of a conversation with its fix', () => {

@@ -71,16 +71,22 @@ export async function runConversation(testCase: TestCase, turns: readonly Turn[]
     const request: TurnRequest = { turn: number, promptId, inputs: { prompt_text: turn.prompt_text, ...(Object.keys(params).length > 0 ? { prompt_params: params } : {}) } };
     const promptName = prompts.names.get(promptId) ?? `#${promptId}`;
     const started = now();
+    // A turn's time is the service's, as a run's is: a wait before a retry is left out of both.
+    let waited = 0;
+    const took = (): number => Math.max(0, now() - started - waited);
     try {
-      output = await execute(testCase, { ...context, turn: request });
+      output = await execute(testCase, { ...context, turn: request, onWait: (ms) => {
+        waited += ms;
+        context.onWait?.(ms);
+      } });
     } catch (error) {
       if (context.signal.aborted) throw error;
       const message = `turn ${number}: sent to ${promptText(promptId, prompts.names)}: ${messageOf(error)}`;
-      results.push({ ...request, promptName, durationMs: now() - started, passed: false, failures: [], error: message });
+      results.push({ ...request, promptName, durationMs: took(), passed: false, failures: [], error: message });
       return { failures: [], error: message, turns: results };
     }
     const failures = turnFailures(turn, number, promptId, prompts.names, output);
-    results.push({ ...request, promptName, durationMs: now() - started, passed: failures.length === 0, failures, output });
+    results.push({ ...request, promptName, durationMs: took(), passed: failures.length === 0, failures, output });
     if (failures.length > 0) return { output, failures, turns: results };
     // A null next_prompt_id keeps the conversation on the prompt that answered.
     if (typeof output.next_prompt_id === 'number') promptId = output.next_prompt_id;
