@@ -42,3 +42,9 @@ export function lineColumnText(text: string, offset: number): string {
   const { line, column } = lineAndColumn(text, offset);
   return `${line}:${column}`;
 }
+
+/** `text` cut to `limit` characters (code points, so no emoji is split), with an ellipsis when cut. */
+export function cut(text: string, limit: number): string {
+  const chars = Array.from(text);
+  return chars.length <= limit ? text : `${chars.slice(0, limit).join('')}…`;
+}

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { baselineFor, BaselineError, parseBaseline } from '../../src/core/prompt-tests/baseline';
-import { caseReport, cut, junitXml } from '../../src/core/prompt-tests/report';
+import { caseReport, junitXml } from '../../src/core/prompt-tests/report';
+import { cut } from '../../src/core/text';
 import { caseMessages, caseResult, type CaseRun, type SuiteResult } from '../../src/core/prompt-tests/run';
 import { inShard, parseShard } from '../../src/core/prompt-tests/shard';
 import type { TestCase } from '../../src/core/prompt-tests/suite';

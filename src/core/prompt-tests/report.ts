@@ -1,5 +1,6 @@
 /** A suite's results as the contract returns them, as `test --json` prints them and as CI systems read them (JUnit XML). */
 import type { TurnResult } from './conversation';
+import { cut } from '../text';
 import { caseMessages, type CaseResult, type SuiteResult, type Verdict } from './run';
 
 /** `convai.runPromptTests`'s answer: the counts and every case as `test --json` reports it. */
@@ -10,12 +11,6 @@ export function publicResult(result: SuiteResult): { passed: number; failed: num
 /** Long enough to show what differs, short enough that a CI log stays readable. */
 const VALUE_LIMIT = 200;
 
-/** `text` cut to `limit` characters (code points, so no emoji is split), with an ellipsis when cut. */
-export function cut(text: string, limit = VALUE_LIMIT): string {
-  const chars = Array.from(text);
-  return chars.length <= limit ? text : `${chars.slice(0, limit).join('')}…`;
-}
-
 /**
  * A case's messages, an unequal value's with both sides. The other messages (a pattern, a turn's answering prompt)
  * already name what was expected and what came, so they are only cut, with room for both.
@@ -24,7 +19,7 @@ export function detailedMessages(result: CaseResult): string[] {
   return caseMessages(result).map((message) => {
     const failure = result.failures.find((f) => f.message === message && f.assertion === 'equals');
     if (!failure) return cut(message, 2 * VALUE_LIMIT);
-    return `${message}: expected ${cut(failure.expected ?? '')}, actual ${cut(failure.actual ?? '(absent)')}`;
+    return `${message}: expected ${cut(failure.expected ?? '', VALUE_LIMIT)}, actual ${cut(failure.actual ?? '(absent)', VALUE_LIMIT)}`;
   });
 }
 
