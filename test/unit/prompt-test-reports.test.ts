@@ -14,7 +14,7 @@ const wrong = (expected: string, actual: string): CaseRun => ({
 const requestFailed: CaseRun = { passed: false, durationMs: 10, failures: [], error: '503 Service Unavailable' };
 const runs = (passes: number, total: number): CaseRun[] => Array.from({ length: total }, (_, i) => (i < passes ? pass : wrong('a', 'b')));
 const suiteOf = (...cases: SuiteResult['cases']): SuiteResult => ({
-  passed: cases.filter((c) => c.passed).length, failed: cases.filter((c) => !c.passed && !c.skipped).length, skipped: cases.filter((c) => c.skipped).length, cases,
+  passed: cases.filter((c) => c.passed).length, failed: cases.filter((c) => !c.passed && !c.skipped).length, skipped: cases.filter((c) => c.skipped).length, cases, requests: 0,
 });
 
 describe('prompt test reports: JUnit XML', () => {

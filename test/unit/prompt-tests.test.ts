@@ -112,7 +112,7 @@ describe('prompt tests: suites', () => {
     ];
     const kinds = [
       { segment: 'ai_prompts', testCase: { name: 'greets', prompt_text: 'Hello', expect: { response: { matches: '\\S' } } }, absent: ['action', 'params'] },
-      { segment: 'integrations', testCase: { name: 'ping', action: 'ping', expect: { status: 'success' } }, absent: ['prompt_text', 'prompt_params', 'turns'] },
+      { segment: 'integrations', testCase: { name: 'ping', action: 'ping', expect: { status: 'success' } }, absent: ['prompt_text', 'prompt_params', 'turns', 'simulate', 'criteria', 'judgeRepeat'] },
     ] as const;
     for (const { segment, testCase, absent } of kinds) {
       const text = suiteTemplate({ target: { connection: 'local', tenantId: 1 }, segment, name: 'Order Triage', cases: [testCase] });

@@ -16,7 +16,7 @@ export type AssertionName = (typeof ASSERTIONS)[number];
 export interface Failure {
   field: string;
   /** The assertion that failed; `maxMs` for a run that took too long; `prompt` for a conversation's turn that the wrong prompt answered. */
-  assertion: AssertionName | 'maxMs' | 'prompt';
+  assertion: AssertionName | 'maxMs' | 'prompt' | 'criterion';
   message: string;
   /** For `equals`: the two sides as text, for a diff. */
   expected?: string;

@@ -15,10 +15,12 @@ import type { TestCase, Suite } from './suite';
 import { messageOf, plural } from '../text';
 import { dropPValue, droppedSignificantly, intervalText, wilsonInterval, type Tally } from './statistics';
 import { runConversation, type ConversationOutcome, type PromptDirectory, type TurnRequest, type TurnResult } from './conversation';
+import { runSimulatedCall, type CriterionOutcome, type TranscriptLine } from './simulation';
 
-/** A failed assertion of a run; in a conversation, the turn (1-based) it failed in. */
+/** A failed assertion of a run; in a conversation, the turn (1-based) it failed in; in a simulated call, the criterion. */
 export interface CaseFailure extends Failure {
   turn?: number;
+  criterion?: string;
 }
 
 export interface CaseRun {
@@ -30,8 +32,11 @@ export interface CaseRun {
   failures: CaseFailure[];
   /** The request's failure (an HTTP status, a time-out), when there was no answer: the run is an error. */
   error?: string;
-  /** A conversation's turns as far as the run went: the first failing turn ends it. */
+  /** A conversation's turns as far as the run went: the first failing turn ends it. A simulated call's assistant answers. */
   turns?: TurnResult[];
+  /** A simulated call: the call as said, and each criterion's outcome. */
+  transcript?: TranscriptLine[];
+  criteria?: CriterionOutcome[];
 }
 
 /** `pass`: every run passed; `flaky`: some failed, but the rate meets minPassRate; `fail`: it does not, or a run errored. */
@@ -68,11 +73,29 @@ export interface CaseResult {
   durationMs: number;
   /** A conversation's turns in its first failing run, else its last: what reports show of it. */
   turns?: TurnResult[];
+  /** A simulated call's criteria, each weighed over the calls as the case is. */
+  criteria?: CriterionTally[];
+  /** A simulated call's first failing call, else its last. */
+  transcript?: TranscriptLine[];
+  /** The share of judged criteria whose judgeRepeat judgements all agreed. */
+  judgeAgreement?: number;
   /** Every run as it ended, in that order (run history, reports of durations). */
   details: CaseRun[];
   /** How many runs the case asked for. */
   repeat: number;
   minPassRate: number;
+}
+
+/** A criterion of a simulated call over the calls that were answered. */
+export interface CriterionTally {
+  name: string;
+  runs: number;
+  passes: number;
+  passRate: number;
+  interval: [number, number];
+  verdict: Verdict;
+  /** Why it failed, in up to three failed calls (a judge's reasoning). */
+  reasons: string[];
 }
 
 export interface SuiteResult {
@@ -83,6 +106,8 @@ export interface SuiteResult {
   cases: CaseResult[];
   /** With a baseline: how many of the cases that ran had a tally there to be compared with. */
   baseline?: { compared: number; cases: number };
+  /** Requests sent, every caller and judge request included. */
+  requests: number;
 }
 
 /** One request's context: a cancellation, the turn of a conversation it sends, and a report of waits before retries. */
@@ -126,6 +151,30 @@ function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
   return [...seen.values()];
 }
 
+function verdictOf(passes: number, runs: number, minPassRate: number): Verdict {
+  const rate = runs === 0 ? 0 : passes / runs;
+  return runs > 0 && passes === runs ? 'pass' : runs > 0 && rate >= minPassRate ? 'flaky' : 'fail';
+}
+
+/** A simulated case's criteria weighed over its answered calls, its shown call's transcript, and how often judges agreed. */
+function criteriaOf(testCase: TestCase, answered: readonly CaseRun[], shown: CaseRun | undefined): Pick<CaseResult, 'criteria' | 'transcript' | 'judgeAgreement'> {
+  const criteria = (testCase.criteria ?? []).map(({ name }): CriterionTally => {
+    const outcomes = answered.flatMap((run) => run.criteria?.filter((c) => c.name === name) ?? []);
+    const passes = outcomes.filter((o) => o.passed).length;
+    const tally = { passes, runs: outcomes.length };
+    return {
+      name, ...tally, passRate: tally.runs === 0 ? 0 : passes / tally.runs, interval: wilsonInterval(tally),
+      verdict: verdictOf(passes, tally.runs, testCase.minPassRate), reasons: outcomes.filter((o) => !o.passed).slice(0, 3).map((o) => o.reason),
+    };
+  });
+  const judged = answered.flatMap((run) => run.criteria?.flatMap((c) => (c.judgement ? [c.judgement.unanimous] : [])) ?? []);
+  return {
+    criteria,
+    ...(shown?.transcript ? { transcript: shown.transcript } : {}),
+    ...(judged.length > 0 ? { judgeAgreement: judged.filter(Boolean).length / judged.length } : {}),
+  };
+}
+
 /**
  * A case's verdict from the runs that ended, judged against its tally in a baseline when there is one. A case
  * passes only when all its runs ended, none errored, and the answered ones meet minPassRate without a regression.
@@ -145,6 +194,7 @@ export function caseResult(testCase: TestCase, details: CaseRun[], before?: Tall
   return {
     name: testCase.name, passed, skipped, verdict, runs, passes, errors, passRate, interval: wilsonInterval(now),
     ...(regressed ? { regressed } : {}),
+    ...(testCase.criteria ? criteriaOf(testCase, answered, shown) : {}),
     failures: unique(answered.flatMap((r) => r.failures), (f) => f.message),
     errorReasons: [...new Set(details.flatMap((r) => (r.error === undefined ? [] : [r.error])))],
     durationMs: details.reduce((sum, r) => sum + r.durationMs, 0),
@@ -204,7 +254,8 @@ export function caseMessages(result: CaseResult): string[] {
 }
 
 /** One run's answer and its failures: a single request, or a conversation's turns. */
-async function answer(testCase: TestCase, execute: Execute, context: ExecuteContext, now: () => number): Promise<ConversationOutcome> {
+async function answer(testCase: TestCase, execute: Execute, context: ExecuteContext, now: () => number): Promise<ConversationOutcome & Pick<CaseRun, 'transcript' | 'criteria'>> {
+  if (testCase.simulate) return runSimulatedCall(testCase, execute, context, now);
   if (testCase.turns) return runConversation(testCase, testCase.turns, execute, context, now);
   const output = await execute(testCase, context);
   return { output, failures: checkOutput(testCase.expect, output) };
@@ -212,6 +263,11 @@ async function answer(testCase: TestCase, execute: Execute, context: ExecuteCont
 
 /** One suite's cases run and judged; the one engine behind the CLI's `test` and the Testing view. */
 export async function runSuite(suite: Suite, execute: Execute, options: RunOptions = {}): Promise<SuiteResult> {
+  let requests = 0;
+  const counted: Execute = Object.assign((testCase: TestCase, context: ExecuteContext) => {
+    requests++;
+    return execute(testCase, context);
+  }, { prompts: execute.prompts });
   const now = options.now ?? (() => performance.now());
   const signal = options.signal ?? new AbortController().signal;
   const cases = suite.cases.filter((c) => !options.only || options.only.has(c.name));
@@ -229,7 +285,7 @@ export async function runSuite(suite: Suite, execute: Execute, options: RunOptio
     const started = now();
     let run: CaseRun;
     try {
-      const outcome = await answer(testCase, execute, context, now);
+      const outcome = await answer(testCase, counted, context, now);
       const durationMs = Math.max(0, now() - started - waited);
       const failures = [...outcome.failures];
       if (testCase.maxMs !== undefined && durationMs > testCase.maxMs) {
@@ -263,5 +319,6 @@ export async function runSuite(suite: Suite, execute: Execute, options: RunOptio
     skipped: results.filter((r) => r.skipped).length,
     cases: results,
     ...(options.baseline ? { baseline: { compared, cases: results.filter((r) => !r.skipped).length } } : {}),
+    requests,
   };
 }

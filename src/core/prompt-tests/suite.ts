@@ -6,9 +6,10 @@
 import { createScanner, findNodeAtLocation, parse, parseTree, printParseErrorCode, SyntaxKind, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { withSuffix } from '../file-names';
 import { pathLocator, type TextRange } from '../json-document';
-import { expectationProblems } from './assertions';
+import { checkExpect, isPromptRef, OUTPUTS, type At } from './expect-problems';
 import { isJsonObject, MAX_DEPTH, type Json, type JsonObject } from '../json';
 import { withoutBom } from '../text';
+import { readSimulatedCase, type Criterion, type Simulation } from './simulated-case';
 
 export const SUITE_SUFFIX = '.prompttest.json';
 
@@ -44,7 +45,13 @@ export interface TestCase {
   params?: JsonObject;
   /** A conversation's turns, instead of `prompt_text`; the case's prompt_params go with turn 1. */
   turns?: Turn[];
-  /** Empty for a conversation: its turns hold what it expects. */
+  /** A simulated call, instead of `prompt_text` or `turns`: another prompt plays the caller. */
+  simulate?: Simulation;
+  /** What a simulated call is judged against. */
+  criteria?: Criterion[];
+  /** How many times each judged criterion is judged per call (odd; the majority decides). */
+  judgeRepeat?: number;
+  /** Empty for a conversation or a simulated call: its turns or criteria hold what it expects. */
   expect: JsonObject;
   maxMs?: number;
   repeat: number;
@@ -71,27 +78,16 @@ export interface SuiteProblem {
   range: TextRange;
 }
 
-/** The output fields a case may expect, by what the suite tests; the suite schema and a new suite's header name the same. */
-export const OUTPUTS = { ai_prompts: ['response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params'], integrations: ['result', 'status'] } as const;
-/** The outputs that can hold an object; every other output is a text, a number or null. */
-const OBJECT_OUTPUTS: readonly string[] = ['next_prompt_params'];
-export const CASE_KEYS: readonly string[] = ['name', 'prompt_text', 'prompt_params', 'turns', 'action', 'params', 'expect', 'maxMs', 'repeat', 'minPassRate'];
+export { OUTPUTS };
+export const CASE_KEYS: readonly string[] = ['name', 'prompt_text', 'prompt_params', 'turns', 'simulate', 'criteria', 'judgeRepeat', 'action', 'params', 'expect', 'maxMs', 'repeat', 'minPassRate'];
 export const TURN_KEYS: readonly string[] = ['prompt_text', 'prompt_params', 'expect'];
 
-type At = (path: Array<string | number>, message: string, onKey?: boolean) => void;
-
-/** The problems of an `expect` at `path`; a turn's may name the prompt that must answer it. */
-function checkExpect(at: At, path: Array<string | number>, expect: JsonObject, segment: Suite['resource']['segment'], turn: boolean): void {
-  const outputs: readonly string[] = OUTPUTS[segment];
-  for (const [field, expectation] of Object.entries(expect)) {
-    if (turn && field === 'prompt') {
-      if (typeof expectation !== 'string' && !(typeof expectation === 'number' && Number.isSafeInteger(expectation))) at([...path, field], 'prompt is the name or id of the prompt that must answer this turn');
-      continue;
-    }
-    if (!outputs.includes(field)) at([...path, field], `"${field}" is no output of ${segment === 'ai_prompts' ? 'test_prompt' : 'execute_action'}; expect one of ${[...outputs, ...(turn ? ['prompt'] : [])].join(', ')}`, true);
-    for (const problem of expectationProblems(expectation, OBJECT_OUTPUTS.includes(field))) at([...path, field, ...(problem.key ? [problem.key] : [])], `${field}: ${problem.message}`, problem.message.startsWith('"'));
-  }
+function rangeOf(node: JsonNode | undefined): TextRange {
+  return node ? { offset: node.offset, length: node.length } : { offset: 0, length: 0 };
 }
+
+/** A turn's `expect` may name the prompt that must answer it. */
+const TURN_EXPECT = { prompt: (value: Json) => (isPromptRef(value) ? undefined : 'prompt is the name or id of the prompt that must answer this turn') };
 
 /** A conversation's turns, or undefined after naming their problems. */
 function parseTurns(at: At, path: Array<string | number>, value: Json | undefined, root: JsonNode | undefined): Turn[] | undefined {
@@ -108,7 +104,7 @@ function parseTurns(at: At, path: Array<string | number>, value: Json | undefine
     if (item.prompt_params !== undefined && !isJsonObject(item.prompt_params)) at([...turnPath, 'prompt_params'], 'prompt_params must be an object');
     const expect = item.expect ?? {};
     if (!isJsonObject(expect)) at([...turnPath, 'expect'], '"expect" maps output fields (response, altered_prompt, next_prompt_id, next_prompt_params) and "prompt" to a value or to assertions');
-    else checkExpect(at, [...turnPath, 'expect'], expect, 'ai_prompts', true);
+    else checkExpect(at, [...turnPath, 'expect'], expect, 'ai_prompts', TURN_EXPECT);
     if (typeof item.prompt_text !== 'string' || !isJsonObject(expect)) return;
     const { prompt, ...outputs } = expect;
     const node = root && findNodeAtLocation(root, turnPath);
@@ -117,7 +113,7 @@ function parseTurns(at: At, path: Array<string | number>, value: Json | undefine
       ...(isJsonObject(item.prompt_params) ? { prompt_params: item.prompt_params } : {}),
       expect: outputs,
       ...(typeof prompt === 'string' || typeof prompt === 'number' ? { prompt } : {}),
-      range: node ? { offset: node.offset, length: node.length } : { offset: 0, length: 0 },
+      range: rangeOf(node),
     });
   });
   return turns.length === value.length ? turns : undefined;
@@ -133,7 +129,7 @@ export function parseSuite(text: string): { suite?: Suite; problems: SuiteProble
   const mark = text.length - body.length;
   if (mark === 0) return read;
   const shift = <T extends { range: TextRange }>(item: T): T => ({ ...item, range: { ...item.range, offset: item.range.offset + mark } });
-  const cases = read.suite?.cases.map((c) => shift({ ...c, ...(c.turns ? { turns: c.turns.map(shift) } : {}) }));
+  const cases = read.suite?.cases.map((c) => shift({ ...c, ...(c.turns ? { turns: c.turns.map(shift) } : {}), ...(c.criteria ? { criteria: c.criteria.map(shift) } : {}) }));
   return { ...(read.suite && cases ? { suite: { ...read.suite, cases } } : {}), problems: read.problems.map(shift) };
 }
 
@@ -200,17 +196,22 @@ function parseBody(text: string): { suite?: Suite; problems: SuiteProblem[] } {
       at([...path, 'name'], `another case is named "${other}"${other === item.name ? '' : ', the same name in other code points (Unicode NFC)'}; names must be unique`);
     } else names.set(item.name.normalize('NFC'), item.name);
     let turns: Turn[] | undefined;
-    if (item.turns !== undefined) {
+    let simulated: ReturnType<typeof readSimulatedCase>;
+    const isSimulated = ['simulate', 'criteria', 'judgeRepeat'].some((key) => item[key] !== undefined);
+    if (isSimulated) {
+      if (segment === 'integrations') at([...path, 'simulate'], 'only a prompt suite\'s case can be a simulated call; give an integration case "action" and "params"', true);
+      else simulated = readSimulatedCase(at, path, item, (where) => rangeOf(root && findNodeAtLocation(root, where)));
+    } else if (item.turns !== undefined) {
       if (segment === 'integrations') at([...path, 'turns'], 'only a prompt suite\'s case can be a conversation; give an integration case "action" and "params" instead of "turns"', true);
       else if (item.prompt_text !== undefined) at([...path, 'prompt_text'], 'a conversation sends its turns\' prompt_text: leave out the case\'s "prompt_text", or "turns"', true);
       else if (item.expect !== undefined) at([...path, 'expect'], 'a conversation\'s expectations go in its turns: move "expect" into the turn it checks', true);
       else turns = parseTurns(at, [...path, 'turns'], item.turns, root);
-    } else if (segment === 'ai_prompts' && typeof item.prompt_text !== 'string') at([...path, 'prompt_text'], 'a prompt case needs "prompt_text", the text to test with, or "turns" for a conversation');
+    } else if (segment === 'ai_prompts' && typeof item.prompt_text !== 'string') at([...path, 'prompt_text'], 'a prompt case needs "prompt_text", the text to test with, "turns" for a conversation, or "simulate" and "criteria" for a simulated call');
     if (segment === 'integrations' && (typeof item.action !== 'string' || item.action === '')) at([...path, 'action'], 'an integration case needs "action", the action to execute');
     for (const objectField of ['prompt_params', 'params']) if (item[objectField] !== undefined && !isJsonObject(item[objectField])) at([...path, objectField], `${objectField} must be an object`);
-    if (item.turns === undefined) {
+    if (item.turns === undefined && !isSimulated) {
       if (!isJsonObject(item.expect)) at([...path, 'expect'], `"expect" maps output fields (${OUTPUTS[segment].join(', ')}) to a value or to assertions`);
-      else checkExpect(at, [...path, 'expect'], item.expect, segment, false);
+      else checkExpect(at, [...path, 'expect'], item.expect, segment);
     }
     const repeat = item.repeat ?? 1;
     if (typeof repeat !== 'number' || !Number.isSafeInteger(repeat) || repeat < 1 || repeat > 100) at([...path, 'repeat'], 'repeat is how many times to run the case: a whole number from 1 to 100');
@@ -226,11 +227,12 @@ function parseBody(text: string): { suite?: Suite; problems: SuiteProblem[] } {
       ...(typeof item.action === 'string' ? { action: item.action } : {}),
       ...(isJsonObject(item.params) ? { params: item.params } : {}),
       ...(turns ? { turns } : {}),
+      ...(simulated ?? {}),
       expect: isJsonObject(item.expect) ? item.expect : {},
       ...(typeof item.maxMs === 'number' ? { maxMs: item.maxMs } : {}),
       repeat: repeat as number,
       minPassRate: minPassRate as number,
-      range: node ? { offset: node.offset, length: node.length } : { offset: 0, length: 0 },
+      range: rangeOf(node),
     });
   });
   if (problems.length > 0) return { problems };

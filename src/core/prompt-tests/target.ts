@@ -11,6 +11,8 @@ import { INPUT_FIELDS, type ServiceOperation } from '../run-inputs';
 import { closest } from '../closest-name';
 import { runSuite, type CaseRun, type Execute, type ExecuteContext, type RunOptions, type SuiteResult } from './run';
 import { refersTo, type Suite, type SuiteProblem, type SuiteTarget, type TestCase } from './suite';
+import { isJudged } from './simulated-case';
+import type { TextRange } from '../json-document';
 
 /** Why a suite cannot run in a tenant; `problems` are the places in the suite that name what the tenant lacks. */
 export class TargetError extends Error {
@@ -66,19 +68,35 @@ export function runsInFolder(where: SuiteTarget, folder: SuiteTarget): boolean {
   return (where.tenantId ?? folder.tenantId) === folder.tenantId && (where.connection ?? folder.connection) === folder.connection;
 }
 
+/** Every prompt a case names besides the suite's own, with what names it and where. */
+function promptsNamed(testCase: TestCase): Array<{ ref: string | number; what: string; range: TextRange }> {
+  const turns = (testCase.turns ?? []).flatMap((turn, index) => (turn.prompt === undefined ? [] : [{ ref: turn.prompt, what: `turn ${index + 1}: expect.prompt`, range: turn.range }]));
+  const { simulate } = testCase;
+  if (!simulate) return turns;
+  const call = [
+    { ref: simulate.caller, what: 'simulate.caller', range: testCase.range },
+    ...(simulate.stopWhen?.prompt !== undefined ? [{ ref: simulate.stopWhen.prompt, what: 'simulate.stopWhen.prompt', range: testCase.range }] : []),
+  ];
+  const criteria = (testCase.criteria ?? []).flatMap((c) => {
+    const ref = isJudged(c) ? c.judge : c.expect.prompt;
+    return ref === undefined ? [] : [{ ref, what: `criterion ${JSON.stringify(c.name)}: ${isJudged(c) ? 'judge' : 'expect.prompt'}`, range: c.range }];
+  });
+  return [...turns, ...call, ...criteria];
+}
+
 /**
- * The places where a conversation's turn names, as the prompt that must answer it, no prompt of the tenant: a typo
- * there would run and fail like a regression, so it is a problem before anything is sent.
+ * The places where a case names a prompt the tenant does not hold (a turn's answering prompt, a simulated call's
+ * caller, judge or stopping prompt): a typo there would run and fail like a regression, so it is a problem before
+ * anything is sent.
  */
 function unknownPrompts(suite: Suite, target: ResolvedTarget): SuiteProblem[] {
   if (suite.resource.segment !== 'ai_prompts') return [];
   const prompts = [...target.names].map(([id, name]) => ({ id, name }));
-  return suite.cases.flatMap((testCase) => (testCase.turns ?? []).flatMap((turn, index) => {
-    if (turn.prompt === undefined || prompts.some((p) => refersTo(turn.prompt as string | number, p))) return [];
-    const guess = typeof turn.prompt === 'string' ? closest(turn.prompt, prompts.map((p) => p.name)) : undefined;
+  return suite.cases.flatMap((testCase) => promptsNamed(testCase).flatMap(({ ref, what, range }) => {
+    if (prompts.some((p) => refersTo(ref, p))) return [];
+    const guess = typeof ref === 'string' ? closest(ref, prompts.map((p) => p.name)) : undefined;
     const fix = guess !== undefined ? `did you mean ${JSON.stringify(guess)}?` : 'give the name or id of one of its prompts';
-    const message = `case ${JSON.stringify(testCase.name)}, turn ${index + 1}: expect.prompt ${JSON.stringify(turn.prompt)} names no prompt of tenant ${target.tenantId}; ${fix}`;
-    return [{ path: [], message, range: turn.range }];
+    return [{ path: [], message: `case ${JSON.stringify(testCase.name)}, ${what} ${JSON.stringify(ref)} names no prompt of tenant ${target.tenantId}; ${fix}`, range }];
   }));
 }
 

@@ -35,6 +35,9 @@ function header(segment: NewSuite['segment'], name: string): string[] {
         'A conversation: "turns" instead of "prompt_text", each { "prompt_text", "prompt_params", "expect" };',
         'a turn goes to the prompt that the previous answer\'s next_prompt_id names, and its "expect" may name',
         'the "prompt" that must answer it.',
+        'A simulated call: "simulate" { "caller" (a prompt that plays the caller), "persona", "opening", "maxTurns",',
+        '"stopWhen", and params of the caller prompt } and "criteria", each { "name", "judge" (a judge prompt),',
+        '"rubric" } or { "name", "expect" }; "judgeRepeat" (odd) judges each judged criterion that many times.',
       ]
       : []),
     '"maxMs" fails a run slower than that, in milliseconds. "repeat": N runs a case N times; "minPassRate"',
