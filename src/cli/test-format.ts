@@ -84,13 +84,19 @@ export function totalsLine(outcomes: readonly SuiteOutcome[]): string {
   return `Prompt tests: ${sum((r) => r.passed)} passed, ${sum((r) => r.failed)} failed${skipped > 0 ? `, ${skipped} skipped` : ''} (${plural(outcomes.length, 'suite')})`;
 }
 
-/** `{ passed, failed, skipped, suites: [{ file, cases }] }`, counted as the text output and convai.runPromptTests count. */
+/** "12 requests sent (the run could send at most 40)": what the run cost, against the bound it was allowed. */
+export function requestsLine(outcomes: readonly SuiteOutcome[], bound: number): string {
+  return `${plural(total(outcomes, (r) => r.requests), 'request')} sent (the run could send at most ${bound})`;
+}
+
+/** `{ passed, failed, skipped, requests, suites: [{ file, cases }] }`, counted as the text output and convai.runPromptTests count. */
 export function testJson(outcomes: readonly SuiteOutcome[]): string {
   const sum = (pick: (r: SuiteResult) => number): number => total(outcomes, pick);
   return JSON.stringify({
     passed: sum((r) => r.passed),
     failed: sum((r) => r.failed),
     skipped: sum((r) => r.skipped),
+    requests: sum((r) => r.requests),
     suites: outcomes.map((o) => ({ file: o.name, ...(o.result.baseline ? { baseline: o.result.baseline } : {}), cases: o.result.cases.map(caseReport) })),
   }, null, 2);
 }

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { affectedByPlan } from '../core/prompt-tests/affected';
+import { requestBound } from '../core/prompt-tests/cost';
 import { runsInFolder, whereSuiteRuns } from '../core/prompt-tests/target';
 import { BaselineError, parseBaseline, type Baseline } from '../core/prompt-tests/baseline';
 import { inShard, parseShard } from '../core/prompt-tests/shard';
@@ -26,6 +27,21 @@ export function concurrencyFrom(value: string | undefined): number {
     throw new UsageError(`--concurrency "${value}" is not a number of requests at once: give a whole number from 1 to ${CONCURRENCY.max}, e.g. --concurrency ${CONCURRENCY.default}.`);
   }
   return n;
+}
+
+/**
+ * `--max-requests <n>`: the most requests the run may send, checked against what its cases can send at most before
+ * anything is sent (contract: "Simulated callers"), since a simulated call's turns and judges each cost a request.
+ */
+export function requestLimitFrom(value: string | undefined, files: ReadonlyArray<Pick<Selected, 'suite' | 'only'>>): number {
+  const bound = files.reduce((sum, file) => sum + requestBound(file.suite, file.only), 0);
+  if (value === undefined) return bound;
+  const limit = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new UsageError(`--max-requests "${value}" is not a number of requests: give a whole number from 1, e.g. --max-requests 500.`);
+  if (bound > limit) {
+    throw new UsageError(`This run could send up to ${bound} requests, more than --max-requests ${limit}, so nothing was sent. Run fewer cases (a --shard, fewer suites), lower their repeat, maxTurns or judgeRepeat, or raise --max-requests.`);
+  }
+  return bound;
 }
 
 /** A suite and the names of its cases to run (all of them without --shard). */

@@ -14,8 +14,8 @@ import { redactor } from './failure';
 import { baseUrlFrom, tenantIdFrom, TOKEN_VARIABLE, tokenFrom, URL_VARIABLE, withClient, type ServiceTarget } from './service';
 import { junitPath } from './report-path';
 import { findSuites, loadSuite, type SuiteFile } from './suites';
-import { affectedOf, baselineFrom, CONCURRENCY, concurrencyFrom, shardOf, type Selected } from './test-options';
-import { baselineNotes, suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
+import { affectedOf, baselineFrom, CONCURRENCY, concurrencyFrom, requestLimitFrom, shardOf, type Selected } from './test-options';
+import { baselineNotes, requestsLine, suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
 import { lineColumnText, messageOf, plural } from '../core/text';
 
 function text(value: ArgValue): string | undefined {
@@ -122,6 +122,7 @@ export const testCommand: Command = {
     shard: { type: 'string' },
     baseline: { type: 'string' },
     'affected-by': { type: 'string' },
+    'max-requests': { type: 'string' },
   },
   async run(args, context) {
     if (args.positionals.length === 0) throw new UsageError(`test needs at least one suite file or folder: ${PROGRAM} test … <file or folder>.`);
@@ -146,6 +147,7 @@ export const testCommand: Command = {
       else loaded.push(suite);
     }
     const files = await affectedOf(shardOf(loaded, shardFlag), affectedFlag, tenant, context);
+    const bound = requestLimitFrom(text(args.values['max-requests']), files);
 
     const stopper = new AbortController();
     const release = context.onInterrupt?.(() => stopper.abort());
@@ -168,7 +170,8 @@ export const testCommand: Command = {
     }
 
     if (json) context.out(testJson(outcomes));
-    else context.out(totalsLine(outcomes));
+    // The totals stay the last line, where CI logs are read.
+    else for (const line of [requestsLine(outcomes, bound), totalsLine(outcomes)]) context.out(line);
     if (baselineFlag !== undefined) for (const line of baselineNotes(outcomes, baselineFlag)) context.err(line);
     if (junit !== undefined) await writeJunit(junit, outcomes, context);
     if (stopper.signal.aborted) {

@@ -163,7 +163,7 @@ describe('contract: the command-line tool (test)', function () {
     const pass = { passed: true, verdict: 'pass', runs: 1, passes: 1, errors: 0, passRate: 1, interval: wilsonInterval({ passes: 1, runs: 1 }), messages: [] };
     const fail = { passed: false, verdict: 'fail', runs: 1, passes: 0, errors: 0, passRate: 0, interval: wilsonInterval({ passes: 0, runs: 1 }) };
     assert.deepEqual(report, {
-      passed: 2, failed: 2, skipped: 0,
+      passed: 2, failed: 2, skipped: 0, requests: 4,
       suites: [
         {
           file: 'failing/triage.prompttest.json',

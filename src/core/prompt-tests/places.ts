@@ -11,6 +11,10 @@ import type { TestCase } from './suite';
 /** The failure's path inside its case's object. */
 function pathInCase(testCase: TestCase, failure: CaseFailure): Array<string | number> {
   if (failure.assertion === 'maxMs') return ['maxMs'];
+  if (failure.criterion !== undefined) {
+    const index = testCase.criteria?.findIndex((c) => c.name === failure.criterion) ?? -1;
+    return index < 0 ? ['criteria'] : ['criteria', index];
+  }
   const turn = failure.turn !== undefined ? testCase.turns?.[failure.turn - 1] : undefined;
   const at = turn ? ['turns', (failure.turn as number) - 1, 'expect'] : ['expect'];
   if (failure.assertion === 'prompt') return [...at, 'prompt'];

@@ -1,7 +1,8 @@
 /** A suite's results as the contract returns them, as `test --json` prints them and as CI systems read them (JUnit XML). */
 import type { TurnResult } from './conversation';
 import { cut } from '../text';
-import { caseMessages, type CaseResult, type SuiteResult, type Verdict } from './run';
+import { caseMessages, type CaseResult, type CriterionTally, type SuiteResult, type Verdict } from './run';
+import type { TranscriptLine } from './simulation';
 
 /** `convai.runPromptTests`'s answer: the counts and every case as `test --json` reports it. */
 export function publicResult(result: SuiteResult): { passed: number; failed: number; skipped: number; cases: CaseReport[] } {
@@ -36,6 +37,12 @@ export interface CaseReport {
   messages: string[];
   /** A conversation's turns as sent in its first failing run, else its last. */
   turns?: TurnReport[];
+  /** A simulated call's criteria, each weighed over the calls. */
+  criteria?: CriterionTally[];
+  /** A simulated call's first failing call, else its last. */
+  transcript?: TranscriptLine[];
+  /** The share of judged criteria whose judgeRepeat judgements all agreed. */
+  judgeAgreement?: number;
 }
 
 export interface TurnReport {
@@ -59,7 +66,11 @@ export function caseReport(result: CaseResult): CaseReport {
   const { name, passed, verdict, runs, passes, errors, passRate, interval, regressed } = result;
   return {
     name, passed, verdict, runs, passes, errors, passRate, interval, ...(regressed ? { regressed: true } : {}), messages: detailedMessages(result),
-    ...(result.turns ? { turns: result.turns.map(turnReport) } : {}),
+    // A simulated call's answers are in its transcript, with the caller's lines between them.
+    ...(result.turns && !result.transcript ? { turns: result.turns.map(turnReport) } : {}),
+    ...(result.criteria ? { criteria: result.criteria } : {}),
+    ...(result.transcript ? { transcript: result.transcript } : {}),
+    ...(result.judgeAgreement !== undefined ? { judgeAgreement: result.judgeAgreement } : {}),
   };
 }
 
@@ -85,7 +96,8 @@ function properties(result: CaseResult): string {
     ['runs', String(result.runs)], ['passes', String(result.passes)], ['errors', String(result.errors)], ['passRate', String(result.passRate)], ['verdict', result.verdict],
   ];
   if (result.regressed) values.push(['regressed', 'true']);
-  return `<properties>${values.map(([name, value]) => `<property name="${name}" value="${xml(value)}"/>`).join('')}</properties>`;
+  for (const criterion of result.criteria ?? []) values.push([`criterion: ${criterion.name}`, `${criterion.passes}/${criterion.runs}`]);
+  return `<properties>${values.map(([name, value]) => `<property name="${xml(name)}" value="${xml(value)}"/>`).join('')}</properties>`;
 }
 
 function outcome(result: CaseResult, text: (words: string) => string): string {
