@@ -36,6 +36,7 @@ export const COMMANDS = {
   runAffectedTests: 'convai.runAffectedTests',
   newPromptTestSuite: 'convai.newPromptTestSuite',
   saveAsTestCase: 'convai.saveAsTestCase',
+  labelCall: 'convai.labelCall',
   continueConversation: 'convai.continueConversation',
   saveAsConversationCase: 'convai.saveAsConversationCase',
 } as const;

@@ -1,10 +1,12 @@
 /**
- * The suites a `test` run is given: files ending in .prompttest.json, or
- * folders searched for them, read and checked before any request is sent.
+ * The suites a `test` run is given: files ending in .prompttest.json (or
+ * .judgetest.json, a judge's labelled calls), or folders searched for them,
+ * read and checked before any request is sent.
  */
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { JUDGE_SUFFIX } from '../core/prompt-tests/judge-file';
 import { parseSuite, SUITE_SUFFIX, type Suite } from '../core/prompt-tests/suite';
 import { UsageError } from './command';
 import { lineColumnText, messageOf } from '../core/text';
@@ -35,11 +37,15 @@ async function suitesUnder(folder: string, found: Set<string>): Promise<void> {
   for (const entry of entries) {
     const at = path.join(folder, entry.name);
     if (entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_FOLDERS.has(entry.name)) await suitesUnder(at, found);
-    else if (entry.isFile() && entry.name.endsWith(SUITE_SUFFIX)) found.add(at);
+    else if (entry.isFile() && testFile(entry.name)) found.add(at);
   }
 }
 
-/** Every suite the arguments name, each once, sorted by its displayed path for a stable order. */
+function testFile(name: string): boolean {
+  return name.endsWith(SUITE_SUFFIX) || name.endsWith(JUDGE_SUFFIX);
+}
+
+/** Every suite (and judge file) the arguments name, each once, sorted by its displayed path for a stable order. */
 export async function findSuites(args: readonly string[], cwd: string): Promise<string[]> {
   const found = new Set<string>();
   for (const arg of args) {
@@ -47,10 +53,10 @@ export async function findSuites(args: readonly string[], cwd: string): Promise<
     const kind = await stat(at).then((s) => (s.isDirectory() ? 'folder' : 'file'), () => 'missing');
     if (kind === 'missing') throw new UsageError(`${arg} does not exist: give a ${SUITE_SUFFIX} file or a folder holding some.`);
     if (kind === 'folder') await suitesUnder(at, found);
-    else if (at.endsWith(SUITE_SUFFIX)) found.add(at);
-    else throw new UsageError(`${arg} is not a prompt test suite: its name must end in ${SUITE_SUFFIX}.`);
+    else if (testFile(at)) found.add(at);
+    else throw new UsageError(`${arg} is not a prompt test suite: its name must end in ${SUITE_SUFFIX} (or ${JUDGE_SUFFIX} for a judge's labelled calls).`);
   }
-  if (found.size === 0) throw new UsageError(`No prompt test suite (*${SUITE_SUFFIX}) was found in ${args.join(', ')}: give a suite file or a folder holding some.`);
+  if (found.size === 0) throw new UsageError(`No prompt test suite (*${SUITE_SUFFIX}) or judge file (*${JUDGE_SUFFIX}) was found in ${args.join(', ')}: give a suite file or a folder holding some.`);
   return [...found].sort((a, b) => displayName(a, cwd).localeCompare(displayName(b, cwd), 'en'));
 }
 

@@ -78,26 +78,32 @@ function total(outcomes: readonly SuiteOutcome[], pick: (r: SuiteResult) => numb
  * The whole run in one line. Not `N passed, N failed` alone: CI systems read a line of exactly that form as the
  * project's own test summary.
  */
-export function totalsLine(outcomes: readonly SuiteOutcome[]): string {
+export function totalsLine(outcomes: readonly SuiteOutcome[], judges: readonly boolean[] = []): string {
   const sum = (pick: (r: SuiteResult) => number): number => total(outcomes, pick);
   const skipped = sum((r) => r.skipped);
-  return `Prompt tests: ${sum((r) => r.passed)} passed, ${sum((r) => r.failed)} failed${skipped > 0 ? `, ${skipped} skipped` : ''} (${plural(outcomes.length, 'suite')})`;
+  const met = judges.filter(Boolean).length;
+  const judged = judges.length > 0 ? `; judges: ${met} of ${judges.length} met minKappa` : '';
+  return `Prompt tests: ${sum((r) => r.passed)} passed, ${sum((r) => r.failed)} failed${skipped > 0 ? `, ${skipped} skipped` : ''} (${plural(outcomes.length, 'suite')})${judged}`;
 }
 
 /** "12 requests sent (the run could send at most 40)": what the run cost, against the bound it was allowed. */
-export function requestsLine(outcomes: readonly SuiteOutcome[], bound: number): string {
-  return `${plural(total(outcomes, (r) => r.requests), 'request')} sent (the run could send at most ${bound})`;
+export function requestsLine(results: ReadonlyArray<Pick<SuiteResult, 'requests'>>, bound: number): string {
+  return `${plural(results.reduce((sum, r) => sum + r.requests, 0), 'request')} sent (the run could send at most ${bound})`;
 }
 
-/** `{ passed, failed, skipped, requests, suites: [{ file, cases }] }`, counted as the text output and convai.runPromptTests count. */
-export function testJson(outcomes: readonly SuiteOutcome[]): string {
+/**
+ * `{ passed, failed, skipped, requests, suites: [{ file, cases }] }`, counted as the text output and
+ * convai.runPromptTests count; judge files' entries follow the suites', outside the counts (a judge's result is its
+ * kappa, not its labels).
+ */
+export function testJson(outcomes: readonly SuiteOutcome[], judges: readonly object[] = []): string {
   const sum = (pick: (r: SuiteResult) => number): number => total(outcomes, pick);
   return JSON.stringify({
     passed: sum((r) => r.passed),
     failed: sum((r) => r.failed),
     skipped: sum((r) => r.skipped),
     requests: sum((r) => r.requests),
-    suites: outcomes.map((o) => ({ file: o.name, ...(o.result.baseline ? { baseline: o.result.baseline } : {}), cases: o.result.cases.map(caseReport) })),
+    suites: [...outcomes.map((o) => ({ file: o.name, ...(o.result.baseline ? { baseline: o.result.baseline } : {}), cases: o.result.cases.map(caseReport) })), ...judges],
   }, null, 2);
 }
 

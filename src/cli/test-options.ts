@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { affectedByPlan } from '../core/prompt-tests/affected';
 import { requestBound } from '../core/prompt-tests/cost';
+import type { JudgeFile } from '../core/prompt-tests/judge-file';
 import { runsInFolder, whereSuiteRuns } from '../core/prompt-tests/target';
 import { BaselineError, parseBaseline, type Baseline } from '../core/prompt-tests/baseline';
 import { inShard, parseShard } from '../core/prompt-tests/shard';
@@ -33,8 +34,11 @@ export function concurrencyFrom(value: string | undefined): number {
  * `--max-requests <n>`: the most requests the run may send, checked against what its cases can send at most before
  * anything is sent (contract: "Simulated callers"), since a simulated call's turns and judges each cost a request.
  */
-export function requestLimitFrom(value: string | undefined, files: ReadonlyArray<Pick<Selected, 'suite' | 'only'>>): number {
-  const bound = files.reduce((sum, file) => sum + requestBound(file.suite, file.only), 0);
+export function requestLimitFrom(
+  value: string | undefined, files: ReadonlyArray<Pick<Selected, 'suite' | 'only'>>, judges: ReadonlyArray<{ file: Pick<JudgeFile, 'labels' | 'repeat'> }> = [],
+): number {
+  // A judge file asks its judge repeat times per label.
+  const bound = files.reduce((sum, file) => sum + requestBound(file.suite, file.only), 0) + judges.reduce((sum, { file }) => sum + file.labels.length * file.repeat, 0);
   if (value === undefined) return bound;
   const limit = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
   if (!Number.isSafeInteger(limit) || limit < 1) throw new UsageError(`--max-requests "${value}" is not a number of requests: give a whole number from 1, e.g. --max-requests 500.`);

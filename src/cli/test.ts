@@ -16,6 +16,7 @@ import { junitPath } from './report-path';
 import { findSuites, loadSuite, type SuiteFile } from './suites';
 import { affectedOf, baselineFrom, CONCURRENCY, concurrencyFrom, requestLimitFrom, shardOf, type Selected } from './test-options';
 import { baselineNotes, requestsLine, suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
+import { isJudgeFile, judgeEntry, judgeJunit, judgeLines, judgeShardOf, loadJudgeFile, resolveJudges, runJudge, type JudgeOutcome, type LoadedJudge } from './judge-files';
 import { lineColumnText, messageOf, plural } from '../core/text';
 
 function text(value: ArgValue): string | undefined {
@@ -64,7 +65,7 @@ async function resolveAll(client: ServiceClient, files: readonly Selected[], ten
   return { ready, problems };
 }
 
-async function writeJunit(file: string, outcomes: readonly SuiteOutcome[], context: CliContext): Promise<void> {
+async function writeJunit(file: string, outcomes: ReadonlyArray<{ name: string; result: SuiteOutcome['result'] }>, context: CliContext): Promise<void> {
   const at = path.resolve(context.cwd, file);
   try {
     await mkdir(path.dirname(at), { recursive: true });
@@ -103,13 +104,14 @@ export const testCommand: Command = {
     `--url <base URL>        the service, e.g. https://convai.example.com (default: the environment variable ${URL_VARIABLE})`,
     '--tenant <id>           the tenant to test in (default: each suite\'s "target": { "tenantId" })',
     '--junit <file>          also write a JUnit XML report, one testsuite per suite file; a file or folder that can be written, not a suite, the baseline or a path in the --affected-by folder',
-    '--json                  print { passed, failed, skipped, suites: [ { file, cases: [ { name, passed, verdict, runs, passes, errors, passRate, interval, regressed?, messages, turns? } ] } ] }',
+    '--json                  print { passed, failed, skipped, suites: [ { file, cases: [ { name, passed, verdict, runs, passes, errors, passRate, interval, regressed?, messages, turns? } ] } ] }; a judge file\'s entry is { file, judge, labels, agreement, tpr, tnr, kappa, consistency, minKappa, passed, messages, cases } (its labels as cases, not in the counts)',
     `--concurrency <n>       requests at once, 1 to ${CONCURRENCY.max} (default ${CONCURRENCY.default})`,
     '--shard <i>/<n>         run only the i-th of n parts of the cases, split by a stable hash of file and case name',
     '--baseline <file>       a report of test --json: a case whose passes dropped significantly against it (one-sided Fisher test, p < 0.05) is regressed and fails; suites are matched by their path from the file name up, wherever the run starts, and what matched nothing is said',
     '--affected-by <folder>  run only the suites whose prompt or integration the planned push of this pulled tenant folder changes (by its new name or, renamed, its old one), or whose prompt links to a changed one through next_prompt_id or exit_prompt_id',
     'Folders are searched recursively, skipping node_modules and folders whose name starts with a dot.',
-    'Exits 0 when every case passed, 1 when a case failed.',
+    'A *.judgetest.json file (a judge prompt\'s labelled calls) reports its labels and its judge\'s agreement, TPR, TNR, Cohen\'s kappa and consistency; it fails when kappa is below its minKappa, whatever its labels. --shard runs it whole in one shard; --baseline does not apply to it.',
+    'Exits 0 when every case passed and every judge met its minKappa, 1 otherwise.',
     'Exits 2, running nothing, when a suite cannot run (a problem in it, no tenant, its prompt or integration not found or the service not answering), when the --affected-by folder\'s plan has problems, when --junit names an input or cannot be written, or on a usage error.',
     'Ctrl+C stops sending, reports what ran, writes the JUnit report with the cases not run as skipped, and exits 130.',
   ],
@@ -140,45 +142,59 @@ export const testCommand: Command = {
     const junit = junitFlag === undefined ? undefined : await junitPath(junitFlag, { suites: found, baseline: baselineFlag, affectedBy: affectedFlag }, context.cwd);
 
     const loaded: SuiteFile[] = [];
+    const loadedJudges: LoadedJudge[] = [];
     const problems: string[] = [];
     for (const file of found) {
-      const suite = await loadSuite(file, context.cwd);
-      if ('problems' in suite) problems.push(...suite.problems);
-      else loaded.push(suite);
+      const read = isJudgeFile(file) ? await loadJudgeFile(file, context.cwd) : await loadSuite(file, context.cwd);
+      if ('problems' in read) problems.push(...read.problems);
+      else if ('file' in read) loadedJudges.push(read);
+      else loaded.push(read);
     }
     const files = await affectedOf(shardOf(loaded, shardFlag), affectedFlag, tenant, context);
-    const bound = requestLimitFrom(text(args.values['max-requests']), files);
+    const judgeFiles = loadedJudges.length === 0 ? [] : await affectedOf(judgeShardOf(loadedJudges, shardFlag), affectedFlag, tenant, context);
+    const bound = requestLimitFrom(text(args.values['max-requests']), files, judgeFiles);
 
     const stopper = new AbortController();
     const release = context.onInterrupt?.(() => stopper.abort());
-    let outcomes: SuiteOutcome[] | undefined;
+    let done: { outcomes: SuiteOutcome[]; judges: JudgeOutcome[] } | undefined;
     try {
-      outcomes = await withClient(target, context.env, async (client) => {
+      done = await withClient(target, context.env, async (client) => {
         const resolved = await resolveAll(client, files, tenant, target.baseUrl);
         problems.push(...resolved.problems);
+        const judges = await resolveJudges(client, judgeFiles, tenant, target.baseUrl);
+        problems.push(...judges.problems);
         // All or nothing: a partial run would pass a pipeline while a suite it should have checked never ran.
         if (problems.length > 0) return undefined;
-        return runAll(client, resolved.ready, { concurrency, signal: stopper.signal, baseline, json, context });
+        const outcomes = await runAll(client, resolved.ready, { concurrency, signal: stopper.signal, baseline, json, context });
+        const judged: JudgeOutcome[] = [];
+        for (const file of judges.ready) {
+          const outcome = await runJudge(client, file, concurrency, stopper.signal);
+          judged.push(outcome);
+          if (!json) for (const line of [...judgeLines(outcome), '']) context.out(line);
+        }
+        return { outcomes, judges: judged };
       });
     } finally {
       release?.();
     }
-    if (outcomes === undefined) {
+    if (done === undefined) {
       for (const problem of problems) context.err(problem);
       context.err(`No prompt test ran: fix the ${plural(problems.length, 'problem')} above, then run test again.`);
       return EXIT.usage;
     }
 
-    if (json) context.out(testJson(outcomes));
+    const { outcomes, judges } = done;
+    const all = [...outcomes, ...judges.map((j) => j.run)].map((o) => o.result);
+    if (json) context.out(testJson(outcomes, judges.map(judgeEntry)));
     // The totals stay the last line, where CI logs are read.
-    else for (const line of [requestsLine(outcomes, bound), totalsLine(outcomes)]) context.out(line);
+    else for (const line of [requestsLine(all, bound), totalsLine(outcomes, judges.map((j) => j.run.passed))]) context.out(line);
     if (baselineFlag !== undefined) for (const line of baselineNotes(outcomes, baselineFlag)) context.err(line);
-    if (junit !== undefined) await writeJunit(junit, outcomes, context);
+    if (junit !== undefined) await writeJunit(junit, [...outcomes, ...judges.map(judgeJunit)], context);
     if (stopper.signal.aborted) {
-      const unrun = outcomes.reduce((sum, o) => sum + o.result.skipped, 0);
+      const unrun = [...outcomes, ...judges.map((j) => j.run)].reduce((sum, o) => sum + o.result.skipped, 0);
       context.err(`Stopped by Ctrl+C: nothing more was sent; ${plural(unrun, 'case')} did not finish and ${unrun === 1 ? 'is' : 'are'} reported skipped, with the runs that ended.`);
       return EXIT.interrupted;
     }
-    return outcomes.every((o) => o.result.failed === 0 && o.result.skipped === 0) ? EXIT.ok : EXIT.failed;
+    return outcomes.every((o) => o.result.failed === 0 && o.result.skipped === 0) && judges.every((j) => j.run.passed) ? EXIT.ok : EXIT.failed;
   },
 };

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { publicResult } from '../core/prompt-tests/report';
+import { JUDGE_SUFFIX } from '../core/prompt-tests/judge-file';
 import { SUITE_SUFFIX } from '../core/prompt-tests/suite';
 import type { Connections } from '../connections/registry';
 import type { Drafts } from '../documents/drafts';
@@ -10,12 +11,29 @@ import { registerAuthoring } from './authoring';
 import { PromptTestController } from './controller';
 import { SuiteError } from './execution';
 import { GreenRuns } from './green-runs';
+import { JudgeTestController } from './judge-controller';
+import { labelCall, labelCallArgs } from './label-call';
 
 /** The suite a command names: a URI (or its text), else the active editor's suite. */
 function suiteUri(arg: unknown): vscode.Uri {
   const uri = arg instanceof vscode.Uri ? arg : typeof arg === 'string' ? vscode.Uri.parse(arg) : arg === undefined ? vscode.window.activeTextEditor?.document.uri : undefined;
-  if (!uri || !uri.path.endsWith(SUITE_SUFFIX)) throw new Error(`uri must name a prompt test suite, a file whose name ends in ${SUITE_SUFFIX}.`);
+  if (!uri || !(uri.path.endsWith(SUITE_SUFFIX) || uri.path.endsWith(JUDGE_SUFFIX))) throw new Error(`uri must name a prompt test suite, a file whose name ends in ${SUITE_SUFFIX}, or a judge file (${JUDGE_SUFFIX}).`);
   return uri;
+}
+
+/** A judge file run through its Testing view item: `{ passed, failed, cases, judge: { agreement, tpr, tnr, kappa, consistency } }`. */
+async function runJudgeCommand(judges: JudgeTestController, uri: vscode.Uri): Promise<unknown> {
+  const item = await judges.update(uri);
+  if (!item) throw new Error(`${uri.toString()} cannot be read.`);
+  if (item.error !== undefined) throw new Error(`${vscode.workspace.asRelativePath(uri)} cannot run: ${typeof item.error === 'string' ? item.error : item.error.value}`);
+  const cancel = new vscode.CancellationTokenSource();
+  try {
+    const { result, calibration, passed, messages } = await judges.run(item, cancel.token);
+    const { agreement, tpr, tnr, kappa, consistency } = calibration;
+    return { ...publicResult(result), judge: { agreement, tpr, tnr, kappa, consistency, passed, messages } };
+  } finally {
+    cancel.dispose();
+  }
 }
 
 /**
@@ -26,11 +44,18 @@ export function register(
   context: vscode.ExtensionContext, { log, connections, history, drafts }: { log: Log; connections: Connections; history: HistoryStore; drafts: Drafts },
 ): void {
   const tests = new PromptTestController({ connections, history, drafts }, new GreenRuns(context.workspaceState));
+  const judges = new JudgeTestController(connections);
   context.subscriptions.push(
     tests,
+    judges,
+    registerCommand(log, COMMANDS.labelCall, (arg) => {
+      if (!isProgrammatic(arg)) throw new Error('Label This Call takes { file, rubric, transcript, expected, name?, judge? }.');
+      return labelCall(labelCallArgs(arg));
+    }),
     ...registerAuthoring(log, connections, history),
     registerCommand(log, COMMANDS.runPromptTests, async (arg) => {
       const uri = suiteUri(isProgrammatic(arg) ? arg.uri : arg);
+      if (uri.path.endsWith(JUDGE_SUFFIX)) return runJudgeCommand(judges, uri);
       const baseline = isProgrammatic(arg) ? arg.baseline : undefined;
       if (baseline !== undefined && baseline !== 'lastGreenRun') throw new Error(`baseline must be "lastGreenRun" (compare with the suite's last green run) or left out (got ${JSON.stringify(baseline)}).`);
       const item = await tests.update(uri);

@@ -273,7 +273,7 @@ describe('contract: the command-line tool (test)', function () {
       { args: withUrl(['passing']), env: { CONVAI_TOKEN: `${ctx.service.adminToken}\n${ctx.service.adminToken}` }, says: /^CONVAI_TOKEN holds a space, a line break or a control character, which no token has: put the token alone in it/ },
       { args: withUrl([]), says: /test needs at least one suite file or folder/ },
       { args: withUrl(['nowhere']), says: /nowhere does not exist/ },
-      { args: withUrl(['empty']), says: /No prompt test suite \(\*\.prompttest\.json\) was found in empty/ },
+      { args: withUrl(['empty']), says: /No prompt test suite \(\*\.prompttest\.json\) or judge file \(\*\.judgetest\.json\) was found in empty/ },
       { args: withUrl(['--concurrency', '0', 'passing']), says: /--concurrency "0" is not a number of requests at once/ },
       { args: withUrl(['--tenant', 'one', 'passing']), says: /--tenant "one" is not a tenant id/ },
       { args: ['test', '--url', 'ftp://example.com', 'passing'], says: /^--url: / },

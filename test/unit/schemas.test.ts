@@ -9,6 +9,7 @@ import { type Problem, type SchemaName, validateDocument } from '../../src/core/
 import type { JsonObject } from '../../src/core/json';
 import { ASSERTIONS } from '../../src/core/prompt-tests/assertions';
 import { CASE_KEYS, OUTPUTS, TURN_KEYS } from '../../src/core/prompt-tests/suite';
+import { JUDGE_FILE_KEYS, LABEL_KEYS } from '../../src/core/prompt-tests/judge-file';
 import { kindById as servedKind } from '../service/kinds';
 import { pick, resourceKindId, viewRecord, viewTenant } from '../service/records';
 import { Store } from '../service/store';
@@ -84,7 +85,7 @@ const ENUM_VALUES = (names: object): number[] => Object.keys(names).map(Number);
 
 describe('schemas: the files and the resource table agree', () => {
   it('has one schema file per kind, the request definition, function definition and function_defs schemas, and no other', () => {
-    const others = ['apirequest.schema.json', 'function_definition.schema.json', 'function_defs.schema.json', 'prompttest.schema.json'];
+    const others = ['apirequest.schema.json', 'function_definition.schema.json', 'function_defs.schema.json', 'judgetest.schema.json', 'prompttest.schema.json'];
     assert.deepEqual(readdirSync(SCHEMA_DIR).sort(), [...KINDS.map((k) => `${k.segment}.schema.json`), ...others].sort());
   });
 
@@ -349,5 +350,22 @@ describe('schemas: the prompt test suite schema and the suite engine', () => {
   it('names the command-line tool as installed users run it', () => {
     assert.match(String(schema.description), /`convai test`/);
     assert.doesNotMatch(readFileSync(path.join(SCHEMA_DIR, 'prompttest.schema.json'), 'utf8'), /dist\/cli\.js/);
+  });
+});
+
+describe('schemas: the judge file schema and its reader', () => {
+  const schema = JSON.parse(readFileSync(path.join(SCHEMA_DIR, 'judgetest.schema.json'), 'utf8')) as Schema;
+  const labelFields = propertiesOf(asSchema(asSchema(schema.definitions).label));
+
+  it('has exactly the fields the reader reads, each with a description', () => {
+    for (const [what, properties, reader] of [['the file', propertiesOf(schema), JUDGE_FILE_KEYS], ['a label', labelFields, LABEL_KEYS]] as const) {
+      assert.deepEqual(Object.keys(properties).sort(), [...reader].sort(), `${what}: the schema's fields and the reader's`);
+      assert.deepEqual(Object.keys(properties).filter((name) => typeof asSchema(properties[name]).description !== 'string'), [], `${what}: fields without a description`);
+    }
+  });
+
+  it('is the schema VS Code gives *.judgetest.json files', () => {
+    const manifest = JSON.parse(readFileSync(path.resolve(SCHEMA_DIR, '../package.json'), 'utf8')) as { contributes: { jsonValidation: Array<{ fileMatch: string; url: string }> } };
+    assert.ok(manifest.contributes.jsonValidation.some((v) => v.fileMatch === '*.judgetest.json' && v.url === './schemas/judgetest.schema.json'));
   });
 });

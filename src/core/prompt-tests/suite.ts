@@ -134,7 +134,7 @@ export function parseSuite(text: string): { suite?: Suite; problems: SuiteProble
 }
 
 /** Where the text opens its array or object nested more than MAX_DEPTH deep, if it does: the parser would overflow the stack there. */
-function tooDeep(text: string): number | undefined {
+export function tooDeep(text: string): number | undefined {
   const scanner = createScanner(text, true);
   let depth = 0;
   for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
@@ -143,6 +143,18 @@ function tooDeep(text: string): number | undefined {
     } else if (token === SyntaxKind.CloseBraceToken || token === SyntaxKind.CloseBracketToken) depth--;
   }
   return undefined;
+}
+
+/** A file's `target`, or undefined after naming its problems (a judge file has one as a suite does). */
+export function parseTarget(at: At, t: Json | undefined): SuiteTarget | undefined {
+  if (t === undefined) return undefined;
+  if (!isJsonObject(t)) {
+    at(['target'], 'target must be { "connection": "<name>", "tenantId": <id> }');
+    return undefined;
+  }
+  if (t.connection !== undefined && typeof t.connection !== 'string') at(['target', 'connection'], 'connection must be the name of a ConvAI connection');
+  if (t.tenantId !== undefined && (typeof t.tenantId !== 'number' || !Number.isSafeInteger(t.tenantId))) at(['target', 'tenantId'], 'tenantId must be an integer');
+  return { connection: typeof t.connection === 'string' ? t.connection : undefined, tenantId: typeof t.tenantId === 'number' ? t.tenantId : undefined };
 }
 
 function parseBody(text: string): { suite?: Suite; problems: SuiteProblem[] } {
@@ -162,16 +174,7 @@ function parseBody(text: string): { suite?: Suite; problems: SuiteProblem[] } {
   }
   if (!isJsonObject(value)) return { problems: [{ path: [], message: 'a suite is a JSON object with "prompt" (or "integration") and "cases"', range: { offset: 0, length: 1 } }] };
 
-  let target: SuiteTarget | undefined;
-  if (value.target !== undefined) {
-    const t = value.target;
-    if (!isJsonObject(t)) at(['target'], 'target must be { "connection": "<name>", "tenantId": <id> }');
-    else {
-      if (t.connection !== undefined && typeof t.connection !== 'string') at(['target', 'connection'], 'connection must be the name of a ConvAI connection');
-      if (t.tenantId !== undefined && (typeof t.tenantId !== 'number' || !Number.isSafeInteger(t.tenantId))) at(['target', 'tenantId'], 'tenantId must be an integer');
-      target = { connection: typeof t.connection === 'string' ? t.connection : undefined, tenantId: typeof t.tenantId === 'number' ? t.tenantId : undefined };
-    }
-  }
+  const target = parseTarget(at, value.target);
 
   const named = (['prompt', 'integration'] as const).filter((key) => value[key] !== undefined);
   if (named.length !== 1) at(named.length === 0 ? [] : ['integration'], 'name the resource under test: "prompt" (test_prompt cases) or "integration" (execute_action cases), one of them');
