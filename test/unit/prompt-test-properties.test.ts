@@ -2,6 +2,9 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Json, JsonObject } from '../../src/core/json';
 import { checkOutput } from '../../src/core/prompt-tests/assertions';
+import { requestBound } from '../../src/core/prompt-tests/cost';
+import { readJudgeAnswer } from '../../src/core/prompt-tests/judge';
+import { isJudged } from '../../src/core/prompt-tests/simulated-case';
 import { parseSuite } from '../../src/core/prompt-tests/suite';
 
 /**
@@ -12,6 +15,8 @@ import { parseSuite } from '../../src/core/prompt-tests/suite';
 const LIMIT_MS = 100;
 const SUITES = 5_000;
 const CHECKS = 5_000;
+const SIMULATED = 5_000;
+const JUDGE_ANSWERS = 5_000;
 
 /** Characters that break naive code: lone surrogates, joined emoji, a byte-order mark, Markdown, JSON and regex syntax. */
 const unit = fc.oneof(
@@ -81,11 +86,41 @@ const validCase = fc.oneof(
   }, { requiredKeys: [] }), repeat: fc.integer({ min: 1, max: 100 }), minPassRate: fc.double({ min: 0, max: 1, noNaN: true }) }, { requiredKeys: ['prompt_text', 'expect'] }),
   fc.record({ turns: fc.array(turn, { minLength: 1, maxLength: 3 }) }),
 );
-const validSuite = fc.record({
+// Seeds that read: texts that are never empty, patterns that compile; the mutations break them.
+const filled = (maxLength: number) => text(maxLength).map((t) => `x${t}`);
+const ref = fc.oneof(filled(12), fc.nat());
+const goodPattern = fc.constantFrom('days', '^Sure', '/refund/i', '\\d+ days');
+const criterion = fc.oneof(
+  fc.record({ judge: ref, rubric: filled(40) }),
+  fc.record({ expect: fc.record({ prompt: ref, maxTurns: fc.integer({ min: 1, max: 60 }), response: fc.record({ speakable: fc.constant(true), matches: goodPattern }, { requiredKeys: [] }) }, { requiredKeys: ['prompt'] }) }),
+);
+const simulatedCase = fc.record({
+  simulate: fc.record({
+    caller: ref, persona: text(40), opening: filled(30), maxTurns: fc.integer({ min: 1, max: 50 }), params: fc.dictionary(text(8), json, { maxKeys: 2 }),
+    stopWhen: fc.record({ prompt: ref, response: fc.record({ contains: text(8), matches: goodPattern }, { requiredKeys: [] }) }, { requiredKeys: ['prompt'] }),
+  }, { requiredKeys: ['caller', 'opening'] }),
+  criteria: fc.array(criterion, { minLength: 1, maxLength: 4 }).map((criteria) => criteria.map((c, i) => ({ name: `criterion ${i}`, ...c }))),
+  judgeRepeat: fc.constantFrom(1, 3, 5, 15),
+  repeat: fc.integer({ min: 1, max: 100 }),
+}, { requiredKeys: ['simulate', 'criteria'] });
+const suiteOf = (cases: fc.Arbitrary<JsonObject>) => fc.record({
   target: fc.record({ connection: text(10), tenantId: fc.nat() }, { requiredKeys: [] }),
   prompt: fc.oneof(text(20), fc.nat()),
-  cases: fc.array(validCase, { minLength: 1, maxLength: 4 }).map((cases) => cases.map((c, i) => ({ name: `case ${i}`, ...c }))),
+  cases: fc.array(cases, { minLength: 1, maxLength: 4 }).map((list) => list.map((c, i) => ({ name: `case ${i}`, ...c }))),
 }, { requiredKeys: ['prompt', 'cases'] });
+const validSuite = suiteOf(validCase as fc.Arbitrary<JsonObject>);
+const simulatedSuite = suiteOf(fc.oneof(simulatedCase as fc.Arbitrary<JsonObject>, validCase as fc.Arbitrary<JsonObject>));
+
+/** What a judge prompt may answer: the verdict object in any key order, fenced or not, cut, wrapped, or anything else. */
+const verdictObject = fc.record({ reasoning: fc.oneof(text(80), json), verdict: fc.oneof(fc.constantFrom('pass', 'fail', 'PASS', 'yes'), json), quote: fc.oneof(text(20), json) }, { requiredKeys: [] });
+const judgeAnswer = fc.oneof(
+  verdictObject.map((value) => JSON.stringify(value)),
+  fc.tuple(verdictObject, fc.constantFrom('```json\n', '```\n', ' ```JSON\n', ''), fc.constantFrom('\n```', '```', '', ' and more')).map(([value, open, close]) => `${open}${JSON.stringify(value, null, 2)}${close}`),
+  fc.tuple(verdictObject, fc.nat()).map(([value, cut]) => JSON.stringify(value).slice(0, cut)),
+  json.map((value) => JSON.stringify(value)),
+  text(300),
+  longText,
+);
 
 type Mutation = { at: number; how: 'delete' | 'rename' | 'retype' | 'odd' | 'nest'; junk: Json; name: string };
 const mutation: fc.Arbitrary<Mutation> = fc.record({
@@ -143,8 +178,8 @@ const suiteText = fc.oneof(
 );
 
 describe('prompt tests: properties of the reader and the checks', () => {
-  it(`${SUITES} suites and ${CHECKS} checks each end within ${LIMIT_MS} ms, with a result or a problem and never an exception`, function () {
-    this.timeout(60_000);
+  it(`${SUITES} suites, ${CHECKS} checks, ${SIMULATED} suites of simulated calls and ${JUDGE_ANSWERS} judge answers each end within ${LIMIT_MS} ms, with a result or a problem and never an exception`, function () {
+    this.timeout(120_000);
     let calls = 0;
     let slowest = { ms: 0, what: '' };
     const timed = <T>(what: () => string, call: () => T): T => {
@@ -188,7 +223,28 @@ describe('prompt tests: properties of the reader and the checks', () => {
       for (const failure of failures) assert.ok(failure.message.startsWith(`${failure.field}: `), failure.message);
     }), { numRuns: CHECKS });
 
+    let simulatedRead = 0;
+    fc.assert(fc.property(fc.tuple(simulatedSuite, fc.array(mutation, { maxLength: 3 }), layout), output, ([suite, mutations, how], answer) => {
+      const text = textOf(mutated(suite as Json, mutations), how);
+      const { suite: read, problems } = timed(() => `parseSuite(${short(text)})`, () => parseSuite(text));
+      assert.ok(read !== undefined || problems.length > 0, 'a suite or why not');
+      if (!read) return;
+      assert.ok(timed(() => `requestBound(${short(text)})`, () => requestBound(read)) >= read.cases.length);
+      simulatedRead += read.cases.filter((c) => c.simulate).length;
+      for (const testCase of read.cases) {
+        const expects = [testCase.simulate?.stopWhen?.expect, ...(testCase.criteria ?? []).map((c) => (isJudged(c) ? undefined : c.expect.outputs))];
+        for (const expected of expects) if (expected) timed(() => `checkOutput(${short(expected)}, ${short(answer)})`, () => checkOutput(expected, answer));
+      }
+    }), { numRuns: SIMULATED });
+    assert.ok(simulatedRead > SIMULATED / 20, `only ${simulatedRead} simulated calls read: the seeds must read when no mutation broke them`);
+
+    fc.assert(fc.property(judgeAnswer, (response) => {
+      const read = timed(() => `readJudgeAnswer(${short(response)})`, () => readJudgeAnswer(response));
+      if ('problem' in read) assert.ok(read.problem.length > 0);
+      else assert.ok(read.verdict === 'pass' || read.verdict === 'fail', 'only a verdict is read as one');
+    }), { numRuns: JUDGE_ANSWERS });
+
     console.log(`      ${calls} calls; the slowest took ${slowest.ms.toFixed(1)} ms: ${slowest.what}`);
-    assert.ok(calls >= SUITES + CHECKS);
+    assert.ok(calls >= SUITES + CHECKS + SIMULATED + JUDGE_ANSWERS);
   });
 });
