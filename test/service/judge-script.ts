@@ -74,14 +74,14 @@ function parseFormat(format: Json | undefined): Format {
 /**
  * The first rule whose `when` matches the transcript and whose `rubric`
  * matches the rubric (an absent one matches anything), else `otherwise`. A
- * rule without a `quote` quotes what its `when` matched: the words that
- * decided it, as the contract asks of a judge.
+ * rule without a `quote` quotes what its `when` matched (its first group when
+ * it has one): the words that decided it, as the contract asks of a judge.
  */
 export function judgement(script: JudgeScript, transcript: string, rubric: string): Judgement {
   for (const { when, rubric: rubricPattern, ...answer } of script.rules) {
     const found = when ? when.exec(transcript) : undefined;
     if (found === null || (rubricPattern && !rubricPattern.test(rubric))) continue;
-    return answer.quote === undefined && found ? { ...answer, quote: found[0] } : answer;
+    return answer.quote === undefined && found ? { ...answer, quote: found[1] ?? found[0] } : answer;
   }
   return script.otherwise;
 }

@@ -330,7 +330,7 @@ function seedAcmeCalls(s: Seeder): void {
       judge: {
         rules: [
           {
-            when: 'assistant \\([^)]*\\): [^\\n]*\\b\\d+ (business |working )?days\\b', rubric: daysRubric, verdict: 'pass',
+            when: 'assistant \\([^)]*\\): ([^\\n]*\\b\\d+ (?:business |working )?days\\b[^\\n]*)', rubric: daysRubric, verdict: 'pass',
             reasoning: 'The assistant tells the caller how many days the refund takes.',
           },
           { rubric: daysRubric, verdict: 'fail', reasoning: 'No answer of the assistant says how many days a refund takes.' },

@@ -87,6 +87,11 @@ describe('local service: caller and judge prompts', () => {
       assert.deepEqual(JSON.parse(judged(daysJudge, 'speaks plainly')), { reasoning: 'Unknown rubric.', verdict: 'fail' });
     });
 
+    it('quotes the first group its when captured, when it has one', () => {
+      const grouped = { judge: { rules: [{ when: 'assistant \\(\\w+\\): ([^\\n]*days)', verdict: 'pass', reasoning: 'r' }] } };
+      assert.equal(JSON.parse(judged(grouped, 'refund')).quote, 'Refunds take 5 days');
+    });
+
     it('judges prompt_text when no transcript parameter is sent', () => {
       const result = answer(daysJudge, { prompt_text: 'assistant (A): 3 days', prompt_params: { rubric: 'refund' } });
       assert.equal(JSON.parse(result.response as string).verdict, 'pass');
