@@ -38,15 +38,15 @@ const refundCaller = {
   },
 };
 
-const daysJudge = {
-  judge: {
-    rules: [
-      { when: '\\d+ days', rubric: 'refund', verdict: 'pass', reasoning: 'It names the days.' },
-      { rubric: 'refund', verdict: 'fail', reasoning: 'No days named.', quote: 'none' },
-    ],
-    otherwise: { verdict: 'fail', reasoning: 'Unknown rubric.' },
-  },
-};
+const daysRules: JsonObject[] = [
+  { when: '\\d+ days', rubric: 'refund', verdict: 'pass', reasoning: 'It names the days.' },
+  { rubric: 'refund', verdict: 'fail', reasoning: 'No days named.', quote: 'none' },
+];
+
+/** A judge of whether a refund's days are named, with `fields` over its script. */
+function daysJudge(fields: JsonObject = {}): JsonObject {
+  return { judge: { rules: daysRules, otherwise: { verdict: 'fail', reasoning: 'Unknown rubric.' }, ...fields } };
+}
 
 const TRANSCRIPT = 'caller: I want a refund\nassistant (Billing): Refunds take 5 days.';
 
@@ -78,13 +78,13 @@ describe('local service: caller and judge prompts', () => {
       answer(settings, { prompt_text: 'ignored', prompt_params: { rubric, criterion: 'c', transcript: TRANSCRIPT } }, varies).response as string;
 
     it('answers the contract\'s object, reasoning first, quoting what its when matched', () => {
-      const text = judged(daysJudge, 'Says how long a refund takes');
+      const text = judged(daysJudge(), 'Says how long a refund takes');
       assert.equal(text, '{"reasoning":"It names the days.","verdict":"pass","quote":"5 days"}');
     });
 
     it('takes a rule only when its rubric matches too, and a quote of its own', () => {
-      assert.deepEqual(JSON.parse(judged({ judge: { ...daysJudge.judge, rules: daysJudge.judge.rules.slice(1) } }, 'refund')), { reasoning: 'No days named.', verdict: 'fail', quote: 'none' });
-      assert.deepEqual(JSON.parse(judged(daysJudge, 'speaks plainly')), { reasoning: 'Unknown rubric.', verdict: 'fail' });
+      assert.deepEqual(JSON.parse(judged(daysJudge({ rules: daysRules.slice(1) }), 'refund')), { reasoning: 'No days named.', verdict: 'fail', quote: 'none' });
+      assert.deepEqual(JSON.parse(judged(daysJudge(), 'speaks plainly')), { reasoning: 'Unknown rubric.', verdict: 'fail' });
     });
 
     it('quotes the first group its when captured, when it has one', () => {
@@ -93,9 +93,9 @@ describe('local service: caller and judge prompts', () => {
     });
 
     it('judges prompt_text when no transcript parameter is sent', () => {
-      const result = answer(daysJudge, { prompt_text: 'assistant (A): 3 days', prompt_params: { rubric: 'refund' } });
+      const result = answer(daysJudge(), { prompt_text: 'assistant (A): 3 days', prompt_params: { rubric: 'refund' } });
       assert.equal(JSON.parse(result.response as string).verdict, 'pass');
-      assert.equal(JSON.parse(answer(daysJudge, { prompt_text: 'no', prompt_params: { rubric: 'refund' } }).response as string).verdict, 'fail');
+      assert.equal(JSON.parse(answer(daysJudge(), { prompt_text: 'no', prompt_params: { rubric: 'refund' } }).response as string).verdict, 'fail');
     });
 
     it('fails a call no rule matches, by default', () => {
@@ -103,18 +103,18 @@ describe('local service: caller and judge prompts', () => {
     });
 
     it('writes the object in a ```json fence, or as prose a reader must refuse', () => {
-      const fenced = judged({ judge: { ...daysJudge.judge, format: 'fenced' } }, 'refund');
+      const fenced = judged(daysJudge({ format: 'fenced' }), 'refund');
       const match = /^```json\n([^]*)\n```$/.exec(fenced);
       assert.ok(match?.[1], fenced);
       assert.deepEqual(JSON.parse(match[1]), { reasoning: 'It names the days.', verdict: 'pass', quote: '5 days' });
-      const broken = judged({ judge: { ...daysJudge.judge, format: 'broken' } }, 'refund');
+      const broken = judged(daysJudge({ format: 'broken' }), 'refund');
       assert.equal(broken, 'Verdict: pass. It names the days.');
       assert.throws(() => JSON.parse(broken) as unknown);
     });
 
     it('reverses its verdict in a varied answer, unsure and quoting nothing', () => {
-      assert.equal(judged(daysJudge, 'refund', always), '{"reasoning":"I am not sure.","verdict":"fail"}');
-      assert.equal(judged(daysJudge, 'other', always), '{"reasoning":"I am not sure.","verdict":"pass"}');
+      assert.equal(judged(daysJudge(), 'refund', always), '{"reasoning":"I am not sure.","verdict":"fail"}');
+      assert.equal(judged(daysJudge(), 'other', always), '{"reasoning":"I am not sure.","verdict":"pass"}');
     });
   });
 
