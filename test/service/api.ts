@@ -138,7 +138,7 @@ export class Api {
     const row = this.findRow(kind, this.tenantId(kind, request), rawId);
     const view = viewRecord(this.store, kind, row);
     const body = await request.readBody();
-    const result = kind.id === 'prompt' ? testPrompt(view, body, () => this.options.answerVaries()) : await executeAction(view, body, this.signal);
+    const result = kind.id === 'prompt' ? testPrompt(view, body, (rate) => this.options.answerVaries(rate)) : await executeAction(view, body, this.signal);
     return jsonReply(200, result);
   }
 

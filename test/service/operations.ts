@@ -1,9 +1,13 @@
 /** The two operations on a stored resource: test_prompt and execute_action. */
 
-import { outgoingRequest, OutgoingRequestError, PLACEHOLDER, type OutgoingRequest, type StoredRequest } from './outgoing-request';
+import { outgoingRequest, OutgoingRequestError, type OutgoingRequest, type StoredRequest } from './outgoing-request';
 import { isJsonObject, type Json, type JsonObject, own } from '../../src/core/json';
 import { badRequest, invalidField } from './replies';
-import { promptRoutes, routeFor } from './prompt-routes';
+import { callerLine } from './caller-script';
+import { judgement, judgeResponse } from './judge-script';
+import { routeFor, type PromptRoute } from './prompt-routes';
+import { type PromptRole, promptScript } from './prompt-script';
+import { fillPlaceholders } from './settings-fields';
 
 const OUTGOING_TIMEOUT_MS = 10_000;
 const PROMPT_MODE_DEACTIVATED = 2;
@@ -50,9 +54,10 @@ export const VARIED_RESPONSE = 'I am not sure.';
 
 /**
  * Offline: see README "test_prompt". `prompt` is the prompt's detail view;
- * `varies` draws whether this answer differs (the `answerVariation` option).
+ * `varies` draws whether this answer differs (the `answerVariation` option,
+ * or the prompt's own rate when its settings set one).
  */
-export function testPrompt(prompt: JsonObject, requestBody: Json | undefined, varies: () => boolean): JsonObject {
+export function testPrompt(prompt: JsonObject, requestBody: Json | undefined, varies: (rate?: number) => boolean): JsonObject {
   const body = operationBody(requestBody);
   const promptText = requiredString(body, 'prompt_text');
   const params = optionalObject(body, 'prompt_params') ?? {};
@@ -61,21 +66,37 @@ export function testPrompt(prompt: JsonObject, requestBody: Json | undefined, va
     throw invalidField('mode', 'prompt is deactivated');
   }
   const userPrompt = own(prompt, 'user_prompt');
-  const altered = (typeof userPrompt === 'string' ? userPrompt : '').replace(PLACEHOLDER, (whole, name: string) =>
-    Object.hasOwn(params, name) ? String(params[name]) : whole,
-  );
-  const routes = promptRoutes(own(prompt, 'settings'));
-  const model = own(prompt, 'ai_model');
-  const varied = varies();
-  const echo = varied ? VARIED_RESPONSE : `Echo (${typeof model === 'string' && model !== '' ? model : 'default model'}): ${promptText}`;
-  // An unsure answer follows no route, so a conversation's routing varies with it.
-  const route = varied ? undefined : routeFor(routes, promptText);
+  const script = promptScript(own(prompt, 'settings'));
+  const answer = scriptedAnswer(prompt, script.role, promptText, params, varies(script.answerVariation));
   return {
-    response: mode === PROMPT_MODE_SIMULATED ? `[simulated] ${echo}` : echo,
-    altered_prompt: altered,
-    next_prompt_id: route ? route.nextPromptId : own(prompt, 'next_prompt_id') ?? null,
-    next_prompt_params: route ? { ...params, ...route.params } : params,
+    response: mode === PROMPT_MODE_SIMULATED ? `[simulated] ${answer.response}` : answer.response,
+    altered_prompt: fillPlaceholders(typeof userPrompt === 'string' ? userPrompt : '', params),
+    next_prompt_id: answer.route?.nextPromptId ?? own(prompt, 'next_prompt_id') ?? null,
+    next_prompt_params: answer.route ? { ...params, ...answer.route.params } : params,
   };
+}
+
+/** The response by the prompt's role, and the route an assistant's answer follows. */
+function scriptedAnswer(prompt: JsonObject, role: PromptRole, promptText: string, params: JsonObject, varied: boolean): { response: string; route?: PromptRoute } {
+  switch (role.kind) {
+    case 'caller':
+      return { response: varied ? VARIED_RESPONSE : callerLine(role.caller, promptText, params) };
+    case 'judge': {
+      const transcript = own(params, 'transcript');
+      const rubric = own(params, 'rubric');
+      const decided = judgement(role.judge, typeof transcript === 'string' ? transcript : promptText, typeof rubric === 'string' ? rubric : '');
+      // An unsure judge reverses itself, so a majority over repeated judgements has something to outvote.
+      const answer = varied ? { reasoning: VARIED_RESPONSE, verdict: decided.verdict === 'pass' ? 'fail' as const : 'pass' as const } : decided;
+      return { response: judgeResponse(role.judge.format, answer) };
+    }
+    case 'assistant': {
+      // An unsure answer follows no route, so a conversation's routing varies with it.
+      const route = varied ? undefined : routeFor(role.routes, promptText);
+      if (route?.say !== undefined) return { response: fillPlaceholders(route.say, { ...params, ...route.params }), route };
+      const model = own(prompt, 'ai_model');
+      return { response: varied ? VARIED_RESPONSE : `Echo (${typeof model === 'string' && model !== '' ? model : 'default model'}): ${promptText}`, route };
+    }
+  }
 }
 
 /** `integration` is the integration's detail view; `signal` aborts when the service closes. */

@@ -1,50 +1,48 @@
 /**
- * Routes of the simulated AI: a prompt's `settings` (a string holding JSON)
- * may hold `routes`, so a test can make answers lead to other prompts
+ * Routes of the simulated AI: a prompt's `settings` may hold `routes`, so a
+ * test can make answers lead to other prompts, or say a scripted answer,
  * according to the text sent, through the normal API.
  */
 
 import { isJsonObject, type Json, type JsonObject, own } from '../../src/core/json';
-import { invalidField } from './replies';
+import { pattern, settingsError, text } from './settings-fields';
 
 export interface PromptRoute {
   when: RegExp;
-  nextPromptId: number;
+  /** Absent: the prompt's own next_prompt_id. */
+  nextPromptId?: number;
   params: JsonObject;
+  /** The answer's response instead of the echo, `{{name}}` filled from the answer's next_prompt_params. */
+  say?: string;
 }
 
-/**
- * The routes in a prompt's settings; none when the settings are absent, not
- * JSON or hold no `routes` (settings hold other things on a real service).
- * A malformed route is the test author's mistake: 422 naming `settings`.
- */
-export function promptRoutes(settings: Json | undefined): PromptRoute[] {
-  if (typeof settings !== 'string') return [];
-  let parsed: Json;
-  try {
-    parsed = JSON.parse(settings) as Json;
-  } catch {
-    return [];
-  }
-  const routes = isJsonObject(parsed) ? own(parsed, 'routes') : undefined;
-  if (routes === undefined) return [];
-  if (!Array.isArray(routes)) throw invalidField('settings', 'routes must be an array of { when, next_prompt_id, params? }');
+const SHAPE = '{ when, next_prompt_id?, say?, params? }';
+
+/** The `routes` of a prompt's settings (already parsed), or what is wrong with them. */
+export function parseRoutes(routes: Json): PromptRoute[] {
+  if (!Array.isArray(routes)) throw settingsError(`routes must be an array of ${SHAPE}`);
   return routes.map((route, index) => parseRoute(route, `routes[${index}]`));
 }
 
 function parseRoute(route: Json, where: string): PromptRoute {
-  if (!isJsonObject(route)) throw invalidField('settings', `${where} must be an object { when, next_prompt_id, params? }`);
-  const when = own(route, 'when');
+  if (!isJsonObject(route)) throw settingsError(`${where} must be an object ${SHAPE}`);
   const next = own(route, 'next_prompt_id');
+  const say = own(route, 'say');
   const params = own(route, 'params') ?? {};
-  if (typeof when !== 'string' || when === '') throw invalidField('settings', `${where}.when must be a non-empty regular expression`);
-  if (typeof next !== 'number' || !Number.isSafeInteger(next)) throw invalidField('settings', `${where}.next_prompt_id must be an integer`);
-  if (!isJsonObject(params)) throw invalidField('settings', `${where}.params must be an object`);
-  try {
-    return { when: new RegExp(when, 'i'), nextPromptId: next, params };
-  } catch (error) {
-    throw invalidField('settings', `${where}.when is not a regular expression: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  if (next === undefined && say === undefined) throw settingsError(`${where} needs next_prompt_id, say or both`);
+  const nextPromptId = next === undefined ? undefined : integer(next, `${where}.next_prompt_id`);
+  if (!isJsonObject(params)) throw settingsError(`${where}.params must be an object`);
+  return {
+    when: pattern(own(route, 'when'), `${where}.when`),
+    nextPromptId,
+    params,
+    say: say === undefined ? undefined : text(say, `${where}.say`),
+  };
+}
+
+function integer(value: Json, where: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw settingsError(`${where} must be an integer`);
+  return value;
 }
 
 /** The first route whose `when` matches the text, or undefined. */

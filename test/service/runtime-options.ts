@@ -45,9 +45,12 @@ export class RuntimeOptions {
     return this.current.timestamps;
   }
 
-  /** One draw: whether the next test_prompt answer differs. No draw is made while the rate is 0, so turning it on starts the sequence. */
-  answerVaries(): boolean {
-    return this.current.answerVariation > 0 && this.random() < this.current.answerVariation;
+  /**
+   * One draw: whether the next test_prompt answer differs, at the option's rate or at `rate` (a prompt's own).
+   * No draw is made while the rate is 0, so turning it on starts the sequence.
+   */
+  answerVaries(rate = this.current.answerVariation): boolean {
+    return rate > 0 && this.random() < rate;
   }
 
   /** `/__test/reset` goes back to how the service was started, not to the defaults. */

@@ -40,6 +40,8 @@ export function loadSampleData(store: Store, extras: ExtraTenants = {}): void {
   const voicebox = store.addTenant('Voicebox Telecom', 'ops@voicebox.example', 2, SAMPLE_TENANT_TOKENS.voicebox);
   seedAcme(new Seeder(store, acme.id));
   seedVoicebox(new Seeder(store, voicebox.id));
+  // After the second tenant, so the ids of its prompts stay what they were before these were added.
+  seedAcmeCalls(new Seeder(store, acme.id));
   // Before the bulk tenants, so its ids do not depend on how many of those there are.
   if (extras.duplicateNames) {
     const tenant = store.addTenant(DUPLICATE_NAMES_TENANT, 'admin@duplicates.example', 2, SAMPLE_TENANT_TOKENS.duplicates);
@@ -187,6 +189,11 @@ function seedAcme(s: Seeder): void {
     ai_model: 'gpt-4o-mini', initial_response: 'I am connecting you with a colleague.',
   });
   s.chain([greeting, triage, resolution], handoff);
+  // A refund question gets an answer that says how many days it takes, for the simulated call of seedAcmeCalls.
+  triage.values.settings = JSON.stringify({
+    language: 'en',
+    routes: [{ when: 'refund|money back', say: 'Refunds reach your original payment method within 5 business days.', next_prompt_id: handoff.id }],
+  });
   const supportFlows = s.prompt({
     name: 'Support Flows', description: 'Groups the support conversation prompts', prompt_type: 2, group: 'support',
     user_prompt: '', system: 'Route the conversation to the matching support prompt.', ai_model: 'gpt-4o-mini',
@@ -291,6 +298,46 @@ function seedAcme(s: Seeder): void {
   s.add('datasource', {
     name: 'Orders Database', type: 'database',
     metadata: { last_updated: '2025-03-10T06:00:00Z', size: '1.4 GB', description: 'Read replica of the order system' },
+  });
+}
+
+/**
+ * A caller and a judge for simulated calls (test/service/README.md): the
+ * caller asks Order Triage for a refund until an answer names days, and the
+ * judge passes a call whose assistant says how many days a refund takes.
+ */
+function seedAcmeCalls(s: Seeder): void {
+  s.prompt({
+    name: 'Caller: Broken Kettle', description: 'Plays an annoyed customer who wants a refund', group: 'simulation',
+    user_prompt: 'You are calling Acme Support. {{persona}} Say only your next line. The call so far:\n{{transcript}}',
+    system: 'Stay in character. Say "[end]" when you have what you wanted.', ai_model: 'gpt-4o-mini',
+    settings: JSON.stringify({
+      caller: {
+        lines: [
+          { when: '\\bdays?\\b', say: '[end] Thanks, that is all I needed.' },
+          { when: 'not sure', say: 'Then find out, please. How long does my refund take?' },
+        ],
+        otherwise: 'My kettle broke after a week. I want a refund. How long does it take?',
+      },
+    }),
+  });
+  const daysRubric = 'days';
+  s.prompt({
+    name: 'Call Judge', description: 'Judges a call transcript against a rubric', group: 'simulation',
+    user_prompt: 'Rubric: {{rubric}}\n\nCall:\n{{transcript}}\n\nAnswer with one JSON object: {"reasoning": "...", "verdict": "pass" or "fail", "quote": "..."}.',
+    system: 'You judge support calls strictly. Reason before you give the verdict.', ai_model: 'gpt-4o', temparature: 0,
+    settings: JSON.stringify({
+      judge: {
+        rules: [
+          {
+            when: 'assistant \\([^)]*\\): ([^\\n]*\\b\\d+ (?:business |working )?days\\b[^\\n]*)', rubric: daysRubric, verdict: 'pass',
+            reasoning: 'The assistant tells the caller how many days the refund takes.',
+          },
+          { rubric: daysRubric, verdict: 'fail', reasoning: 'No answer of the assistant says how many days a refund takes.' },
+        ],
+        otherwise: { verdict: 'fail', reasoning: 'This judge knows only the rubric about how many days a refund takes.' },
+      },
+    }),
   });
 }
 
