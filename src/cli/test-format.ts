@@ -3,7 +3,7 @@
  * reasons under each failed case), and the contract's JSON shape for scripts.
  */
 import { caseReport } from '../core/prompt-tests/report';
-import { caseMessages, tallyLine, type CaseResult, type SuiteResult } from '../core/prompt-tests/run';
+import { caseMessages, tallyLine, type CaseResult, type CriterionTally, type SuiteResult } from '../core/prompt-tests/run';
 import type { Suite } from '../core/prompt-tests/suite';
 import type { ResolvedTarget } from '../core/prompt-tests/target';
 import { table } from './format';
@@ -52,6 +52,11 @@ function reasons(result: CaseResult): string[] {
   });
 }
 
+/** A simulated call's criteria under its row, each with its verdict over the calls. */
+function criteriaLines(criteria: readonly CriterionTally[]): string[] {
+  return criteria.map((c) => `${REASON_INDENT}criterion ${JSON.stringify(c.name)}: ${c.verdict.toUpperCase()}, ${tallyLine(c)}`);
+}
+
 export function suiteLines({ name, target, result }: Pick<SuiteOutcome, 'name' | 'target' | 'result'>): string[] {
   const skipped = result.skipped > 0 ? `, ${result.skipped} skipped` : '';
   const lines = [`${name}: ${target.kind.label} "${target.name}" (id ${target.id}) in tenant ${target.tenantId}; ${result.passed} of ${plural(result.cases.length, 'case')} passed${skipped}`];
@@ -65,6 +70,7 @@ export function suiteLines({ name, target, result }: Pick<SuiteOutcome, 'name' |
   body.forEach((row, index) => {
     lines.push(`  ${row}`);
     const testCase = result.cases[index];
+    if (testCase?.criteria) lines.push(...criteriaLines(testCase.criteria));
     if (testCase && !testCase.passed) lines.push(...reasons(testCase));
   });
   return lines;

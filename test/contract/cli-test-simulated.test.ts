@@ -1,10 +1,12 @@
 /**
- * `dist/cli.js test` runs simulated calls against the local service: what a
- * run can cost is known before anything is sent, and --max-requests refuses a
- * run that could cost more.
+ * `dist/cli.js test` runs simulated calls against the local service, whose
+ * sample tenant holds a caller ("Caller: Broken Kettle") and a judge ("Call
+ * Judge") played by rules (test/service/README.md): a call that reaches its
+ * goal, a judged criterion that fails with the judge's reasoning, and what a
+ * run can cost, known before anything is sent.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { raw } from './fixtures';
@@ -19,6 +21,14 @@ describe('contract: the command-line tool (test: simulated calls)', function () 
     const { json: requests } = await raw(`${ctx.service.url}/__test/requests`, 'GET', ctx.service.adminToken);
     return (requests as Array<{ method: string; path: string }>).filter((r) => r.method === 'POST' && r.path.endsWith('/test_prompt')).length;
   };
+
+  interface Criterion { name: string; runs: number; passes: number; verdict: string; reasons: string[] }
+  interface CaseReport { name: string; passed: boolean; verdict: string; runs: number; passes: number; messages: string[]; criteria: Criterion[]; transcript: Array<{ speaker: string; prompt?: string; text: string }>; judgeAgreement: number }
+  const refundCall = (criteria: unknown[]): unknown => ({
+    name: 'annoyed caller learns the refund time', prompt_params: { customer_name: 'Ada', order_id: 'A-1' }, repeat: 3, judgeRepeat: 3, criteria,
+    simulate: { caller: 'Caller: Broken Kettle', persona: 'Your kettle broke after a week.', opening: 'Hello? I need to talk about my order.', maxTurns: 6 },
+  });
+  const daysCriterion = { name: 'says how long a refund takes', judge: 'Call Judge', rubric: 'The assistant tells the caller how many days a refund takes.' };
 
   before(async () => {
     ctx = await startContract();
@@ -35,6 +45,43 @@ describe('contract: the command-line tool (test: simulated calls)', function () 
   after(async () => {
     await ctx.close();
     await rm(work, { recursive: true, force: true });
+  });
+
+  it('runs a call that reaches its goal: each criterion weighed over the calls, the transcript with the prompts that answered', async () => {
+    await writeFile(path.join(work, 'goal.prompttest.json'), JSON.stringify({ target: { tenantId: 1 }, prompt: 'Support Greeting', cases: [refundCall([
+      daysCriterion, { name: 'reaches triage', expect: { prompt: 'Order Triage' } }, { name: 'ends soon', expect: { maxTurns: 4 } },
+    ])] }));
+    const result = await run('--json', 'goal.prompttest.json');
+    assert.equal(result.code, 0, result.stdout);
+    const report = JSON.parse(result.stdout) as { requests: number; suites: Array<{ cases: CaseReport[] }> };
+    const [call] = report.suites[0]?.cases ?? [];
+    assert.deepEqual([call?.verdict, call?.runs, call?.passes, call?.judgeAgreement], ['pass', 3, 3, 1]);
+    assert.deepEqual(call?.criteria.map((c) => [c.name, c.runs, c.passes, c.verdict]), [['says how long a refund takes', 3, 3, 'pass'], ['reaches triage', 3, 3, 'pass'], ['ends soon', 3, 3, 'pass']]);
+    assert.deepEqual(call?.transcript.map((l) => `${l.speaker}${l.prompt ? ` (${l.prompt})` : ''}`), ['caller', 'assistant (Support Greeting)', 'caller', 'assistant (Order Triage)', 'caller']);
+    assert.match(call?.transcript.at(-1)?.text ?? '', /^\[end\]/);
+    // Per call: 2 answers, 2 caller lines, 3 judgements.
+    assert.equal(report.requests, 3 * 7);
+    const table = await run('goal.prompttest.json');
+    assert.match(table.stdout, /^ {6}criterion "says how long a refund takes": PASS, 3\/3 passed, 95% interval 43–100%$/m);
+    // At most 3 × (2 × 6 turns + 1 judged criterion × 3).
+    assert.match(table.stdout, /^21 requests sent \(the run could send at most 45\)$/m);
+  });
+
+  it('fails a call a judge failed, the judge\'s reasoning in --json and in JUnit', async () => {
+    await writeFile(path.join(work, 'fails.prompttest.json'), JSON.stringify({ target: { tenantId: 1 }, prompt: 'Support Greeting', cases: [refundCall([
+      daysCriterion, { name: 'offers a new kettle', judge: 'Call Judge', rubric: 'The assistant offers a replacement kettle.' },
+    ])] }));
+    const result = await run('--json', '--junit', 'fails.xml', 'fails.prompttest.json');
+    assert.equal(result.code, 1, result.stdout);
+    const [call] = (JSON.parse(result.stdout) as { suites: Array<{ cases: CaseReport[] }> }).suites[0]?.cases ?? [];
+    const reasoning = 'This judge knows only the rubric about how many days a refund takes.';
+    assert.deepEqual([call?.verdict, call?.passes, call?.runs], ['fail', 0, 3]);
+    const { interval, ...kettle } = call?.criteria[1] as Criterion & { interval: number[] };
+    assert.deepEqual(kettle, { name: 'offers a new kettle', runs: 3, passes: 0, passRate: 0, verdict: 'fail', reasons: [reasoning, reasoning, reasoning] });
+    assert.equal(interval[0], 0);
+    assert.equal(call?.messages[0], `criterion "offers a new kettle": judged fail: ${reasoning}`);
+    const xml = await readFile(path.join(work, 'fails.xml'), 'utf8');
+    assert.match(xml, /<property name="criterion: says how long a refund takes" value="3\/3"\/><property name="criterion: offers a new kettle" value="0\/3"\/><\/properties><failure message="criterion &quot;offers a new kettle&quot;: judged fail: This judge knows only the rubric/);
   });
 
   it('--max-requests refuses a run that could send more, before sending anything, and prints the bound', async () => {

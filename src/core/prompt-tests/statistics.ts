@@ -20,8 +20,8 @@ export function wilsonInterval({ passes, runs }: Tally, z = Z95): [number, numbe
   const denominator = 1 + z2 / runs;
   const centre = (rate + z2 / (2 * runs)) / denominator;
   const half = (z * Math.sqrt((rate * (1 - rate)) / runs + z2 / (4 * runs * runs))) / denominator;
-  // Rounding can put an end a hair outside [0, 1] at 0 or n passes.
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+  // At 0 or n passes an end is exactly 0 or 1, which floating point misses by a hair (5.6e-17 for 0/3).
+  return [passes === 0 ? 0 : Math.max(0, centre - half), passes === runs ? 1 : Math.min(1, centre + half)];
 }
 
 /** ln(n!), summed: n is at most a few hundred here, and sums keep the small probabilities exact enough. */
