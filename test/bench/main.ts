@@ -13,7 +13,7 @@ import { fetchRequestLog, type LoggedRequest, requestsPerPrompt } from './reques
 import { runSession, type SessionSamples } from './session';
 import { measureValidation } from './validation';
 import { extensionNotes, folderNotes, notesHeader, suiteNotes } from './notes';
-import { measureSuiteThroughput, SUITE_CASES, SUITE_CONCURRENCY } from './suite-throughput';
+import { CALLS, measureCallThroughput, measureSuiteThroughput, SUITE_CASES, SUITE_CONCURRENCY } from './suite-throughput';
 import { measureFolders, type FolderSamples } from './folders';
 import { benchUsage, type BenchGroup, parseBenchArgs } from './options';
 
@@ -120,7 +120,10 @@ const groups: Record<BenchGroup, { measure: () => Promise<Measurement[]>; ran: s
   extension: { measure: measureExtension, ran: `${sessions} VS Code sessions`, notes: extensionNotes },
   folders: { measure: async () => folderMeasurements(await measureFolders()), ran: 'the command-line tool', notes: folderNotes },
   suites: {
-    measure: async () => [independent(`suite throughput: ${SUITE_CASES} cases at concurrency ${SUITE_CONCURRENCY} vs serially`, await measureSuiteThroughput(), 0.3)],
+    measure: async () => [
+      independent(`suite throughput: ${SUITE_CASES} cases at concurrency ${SUITE_CONCURRENCY} vs serially`, await measureSuiteThroughput(), 0.3),
+      independent(`simulated calls: ${CALLS.calls} calls of ${CALLS.turns} turns, ${CALLS.judged} judged criteria, at concurrency ${SUITE_CONCURRENCY} vs serially`, await measureCallThroughput(), 0.3),
+    ],
     ran: 'the prompt test engine',
     notes: suiteNotes,
   },

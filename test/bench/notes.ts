@@ -56,5 +56,8 @@ export const suiteNotes: readonly string[] = [
   '  of its own that answers every request after 40 ms; every case must pass, else the bench cannot measure. A',
   '  warm-up, then three rounds of both, the order alternating; the figure is the ratio of the medians. Goal 0.3:',
   '  the issue\'s; four runs in flight at once take a quarter of the serial time plus the engine\'s own work.',
-  '- `npm run bench -- --only suites` measures this row alone.',
+  '- simulated calls: 10 simulated calls of 6 turns (a caller that never hangs up), each judged on 2 criteria by a',
+  '  judge prompt of the local service: 10 × 13 requests, each call\'s one after another, at concurrency 4 against',
+  '  serially, the same service and latency. Goal 0.3: calls overlap as cases do.',
+  '- `npm run bench -- --only suites` measures these rows alone.',
 ];

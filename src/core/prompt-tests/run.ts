@@ -9,7 +9,10 @@
  * prompt's time, so maxMs leaves it out.
  */
 import type { JsonObject } from '../json';
-import { mapWithLimit } from '../concurrency';
+import { limiter, mapWithLimit } from '../concurrency';
+
+/** Runs in flight per request slot: enough that a slot never idles while a multi-request run waits for an answer. */
+const RUNS_PER_SLOT = 4;
 import { checkOutput, type Failure } from './assertions';
 import type { TestCase, Suite } from './suite';
 import { messageOf, plural } from '../text';
@@ -264,10 +267,16 @@ async function answer(testCase: TestCase, execute: Execute, context: ExecuteCont
 /** One suite's cases run and judged; the one engine behind the CLI's `test` and the Testing view. */
 export async function runSuite(suite: Suite, execute: Execute, options: RunOptions = {}): Promise<SuiteResult> {
   let requests = 0;
-  const counted: Execute = Object.assign((testCase: TestCase, context: ExecuteContext) => {
+  const concurrency = options.concurrency ?? 4;
+  // The concurrency bounds requests, not runs: a simulated call sends a dozen requests one after another, and calls
+  // in flight side by side keep every slot busy while each waits for its own answers.
+  const slot = limiter(concurrency);
+  const counted: Execute = Object.assign((testCase: TestCase, context: ExecuteContext) => slot(() => {
+    // A request that waited for its slot past a cancellation is not sent.
+    if (context.signal.aborted) return Promise.reject(new Error('cancelled before it was sent'));
     requests++;
     return execute(testCase, context);
-  }, { prompts: execute.prompts });
+  }), { prompts: execute.prompts });
   const now = options.now ?? (() => performance.now());
   const signal = options.signal ?? new AbortController().signal;
   const cases = suite.cases.filter((c) => !options.only || options.only.has(c.name));
@@ -276,7 +285,7 @@ export async function runSuite(suite: Suite, execute: Execute, options: RunOptio
   const judged = (testCase: TestCase): CaseResult => caseResult(testCase, runs.get(testCase) ?? [], options.baseline?.get(testCase.name));
   // Every run of every case is one task, so a case repeated ten times does not hold the others up.
   const tasks = cases.flatMap((testCase) => Array.from({ length: testCase.repeat }, () => testCase));
-  await mapWithLimit(tasks, options.concurrency ?? 4, async (testCase) => {
+  await mapWithLimit(tasks, concurrency * RUNS_PER_SLOT, async (testCase) => {
     if (signal.aborted) return;
     const done = runs.get(testCase) as CaseRun[];
     if (done.length === 0 && !finished.has(testCase)) options.onCaseStarted?.(testCase);
