@@ -4,6 +4,7 @@
  * Call… on it: the call, with a verdict people give it and a criterion's
  * rubric, appended to that criterion's judge file.
  */
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { callTranscriptText, labellableCall, type LabellableCall } from '../core/prompt-tests/call-transcript';
@@ -47,6 +48,16 @@ async function pickJudgeFile(criterion: JudgedCriterion): Promise<{ file: vscode
   return { file, judge: criterion.judge };
 }
 
+/**
+ * The document of a case's call: one per case, so a later run shows its call in the same, open, editor. The URI
+ * travels through a command link, which decodes it once; a hash as its query, and a path without `?`, `#` or `%`,
+ * come back the same.
+ */
+export function callTranscriptUri(suite: vscode.Uri, caseName: string): vscode.Uri {
+  const key = createHash('sha256').update(`${suite.toString()}\n${caseName}`).digest('hex').slice(0, 16);
+  return vscode.Uri.from({ scheme: CALL_SCHEME, path: `/Call of ${caseName.replace(/[\\/?#%]/g, '-')}.txt`, query: key });
+}
+
 export class CallTranscripts implements vscode.Disposable {
   private readonly documents = new ReadOnlyDocuments(CALL_SCHEME);
   private readonly calls = new Map<string, LabellableCall>();
@@ -55,8 +66,7 @@ export class CallTranscripts implements vscode.Disposable {
   set(suite: vscode.Uri, testCase: TestCase, result: CaseResult): vscode.Uri | undefined {
     const call = labellableCall(testCase, result);
     if (!call) return undefined;
-    // One document per case: a later run shows its call in the same, open, editor.
-    const uri = vscode.Uri.from({ scheme: CALL_SCHEME, path: `/Call of ${testCase.name.replace(/[\\/]/g, '-')}.txt`, query: `${suite.toString()}#${testCase.name}` });
+    const uri = callTranscriptUri(suite, testCase.name);
     this.calls.set(uri.toString(), call);
     this.documents.set(uri, callTranscriptText(testCase, result, path.basename(suite.path)));
     return uri;

@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { parseJudgeFile } from '../../src/core/prompt-tests/judge-file';
+import { callTranscriptUri } from '../../src/prompt-tests/call-transcripts';
 import { addConnection, admin, clearFaults, injectFaults, kind, removeConnection, type PromptTestResult } from './support';
 
 const CONNECTION = 'simulated';
@@ -77,8 +78,7 @@ describe('prompt test suites: simulated calls and judge files', () => {
     assert.deepEqual(call.transcript?.filter((line) => line.speaker === 'caller').map((line) => line.text), ['Hello? My kettle broke.', 'When do I get my money?']);
 
     // The failed result's link opens this document: the call, then each criterion with what decided it.
-    const transcript = vscode.Uri.from({ scheme: 'convai-call', path: '/Call of annoyed caller.txt', query: `${uri.toString()}#annoyed caller` });
-    await vscode.commands.executeCommand('convai.openCallTranscript', transcript.toString());
+    await vscode.commands.executeCommand('convai.openCallTranscript', callTranscriptUri(uri, 'annoyed caller').toString());
     const text = vscode.window.activeTextEditor?.document.getText() ?? '';
     assert.match(text, /^caller: Hello\? My kettle broke\.$/m);
     assert.match(text, /^assistant \(Sim Desk\): /m);

@@ -89,9 +89,10 @@ describe('a simulated call in the Testing view', () => {
     await row('reaches triage').locator('.codicon-testing-passed-icon').waitFor();
     await row('says how long a refund takes').locator('.codicon-testing-failed-icon').waitFor();
 
+    // The case's messages in Test Results: the picked message shows beside them, its link trusted to open the transcript.
     await caseRow.dblclick();
-    const peek = page.locator('.test-output-peek, .peekview-widget');
-    await peek.getByText('Open the call\'s transcript').first().click();
+    await page.locator('.monaco-list-row', { hasText: 'Open the call\'s transcript' }).first().click();
+    await page.locator('a', { hasText: 'Open the call\'s transcript' }).first().click();
     const editor = page.locator('.editor-instance .view-lines');
     await editor.getByText('[fail] says how long a refund takes').waitFor();
     await editor.getByText('reasoning: The assistant answers the order question').waitFor();
