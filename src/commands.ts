@@ -37,6 +37,7 @@ export const COMMANDS = {
   newPromptTestSuite: 'convai.newPromptTestSuite',
   saveAsTestCase: 'convai.saveAsTestCase',
   labelCall: 'convai.labelCall',
+  openCallTranscript: 'convai.openCallTranscript',
   continueConversation: 'convai.continueConversation',
   saveAsConversationCase: 'convai.saveAsConversationCase',
 } as const;

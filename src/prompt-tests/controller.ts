@@ -2,7 +2,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { failurePlace } from '../core/prompt-tests/places';
 import { errorsLine, regressionLine, tallyMessages, verdictLine, type CaseFailure, type CaseResult } from '../core/prompt-tests/run';
+import { requestBound } from '../core/prompt-tests/cost';
 import { parseSuite, SUITE_SUFFIX, type TestCase, type Turn } from '../core/prompt-tests/suite';
+import { COMMANDS } from '../commands';
+import { confirmRequestsAbove } from '../shared/settings';
+import type { CallTranscripts } from './call-transcripts';
 import { runSuiteFile, suiteText, type SuiteDeps, type SuiteRun } from './execution';
 import type { GreenRuns } from './green-runs';
 import { messageOf, plural } from '../core/text';
@@ -39,6 +43,14 @@ function turnLabel(turn: Turn, index: number): string {
   return `turn ${index + 1}: ${JSON.stringify(text)}`;
 }
 
+/** The link from a failed simulated case to its call's transcript; the message's place is the transcript itself. */
+function transcriptMessage(uri: vscode.Uri): vscode.TestMessage {
+  const link = `command:${COMMANDS.openCallTranscript}?${encodeURIComponent(JSON.stringify([uri.toString()]))}`;
+  const text = new vscode.MarkdownString(`[Open the call's transcript](${link}): what was said, and each criterion's verdict with the judge's reasoning.`);
+  text.isTrusted = { enabledCommands: [COMMANDS.openCallTranscript] };
+  return Object.assign(new vscode.TestMessage(text), { location: new vscode.Location(uri, new vscode.Position(0, 0)) });
+}
+
 function childrenOf(item: vscode.TestItem): vscode.TestItem[] {
   return [...item.children].map(([, child]) => child);
 }
@@ -52,7 +64,26 @@ function locationOf(uri: vscode.Uri, item: vscode.TestItem): vscode.Location {
  * errors, the verdict and a regression each a message of their own; for a conversation, each turn's on its own item
  * (the turns after the failing one were not sent).
  */
-function report(run: vscode.TestRun, placing: Placing, item: vscode.TestItem, testCase: TestCase, result: CaseResult, unsaved: string | undefined): void {
+/**
+ * A simulated case's criteria, each on its own item: its verdict over the calls, and when it failed, why (the judges'
+ * reasoning). A criterion no answered call decided errored when calls errored, else was not reached.
+ */
+function reportCriteria(run: vscode.TestRun, placing: Placing, item: vscode.TestItem, result: CaseResult): void {
+  for (const child of childrenOf(item)) {
+    const where = locationOf(placing.uri, child);
+    const tally = result.criteria?.find((c) => c.name === child.label);
+    if (!tally || tally.runs === 0) {
+      if (result.errors > 0) run.errored(child, noteAt(errorsLine(result), where));
+      else run.skipped(child);
+    } else if (tally.verdict === 'fail') run.failed(child, [verdictLine(tally), ...tally.reasons].map((text) => noteAt(text, where)));
+    else {
+      run.passed(child);
+      run.appendOutput(`${result.name} › ${tally.name}: ${verdictLine(tally)}\r\n`, where, child);
+    }
+  }
+}
+
+function report(run: vscode.TestRun, placing: Placing, item: vscode.TestItem, testCase: TestCase, result: CaseResult, unsaved: string | undefined, transcript?: vscode.Uri): void {
   const where = locationOf(placing.uri, item);
   const verdict = verdictOf(result);
   if (result.skipped) {
@@ -66,12 +97,14 @@ function report(run: vscode.TestRun, placing: Placing, item: vscode.TestItem, te
       ...(result.regressed ? [noteAt(regressionLine(result, result.regressed), where)] : []),
       ...result.failures.map((f) => failureMessage(placing, testCase, f)),
       ...[...tallyMessages(result), ...(verdict ? [verdict] : []), ...(unsaved ? [unsaved] : [])].map((text) => noteAt(text, where)),
+      ...(transcript ? [transcriptMessage(transcript)] : []),
     ];
     if (result.errors > 0 && result.failures.length === 0 && !result.skipped) run.errored(item, messages, result.durationMs);
     else run.failed(item, messages, result.durationMs);
   }
   // A passed test takes no message in VS Code's API: its verdict goes to the output, attached to it.
   if (result.passed && verdict) run.appendOutput(`${testCase.name}: ${verdict}\r\n`, where, item);
+  if (testCase.criteria) return reportCriteria(run, placing, item, result);
   childrenOf(item).forEach((turnItem, index) => {
     const turn = result.turns?.find((t) => t.turn === index + 1);
     if (!turn) run.skipped(turnItem);
@@ -91,16 +124,17 @@ export class PromptTestController implements vscode.Disposable {
   private readonly problems = vscode.languages.createDiagnosticCollection('convai-prompt-tests');
   private readonly disposables: vscode.Disposable[] = [this.controller, this.problems];
 
-  constructor(private readonly deps: SuiteDeps, private readonly greenRuns: GreenRuns) {
+  constructor(private readonly deps: SuiteDeps, private readonly greenRuns: GreenRuns, private readonly transcripts: CallTranscripts) {
     this.controller.resolveHandler = async (item) => {
       if (!item) await this.discover();
     };
     this.controller.refreshHandler = () => this.discover();
+    // The Testing view's runs ask before a costly one; convai.runPromptTests, a program's, asks nothing.
     this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, async (request, token) => {
-      await this.run(request, token);
+      if (await this.affordable(request)) await this.run(request, token);
     }, true);
     this.controller.createRunProfile('Run against Last Green Run', vscode.TestRunProfileKind.Run, async (request, token) => {
-      await this.run(request, token, true);
+      if (await this.affordable(request)) await this.run(request, token, true);
     }, false);
     const watcher = vscode.workspace.createFileSystemWatcher(`**/*${SUITE_SUFFIX}`);
     this.disposables.push(
@@ -142,11 +176,18 @@ export class PromptTestController implements vscode.Disposable {
     item.children.replace((suite?.cases ?? []).map((testCase) => {
       const child = this.controller.createTestItem(`${uri.toString()}#${testCase.name}`, testCase.name, uri);
       child.range = textRange(text, testCase.range.offset, testCase.range.length);
-      child.children.replace((testCase.turns ?? []).map((turn, index) => {
-        const turnItem = this.controller.createTestItem(`${child.id}#turn ${index + 1}`, turnLabel(turn, index), uri);
-        turnItem.range = textRange(text, turn.range.offset, turn.range.length);
-        return turnItem;
-      }));
+      child.children.replace([
+        ...(testCase.turns ?? []).map((turn, index) => {
+          const turnItem = this.controller.createTestItem(`${child.id}#turn ${index + 1}`, turnLabel(turn, index), uri);
+          turnItem.range = textRange(text, turn.range.offset, turn.range.length);
+          return turnItem;
+        }),
+        ...(testCase.criteria ?? []).map((criterion) => {
+          const criterionItem = this.controller.createTestItem(`${child.id}#criterion ${criterion.name}`, criterion.name, uri);
+          criterionItem.range = textRange(text, criterion.range.offset, criterion.range.length);
+          return criterionItem;
+        }),
+      ]);
       return child;
     }));
     return item;
@@ -162,17 +203,7 @@ export class PromptTestController implements vscode.Disposable {
     // The caller's token, and the run's own: the Testing view's Cancel reaches a run the extension started.
     token.onCancellationRequested(() => controller.abort());
     run.token.onCancellationRequested(() => controller.abort());
-    const bySuite = new Map<string, { suite: vscode.TestItem; cases: vscode.TestItem[] }>();
-    const requested = request.include ?? [...this.allSuites()];
-    for (const item of requested) {
-      // A turn runs its whole conversation: a later turn cannot be sent without the answers before it.
-      const testCase = item.parent?.parent ? item.parent : item.parent ? item : undefined;
-      const suite = testCase?.parent ?? item;
-      const entry = bySuite.get(suite.id) ?? { suite, cases: [] };
-      const cases = testCase ? [testCase] : childrenOf(item);
-      entry.cases.push(...cases.filter((c) => !request.exclude?.includes(c) && !entry.cases.includes(c)));
-      bySuite.set(suite.id, entry);
-    }
+    const bySuite = this.casesBySuite(request);
     const results = new Map<string, SuiteRun | Error>();
     try {
       for (const { suite, cases } of bySuite.values()) {
@@ -200,7 +231,7 @@ export class PromptTestController implements vscode.Disposable {
             },
             onCaseFinished: (c, result) => {
               const item = byName.get(c.name);
-              if (item) report(run, placing, item, c, result, unsaved);
+              if (item) report(run, placing, item, c, result, unsaved, result.passed ? undefined : this.transcripts.set(uri, c, result));
             },
           });
           run.appendOutput(`${path.basename(uri.path)}: ${done.result.passed} passed, ${done.result.failed} failed, ${done.result.skipped} skipped. ${note}\r\n`);
@@ -217,6 +248,41 @@ export class PromptTestController implements vscode.Disposable {
       run.end();
     }
     return results;
+  }
+
+  /** The requested cases, by suite. */
+  private casesBySuite(request: vscode.TestRunRequest): Map<string, { suite: vscode.TestItem; cases: vscode.TestItem[] }> {
+    const bySuite = new Map<string, { suite: vscode.TestItem; cases: vscode.TestItem[] }>();
+    for (const item of request.include ?? [...this.allSuites()]) {
+      // A turn or criterion runs its whole case: a later turn cannot be sent without the answers before it, nor a call judged in part.
+      const testCase = item.parent?.parent ? item.parent : item.parent ? item : undefined;
+      const suite = testCase?.parent ?? item;
+      const entry = bySuite.get(suite.id) ?? { suite, cases: [] };
+      const cases = testCase ? [testCase] : childrenOf(item);
+      entry.cases.push(...cases.filter((c) => !request.exclude?.includes(c) && !entry.cases.includes(c)));
+      bySuite.set(suite.id, entry);
+    }
+    return bySuite;
+  }
+
+  /**
+   * Whether to send a run: yes when the most requests it can send is within convai.confirmRequestsAbove, else what the
+   * user answers. A suite that cannot be read counts nothing here; its run says why.
+   */
+  private async affordable(request: vscode.TestRunRequest): Promise<boolean> {
+    let bound = 0;
+    for (const { suite, cases } of this.casesBySuite(request).values()) {
+      const read = await suiteText(suite.uri as vscode.Uri).then((text) => parseSuite(text).suite, () => undefined);
+      if (read) bound += requestBound(read, new Set(cases.map((c) => c.label)));
+    }
+    const limit = confirmRequestsAbove();
+    if (bound <= limit) return true;
+    const answer = await vscode.window.showWarningMessage(
+      `This run can send up to ${bound} requests, more than ${limit} (convai.confirmRequestsAbove). Run it?`,
+      { modal: true, detail: 'Simulated calls send a caller and an assistant request per turn, and each judged criterion its judgements, for every repeat.' },
+      'Run',
+    );
+    return answer === 'Run';
   }
 
   private *allSuites(): Iterable<vscode.TestItem> {

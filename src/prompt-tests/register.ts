@@ -8,6 +8,7 @@ import type { Drafts } from '../documents/drafts';
 import type { Log } from '../log';
 import type { HistoryStore } from '../shared/history-store';
 import { registerAuthoring } from './authoring';
+import { CALL_SCHEME, CallTranscripts } from './call-transcripts';
 import { PromptTestController } from './controller';
 import { SuiteError } from './execution';
 import { GreenRuns } from './green-runs';
@@ -43,15 +44,21 @@ async function runJudgeCommand(judges: JudgeTestController, uri: vscode.Uri): Pr
 export function register(
   context: vscode.ExtensionContext, { log, connections, history, drafts }: { log: Log; connections: Connections; history: HistoryStore; drafts: Drafts },
 ): void {
-  const tests = new PromptTestController({ connections, history, drafts }, new GreenRuns(context.workspaceState));
+  const transcripts = new CallTranscripts();
+  const tests = new PromptTestController({ connections, history, drafts }, new GreenRuns(context.workspaceState), transcripts);
   const judges = new JudgeTestController(connections);
   context.subscriptions.push(
+    transcripts,
     tests,
     judges,
     registerCommand(log, COMMANDS.labelCall, (arg) => {
-      if (!isProgrammatic(arg)) throw new Error('Label This Call takes { file, rubric, transcript, expected, name?, judge? }.');
-      return labelCall(labelCallArgs(arg));
+      if (isProgrammatic(arg)) return labelCall(labelCallArgs(arg));
+      // From a transcript's editor title (its URI), or the palette with a transcript open: ask.
+      const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+      if (uri?.scheme !== CALL_SCHEME) throw new Error('Label This Call works on a call\'s transcript: open one from a failed simulated case\'s result in Test Results; a program passes { file, rubric, transcript, expected, name?, judge? }.');
+      return transcripts.label(uri);
     }),
+    registerCommand(log, COMMANDS.openCallTranscript, (arg) => transcripts.open(arg instanceof vscode.Uri ? arg : vscode.Uri.parse(String(arg)))),
     ...registerAuthoring(log, connections, history),
     registerCommand(log, COMMANDS.runPromptTests, async (arg) => {
       const uri = suiteUri(isProgrammatic(arg) ? arg.uri : arg);

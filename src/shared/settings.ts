@@ -88,6 +88,12 @@ export function testConcurrency(): number {
   return Number.isSafeInteger(value) && value >= 1 ? Math.min(value, 16) : 4;
 }
 
+/** Above this many requests a Testing view run could send, it asks first (convai.confirmRequestsAbove; default 500). */
+export function confirmRequestsAbove(): number {
+  const value = vscode.workspace.getConfiguration(SECTION).get<number>('confirmRequestsAbove', 500);
+  return Number.isSafeInteger(value) && value >= 0 ? value : 500;
+}
+
 /** Where prompt test suites without a target run (convai.testTarget). */
 export function testTarget(): { connection?: string; tenantId?: number } {
   const value = vscode.workspace.getConfiguration(SECTION).get<unknown>('testTarget');

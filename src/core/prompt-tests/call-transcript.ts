@@ -1,0 +1,58 @@
+/**
+ * A simulated call as people read it after a run (contract: "Simulated
+ * callers"): the call's lines as the judges read them, then each criterion's
+ * outcome in that call with the judge's verdict, reasoning and quote. Plain
+ * text: what the service said is shown as it was said, never interpreted.
+ */
+import { plural } from '../text';
+import type { CaseResult, CaseRun } from './run';
+import { isJudged, type JudgedCriterion } from './simulated-case';
+import { transcriptText } from './simulation';
+import type { TestCase } from './suite';
+
+/** The call a result shows: the one its transcript came from (the first failing call, else the last). */
+export function shownCall(result: CaseResult): CaseRun | undefined {
+  return result.transcript ? result.details.find((run) => run.transcript === result.transcript) : undefined;
+}
+
+/** What Label This Call… needs of a shown call: its text as the judge reads it, and the criteria a judge decides. */
+export interface LabellableCall {
+  transcript: string;
+  judged: JudgedCriterion[];
+}
+
+export function labellableCall(testCase: TestCase, result: CaseResult): LabellableCall | undefined {
+  if (!result.transcript) return undefined;
+  return { transcript: transcriptText(result.transcript), judged: (testCase.criteria ?? []).filter(isJudged) };
+}
+
+function indented(label: string, text: string): string {
+  return `  ${label}: ${text.replace(/\r?\n/g, '\n    ')}`;
+}
+
+/** The document's text: a heading that says which call this is, the call, then its criteria. */
+export function callTranscriptText(testCase: TestCase, result: CaseResult, suiteFile: string): string {
+  const call = shownCall(result);
+  const calls = result.details.length;
+  const which = call && !call.passed ? (calls > 1 ? `the first failing call of ${calls}` : 'the call, which failed') : calls > 1 ? `the last call of ${calls}, all passed` : 'the call, which passed';
+  const lines = [`Simulated call "${testCase.name}" of ${suiteFile}: ${which}.`];
+  if (call?.error !== undefined) lines.push(`It errored (no evidence either way): ${call.error}.`);
+  lines.push('', transcriptText(result.transcript ?? []) || '(nothing was said)', '', 'Criteria');
+  for (const criterion of testCase.criteria ?? []) {
+    const outcome = call?.criteria?.find((c) => c.name === criterion.name);
+    const how = isJudged(criterion) ? `judged by ${JSON.stringify(criterion.judge)}` : 'checked on the call';
+    if (!outcome) {
+      lines.push(`[not decided] ${criterion.name} (${how}): the call ended before it was`);
+      continue;
+    }
+    const votes = outcome.judgement && outcome.judgement.votes.pass + outcome.judgement.votes.fail > 1
+      ? `, ${outcome.judgement.votes[outcome.judgement.verdict]} of ${plural(outcome.judgement.votes.pass + outcome.judgement.votes.fail, 'judgement')}`
+      : '';
+    lines.push(`[${outcome.passed ? 'pass' : 'fail'}] ${criterion.name} (${how}${votes})`);
+    if (outcome.judgement) {
+      lines.push(indented('reasoning', outcome.judgement.reasoning));
+      if (outcome.judgement.quote !== undefined) lines.push(indented('quote', JSON.stringify(outcome.judgement.quote)));
+    } else if (outcome.reason !== '') lines.push(indented('why', outcome.reason));
+  }
+  return `${lines.join('\n')}\n`;
+}
