@@ -99,7 +99,7 @@ async function runAll(client: ServiceClient, ready: readonly Ready[], options: R
 export const testCommand: Command = {
   name: 'test',
   summary: 'run prompt test suites (*.prompttest.json files, or folders searched for them) against the service',
-  usage: '[--url <base URL>] [--tenant <id>] [--junit <file>] [--json] [--concurrency <n>] [--shard <i>/<n>] [--baseline <file>] [--affected-by <folder>] <file or folder>…',
+  usage: '[--url <base URL>] [--tenant <id>] [--junit <file>] [--json] [--concurrency <n>] [--shard <i>/<n>] [--baseline <file>] [--affected-by <folder>] [--max-requests <n>] <file or folder>…',
   details: [
     `--url <base URL>        the service, e.g. https://convai.example.com (default: the environment variable ${URL_VARIABLE})`,
     '--tenant <id>           the tenant to test in (default: each suite\'s "target": { "tenantId" })',
@@ -109,6 +109,7 @@ export const testCommand: Command = {
     '--shard <i>/<n>         run only the i-th of n parts of the cases, split by a stable hash of file and case name',
     '--baseline <file>       a report of test --json: a case whose passes dropped significantly against it (one-sided Fisher test, p < 0.05) is regressed and fails; suites are matched by their path from the file name up, wherever the run starts, and what matched nothing is said',
     '--affected-by <folder>  run only the suites whose prompt or integration the planned push of this pulled tenant folder changes (by its new name or, renamed, its old one), or whose prompt links to a changed one through next_prompt_id or exit_prompt_id',
+    '--max-requests <n>      refuse, sending nothing, a run that could send more than n requests (a simulated call sends an assistant and a caller request per turn, and each judgement); every run says how many it sent',
     'Folders are searched recursively, skipping node_modules and folders whose name starts with a dot.',
     'A *.judgetest.json file (a judge prompt\'s labelled calls) reports its labels and its judge\'s agreement, TPR, TNR, Cohen\'s kappa and consistency; it fails when kappa is below its minKappa, whatever its labels. --shard runs it whole in one shard; --baseline does not apply to it.',
     'Exits 0 when every case passed and every judge met its minKappa, 1 otherwise.',

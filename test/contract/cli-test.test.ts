@@ -286,7 +286,7 @@ describe('contract: the command-line tool (test)', function () {
     }
     const help = await run(['test', '--help']);
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /^Usage: node dist\/cli\.js test \[--url <base URL>\] \[--tenant <id>\] \[--junit <file>\] \[--json\] \[--concurrency <n>\] \[--shard <i>\/<n>\] \[--baseline <file>\] \[--affected-by <folder>\] <file or folder>…$/m);
+    assert.match(help.stdout, /^Usage: node dist\/cli\.js test \[--url <base URL>\] \[--tenant <id>\] \[--junit <file>\] \[--json\] \[--concurrency <n>\] \[--shard <i>\/<n>\] \[--baseline <file>\] \[--affected-by <folder>\] \[--max-requests <n>\] <file or folder>…$/m);
   });
 
   it('never prints the token', () => {

@@ -33,7 +33,7 @@ describe('prompt test suites', () => {
         },
         { name: 'equals fails', prompt_text: 'x', expect: { response: { equals: 'nope' } } },
         { name: 'contains fails', prompt_text: 'x', expect: { response: { contains: 'zzz' } } },
-        { name: 'notContains fails', prompt_text: 'refund', expect: { response: { notContains: 'refund' } } },
+        { name: 'notContains fails', prompt_text: 'a parcel', expect: { response: { notContains: 'parcel' } } },
         { name: 'matches fails', prompt_text: 'x', expect: { response: { matches: '^Nope' } } },
         { name: 'maxLength fails', prompt_text: 'a long enough text', expect: { response: { maxLength: 3 } } },
         { name: 'jsonSchema fails', prompt_text: 'x', expect: { response: { jsonSchema: { type: 'object' } } } },
@@ -50,7 +50,7 @@ describe('prompt test suites', () => {
     const message = (name: string): string => result.cases.find((c) => c.name === name)?.messages.join('\n') ?? '';
     assert.match(message('equals fails'), /^response: is not equal to the expected value/);
     assert.match(message('contains fails'), /^response: does not contain "zzz"; it is "Echo/);
-    assert.match(message('notContains fails'), /^response: contains "refund", which it must not/);
+    assert.match(message('notContains fails'), /^response: contains "parcel", which it must not/);
     assert.match(message('matches fails'), /^response: does not match \/\^Nope\//);
     assert.match(message('maxLength fails'), /^response: is \d+ characters long, more than 3/);
     assert.match(message('jsonSchema fails'), /^response: is not JSON, so it cannot satisfy the schema/);

@@ -40,7 +40,8 @@ describe('prompt tests: a simulated call\'s transcript document', () => {
     const testCase = suite.cases[0] ?? assert.fail();
     assert.equal(shownCall(result), result.details[1]);
     assert.equal(callTranscriptText(testCase, result, 'refund.prompttest.json'), [
-      'Simulated call "refund" of refund.prompttest.json: the first failing call of 3.',
+      'Simulated call "refund" (refund.prompttest.json)',
+      'The first failing call of 3.',
       '',
       'caller: Hello?',
       'assistant (Desk): Soon.\nVery soon.',
@@ -61,7 +62,7 @@ describe('prompt tests: a simulated call\'s transcript document', () => {
     const suite = suiteOf(1);
     const result = (await runSuite(suite, service(['no verdict here']))).cases[0] ?? assert.fail();
     const text = callTranscriptText(suite.cases[0] ?? assert.fail(), result, 'refund.prompttest.json');
-    assert.match(text, /^Simulated call "refund" of refund\.prompttest\.json: the call, which failed\.\nIt errored \(no evidence either way\): criterion "says the days": judge "Judge" gave no verdict/);
+    assert.match(text, /^Simulated call "refund" \(refund\.prompttest\.json\)\nThe call, which failed\.\nIt errored \(no evidence either way\): criterion "says the days": judge "Judge" gave no verdict/);
     assert.match(text, /^\[not decided\] says the days \(judged by "Judge"\): the call ended before it was$/m);
   });
 });

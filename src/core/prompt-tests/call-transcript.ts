@@ -34,8 +34,9 @@ function indented(label: string, text: string): string {
 export function callTranscriptText(testCase: TestCase, result: CaseResult, suiteFile: string): string {
   const call = shownCall(result);
   const calls = result.details.length;
-  const which = call && !call.passed ? (calls > 1 ? `the first failing call of ${calls}` : 'the call, which failed') : calls > 1 ? `the last call of ${calls}, all passed` : 'the call, which passed';
-  const lines = [`Simulated call "${testCase.name}" of ${suiteFile}: ${which}.`];
+  const which = call && !call.passed ? (calls > 1 ? `The first failing call of ${calls}` : 'The call, which failed') : calls > 1 ? `The last call of ${calls}, all passed` : 'The call, which passed';
+  // Two short lines, so the heading reads whole in a narrow editor.
+  const lines = [`Simulated call "${testCase.name}" (${suiteFile})`, `${which}.`];
   if (call?.error !== undefined) lines.push(`It errored (no evidence either way): ${call.error}.`);
   lines.push('', transcriptText(result.transcript ?? []) || '(nothing was said)', '', 'Criteria');
   for (const criterion of testCase.criteria ?? []) {
