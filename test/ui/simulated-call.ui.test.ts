@@ -47,7 +47,7 @@ describe('a simulated call in the Testing view', () => {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ queue: [
         answer(caller, 'It broke after a week. How long until I get my money back?'),
-        answer(judge, JSON.stringify({ reasoning: 'The assistant answers the order question but never says how many days a refund takes.', verdict: 'fail', quote: 'How long until I get my money back?' })),
+        answer(judge, JSON.stringify({ reasoning: 'The assistant explains the refund but never offers a replacement kettle.', verdict: 'fail', quote: 'Refunds reach your original payment method within 5 business days.' })),
       ] }),
     });
     assert.equal(queued.statusCode, 200, await queued.body.text());
@@ -58,7 +58,7 @@ describe('a simulated call in the Testing view', () => {
         name: CASE,
         simulate: { caller: 'Caller: Broken Kettle', persona: 'Your kettle broke after a week. You want your money back.', opening: 'Hello? I need to talk about my order.', maxTurns: 2 },
         criteria: [
-          { name: 'says how long a refund takes', judge: 'Call Judge', rubric: 'The assistant tells the caller how many days a refund takes.' },
+          { name: 'offers a replacement', judge: 'Call Judge', rubric: 'The assistant offers to replace the broken kettle.' },
           { name: 'reaches triage', expect: { prompt: 'Order Triage' } },
         ],
       }],
@@ -87,15 +87,15 @@ describe('a simulated call in the Testing view', () => {
     await expanded(caseRow);
     const row = (label: string): Locator => explorer.locator('.monaco-list-row', { hasText: label });
     await row('reaches triage').locator('.codicon-testing-passed-icon').waitFor();
-    await row('says how long a refund takes').locator('.codicon-testing-failed-icon').waitFor();
+    await row('offers a replacement').locator('.codicon-testing-failed-icon').waitFor();
 
     // The case's messages in Test Results: the picked message shows beside them, its link trusted to open the transcript.
     await caseRow.dblclick();
     await page.locator('.monaco-list-row', { hasText: 'Open the call\'s transcript' }).first().click();
     await page.locator('a', { hasText: 'Open the call\'s transcript' }).first().click();
     const editor = page.locator('.editor-instance .view-lines');
-    await editor.getByText('[fail] says how long a refund takes').waitFor();
-    await editor.getByText('reasoning: The assistant answers the order question').waitFor();
+    await editor.getByText('[fail] offers a replacement').waitFor();
+    await editor.getByText('reasoning: The assistant explains the refund').waitFor();
     await page.locator('.editor-actions .action-label[aria-label^="Label This Call"]').waitFor();
     await saveScreenshot(page, 'simulated-call', { readme: true });
     await runCommand(page, 'View: Close All Editors');
