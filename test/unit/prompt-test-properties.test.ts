@@ -15,8 +15,8 @@ import { parseSuite } from '../../src/core/prompt-tests/suite';
 const LIMIT_MS = 100;
 const SUITES = 5_000;
 const CHECKS = 5_000;
-const SIMULATED = 5_000;
-const JUDGE_ANSWERS = 5_000;
+const SIMULATED = 10_000;
+const JUDGE_ANSWERS = 10_000;
 
 /** Characters that break naive code: lone surrogates, joined emoji, a byte-order mark, Markdown, JSON and regex syntax. */
 const unit = fc.oneof(
