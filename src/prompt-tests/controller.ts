@@ -8,6 +8,7 @@ import { COMMANDS } from '../commands';
 import { confirmRequestsAbove } from '../shared/settings';
 import type { CallTranscripts } from './call-transcripts';
 import { runSuiteFile, suiteText, type SuiteDeps, type SuiteRun } from './execution';
+import { discoverTestFiles, fileItem, watchTestFiles } from './test-files';
 import type { GreenRuns } from './green-runs';
 import { messageOf, plural } from '../core/text';
 import { textRange } from '../ui/text-range';
@@ -136,43 +137,27 @@ export class PromptTestController implements vscode.Disposable {
     this.controller.createRunProfile('Run against Last Green Run', vscode.TestRunProfileKind.Run, async (request, token) => {
       if (await this.affordable(request)) await this.run(request, token, true);
     }, false);
-    const watcher = vscode.workspace.createFileSystemWatcher(`**/*${SUITE_SUFFIX}`);
-    this.disposables.push(
-      watcher,
-      watcher.onDidCreate((uri) => void this.update(uri)),
-      watcher.onDidChange((uri) => void this.update(uri)),
-      watcher.onDidDelete((uri) => {
-        this.controller.items.delete(uri.toString());
-        this.problems.delete(uri);
-      }),
-      vscode.workspace.onDidChangeTextDocument((event) => {
-        if (event.document.uri.path.endsWith(SUITE_SUFFIX)) void this.update(event.document.uri);
-      }),
-    );
+    this.disposables.push(...watchTestFiles(SUITE_SUFFIX, (uri) => this.update(uri), (uri) => {
+      this.controller.items.delete(uri.toString());
+      this.problems.delete(uri);
+    }));
   }
 
   async discover(): Promise<void> {
-    for (const uri of await vscode.workspace.findFiles(`**/*${SUITE_SUFFIX}`, '**/node_modules/**')) await this.update(uri);
+    await discoverTestFiles(SUITE_SUFFIX, (uri) => this.update(uri));
   }
 
   /** The suite's item and its cases, as the file reads now. */
   async update(uri: vscode.Uri): Promise<vscode.TestItem | undefined> {
-    let text: string;
-    try {
-      text = await suiteText(uri);
-    } catch {
-      this.controller.items.delete(uri.toString());
-      return undefined;
-    }
-    const item = this.controller.items.get(uri.toString()) ?? this.controller.createTestItem(uri.toString(), path.basename(uri.path), uri);
-    this.controller.items.add(item);
+    const read = await fileItem(this.controller, uri);
+    if (!read) return undefined;
+    const { item, text } = read;
     const { suite, problems } = parseSuite(text);
     this.problems.set(uri, problems.map((p) => Object.assign(
       new vscode.Diagnostic(textRange(text, p.range.offset, Math.max(p.range.length, 1)), p.message, vscode.DiagnosticSeverity.Error),
       { source: 'ConvAI' },
     )));
     item.error = problems.length > 0 ? `${plural(problems.length, 'problem')}: ${problems.map((p) => p.message).join('; ')}` : undefined;
-    item.range = new vscode.Range(0, 0, 0, 0);
     item.children.replace((suite?.cases ?? []).map((testCase) => {
       const child = this.controller.createTestItem(`${uri.toString()}#${testCase.name}`, testCase.name, uri);
       child.range = textRange(text, testCase.range.offset, testCase.range.length);

@@ -16,6 +16,7 @@ import type { Connections } from '../connections/registry';
 import { testConcurrency, testTarget } from '../shared/settings';
 import { textRange } from '../ui/text-range';
 import { suiteText } from './execution';
+import { discoverTestFiles, fileItem, watchTestFiles } from './test-files';
 
 export class JudgeTestController implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('convai.judgeTests', 'ConvAI Judge Calibration');
@@ -29,33 +30,20 @@ export class JudgeTestController implements vscode.Disposable {
     this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, async (request, token) => {
       for (const item of request.include ?? [...this.controller.items].map(([, i]) => i)) await this.run(item.parent ?? item, token);
     }, true);
-    const watcher = vscode.workspace.createFileSystemWatcher(`**/*${JUDGE_SUFFIX}`);
-    this.disposables.push(
-      watcher,
-      watcher.onDidCreate((uri) => void this.update(uri)),
-      watcher.onDidChange((uri) => void this.update(uri)),
-      watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString())),
-    );
+    this.disposables.push(...watchTestFiles(JUDGE_SUFFIX, (uri) => this.update(uri), (uri) => this.controller.items.delete(uri.toString())));
   }
 
   async discover(): Promise<void> {
-    for (const uri of await vscode.workspace.findFiles(`**/*${JUDGE_SUFFIX}`, '**/node_modules/**')) await this.update(uri);
+    await discoverTestFiles(JUDGE_SUFFIX, (uri) => this.update(uri));
   }
 
   /** The file's item and its labels, as the file reads now. */
   async update(uri: vscode.Uri): Promise<vscode.TestItem | undefined> {
-    let text: string;
-    try {
-      text = await suiteText(uri);
-    } catch {
-      this.controller.items.delete(uri.toString());
-      return undefined;
-    }
-    const item = this.controller.items.get(uri.toString()) ?? this.controller.createTestItem(uri.toString(), path.basename(uri.path), uri);
-    this.controller.items.add(item);
+    const read = await fileItem(this.controller, uri);
+    if (!read) return undefined;
+    const { item, text } = read;
     const { file, problems } = parseJudgeFile(text);
     item.error = problems.length > 0 ? `${plural(problems.length, 'problem')}: ${problems.map((p) => `${lineColumnText(text, p.range.offset)} ${p.message}`).join('; ')}` : undefined;
-    item.range = new vscode.Range(0, 0, 0, 0);
     item.children.replace((file?.labels ?? []).map((label) => {
       const child = this.controller.createTestItem(`${uri.toString()}#${label.name}`, label.name, uri);
       child.range = textRange(text, label.range.offset, label.range.length);

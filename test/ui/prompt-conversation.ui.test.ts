@@ -6,14 +6,10 @@ import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
-import { openTestingView, runCommand } from './tree-view';
+import { expandedTestRow, openTestingView, runCommand, runFromRow } from './tree-view';
 import { workbench } from './workbench';
 
 const FILE = 'conversation.prompttest.json';
-
-async function expanded(row: Locator): Promise<void> {
-  if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
-}
 
 describe('a conversation case in the Testing view', () => {
   const file = (): string => path.join(workbench().workspace, FILE);
@@ -46,11 +42,10 @@ describe('a conversation case in the Testing view', () => {
     const explorer = await openTestingView(page);
     const suiteRow = explorer.locator('.monaco-list-row', { hasText: FILE });
     await suiteRow.waitFor();
-    await suiteRow.hover();
-    await suiteRow.locator('.action-label[aria-label^="Run Test"]').click();
+    await runFromRow(suiteRow);
     await suiteRow.locator('.codicon-testing-failed-icon').waitFor({ timeout: 30_000 });
-    await expanded(suiteRow);
-    await expanded(explorer.locator('.monaco-list-row', { hasText: 'order question goes to resolution' }));
+    await expandedTestRow(suiteRow);
+    await expandedTestRow(explorer.locator('.monaco-list-row', { hasText: 'order question goes to resolution' }));
     const turn = (label: string): Locator => explorer.locator('.monaco-list-row', { hasText: label });
     await turn('turn 1: "Hello"').locator('.codicon-testing-passed-icon').waitFor();
     await turn('turn 3: "Thanks"').locator('.codicon-testing-skipped-icon').waitFor();

@@ -5,18 +5,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { request } from 'undici';
 import * as path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { SAMPLE_SUITE_FILE, sampleSuiteText, TOUR_CASE, TOUR_EDIT } from '../service/sample-suite';
-import { openTestingView, runCommand } from './tree-view';
+import { expandedTestRow, openTestingView, runCommand, runFromRow } from './tree-view';
 import { workbench } from './workbench';
-
-/** Runs a suite from its row in the Testing view, with the button its row shows under the pointer. */
-async function runFromRow(row: Locator): Promise<void> {
-  await row.hover();
-  await row.locator('.action-label[aria-label^="Run Test"]').click();
-}
 
 /** Opens a workspace file through Quick Open, as a user who knows its name does. */
 async function openFile(page: Page, name: string): Promise<void> {
@@ -62,7 +56,7 @@ describe('the README tour\'s step 4: the sample suite in the Testing view', () =
     const suiteRow = explorer.locator('.monaco-list-row', { hasText: SAMPLE_SUITE_FILE });
     await runFromRow(suiteRow);
     await suiteRow.locator('.codicon-testing-failed-icon').waitFor({ timeout: 30_000 });
-    if ((await suiteRow.getAttribute('aria-expanded')) === 'false') await suiteRow.locator('.monaco-tl-twistie').click();
+    await expandedTestRow(suiteRow);
     const failed = explorer.locator('.monaco-list-row', { hasText: TOUR_CASE });
     await failed.locator('.codicon-testing-failed-icon').waitFor();
     await failed.dblclick();
@@ -94,7 +88,7 @@ describe('the README tour\'s step 4: the sample suite in the Testing view', () =
       await page.keyboard.press('Control+Semicolon');
       await page.keyboard.press('Control+KeyX');
       await suiteRow.locator('.codicon-testing-skipped-icon').waitFor({ timeout: 30_000 });
-      if ((await suiteRow.getAttribute('aria-expanded')) === 'false') await suiteRow.locator('.monaco-tl-twistie').click();
+      await expandedTestRow(suiteRow);
       for (const name of ['fifth', 'sixth']) await explorer.locator('.monaco-list-row', { hasText: name }).locator('.codicon-testing-skipped-icon').waitFor();
     } finally {
       await latency(0);

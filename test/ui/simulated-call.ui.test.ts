@@ -12,16 +12,12 @@ import type { ServiceClient } from '../../src/core/client';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { adminClient } from './service';
-import { openTestingView, runCommand } from './tree-view';
+import { expandedTestRow, openTestingView, runCommand, runFromRow } from './tree-view';
 import { workbench } from './workbench';
 
 const FILE = 'refund-call.prompttest.json';
 const CASE = 'annoyed caller learns the refund time';
 const TENANT = 1;
-
-async function expanded(row: Locator): Promise<void> {
-  if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
-}
 
 /** The tenant's prompt of that name, created when the sample data has none; `made` collects what was created. */
 async function promptNamed(client: ServiceClient, name: string, made: number[]): Promise<number> {
@@ -79,12 +75,11 @@ describe('a simulated call in the Testing view', () => {
     const explorer = await openTestingView(page);
     const suiteRow = explorer.locator('.monaco-list-row', { hasText: FILE });
     await suiteRow.waitFor();
-    await suiteRow.hover();
-    await suiteRow.locator('.action-label[aria-label^="Run Test"]').click();
+    await runFromRow(suiteRow);
     await suiteRow.locator('.codicon-testing-failed-icon').waitFor({ timeout: 30_000 });
-    await expanded(suiteRow);
+    await expandedTestRow(suiteRow);
     const caseRow = explorer.locator('.monaco-list-row', { hasText: CASE });
-    await expanded(caseRow);
+    await expandedTestRow(caseRow);
     const row = (label: string): Locator => explorer.locator('.monaco-list-row', { hasText: label });
     await row('reaches triage').locator('.codicon-testing-passed-icon').waitFor();
     await row('offers a replacement').locator('.codicon-testing-failed-icon').waitFor();

@@ -28,6 +28,17 @@ export async function openTestingView(page: Page): Promise<Locator> {
   return explorer;
 }
 
+/** Runs a test item from its row in the Testing view, with the button the row shows under the pointer. */
+export async function runFromRow(row: Locator): Promise<void> {
+  await row.hover();
+  await row.locator('.action-label[aria-label^="Run Test"]').click();
+}
+
+/** Expands a collapsed row of the Testing view. */
+export async function expandedTestRow(row: Locator): Promise<void> {
+  if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
+}
+
 /** Opens the ConvAI view container from the activity bar; resolves with its tree. */
 export function openConvAiView(page: Page): Promise<Locator> {
   return openTreeView(page, 'ConvAI', 'Resources');
