@@ -102,14 +102,14 @@ export function requestsLine(results: ReadonlyArray<Pick<SuiteResult, 'requests'
  * convai.runPromptTests count; judge files' entries follow the suites', outside the counts (a judge's result is its
  * kappa, not its labels).
  */
-export function testJson(outcomes: readonly SuiteOutcome[], judges: readonly object[] = []): string {
+export function testJson(outcomes: readonly SuiteOutcome[], judges: ReadonlyArray<{ entry: object; requests: number }> = []): string {
   const sum = (pick: (r: SuiteResult) => number): number => total(outcomes, pick);
   return JSON.stringify({
     passed: sum((r) => r.passed),
     failed: sum((r) => r.failed),
     skipped: sum((r) => r.skipped),
-    requests: sum((r) => r.requests),
-    suites: [...outcomes.map((o) => ({ file: o.name, ...(o.result.baseline ? { baseline: o.result.baseline } : {}), cases: o.result.cases.map(caseReport) })), ...judges],
+    requests: sum((r) => r.requests) + judges.reduce((all, j) => all + j.requests, 0),
+    suites: [...outcomes.map((o) => ({ file: o.name, ...(o.result.baseline ? { baseline: o.result.baseline } : {}), cases: o.result.cases.map(caseReport) })), ...judges.map((j) => j.entry)],
   }, null, 2);
 }
 

@@ -186,7 +186,7 @@ export const testCommand: Command = {
 
     const { outcomes, judges } = done;
     const all = [...outcomes, ...judges.map((j) => j.run)].map((o) => o.result);
-    if (json) context.out(testJson(outcomes, judges.map(judgeEntry)));
+    if (json) context.out(testJson(outcomes, judges.map((j) => ({ entry: judgeEntry(j), requests: j.run.result.requests }))));
     // The totals stay the last line, where CI logs are read.
     else for (const line of [requestsLine(all, bound), totalsLine(outcomes, judges.map((j) => j.run.passed))]) context.out(line);
     if (baselineFlag !== undefined) for (const line of baselineNotes(outcomes, baselineFlag)) context.err(line);
