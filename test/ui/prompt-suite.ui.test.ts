@@ -38,7 +38,9 @@ describe('the README tour\'s step 4: the sample suite in the Testing view', () =
   it('fails the tour case after the README\'s edit, its expected and actual text side by side', async () => {
     const { page } = workbench();
     await openFile(page, SAMPLE_SUITE_FILE);
-    // The README's edit, made as a user makes it: find the text, then type over it.
+    // The README's edit, made as a user makes it: into the editor (the Test Results panel may hold the keyboard after
+    // the first run), find the text, then type over it.
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
     await page.keyboard.press('Control+f');
     const find = page.locator('.editor-group-container.active .find-widget.visible');
     // Typed only once the find box has the keyboard, else the text lands in the suite.

@@ -23,7 +23,10 @@ export async function openTreeView(page: Page, containerTitle: string, viewName:
  */
 export async function openTestingView(page: Page): Promise<Locator> {
   const explorer = page.locator('.test-explorer');
-  if (!(await explorer.isVisible())) await page.locator('.activitybar .action-item:has(> .action-label[aria-label^="Testing"])').click();
+  const item = page.locator('.activitybar .action-item:has(> .action-label[aria-label^="Testing"])');
+  // Whether the side bar shows it is the item's state: the explorer can be re-rendering, and a click on the item of the
+  // view already showing would hide the side bar.
+  if (!(await item.getAttribute('class'))?.split(/\s+/).includes('checked')) await item.click();
   await explorer.waitFor();
   return explorer;
 }
