@@ -3,19 +3,17 @@
  * read and their judge prompts found before anything is sent, run after the
  * suites, and reported as a table of labels with the file's figures.
  */
-import { readFile } from 'node:fs/promises';
 import type { ServiceClient } from '../core/client';
-import { ServiceError } from '../core/errors';
 import { calibrationLine } from '../core/prompt-tests/calibration';
 import { JUDGE_SUFFIX, parseJudgeFile, type JudgeFile } from '../core/prompt-tests/judge-file';
 import { judgeAsker, prepareJudge, runJudgeFile, type CalibrationResult } from '../core/prompt-tests/judge-run';
 import { caseReport } from '../core/prompt-tests/report';
 import { caseResult, type SuiteResult } from '../core/prompt-tests/run';
 import { inShard, parseShard } from '../core/prompt-tests/shard';
-import { TargetError, whereSuiteRuns, type ResolvedTarget } from '../core/prompt-tests/target';
-import { lineColumnText, messageOf } from '../core/text';
+import type { ResolvedTarget } from '../core/prompt-tests/target';
+import { resolveEach } from './resolve';
 import { table } from './format';
-import { displayName } from './suites';
+import { readTestFile } from './suites';
 
 export function isJudgeFile(file: string): boolean {
   return file.endsWith(JUDGE_SUFFIX);
@@ -36,15 +34,12 @@ export interface JudgeOutcome extends LoadedJudge {
 
 /** A judge file ready to run, or every problem that keeps it from running, each as `file:line:column message`. */
 export async function loadJudgeFile(path: string, cwd: string): Promise<LoadedJudge | { problems: string[] }> {
-  const name = displayName(path, cwd);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    return { problems: [`${name}: the file could not be read (${messageOf(error)}); check its permissions.`] };
-  }
-  const { file, problems } = parseJudgeFile(text);
-  if (!file) return { problems: problems.map((p) => `${name}:${lineColumnText(text, p.range.offset)} ${p.message}`) };
+  const read = await readTestFile(path, cwd, (text) => {
+    const { file, problems } = parseJudgeFile(text);
+    return { value: file, problems };
+  });
+  if ('problems' in read) return read;
+  const { name, text, value: file } = read;
   return { name, file, text, suite: { resource: { segment: 'ai_prompts', ref: file.judge }, target: file.target } };
 }
 
@@ -54,29 +49,9 @@ export function judgeShardOf(files: readonly LoadedJudge[], value: string | unde
   return shard ? files.filter((f) => inShard(shard, f.name, JUDGE_SUFFIX)) : [...files];
 }
 
-/** Every judge file's judge prompt, or every reason one cannot run; a failed request stops the search, as for suites. */
-export async function resolveJudges(client: ServiceClient, files: readonly LoadedJudge[], tenant: number | undefined, baseUrl: string): Promise<{ ready: Array<LoadedJudge & { judge: ResolvedTarget }>; problems: string[] }> {
-  const ready: Array<LoadedJudge & { judge: ResolvedTarget }> = [];
-  const problems: string[] = [];
-  for (const file of files) {
-    const { tenantId } = whereSuiteRuns(file.file, { tenantId: tenant });
-    if (tenantId === undefined) {
-      problems.push(`${file.name}: the judge file names no tenant: pass --tenant <id>, or give it "target": { "tenantId": <id> }.`);
-      continue;
-    }
-    try {
-      ready.push({ ...file, judge: await prepareJudge(client, file.file, tenantId, baseUrl) });
-    } catch (error) {
-      if (error instanceof TargetError) {
-        problems.push(`${file.name}: ${error.message.replace(/\.$/, '')}; correct the file's "judge" or its tenant.`);
-        continue;
-      }
-      if (!(error instanceof ServiceError)) throw error;
-      problems.push(`${file.name}: ${error.message}`);
-      break;
-    }
-  }
-  return { ready, problems };
+/** Every judge file's judge prompt, or every reason one cannot run, as for suites. */
+export function resolveJudges(client: ServiceClient, files: readonly LoadedJudge[], tenant: number | undefined, baseUrl: string): Promise<{ ready: Array<LoadedJudge & { judge: ResolvedTarget }>; problems: string[] }> {
+  return resolveEach(files, tenant, { noun: 'judge file', key: () => 'judge' }, async (file, tenantId) => ({ ...file, judge: await prepareJudge(client, file.file, tenantId, baseUrl) }));
 }
 
 export async function runJudge(client: ServiceClient, file: LoadedJudge & { judge: ResolvedTarget }, concurrency: number, signal: AbortSignal): Promise<JudgeOutcome> {

@@ -7,7 +7,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { JUDGE_SUFFIX } from '../core/prompt-tests/judge-file';
-import { parseSuite, SUITE_SUFFIX, type Suite } from '../core/prompt-tests/suite';
+import { parseSuite, SUITE_SUFFIX, type Suite, type SuiteProblem } from '../core/prompt-tests/suite';
 import { UsageError } from './command';
 import { lineColumnText, messageOf } from '../core/text';
 
@@ -60,8 +60,13 @@ export async function findSuites(args: readonly string[], cwd: string): Promise<
   return [...found].sort((a, b) => displayName(a, cwd).localeCompare(displayName(b, cwd), 'en'));
 }
 
-/** A suite ready to run, or every problem that keeps it from running, each as `file:line:column message`. */
-export async function loadSuite(file: string, cwd: string): Promise<SuiteFile | { problems: string[] }> {
+/**
+ * A test file (a suite, a judge file) read by `parse`, or every problem that keeps it from running, each as
+ * `file:line:column message`.
+ */
+export async function readTestFile<T>(
+  file: string, cwd: string, parse: (text: string) => { value?: T; problems: ReadonlyArray<Pick<SuiteProblem, 'message' | 'range'>> },
+): Promise<{ name: string; text: string; value: T } | { problems: string[] }> {
   const name = displayName(file, cwd);
   let text: string;
   try {
@@ -69,7 +74,16 @@ export async function loadSuite(file: string, cwd: string): Promise<SuiteFile | 
   } catch (error) {
     return { problems: [`${name}: the file could not be read (${messageOf(error)}); check its permissions.`] };
   }
-  const { suite, problems } = parseSuite(text);
-  if (suite && problems.length === 0) return { name, suite, text };
+  const { value, problems } = parse(text);
+  if (value !== undefined && problems.length === 0) return { name, text, value };
   return { problems: problems.map((p) => `${name}:${lineColumnText(text, p.range.offset)} ${p.message}`) };
+}
+
+/** A suite ready to run, or every problem that keeps it from running. */
+export async function loadSuite(file: string, cwd: string): Promise<SuiteFile | { problems: string[] }> {
+  const read = await readTestFile(file, cwd, (text) => {
+    const { suite, problems } = parseSuite(text);
+    return { value: suite, problems };
+  });
+  return 'problems' in read ? read : { name: read.name, suite: read.value, text: read.text };
 }

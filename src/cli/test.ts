@@ -5,10 +5,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServiceClient } from '../core/client';
-import { ServiceError } from '../core/errors';
 import { baselineFor, type Baseline } from '../core/prompt-tests/baseline';
 import { junitXml } from '../core/prompt-tests/report';
-import { prepareSuite, runSuiteAt, TargetError, whereSuiteRuns } from '../core/prompt-tests/target';
+import { prepareSuite, runSuiteAt } from '../core/prompt-tests/target';
+import { resolveEach } from './resolve';
 import { EXIT, PROGRAM, UsageError, type ArgValue, type CliContext, type Command } from './command';
 import { redactor } from './failure';
 import { baseUrlFrom, tenantIdFrom, TOKEN_VARIABLE, tokenFrom, URL_VARIABLE, withClient, type ServiceTarget } from './service';
@@ -17,7 +17,7 @@ import { findSuites, loadSuite, type SuiteFile } from './suites';
 import { affectedOf, baselineFrom, CONCURRENCY, concurrencyFrom, requestLimitFrom, shardOf, type Selected } from './test-options';
 import { baselineNotes, requestsLine, suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
 import { isJudgeFile, judgeEntry, judgeJunit, judgeLines, judgeShardOf, loadJudgeFile, resolveJudges, runJudge, type JudgeOutcome, type LoadedJudge } from './judge-files';
-import { lineColumnText, messageOf, plural } from '../core/text';
+import { messageOf, plural } from '../core/text';
 
 function text(value: ArgValue): string | undefined {
   return typeof value === 'string' ? value : undefined;
@@ -31,39 +31,6 @@ function targetOf(flag: string | undefined, env: NodeJS.ProcessEnv): ServiceTarg
 }
 
 type Ready = Omit<SuiteOutcome, 'result'> & Pick<Selected, 'only'>;
-
-/**
- * Every suite's prompt or integration, or every reason one cannot run. A failed request stops the search, as it
- * would most likely fail the same way for every other suite.
- */
-async function resolveAll(client: ServiceClient, files: readonly Selected[], tenant: number | undefined, baseUrl: string): Promise<{ ready: Ready[]; problems: string[] }> {
-  const ready: Ready[] = [];
-  const problems: string[] = [];
-  for (const file of files) {
-    const { tenantId } = whereSuiteRuns(file.suite, { tenantId: tenant });
-    if (tenantId === undefined) {
-      problems.push(`${file.name}: the suite names no tenant: pass --tenant <id>, or give the suite "target": { "tenantId": <id> }.`);
-      continue;
-    }
-    try {
-      ready.push({ ...file, target: await prepareSuite(client, file.suite, tenantId, baseUrl) });
-    } catch (error) {
-      if (error instanceof TargetError && error.problems.length > 0) {
-        problems.push(...error.problems.map((p) => `${file.name}:${lineColumnText(file.text, p.range.offset)} ${p.message}.`));
-        continue;
-      }
-      if (error instanceof TargetError) {
-        const key = file.suite.resource.segment === 'ai_prompts' ? 'prompt' : 'integration';
-        problems.push(`${file.name}: ${error.message.replace(/\.$/, '')}; correct the suite's "${key}" or its tenant.`);
-        continue;
-      }
-      if (!(error instanceof ServiceError)) throw error;
-      problems.push(`${file.name}: ${error.message}`);
-      break;
-    }
-  }
-  return { ready, problems };
-}
 
 async function writeJunit(file: string, outcomes: ReadonlyArray<{ name: string; result: SuiteOutcome['result'] }>, context: CliContext): Promise<void> {
   const at = path.resolve(context.cwd, file);
@@ -160,7 +127,8 @@ export const testCommand: Command = {
     let done: { outcomes: SuiteOutcome[]; judges: JudgeOutcome[] } | undefined;
     try {
       done = await withClient(target, context.env, async (client) => {
-        const resolved = await resolveAll(client, files, tenant, target.baseUrl);
+        const resolved = await resolveEach(files, tenant, { noun: 'suite', key: (f) => (f.suite.resource.segment === 'ai_prompts' ? 'prompt' : 'integration') },
+          async (file, tenantId): Promise<Ready> => ({ ...file, target: await prepareSuite(client, file.suite, tenantId, target.baseUrl) }));
         problems.push(...resolved.problems);
         const judges = await resolveJudges(client, judgeFiles, tenant, target.baseUrl);
         problems.push(...judges.problems);

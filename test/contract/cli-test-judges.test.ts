@@ -108,6 +108,6 @@ describe('contract: the command-line tool (test: judge calibration)', function (
     await judgeFile('missing/a.judgetest.json', ['pass'], { judge: 'Call Judje' });
     const missing = await run(['missing']);
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /missing\/a\.judgetest\.json: AI Prompt "Call Judje" is not in tenant 1 .*; correct the file's "judge" or its tenant\./);
+    assert.match(missing.stderr, /missing\/a\.judgetest\.json: AI Prompt "Call Judje" is not in tenant 1 .*; correct the judge file's "judge" or its tenant\./);
   });
 });
