@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
-import { expandedTestRow, openTestingView, runCommand, runFromRow } from './tree-view';
+import { expandedTestRow, runCommand, runSuiteToFailure } from './tree-view';
 import { workbench } from './workbench';
 
 const FILE = 'conversation.prompttest.json';
@@ -39,12 +39,7 @@ describe('a conversation case in the Testing view', () => {
 
   it('shows each turn\'s result, the failing turn naming the prompts, the turns after it skipped', async () => {
     const { page } = workbench();
-    const explorer = await openTestingView(page);
-    const suiteRow = explorer.locator('.monaco-list-row', { hasText: FILE });
-    await suiteRow.waitFor();
-    await runFromRow(suiteRow);
-    await suiteRow.locator('.codicon-testing-failed-icon').waitFor({ timeout: 30_000 });
-    await expandedTestRow(suiteRow);
+    const explorer = await runSuiteToFailure(page, FILE);
     await expandedTestRow(explorer.locator('.monaco-list-row', { hasText: 'order question goes to resolution' }));
     const turn = (label: string): Locator => explorer.locator('.monaco-list-row', { hasText: label });
     await turn('turn 1: "Hello"').locator('.codicon-testing-passed-icon').waitFor();

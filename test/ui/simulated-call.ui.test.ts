@@ -12,7 +12,7 @@ import type { ServiceClient } from '../../src/core/client';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { adminClient } from './service';
-import { expandedTestRow, openTestingView, runCommand, runFromRow } from './tree-view';
+import { expandedTestRow, runCommand, runSuiteToFailure } from './tree-view';
 import { workbench } from './workbench';
 
 const FILE = 'refund-call.prompttest.json';
@@ -72,12 +72,7 @@ describe('a simulated call in the Testing view', () => {
 
   it('shows each criterion\'s verdict under the case and opens the failed call\'s transcript', async () => {
     const { page } = workbench();
-    const explorer = await openTestingView(page);
-    const suiteRow = explorer.locator('.monaco-list-row', { hasText: FILE });
-    await suiteRow.waitFor();
-    await runFromRow(suiteRow);
-    await suiteRow.locator('.codicon-testing-failed-icon').waitFor({ timeout: 30_000 });
-    await expandedTestRow(suiteRow);
+    const explorer = await runSuiteToFailure(page, FILE);
     const caseRow = explorer.locator('.monaco-list-row', { hasText: CASE });
     await expandedTestRow(caseRow);
     const row = (label: string): Locator => explorer.locator('.monaco-list-row', { hasText: label });

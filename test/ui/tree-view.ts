@@ -37,6 +37,17 @@ export async function runFromRow(row: Locator): Promise<void> {
   await row.locator('.action-label[aria-label^="Run Test"]').click();
 }
 
+/** Runs a suite file from the Testing view until it failed, and expands its row; resolves with the explorer. */
+export async function runSuiteToFailure(page: Page, file: string): Promise<Locator> {
+  const explorer = await openTestingView(page);
+  const suiteRow = explorer.locator('.monaco-list-row', { hasText: file });
+  await suiteRow.waitFor();
+  await runFromRow(suiteRow);
+  await suiteRow.locator('.codicon-testing-failed-icon').waitFor({ timeout: 30_000 });
+  await expandedTestRow(suiteRow);
+  return explorer;
+}
+
 /** Expands a collapsed row of the Testing view. */
 export async function expandedTestRow(row: Locator): Promise<void> {
   if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
