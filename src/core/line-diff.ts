@@ -106,7 +106,10 @@ export function diffLines(a: readonly string[], b: readonly string[], limits: { 
   const same = (lines: readonly string[]): DiffLine[] => lines.map((text) => ({ kind: 'same', text }));
   const oldMiddle = a.slice(head, a.length - tail);
   const newMiddle = b.slice(head, b.length - tail);
-  const middle = middleScript(oldMiddle, newMiddle, limits.work ?? DIFF_WORK_LIMIT, limits.edits ?? DIFF_EDIT_LIMIT) ?? [
+  // Texts rewritten whole share no line: the replacement is then the shortest script, found without the search's square.
+  const shared = new Set(oldMiddle);
+  const search = newMiddle.some((line) => shared.has(line));
+  const middle = (search ? middleScript(oldMiddle, newMiddle, limits.work ?? DIFF_WORK_LIMIT, limits.edits ?? DIFF_EDIT_LIMIT) : undefined) ?? [
     ...oldMiddle.map((text): DiffLine => ({ kind: 'removed', text })),
     ...newMiddle.map((text): DiffLine => ({ kind: 'added', text })),
   ];
