@@ -1,25 +1,40 @@
-/** `plan [--json] <folder>`: what a push would send, read-only. */
+/** `plan [--json] [--format text|markdown] <folder>`: what a push would send, read-only. */
 import { planPush } from '../core/tenant/plan';
-import { EXIT, type Command } from './command';
+import { planMarkdown } from '../core/tenant/plan-markdown';
+import { EXIT, UsageError, type ArgValue, type Command } from './command';
 import { planJson, planLines } from './format';
 import { folderArgument, manifestTarget, pulledFolder, withClient } from './service';
 import { plural } from '../core/text';
 
+const FORMATS = ['text', 'markdown'] as const;
+
+/** `--format`, checked before anything is read or sent; `--json` keeps its own flag, as scripts already use it. */
+function formatFrom(value: ArgValue, json: boolean): (typeof FORMATS)[number] {
+  if (value === undefined) return 'text';
+  const format = FORMATS.find((f) => f === value);
+  if (!format) throw new UsageError(`--format "${String(value)}" is not a format of plan: give one of ${FORMATS.join(', ')} (or --json for JSON).`);
+  if (json && format !== 'text') throw new UsageError(`plan prints one format: give --json or --format ${format}, not both.`);
+  return format;
+}
+
 export const planCommand: Command = {
   name: 'plan',
   summary: 'show what a push would send (the base URL comes from the folder\'s manifest)',
-  usage: '[--json] <folder>',
+  usage: '[--json] [--format text|markdown] <folder>',
   details: [
     '--json  print { "changes": [ { action, segment, id?, name, fields } ], "problems": [ … ] }',
+    '--format markdown  print the plan for a pull request\'s comment: summary, problems, notes, a collapsible section per change (texts as diffs), at most 60,000 characters',
     'Exits 1 when the plan holds a conflict or a problem, as a push would send nothing.',
   ],
-  options: { json: { type: 'boolean' } },
+  options: { json: { type: 'boolean' }, format: { type: 'string' } },
   // A plan a push would refuse (a conflict or a problem) fails, so a pull request's check shows it before the merge.
   async run(args, context) {
+    const format = formatFrom(args.values.format, args.values.json === true);
     const folder = await pulledFolder(folderArgument(args, context, 'plan'));
     const plan = await withClient(manifestTarget(folder, context.env), context.env, (client) => planPush(client, folder.io, { loaded: folder.loaded }));
     for (const note of plan.notes) context.err(`note: ${note}`);
     if (args.values.json === true) context.out(planJson(plan));
+    else if (format === 'markdown') context.out(planMarkdown(plan).trimEnd());
     else for (const line of planLines(plan, folder.root)) context.out(line);
     const conflicts = plan.changes.filter((c) => c.action === 'conflict').length;
     const problems = plan.problems.length;

@@ -115,10 +115,10 @@ function fieldLines(change: Change): string[] {
 }
 
 const WHAT: Readonly<Record<ChangeAction, string>> = {
-  create: 'a push creates it with these fields',
-  update: 'a push sends these fields (service → folder)',
-  delete: 'its file was removed from the folder: a push deletes it on the service',
-  conflict: 'a push sends nothing while a conflict is in the plan; the folder\'s fields (service → folder)',
+  create: 'A push creates it with these fields',
+  update: 'A push sends these fields (service → folder)',
+  delete: 'Its file was removed from the folder: a push deletes it on the service',
+  conflict: 'A push sends nothing while a conflict is in the plan; the folder\'s fields (service → folder)',
 };
 
 function title(change: Change): string {
