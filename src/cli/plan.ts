@@ -6,13 +6,14 @@ import { planJson, planLines } from './format';
 import { folderArgument, manifestTarget, pulledFolder, withClient } from './service';
 import { plural } from '../core/text';
 
-const FORMATS = ['text', 'markdown'] as const;
+/** What --format takes; CI's workflow file is checked against it. */
+export const PLAN_FORMATS = ['text', 'markdown'] as const;
 
 /** `--format`, checked before anything is read or sent; `--json` keeps its own flag, as scripts already use it. */
-function formatFrom(value: ArgValue, json: boolean): (typeof FORMATS)[number] {
+function formatFrom(value: ArgValue, json: boolean): (typeof PLAN_FORMATS)[number] {
   if (value === undefined) return 'text';
-  const format = FORMATS.find((f) => f === value);
-  if (!format) throw new UsageError(`--format "${String(value)}" is not a format of plan: give one of ${FORMATS.join(', ')} (or --json for JSON).`);
+  const format = PLAN_FORMATS.find((f) => f === value);
+  if (!format) throw new UsageError(`--format "${String(value)}" is not a format of plan: give one of ${PLAN_FORMATS.join(', ')} (or --json for JSON).`);
   if (json && format !== 'text') throw new UsageError(`plan prints one format: give --json or --format ${format}, not both.`);
   return format;
 }
