@@ -59,7 +59,7 @@ describe('contract: saved plans (CLI)', function () {
   async function savedPlan(): Promise<string> {
     const planned = await run('plan', '--out', 'plan.json', 'folder');
     assert.equal(planned.code, 0, planned.stderr);
-    assert.match(planned.stdout, /3 changes, in the order a push sends them/, 'the plan is printed as without --out');
+    assert.match(planned.stdout, /3 changes/, 'the plan is printed as without --out');
     assert.match(planned.stderr, /Saved the plan to .*plan\.json; push exactly it with .* push --plan /);
     ctx.service.requests.clear();
     return readFile(path.join(work, 'plan.json'), 'utf8');
