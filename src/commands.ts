@@ -28,6 +28,8 @@ export const COMMANDS = {
   pullTenant: 'convai.pullTenant',
   planPush: 'convai.planPush',
   push: 'convai.push',
+  savePlan: 'convai.savePlan',
+  pushSavedPlan: 'convai.pushSavedPlan',
   refreshTenantChanges: 'convai.refreshTenantChanges',
   compareTenants: 'convai.compareTenants',
   promote: 'convai.promote',

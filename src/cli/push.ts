@@ -2,9 +2,11 @@
 import { readManifest } from '../core/tenant/manifest';
 import { planPush, type Change } from '../core/tenant/plan';
 import { push, type PushResult } from '../core/tenant/push';
-import { EXIT, type CliContext, type Command } from './command';
+import { SavedPlanError, verifySavedPlan } from '../core/tenant/saved-plan';
+import { EXIT, UsageError, type CliContext, type Command } from './command';
 import { failure } from './failure';
 import { appliedLine, notTakenLine, pushJson } from './format';
+import { readSavedPlan } from './saved-plans';
 import { folderArgument, manifestTarget, pulledFolder, withClient, type PulledFolder } from './service';
 
 /** A push that failed after it started: what went before was applied, and recorded in the folder. */
@@ -27,20 +29,27 @@ async function printApplied(applied: Change[], folder: PulledFolder, context: Cl
 export const pushCommand: Command = {
   name: 'push',
   summary: 'send the folder\'s changes to the service, in the plan\'s order; nothing when the plan holds a conflict',
-  usage: '[--json] <folder>',
+  usage: '[--json] [--plan <file>] <folder>',
   details: [
     '--json  print { "applied": [ { action, segment, id?, name, fields } ], "notTaken": [ … ] }',
+    '--plan <file>  send exactly the plan plan --out saved there, in its order; when a file of the folder or the service\'s',
+    '               state of a resource in it changed since, send nothing, name what moved and exit 1',
     'Exits 1 when the push is refused (a conflict or a problem), a request fails, or the service did not take a field as sent.',
   ],
-  options: { json: { type: 'boolean' } },
+  options: { json: { type: 'boolean' }, plan: { type: 'string' } },
   async run(args, context) {
     const folder = await pulledFolder(folderArgument(args, context, 'push'));
+    const savedPlan = await readSavedPlan(args.values.plan, context);
     const target = manifestTarget(folder, context.env);
     const json = args.values.json === true;
     let result: PushResult;
     try {
       result = await withClient(target, context.env, async (client) => {
-        const plan = await planPush(client, folder.io, { loaded: folder.loaded });
+        const plan = savedPlan
+          ? await verifySavedPlan(client, folder.io, savedPlan.saved, { file: savedPlan.file, loaded: folder.loaded }).catch((error: unknown) => {
+            throw error instanceof SavedPlanError ? new UsageError(`--plan: ${error.message}.`) : error;
+          })
+          : await planPush(client, folder.io, { loaded: folder.loaded });
         for (const note of plan.notes) context.err(`note: ${note}`);
         let started = 0;
         try {

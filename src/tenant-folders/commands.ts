@@ -9,12 +9,14 @@ import { planPush, type Change, type Plan } from '../core/tenant/plan';
 import { planDocument, publicChange, type PublicChange } from '../core/tenant/plan-text';
 import { pullTenant } from '../core/tenant/pull';
 import { push, type PushResult } from '../core/tenant/push';
+import { verifySavedPlan } from '../core/tenant/saved-plan';
 import type { WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Log } from '../log';
 import { connectionOf, manifestOf, pulledFolder } from './folders';
 import { PlanView } from './plan-view';
+import { checkedPlanPath, pickPlanTarget, pickSavedPlan, readSavedPlan, writeSavedPlan } from './saved-plans';
 import { pickTenant } from '../connections/pickers';
 import { plural } from '../core/text';
 
@@ -111,11 +113,16 @@ async function pull(connections: Connections, listings: ListingCache, log: Log, 
   return { folder, resources: result.resources };
 }
 
-async function plannedFolder(connections: Connections, arg: unknown, signal?: AbortSignal): Promise<{ folder: string; connection: string; plan: Plan } | undefined> {
+/** `savedPlan`: the path of a saved plan, whose plan it is once checked against the folder and the service. */
+async function plannedFolder(connections: Connections, arg: unknown, signal?: AbortSignal, savedPlan?: string): Promise<{ folder: string; connection: string; plan: Plan } | undefined> {
   const folder = await pulledFolder(isProgrammatic(arg) ? arg.folder : arg);
   if (!folder) return undefined;
   const connection = connectionOf(connections, await manifestOf(folder));
-  return { folder, connection, plan: await planPush(connections.client(connection), diskFolder(folder), { signal }) };
+  const client = connections.client(connection);
+  const plan = savedPlan === undefined
+    ? await planPush(client, diskFolder(folder), { signal })
+    : await verifySavedPlan(client, diskFolder(folder), await readSavedPlan(savedPlan), { file: savedPlan, signal });
+  return { folder, connection, plan };
 }
 
 /** The resource of the service a change is about, for refreshing its open documents (a created one has none). */
@@ -130,9 +137,13 @@ function confirmation(plan: Plan): string {
   return `${lines.join('\n')}${deletes > 0 ? `\n\n${deletes} resource${deletes > 1 ? 's are' : ' is'} deleted on the service; that cannot be undone.` : ''}`;
 }
 
-async function pushFolder(connections: Connections, files: ConvaiFileSystem, listings: ListingCache, log: Log, arg: unknown): Promise<{ applied: PublicChange[] } | undefined> {
+/** `savedPlan`: push that saved plan's changes, or nothing (the programmatic argument's `plan`, or picked). */
+async function pushFolder(connections: Connections, files: ConvaiFileSystem, listings: ListingCache, log: Log, arg: unknown, picked?: string): Promise<{ applied: PublicChange[] } | undefined> {
   const programmatic = isProgrammatic(arg);
-  const planned = programmatic ? await plannedFolder(connections, arg) : await cancellable('Planning the push…', (signal) => plannedFolder(connections, arg, signal));
+  const savedPlan = programmatic && arg.plan !== undefined ? String(arg.plan) : picked;
+  const planned = programmatic
+    ? await plannedFolder(connections, arg, undefined, savedPlan)
+    : await cancellable(savedPlan ? 'Checking the saved plan…' : 'Planning the push…', (signal) => plannedFolder(connections, arg, signal, savedPlan));
   if (!planned) return undefined;
   const { folder, connection, plan } = planned;
   for (const note of plan.notes) log.for('tenant-folders').info(note);
@@ -172,15 +183,20 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
   return { applied: result.applied.map(publicChange) };
 }
 
-/** The plan, rendered beside the editor. */
-async function showPlan(connections: Connections, view: PlanView, arg: unknown): Promise<{ changes: PublicChange[]; problems?: string[] } | undefined> {
+/** The plan, rendered beside the editor; saved too when `out` is given (the programmatic argument's, or picked). */
+async function showPlan(connections: Connections, view: PlanView, arg: unknown, picked?: string): Promise<{ changes: PublicChange[]; problems: string[] } | undefined> {
   const programmatic = isProgrammatic(arg);
+  // Where it goes is checked before the plan's requests.
+  const out = programmatic && arg.out !== undefined ? checkedPlanPath(String(await pulledFolder(arg.folder)), arg.out) : picked;
   const planned = programmatic ? await plannedFolder(connections, arg) : await cancellable('Planning the push…', (signal) => plannedFolder(connections, arg, signal));
   if (!planned) return undefined;
   if (!programmatic) await view.show(planned.folder, planDocument(planned.plan, planned.folder));
+  if (out !== undefined) {
+    await writeSavedPlan(planned.plan, planned.folder, out);
+    if (!programmatic) void vscode.window.showInformationMessage(`Saved the plan to ${out}; "ConvAI: Push Saved Plan…" pushes exactly it, or nothing if the folder or the service moved.`);
+  }
   const { changes, problems } = planned.plan;
-  // The contract's { changes }, and what a push would refuse for, when there is any.
-  return { changes: changes.map(publicChange), ...(problems.length > 0 ? { problems } : {}) };
+  return { changes: changes.map(publicChange), problems };
 }
 
 export function registerTenantFolderCommands(
@@ -192,5 +208,15 @@ export function registerTenantFolderCommands(
     registerCommand(log, COMMANDS.pullTenant, (arg) => pull(connections, listings, log, arg)),
     registerCommand(log, COMMANDS.planPush, (arg) => showPlan(connections, view, arg)),
     registerCommand(log, COMMANDS.push, (arg) => pushFolder(connections, files, listings, log, arg)),
+    registerCommand(log, COMMANDS.savePlan, async (arg) => {
+      const folder = await pulledFolder(arg);
+      const out = folder && await pickPlanTarget(folder);
+      return out && showPlan(connections, view, folder, out);
+    }),
+    registerCommand(log, COMMANDS.pushSavedPlan, async (arg) => {
+      const folder = await pulledFolder(arg);
+      const file = folder && await pickSavedPlan(folder);
+      return file && pushFolder(connections, files, listings, log, folder, file);
+    }),
   ];
 }

@@ -131,11 +131,12 @@ function verdict(entry: FolderEntry, folder: string, name: string): Verdict {
     const meant = trimmed !== name && unsafePath(trimmed) === undefined ? `${trimmed}${entry.type === 'folder' ? '/' : ''}` : undefined;
     return { problem: `${unsafe}${didYouMean(meant)}` };
   }
-  if (entry.type === 'file' && README.test(name)) return 'allowed';
+  if (entry.type === 'file' && README_NAME.test(name)) return 'allowed';
   return isKind(folder) ? kindVerdict(entry, folder, name) : rootVerdict(entry, name);
 }
 
-const README = /^readme/i;
+/** A README, which a folder may hold anywhere it may hold a file. */
+export const README_NAME = /^readme/i;
 
 function byText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

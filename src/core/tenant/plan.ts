@@ -44,6 +44,8 @@ export interface Change {
   values: FieldChange[];
   /** Why a conflict is one. */
   reason?: string;
+  /** The service's state the change was planned against (folder values, no credential); none for a create. */
+  service?: JsonObject;
 }
 
 export interface Plan {
@@ -257,12 +259,12 @@ export async function planPush(client: ServiceClient, io: FolderIO, options: { s
     const serviceChanged = changedFields(kindOfSegment(segment), entry.id, serviceValues, entry);
     if (serviceChanged.length > 0) {
       const reason = `changed on the service since the pull (${serviceChanged.join(', ')})${resource ? '' : ' and deleted in the folder'}`;
-      return { ...base, action: 'conflict', fields, values: valuesOf(kind, fields, serviceValues, resource?.values), reason };
+      return { ...base, action: 'conflict', fields, values: valuesOf(kind, fields, serviceValues, resource?.values), reason, service: serviceValues };
     }
-    if (!resource) return { ...base, action: 'delete', fields: [], values: [] };
+    if (!resource) return { ...base, action: 'delete', fields: [], values: [], service: serviceValues };
     problems.push(...keptProblems(resource, fields, detail));
     if (fields.includes('name')) problems.push(...await nameTaken(names, resource));
-    return { ...base, action: 'update', fields, values: valuesOf(kind, fields, serviceValues, resource.values) };
+    return { ...base, action: 'update', fields, values: valuesOf(kind, fields, serviceValues, resource.values), service: serviceValues };
   })).filter((c): c is Change => c !== undefined);
   const notes = [...settled.notes];
   let settledManifest = manifest;

@@ -1,0 +1,142 @@
+/**
+ * Saved plans through the command-line tool, as CI uses them: `plan --out` on the reviewed pull request, `push
+ * --plan` at the merge, which sends exactly what was reviewed or nothing.
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+import { kindById } from '../../src/core/resources';
+import type { RecordedRequest } from '../service/request-log';
+import { runCli, type Run } from './cli-process';
+import { startContract, type ContractContext } from './setup';
+
+const SECRET = 'saved-plan-crm-secret-51d0';
+
+describe('contract: saved plans (CLI)', function () {
+  let ctx: ContractContext;
+  let work: string;
+  let folder: string;
+  let tenantId: number;
+  let greeting: number;
+  let closing: number;
+  const prompts = kindById('prompt');
+
+  const run = (...args: string[]): Promise<Run> => runCli(args, work, { CONVAI_TOKEN: ctx.service.adminToken });
+  const at = (file: string): string => path.join(folder, ...file.split('/'));
+  const writes = (): Array<Pick<RecordedRequest, 'method' | 'path' | 'fields'>> => ctx.service.requests.list()
+    .filter((r) => r.method !== 'GET')
+    .map(({ method, path: requestPath, fields }) => ({ method, path: requestPath, ...(fields ? { fields } : {}) }));
+
+  before(async () => {
+    ctx = await startContract();
+  });
+  after(async () => {
+    await ctx.close();
+  });
+  beforeEach(async () => {
+    await request(`${ctx.service.url}/__test/reset`, { method: 'POST' }).then((r) => r.body.text());
+    tenantId = (await ctx.admin.create(kindById('tenant'), { name: 'Saved Plans', email: 'p@example.com' })).id as number;
+    greeting = (await ctx.admin.create(prompts, { name: 'Greeting', system: 'Say hello.' }, tenantId)).id as number;
+    closing = (await ctx.admin.create(prompts, { name: 'Closing', system: 'Say goodbye.' }, tenantId)).id as number;
+    await ctx.admin.create(kindById('integration'), { name: 'CRM', system: 'http_api', technical_id: 'crm', tec_params: { api_key: SECRET } }, tenantId);
+    work = await mkdtemp(path.join(tmpdir(), 'convai-saved-plans-'));
+    folder = path.join(work, 'folder');
+    const pulled = await run('pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'folder');
+    assert.equal(pulled.code, 0, pulled.stderr);
+    // Reviewed: Greeting's text changed, Closing removed, a new prompt.
+    await writeFile(at('ai_prompts/greeting.system.md'), 'Say hello warmly.');
+    await rm(at('ai_prompts/closing.json'));
+    await rm(at('ai_prompts/closing.system.md'));
+    await writeFile(at('ai_prompts/farewell.json'), JSON.stringify({ name: 'Farewell', system: 'Bye.' }));
+  });
+  afterEach(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  async function savedPlan(): Promise<string> {
+    const planned = await run('plan', '--out', 'plan.json', 'folder');
+    assert.equal(planned.code, 0, planned.stderr);
+    assert.match(planned.stdout, /3 changes/, 'the plan is printed as without --out');
+    assert.match(planned.stderr, /Saved the plan to .*plan\.json; push exactly it with .* push --plan /);
+    ctx.service.requests.clear();
+    return readFile(path.join(work, 'plan.json'), 'utf8');
+  }
+
+  it('pushes a saved plan unchanged: the service receives exactly its writes, in its order', async () => {
+    const text = await savedPlan();
+    const saved = JSON.parse(text) as { changes: Array<{ action: string; file: string }> };
+    assert.deepEqual(saved.changes.map((c) => [c.action, c.file]), [
+      ['create', 'ai_prompts/farewell.json'], ['update', 'ai_prompts/greeting.json'], ['delete', 'ai_prompts/closing.json'],
+    ]);
+    const pushed = await run('push', '--plan', 'plan.json', 'folder');
+    assert.equal(pushed.code, 0, pushed.stderr);
+    assert.deepEqual(writes(), [
+      { method: 'POST', path: '/api/v1/ai_prompts', fields: ['name', 'system'] },
+      { method: 'PUT', path: `/api/v1/ai_prompts/${greeting}`, fields: ['system'] },
+      { method: 'DELETE', path: `/api/v1/ai_prompts/${closing}` },
+    ]);
+    assert.equal((await ctx.admin.get(prompts, greeting, tenantId)).system, 'Say hello warmly.');
+  });
+
+  it('holds no token and no credential', async () => {
+    const text = await savedPlan();
+    for (const value of [ctx.service.adminToken, SECRET, 'Say hello warmly.']) assert.ok(!text.includes(value), `${value} is in the saved plan`);
+  });
+
+  it('sends nothing after a file was edited since, naming it (exit 1)', async () => {
+    await savedPlan();
+    await writeFile(at('ai_prompts/greeting.system.md'), 'Say hello coldly.');
+    const pushed = await run('push', '--plan', 'plan.json', 'folder');
+    assert.equal(pushed.code, 1);
+    assert.match(pushed.stderr, /Nothing was sent: the folder changed since .*plan\.json was made \(ai_prompts\/greeting\.system\.md edited\)/);
+    assert.deepEqual(writes(), []);
+    assert.deepEqual(ctx.service.requests.list(), [], 'the files are compared before any request');
+  });
+
+  it('sends nothing after the service changed a resource in the plan, naming it; a change to one not in it is fine', async () => {
+    await savedPlan();
+    const other = (await ctx.admin.create(prompts, { name: 'Elsewhere' }, tenantId)).id as number;
+    await ctx.admin.update(kindById('tenant'), tenantId, { name: 'Renamed on the service' });
+    await ctx.admin.update(prompts, greeting, { description: 'a colleague was here' }, tenantId);
+    ctx.service.requests.clear();
+    const refused = await run('push', '--plan', 'plan.json', 'folder');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /Nothing was sent: the service changed since .*plan\.json was made \(ai_prompts\/greeting\.json \(ai_prompts \d+ "Greeting"\): changed on the service since the pull \(description\)\)/);
+    assert.ok(!refused.stderr.includes('Elsewhere') && !refused.stderr.includes('tenant.json'), refused.stderr);
+    assert.deepEqual(writes(), []);
+
+    await ctx.admin.update(prompts, greeting, { description: null }, tenantId);
+    await ctx.admin.update(prompts, other, { description: 'changed, not in the plan' }, tenantId);
+    ctx.service.requests.clear();
+    const pushed = await run('push', '--plan', 'plan.json', 'folder');
+    assert.equal(pushed.code, 0, pushed.stderr);
+    assert.deepEqual(writes().map((w) => w.method), ['POST', 'PUT', 'DELETE']);
+  });
+
+  it('writes no plan a push would refuse, nor one inside the folder or where it cannot be written', async () => {
+    await ctx.admin.update(prompts, greeting, { system: 'Theirs.' }, tenantId);
+    const conflict = await run('plan', '--out', 'plan.json', 'folder');
+    assert.equal(conflict.code, 1);
+    assert.match(conflict.stderr, /No plan was written to .*plan\.json: The plan holds 1 conflict/);
+    assert.ok(!existsSync(path.join(work, 'plan.json')));
+
+    ctx.service.requests.clear();
+    const inside = await run('plan', '--out', 'folder/plan.json', 'folder');
+    assert.equal(inside.code, 2);
+    assert.match(inside.stderr, /--out: .*plan\.json is inside the folder, where any other file is a problem of the plan: write it outside the folder .* or as a dotfile in it/);
+    const missing = await run('plan', '--out', 'no-such-folder/plan.json', 'folder');
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--out: .*no-such-folder does not exist/);
+    assert.deepEqual(ctx.service.requests.list(), [], 'refused before any request');
+  });
+
+  it('refuses a file that is no saved plan, naming it (exit 2)', async () => {
+    await writeFile(path.join(work, 'other.json'), '{"changes": []}');
+    const pushed = await run('push', '--plan', 'other.json', 'folder');
+    assert.equal(pushed.code, 2);
+    assert.match(pushed.stderr, /--plan: .*other\.json is not a saved plan \(it has no "convaiSavedPlan"\)/);
+  });
+});

@@ -1,0 +1,140 @@
+import * as assert from 'node:assert/strict';
+import path from 'node:path';
+import { ServiceClient } from '../../src/core/client';
+import { kindById } from '../../src/core/resources';
+import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { planPush } from '../../src/core/tenant/plan';
+import { pullTenant } from '../../src/core/tenant/pull';
+import { push } from '../../src/core/tenant/push';
+import {
+  formatSavedPlan, parseSavedPlan, savedPlanPlaceProblem, savePlan, SavedPlanError, SavedPlanRefused, verifySavedPlan, type SavedPlan,
+} from '../../src/core/tenant/saved-plan';
+import { startService, type RunningService } from '../service/server';
+
+const prompts = kindById('prompt');
+const integrations = kindById('integration');
+const SECRET = 'saved-plan-secret-7c1e';
+
+describe('saved plans', () => {
+  let service: RunningService;
+  let client: ServiceClient;
+  let tenantId: number;
+  let greeting: number;
+  let closing: number;
+  let io: ReturnType<typeof memoryFolder>;
+
+  before(async () => {
+    service = await startService({ adminToken: 'saved-plan-admin-token' });
+    client = new ServiceClient({ baseUrl: service.url, token: () => service.adminToken });
+  });
+  after(async () => {
+    await client.close();
+    await service.close();
+  });
+  beforeEach(async () => {
+    tenantId = (await client.create(kindById('tenant'), { name: 'Saved', email: 's@example.com' })).id as number;
+    greeting = (await client.create(prompts, { name: 'Greeting', system: 'Say hello.' }, tenantId)).id as number;
+    closing = (await client.create(prompts, { name: 'Closing', system: 'Say goodbye.' }, tenantId)).id as number;
+    await client.create(integrations, { name: 'CRM', system: 'http_api', technical_id: 'crm', tec_params: { api_key: SECRET } }, tenantId);
+    io = memoryFolder();
+    await pullTenant(client, io, { connection: 'local', baseUrl: service.url, tenantId });
+  });
+
+  /** The folder with Greeting's text edited, Closing removed and a new prompt, saved as a plan. */
+  async function editedAndSaved(): Promise<SavedPlan> {
+    io.files.set('ai_prompts/greeting.system.md', 'Say hello warmly.');
+    io.files.delete('ai_prompts/closing.json');
+    io.files.delete('ai_prompts/closing.system.md');
+    io.files.set('ai_prompts/new.json', JSON.stringify({ name: 'New', system: 'New text.' }));
+    const integration = JSON.parse(io.files.get('integrations/crm.json') ?? '{}') as Record<string, unknown>;
+    io.files.set('integrations/crm.json', JSON.stringify({ ...integration, system: 'http_api_v2' }));
+    return savePlan(await planPush(client, io), io);
+  }
+
+  it('holds the changes in the push\'s order, a hash of each file and of each touched resource\'s service state, no value', async () => {
+    const saved = await editedAndSaved();
+    assert.deepEqual(saved.changes.map((c) => [c.action, c.file, c.fields]), [
+      ['update', 'integrations/crm.json', ['system']],
+      ['update', 'ai_prompts/greeting.json', ['system']],
+      ['create', 'ai_prompts/new.json', ['name', 'system']],
+      ['delete', 'ai_prompts/closing.json', []],
+    ]);
+    assert.ok(saved.changes.every((c) => (c.action === 'create') === (c.service === undefined)), 'a service state for each existing resource');
+    assert.ok('convai-tenant.json' in saved.files && 'ai_prompts/greeting.system.md' in saved.files && !('ai_prompts/closing.json' in saved.files));
+    const text = formatSavedPlan(saved);
+    for (const value of [SECRET, 'Say hello warmly.', 'New text.', service.adminToken]) assert.ok(!text.includes(value), `${value} is in the saved plan`);
+    assert.deepEqual(parseSavedPlan(text, 'plan.json'), saved);
+    assert.equal(formatSavedPlan(parseSavedPlan(text, 'plan.json')), text, 'the same plan, the same bytes');
+  });
+
+  it('verifies into a plan that a push sends exactly, in the saved order, whatever changed elsewhere on the service', async () => {
+    const saved = await editedAndSaved();
+    await client.update(kindById('tenant'), tenantId, { name: 'Renamed elsewhere' });
+    await client.create(prompts, { name: 'Unrelated' }, tenantId);
+    const plan = await verifySavedPlan(client, io, saved, { file: 'plan.json' });
+    const result = await push(client, io, plan);
+    assert.deepEqual(result.applied.map((c) => [c.action, c.file]), saved.changes.map((c) => [c.action, c.file]));
+    assert.equal((await client.get(prompts, greeting, tenantId)).system, 'Say hello warmly.');
+  });
+
+  it('refuses after a file was edited, added or removed, naming each, before any request', async () => {
+    const saved = await editedAndSaved();
+    io.files.set('ai_prompts/greeting.system.md', 'Say hello coldly.');
+    io.files.set('ai_prompts/other.json', JSON.stringify({ name: 'Other' }));
+    io.files.delete('ai_prompts/new.json');
+    const requests = service.requests.list().length;
+    await assert.rejects(verifySavedPlan(client, io, saved, { file: 'plan.json' }), (error: unknown) => {
+      assert.ok(error instanceof SavedPlanRefused);
+      assert.deepEqual(error.moved, ['ai_prompts/greeting.system.md edited', 'ai_prompts/new.json removed', 'ai_prompts/other.json added']);
+      assert.match(error.message, /^Nothing was sent: the folder changed since plan\.json was made/);
+      return true;
+    });
+    assert.equal(service.requests.list().length, requests, 'no request');
+  });
+
+  it('ignores READMEs and dotfiles, where the saved plan itself may live', async () => {
+    const saved = await editedAndSaved();
+    io.files.set('.plan.json', formatSavedPlan(saved));
+    io.files.set('README.md', '# notes');
+    await verifySavedPlan(client, io, saved, { file: '.plan.json' });
+  });
+
+  it('refuses after the service changed or deleted a resource in the plan, naming it; others may change', async () => {
+    const saved = await editedAndSaved();
+    await client.update(prompts, greeting, { description: 'changed by a colleague' }, tenantId);
+    await client.delete(prompts, closing, tenantId);
+    await client.create(prompts, { name: 'Unrelated' }, tenantId);
+    await assert.rejects(verifySavedPlan(client, io, saved, { file: 'plan.json' }), (error: unknown) => {
+      assert.ok(error instanceof SavedPlanRefused);
+      assert.equal(error.moved.length, 2, error.message);
+      assert.match(error.message, /ai_prompts\/greeting\.json \(ai_prompts \d+ "Greeting"\): changed on the service since the pull \(description\)/);
+      assert.match(error.message, /ai_prompts\/closing\.json \(ai_prompts \d+ "Closing"\): already deleted on the service/);
+      return true;
+    });
+  });
+
+  it('refuses a plan of another tenant or service, and a file that is no saved plan or of another version', async () => {
+    const saved = await editedAndSaved();
+    await assert.rejects(verifySavedPlan(client, io, { ...saved, tenantId: tenantId + 1 }, { file: 'plan.json' }), (error: unknown) => error instanceof SavedPlanError && /plan\.json is a plan of tenant \d+/.test(error.message));
+    assert.throws(() => parseSavedPlan('{"changes": []}', 'p.json'), /p\.json is not a saved plan \(it has no "convaiSavedPlan"\)/);
+    assert.throws(() => parseSavedPlan('{"convaiSavedPlan": 2}', 'p.json'), /p\.json: convaiSavedPlan is 2, but this version reads saved plans of version 1/);
+    assert.throws(() => parseSavedPlan('not json', 'p.json'), /p\.json is not a saved plan: not valid JSON/);
+    const bad = JSON.parse(formatSavedPlan(saved)) as { changes: Array<Record<string, unknown>> };
+    (bad.changes[0] as Record<string, unknown>).action = 'conflict';
+    assert.throws(() => parseSavedPlan(JSON.stringify(bad), 'p.json'), /p\.json: changes\[0\]\.action must be one of create, update, delete/);
+  });
+
+  it('is not saved while the plan holds a conflict or a problem', async () => {
+    io.files.set('ai_prompts/greeting.system.md', 'Mine.');
+    await client.update(prompts, greeting, { system: 'Theirs.' }, tenantId);
+    await assert.rejects(savePlan(await planPush(client, io), io), /The plan holds 1 conflict, which a push would refuse, so it was not saved/);
+  });
+
+  it('may be written outside the folder or as a dotfile in it', () => {
+    const folder = path.resolve('tenant');
+    assert.equal(savedPlanPlaceProblem(folder, path.resolve('plan.json')), undefined);
+    assert.equal(savedPlanPlaceProblem(folder, path.join(folder, '.plan.json')), undefined);
+    assert.match(savedPlanPlaceProblem(folder, path.join(folder, 'plan.json')) ?? '', /is inside the folder, where any other file is a problem of the plan/);
+    assert.match(savedPlanPlaceProblem(folder, folder) ?? '', /is the folder itself/);
+  });
+});
