@@ -144,6 +144,21 @@ export function sameValue(a: Json | undefined, b: Json | undefined): boolean {
   return a === undefined || b === undefined ? a === b : canonical(a) === canonical(b);
 }
 
+/** The fields of a write (`sent` in the folder's form) that the service holds otherwise. */
+export function fieldsNotTaken(sent: JsonObject, fields: readonly string[], held: JsonObject): string[] {
+  return fields.filter((field) => field in sent && !sameValue(sent[field], held[field]));
+}
+
+/**
+ * What the folder shows after a write: what the service holds (ids for file references, its formatting), except where
+ * it did not take the user's value: that stays, and differs from the manifest, so the next plan shows it again.
+ */
+export function shownAfterWrite(held: JsonObject, user: JsonObject, refused: readonly string[]): JsonObject {
+  const shown: JsonObject = { ...held };
+  for (const field of refused) shown[field] = user[field] as Json;
+  return shown;
+}
+
 /** The Markdown sibling of a resource file that holds one of a prompt's texts. */
 export function textFile(base: string, field: string): string {
   return `${base}.${field}.md`;
