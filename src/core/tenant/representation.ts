@@ -193,9 +193,22 @@ export function resourceFiles(kind: ResourceKind, id: number | undefined, values
   return new Map(filesOfTexts(resourceTexts(kind, id, values), base));
 }
 
+/**
+ * A text part's file holds the text and one newline, so that `echo … >>` starts a line of its own and an editor that
+ * keeps a final newline changes nothing; reading takes one final newline off (textOfFile).
+ */
+export function fileOfText(text: string): string {
+  return `${text}\n`;
+}
+
+/** A text part's text: its file's less one final newline, where there is one (a file pulled before the rule has none). */
+export function textOfFile(content: string): string {
+  return content.endsWith('\n') ? content.slice(0, -1) : content;
+}
+
 /** A resource's texts as `[file, text]` pairs: the text parts, then the JSON file. */
 export function filesOfTexts({ json, parts }: ResourceTexts, base: string): Array<readonly [string, string]> {
-  return [...parts.map(([field, text]) => [textFile(base, field), text] as const), [`${base}.json`, json]];
+  return [...parts.map(([field, text]) => [textFile(base, field), fileOfText(text)] as const), [`${base}.json`, json]];
 }
 
 /**
@@ -247,7 +260,7 @@ export function resourceFromTexts(kind: ResourceKind, base: string, text: string
       if (field in values) continue;
       const markdown = part(field);
       if (markdown === undefined) continue;
-      values[field] = markdown;
+      values[field] = textOfFile(markdown);
       read.push(field);
     }
   }
