@@ -165,6 +165,37 @@ describe('contract: what a tenant folder may hold and name (CLI)', function () {
     assert.equal((await ctx.admin.get(prompts, greeting, tenantId)).system, 'Edited, and ends in a newline.\n');
   });
 
+  it('pulls after a refused push keeping only the fields and text files the user edited: a colleague\'s edit arrives, and the plan holds only the user\'s change', async () => {
+    const [greeting, closing] = await Promise.all(['Greeting', 'Closing'].map(async (name) => (await ctx.admin.list(prompts, tenantId)).find((p) => p.name === name)?.id as number));
+    const greetingJson = await readFile(at('ai_prompts/greeting.json'), 'utf8');
+    await writeFile(at('ai_prompts/greeting.system.md'), 'Say hello, briefly.\n');
+    // Only formatting: no change, neither kept nor planned.
+    await writeFile(at('ai_prompts/closing.json'), JSON.stringify(JSON.parse(await readFile(at('ai_prompts/closing.json'), 'utf8'))));
+    await ctx.admin.update(prompts, greeting, { system: 'Say hello, theirs.', description: 'from a colleague' }, tenantId);
+    await ctx.admin.update(prompts, closing, { description: 'closing, from a colleague' }, tenantId);
+    const refused = await run('push', 'folder');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /Nothing was sent: 1 resource changed both here and on the service/);
+
+    const pulled = await run('pull', 'folder');
+    assert.equal(pulled.code, 0, pulled.stderr);
+    assert.match(pulled.stdout, /: 3 resources; 2 files written, 1 file kept with your changes, 0 files removed\.\n/);
+    assert.deepEqual(pulled.stdout.split('\n').slice(1).filter(Boolean), ['kept ai_prompts/greeting.system.md (your change: system)']);
+    assert.equal(await readFile(at('ai_prompts/greeting.system.md'), 'utf8'), 'Say hello, briefly.\n', 'the edited text is kept');
+    assert.notEqual(await readFile(at('ai_prompts/greeting.json'), 'utf8'), greetingJson);
+    assert.equal((JSON.parse(await readFile(at('ai_prompts/greeting.json'), 'utf8')) as JsonObject).description, 'from a colleague', 'the colleague\'s description arrives');
+    assert.equal((JSON.parse(await readFile(at('ai_prompts/closing.json'), 'utf8')) as JsonObject).description, 'closing, from a colleague');
+    const listed = await run('pull', '--list-written', 'folder');
+    assert.deepEqual(listed.stdout.split('\n').slice(1).filter(Boolean), ['kept ai_prompts/greeting.system.md (your change: system)'], 'nothing left to write');
+
+    const planned = await run('plan', '--json', 'folder');
+    assert.equal(planned.code, 0, planned.stderr);
+    assert.deepEqual((JSON.parse(planned.stdout) as { changes: unknown[] }).changes, [{ action: 'update', segment: 'ai_prompts', id: greeting, name: 'Greeting', fields: ['system'] }]);
+    assert.equal((await run('push', 'folder')).code, 0);
+    const held = await ctx.admin.get(prompts, greeting, tenantId);
+    assert.deepEqual([held.system, held.description], ['Say hello, briefly.', 'from a colleague']);
+  });
+
   it('refuses two resources of one kind with one name, naming both files', async () => {
     await writeFile(at('ai_prompts/greeting-again.json'), JSON.stringify({ name: 'Greeting' }));
     const { result, problems } = await plan();
