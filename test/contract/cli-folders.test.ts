@@ -196,6 +196,14 @@ describe('contract: what a tenant folder may hold and name (CLI)', function () {
     assert.deepEqual([held.system, held.description], ['Say hello, briefly.', 'from a colleague']);
   });
 
+  it('says of a plain plan with no change only what it checked: no change in the folder since the pull', async () => {
+    await ctx.admin.update(prompts, (await ctx.admin.list(prompts, tenantId)).find((p) => p.name === 'Closing')?.id as number, { description: 'changed on the service' }, tenantId);
+    const planned = await run('plan', 'folder');
+    assert.equal(planned.code, 0, planned.stderr);
+    assert.match(planned.stdout, /: no change in the folder since the pull\.\n$/);
+    assert.doesNotMatch(planned.stdout + planned.stderr, /match/);
+  });
+
   it('refuses two resources of one kind with one name, naming both files', async () => {
     await writeFile(at('ai_prompts/greeting-again.json'), JSON.stringify({ name: 'Greeting' }));
     const { result, problems } = await plan();

@@ -81,7 +81,7 @@ describe('tenant folders: pull, plan, push', () => {
     assert.equal(untitled(), before, 'no untitled document was opened');
     const shown = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'convai-plan', path: '/Plan of acme.md', query: folder }));
     assert.match(shown.getText(), /^# Push plan: tenant 1 on /);
-    assert.match(shown.getText(), /Nothing to push: the folder matches what was pulled\./);
+    assert.match(shown.getText(), /No change in the folder since the pull\./);
     assert.equal(shown.isDirty, false);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
