@@ -166,7 +166,10 @@ describe('contract: what a tenant folder may hold and name (CLI)', function () {
   });
 
   it('pulls after a refused push keeping only the fields and text files the user edited: a colleague\'s edit arrives, and the plan holds only the user\'s change', async () => {
-    const [greeting, closing] = await Promise.all(['Greeting', 'Closing'].map(async (name) => (await ctx.admin.list(prompts, tenantId)).find((p) => p.name === name)?.id as number));
+    const onService = await ctx.admin.list(prompts, tenantId);
+    const idOf = (name: string): number => onService.find((p) => p.name === name)?.id as number;
+    const greeting = idOf('Greeting');
+    const closing = idOf('Closing');
     const greetingJson = await readFile(at('ai_prompts/greeting.json'), 'utf8');
     await writeFile(at('ai_prompts/greeting.system.md'), 'Say hello, briefly.\n');
     // Only formatting: no change, neither kept nor planned.

@@ -169,6 +169,30 @@ describe('tenant folders: pull, plan, push', () => {
     assert.equal((await admin.get(kind('ai_prompts'), promptId, tenantId)).description, 'theirs');
   });
 
+  it('after a push refused for a conflict, a pull keeps only what the user edited: the colleague\'s changes arrive and the plan holds only the user\'s', async () => {
+    const greeting = (await admin.create(kind('ai_prompts'), { name: 'Support Greeting', description: 'pulled', system: 'Greet the caller.' }, tenantId)).id as number;
+    const folder = path.join(temp, 'refused');
+    await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
+    const text = path.join(folder, 'ai_prompts', 'support-greeting.system.md');
+    fs.writeFileSync(text, 'Greet the caller by name.\n');
+    // A colleague, in the service's web form: the same prompt's description, and another prompt's.
+    await admin.update(kind('ai_prompts'), greeting, { description: 'from a colleague' }, tenantId);
+    await admin.update(kind('ai_prompts'), promptId, { description: 'also from a colleague' }, tenantId);
+    const refused = await rejection(vscode.commands.executeCommand('convai.push', { folder, confirm: false }));
+    assert.match(refused.message, /Nothing was sent: 1 resource changed both here and on the service since the pull: ai_prompts\/support-greeting\.json: changed on the service since the pull \(description\)/);
+
+    await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
+    assert.equal(fs.readFileSync(text, 'utf8'), 'Greet the caller by name.\n', 'the edited text is kept');
+    assert.equal(readJson(path.join(folder, 'ai_prompts', 'support-greeting.json')).description, 'from a colleague', 'the untouched file takes the service\'s version');
+    assert.equal(readJson(path.join(folder, 'ai_prompts', 'folder-prompt.json')).description, 'also from a colleague');
+    const plan = await vscode.commands.executeCommand<{ changes: PublicChange[] }>('convai.planPush', { folder });
+    assert.deepEqual(plan.changes, [{ action: 'update', segment: 'ai_prompts', id: greeting, name: 'Support Greeting', fields: ['system'] }], 'nothing undoes the colleague\'s edits');
+    await vscode.commands.executeCommand('convai.push', { folder, confirm: false });
+    const held = await admin.get(kind('ai_prompts'), greeting, tenantId);
+    assert.deepEqual([held.system, held.description], ['Greet the caller by name.', 'from a colleague']);
+    await admin.delete(kind('ai_prompts'), greeting, tenantId);
+  });
+
   it('refuses a manifest entry that leads outside the folder: pull writes nothing, plan names it, push sends nothing', async () => {
     const folder = path.join(temp, 'hostile');
     await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
