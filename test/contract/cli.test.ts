@@ -180,7 +180,7 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
     assert.ok(!files.includes('tenant.json') && files.includes(path.join('ai_prompts', 'order-triage.json')), files.join('\n'));
     const planned = await run(['plan', 'own'], token);
     assert.equal(planned.code, 0, planned.stderr);
-    assert.match(planned.stdout, /nothing to push/);
+    assert.match(planned.stdout, /no change in the folder since the pull/);
     const again = await run(['pull', 'acme'], token);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /so tenant\.json was left as it was/);

@@ -14,7 +14,7 @@ import type { FolderIO } from './folder-io';
 import { problemText, type FolderProblem } from './folder-problems';
 import { scanFolder, type LocalResource } from './folder-scan';
 import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
-import { changedFields, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, pulledState, resolveKept, sameValue } from './representation';
+import { changedFields, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, keepPulledNewlines, pulledState, resolveKept, sameValue } from './representation';
 import { ServiceNames } from './service-names';
 import { settlePending } from './settle';
 import { duplicateNames, fieldProblem, fileReferences, missingParts, sendProblems, valueProblems } from './plan-problems';
@@ -195,6 +195,7 @@ async function localChanges(io: FolderIO, read?: LoadedManifest): Promise<FoundC
     }
     seen.add(key(resource.segment, resource.id));
     if (filesAsPulled(resource, entry)) continue;
+    keepPulledNewlines(resource.values, resource.parts, entry);
     problems.push(...missingParts(resource, entry));
     const fields = changedFields(kindOfSegment(resource.segment), resource.id, resource.values, entry);
     if (fields.length > 0) {

@@ -18,7 +18,7 @@ import type { FolderEntry, FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
 import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, TENANT_BASE, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
-import { changedFields, fieldHashes, filesHash, filesOfTexts, folderValues, readResource, removeResource, resourceFiles, resourceTexts, textFile, unchangedSincePull } from './representation';
+import { changedFields, fieldHashes, filesHash, filesOfTexts, folderValues, keepPulledNewlines, readResource, removeResource, resourceFiles, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { settlePending } from './settle';
 
 export interface PullTarget {
@@ -130,6 +130,7 @@ async function mergeResource(io: FolderIO, item: Listed, base: string, old: Pull
   const local = await readResource(item.kind, io, base);
   // What a file that cannot be read (or is gone) holds is unknown, so it is left as it is: the plan names it.
   if (!local.ok) return { writes: [], removals: [], kept: [{ file: old.file, fields: [] }] };
+  keepPulledNewlines(local.values, local.parts, old);
   const edited = changedFields(item.kind, local.id, local.values, old);
   const merged: JsonObject = { ...service };
   for (const field of edited) merged[field] = local.values[field] as Json;

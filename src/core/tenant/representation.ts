@@ -206,6 +206,18 @@ export function textOfFile(content: string): string {
   return content.endsWith('\n') ? content.slice(0, -1) : content;
 }
 
+/**
+ * A folder pulled before text files ended in a newline holds a text that ends in one as it is, so read less its final
+ * newline it would differ from what was pulled, and a push would take the newline off the service's text. A text part
+ * that is the pulled text but for that newline is taken as the pulled text.
+ */
+export function keepPulledNewlines(values: JsonObject, parts: readonly string[], pulled: PulledFingerprints): void {
+  for (const field of parts) {
+    const value = values[field];
+    if (typeof value === 'string' && !sameFingerprint(pulled.fields[field], value) && sameFingerprint(pulled.fields[field], `${value}\n`)) values[field] = `${value}\n`;
+  }
+}
+
 /** A resource's texts as `[file, text]` pairs: the text parts, then the JSON file. */
 export function filesOfTexts({ json, parts }: ResourceTexts, base: string): Array<readonly [string, string]> {
   return [...parts.map(([field, text]) => [textFile(base, field), fileOfText(text)] as const), [`${base}.json`, json]];
@@ -284,6 +296,7 @@ export async function unchangedSincePull(io: FolderIO, entry: PulledFingerprints
   const kind = kindOfSegment(entry.segment);
   const read = await readResource(kind, io, entry.file.replace(/\.json$/, ''));
   if (!read.ok) return false;
+  keepPulledNewlines(read.values, read.parts, entry);
   // A field taken out of the file is no change to send, but the file no longer holds what was pulled either.
   return changedFields(kind, read.id, read.values, entry).length === 0 && Object.keys(entry.fields).every((field) => field in read.values);
 }
