@@ -25,7 +25,7 @@ function required(value: string | undefined, flag: string, hint: string): string
 }
 
 function keptLine({ file, fields }: KeptChange): string {
-  return `kept ${file} (${fields.length > 0 ? `your change: ${fields.join(', ')}` : 'left whole: changed here, and deleted on the service or not readable'})`;
+  return `kept ${file} (${fields.length > 0 ? `your change: ${fields.join(', ')}` : 'left as it is: removed, unreadable, or deleted on the service; plan says which'})`;
 }
 
 function counts(result: PullResult): string {
