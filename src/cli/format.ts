@@ -26,7 +26,7 @@ export function planLines(plan: Plan, folder: string): string[] {
   const conflicts = changes.filter((c) => c.action === 'conflict');
   const head = `Tenant ${manifest.tenantId} of ${manifest.baseUrl}, folder ${folder}:`;
   const lines = [changes.length === 0
-    ? `${head} ${problems.length === 0 ? 'nothing to push, the folder matches the service.' : 'no change to push, but the problems below must be fixed first.'}`
+    ? `${head} ${problems.length === 0 ? 'no change in the folder since the pull.' : 'no change to push, but the problems below must be fixed first.'}`
     : `${head} ${plural(changes.length, 'change')}, in the order a push sends them${conflicts.length > 0 ? `; ${plural(conflicts.length, 'conflict')}, so a push sends nothing` : ''}.`];
   if (changes.length > 0) {
     const rows = [['#', 'action', 'kind', 'id', 'name', 'fields']];

@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { diskFolder } from '../core/tenant/folder-io';
 import { loadManifest } from '../core/tenant/manifest';
-import { pullTenant } from '../core/tenant/pull';
+import { pullTenant, type KeptChange, type PullResult } from '../core/tenant/pull';
 import { EXIT, UsageError, type ArgValue, type Command } from './command';
 import { baseUrlFrom, folderArgument, manifestTarget, tenantIdFrom, tokenFrom, withClient } from './service';
 import { plural } from '../core/text';
@@ -24,21 +24,32 @@ function required(value: string | undefined, flag: string, hint: string): string
   return value;
 }
 
-function list(files: string[]): string {
-  return files.length > 0 ? ` (${files.join(', ')})` : '';
+function keptLine({ file, fields }: KeptChange): string {
+  return `kept ${file} (${fields.length > 0 ? `your change: ${fields.join(', ')}` : 'left as it is: removed, unreadable, or deleted on the service; plan says which'})`;
+}
+
+function counts(result: PullResult): string {
+  return `${plural(result.written.length, 'file')} written, ${plural(result.kept.length, 'file')} kept with your changes, ${plural(result.removed.length, 'file')} removed.`;
+}
+
+/** A line per file kept or removed (a handful), the written ones only when asked for: a pull may write thousands. */
+function fileLines(result: PullResult, listWritten: boolean): string[] {
+  return [...(listWritten ? result.written.map((file) => `wrote ${file}`) : []), ...result.kept.map(keptLine), ...result.removed.map((file) => `removed ${file}`)];
 }
 
 export const pullCommand: Command = {
   name: 'pull',
   summary: 'write a tenant of the service into a folder (created if missing)',
-  usage: '[--url <base URL> --tenant <id>] [--connection <name>] <folder>',
+  usage: '[--url <base URL> --tenant <id>] [--connection <name>] [--list-written] <folder>',
   details: [
     '--url <base URL>     the service, e.g. https://convai.example.com (/api/v1 is appended); default: the folder\'s, when pulled before',
     '--tenant <id>        the tenant\'s id; default: the folder\'s, when pulled before',
     `--connection <name>  the connection name kept in the folder's manifest, as named in VS Code's convai.connections (default: the folder's, else "${DEFAULT_CONNECTION}")`,
-    'Pulling again updates the files you did not change and keeps the ones you did.',
+    '--list-written        also print a line "wrote <file>" per file written (kept and removed files are always listed)',
+    'Pulling again takes the service\'s version of every field you did not change since the last pull and keeps the ones you did.',
   ],
   options: {
+    'list-written': { type: 'boolean' },
     url: { type: 'string' },
     tenant: { type: 'string' },
     connection: { type: 'string' },
@@ -62,7 +73,8 @@ export const pullCommand: Command = {
     const result = await withClient(target, context.env, (client) => pullTenant(client, io, { connection, baseUrl, tenantId: tenant }, { loaded }));
     for (const note of result.notes) context.err(`note: ${note}`);
     for (const duplicate of result.duplicates) context.err(`warning: ${duplicate}`);
-    context.out(`Pulled tenant ${tenant} of ${baseUrl} into ${root}: ${plural(result.resources, 'resource')}; ${plural(result.keptLocalChanges.length, 'file')} kept because changed locally${list(result.keptLocalChanges)}; ${plural(result.removed.length, 'file')} removed${list(result.removed)}.`);
+    context.out(`Pulled tenant ${tenant} of ${baseUrl} into ${root}: ${plural(result.resources, 'resource')}; ${counts(result)}`);
+    for (const line of fileLines(result, args.values['list-written'] === true)) context.out(line);
     return EXIT.ok;
   },
 };

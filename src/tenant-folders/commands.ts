@@ -150,7 +150,7 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
   if (connections.require(connection).readOnly) throw new Error(`Not pushed: the connection "${connection}" is read-only (readOnly in convai.connections). Nothing was sent.`);
   if (!programmatic) {
     if (plan.changes.length === 0 && plan.problems.length === 0) {
-      void vscode.window.showInformationMessage('Nothing to push: the folder matches what was pulled.');
+      void vscode.window.showInformationMessage('Nothing to push: no change in the folder since the pull.');
       return { applied: [] };
     }
     const sends = plan.changes.some((c) => c.action === 'conflict') || plan.problems.length > 0;

@@ -140,10 +140,71 @@ describe('contract: what a tenant folder may hold and name (CLI)', function () {
     assert.deepEqual(changes, []);
     assert.deepEqual(problems, [`${part}: system: this text part of ${greeting.file} is missing; restore it with pull, or write an empty file to clear the field`]);
     assert.equal((await run('pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'folder')).code, 0);
-    assert.equal(await readFile(at(part), 'utf8'), 'Say hello.');
+    assert.equal(await readFile(at(part), 'utf8'), 'Say hello.\n');
     await writeFile(at(part), '');
     const cleared = await plan();
     assert.deepEqual(cleared.changes.map((c) => c.action), ['update']);
+  });
+
+  it('keeps a text file\'s final newline out of the text: echo >> pushes the line apart, an editor\'s newline nothing, a text ending in one round-trips', async () => {
+    const part = 'ai_prompts/greeting.system.md';
+    const greeting = (await ctx.admin.list(prompts, tenantId)).find((p) => p.name === 'Greeting')?.id as number;
+    assert.equal(await readFile(at(part), 'utf8'), 'Say hello.\n', 'the text and one newline');
+    await writeFile(at(part), 'Say hello.\n', { flag: 'w' });
+    assert.deepEqual((await plan()).changes, [], 'an editor keeping the final newline changes nothing');
+    await writeFile(at(part), 'Be brief.\n', { flag: 'a' });
+    assert.equal((await run('push', 'folder')).code, 0);
+    assert.equal((await ctx.admin.get(prompts, greeting, tenantId)).system, 'Say hello.\nBe brief.', 'echo >> adds a line of its own');
+    assert.deepEqual((await plan()).changes, []);
+    await ctx.admin.update(prompts, greeting, { system: 'Ends in a newline.\n' }, tenantId);
+    assert.equal((await run('pull', 'folder')).code, 0);
+    assert.equal(await readFile(at(part), 'utf8'), 'Ends in a newline.\n\n');
+    assert.deepEqual((await plan()).changes, [], 'the text\'s own newline survives the round trip');
+    await writeFile(at(part), 'Edited, and ends in a newline.\n\n');
+    assert.equal((await run('push', 'folder')).code, 0);
+    assert.equal((await ctx.admin.get(prompts, greeting, tenantId)).system, 'Edited, and ends in a newline.\n');
+  });
+
+  it('pulls after a refused push keeping only the fields and text files the user edited: a colleague\'s edit arrives, and the plan holds only the user\'s change', async () => {
+    const onService = await ctx.admin.list(prompts, tenantId);
+    const idOf = (name: string): number => onService.find((p) => p.name === name)?.id as number;
+    const greeting = idOf('Greeting');
+    const closing = idOf('Closing');
+    const greetingJson = await readFile(at('ai_prompts/greeting.json'), 'utf8');
+    await writeFile(at('ai_prompts/greeting.system.md'), 'Say hello, briefly.\n');
+    // Only formatting: no change, neither kept nor planned.
+    await writeFile(at('ai_prompts/closing.json'), JSON.stringify(JSON.parse(await readFile(at('ai_prompts/closing.json'), 'utf8'))));
+    await ctx.admin.update(prompts, greeting, { system: 'Say hello, theirs.', description: 'from a colleague' }, tenantId);
+    await ctx.admin.update(prompts, closing, { description: 'closing, from a colleague' }, tenantId);
+    const refused = await run('push', 'folder');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /Nothing was sent: 1 resource changed both here and on the service/);
+
+    const pulled = await run('pull', 'folder');
+    assert.equal(pulled.code, 0, pulled.stderr);
+    assert.match(pulled.stdout, /: 3 resources; 2 files written, 1 file kept with your changes, 0 files removed\.\n/);
+    assert.deepEqual(pulled.stdout.split('\n').slice(1).filter(Boolean), ['kept ai_prompts/greeting.system.md (your change: system)']);
+    assert.equal(await readFile(at('ai_prompts/greeting.system.md'), 'utf8'), 'Say hello, briefly.\n', 'the edited text is kept');
+    assert.notEqual(await readFile(at('ai_prompts/greeting.json'), 'utf8'), greetingJson);
+    assert.equal((JSON.parse(await readFile(at('ai_prompts/greeting.json'), 'utf8')) as JsonObject).description, 'from a colleague', 'the colleague\'s description arrives');
+    assert.equal((JSON.parse(await readFile(at('ai_prompts/closing.json'), 'utf8')) as JsonObject).description, 'closing, from a colleague');
+    const listed = await run('pull', '--list-written', 'folder');
+    assert.deepEqual(listed.stdout.split('\n').slice(1).filter(Boolean), ['kept ai_prompts/greeting.system.md (your change: system)'], 'nothing left to write');
+
+    const planned = await run('plan', '--json', 'folder');
+    assert.equal(planned.code, 0, planned.stderr);
+    assert.deepEqual((JSON.parse(planned.stdout) as { changes: unknown[] }).changes, [{ action: 'update', segment: 'ai_prompts', id: greeting, name: 'Greeting', fields: ['system'] }]);
+    assert.equal((await run('push', 'folder')).code, 0);
+    const held = await ctx.admin.get(prompts, greeting, tenantId);
+    assert.deepEqual([held.system, held.description], ['Say hello, briefly.', 'from a colleague']);
+  });
+
+  it('says of a plain plan with no change only what it checked: no change in the folder since the pull', async () => {
+    await ctx.admin.update(prompts, (await ctx.admin.list(prompts, tenantId)).find((p) => p.name === 'Closing')?.id as number, { description: 'changed on the service' }, tenantId);
+    const planned = await run('plan', 'folder');
+    assert.equal(planned.code, 0, planned.stderr);
+    assert.match(planned.stdout, /: no change in the folder since the pull\.\n$/);
+    assert.doesNotMatch(planned.stdout + planned.stderr, /match/);
   });
 
   it('refuses two resources of one kind with one name, naming both files', async () => {

@@ -53,7 +53,7 @@ describe('contract: the command-line tool\'s package, installed', function () {
     assert.equal(pulled.code, 0, pulled.stderr);
     const planned = await runCli(['plan', 'tenant'], work, env, convai);
     assert.equal(planned.code, 0, planned.stderr);
-    assert.match(planned.stdout, /nothing to push/);
+    assert.match(planned.stdout, /no change in the folder since the pull/);
     await writeFile(path.join(work, 'greeting.prompttest.json'), JSON.stringify({
       target: { tenantId: 1 }, prompt: 'Order Triage', cases: [{ name: 'answers', prompt_text: 'Hello', expect: { response: { matches: '\\S' } } }],
     }));

@@ -74,7 +74,7 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
   it('pulls tenant 1 into a new folder (a path relative to the working directory), exit 0', async () => {
     const result = await run(['pull', '--url', ctx.service.url, '--tenant', String(TENANT), 'acme']);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^Pulled tenant 1 .*: \d+ resources; 0 files kept because changed locally; 0 files removed\.\n$/);
+    assert.match(result.stdout, /^Pulled tenant 1 .*: \d+ resources; \d+ files written, 0 files kept with your changes, 0 files removed\.\n$/);
     const pulled = await manifest();
     assert.equal(pulled.connection, 'cli');
     assert.equal(pulled.baseUrl, ctx.service.url);
@@ -123,7 +123,7 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
     assert.deepEqual(result.stdout.trim().split('\n').map((line) => line.split(' ')[0]), ['updated', 'created', 'deleted']);
     const detail = await ctx.admin.get(kindById('prompt'), triage.id, TENANT);
     assert.equal(detail.description, 'Classifies the request in one word');
-    assert.match(String(detail.system), /Never guess\.\n$/);
+    assert.match(String(detail.system), /\nNever guess\.$/, 'the file\'s final newline is not part of the text');
     const created = await entry('intents', 'ship_abroad');
     assert.equal((await ctx.admin.get(kindById('intent'), created.id, TENANT)).display_name, 'Shipping abroad');
     const { code, plan } = await planJson();
@@ -156,7 +156,9 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
   it('pulls again, keeping the files changed in the folder and the connection name', async () => {
     const result = await run(['pull', '--url', ctx.service.url, '--tenant', String(TENANT), 'acme']);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /; 2 files kept because changed locally \(.*welcome-message\.json.*\); 0 files removed\.\n$/);
+    assert.match(result.stdout, /; 0 files written, 2 files kept with your changes, 0 files removed\.\n/);
+    assert.match(result.stdout, /^kept ai_actions\/welcome-message\.json \(your change: speak\)$/m);
+    assert.match(result.stdout, /^kept datasources\/help-center\.json \(your change: name\)$/m);
     assert.equal((await manifest()).connection, 'cli');
     const welcome = await entry('ai_actions', 'Welcome Message');
     assert.equal((JSON.parse(await readFile(path.join(folder, welcome.file), 'utf8')) as JsonObject).speak, 'Changed in the folder.');
@@ -166,7 +168,7 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
     const result = await run(['pull', 'acme']);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, new RegExp(`^Pulled tenant ${TENANT} of ${ctx.service.url} into `));
-    assert.match(result.stdout, /; 2 files kept because changed locally/);
+    assert.match(result.stdout, /; 0 files written, 2 files kept with your changes/);
   });
 
   it('pulls and plans with the tenant\'s own token, leaving out only the tenant record it may not read', async () => {
@@ -178,7 +180,7 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
     assert.ok(!files.includes('tenant.json') && files.includes(path.join('ai_prompts', 'order-triage.json')), files.join('\n'));
     const planned = await run(['plan', 'own'], token);
     assert.equal(planned.code, 0, planned.stderr);
-    assert.match(planned.stdout, /nothing to push/);
+    assert.match(planned.stdout, /no change in the folder since the pull/);
     const again = await run(['pull', 'acme'], token);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /so tenant\.json was left as it was/);

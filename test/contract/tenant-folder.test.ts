@@ -214,7 +214,7 @@ describe('tenant folders against the service', () => {
     const twin = await context.admin.create(prompts, { name: 'Alpha', system: 'the other one' }, tenantId);
     const result = await pullTenant(context.admin, io, { connection: 'local', baseUrl: context.service.url, tenantId });
     assert.match(result.duplicates.join('\n'), new RegExp(`2 AI Prompts are named "Alpha" on the service \\(id \\d+ in ai_prompts/alpha\\.json, id ${String(twin.id)} in ai_prompts/alpha-${String(twin.id)}\\.json\\)`));
-    assert.equal(io.files.get(`ai_prompts/alpha-${String(twin.id)}.system.md`), 'the other one');
+    assert.equal(io.files.get(`ai_prompts/alpha-${String(twin.id)}.system.md`), 'the other one\n');
     assert.match((await planPush(context.admin, io)).problems.join('\n'), /name: "Alpha" is also the name of/);
   });
 

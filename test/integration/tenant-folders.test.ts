@@ -81,7 +81,7 @@ describe('tenant folders: pull, plan, push', () => {
     assert.equal(untitled(), before, 'no untitled document was opened');
     const shown = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'convai-plan', path: '/Plan of acme.md', query: folder }));
     assert.match(shown.getText(), /^# Push plan: tenant 1 on /);
-    assert.match(shown.getText(), /Nothing to push: the folder matches what was pulled\./);
+    assert.match(shown.getText(), /No change in the folder since the pull\./);
     assert.equal(shown.isDirty, false);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -125,7 +125,8 @@ describe('tenant folders: pull, plan, push', () => {
 
     const prompt = await admin.get(kind('ai_prompts'), promptId, tenantId);
     assert.equal(prompt.description, 'after');
-    assert.equal(prompt.system, 'You are the folder assistant.\n\n## Rules\n- Be brief.\n- Never promise refunds.\n');
+    // The pulled file held the text (ending in a newline) and one newline more, so the appended line follows a blank one.
+    assert.equal(prompt.system, 'You are the folder assistant.\n\n## Rules\n- Be brief.\n\n- Never promise refunds.');
     const intents = await admin.list(kind('intents'), tenantId);
     const created = intents.find((i) => i.name === 'refunds');
     assert.equal(created?.ai_prompt_id, promptId);
@@ -166,6 +167,30 @@ describe('tenant folders: pull, plan, push', () => {
     assert.match(error.message, /Nothing was sent: 1 resource changed both here and on the service since the pull: ai_prompts\/folder-prompt\.json/);
     assert.deepEqual((await receivedRequests()).filter((r) => r.method !== 'GET'), []);
     assert.equal((await admin.get(kind('ai_prompts'), promptId, tenantId)).description, 'theirs');
+  });
+
+  it('after a push refused for a conflict, a pull keeps only what the user edited: the colleague\'s changes arrive and the plan holds only the user\'s', async () => {
+    const greeting = (await admin.create(kind('ai_prompts'), { name: 'Support Greeting', description: 'pulled', system: 'Greet the caller.' }, tenantId)).id as number;
+    const folder = path.join(temp, 'refused');
+    await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
+    const text = path.join(folder, 'ai_prompts', 'support-greeting.system.md');
+    fs.writeFileSync(text, 'Greet the caller by name.\n');
+    // A colleague, in the service's web form: the same prompt's description, and another prompt's.
+    await admin.update(kind('ai_prompts'), greeting, { description: 'from a colleague' }, tenantId);
+    await admin.update(kind('ai_prompts'), promptId, { description: 'also from a colleague' }, tenantId);
+    const refused = await rejection(vscode.commands.executeCommand('convai.push', { folder, confirm: false }));
+    assert.match(refused.message, /Nothing was sent: 1 resource changed both here and on the service since the pull: ai_prompts\/support-greeting\.json: changed on the service since the pull \(description\)/);
+
+    await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
+    assert.equal(fs.readFileSync(text, 'utf8'), 'Greet the caller by name.\n', 'the edited text is kept');
+    assert.equal(readJson(path.join(folder, 'ai_prompts', 'support-greeting.json')).description, 'from a colleague', 'the untouched file takes the service\'s version');
+    assert.equal(readJson(path.join(folder, 'ai_prompts', 'folder-prompt.json')).description, 'also from a colleague');
+    const plan = await vscode.commands.executeCommand<{ changes: PublicChange[] }>('convai.planPush', { folder });
+    assert.deepEqual(plan.changes, [{ action: 'update', segment: 'ai_prompts', id: greeting, name: 'Support Greeting', fields: ['system'] }], 'nothing undoes the colleague\'s edits');
+    await vscode.commands.executeCommand('convai.push', { folder, confirm: false });
+    const held = await admin.get(kind('ai_prompts'), greeting, tenantId);
+    assert.deepEqual([held.system, held.description], ['Greet the caller by name.', 'from a colleague']);
+    await admin.delete(kind('ai_prompts'), greeting, tenantId);
   });
 
   it('refuses a manifest entry that leads outside the folder: pull writes nothing, plan names it, push sends nothing', async () => {

@@ -116,7 +116,7 @@ describe('the Source Control view of a pulled tenant folder', () => {
     await client.update(kindById('prompt'), id, { system: `${pushed}${THEIRS}\n` }, TENANT);
     const pulled = await runCli(['pull', folder], folder, { CONVAI_TOKEN: service.adminToken });
     assert.equal(pulled.code, 0, pulled.stderr);
-    assert.match(pulled.stdout, /1 file kept because changed locally \(ai_prompts\/order-triage\.json\)/);
+    assert.match(pulled.stdout, /^kept ai_prompts\/order-triage\.system\.md \(your change: system\)$/m);
     await diffSide(page, 'original', THEIRS).waitFor();
     assert.equal(await diffSide(page, 'original', MINE).count(), 0, 'the service does not have the folder\'s line');
     assert.equal(await diffSide(page, 'modified', THEIRS).count(), 0, 'the pull kept the folder\'s own text');

@@ -93,6 +93,21 @@ describe('tenant folders: what a manifest keeps of the pulled state', () => {
     assert.deepEqual((await localPlan(io)).changes.map((c) => [c.action, c.fields]), [['update', ['system']]]);
   });
 
+  it('reads the text files of a folder pulled before they ended in a newline as pulled, a text ending in a newline too', async () => {
+    const io = memoryFolder();
+    const values = folderValues(prompt, { ...detail, system: 'Ends in a newline.\n' });
+    await writeResource(io, prompt, 7, values, 'ai_prompts/welcome');
+    // As an older pull wrote them: each text exactly, no newline added.
+    io.files.set('ai_prompts/welcome.system.md', 'Ends in a newline.\n');
+    io.files.set('ai_prompts/welcome.user_prompt.md', 'Hello {{name}}');
+    const entry = { segment: 'ai_prompts' as const, id: 7, file: 'ai_prompts/welcome.json', name: 'Welcome', ...pulledState(prompt, 7, values) };
+    await writeManifest(io, { connection: 'c', baseUrl: 'http://127.0.0.1:1', tenantId: 1, resources: [entry] });
+    assert.deepEqual((await localPlan(io)).changes, []);
+    assert.equal(await unchangedSincePull(io, entry), true);
+    io.files.set('ai_prompts/welcome.system.md', 'Ends in a newline.\nMore.\n');
+    assert.deepEqual((await localPlan(io)).changes.map((c) => [c.action, c.fields]), [['update', ['system']]]);
+  });
+
   it('takes a removed field for a change of the files, though a plan sends nothing for it', async () => {
     const { io, manifest } = await pulledFolder();
     const [entry] = manifest.resources;

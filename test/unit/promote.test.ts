@@ -63,7 +63,7 @@ describe('promote', () => {
     assert.deepEqual(promotion.problems, []);
     assert.deepEqual(promotion.resources.map((r) => [r.action, r.file]), [['update', 'ai_prompts/greeting.json']]);
     assert.equal(json(target, 'ai_prompts/greeting.json').id, 21);
-    assert.equal(target.files.get('ai_prompts/greeting.system.md'), 'Say hello warmly.');
+    assert.equal(target.files.get('ai_prompts/greeting.system.md'), 'Say hello warmly.\n');
     const { changes } = await localPlan(target);
     assert.deepEqual(changes.map((c) => [c.action, c.file, c.fields]), [['update', 'ai_prompts/greeting.json', ['system']]]);
   });

@@ -30,7 +30,7 @@ describe('tenant folders: how a resource lives in files', () => {
   it('puts a prompt\'s texts in Markdown siblings, its JSON strings parsed, no service-owned field', () => {
     const files = resourceFiles(prompt, 2, folderValues(prompt, promptDetail), 'ai_prompts/order-triage');
     assert.deepEqual([...files.keys()].sort(), ['ai_prompts/order-triage.json', 'ai_prompts/order-triage.system.md', 'ai_prompts/order-triage.user_prompt.md']);
-    assert.equal(files.get('ai_prompts/order-triage.system.md'), promptDetail.system, 'byte for byte');
+    assert.equal(files.get('ai_prompts/order-triage.system.md'), `${String(promptDetail.system)}\n`, 'byte for byte, then one newline');
     const json = JSON.parse(files.get('ai_prompts/order-triage.json') ?? '') as JsonObject;
     assert.equal(json.id, 2);
     assert.deepEqual(json.settings, { language: 'en' });
@@ -46,6 +46,27 @@ describe('tenant folders: how a resource lives in files', () => {
     assert.ok(read.ok);
     assert.equal(read.id, 2);
     assert.deepEqual(fieldHashes(read.values), fieldHashes(values));
+  });
+
+  it('reads a text file less one final newline: appended lines stay apart, an editor\'s final newline changes nothing, a final newline of the text survives', async () => {
+    const io = memoryFolder();
+    const values = folderValues(prompt, { ...promptDetail, system: 'One line.' });
+    await writeResource(io, prompt, 2, values, 'ai_prompts/p');
+    assert.equal(io.files.get('ai_prompts/p.system.md'), 'One line.\n');
+    const system = async (): Promise<unknown> => {
+      const read = await readResource(prompt, io, 'ai_prompts/p');
+      assert.ok(read.ok);
+      return read.values.system;
+    };
+    await io.write('ai_prompts/p.system.md', 'One line.\nMore.\n');
+    assert.equal(await system(), 'One line.\nMore.', 'echo >> starts a line of its own');
+    await io.write('ai_prompts/p.system.md', 'Pulled before the rule.');
+    assert.equal(await system(), 'Pulled before the rule.', 'a file without a final newline reads as it is');
+    await writeResource(io, prompt, 2, { ...values, system: 'Ends in a newline.\n' }, 'ai_prompts/p');
+    assert.equal(io.files.get('ai_prompts/p.system.md'), 'Ends in a newline.\n\n');
+    assert.equal(await system(), 'Ends in a newline.\n');
+    await writeResource(io, prompt, 2, { ...values, system: '' }, 'ai_prompts/p');
+    assert.equal(await system(), '');
   });
 
   it('removes a text sibling when the text becomes null', async () => {

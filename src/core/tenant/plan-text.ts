@@ -67,7 +67,7 @@ export function planDocument(plan: Plan, folder: string): string {
   const { manifest, changes, problems } = plan;
   const conflicts = changes.filter((c) => c.action === 'conflict').length;
   const summary = changes.length === 0
-    ? (problems.length === 0 ? 'Nothing to push: the folder matches what was pulled.' : 'No change to push, but the problems below must be fixed first.')
+    ? (problems.length === 0 ? 'No change in the folder since the pull.' : 'No change to push, but the problems below must be fixed first.')
     : `${plural(changes.length, 'change')}, sent in this order${conflicts > 0 ? `; ${plural(conflicts, 'conflict')}, so a push sends nothing until they are resolved` : ''}.`;
   const lines = [
     `# Push plan: tenant ${manifest.tenantId} on ${manifest.connection}`,

@@ -14,7 +14,7 @@ import type { FolderIO } from './folder-io';
 import { problemText, type FolderProblem } from './folder-problems';
 import { scanFolder, type LocalResource } from './folder-scan';
 import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
-import { changedFields, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, resolveKept } from './representation';
+import { changedFields, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, keepPulledNewlines, pulledState, resolveKept, sameValue } from './representation';
 import { ServiceNames } from './service-names';
 import { settlePending } from './settle';
 import { duplicateNames, fieldProblem, fileReferences, missingParts, sendProblems, valueProblems } from './plan-problems';
@@ -197,6 +197,7 @@ async function localChanges(io: FolderIO, read?: LoadedManifest): Promise<FoundC
     }
     seen.add(key(resource.segment, resource.id));
     if (filesAsPulled(resource, entry)) continue;
+    keepPulledNewlines(resource.values, resource.parts, entry);
     problems.push(...missingParts(resource, entry));
     const fields = changedFields(kindOfSegment(resource.segment), resource.id, resource.values, entry);
     if (fields.length > 0) {
@@ -240,6 +241,7 @@ export async function planPush(client: ServiceClient, io: FolderIO, options: { s
   problems.push(...settled.problems);
   const names = new ServiceNames(client, manifest, options.signal);
   const gone: PulledResource[] = [];
+  const applied = new Map<PulledResource, { entry: PulledResource; fields: string[] }>();
   const changes = (await mapWithLimit(candidates, options.concurrency ?? 4, async ({ entry, resource, fields, segment, file }): Promise<Change | undefined> => {
     const kind = kindOfSegment(segment).id;
     const name = typeof resource?.values.name === 'string' ? resource.values.name : entry?.name ?? file;
@@ -257,20 +259,36 @@ export async function planPush(client: ServiceClient, io: FolderIO, options: { s
     }
     const serviceValues = folderValues(kindOfSegment(segment), detail);
     const serviceChanged = changedFields(kindOfSegment(segment), entry.id, serviceValues, entry);
+    let sent = fields;
     if (serviceChanged.length > 0) {
-      const reason = `changed on the service since the pull (${serviceChanged.join(', ')})${resource ? '' : ' and deleted in the folder'}`;
-      return { ...base, action: 'conflict', fields, values: valuesOf(kind, fields, serviceValues, resource?.values), reason, service: serviceValues };
+      // A field that holds the same value on both sides is no conflict: nothing would be overwritten there.
+      const differs = (field: string): boolean => !sameValue(serviceValues[field], resource?.values[field]);
+      if (!resource || serviceChanged.some(differs)) {
+        const reason = `changed on the service since the pull (${serviceChanged.filter(differs).join(', ')})${resource ? '' : ' and deleted in the folder'}`;
+        const conflicting = fields.filter(differs);
+        return { ...base, action: 'conflict', fields: conflicting, values: valuesOf(kind, conflicting, serviceValues, resource?.values), reason, service: serviceValues };
+      }
+      // The service holds what the folder sends: an earlier push's update whose answer was lost (or the same edit made
+      // there too). Recorded as applied, so what is left to send is what still differs from the service.
+      const caughtUp = { ...entry, name: typeof detail.name === 'string' ? detail.name : entry.name, ...pulledState(kindOfSegment(segment), entry.id, serviceValues) };
+      applied.set(entry, { entry: caughtUp, fields: serviceChanged });
+      sent = changedFields(kindOfSegment(segment), entry.id, resource.values, caughtUp);
+      if (sent.length === 0) return undefined;
     }
     if (!resource) return { ...base, action: 'delete', fields: [], values: [], service: serviceValues };
-    problems.push(...keptProblems(resource, fields, detail));
-    if (fields.includes('name')) problems.push(...await nameTaken(names, resource));
-    return { ...base, action: 'update', fields, values: valuesOf(kind, fields, serviceValues, resource.values), service: serviceValues };
+    problems.push(...keptProblems(resource, sent, detail));
+    if (sent.includes('name')) problems.push(...await nameTaken(names, resource));
+    return { ...base, action: 'update', fields: sent, values: valuesOf(kind, sent, serviceValues, resource.values), service: serviceValues };
   })).filter((c): c is Change => c !== undefined);
   const notes = [...settled.notes];
   let settledManifest = manifest;
-  if (gone.length > 0) {
-    settledManifest = { ...manifest, resources: manifest.resources.filter((entry) => !gone.includes(entry)) };
+  if (gone.length > 0 || applied.size > 0) {
+    settledManifest = { ...manifest, resources: manifest.resources.filter((entry) => !gone.includes(entry)).map((entry) => applied.get(entry)?.entry ?? entry) };
     await writeManifest(io, settledManifest);
+    for (const entry of manifest.resources) {
+      const caught = applied.get(entry)?.fields;
+      if (caught) notes.push(`${entry.file}: the service already holds this file's ${caught.join(', ')} (an earlier push whose answer was lost, or the same edit made there), so it is recorded as pushed and not sent again`);
+    }
     notes.push(...gone.map((entry) => `${entry.file}: already deleted on the service, so nothing is sent; it is no longer in ${MANIFEST_FILE}`));
   }
   const sorted = ordered(changes, local, problems);

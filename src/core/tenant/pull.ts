@@ -1,13 +1,14 @@
 /**
- * Pull: a tenant into a folder. Pulling again updates the files the user did
- * not change, keeps (and reports) the ones they did, and never deletes a
- * local change. Files are written once every detail has arrived (a pull whose
+ * Pull: a tenant into a folder. Pulling again takes the service's version of
+ * every field the user did not change since the last pull, keeps (and
+ * reports) the fields and text files they did, and never deletes a local
+ * change. Files are written once every detail has arrived (a pull whose
  * requests fail leaves the folder as it was), and a file that already holds
  * what it would be written with is left alone, so a pull into an unchanged
  * folder costs its requests and reads only.
  */
 import type { ServiceClient } from '../client';
-import type { JsonObject } from '../json';
+import type { Json, JsonObject } from '../json';
 import { mapWithLimit } from '../concurrency';
 import { ServiceError } from '../errors';
 import { PROMPT_TEXT_FIELDS } from '../prompt-text';
@@ -17,7 +18,7 @@ import type { FolderEntry, FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
 import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, TENANT_BASE, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
-import { fieldHashes, filesHash, filesOfTexts, folderValues, removeResource, resourceTexts, textFile, unchangedSincePull } from './representation';
+import { changedFields, fieldHashes, filesHash, filesOfTexts, folderValues, keepPulledNewlines, readResource, removeResource, resourceFiles, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { settlePending } from './settle';
 
 export interface PullTarget {
@@ -29,17 +30,27 @@ export interface PullTarget {
 export interface PullResult {
   /** How many resources the folder holds from the service now. */
   resources: number;
+  /** Files written: new on the service, changed there, or a part the folder lacked. */
+  written: string[];
   /**
-   * Resource files kept because the user changed them since the last pull; their base is now the service's
-   * state, so a plan shows them as updates of what the service holds.
+   * Files that keep the user's edits since the last pull, with the fields they keep (none: a resource deleted on the
+   * service, or a file that cannot be read, left whole); every other field took the service's value, and the base is
+   * now the service's state, so a plan shows only the user's edits as updates of what the service holds.
    */
+  kept: KeptChange[];
+  /** The files of `kept`. */
   keptLocalChanges: string[];
-  /** Resource files removed because the resource is gone from the service (and was not changed here). */
+  /** Files removed: a resource gone from the service (and not changed here), or a text the service no longer holds. */
   removed: string[];
   /** Resources of one kind that share a name on the service: each has a file, but a plan refuses them until renamed. */
   duplicates: string[];
   /** What the pull settled first: creates of an earlier push whose answer was lost, adopted. */
   notes: string[];
+}
+
+export interface KeptChange {
+  file: string;
+  fields: string[];
 }
 
 export interface PullOptions {
@@ -104,6 +115,47 @@ function duplicateNames(listed: readonly Listed[], files: ReadonlyMap<string, st
   });
 }
 
+/** The file a field of a resource lives in: a prompt's text in its own file, anything else in the JSON file. */
+function fileOfField(files: ReadonlyMap<string, string>, base: string, field: string): string {
+  const part = textFile(base, field);
+  return files.has(part) ? part : `${base}.json`;
+}
+
+/**
+ * A resource the service changed since the pull: the fields the folder changed since then keep the folder's value,
+ * every other field takes the service's, so a colleague's edit arrives and the user's stays. Files the merge leaves
+ * as they are (the user's own values, formatting aside) are not written.
+ */
+async function mergeResource(io: FolderIO, item: Listed, base: string, old: PulledResource, service: JsonObject): Promise<{ writes: Array<readonly [string, string]>; removals: string[]; kept: KeptChange[] }> {
+  const local = await readResource(item.kind, io, base);
+  // What a file that cannot be read (or is gone) holds is unknown, so it is left as it is: the plan names it.
+  if (!local.ok) return { writes: [], removals: [], kept: [{ file: old.file, fields: [] }] };
+  keepPulledNewlines(local.values, local.parts, old);
+  const edited = changedFields(item.kind, local.id, local.values, old);
+  const merged: JsonObject = { ...service };
+  for (const field of edited) merged[field] = local.values[field] as Json;
+  const files = resourceFiles(item.kind, item.id, merged, base);
+  const own = resourceFiles(item.kind, item.id, local.values, base);
+  const keptFields = new Map<string, string[]>();
+  for (const field of edited) {
+    const file = fileOfField(files, base, field);
+    keptFields.set(file, [...(keptFields.get(file) ?? []), field]);
+  }
+  const writes: Array<readonly [string, string]> = [];
+  for (const [file, text] of files) {
+    if (keptFields.has(file) && own.get(file) === text) continue;
+    if ((await io.read(file)) !== text) writes.push([file, text]);
+  }
+  const removals: string[] = [];
+  if (item.kind.id === 'prompt') {
+    for (const field of PROMPT_TEXT_FIELDS) {
+      const part = textFile(base, field);
+      if (!files.has(part) && (await io.read(part)) !== undefined) removals.push(part);
+    }
+  }
+  return { writes, removals, kept: [...keptFields].map(([file, fields]) => ({ file, fields })) };
+}
+
 export async function pullTenant(client: ServiceClient, io: FolderIO, target: PullTarget, options: PullOptions = {}): Promise<PullResult> {
   const loaded = 'loaded' in options ? options.loaded : await loadManifest(io);
   if (loaded && (loaded.manifest.tenantId !== target.tenantId || loaded.manifest.baseUrl !== target.baseUrl)) {
@@ -164,38 +216,38 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     const entry: PulledResource = old?.files === hashed ? sameFields(head, old) : { ...head, fields: fieldHashes(values) };
     const files = filesOfTexts(texts, base);
     const stale = PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
-    return { base, old, entry, files, stale };
+    return { item, base, old, values, entry, files, stale };
   });
 
   // The files there are, read in one run: a pull into an unchanged folder is little more than its reads.
   const present = shaped.flatMap(({ files }) => files.map(([file]) => file).filter((file) => existing.has(file)));
   const outcomes = await io.readMany(present);
   const onDisk = new Map(present.map((file, index) => [file, outcomes[index]] as const));
-  const keptLocalChanges: string[] = [];
+  const kept: KeptChange[] = [];
   const writes: Array<readonly [string, string]> = [];
   const removals: string[] = [];
-  for (const { base, old, files, stale } of shaped) {
+  for (const { item, base, old, values, files, stale } of shaped) {
     const differ = files.filter(([file, text]) => {
       const outcome = onDisk.get(file);
       if (outcome instanceof Error) throw outcome;
       return outcome !== text;
     });
     if (differ.length === 0 && stale.length === 0) continue;
-    if (old && !(await unchangedSincePull(io, old))) {
-      // The user's edit is kept; only a text part they removed comes back, as the plan advises for one.
-      keptLocalChanges.push(old.file);
-      const restorable = existing.has(`${base}.json`) ? differ.filter(([file]) => file.endsWith('.md') && !existing.has(file)) : [];
-      writes.push(...restorable);
-    } else {
+    if (!old) {
       writes.push(...differ);
       removals.push(...stale);
+      continue;
     }
+    const merged = await mergeResource(io, item, base, old, values);
+    writes.push(...merged.writes);
+    removals.push(...merged.removals);
+    kept.push(...merged.kept);
   }
   const pulled = shaped.map(({ entry }) => entry);
 
   for (const [file, text] of writes) await io.write(file, text);
   for (const file of removals) await io.remove(file);
-  const removed: string[] = [];
+  const removed = [...removals];
   const resources = [...pulled, ...(unread ? [unread] : [])];
   // Gone from the service: removed here too, unless changed here (then the plan shows the conflict).
   for (const old of before.values()) {
@@ -203,12 +255,21 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
       await removeResource(io, kindOfSegment(old.segment), old.file.replace(/\.json$/, ''));
       removed.push(old.file);
     } else {
-      keptLocalChanges.push(old.file);
+      kept.push({ file: old.file, fields: [] });
       resources.push(old);
     }
   }
   const manifest: Manifest = { connection: target.connection, baseUrl: target.baseUrl, tenantId: target.tenantId, resources, pending: previous?.pending };
   await writeManifest(io, manifest);
   const files = new Map(pulled.map((entry) => [`${entry.segment}/${entry.id}`, entry.file]));
-  return { resources: listed.length, keptLocalChanges: keptLocalChanges.sort(), removed, duplicates: duplicateNames(listed, files), notes };
+  kept.sort((a, b) => a.file.localeCompare(b.file));
+  return {
+    resources: listed.length,
+    written: writes.map(([file]) => file).sort(),
+    kept,
+    keptLocalChanges: kept.map(({ file }) => file),
+    removed: removed.sort(),
+    duplicates: duplicateNames(listed, files),
+    notes,
+  };
 }

@@ -19,7 +19,7 @@ import { writeManifest, type Manifest, type PulledResource } from './manifest';
 import type { Change, LocalResource, Plan } from './plan';
 import { changedOnService, currentDetail } from './plan';
 import { fileReferences } from './plan-problems';
-import { folderShape, folderValues, pulledState, removeResource, resolveKept, sameValue, wireValue, writeResource } from './representation';
+import { fieldsNotTaken, folderShape, folderValues, pulledState, removeResource, resolveKept, shownAfterWrite, wireValue, writeResource } from './representation';
 import { plural } from '../text';
 
 export class PushRefused extends Error {}
@@ -67,8 +67,7 @@ function bodyOf(kind: ResourceKind, change: Change, resource: LocalResource, cur
 /** The sent fields the service holds otherwise, compared as the folder holds them. */
 function notTaken(kind: ResourceKind, change: Change, body: JsonObject, held: JsonObject): NotTaken[] {
   const sent = folderValues(kind, body);
-  return change.fields.filter((field) => field in sent && !sameValue(sent[field], held[field]))
-    .map((field) => ({ file: change.file, field, sent: sent[field] as Json, holds: held[field] }));
+  return fieldsNotTaken(sent, change.fields, held).map((field) => ({ file: change.file, field, sent: sent[field] as Json, holds: held[field] }));
 }
 
 /** Someone changed (or deleted) the resource on the service after the plan: the push stops before overwriting it. */
@@ -160,10 +159,7 @@ export async function push(client: ServiceClient, io: FolderIO, plan: Plan, opti
       const detail = await client.get(kind, id, tenantOf(change), call);
       const held = folderValues(kind, detail);
       const refused = notTaken(kind, change, body, held);
-      // The folder shows what the service holds (ids for file references, its formatting), except where the service
-      // did not take the user's value: that stays, and differs from the manifest, so the next plan shows it again.
-      const shown: JsonObject = { ...held };
-      for (const { field } of refused) shown[field] = resource.values[field] as Json;
+      const shown = shownAfterWrite(held, resource.values, refused.map(({ field }) => field));
       record.set({ segment: change.segment, id, file: change.file, name: typeof detail.name === 'string' ? detail.name : change.name, ...pulledState(kind, id, held) }, old);
       await writeResource(io, kind, id, shown, base);
       missed.push(...refused);

@@ -144,6 +144,21 @@ export function sameValue(a: Json | undefined, b: Json | undefined): boolean {
   return a === undefined || b === undefined ? a === b : canonical(a) === canonical(b);
 }
 
+/** The fields of a write (`sent` in the folder's form) that the service holds otherwise. */
+export function fieldsNotTaken(sent: JsonObject, fields: readonly string[], held: JsonObject): string[] {
+  return fields.filter((field) => field in sent && !sameValue(sent[field], held[field]));
+}
+
+/**
+ * What the folder shows after a write: what the service holds (ids for file references, its formatting), except where
+ * it did not take the user's value: that stays, and differs from the manifest, so the next plan shows it again.
+ */
+export function shownAfterWrite(held: JsonObject, user: JsonObject, refused: readonly string[]): JsonObject {
+  const shown: JsonObject = { ...held };
+  for (const field of refused) shown[field] = user[field] as Json;
+  return shown;
+}
+
 /** The Markdown sibling of a resource file that holds one of a prompt's texts. */
 export function textFile(base: string, field: string): string {
   return `${base}.${field}.md`;
@@ -178,9 +193,34 @@ export function resourceFiles(kind: ResourceKind, id: number | undefined, values
   return new Map(filesOfTexts(resourceTexts(kind, id, values), base));
 }
 
+/**
+ * A text part's file holds the text and one newline, so that `echo … >>` starts a line of its own and an editor that
+ * keeps a final newline changes nothing; reading takes one final newline off (textOfFile).
+ */
+export function fileOfText(text: string): string {
+  return `${text}\n`;
+}
+
+/** A text part's text: its file's less one final newline, where there is one (a file pulled before the rule has none). */
+export function textOfFile(content: string): string {
+  return content.endsWith('\n') ? content.slice(0, -1) : content;
+}
+
+/**
+ * A folder pulled before text files ended in a newline holds a text that ends in one as it is, so read less its final
+ * newline it would differ from what was pulled, and a push would take the newline off the service's text. A text part
+ * that is the pulled text but for that newline is taken as the pulled text.
+ */
+export function keepPulledNewlines(values: JsonObject, parts: readonly string[], pulled: PulledFingerprints): void {
+  for (const field of parts) {
+    const value = values[field];
+    if (typeof value === 'string' && !sameFingerprint(pulled.fields[field], value) && sameFingerprint(pulled.fields[field], `${value}\n`)) values[field] = `${value}\n`;
+  }
+}
+
 /** A resource's texts as `[file, text]` pairs: the text parts, then the JSON file. */
 export function filesOfTexts({ json, parts }: ResourceTexts, base: string): Array<readonly [string, string]> {
-  return [...parts.map(([field, text]) => [textFile(base, field), text] as const), [`${base}.json`, json]];
+  return [...parts.map(([field, text]) => [textFile(base, field), fileOfText(text)] as const), [`${base}.json`, json]];
 }
 
 /**
@@ -232,7 +272,7 @@ export function resourceFromTexts(kind: ResourceKind, base: string, text: string
       if (field in values) continue;
       const markdown = part(field);
       if (markdown === undefined) continue;
-      values[field] = markdown;
+      values[field] = textOfFile(markdown);
       read.push(field);
     }
   }
@@ -256,6 +296,7 @@ export async function unchangedSincePull(io: FolderIO, entry: PulledFingerprints
   const kind = kindOfSegment(entry.segment);
   const read = await readResource(kind, io, entry.file.replace(/\.json$/, ''));
   if (!read.ok) return false;
+  keepPulledNewlines(read.values, read.parts, entry);
   // A field taken out of the file is no change to send, but the file no longer holds what was pulled either.
   return changedFields(kind, read.id, read.values, entry).length === 0 && Object.keys(entry.fields).every((field) => field in read.values);
 }

@@ -9,7 +9,7 @@ import type { ServiceClient } from '../client';
 import { type FolderIO } from './folder-io';
 import type { FolderProblem } from './folder-problems';
 import { isSafeEntry, loadManifest, writeManifest, type LoadedManifest, type PendingCreate } from './manifest';
-import { folderValues, pulledState, readResource, writeResource } from './representation';
+import { fieldsNotTaken, folderValues, pulledState, readResource, shownAfterWrite, writeResource } from './representation';
 import { ServiceNames } from './service-names';
 import { kindOfSegment } from '../resources';
 
@@ -61,8 +61,13 @@ export async function settlePending(client: ServiceClient, io: FolderIO, options
       continue;
     }
     const detail = await client.get(kind, holder.id, create.segment === 'tenants' ? undefined : manifest.tenantId, { signal: options.signal });
-    if (local?.ok && local.id === undefined) await writeResource(io, kind, holder.id, local.values, base);
-    resources.push({ segment: create.segment, id: holder.id, file: create.file, name: create.name, ...pulledState(kind, holder.id, folderValues(kind, detail)) });
+    const held = folderValues(kind, detail);
+    if (local?.ok && local.id === undefined) {
+      // As a create that got its answer leaves it: the service's values, the user's where the service holds another.
+      const refused = fieldsNotTaken(folderValues(kind, local.values), Object.keys(local.values), held);
+      await writeResource(io, kind, holder.id, shownAfterWrite(held, local.values, refused), base);
+    }
+    resources.push({ segment: create.segment, id: holder.id, file: create.file, name: create.name, ...pulledState(kind, holder.id, held) });
     names.adopt(create.segment, holder.id);
     notes.push(`${create.file}: adopted ${kind.label} "${create.name}" (id ${holder.id}), which an earlier push created but whose answer was lost; it is not created again`);
   }
