@@ -28,6 +28,8 @@ export const COMMANDS = {
   pullTenant: 'convai.pullTenant',
   planPush: 'convai.planPush',
   push: 'convai.push',
+  drift: 'convai.drift',
+  takeServiceVersion: 'convai.takeServiceVersion',
   refreshTenantChanges: 'convai.refreshTenantChanges',
   compareTenants: 'convai.compareTenants',
   promote: 'convai.promote',
