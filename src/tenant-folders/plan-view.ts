@@ -11,7 +11,10 @@ import { ReadOnlyDocuments } from '../shared/read-only-documents';
 
 export const PLAN_SCHEME = 'convai-plan';
 
+const MARKDOWN = 'vscode.markdown-language-features';
 const MARKDOWN_PREVIEW = 'markdown.showLockedPreviewToSide';
+/** How long a preview's tab may take to show after Markdown's command returned (it opens the preview afterwards). */
+const TAB_SHOWS_MS = 5_000;
 
 export class PlanView implements vscode.Disposable {
   private readonly documents = new ReadOnlyDocuments(PLAN_SCHEME);
@@ -30,10 +33,10 @@ export class PlanView implements vscode.Disposable {
     const uri = this.uriOf(folder);
     if (await this.update(folder, markdown)) return uri;
     this.documents.set(uri, markdown);
-    const commands = await vscode.commands.getCommands(true);
-    if (commands.includes(MARKDOWN_PREVIEW)) {
-      await vscode.commands.executeCommand(MARKDOWN_PREVIEW, uri);
+    if (vscode.extensions.getExtension(MARKDOWN)) {
       this.titles.set(path.basename(uri.path), folder);
+      await vscode.commands.executeCommand(MARKDOWN_PREVIEW, uri);
+      await this.tabShown(folder);
     } else {
       await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.Beside, preview: true });
     }
@@ -49,12 +52,28 @@ export class PlanView implements vscode.Disposable {
       : input instanceof vscode.TabInputWebview && label.endsWith(title) && this.titles.get(title) === folder)));
   }
 
+  /** Resolves once the tab of the plan of `folder` shows, so that a Plan Push right after finds it. */
+  private tabShown(folder: string): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.isShowing(folder)) return resolve();
+      const done = (): void => {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, TAB_SHOWS_MS);
+      const listener = vscode.window.tabGroups.onDidChangeTabs(() => {
+        if (this.isShowing(folder)) done();
+      });
+    });
+  }
+
   /** Puts a newer plan of `folder` into its open preview; false when none is open. */
   async update(folder: string, markdown: string): Promise<boolean> {
     if (!this.isShowing(folder)) return false;
     this.documents.set(this.uriOf(folder), markdown);
     // The preview re-reads a plan document it still holds on its change; one VS Code has let go of it reads when told.
-    if ((await vscode.commands.getCommands(true)).includes('markdown.preview.refresh')) await vscode.commands.executeCommand('markdown.preview.refresh');
+    if (vscode.extensions.getExtension(MARKDOWN)) await vscode.commands.executeCommand('markdown.preview.refresh');
     return true;
   }
 
