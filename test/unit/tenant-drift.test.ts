@@ -67,11 +67,13 @@ describe('tenant folders: drift and taking the service\'s version', () => {
     folder.files.set(greeting.file, (folder.files.get(greeting.file) ?? '').replace('"Opens every chat', '"Edited here'));
 
     const drift = await findDrift(client, folder, { concurrency: 2 });
+    // A created prompt sorts by the file a pull would give it (ai_prompts/made-elsewhere.json).
     assert.deepEqual(brief(drift), [
       ['deleted', 'ai_prompts', handoff.file, []],
       ['created', 'ai_prompts', 'Made Elsewhere', []],
       ['changed', 'ai_prompts', triage.file, ['description', 'max_tokens']],
-    ].sort((a, b) => ((a[2] as string) < (b[2] as string) ? -1 : 1)));
+    ]);
+    assert.deepEqual([handoff.file, triage.file], ['ai_prompts/human-handoff.json', 'ai_prompts/order-triage.json']);
     const created = drift.find((d) => d.change === 'created');
     assert.equal(created?.id, made.id);
     assert.equal(created?.file, undefined);
