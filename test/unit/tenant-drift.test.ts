@@ -91,6 +91,20 @@ describe('tenant folders: drift and taking the service\'s version', () => {
     assert.deepEqual(await findDrift(client, folder), []);
   });
 
+  it('tolerates a tenant\'s own token, which may not read the tenant\'s record: the rest drifts as usual', async () => {
+    const own = new ServiceClient({ baseUrl: service.url, token: () => 'acme-tenant-token' });
+    try {
+      const folder = memoryFolder();
+      await pullTenant(own, folder, { connection: 'local', baseUrl: service.url, tenantId: TENANT });
+      assert.deepEqual(await findDrift(own, folder), []);
+      const triage = await entryOf(folder, 'Order Triage');
+      await client.update(prompt, triage.id, { description: 'Changed in the web form' }, TENANT);
+      assert.deepEqual(brief(await findDrift(own, folder)), [['changed', 'ai_prompts', triage.file, ['description']]]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('stops when asked', async () => {
     const folder = await pulled();
     const stop = new AbortController();
