@@ -1,26 +1,40 @@
-/** `plan [--json] <folder>`: what a push would send, read-only. */
-import { planPush } from '../core/tenant/plan';
+/** `plan [--json] [--drift] <folder>`: what a push would send, read-only. */
+import { findDrift, publicDrifted, type Drifted } from '../core/tenant/drift';
+import { planPush, type Plan } from '../core/tenant/plan';
 import { EXIT, type Command } from './command';
+import { planDriftLines } from './drift-format';
 import { planJson, planLines } from './format';
 import { folderArgument, manifestTarget, pulledFolder, withClient } from './service';
 import { plural } from '../core/text';
 
+/** Drift the plan does not already show: a resource the folder changes is the plan's own (an update, a delete, a conflict). */
+function untouched(plan: Plan, drift: Drifted[]): Drifted[] {
+  const changed = new Set(plan.changes.flatMap((c) => (c.id === undefined ? [] : [`${c.segment}/${c.id}`])));
+  return drift.filter((d) => !changed.has(`${d.segment}/${d.id}`));
+}
+
 export const planCommand: Command = {
   name: 'plan',
   summary: 'show what a push would send (the base URL comes from the folder\'s manifest)',
-  usage: '[--json] <folder>',
+  usage: '[--json] [--drift] <folder>',
   details: [
-    '--json  print { "changes": [ { action, segment, id?, name, fields } ], "problems": [ … ] }',
+    '--json   print { "changes": [ { action, segment, id?, name, fields } ], "problems": [ … ] } (with --drift, also "drift": [ { segment, id, name, change, fields } ])',
+    '--drift  also ask the service what changed there since the pull, and note what of it the folder does not change; without it a plan reads only the folder (and asks the service only about the resources the folder changes)',
     'Exits 1 when the plan holds a conflict or a problem, as a push would send nothing.',
   ],
-  options: { json: { type: 'boolean' } },
+  options: { json: { type: 'boolean' }, drift: { type: 'boolean' } },
   // A plan a push would refuse (a conflict or a problem) fails, so a pull request's check shows it before the merge.
   async run(args, context) {
     const folder = await pulledFolder(folderArgument(args, context, 'plan'));
-    const plan = await withClient(manifestTarget(folder, context.env), context.env, (client) => planPush(client, folder.io, { loaded: folder.loaded }));
+    const withDrift = args.values.drift === true;
+    const { plan, drift } = await withClient(manifestTarget(folder, context.env), context.env, async (client) => {
+      const planned = await planPush(client, folder.io, { loaded: folder.loaded });
+      // Asked after the plan, of the manifest as the plan left it (a lost answer settled, say).
+      return { plan: planned, drift: withDrift ? untouched(planned, await findDrift(client, folder.io, { loaded: { manifest: planned.manifest, problems: [] } })) : undefined };
+    });
     for (const note of plan.notes) context.err(`note: ${note}`);
-    if (args.values.json === true) context.out(planJson(plan));
-    else for (const line of planLines(plan, folder.root)) context.out(line);
+    if (args.values.json === true) context.out(planJson(plan, drift ? { drift: drift.map(publicDrifted) } : {}));
+    else for (const line of [...planLines(plan, folder.root), ...(drift ? planDriftLines(drift) : [])]) context.out(line);
     const conflicts = plan.changes.filter((c) => c.action === 'conflict').length;
     const problems = plan.problems.length;
     if (conflicts === 0 && problems === 0) return EXIT.ok;

@@ -1,6 +1,7 @@
 /** `push [--json] <folder>`: plans, then sends the plan, without a prompt (CI runs it). */
 import { readManifest } from '../core/tenant/manifest';
 import { planPush, type Change } from '../core/tenant/plan';
+import { tenantRecord } from '../core/tenant/pull';
 import { push, type PushResult } from '../core/tenant/push';
 import { EXIT, type CliContext, type Command } from './command';
 import { failure } from './failure';
@@ -40,6 +41,8 @@ export const pushCommand: Command = {
     let result: PushResult;
     try {
       result = await withClient(target, context.env, async (client) => {
+        // A folder with no change asks the service nothing else, and a token the service rejects must still fail.
+        await tenantRecord(client, folder.manifest.tenantId, {});
         const plan = await planPush(client, folder.io, { loaded: folder.loaded });
         for (const note of plan.notes) context.err(`note: ${note}`);
         let started = 0;
@@ -60,7 +63,7 @@ export const pushCommand: Command = {
       return code;
     }
     if (json) context.out(pushJson(result));
-    else if (result.applied.length === 0) context.out('Nothing to push: the folder matches the service.');
+    else if (result.applied.length === 0) context.out('Nothing to push: no change in the folder since the pull.');
     else await printApplied(result.applied, folder, context);
     for (const missed of result.notTaken) context.err(notTakenLine(missed));
     return result.notTaken.length > 0 ? EXIT.failed : EXIT.ok;

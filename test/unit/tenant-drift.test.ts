@@ -67,11 +67,13 @@ describe('tenant folders: drift and taking the service\'s version', () => {
     folder.files.set(greeting.file, (folder.files.get(greeting.file) ?? '').replace('"Opens every chat', '"Edited here'));
 
     const drift = await findDrift(client, folder, { concurrency: 2 });
+    // A created prompt sorts by the file a pull would give it (ai_prompts/made-elsewhere.json).
     assert.deepEqual(brief(drift), [
       ['deleted', 'ai_prompts', handoff.file, []],
       ['created', 'ai_prompts', 'Made Elsewhere', []],
       ['changed', 'ai_prompts', triage.file, ['description', 'max_tokens']],
-    ].sort((a, b) => ((a[2] as string) < (b[2] as string) ? -1 : 1)));
+    ]);
+    assert.deepEqual([handoff.file, triage.file], ['ai_prompts/human-handoff.json', 'ai_prompts/order-triage.json']);
     const created = drift.find((d) => d.change === 'created');
     assert.equal(created?.id, made.id);
     assert.equal(created?.file, undefined);
@@ -87,6 +89,20 @@ describe('tenant folders: drift and taking the service\'s version', () => {
     await client.create(action, { name: 'Lost Answer', action_type: 2, voice: 'alloy', speak: 'Hi', forward_number: '+15550000000' }, TENANT);
     await writeManifest(folder, { ...loaded.manifest, pending: [{ segment: 'ai_actions', file: 'ai_actions/lost-answer.json', name: 'Lost Answer' }] });
     assert.deepEqual(await findDrift(client, folder), []);
+  });
+
+  it('tolerates a tenant\'s own token, which may not read the tenant\'s record: the rest drifts as usual', async () => {
+    const own = new ServiceClient({ baseUrl: service.url, token: () => 'acme-tenant-token' });
+    try {
+      const folder = memoryFolder();
+      await pullTenant(own, folder, { connection: 'local', baseUrl: service.url, tenantId: TENANT });
+      assert.deepEqual(await findDrift(own, folder), []);
+      const triage = await entryOf(folder, 'Order Triage');
+      await client.update(prompt, triage.id, { description: 'Changed in the web form' }, TENANT);
+      assert.deepEqual(brief(await findDrift(own, folder)), [['changed', 'ai_prompts', triage.file, ['description']]]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('stops when asked', async () => {

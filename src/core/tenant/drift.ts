@@ -11,7 +11,7 @@ import { mapWithLimit } from '../concurrency';
 import type { JsonObject } from '../json';
 import { TENANT_SEGMENTS, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
-import { loadManifest, MANIFEST_FILE, ManifestError, type LoadedManifest, type PulledResource } from './manifest';
+import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, type LoadedManifest, type PulledResource } from './manifest';
 import { changedOnService, currentDetail } from './plan';
 import { listTenant, nameOf, tenantRecord } from './pull';
 
@@ -42,9 +42,9 @@ export interface DriftOptions {
 
 const SEGMENT_ORDER: readonly Segment[] = ['tenants', ...TENANT_SEGMENTS];
 
-/** By kind, then by file (a created resource's name stands in for its file), then by id: the same list every time. */
+/** By kind, then by file (a created resource's being the one a pull would give it), then by id: the same list every time. */
 function byPlace(a: Drifted, b: Drifted): number {
-  const at = (d: Drifted): string => d.file ?? d.name;
+  const at = (d: Drifted): string => d.file ?? `${resourceBase(d.segment, d.id, d.name, undefined, new Set())}.json`;
   const [x, y] = [at(a), at(b)];
   return SEGMENT_ORDER.indexOf(a.segment) - SEGMENT_ORDER.indexOf(b.segment) || (x < y ? -1 : x > y ? 1 : 0) || a.id - b.id;
 }
@@ -81,4 +81,17 @@ export async function findDrift(client: ServiceClient, io: FolderIO, options: Dr
     return fields.length === 0 ? undefined : { segment, id, name: nameOf(detail, id), file, change: 'changed', fields, detail };
   });
   return found.filter((d): d is Drifted => d !== undefined).sort(byPlace);
+}
+
+/** The contract's view of a drifted resource, what `drift --json` prints and convai.drift answers with. */
+export interface PublicDrifted {
+  segment: Segment;
+  id: number;
+  name: string;
+  change: DriftChange;
+  fields: string[];
+}
+
+export function publicDrifted({ segment, id, name, change, fields }: Drifted): PublicDrifted {
+  return { segment, id, name, change, fields };
 }
