@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
 import { isResourceId } from '../../core/references';
 import { kindOfSegment, TENANT_SEGMENTS, type Segment } from '../../core/resources';
-import type { Drifted } from '../../core/tenant/drift';
+import { publicDrifted, type Drifted } from '../../core/tenant/drift';
 import { plural } from '../../core/text';
 import type { Log } from '../../log';
 import { pulledFolder } from '../folders';
@@ -20,11 +20,6 @@ import type { PulledFolders } from './pulled-folders';
 
 const SEGMENTS: readonly Segment[] = ['tenants', ...TENANT_SEGMENTS];
 const TAKE = 'Take Service Version';
-
-/** The contract's `{ segment, id, name, change, fields }`: the service's detail stays inside. */
-function publicDrift({ segment, id, name, change, fields }: Drifted): Pick<Drifted, 'segment' | 'id' | 'name' | 'change' | 'fields'> {
-  return { segment, id, name, change, fields };
-}
 
 /** The list of the folder a call names (a path, a URI, the view's list), or of the folder the user picks. */
 async function controlOf(folders: PulledFolders, arg: unknown): Promise<PulledFolderControl | undefined> {
@@ -52,7 +47,7 @@ function registerDrift(log: Log, folders: PulledFolders): vscode.Disposable {
       if (drifted.length === 0) void vscode.window.showInformationMessage(`Nothing changed on the service of ${control.label} since the pull.`);
       else await vscode.commands.executeCommand('workbench.view.scm');
     }
-    return { drifted: drifted.map(publicDrift) };
+    return { drifted: drifted.map(publicDrifted) };
   });
 }
 
