@@ -28,6 +28,13 @@ const undiciSubset = path.join(root, 'src/http/undici-subset.js');
 const undiciApart = { name: 'undici', setup: (b) => b.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true })) };
 
 /**
+ * re2js, the pattern engine of prompt tests, in dist/re2js.js for the command-line tool, loaded at the first pattern
+ * (src/core/pattern.ts): evaluating its ~150 KB cost every command some 40 ms, and plan, pull and push match none.
+ * @type {import('esbuild').Plugin}
+ */
+const re2jsApart = { name: 're2js', setup: (b) => b.onResolve({ filter: /^re2js$/ }, () => ({ path: './re2js.js', external: true })) };
+
+/**
  * The command-line tool's compiled schemas in dist/validators.js, loaded at the first check (src/core/validation.ts):
  * about 90 KB that every command would parse, and a plan of an unchanged folder never runs. The extension keeps them
  * in its bundle, which shares ajv's runtime helpers with them, and evaluates them at the first check too.
@@ -55,8 +62,9 @@ await build({
   // `convai --version` (src/cli/version.ts).
   define: { CONVAI_CLI_VERSION: JSON.stringify(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version) },
   banner: { js: '#!/usr/bin/env node' },
-  plugins: [undiciApart, validatorsApart],
+  plugins: [undiciApart, validatorsApart, re2jsApart],
 });
+await build({ ...common, stdin: { contents: "export * from 're2js';", resolveDir: root, sourcefile: 're2js.js', loader: 'js' }, outfile: path.join(root, 'dist/re2js.js') });
 await build({ ...common, entryPoints: [path.join(root, 'src/core/generated/validators.ts')], outfile: path.join(root, 'dist/validators.js') });
 
 // The schemas of pulled tenant folders' files, derived from schemas/ (package.json's jsonValidation points here).

@@ -26,8 +26,8 @@ export function packageExtension({ build }) {
   return vsix;
 }
 
-/** The command-line tool's files in dist/: the tool, and what it loads at its first request and first check. */
-const CLI_FILES = ['cli.js', 'undici.js', 'validators.js'];
+/** The command-line tool's files in dist/: the tool, and what it loads at its first request, check and pattern. */
+const CLI_FILES = ['cli.js', 're2js.js', 'undici.js', 'validators.js'];
 
 const CLI_README = `# convai
 

@@ -30,6 +30,8 @@ export const COMMANDS = {
   push: 'convai.push',
   savePlan: 'convai.savePlan',
   pushSavedPlan: 'convai.pushSavedPlan',
+  drift: 'convai.drift',
+  takeServiceVersion: 'convai.takeServiceVersion',
   refreshTenantChanges: 'convai.refreshTenantChanges',
   compareTenants: 'convai.compareTenants',
   promote: 'convai.promote',

@@ -48,8 +48,9 @@ export function planLines(plan: Plan, folder: string): string[] {
   return lines;
 }
 
-export function planJson(plan: Plan): string {
-  return JSON.stringify({ changes: plan.changes.map(publicChange), problems: plan.problems }, null, 2);
+/** `extra`: what an option adds beside the contract's two fields (`plan --drift`'s drift). */
+export function planJson(plan: Plan, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ changes: plan.changes.map(publicChange), problems: plan.problems, ...extra }, null, 2);
 }
 
 const PAST: Readonly<Record<Change['action'], string>> = { create: 'created', update: 'updated', delete: 'deleted', conflict: 'skipped' };

@@ -6,7 +6,7 @@
 import { DEFAULT_TIMEOUT_MS } from '../core/client';
 import { parseArguments } from './arguments';
 import { EXIT, PROGRAM, UsageError, type CliContext, type Command, type ExitCode } from './command';
-import { COMMANDS } from './commands';
+import { COMMANDS, type CommandEntry } from './commands';
 import { failure, redactor } from './failure';
 import { CA_VARIABLE, TIMEOUT_SECONDS, TIMEOUT_VARIABLE, TOKEN_VARIABLE } from './service';
 import { VERSION } from './version';
@@ -14,7 +14,8 @@ import { VERSION } from './version';
 const HELP_FLAGS = ['--help', '-h'];
 const VERSION_FLAGS = ['--version', '-V'];
 
-function toolHelp(commands: readonly Command[]): string[] {
+function toolHelp(entries: readonly CommandEntry[]): string[] {
+  const commands = entries.map((entry) => entry.load());
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     `Usage: ${PROGRAM} <command> [options] <arguments>`,
@@ -37,21 +38,21 @@ function commandHelp(command: Command): string[] {
   return [`Usage: ${PROGRAM} ${command.name} ${command.usage}`, '', `${command.summary[0]?.toUpperCase() ?? ''}${command.summary.slice(1)}.`, '', ...command.details.map((d) => `  ${d}`)];
 }
 
-function commandNamed(name: string, commands: readonly Command[]): Command {
-  const command = commands.find((c) => c.name === name);
-  if (!command) throw new UsageError(`"${name}" is not a command; use one of ${commands.map((c) => c.name).join(', ')} (${PROGRAM} --help).`);
-  return command;
+function commandNamed(name: string, commands: readonly CommandEntry[]): Command {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) throw new UsageError(`"${name}" is not a command; use one of ${commands.map((c) => c.name).join(', ')} (${PROGRAM} --help).`);
+  return entry.load();
 }
 
 /** `help`, `--help`: the tool's help; `help <command>`: the command's, as `<command> --help` prints it. */
-function help(topics: readonly string[], commands: readonly Command[]): string[] {
+function help(topics: readonly string[], commands: readonly CommandEntry[]): string[] {
   const [topic, ...extra] = topics;
   if (topic === undefined) return toolHelp(commands);
   if (extra.length > 0) throw new UsageError(`help takes one command, but got also ${extra.map((e) => `"${e}"`).join(', ')}: ${PROGRAM} help <command>.`);
   return commandHelp(commandNamed(topic, commands));
 }
 
-async function dispatch(argv: readonly string[], context: CliContext, commands: readonly Command[]): Promise<ExitCode> {
+async function dispatch(argv: readonly string[], context: CliContext, commands: readonly CommandEntry[]): Promise<ExitCode> {
   const [name, ...rest] = argv;
   if (name === undefined) {
     for (const line of toolHelp(commands)) context.err(line);
@@ -75,7 +76,7 @@ async function dispatch(argv: readonly string[], context: CliContext, commands: 
 }
 
 /** Runs the tool; never throws, and writes nothing that holds the token. */
-export async function main(argv: readonly string[], context: CliContext, commands: readonly Command[] = COMMANDS): Promise<ExitCode> {
+export async function main(argv: readonly string[], context: CliContext, commands: readonly CommandEntry[] = COMMANDS): Promise<ExitCode> {
   const redact = redactor(context.env[TOKEN_VARIABLE]?.trim());
   const safe: CliContext = {
     ...context,

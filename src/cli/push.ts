@@ -1,6 +1,7 @@
 /** `push [--json] <folder>`: plans, then sends the plan, without a prompt (CI runs it). */
 import { readManifest } from '../core/tenant/manifest';
 import { planPush, type Change } from '../core/tenant/plan';
+import { tenantRecord } from '../core/tenant/pull';
 import { push, type PushResult } from '../core/tenant/push';
 import { SavedPlanError, verifySavedPlan } from '../core/tenant/saved-plan';
 import { EXIT, UsageError, type CliContext, type Command } from './command';
@@ -50,6 +51,8 @@ export const pushCommand: Command = {
             throw error instanceof SavedPlanError ? new UsageError(`--plan: ${error.message}.`) : error;
           })
           : await planPush(client, folder.io, { loaded: folder.loaded });
+        // A plan without changes asked the service nothing, and a token the service rejects must still fail.
+        if (plan.changes.length === 0) await tenantRecord(client, folder.manifest.tenantId, {});
         for (const note of plan.notes) context.err(`note: ${note}`);
         let started = 0;
         try {
@@ -69,7 +72,7 @@ export const pushCommand: Command = {
       return code;
     }
     if (json) context.out(pushJson(result));
-    else if (result.applied.length === 0) context.out('Nothing to push: the folder matches the service.');
+    else if (result.applied.length === 0) context.out('Nothing to push: no change in the folder since the pull.');
     else await printApplied(result.applied, folder, context);
     for (const missed of result.notTaken) context.err(notTakenLine(missed));
     return result.notTaken.length > 0 ? EXIT.failed : EXIT.ok;

@@ -5,8 +5,21 @@
  * A pattern is written as JavaScript reads it; what RE2 cannot run in linear time (backreferences, lookaround) is a
  * problem when the suite is read, never a surprise at run time.
  */
-import { RE2JS } from 're2js';
+import type { RE2JS as Re2 } from 're2js';
 import { messageOf } from './text';
+
+let engine: typeof Re2 | undefined;
+
+/**
+ * re2js, loaded at the first pattern rather than with its importers: evaluating it costs a command that matches
+ * nothing (a plan, a pull) some 40 ms, and the command-line tool keeps it in a file of its own (dist/re2js.js).
+ */
+function re2js(): typeof Re2 {
+  // A require, not an import: an import would load it with the module that names it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  engine ??= (require('re2js') as { RE2JS: typeof Re2 }).RE2JS;
+  return engine;
+}
 
 export interface Pattern {
   /** Whether the pattern is found anywhere in `text`. */
@@ -19,7 +32,7 @@ export interface Pattern {
 export type Compiled = { pattern: Pattern; problem?: undefined } | { pattern?: undefined; problem: string };
 
 /** JavaScript's flags that change what a pattern matches, and RE2's for them; `u` is how RE2 always reads text (by code point). */
-const FLAGS: Readonly<Record<string, number>> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, u: 0 };
+const FLAGS: Readonly<Record<string, (re2: typeof Re2) => number>> = { i: (r) => r.CASE_INSENSITIVE, m: (r) => r.MULTILINE, s: (r) => r.DOTALL, u: () => 0 };
 
 /**
  * `g` asks JavaScript for every match, which a test that asks whether there is one does not need: accepted, so that a
@@ -86,9 +99,10 @@ function compile(source: string, flags: string): Compiled {
   }
   const rewritten = forRe2(source);
   if ('problem' in rewritten) return rewritten;
-  let re2: RE2JS;
+  const RE2JS = re2js();
+  let re2: Re2;
   try {
-    re2 = RE2JS.compile(RE2JS.translateRegExp(rewritten.source), [...flags].reduce((all, flag) => all | (FLAGS[flag] ?? 0), 0));
+    re2 = RE2JS.compile(RE2JS.translateRegExp(rewritten.source), [...flags].reduce((all, flag) => all | (FLAGS[flag]?.(RE2JS) ?? 0), 0));
   } catch (error) {
     return { problem: `cannot be matched in linear time (${messageOf(error)}); simplify it` };
   }

@@ -4,11 +4,11 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/json';
 import { invalidateTenant, type ListingCache } from '../core/listing-cache';
 import { diskFolder } from '../core/tenant/folder-io';
-import { MANIFEST_FILE, slug } from '../core/tenant/manifest';
+import { MANIFEST_FILE, slug, type Manifest } from '../core/tenant/manifest';
 import { planPush, type Change, type Plan } from '../core/tenant/plan';
 import { planDocument, publicChange, type PublicChange } from '../core/tenant/plan-text';
 import { pullTenant } from '../core/tenant/pull';
-import { push, type PushResult } from '../core/tenant/push';
+import { push, PushRefused, type PushResult } from '../core/tenant/push';
 import { verifySavedPlan } from '../core/tenant/saved-plan';
 import type { WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
@@ -18,17 +18,14 @@ import { connectionOf, manifestOf, pulledFolder } from './folders';
 import { PlanView } from './plan-view';
 import { checkedPlanPath, pickPlanTarget, pickSavedPlan, readSavedPlan, writeSavedPlan } from './saved-plans';
 import { pickTenant } from '../connections/pickers';
-import { plural } from '../core/text';
+import { messageOf, plural } from '../core/text';
+import { showFailure } from '../ui/notify';
+import type { FolderEvents } from './folder-events';
+import { cancellable } from './progress';
 
 const PUSH = 'Push';
-
-function cancellable<T>(title: string, work: (signal: AbortSignal, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-    const controller = new AbortController();
-    token.onCancellationRequested(() => controller.abort());
-    return work(controller.signal, progress);
-  });
-}
+const PULL_AGAIN = 'Pull Again';
+const SHOW_LOG = 'Show Log';
 
 function integer(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new Error(`${field} must be the tenant's integer id.`);
@@ -82,23 +79,42 @@ async function pickFolder(name: string): Promise<string | undefined> {
   return folder.fsPath;
 }
 
-async function pull(connections: Connections, listings: ListingCache, log: Log, arg: unknown): Promise<{ folder: string; resources: number } | undefined> {
+interface PullTarget {
+  connection: string;
+  tenantId: number;
+  name: string;
+}
+
+async function pull(connections: Connections, listings: ListingCache, log: Log, events: FolderEvents, arg: unknown): Promise<{ folder: string; resources: number } | undefined> {
   const programmatic = isProgrammatic(arg);
   const target = programmatic
     ? { connection: String(arg.connection ?? ''), tenantId: integer(arg.tenantId, 'tenantId'), name: `tenant ${String(arg.tenantId)}` }
     : await tenantToPull(connections, listings, arg);
   if (!target) return undefined;
-  const connection = connections.require(target.connection);
+  // Before asking where: a connection that is not there fails now.
+  connections.require(target.connection);
   const folder = programmatic
     ? (typeof arg.folder === 'string' && path.isAbsolute(arg.folder) ? arg.folder : undefined)
     : await pickFolder(target.name);
   if (programmatic && !folder) throw new Error('folder must be an absolute path.');
   if (!folder) return undefined;
+  return pullInto(connections, log, events, target, folder, programmatic);
+}
+
+async function pullInto(
+  connections: Connections, log: Log, events: FolderEvents, target: PullTarget, folder: string, programmatic: boolean,
+): Promise<{ folder: string; resources: number }> {
+  const connection = connections.require(target.connection);
   const work = (signal?: AbortSignal, progress?: vscode.Progress<{ message?: string }>): ReturnType<typeof pullTenant> =>
     pullTenant(connections.client(connection.name), diskFolder(folder), { connection: connection.name, baseUrl: connection.baseUrl, tenantId: target.tenantId }, {
       signal, onProgress: (done, total) => progress?.report({ message: `${done} of ${total} resources` }),
     });
-  const result = programmatic ? await work() : await cancellable(`Pulling ${target.name} into ${folder}`, work);
+  let result: Awaited<ReturnType<typeof pullTenant>>;
+  try {
+    result = programmatic ? await work() : await cancellable(`Pulling ${target.name} into ${folder}`, work);
+  } finally {
+    events.written(folder);
+  }
   const folderLog = log.for('tenant-folders');
   folderLog.info(`Pulled tenant ${target.tenantId} of ${connection.name} into ${folder}: ${result.resources} resources.`);
   for (const note of result.notes) folderLog.info(note);
@@ -131,6 +147,26 @@ function resourceOf(connection: string, tenantId: number, change: Change): Whole
   return change.id === undefined ? undefined : { type: 'resource', connection, tenantId, segment: change.segment, id: change.id };
 }
 
+/** How a folder's tenant is called in messages: its name when it was pulled. */
+function tenantName(manifest: Manifest): string {
+  return manifest.resources.find((entry) => entry.segment === 'tenants')?.name ?? `tenant ${manifest.tenantId}`;
+}
+
+/** Pulls a folder again from where its manifest says it came from, asking nothing. */
+async function pullAgain(connections: Connections, log: Log, events: FolderEvents, folder: string): Promise<void> {
+  const manifest = await manifestOf(folder);
+  await pullInto(connections, log, events, { connection: connectionOf(connections, manifest), tenantId: manifest.tenantId, name: tenantName(manifest) }, folder, false);
+}
+
+/** A push refused for a conflict: the way out is a pull of that folder, one click away. */
+function offerPullAgain(connections: Connections, log: Log, events: FolderEvents, folder: string, refusal: PushRefused): void {
+  log.for('tenant-folders').warn(refusal.message);
+  void vscode.window.showErrorMessage(refusal.message, PULL_AGAIN, SHOW_LOG).then(async (choice) => {
+    if (choice === SHOW_LOG) log.show();
+    if (choice === PULL_AGAIN) await pullAgain(connections, log, events, folder).catch((error: unknown) => showFailure(log, error));
+  });
+}
+
 function confirmation(plan: Plan): string {
   const lines = plan.changes.map((c) => `• ${c.action} ${c.segment} "${c.name}"${c.fields.length > 0 ? ` (${c.fields.join(', ')})` : ''}`);
   const deletes = plan.changes.filter((c) => c.action === 'delete').length;
@@ -138,7 +174,7 @@ function confirmation(plan: Plan): string {
 }
 
 /** `savedPlan`: push that saved plan's changes, or nothing (the programmatic argument's `plan`, or picked). */
-async function pushFolder(connections: Connections, files: ConvaiFileSystem, listings: ListingCache, log: Log, arg: unknown, picked?: string): Promise<{ applied: PublicChange[] } | undefined> {
+async function pushFolder(connections: Connections, files: ConvaiFileSystem, listings: ListingCache, log: Log, events: FolderEvents, arg: unknown, picked?: string): Promise<{ applied: PublicChange[] } | undefined> {
   const programmatic = isProgrammatic(arg);
   const savedPlan = programmatic && arg.plan !== undefined ? String(arg.plan) : picked;
   const planned = programmatic
@@ -146,6 +182,8 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
     : await cancellable(savedPlan ? 'Checking the saved plan…' : 'Planning the push…', (signal) => plannedFolder(connections, arg, signal, savedPlan));
   if (!planned) return undefined;
   const { folder, connection, plan } = planned;
+  events.planned(folder, plan);
+  const conflicted = plan.changes.some((c) => c.action === 'conflict');
   for (const note of plan.notes) log.for('tenant-folders').info(note);
   if (connections.require(connection).readOnly) throw new Error(`Not pushed: the connection "${connection}" is read-only (readOnly in convai.connections). Nothing was sent.`);
   if (!programmatic) {
@@ -153,8 +191,7 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
       void vscode.window.showInformationMessage('Nothing to push: no change in the folder since the pull.');
       return { applied: [] };
     }
-    const sends = plan.changes.some((c) => c.action === 'conflict') || plan.problems.length > 0;
-    if (!sends) {
+    if (!conflicted && plan.problems.length === 0) {
       const choice = await vscode.window.showWarningMessage(`Push ${plural(plan.changes.length, 'change')} to tenant ${plan.manifest.tenantId} on ${connection}?`, { modal: true, detail: confirmation(plan) }, PUSH);
       if (choice !== PUSH) return undefined;
     }
@@ -166,7 +203,16 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
   let result: PushResult;
   try {
     result = programmatic ? await run() : await cancellable(`Pushing to tenant ${plan.manifest.tenantId} on ${connection}`, run);
+  } catch (error) {
+    // Refused for a conflict, before sending or during the push; a refusal for problems is fixed in the folder.
+    if (!programmatic && error instanceof PushRefused && (conflicted || plan.problems.length === 0)) {
+      offerPullAgain(connections, log, events, folder, error);
+      return undefined;
+    }
+    throw error;
   } finally {
+    // Refused up front, the push wrote nothing: the plan just shown still holds.
+    if (!conflicted && plan.problems.length === 0) events.written(folder);
     // What was applied before a failure shows in the tree (created resources too) and the open documents.
     invalidateTenant(listings, connection, plan.manifest.tenantId);
     for (const change of plan.changes) {
@@ -184,12 +230,13 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
 }
 
 /** The plan, rendered beside the editor; saved too when `out` is given (the programmatic argument's, or picked). */
-async function showPlan(connections: Connections, view: PlanView, arg: unknown, picked?: string): Promise<{ changes: PublicChange[]; problems: string[] } | undefined> {
+async function showPlan(connections: Connections, view: PlanView, events: FolderEvents, arg: unknown, picked?: string): Promise<{ changes: PublicChange[]; problems: string[] } | undefined> {
   const programmatic = isProgrammatic(arg);
   // Where it goes is checked before the plan's requests.
   const out = programmatic && arg.out !== undefined ? checkedPlanPath(String(await pulledFolder(arg.folder)), arg.out) : picked;
   const planned = programmatic ? await plannedFolder(connections, arg) : await cancellable('Planning the push…', (signal) => plannedFolder(connections, arg, signal));
   if (!planned) return undefined;
+  events.planned(planned.folder, planned.plan);
   if (!programmatic) await view.show(planned.folder, planDocument(planned.plan, planned.folder));
   if (out !== undefined) {
     await writeSavedPlan(planned.plan, planned.folder, out);
@@ -199,24 +246,42 @@ async function showPlan(connections: Connections, view: PlanView, arg: unknown, 
   return { changes: changes.map(publicChange), problems };
 }
 
+/**
+ * A folder's open plan preview, planned again after a push or a pull rewrote the folder: a preview never goes on
+ * showing changes that were pushed. When planning fails, the preview says it is out of date.
+ */
+async function replanPreview(connections: Connections, view: PlanView, events: FolderEvents, log: Log, folder: string): Promise<void> {
+  if (!view.isShowing(folder)) return;
+  try {
+    const planned = await plannedFolder(connections, { folder });
+    if (!planned) return;
+    events.planned(folder, planned.plan);
+    await view.update(folder, planDocument(planned.plan, folder));
+  } catch (error) {
+    log.for('tenant-folders').warn(`${folder}: the plan preview could not be planned again: ${messageOf(error)}`);
+    await view.update(folder, `# Push plan of ${folder}\n\nOut of date: the folder was pushed or pulled since this plan, and planning it again failed: ${messageOf(error)}\n\nRun Plan Push again.\n`);
+  }
+}
+
 export function registerTenantFolderCommands(
-  log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache,
+  log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache, events: FolderEvents,
 ): vscode.Disposable[] {
   const view = new PlanView();
   return [
     view,
-    registerCommand(log, COMMANDS.pullTenant, (arg) => pull(connections, listings, log, arg)),
-    registerCommand(log, COMMANDS.planPush, (arg) => showPlan(connections, view, arg)),
-    registerCommand(log, COMMANDS.push, (arg) => pushFolder(connections, files, listings, log, arg)),
+    events.onDidWrite((folder) => void replanPreview(connections, view, events, log, folder)),
+    registerCommand(log, COMMANDS.pullTenant, (arg) => pull(connections, listings, log, events, arg)),
+    registerCommand(log, COMMANDS.planPush, (arg) => showPlan(connections, view, events, arg)),
+    registerCommand(log, COMMANDS.push, (arg) => pushFolder(connections, files, listings, log, events, arg)),
     registerCommand(log, COMMANDS.savePlan, async (arg) => {
       const folder = await pulledFolder(arg);
       const out = folder && await pickPlanTarget(folder);
-      return out && showPlan(connections, view, folder, out);
+      return out && showPlan(connections, view, events, folder, out);
     }),
     registerCommand(log, COMMANDS.pushSavedPlan, async (arg) => {
       const folder = await pulledFolder(arg);
       const file = folder && await pickSavedPlan(folder);
-      return file && pushFolder(connections, files, listings, log, folder, file);
+      return file && pushFolder(connections, files, listings, log, events, folder, file);
     }),
   ];
 }

@@ -4,6 +4,7 @@ import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Log } from '../log';
 import { registerTenantFolderCommands } from './commands';
+import { FolderEvents } from './folder-events';
 import { registerSourceControl } from './scm/register';
 
 /**
@@ -14,5 +15,6 @@ import { registerSourceControl } from './scm/register';
 export function register(
   context: vscode.ExtensionContext, { log, connections, files, listings }: { log: Log; connections: Connections; files: ConvaiFileSystem; listings: ListingCache },
 ): void {
-  context.subscriptions.push(...registerTenantFolderCommands(log, connections, files, listings), ...registerSourceControl(log, connections, listings));
+  const events = new FolderEvents();
+  context.subscriptions.push(...registerTenantFolderCommands(log, connections, files, listings, events), ...registerSourceControl(log, connections, listings, events), events);
 }

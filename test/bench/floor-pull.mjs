@@ -1,15 +1,16 @@
 // @ts-check
 // The floor of the bench's pull rows: what any pull must do, plainly. The same GETs as `convai pull` (the tenant,
 // each kind's list, each listed resource's detail), four at a time on one undici pool, every answer parsed; then the
-// same files, written with their texts as given. Usage, with CONVAI_TOKEN set:
-//   node floor-pull.mjs <undici bundle> <spec.json> <new folder>
+// same files, written with their texts as given. Without a folder, only the GETs: the floor of the drift row, which
+// asks the same of the service and writes nothing. Usage, with CONVAI_TOKEN set:
+//   node floor-pull.mjs <undici bundle> <spec.json> [<new folder>]
 // where the spec is { origin, tenant, collections, query, files: [[path, text], …] } (test/bench/folders.ts).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const [undiciFile, specFile, folder] = process.argv.slice(2);
-if (!undiciFile || !specFile || !folder) throw new Error('usage: node floor-pull.mjs <undici bundle> <spec.json> <new folder>');
+if (!undiciFile || !specFile) throw new Error('usage: node floor-pull.mjs <undici bundle> <spec.json> [<new folder>]');
 // The build's undici subset, which the command-line tool bundles too: the same library, loaded at the same cost.
 const { Agent, request } = createRequire(import.meta.url)(path.resolve(undiciFile));
 /** @type {{ origin: string, tenant: string, collections: string[], query: string, files: [string, string][] }} */
@@ -52,7 +53,7 @@ await fourAtATime(details, get);
 await dispatcher.close();
 
 const made = new Set();
-for (const [file, text] of spec.files) {
+for (const [file, text] of folder ? spec.files : []) {
   const target = path.join(folder, file);
   const dir = path.dirname(target);
   if (!made.has(dir)) {

@@ -1,6 +1,6 @@
 // The command-line tool on a tenant folder as users run it, each sample a fresh `node` process timed from spawn to
-// exit: `pull` into a new folder, `pull` again into that unchanged folder and `plan` of it, beside plain Node floors
-// (floor-pull.mjs, floor-read.mjs) that do the least those commands must. A sample that did not do what its row
+// exit: `pull` into a new folder, `pull` again into that unchanged folder, `plan` and `drift` of it, beside plain Node
+// floors (floor-pull.mjs, floor-read.mjs) that do the least those commands must. A sample that did not do what its row
 // claims throws, so the bench fails to measure instead of passing.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -27,7 +27,8 @@ const floorRead = path.join(repoRoot, 'test', 'bench', 'floor-read.mjs');
 /** The undici subset the command-line tool bundles, built by scripts/build.mjs. */
 const undiciSubset = path.join(repoRoot, 'dist', 'undici.js');
 
-type Row = 'pull' | 'repull' | 'plan';
+type Row = 'pull' | 'repull' | 'plan' | 'drift';
+const ROWS: readonly Row[] = ['pull', 'repull', 'plan', 'drift'];
 export type FolderSamples = Record<Row, Pair[]>;
 
 interface Run {
@@ -124,8 +125,18 @@ class FolderBench {
   async plan(folder: string): Promise<number> {
     const run = await runNode([cli, 'plan', folder], this.service.adminToken);
     const ms = succeeded('plan', run);
-    if (!run.stdout.includes('nothing to push')) throw new Error(`plan of the unchanged folder ${folder} planned something: ${run.stdout.trim()}`);
+    if (!/nothing to push|no change/i.test(run.stdout)) throw new Error(`plan of the unchanged folder ${folder} planned something: ${run.stdout.trim()}`);
     return ms;
+  }
+
+  /** Exit 0: the service holds what was pulled, which a drift of anything would not. */
+  async drift(folder: string): Promise<number> {
+    return succeeded('drift', await runNode([cli, 'drift', folder], this.service.adminToken));
+  }
+
+  /** floor-pull.mjs without a folder: the same GETs, four at a time, and nothing written. */
+  async floorDrift(spec: string): Promise<number> {
+    return succeeded('floor-pull.mjs (GETs only)', await runNode([floorPull, undiciSubset, spec], this.service.adminToken));
   }
 
   async floorPull(spec: string, folder: string): Promise<number> {
@@ -167,6 +178,10 @@ class FolderBench {
     }
     await this.plan(folder);
     await this.floorRead(folder);
+    const drifted = await requestsOf(this.service.url, () => this.drift(folder));
+    const floorDrift = await requestsOf(this.service.url, () => this.floorDrift(spec));
+    const difference = requestsDifference(drifted, floorDrift);
+    if (difference) throw new Error(`drift and floor-pull.mjs (GETs only) sent different requests: ${difference}`);
     return { spec, files };
   }
 
@@ -187,6 +202,7 @@ class FolderBench {
       pull: await pair(index, () => pulled('pull'), () => floorPulled(floorFolders[0] as string)),
       repull: await pair(index, () => pulled('pull into the unchanged folder'), () => floorPulled(floorFolders[1] as string)),
       plan: await pair(index, () => this.plan(folder), () => this.floorRead(folder)),
+      drift: await pair(index, () => this.drift(folder), () => this.floorDrift(spec)),
     };
     // The folders stay until the end: removing thousands of files makes the file system slow for whatever writes next
     // (freed blocks are discarded as the journal commits), and that would be whichever side starts the next round.
@@ -201,12 +217,12 @@ export async function measureFolders(): Promise<FolderSamples> {
   try {
     const bench = new FolderBench(service, await tenantId(service), scratch);
     const { spec, files } = await bench.warmUp();
-    const samples: FolderSamples = { pull: [], repull: [], plan: [] };
+    const samples: FolderSamples = { pull: [], repull: [], plan: [], drift: [] };
     for (let index = 0; index < rounds; index++) {
       const round = await bench.round(index, spec, files);
-      for (const row of ['pull', 'repull', 'plan'] as const) samples[row].push(round[row]);
+      for (const row of ROWS) samples[row].push(round[row]);
       const shown = ({ candidate, floor }: Pair): string => `${candidate.toFixed(0)} vs ${floor.toFixed(0)} ms`;
-      console.log(`tenant folder round ${index + 1} of ${rounds}: pull ${shown(round.pull)}, again ${shown(round.repull)}, plan ${shown(round.plan)}`);
+      console.log(`tenant folder round ${index + 1} of ${rounds}: pull ${shown(round.pull)}, again ${shown(round.repull)}, plan ${shown(round.plan)}, drift ${shown(round.drift)}`);
     }
     return samples;
   } finally {

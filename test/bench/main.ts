@@ -81,11 +81,12 @@ function describeMachine(): string {
   return `${os.cpus().length} × ${cpu}, Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-function folderMeasurements({ pull, repull, plan }: FolderSamples): Measurement[] {
+function folderMeasurements({ pull, repull, plan, drift }: FolderSamples): Measurement[] {
   return [
     independent('pull a tenant of 1,000 prompts into a new folder (CLI)', pull, 1.3),
     independent('pull it again into the unchanged folder (CLI)', repull, 1.3),
     independent('plan the unchanged folder of 1,000 prompts (CLI)', plan, 1.5),
+    independent('drift of that folder, nothing drifted (CLI)', drift, 1.3),
   ];
 }
 

@@ -37,16 +37,17 @@ export const extensionNotes: readonly string[] = [
 ];
 
 export const folderNotes: readonly string[] = [
-  '- pull, pull again, plan: `node dist/cli.js pull --url … --tenant … <folder>` of a tenant of 1,000 prompts (a',
-  '  local service of its own) into a new folder, the same again into that unchanged folder, and `plan <folder>` of',
-  '  it, each a fresh process timed from spawn to exit. Pull\'s floor (test/bench/floor-pull.mjs, both pull rows)',
-  '  sends the same GETs four at a time with the undici the tool bundles, parses every answer and writes the same',
-  '  files into a new folder; plan\'s (floor-read.mjs) reads every file of the folder and JSON.parses the .json ones.',
-  '  Node\'s start counts on both sides. A warm-up of each checks that the floor and both pulls send the same',
-  '  requests (the service\'s log) and that the floor writes the first pull\'s bytes; every sample checks that the',
-  '  folder holds them, and plan that it plans nothing, else the bench cannot measure (exit 2). Seven rounds, the',
-  '  order alternating; the figure is the ratio of the medians. Goals 1.3, 1.3 and 1.5: the issue\'s; a pull into',
-  '  an unchanged folder has no more to do than the first.',
+  '- pull, pull again, plan, drift: `node dist/cli.js pull --url … --tenant … <folder>` of a tenant of 1,000 prompts',
+  '  (a local service of its own) into a new folder, the same again into that unchanged folder, then `plan <folder>`',
+  '  and `drift <folder>` of it, each a fresh process timed from spawn to exit. Pull\'s floor (test/bench/floor-pull.mjs,',
+  '  both pull rows) sends the same GETs four at a time with the undici the tool bundles, parses every answer and',
+  '  writes the same files into a new folder; drift\'s is the same script sending the same GETs and writing nothing;',
+  '  plan\'s (floor-read.mjs) reads every file of the folder and JSON.parses the .json ones. Node\'s start counts on',
+  '  both sides. A warm-up of each checks that the floor and both pulls send the same requests (the service\'s log),',
+  '  as drift and its floor do, and that the floor writes the first pull\'s bytes; every sample checks that the folder',
+  '  holds them, plan that it plans nothing and drift that it finds none, else the bench cannot measure (exit 2).',
+  '  Seven rounds, the order alternating; the figure is the ratio of the medians. Goals 1.3, 1.3, 1.5 and 1.3: the',
+  '  issue\'s; a pull into an unchanged folder has no more to do than the first.',
   '- `npm run bench -- --only folders` measures these rows alone; `--only extension` the others; `--help`.',
 ];
 

@@ -77,7 +77,7 @@ function invocations(script: string, problems: string[]): Invocation[] {
     for (const match of line.matchAll(/(?<![\w./-])(?:convai|node dist\/cli\.js)(?=\s)([^;&|<>()\n]*)/g)) {
       const text = match[0].trim();
       const [name, ...words] = (match[1] ?? '').trim().split(/\s+/);
-      const command = COMMANDS.find((c) => c.name === name);
+      const command = COMMANDS.find((c) => c.name === name)?.load();
       if (!command) {
         problems.push(`"${text}": no command ${name ?? ''}`);
         continue;

@@ -201,6 +201,16 @@ export function slug(name: string): string {
 }
 
 /**
+ * The bases a new resource's file may not take (compared as folded names, one file on Windows and macOS): those of
+ * the manifest's entries, and of the folder's JSON files.
+ */
+export function takenBases(entries: readonly Pick<PulledResource, 'file'>[], files: Iterable<string>): Set<string> {
+  const taken = new Set(entries.map((entry) => foldedName(entry.file.replace(/\.json$/, ''))));
+  for (const file of files) if (file.endsWith('.json')) taken.add(foldedName(file.slice(0, -'.json'.length)));
+  return taken;
+}
+
+/**
  * The base (file without `.json`) of a resource in the folder: the name it had
  * there before, else its name's slug, made unique with its id.
  */

@@ -117,7 +117,7 @@ function ordered(changes: Change[], local: Map<string, LocalResource>, problems:
 }
 
 /** The service's current detail of a pulled resource; undefined when it is gone. */
-export async function currentDetail(client: ServiceClient, entry: PulledResource, tenantId: number, signal?: AbortSignal): Promise<JsonObject | undefined> {
+export async function currentDetail(client: ServiceClient, entry: Pick<PulledResource, 'segment' | 'id'>, tenantId: number, signal?: AbortSignal): Promise<JsonObject | undefined> {
   try {
     return await client.get(kindOfSegment(entry.segment), entry.id, entry.segment === 'tenants' ? undefined : tenantId, { signal });
   } catch (error) {

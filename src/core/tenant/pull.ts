@@ -17,7 +17,7 @@ import { kindById, kindOfSegment, TENANT_SEGMENTS, type ResourceKind, type Segme
 import type { FolderEntry, FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
-import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, TENANT_BASE, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
+import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, takenBases, TENANT_BASE, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
 import { changedFields, fieldHashes, filesHash, filesOfTexts, folderValues, keepPulledNewlines, readResource, removeResource, resourceFiles, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { settlePending } from './settle';
 
@@ -62,14 +62,15 @@ export interface PullOptions {
   loaded?: LoadedManifest;
 }
 
-interface Listed {
+export interface Listed {
   segment: Segment;
   kind: ResourceKind;
   id: number;
   name: string;
 }
 
-function nameOf(value: JsonObject, id: number): string {
+/** A resource's name as the folder's manifest and messages give it: `#<id>` when it has none. */
+export function nameOf(value: JsonObject, id: number): string {
   return typeof value.name === 'string' && value.name !== '' ? value.name : `#${id}`;
 }
 
@@ -84,7 +85,7 @@ function unsafeEntry(entry: FolderEntry): FolderProblem | undefined {
 }
 
 /** What the service holds, listed: each resource once, in the service's order, the tenant first. */
-async function listTenant(client: ServiceClient, tenantId: number, tenant: JsonObject | undefined, options: PullOptions): Promise<Listed[]> {
+export async function listTenant(client: ServiceClient, tenantId: number, tenant: JsonObject | undefined, options: Pick<PullOptions, 'signal' | 'concurrency'>): Promise<Listed[]> {
   const call = { signal: options.signal };
   const lists = await mapWithLimit(TENANT_SEGMENTS, options.concurrency ?? 4, async (segment) => {
     const kind = kindOfSegment(segment);
@@ -98,7 +99,7 @@ async function listTenant(client: ServiceClient, tenantId: number, tenant: JsonO
  * The tenant's own record, or undefined when the token may not read it (403: a tenant's own token, which the tenant
  * endpoints alone refuse), so that a least-privilege token still pulls everything else.
  */
-async function tenantRecord(client: ServiceClient, tenantId: number, call: { signal?: AbortSignal }): Promise<JsonObject | undefined> {
+export async function tenantRecord(client: ServiceClient, tenantId: number, call: { signal?: AbortSignal }): Promise<JsonObject | undefined> {
   try {
     return await client.get(kindById('tenant'), tenantId, undefined, call);
   } catch (error) {
@@ -181,8 +182,7 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     before.delete(`tenants/${target.tenantId}`);
     notes.push(`the token may not read tenant ${target.tenantId}'s own record (403), so ${unread ? `${unread.file} was left as it was` : `the folder holds no ${TENANT_BASE}.json`}; everything else was pulled`);
   }
-  const taken = new Set([...before.values()].map((entry) => foldedName(entry.file.replace(/\.json$/, ''))));
-  for (const file of existing) if (file.endsWith('.json')) taken.add(foldedName(file.slice(0, -'.json'.length)));
+  const taken = takenBases([...before.values()], existing);
   const bases = new Map<string, string>();
   for (const item of listed) {
     const old = before.get(`${item.segment}/${item.id}`);

@@ -12,8 +12,10 @@ import type { CheckResult } from './folder-control';
 import type { PulledFolders } from './pulled-folders';
 import { runPromotion, type AppliedChange } from './promotion';
 import { registerRunAffectedTests } from './affected-tests';
+import { registerDriftCommands } from './drift-commands';
 import { resourceNamesArg, sameTenant, tenantRefArg, type TenantRef } from './tenant-refs';
 import { pickTenant } from '../../connections/pickers';
+import { cancellable } from '../progress';
 
 /** The tenant of a tree node the command was run on (its shape, so that this feature does not import the tree's). */
 function tenantOfNode(arg: unknown): { connection: string; tenantId: number } | undefined {
@@ -36,7 +38,7 @@ function registerRefresh(log: Log, folders: PulledFolders, comparisons: Comparis
       if (typeof arg.folder !== 'string') throw new Error('folder must be the absolute path of a pulled tenant folder.');
       const control = await folders.byFolder(arg.folder);
       if (!control) throw new Error(`${arg.folder} holds no pulled tenant (no convai-tenant.json): pull a tenant into it first with "ConvAI: Pull Tenant to Folder…".`);
-      return control.check();
+      return control.refresh();
     }
     const comparison = comparisons.find(arg);
     if (comparison) return vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => comparison.refresh());
@@ -46,7 +48,15 @@ function registerRefresh(log: Log, folders: PulledFolders, comparisons: Comparis
       void vscode.window.showInformationMessage('No pulled tenant folder in this workspace: pull a tenant into one with "ConvAI: Pull Tenant to Folder…".');
       return undefined;
     }
-    const results = await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => Promise.allSettled(targets.map((t) => t.check())));
+    // Drift reads every resource of the folder: a progress the user can cancel, beside the list's own.
+    let cancelled = false;
+    const results = await cancellable('Checking against the service', (signal, progress) => {
+      signal.addEventListener('abort', () => { cancelled = true; });
+      return vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => Promise.allSettled(targets.map((t) => t.refresh({
+        signal, onProgress: (done, total) => progress.report({ message: `${t.label}: ${done} of ${plural(total, 'resource')}` }),
+      }))));
+    });
+    if (cancelled) return undefined;
     const failures = results.flatMap((r, i) => (r.status === 'rejected' ? [`${targets[i]?.label}: ${messageOf(r.reason)}`] : []));
     if (failures.length > 0) throw new Error(failures.join(' '));
     return results.length === 1 && results[0]?.status === 'fulfilled' ? results[0].value : undefined;
@@ -142,5 +152,6 @@ export function registerScmCommands(log: Log, deps: ScmDeps, folders: PulledFold
     registerPromote(log, deps, comparisons),
     registerClose(log, comparisons),
     registerRunAffectedTests(log, folders),
+    ...registerDriftCommands(log, folders),
   ];
 }

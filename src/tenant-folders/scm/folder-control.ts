@@ -6,6 +6,9 @@ import { ServiceError } from '../../core/errors';
 import { diskFolder, type FolderIO } from '../../core/tenant/folder-io';
 import { MANIFEST_FILE, readManifest, type Manifest } from '../../core/tenant/manifest';
 import { localPlan, planPush, type Change, type LocalPlan, type Plan } from '../../core/tenant/plan';
+import type { Drifted } from '../../core/tenant/drift';
+import { takeServiceVersion } from '../../core/tenant/take';
+import type { Segment } from '../../core/resources';
 import { folderValues, resourceFiles } from '../../core/tenant/representation';
 import { messageOf, plural } from '../../core/text';
 import { connectionOf } from '../folders';
@@ -13,6 +16,7 @@ import { ChangeState, diffCommand } from './change-states';
 import { changedFiles, changeName, pulledResourceOf, type ResourceChange } from './changed-files';
 import type { ScmDeps } from './deps';
 import { problemState } from './problem-states';
+import { DriftGroup, type DriftSummary } from './drift-group';
 import { kindOfSegment } from '../../core/resources';
 
 export const PULLED_FOLDER_SCM = 'convai';
@@ -22,6 +26,11 @@ const SETTLE_MS = 300;
 export interface CheckResult {
   changes: number;
   conflicts: number;
+  problems: number;
+  /** Resources changed, created or deleted on the service since the pull; absent when that was not asked. */
+  drifted?: number;
+  /** What the list's status bar item says. */
+  status: string;
 }
 
 function labelOf(manifest: Manifest): string {
@@ -29,14 +38,48 @@ function labelOf(manifest: Manifest): string {
   return `ConvAI: ${tenant?.name ?? `tenant ${manifest.tenantId}`} (${manifest.connection})`;
 }
 
-/** How the list stands with the service, in the input box and, short, in the status bar. */
+/** How the list stands, in the status bar: short, and in its tooltip. */
 interface Status {
   text: string;
   short: string;
 }
 
-const unchecked = (text: string): Status => ({ text, short: '$(cloud) Not checked' });
+/** The last plan against the service: its conflicts hold as long as the folder's manifest is the one it planned against. */
+interface Checked {
+  manifest: Manifest;
+  conflicts: Map<string, Change>;
+  connection: string;
+  at: Date;
+}
 
+const time = (at: Date): string => at.toLocaleTimeString();
+
+/**
+ * The status of the list: the folder's problems and changes as read from disk now, the conflicts of the last plan
+ * (Plan Push, Push, Refresh) while they still hold, and the drift last found. It never says more than was checked.
+ */
+function statusOf(plan: LocalPlan, checked: Checked | undefined, drift: DriftSummary, checkError: string | undefined): Status {
+  const conflicts = checked ? plan.changes.filter((c) => checked.conflicts.has(c.file)).length : 0;
+  const changes = plan.changes.length - conflicts;
+  const problems = plan.problems.length;
+  const parts = [
+    ...(problems > 0 ? [plural(problems, 'problem')] : []),
+    ...(conflicts > 0 ? [plural(conflicts, 'conflict')] : []),
+    ...(changes > 0 ? [plural(changes, 'change')] : []),
+    ...(drift.count ? [`${drift.count} changed on the service`] : []),
+  ];
+  const icon = checkError ? 'error' : problems + conflicts > 0 ? 'warning' : drift.count ? 'cloud-download' : checked || changes === 0 ? 'check' : 'cloud';
+  const unsure = checkError ? 'not checked' : !checked && changes > 0 ? 'conflicts not checked' : '';
+  const short = `$(${icon}) ${parts.length > 0 ? parts.join(' · ') : 'No change since the pull'}${unsure ? `, ${unsure}` : ''}`;
+  const plannedText = checkError
+    ? `Not checked against the service: ${checkError}`
+    : checked ? `${conflicts === 0 ? 'No conflict' : plural(conflicts, 'conflict')} with "${checked.connection}" (planned ${time(checked.at)}).` : 'Conflicts are not checked since the last pull or push: Refresh or Plan Push checks them.';
+  const driftText = drift.error
+    ? `What changed on the service is not known: ${drift.error}`
+    : drift.at ? `${drift.count ? plural(drift.count, 'resource') : 'Nothing'} changed on the service since the pull (checked ${time(drift.at)}).` : 'What changed on the service since the pull: Refresh asks.';
+  const local = `${plural(problems, 'problem')}, ${plural(plan.changes.length, 'change')} in the folder.`;
+  return { short, text: `${local} ${plannedText} ${driftText}` };
+}
 
 /**
  * The change list of one pulled folder: what its files changed since the
@@ -54,10 +97,10 @@ export class PulledFolderControl implements vscode.Disposable {
   private readonly vanished = new vscode.EventEmitter<void>();
   /** The folder's manifest is gone (a folder deleted whole reports no event for the files in it). */
   readonly onDidVanish = this.vanished.event;
+  private readonly drift: DriftGroup;
   private local: LocalPlan | undefined;
-  /** Conflicts by file, from the last check. */
-  private conflicts = new Map<string, Change>();
-  private checkStatus = unchecked('Not checked against the service yet: Refresh looks for conflicts.');
+  private checked: Checked | undefined;
+  private checkError: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** Each read of the folder gets a number; a slower, older read does not overwrite a newer one. */
   private generation = 0;
@@ -79,14 +122,16 @@ export class PulledFolderControl implements vscode.Disposable {
     this.conflictGroup = this.scm.createResourceGroup('conflicts', 'Conflicts');
     this.conflictGroup.hideWhenEmpty = true;
     this.changeGroup = this.scm.createResourceGroup('changes', 'Changes');
+    this.drift = new DriftGroup(this.scm, root, deps);
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '**/*'));
     this.disposables.push(
+      this.drift,
       this.scm,
       this.vanished,
       watcher,
-      watcher.onDidCreate((uri) => this.changed(uri)),
-      watcher.onDidChange((uri) => this.changed(uri)),
-      watcher.onDidDelete((uri) => this.changed(uri)),
+      watcher.onDidCreate(() => this.schedule()),
+      watcher.onDidChange(() => this.schedule()),
+      watcher.onDidDelete(() => this.schedule()),
       deps.files.add(this.key, (file) => this.serviceText(file)),
     );
   }
@@ -109,15 +154,6 @@ export class PulledFolderControl implements vscode.Disposable {
 
   owns(sourceControl: unknown): boolean {
     return sourceControl === this.scm;
-  }
-
-  private changed(uri: vscode.Uri): void {
-    // A pull or a push rewrites the manifest: conflicts found against the old base no longer hold.
-    if (uri.fsPath === vscode.Uri.joinPath(this.root, MANIFEST_FILE).fsPath && this.conflicts.size > 0) {
-      this.conflicts = new Map();
-      this.checkStatus = unchecked('Pulled or pushed since the last check: Refresh looks for conflicts again.');
-    }
-    this.schedule();
   }
 
   private schedule(): void {
@@ -155,27 +191,95 @@ export class PulledFolderControl implements vscode.Disposable {
     return planPush(connection.client, this.io);
   }
 
+  /** Takes a plan made elsewhere (Plan Push, Push) as the last check: its conflicts and the status show it. */
+  async adopt(plan: Plan): Promise<void> {
+    const connection = this.connection(plan.manifest);
+    this.checked = {
+      manifest: plan.manifest,
+      conflicts: new Map(plan.changes.filter((c) => c.action === 'conflict').map((c) => [c.file, c])),
+      connection: 'name' in connection ? connection.name : plan.manifest.connection,
+      at: new Date(),
+    };
+    this.checkError = undefined;
+    this.deps.files.reload(this.key);
+    await this.refreshLocal();
+  }
+
   /** Checks the folder's changes against the service (the plan of a push): conflicts, and what is already gone there. */
-  async check(): Promise<CheckResult> {
+  async check(signal?: AbortSignal): Promise<CheckResult> {
+    const connection = await this.client();
+    try {
+      await this.adopt(await planPush(connection.client, this.io, { signal }));
+    } catch (error) {
+      this.checked = undefined;
+      this.checkError = messageOf(error);
+      await this.refreshLocal();
+      throw error;
+    }
+    return this.result();
+  }
+
+  /** Asks the service what changed there since the pull and lists it under "Changed on the service". */
+  async findDrift(options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<Drifted[]> {
+    const connection = await this.client();
+    try {
+      return await this.drift.fetch(connection.client, this.io, options);
+    } finally {
+      await this.refreshLocal();
+    }
+  }
+
+  /** Checks conflicts and drift, as Refresh does; a failed drift shows on its group and the status, not as a failure. */
+  async refresh(options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<CheckResult> {
+    const [checked] = await Promise.all([this.check(options.signal), this.findDrift(options).catch((error: unknown) => {
+      if (!options.signal?.aborted) this.deps.log.warn(`${this.root.fsPath}: what changed on the service is not known: ${messageOf(error)}`);
+    })]);
+    return { ...checked, ...this.result() };
+  }
+
+  /** Writes the service's version of one resource into the folder (core/tenant/take.ts), and shows the folder as it is then. */
+  async take(target: { segment: Segment; id: number }, signal?: AbortSignal): Promise<void> {
+    const connection = await this.client();
+    try {
+      await takeServiceVersion(connection.client, this.io, target, { signal });
+    } finally {
+      await this.refreshLocal();
+    }
+  }
+
+  /** Whether the folder changed the resource of a JSON file since the pull (its JSON or a text file). */
+  changedLocally(file: string): boolean {
+    return this.local?.changes.some((change) => change.file === file) ?? false;
+  }
+
+  /** The drift last found that still holds, for Take Service Version from the palette. */
+  currentDrift(): Drifted[] {
+    return this.local ? this.drift.current(this.local.manifest) : [];
+  }
+
+  /** How the list stands after a check, as Refresh returns it. */
+  private result(): CheckResult {
+    const plan = this.local;
+    if (!plan) throw new Error(`${this.root.fsPath}: the folder was not read.`);
+    const drift = this.drift.summary(plan.manifest);
+    return {
+      changes: plan.changes.length,
+      conflicts: this.checked ? plan.changes.filter((c) => this.checked?.conflicts.has(c.file)).length : 0,
+      problems: plan.problems.length,
+      ...(drift.count === undefined ? {} : { drifted: drift.count }),
+      status: this.scm.statusBarCommands?.[0]?.title ?? '',
+    };
+  }
+
+  /** The connection the folder's commands use, or a failure that says why there is none. */
+  private async client(): Promise<{ name: string; client: ServiceClient }> {
     const manifest = this.local?.manifest ?? (await localPlan(this.io)).manifest;
     const connection = this.connection(manifest);
     if ('problem' in connection) {
       await this.refreshLocal();
       throw new Error(connection.problem);
     }
-    try {
-      const plan = await planPush(connection.client, this.io);
-      this.conflicts = new Map(plan.changes.filter((c) => c.action === 'conflict').map((c) => [c.file, c]));
-      const found = this.conflicts.size === 0 ? 'No conflicts' : plural(this.conflicts.size, 'conflict');
-      this.checkStatus = { text: `${found} with "${connection.name}" (checked ${new Date().toLocaleTimeString()}).`, short: `$(${this.conflicts.size === 0 ? 'check' : 'warning'}) ${found}` };
-      this.deps.files.reload(this.key);
-      await this.refreshLocal();
-      return { changes: plan.changes.length, conflicts: this.conflicts.size };
-    } catch (error) {
-      this.checkStatus = { text: `Not checked against "${connection.name}": ${messageOf(error)} Refresh to try again.`, short: '$(error) Not checked' };
-      await this.refreshLocal();
-      throw error;
-    }
+    return connection;
   }
 
   /** The connection Push would use (folders.ts: by name, else by base URL), or why there is none. */
@@ -190,8 +294,10 @@ export class PulledFolderControl implements vscode.Disposable {
 
   private render(plan: LocalPlan): void {
     const connection = this.connection(plan.manifest);
+    // Conflicts hold while the folder's manifest is the one the plan was made against: not after a push or a pull.
+    const checked = this.checked && isDeepStrictEqual(this.checked.manifest, plan.manifest) ? this.checked : undefined;
     const rows = plan.changes.flatMap((local) => {
-      const conflict = this.conflicts.get(local.file);
+      const conflict = checked?.conflicts.get(local.file);
       const change: ResourceChange = {
         action: conflict ? 'conflict' : local.action,
         segment: local.segment,
@@ -217,10 +323,11 @@ export class PulledFolderControl implements vscode.Disposable {
     this.deps.decorations.publish(this, states);
     this.scm.count = plan.changes.length;
     this.problemGroup.resourceStates = plan.problems.map((problem) => problemState(this.root, problem));
-    const problems = plan.problems.length > 0 ? `${plural(plan.problems.length, 'problem')} to fix before a push (the Problems list).` : '';
-    const status = 'problem' in connection ? { text: connection.problem, short: '$(warning) No connection' } : this.checkStatus;
-    const short = plan.problems.length > 0 ? `$(warning) ${plural(plan.problems.length, 'problem')}` : status.short;
-    this.scm.statusBarCommands = [{ title: short, tooltip: `${[problems, status.text].filter(Boolean).join(' ')} Click to check again.`, command: COMMANDS.refreshTenantChanges, arguments: [this.scm] }];
+    this.deps.decorations.publish(this.drift, this.drift.render(plan.manifest, 'name' in connection ? connection.name : plan.manifest.connection));
+    const status = 'problem' in connection
+      ? { text: connection.problem, short: '$(warning) No connection' }
+      : statusOf(plan, checked, this.drift.summary(plan.manifest), this.checkError);
+    this.scm.statusBarCommands = [{ title: status.short, tooltip: `${status.text} Click to check again.`, command: COMMANDS.refreshTenantChanges, arguments: [this.scm] }];
   }
 
   /** The service's version of a file: what a pull would write for the resource's current state. */
@@ -246,6 +353,7 @@ export class PulledFolderControl implements vscode.Disposable {
     // VS Code keeps showing the status of the last list it showed once that list is gone, unless it is emptied first.
     this.scm.statusBarCommands = [];
     this.deps.decorations.withdraw(this);
+    this.deps.decorations.withdraw(this.drift);
     for (const disposable of this.disposables) disposable.dispose();
   }
 }

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MANIFEST_FILE } from '../../core/tenant/manifest';
 import { messageOf } from '../../core/text';
+import type { FolderEvents } from '../folder-events';
 import type { ScmDeps } from './deps';
 import { PulledFolderControl } from './folder-control';
 
@@ -16,7 +17,7 @@ export class PulledFolders implements vscode.Disposable {
   private readonly controls = new Map<string, Promise<PulledFolderControl | undefined>>();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly deps: ScmDeps) {
+  constructor(private readonly deps: ScmDeps, events: FolderEvents) {
     const watcher = vscode.workspace.createFileSystemWatcher(MANIFESTS);
     this.disposables.push(
       watcher,
@@ -26,6 +27,9 @@ export class PulledFolders implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.scan()),
       // A connection added, removed or given a token changes what the lists can show.
       deps.connections.onDidChange(() => void this.each((control) => control.refreshLocal())),
+      // A plan made by Plan Push or Push is the list's last check; a push or a pull makes the one before stale.
+      events.onDidPlan(({ folder, plan }) => void this.opened(folder)?.then((control) => control?.adopt(plan))),
+      events.onDidWrite((folder) => void this.opened(folder)?.then((control) => control && this.afterWrite(control))),
     );
     void this.scan();
   }
@@ -33,6 +37,21 @@ export class PulledFolders implements vscode.Disposable {
   /** The control of a folder; one is opened when the folder holds a manifest the watcher has not reported yet. */
   async byFolder(folder: string): Promise<PulledFolderControl | undefined> {
     return this.add(vscode.Uri.file(path.resolve(folder)), false);
+  }
+
+  /** The control of a folder whose list is open; none is opened for it. */
+  private opened(folder: string): Promise<PulledFolderControl | undefined> | undefined {
+    return this.controls.get(path.resolve(folder));
+  }
+
+  /**
+   * After a push or a pull, the list checks the folder again (conflicts and drift), with the progress in the Source
+   * Control view; a failure shows in the list's status and groups, not in a message nobody asked for.
+   */
+  private async afterWrite(control: PulledFolderControl): Promise<void> {
+    if (!(await control.hasConnection())) return;
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => control.refresh())
+      .then(undefined, (error: unknown) => this.deps.log.warn(`${control.root.fsPath}: ${messageOf(error)}`));
   }
 
   /** The control that owns a SourceControl handed to a command from the Source Control view. */
