@@ -123,7 +123,7 @@ describe('tenant folders: drift and taking the service\'s version', () => {
     await takeServiceVersion(client, folder, { segment: 'ai_prompts', id: triage.id });
     const json = JSON.parse(folder.files.get(triage.file) ?? '{}') as JsonObject;
     assert.equal(json.description, 'Changed in the web form');
-    assert.equal(folder.files.get(triage.file.replace(/\.json$/, '.system.md')), 'New system text');
+    assert.equal(folder.files.get(triage.file.replace(/\.json$/, '.system.md')), 'New system text\n', 'a text file holds the text and one newline');
     assert.equal(folder.files.get(greeting.file), edited, 'another resource\'s edit is kept');
     assert.deepEqual(await findDrift(client, folder), []);
     const plan = await localPlan(folder);
@@ -141,7 +141,7 @@ describe('tenant folders: drift and taking the service\'s version', () => {
     await takeServiceVersion(client, folder, { segment: 'ai_prompts', id: created.id as number });
     await takeServiceVersion(client, folder, { segment: 'ai_prompts', id: handoff.id });
     assert.equal(JSON.parse(folder.files.get('ai_prompts/made-elsewhere.json') ?? '{}').id, created.id);
-    assert.equal(folder.files.get('ai_prompts/made-elsewhere.system.md'), 'Hello');
+    assert.equal(folder.files.get('ai_prompts/made-elsewhere.system.md'), 'Hello\n');
     assert.ok(![...folder.files.keys()].some((file) => file.startsWith(handoff.file.replace(/\.json$/, ''))), 'the deleted prompt\'s files are gone');
     const manifest = (await loadManifest(folder))?.manifest;
     assert.ok(manifest?.resources.some((e) => e.id === created.id && e.file === 'ai_prompts/made-elsewhere.json'));
