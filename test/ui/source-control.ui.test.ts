@@ -101,7 +101,8 @@ describe('the Source Control view of a pulled tenant folder', () => {
     await addedLine(page).waitFor({ state: 'detached' });
     await changeRow(page).waitFor({ state: 'detached' });
     const id = await samplePromptId(client, TENANT, 'Order Triage');
-    assert.equal((await client.get(kindById('prompt'), id, TENANT)).system, `${pulledText}\n${ADDED}\n`);
+    // The file's final newline is the file's, not the text's.
+    assert.equal((await client.get(kindById('prompt'), id, TENANT)).system, `${pulledText}\n${ADDED}`);
   });
 
   it('after `convai pull` brings a change made on the service, the open diff shows it as the service\'s', async () => {
