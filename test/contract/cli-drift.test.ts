@@ -11,7 +11,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { kindById } from '../../src/core/resources';
 import { runCli, type Run } from './cli-process';
-import { startContract, type ContractContext } from './setup';
+import { freshTenant, useContract, type ContractContext } from './setup';
 
 interface Entry { segment: string; id: number; file: string; name: string }
 interface DriftJson { drifted: Array<{ segment: string; id: number; name: string; change: string; fields: string[] }> }
@@ -34,15 +34,11 @@ describe('contract: drift (CLI)', function () {
   const logged = async (): Promise<Logged[]> => (await (await request(`${ctx.service.url}/__test/requests`)).body.json()) as Logged[];
   const clearLog = (): Promise<string> => request(`${ctx.service.url}/__test/requests`, { method: 'DELETE' }).then((r) => r.body.text());
 
-  before(async () => {
-    ctx = await startContract();
-  });
-  after(async () => {
-    await ctx.close();
+  useContract((started) => {
+    ctx = started;
   });
   beforeEach(async () => {
-    await request(`${ctx.service.url}/__test/reset`, { method: 'POST' }).then((r) => r.body.text());
-    tenantId = (await ctx.admin.create(kindById('tenant'), { name: 'Drift', email: 'd@example.com' })).id as number;
+    tenantId = await freshTenant(ctx, 'Drift');
     await ctx.admin.create(prompts, { name: 'Greeting', system: 'Say hello.', description: 'Greets' }, tenantId);
     await ctx.admin.create(prompts, { name: 'Closing', system: 'Say goodbye.' }, tenantId);
     await ctx.admin.create(prompts, { name: 'Untouched', system: 'Stay.' }, tenantId);

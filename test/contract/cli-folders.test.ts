@@ -14,7 +14,7 @@ import { request } from 'undici';
 import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
 import { runCli, type Run } from './cli-process';
-import { startContract, type ContractContext } from './setup';
+import { freshTenant, useContract, type ContractContext } from './setup';
 
 interface ManifestFile {
   baseUrl: string;
@@ -39,15 +39,11 @@ describe('contract: what a tenant folder may hold and name (CLI)', function () {
   const manifest = async (): Promise<ManifestFile> => JSON.parse(await readFile(at('convai-tenant.json'), 'utf8')) as ManifestFile;
   const saveManifest = async (value: ManifestFile): Promise<void> => writeFile(at('convai-tenant.json'), JSON.stringify(value, null, 2));
 
-  before(async () => {
-    ctx = await startContract();
-  });
-  after(async () => {
-    await ctx.close();
+  useContract((started) => {
+    ctx = started;
   });
   beforeEach(async () => {
-    await request(`${ctx.service.url}/__test/reset`, { method: 'POST' }).then((r) => r.body.text());
-    tenantId = (await ctx.admin.create(kindById('tenant'), { name: 'Folders', email: 'f@example.com' })).id as number;
+    tenantId = await freshTenant(ctx, 'Folders');
     await ctx.admin.create(prompts, { name: 'Greeting', system: 'Say hello.', user_prompt: 'Hi {{name}}' }, tenantId);
     await ctx.admin.create(prompts, { name: 'Closing', system: 'Say goodbye.' }, tenantId);
     work = await mkdtemp(path.join(tmpdir(), 'convai-folders-'));

@@ -11,7 +11,7 @@ import { request } from 'undici';
 import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
 import { runCli, type Run } from './cli-process';
-import { startContract, type ContractContext } from './setup';
+import { freshTenant, useContract, type ContractContext } from './setup';
 
 describe('contract: plan --format markdown (CLI)', function () {
   let ctx: ContractContext;
@@ -26,15 +26,11 @@ describe('contract: plan --format markdown (CLI)', function () {
   };
   const requests = async (): Promise<number> => (JSON.parse(await request(`${ctx.service.url}/__test/requests`).then((r) => r.body.text())) as unknown[]).length;
 
-  before(async () => {
-    ctx = await startContract();
-  });
-  after(async () => {
-    await ctx.close();
+  useContract((started) => {
+    ctx = started;
   });
   beforeEach(async () => {
-    await request(`${ctx.service.url}/__test/reset`, { method: 'POST' }).then((r) => r.body.text());
-    const tenantId = (await ctx.admin.create(kindById('tenant'), { name: 'Review', email: 'r@example.com' })).id as number;
+    const tenantId = await freshTenant(ctx, 'Review');
     await ctx.admin.create(kindById('prompt'), { name: 'Greeting', system: 'Say hello.\nBe brief.\nEnd politely.', temparature: 0.2 }, tenantId);
     await ctx.admin.create(kindById('integration'), {
       name: 'CRM', system: 'http_api', technical_id: 'crm', url: `https://crm:${urlPassword}@crm.example/api`, tec_params: { api_key: credential, model: 'm1' },

@@ -7,11 +7,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { request } from 'undici';
 import { kindById } from '../../src/core/resources';
 import type { RecordedRequest } from '../service/request-log';
 import { runCli, type Run } from './cli-process';
-import { startContract, type ContractContext } from './setup';
+import { freshTenant, useContract, type ContractContext } from './setup';
 
 const SECRET = 'saved-plan-crm-secret-51d0';
 
@@ -30,15 +29,11 @@ describe('contract: saved plans (CLI)', function () {
     .filter((r) => r.method !== 'GET')
     .map(({ method, path: requestPath, fields }) => ({ method, path: requestPath, ...(fields ? { fields } : {}) }));
 
-  before(async () => {
-    ctx = await startContract();
-  });
-  after(async () => {
-    await ctx.close();
+  useContract((started) => {
+    ctx = started;
   });
   beforeEach(async () => {
-    await request(`${ctx.service.url}/__test/reset`, { method: 'POST' }).then((r) => r.body.text());
-    tenantId = (await ctx.admin.create(kindById('tenant'), { name: 'Saved Plans', email: 'p@example.com' })).id as number;
+    tenantId = await freshTenant(ctx, 'Saved Plans');
     greeting = (await ctx.admin.create(prompts, { name: 'Greeting', system: 'Say hello.' }, tenantId)).id as number;
     closing = (await ctx.admin.create(prompts, { name: 'Closing', system: 'Say goodbye.' }, tenantId)).id as number;
     await ctx.admin.create(kindById('integration'), { name: 'CRM', system: 'http_api', technical_id: 'crm', tec_params: { api_key: SECRET } }, tenantId);

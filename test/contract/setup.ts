@@ -1,4 +1,6 @@
+import { request } from 'undici';
 import { ServiceClient } from '../../src/core/client';
+import { kindById } from '../../src/core/resources';
 import { startService, type RunningService, type ServiceOptions } from '../service/server';
 
 export interface ContractContext {
@@ -26,4 +28,22 @@ export async function startContract(options: Pick<ServiceOptions, 'timestamps' |
       await service.close();
     },
   };
+}
+
+/** The local service for a whole mocha suite, handed to `take` once it runs, and closed after the suite. */
+export function useContract(take: (ctx: ContractContext) => void): void {
+  let started: ContractContext | undefined;
+  before(async () => {
+    started = await startContract();
+    take(started);
+  });
+  after(async () => {
+    await started?.close();
+  });
+}
+
+/** The service emptied of what earlier tests made, and one new tenant of it: each folder test starts from there. */
+export async function freshTenant(ctx: ContractContext, name: string): Promise<number> {
+  await request(`${ctx.service.url}/__test/reset`, { method: 'POST' }).then((r) => r.body.text());
+  return (await ctx.admin.create(kindById('tenant'), { name, email: `${name.toLowerCase().replace(/\W+/g, '-')}@example.com` })).id as number;
 }

@@ -186,8 +186,9 @@ describe('prompt tests: properties of the reader and the checks', () => {
       let started = performance.now();
       const result = call();
       let ms = performance.now() - started;
-      if (ms >= LIMIT_MS / 4) {
-        // A garbage collection of what the generators made can land in any call: the better of two runs is the call's own time.
+      // A garbage collection of what the generators made, or another process on a busy machine, can land in any call:
+      // the best of a few runs is the call's own time, while a call that blows up stays slow in every run.
+      for (let again = 0; again < 4 && ms >= LIMIT_MS / 4; again++) {
         started = performance.now();
         call();
         ms = Math.min(ms, performance.now() - started);
