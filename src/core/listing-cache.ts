@@ -89,9 +89,14 @@ export class ListingCache {
     return outcome.value;
   }
 
+  /** How the listing's load ended, when it has; never starts a load. */
+  settled(key: ListingKey): Outcome<JsonObject[]> | undefined {
+    return this.entries.get(keyText(key))?.settled;
+  }
+
   /** The listing's items when it is loaded and loaded well; never starts a load. */
   peek(key: ListingKey): JsonObject[] | undefined {
-    const settled = this.entries.get(keyText(key))?.settled;
+    const settled = this.settled(key);
     return settled?.ok ? settled.value : undefined;
   }
 

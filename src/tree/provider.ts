@@ -49,7 +49,13 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
 
   getTreeItem(node: TreeNode): vscode.TreeItem | Thenable<vscode.TreeItem> {
     if (node instanceof KindNode) {
-      return this.list(node.connectionName, node.tenantId, node.segment).then((outcome) => toTreeItem(node, this.context(node), outcome));
+      // Answered at once, the count coming with a redraw once the listing has loaded: an item that waits for its
+      // listing keeps its tenant's children loading, and a second load of them meanwhile (a redraw of the connection
+      // when its state changes) makes VS Code register the kinds twice and leave the tenant empty.
+      const key = { connection: node.connectionName, tenantId: node.tenantId, segment: node.segment };
+      const outcome = this.listings.settled(key);
+      if (!outcome) void this.listings.get(key).then(() => this.changed.fire(node));
+      return toTreeItem(node, this.context(node), outcome);
     }
     return toTreeItem(node, this.context(node));
   }
