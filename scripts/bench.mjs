@@ -5,10 +5,10 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { bundleOptions } from './bundle-options.mjs';
+import { undiciOnlyOptions } from './bundle-options.mjs';
 import { ensureCodeServer, ensureNodeModules, ensureSystemPackages, repoRoot, run } from './ensure.mjs';
 
-// In out/, which the build empties first: never in dist/, whose files the bench counts as the extension's.
+// In out/, which the build empties first: never in dist/, whose files are the extension's and the tool's.
 const undiciBundle = path.join(repoRoot, 'out', 'bench', 'undici-only.js');
 
 /** @type {string} */
@@ -18,12 +18,7 @@ try {
   ensureSystemPackages();
   codeServer = ensureCodeServer();
   run(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs')]);
-  await build({
-    ...bundleOptions(false),
-    stdin: { contents: "export * from 'undici';", resolveDir: repoRoot, sourcefile: 'undici-only.js', loader: 'js' },
-    outfile: undiciBundle,
-    external: ['vscode'],
-  });
+  await build({ ...undiciOnlyOptions(repoRoot), outfile: undiciBundle });
 } catch (error) {
   console.error(`bench could not be prepared: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(2);

@@ -28,29 +28,33 @@ const undiciSubset = path.join(root, 'src/http/undici-subset.js');
 const undiciApart = { name: 'undici', setup: (b) => b.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true })) };
 
 /**
- * re2js, the pattern engine of prompt tests, in dist/re2js.js for the command-line tool, loaded at the first pattern
- * (src/core/pattern.ts): evaluating its ~150 KB cost every command some 40 ms, and plan, pull and push match none.
+ * re2js, the pattern engine of prompt tests, in dist/re2js.js, loaded at the first pattern (src/core/pattern.ts):
+ * evaluating its ~150 KB cost every command some 40 ms (plan, pull and push match none), and an extension host that
+ * runs no prompt test never needs to read it.
  * @type {import('esbuild').Plugin}
  */
 const re2jsApart = { name: 're2js', setup: (b) => b.onResolve({ filter: /^re2js$/ }, () => ({ path: './re2js.js', external: true })) };
 
 /**
- * The command-line tool's compiled schemas in dist/validators.js, loaded at the first check (src/core/validation.ts):
- * about 90 KB that every command would parse, and a plan of an unchanged folder never runs. The extension keeps them
- * in its bundle, which shares ajv's runtime helpers with them, and evaluates them at the first check too.
+ * The compiled schemas in dist/validators.js, loaded at the first check (src/core/validation.ts): about 90 KB that
+ * every command would parse, and a plan of an unchanged folder never runs; the extension checks nothing until a
+ * document is edited or saved. They share nothing with the bundles but ajv's runtime helpers, which are small.
  * @type {import('esbuild').Plugin}
  */
 const validatorsApart = { name: 'validators', setup: (b) => b.onResolve({ filter: /\/generated\/validators$/ }, () => ({ path: './validators.js', external: true })) };
 
-// undici waits in a file of its own until the first request, so activation does not load it.
+// undici waits in a file of its own until the first request, the schemas until the first check and re2js until the
+// first pattern, so activation loads none of them (docs/performance.md counts what it does load against a budget).
 await build({
   ...common,
   entryPoints: [path.join(root, 'src/extension.ts')],
   outfile: path.join(root, 'dist/extension.js'),
-  plugins: [undiciApart, vscodeApiOnce(root)],
+  plugins: [undiciApart, validatorsApart, re2jsApart, vscodeApiOnce(root)],
 });
-// Shared by the extension and the command-line tool.
+// These three are shared by the extension and the command-line tool.
 await build({ ...common, entryPoints: [undiciSubset], outfile: path.join(root, 'dist/undici.js') });
+await build({ ...common, stdin: { contents: "export * from 're2js';", resolveDir: root, sourcefile: 're2js.js', loader: 'js' }, outfile: path.join(root, 'dist/re2js.js') });
+await build({ ...common, entryPoints: [path.join(root, 'src/core/generated/validators.ts')], outfile: path.join(root, 'dist/validators.js') });
 
 // The command-line tool runs in plain Node: no other `external`, so a `vscode` import reaching it fails the build.
 // undici waits apart here too: a command that sends no request (plan of an unchanged folder, --help) starts ~10 ms
@@ -64,8 +68,6 @@ await build({
   banner: { js: '#!/usr/bin/env node' },
   plugins: [undiciApart, validatorsApart, re2jsApart],
 });
-await build({ ...common, stdin: { contents: "export * from 're2js';", resolveDir: root, sourcefile: 're2js.js', loader: 'js' }, outfile: path.join(root, 'dist/re2js.js') });
-await build({ ...common, entryPoints: [path.join(root, 'src/core/generated/validators.ts')], outfile: path.join(root, 'dist/validators.js') });
 
 // The schemas of pulled tenant folders' files, derived from schemas/ (package.json's jsonValidation points here).
 writeFolderSchemas(path.join(root, 'schemas'), path.join(root, 'dist', 'schemas', 'folder'));

@@ -1,6 +1,6 @@
 // @ts-check
 // esbuild options every bundle of the extension shares: scripts/build.mjs builds dist/ with them, and
-// scripts/bench.mjs its undici-only floor, so that the two compare like with like.
+// scripts/bench.mjs and test/unit/bundle.test.ts the undici-only floor, so that they compare like with like.
 
 /**
  * @param {boolean} watch
@@ -17,5 +17,19 @@ export function bundleOptions(watch) {
     minify: !watch,
     sourcemap: true,
     logLevel: 'warning',
+  };
+}
+
+/**
+ * The floor the extension host's JavaScript is measured against (docs/performance.md): undici's whole index, bundled
+ * like dist/extension.js. Without an output file: the caller names where it goes.
+ * @param {string} root the repository
+ * @returns {import('esbuild').BuildOptions}
+ */
+export function undiciOnlyOptions(root) {
+  return {
+    ...bundleOptions(false),
+    stdin: { contents: "export * from 'undici';", resolveDir: root, sourcefile: 'undici-only.js', loader: 'js' },
+    external: ['vscode'],
   };
 }

@@ -12,7 +12,7 @@ let engine: typeof Re2 | undefined;
 
 /**
  * re2js, loaded at the first pattern rather than with its importers: evaluating it costs a command that matches
- * nothing (a plan, a pull) some 40 ms, and the command-line tool keeps it in a file of its own (dist/re2js.js).
+ * nothing (a plan, a pull) some 40 ms, and the bundles keep it in a file of their own (dist/re2js.js).
  */
 function re2js(): typeof Re2 {
   // A require, not an import: an import would load it with the module that names it.

@@ -15,6 +15,7 @@ import { measureValidation } from './validation';
 import { extensionNotes, folderNotes, notesHeader, suiteNotes } from './notes';
 import { CALLS, measureCallThroughput, measureSuiteThroughput, SUITE_CASES, SUITE_CONCURRENCY } from './suite-throughput';
 import { measureFolders, type FolderSamples } from './folders';
+import { bytesOf, distPaths, FIRST_USE_FILES, HOST_BUDGET_KB, HOST_FILES } from './host-size';
 import { benchUsage, type BenchGroup, parseBenchArgs } from './options';
 
 /** One activation sample per extension host, so several hosts; each also adds open, save, listing and tree pairs. */
@@ -29,20 +30,10 @@ function required(name: string): string {
   return value;
 }
 
-/** The command-line tool's own files in dist/ (scripts/build.mjs): the tool and the schemas it loads apart. */
-const CLI_FILES = ['cli.js', 'validators.js'];
+const dist = path.join(repoRoot, 'dist');
 
-/** What the extension host loads of the extension: dist/*.js but the command-line tool's. */
-function extensionBundles(): string[] {
-  const dist = path.join(repoRoot, 'dist');
-  const files = fs.readdirSync(dist).filter((name) => name.endsWith('.js') && !CLI_FILES.includes(name));
-  if (!files.includes('extension.js')) throw new Error('dist/extension.js is missing: the build did not run');
-  return files.map((name) => path.join(dist, name));
-}
-
-function sizeOf(files: readonly string[]): number {
-  return files.reduce((sum, file) => sum + fs.statSync(file).size, 0);
-}
+/** Every file the extension host may load of the extension: their built-ins are loaded before activation is timed. */
+const extensionBundles = (): string[] => distPaths(dist, [...HOST_FILES, ...FIRST_USE_FILES]);
 
 const candidates = (pairs: readonly Pair[]): number[] => pairs.map((pair) => pair.candidate);
 const floors = (pairs: readonly Pair[]): number[] => pairs.map((pair) => pair.floor);
@@ -52,12 +43,11 @@ const independent = (measure: string, pairs: readonly Pair[], goal: number): Mea
 interface Inputs {
   runs: readonly SessionSamples[];
   validation: readonly Pair[];
-  bundles: readonly string[];
   undiciBundle: string;
   requestLog: readonly LoggedRequest[];
 }
 
-function extensionMeasurements({ runs, validation, bundles, undiciBundle, requestLog }: Inputs): Measurement[] {
+function extensionMeasurements({ runs, validation, undiciBundle, requestLog }: Inputs): Measurement[] {
   const pooled = (pick: (run: SessionSamples) => Pair[]): Pair[] => runs.flatMap(pick);
   const requests = (measure: string, pick: (run: SessionSamples) => UsedPrompts): Measurement => {
     const count = (side: keyof UsedPrompts): number[] => requestsPerPrompt(requestLog, runs.flatMap((run) => pick(run)[side]));
@@ -65,7 +55,7 @@ function extensionMeasurements({ runs, validation, bundles, undiciBundle, reques
   };
   return [
     medianOfRatios('activation: require + activate() vs require of an undici-only bundle', runs.map((run) => run.host.activation), 1.5),
-    sizeDifference('extension-host JS (dist/*.js but the CLI\'s) vs the undici-only bundle', sizeOf(bundles), sizeOf([undiciBundle]), 150),
+    sizeDifference('extension-host JS (extension.js + undici.js) vs the undici-only bundle', bytesOf(distPaths(dist, HOST_FILES)), bytesOf([undiciBundle]), HOST_BUDGET_KB),
     independent('open a prompt never read (openTextDocument)', pooled((run) => run.host.open), 1.5),
     requests('requests to the service per open', (run) => run.host.opened),
     independent('save an edited prompt (TextDocument.save)', pooled((run) => run.host.save), 2),
@@ -114,7 +104,7 @@ async function measureExtension(): Promise<Measurement[]> {
     await service.close();
   }
 
-  return extensionMeasurements({ runs, validation, bundles, undiciBundle, requestLog });
+  return extensionMeasurements({ runs, validation, undiciBundle, requestLog });
 }
 
 const groups: Record<BenchGroup, { measure: () => Promise<Measurement[]>; ran: string; notes: readonly string[] }> = {

@@ -1,0 +1,32 @@
+// What docs/performance.md counts as the extension host's JavaScript, against its budget: the bench's row and a unit
+// test (test/unit/bundle.test.ts) measure it with these, so that the two cannot count different things.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * What a host loads of the extension when it activates and sends its first request (the tree lists tenants at once):
+ * the main file and the parts of undici used (src/core/http.ts).
+ */
+export const HOST_FILES: readonly string[] = ['extension.js', 'undici.js'];
+
+/**
+ * Loaded at a feature's first use, and so not counted: the compiled schemas at the first check of an edited or saved
+ * document (src/core/validation.ts), re2js at a prompt test's first pattern (src/core/pattern.ts).
+ */
+export const FIRST_USE_FILES: readonly string[] = ['validators.js', 're2js.js'];
+
+/** KB over the undici-only bundle: issue 14's goal, which issue 29 keeps. */
+export const HOST_BUDGET_KB = 150;
+
+/** The paths of `files` in `dist`, each required to exist: a missing file would count as nothing. */
+export function distPaths(dist: string, files: readonly string[]): string[] {
+  return files.map((file) => {
+    const at = path.join(dist, file);
+    if (!fs.existsSync(at)) throw new Error(`${at} is missing: build first (node scripts/build.mjs)`);
+    return at;
+  });
+}
+
+export function bytesOf(paths: readonly string[]): number {
+  return paths.reduce((sum, at) => sum + fs.statSync(at).size, 0);
+}
