@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { messageOf } from '../core/text';
-import { PROGRAM, UsageError, type Command, type Options, type ParsedArgs } from './command';
+import { PROGRAM, UsageError, type ArgValue, type Command, type Options, type ParsedArgs } from './command';
 
 /** node:util's messages end with advice on `--`; the first sentence and the usage line say more here. */
 function parseProblem(error: unknown, command: Command): UsageError {
@@ -59,4 +59,12 @@ export function parseArguments(args: readonly string[], command: Command): Parse
   }
   refuseRepeats(parsed.tokens ?? [], command.options, command);
   return { values: parsed.values, positionals: parsed.positionals };
+}
+
+/** `--format`, checked before anything is read or sent: one of the command's formats, the first when not given. */
+export function formatOption<F extends string>(value: ArgValue, formats: readonly [F, ...F[]], command: string, alternative = ''): F {
+  if (value === undefined) return formats[0];
+  const format = formats.find((f) => f === value);
+  if (!format) throw new UsageError(`--format "${String(value)}" is not a format of ${command}: give one of ${formats.join(', ')}${alternative}.`);
+  return format;
 }

@@ -16,5 +16,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'plan', load: () => (require('./plan') as typeof import('./plan')).planCommand },
   { name: 'push', load: () => (require('./push') as typeof import('./push')).pushCommand },
   { name: 'drift', load: () => (require('./drift') as typeof import('./drift')).driftCommand },
+  { name: 'map', load: () => (require('./map') as typeof import('./map')).mapCommand },
   { name: 'test', load: () => (require('./test') as typeof import('./test')).testCommand },
 ];

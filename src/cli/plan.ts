@@ -2,6 +2,7 @@
 import { findDrift, publicDrifted, type Drifted } from '../core/tenant/drift';
 import { planPush, type Plan } from '../core/tenant/plan';
 import { planMarkdown } from '../core/tenant/plan-markdown';
+import { formatOption } from './arguments';
 import { EXIT, UsageError, type ArgValue, type Command } from './command';
 import { driftNotes, planDriftLines } from './drift-format';
 import { planJson, planLines } from './format';
@@ -12,11 +13,9 @@ import { plural } from '../core/text';
 /** What --format takes; CI's workflow file is checked against it. */
 export const PLAN_FORMATS = ['text', 'markdown'] as const;
 
-/** `--format`, checked before anything is read or sent; `--json` keeps its own flag, as scripts already use it. */
+/** `--json` keeps its own flag beside `--format`, as scripts already use it. */
 function formatFrom(value: ArgValue, json: boolean): (typeof PLAN_FORMATS)[number] {
-  if (value === undefined) return 'text';
-  const format = PLAN_FORMATS.find((f) => f === value);
-  if (!format) throw new UsageError(`--format "${String(value)}" is not a format of plan: give one of ${PLAN_FORMATS.join(', ')} (or --json for JSON).`);
+  const format = formatOption(value, PLAN_FORMATS, 'plan', ' (or --json for JSON)');
   if (json && format !== 'text') throw new UsageError(`plan prints one format: give --json or --format ${format}, not both.`);
   return format;
 }

@@ -45,7 +45,7 @@ describe('contract: the command-line tool\'s surface', function () {
     const unknown = await run(['help', 'tset']);
     assert.equal(unknown.code, 2);
     assert.equal(unknown.stdout, '');
-    assert.match(unknown.stderr, /^"tset" is not a command; use one of pull, plan, push, drift, test \(node dist\/cli\.js --help\)\.$/m);
+    assert.match(unknown.stderr, /^"tset" is not a command; use one of pull, plan, push, drift, map, test \(node dist\/cli\.js --help\)\.$/m);
     const tool = await run(['help']);
     assert.equal(tool.code, 0);
     assert.match(tool.stdout, /^Exit codes: 0 success; .*; 130 stopped by Ctrl\+C\.$/m);

@@ -12,7 +12,7 @@ import { kindOfSegment, type KindId, type Segment } from '../resources';
 import { hideUrlPasswords } from '../url-credentials';
 import type { FolderIO } from './folder-io';
 import { problemText, type FolderProblem } from './folder-problems';
-import { scanFolder, type LocalResource } from './folder-scan';
+import { scanFolder, type FolderScan, type LocalResource } from './folder-scan';
 import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
 import { changedFields, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, keepPulledNewlines, pulledState, resolveKept, sameValue } from './representation';
 import { ServiceNames } from './service-names';
@@ -159,17 +159,17 @@ function sortedTexts(problems: readonly FolderProblem[]): string[] {
     .map(problemText);
 }
 
-/** What the folder changed since the pull, from the files and the manifest alone (no request). */
-export async function localPlan(io: FolderIO): Promise<LocalPlan> {
-  const found = await localChanges(io);
+/** What the folder changed since the pull, from the files and the manifest alone (no request); `scanned`: the folder as just read. */
+export async function localPlan(io: FolderIO, scanned?: FolderScan): Promise<LocalPlan> {
+  const found = await localChanges(io, undefined, scanned);
   return { ...found, problems: sortedTexts(found.problems) };
 }
 
-async function localChanges(io: FolderIO, read?: LoadedManifest): Promise<FoundChanges> {
+async function localChanges(io: FolderIO, read?: LoadedManifest, scanned?: FolderScan): Promise<FoundChanges> {
   const loaded = read ?? await loadManifest(io);
   if (!loaded) throw new ManifestError(`This folder holds no pulled tenant (no ${MANIFEST_FILE}); pull one into it first.`);
   const { manifest } = loaded;
-  const scan = await scanFolder(io);
+  const scan = scanned ?? await scanFolder(io);
   const problems: FolderProblem[] = [...loaded.problems, ...scan.problems];
   const local = new Map(scan.local.map((r) => [r.file, r]));
   const pulled = new Map(manifest.resources.map((entry) => [key(entry.segment, entry.id), entry]));

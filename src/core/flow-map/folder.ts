@@ -1,0 +1,39 @@
+/**
+ * A pulled folder's flow map, from its files alone (nothing is sent), and
+ * the resources its plan would change, read offline too.
+ */
+import type { FolderIO } from '../tenant/folder-io';
+import { problemText } from '../tenant/folder-problems';
+import { scanFolder, type LocalResource } from '../tenant/folder-scan';
+import type { Manifest } from '../tenant/manifest';
+import { localPlan } from '../tenant/plan';
+import { buildFlowMap } from './build';
+import { nodeId, type FlowMap, type MapResource } from './model';
+
+export interface FolderMap {
+  map: FlowMap;
+  /** The node ids of resources the folder's plan would create or update; empty unless asked for. */
+  changed: Set<string>;
+  /** Files that could not be read (`file: message`): their resources are not on the map. */
+  unread: string[];
+}
+
+/** The name a resource goes by: its file's, else the one it was pulled with, else its file's own name. */
+function nameOf(resource: LocalResource, pulledNames: ReadonlyMap<string, string>): string {
+  const { name } = resource.values;
+  if (typeof name === 'string') return name;
+  return pulledNames.get(resource.file) ?? resource.file.slice(resource.file.indexOf('/') + 1).replace(/\.json$/, '');
+}
+
+export async function folderFlowMap(io: FolderIO, manifest: Manifest, options: { changes?: boolean } = {}): Promise<FolderMap> {
+  const scan = await scanFolder(io);
+  const pulledNames = new Map(manifest.resources.map((entry) => [entry.file, entry.name]));
+  const resources: MapResource[] = scan.local.map((r) => ({ segment: r.segment, ...(r.id === undefined ? {} : { id: r.id }), file: r.file, name: nameOf(r, pulledNames), values: r.values }));
+  const map = buildFlowMap(resources);
+  const changed = new Set<string>();
+  if (options.changes === true) {
+    // The plan of the files just read: a deleted resource has no node left to mark.
+    for (const change of (await localPlan(io, scan)).changes) if (change.resource) changed.add(nodeId(change.resource));
+  }
+  return { map, changed, unread: scan.problems.map(problemText) };
+}
