@@ -7,6 +7,7 @@ import { problemText } from '../tenant/folder-problems';
 import { scanFolder, type LocalResource } from '../tenant/folder-scan';
 import type { Manifest } from '../tenant/manifest';
 import { localPlan } from '../tenant/plan';
+import { withReadOnly } from '../tenant/read-only';
 import { buildFlowMap } from './build';
 import { nodeId, type FlowMap, type MapResource } from './model';
 
@@ -28,7 +29,8 @@ function nameOf(resource: LocalResource, pulledNames: ReadonlyMap<string, string
 export async function folderFlowMap(io: FolderIO, manifest: Manifest, options: { changes?: boolean } = {}): Promise<FolderMap> {
   const scan = await scanFolder(io);
   const pulledNames = new Map(manifest.resources.map((entry) => [entry.file, entry.name]));
-  const resources: MapResource[] = scan.local.map((r) => ({ segment: r.segment, ...(r.id === undefined ? {} : { id: r.id }), file: r.file, name: nameOf(r, pulledNames), values: r.values }));
+  // The read-only references go back where the service holds them, so the map reads one shape from either.
+  const resources: MapResource[] = scan.local.map((r) => ({ segment: r.segment, ...(r.id === undefined ? {} : { id: r.id }), file: r.file, name: nameOf(r, pulledNames), values: withReadOnly(r.values) }));
   const map = buildFlowMap(resources);
   const changed = new Set<string>();
   if (options.changes === true) {

@@ -12,7 +12,7 @@ import type { JsonObject } from '../json';
 import { TENANT_SEGMENTS, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
 import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, type LoadedManifest, type PulledResource } from './manifest';
-import { changedOnService, currentDetail } from './plan';
+import { currentDetail, driftedFields } from './plan';
 import { listTenant, nameOf, tenantRecord } from './pull';
 
 export type DriftChange = 'changed' | 'created' | 'deleted';
@@ -77,7 +77,7 @@ export async function findDrift(client: ServiceClient, io: FolderIO, options: Dr
     if (!('entry' in item)) return detail && { segment: item.segment, id: item.id, name: nameOf(detail, item.id), change: 'created', fields: [], detail };
     const { segment, id, file, name } = item.entry;
     if (!detail) return { segment, id, name, file, change: 'deleted', fields: [] };
-    const fields = changedOnService(item.entry, detail);
+    const fields = driftedFields(item.entry, detail);
     return fields.length === 0 ? undefined : { segment, id, name: nameOf(detail, id), file, change: 'changed', fields, detail };
   });
   return found.filter((d): d is Drifted => d !== undefined).sort(byPlace);

@@ -12,6 +12,7 @@ import { validateDocument } from '../validation';
 import { jsonProblem, type FolderProblem } from './folder-problems';
 import type { LocalResource } from './folder-scan';
 import type { PulledResource } from './manifest';
+import { READ_ONLY, readOnlyHeld } from './read-only';
 import { KEPT_ON_SERVICE, resolveKept, sameFingerprint, textFile, wireValue } from './representation';
 
 /** Reference fields that name a file of the folder (a resource created in the same push) instead of an id. */
@@ -57,6 +58,16 @@ export function sendProblems(resource: LocalResource, files: ReadonlyMap<string,
   return problems;
 }
 
+/** An edit of the read-only references, or a new resource holding some: a push never sends them, so it must not seem to. */
+export function readOnlyProblem(resource: LocalResource): FolderProblem {
+  const kind = kindOfSegment(resource.segment);
+  const held = readOnlyHeld(kind) ?? 'references';
+  const fix = resource.id === undefined
+    ? 'take the block out of this new file and set them on the service after the push'
+    : 'change them on the service and pull, or pull to put back the pulled ones';
+  return fieldProblem(resource, [READ_ONLY], `${READ_ONLY}: read-only: the service sets ${held} and a push never sends them (the folder keeps them for the flow map); ${fix}`);
+}
+
 /**
  * Values the service would refuse (the save path's schemas and messages), so a push does not stop midway at a
  * 422: a create's fields in full, an update's changed fields. A reference naming a file is checked as an id.
@@ -65,7 +76,9 @@ export function valueProblems(resource: LocalResource, fields: readonly string[]
   const kind = kindOfSegment(resource.segment);
   const byFile = new Set(fileReferences(resource.segment, resource.values).map((r) => r.field));
   const candidate: JsonObject = {};
-  for (const [field, value] of Object.entries(resource.values)) candidate[field] = byFile.has(field) ? null : wireValue(kind, field, value);
+  for (const [field, value] of Object.entries(resource.values)) {
+    if (field !== READ_ONLY) candidate[field] = byFile.has(field) ? null : wireValue(kind, field, value);
+  }
   return validateDocument(resource.segment, candidate)
     .filter((p) => fields === 'all' || fields.includes(String(p.path[0])))
     .map((p) => fieldProblem(resource, p.path, p.message));

@@ -17,7 +17,8 @@ import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest,
 import { changedFields, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, keepPulledNewlines, pulledState, resolveKept, sameValue } from './representation';
 import { ServiceNames } from './service-names';
 import { settlePending } from './settle';
-import { duplicateNames, fieldProblem, fileReferences, missingParts, sendProblems, valueProblems } from './plan-problems';
+import { duplicateNames, fieldProblem, fileReferences, missingParts, readOnlyProblem, sendProblems, valueProblems } from './plan-problems';
+import { READ_ONLY } from './read-only';
 import { isJsonObject, setAt, valueAt, type Json, type JsonObject } from '../json';
 
 export type { LocalResource } from './folder-scan';
@@ -126,10 +127,22 @@ export async function currentDetail(client: ServiceClient, entry: Pick<PulledRes
   }
 }
 
-/** The fields the service changed since the pull: a write there would overwrite someone else's change. */
-export function changedOnService(entry: PulledResource, detail: JsonObject): string[] {
+/**
+ * What the service changed since the pull, its read-only references included where the folder was pulled with them
+ * (one pulled before a folder kept them has no fingerprint of them: that is no change).
+ */
+export function driftedFields(entry: PulledResource, detail: JsonObject): string[] {
   const kind = kindOfSegment(entry.segment);
-  return changedFields(kind, entry.id, folderValues(kind, detail), entry);
+  return changedFields(kind, entry.id, folderValues(kind, detail), entry).filter((field) => field !== READ_ONLY || READ_ONLY in entry.fields);
+}
+
+/** The fields the service changed since the pull that a write would overwrite: never the read-only references. */
+export function changedOnService(entry: PulledResource, detail: JsonObject): string[] {
+  return sendable(driftedFields(entry, detail));
+}
+
+function sendable(fields: readonly string[]): string[] {
+  return fields.filter((field) => field !== READ_ONLY);
 }
 
 /** A change the folder makes, before the service is asked: no conflicts known yet, no old values. */
@@ -186,7 +199,8 @@ async function localChanges(io: FolderIO, read?: LoadedManifest, scanned?: Folde
       if (resource.segment === 'tenants') problems.push(fieldProblem(resource, ['id'], 'id: give the tenant\'s "id"; a push does not create tenants'));
       else {
         problems.push(...valueProblems(resource, 'all'));
-        changes.push({ action: 'create', segment: resource.segment, file: resource.file, fields: Object.keys(resource.values), resource });
+        if (READ_ONLY in resource.values) problems.push(readOnlyProblem(resource));
+        changes.push({ action: 'create', segment: resource.segment, file: resource.file, fields: sendable(Object.keys(resource.values)), resource });
       }
       continue;
     }
@@ -199,7 +213,9 @@ async function localChanges(io: FolderIO, read?: LoadedManifest, scanned?: Folde
     if (filesAsPulled(resource, entry)) continue;
     keepPulledNewlines(resource.values, resource.parts, entry);
     problems.push(...missingParts(resource, entry));
-    const fields = changedFields(kindOfSegment(resource.segment), resource.id, resource.values, entry);
+    const changed = changedFields(kindOfSegment(resource.segment), resource.id, resource.values, entry);
+    if (changed.includes(READ_ONLY)) problems.push(readOnlyProblem(resource));
+    const fields = sendable(changed);
     if (fields.length > 0) {
       problems.push(...valueProblems(resource, fields));
       changes.push({ action: 'update', segment: resource.segment, file: resource.file, fields, entry, resource });
@@ -258,7 +274,7 @@ export async function planPush(client: ServiceClient, io: FolderIO, options: { s
       return undefined;
     }
     const serviceValues = folderValues(kindOfSegment(segment), detail);
-    const serviceChanged = changedFields(kindOfSegment(segment), entry.id, serviceValues, entry);
+    const serviceChanged = sendable(changedFields(kindOfSegment(segment), entry.id, serviceValues, entry));
     let sent = fields;
     if (serviceChanged.length > 0) {
       // A field that holds the same value on both sides is no conflict: nothing would be overwritten there.
@@ -271,8 +287,12 @@ export async function planPush(client: ServiceClient, io: FolderIO, options: { s
       // The service holds what the folder sends: an earlier push's update whose answer was lost (or the same edit made
       // there too). Recorded as applied, so what is left to send is what still differs from the service.
       const caughtUp = { ...entry, name: typeof detail.name === 'string' ? detail.name : entry.name, ...pulledState(kindOfSegment(segment), entry.id, serviceValues) };
+      // The file still holds the references it was pulled with: taking the service's as pulled would make them an edit.
+      delete caughtUp.fields[READ_ONLY];
+      const pulledBlock = entry.fields[READ_ONLY];
+      if (pulledBlock !== undefined) caughtUp.fields[READ_ONLY] = pulledBlock;
       applied.set(entry, { entry: caughtUp, fields: serviceChanged });
-      sent = changedFields(kindOfSegment(segment), entry.id, resource.values, caughtUp);
+      sent = sendable(changedFields(kindOfSegment(segment), entry.id, resource.values, caughtUp));
       if (sent.length === 0) return undefined;
     }
     if (!resource) return { ...base, action: 'delete', fields: [], values: [], service: serviceValues };

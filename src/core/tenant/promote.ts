@@ -14,6 +14,7 @@ import { MANIFEST_FILE, ManifestError, readManifest, slug, type Manifest, type P
 import { problemText } from './folder-problems';
 import { localPlan, planPush, type LocalPlan, type Plan } from './plan';
 import { pullTenant, type PullOptions, type PullTarget } from './pull';
+import { READ_ONLY } from './read-only';
 import { KEPT_ON_SERVICE, readResource, writeResource } from './representation';
 import { isJsonObject, valueAt, type Json, type JsonObject, type JsonPath } from '../json';
 
@@ -211,7 +212,10 @@ export async function promote(source: FolderIO, target: FolderIO, resources?: re
     const base = resource.file.replace(/\.json$/, '');
     const before = resource.action === 'update' ? await readResource(kind, target, base) : undefined;
     resource.problems.push(...credentialProblems(resource, read.values, before?.ok ? before.values : undefined, targetManifest));
-    await writeResource(target, kind, resource.targetId, mappedReferences(resource, read.values, context), base);
+    // Read-only references are the tenant's own, set by its service: the target keeps its block, and a new resource has none.
+    const { [READ_ONLY]: _sourceReferences, ...values } = read.values;
+    const targetReferences = before?.ok ? before.values[READ_ONLY] : undefined;
+    await writeResource(target, kind, resource.targetId, { ...mappedReferences(resource, values, context), ...(targetReferences === undefined ? {} : { [READ_ONLY]: targetReferences }) }, base);
   }
   return {
     resources: chosen.map(({ targetId: _targetId, ...resource }) => resource),

@@ -19,6 +19,7 @@ import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
 import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, takenBases, TENANT_BASE, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
 import { changedFields, fieldHashes, filesHash, filesOfTexts, folderValues, keepPulledNewlines, readResource, removeResource, resourceFiles, resourceTexts, textFile, unchangedSincePull } from './representation';
+import { READ_ONLY } from './read-only';
 import { settlePending } from './settle';
 
 export interface PullTarget {
@@ -132,7 +133,8 @@ async function mergeResource(io: FolderIO, item: Listed, base: string, old: Pull
   // What a file that cannot be read (or is gone) holds is unknown, so it is left as it is: the plan names it.
   if (!local.ok) return { writes: [], removals: [], kept: [{ file: old.file, fields: [] }] };
   keepPulledNewlines(local.values, local.parts, old);
-  const edited = changedFields(item.kind, local.id, local.values, old);
+  // The read-only references are the service's to set: its own always come in, whatever the file holds.
+  const edited = changedFields(item.kind, local.id, local.values, old).filter((field) => field !== READ_ONLY);
   const merged: JsonObject = { ...service };
   for (const field of edited) merged[field] = local.values[field] as Json;
   const files = resourceFiles(item.kind, item.id, merged, base);

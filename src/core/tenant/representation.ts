@@ -1,9 +1,9 @@
 /**
  * How a resource lives in a tenant folder: `<segment>/<name>.json` holding its
- * `id` and editable fields, a prompt's texts in sibling Markdown files, its
- * `settings` and `function_defs` as the JSON they hold, and no credential's
- * value. Reading the files back gives the same values, so an unedited pull
- * plans nothing.
+ * `id`, its editable fields and the read-only references of read-only.ts, a
+ * prompt's texts in sibling Markdown files, its `settings` and `function_defs`
+ * as the JSON they hold, and no credential's value. Reading the files back
+ * gives the same values, so an unedited pull plans nothing.
  */
 import { hash } from 'node:crypto';
 import { credentialPaths } from '../credentials';
@@ -14,6 +14,7 @@ import { editableFields, kindOfSegment, type ResourceKind, type Segment } from '
 import { updateBody } from '../save-plan';
 import type { FolderIO } from './folder-io';
 import { jsonProblem, problemAt, type FolderProblem } from './folder-problems';
+import { READ_ONLY, readOnlyBlock, readOnlyHeld } from './read-only';
 import { isJsonObject, setAt, type Json, type JsonObject, type JsonPath } from '../json';
 
 /** Stands in a file for a credential: a push sends the service's own value there, never this text. */
@@ -28,12 +29,17 @@ function parsedText(value: Json | undefined): Json | undefined {
   return syntaxProblems.length === 0 ? (parsed as Json) : value;
 }
 
-/** A detail object's editable fields in a folder's shape (a prompt's JSON strings parsed), credentials and all. */
+/**
+ * A detail object's editable fields in a folder's shape (a prompt's JSON strings parsed), credentials and all, and
+ * the read-only references the flow map needs in their block.
+ */
 export function folderShape(kind: ResourceKind, detail: JsonObject): JsonObject {
   const out = updateBody(kind, detail);
   if (kind.id === 'prompt') {
     for (const field of JSON_STRING_FIELDS) if (field in out) out[field] = parsedText(out[field]) ?? null;
   }
+  const block = readOnlyBlock(kind, detail);
+  if (block) out[READ_ONLY] = block;
   return out;
 }
 
@@ -262,7 +268,8 @@ export function resourceFromTexts(kind: ResourceKind, base: string, text: string
     return { ok: false, problem: jsonProblem(file, text, ['id'], 'id: must be the resource\'s integer id, or be left out for a new resource') };
   }
   const editable = editableFields(kind);
-  const unknown = Object.keys(values).find((field) => !editable.includes(field));
+  // The block is no field to set, but a plan must see it to report its edit.
+  const unknown = Object.keys(values).find((field) => !editable.includes(field) && !(field === READ_ONLY && readOnlyHeld(kind)));
   if (unknown !== undefined) {
     return { ok: false, problem: jsonProblem(file, text, [unknown], `${unknown}: not a field a client may set on ${kind.pluralLabel.toLowerCase()}; editable: ${editable.join(', ')}`, 'key') };
   }
