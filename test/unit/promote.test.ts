@@ -95,6 +95,18 @@ describe('promote', () => {
     assert.equal(json(target, 'intents/hello.json').ai_prompt_id, 21);
   });
 
+  it('keeps the target\'s own read-only references, and gives a new resource none of the source\'s', async () => {
+    const intent = (id: number, name: string, actions: number[]): [TenantSegment, Detail] => ['intents', { id, name, intent_type: 1, speak: `${name} on ${id}`, ai_actions: actions.map((a) => ({ id: a, name: `action ${a}`, action_type: 2 })) }];
+    const source = await pulledFolder('staging', 1, [intent(12, 'hello', [5]), intent(13, 'fresh', [6])]);
+    const target = await pulledFolder('production', 2, [intent(22, 'hello', [50])]);
+    const promotion = await promote(source, target);
+    assert.deepEqual(promotion.problems, []);
+    assert.deepEqual(json(target, 'intents/hello.json').readOnly, { ai_actions: [{ id: 50, name: 'action 50', action_type: 2 }] });
+    assert.ok(!('readOnly' in json(target, 'intents/fresh.json')));
+    const plan = await localPlan(target);
+    assert.deepEqual([plan.changes.map((c) => [c.action, c.file, c.fields]), plan.problems], [[['create', 'intents/fresh.json', ['name', 'intent_type', 'speak']], ['update', 'intents/hello.json', ['speak']]], []]);
+  });
+
   it('points a reference at the file of a resource the same promotion creates', async () => {
     const source = await pulledFolder('staging', 1, [prompt(11, 'First', { next_prompt_id: 12, exit_prompt_id: 12 }), prompt(12, 'Second')]);
     const target = await pulledFolder('production', 2, []);

@@ -213,9 +213,11 @@ export async function promote(source: FolderIO, target: FolderIO, resources?: re
     const before = resource.action === 'update' ? await readResource(kind, target, base) : undefined;
     resource.problems.push(...credentialProblems(resource, read.values, before?.ok ? before.values : undefined, targetManifest));
     // Read-only references are the tenant's own, set by its service: the target keeps its block, and a new resource has none.
-    const { [READ_ONLY]: _sourceReferences, ...values } = read.values;
+    const values = mappedReferences(resource, read.values, context);
+    delete values[READ_ONLY];
     const targetReferences = before?.ok ? before.values[READ_ONLY] : undefined;
-    await writeResource(target, kind, resource.targetId, { ...mappedReferences(resource, values, context), ...(targetReferences === undefined ? {} : { [READ_ONLY]: targetReferences }) }, base);
+    if (targetReferences !== undefined) values[READ_ONLY] = targetReferences;
+    await writeResource(target, kind, resource.targetId, values, base);
   }
   return {
     resources: chosen.map(({ targetId: _targetId, ...resource }) => resource),

@@ -66,8 +66,8 @@ function placedElements(prompts: Json[], held: Json[]): Json[] {
     if (!isJsonObject(element)) return element;
     const index = unused.findIndex((r) => own(r, 'name') === own(element, 'name'));
     if (index < 0) return element;
-    const [{ name: _name, ...references }] = unused.splice(index, 1) as [JsonObject];
-    return { ...element, ...references };
+    // The names are equal: the element takes the references, and its own name stays.
+    return { ...element, ...unused.splice(index, 1)[0] };
   });
 }
 
