@@ -141,6 +141,7 @@ export function changedOnService(entry: PulledResource, detail: JsonObject): str
   return sendable(driftedFields(entry, detail));
 }
 
+/** The fields a push may send: the read-only block is the service's, whatever the folder or the service did to it. */
 function sendable(fields: readonly string[]): string[] {
   return fields.filter((field) => field !== READ_ONLY);
 }
