@@ -116,8 +116,6 @@ export class Saver implements vscode.Disposable {
       this.diagnostics.clear(uri);
       await this.drafts.discard(key);
       this.files().announce(whole);
-      // The walkthrough's "Edit and save a prompt" is done (package.json completionEvents), from its JSON or a part.
-      if (whole.type === 'resource' && whole.segment === 'ai_prompts') void vscode.commands.executeCommand('setContext', 'convai.promptSaved', true);
       this.log.for('documents').info(`Saved ${label}.`);
       vscode.window.setStatusBarMessage(`$(cloud-upload) Saved ${label}`, 5000);
       this.showSaved(uri, location, text, detail, how.byEditor);

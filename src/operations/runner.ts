@@ -162,8 +162,6 @@ export class Runner implements Runs {
       ...(job.conversation ? { conversation: job.conversation } : {}),
     };
     await this.history.add(record);
-    // The walkthrough's "Test the prompt" is done however the run started: lens, palette, panel, suite (package.json completionEvents).
-    if (operation === 'test_prompt') void vscode.commands.executeCommand('setContext', 'convai.promptTested', true);
     this.log.for('operations').info(`${operation} on ${label}: ${result.outcome.kind} in ${record.durationMs} ms.`);
     if (job.interactive) this.show(resource, label, record.id);
     else if (result.error !== undefined) throw result.error;

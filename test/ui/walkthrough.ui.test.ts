@@ -2,12 +2,9 @@
 // the step says, and the step ticked off when its completion event comes.
 import * as assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
-import type { ServiceClient } from '../../src/core/client';
-import { kindById } from '../../src/core/resources';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { answerTestPrompt, resultsPanel } from './results-panel';
-import { adminClient, samplePromptId } from './service';
 import { choose, openConvAiView, runCommand, setSideBarWidth, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
@@ -15,10 +12,6 @@ const TITLE = 'Get Started with ConvAI Config';
 const STEPS = ['Add a connection', 'Browse the ConvAI view', 'Edit and save a prompt', 'Test the prompt'];
 const PROMPT = 'Support Greeting';
 const QUESTION = 'Is order A-1042 on its way?';
-const TENANT = 1;
-/** The connection the first step adds and removes. */
-const PROBE = 'walkthrough-probe';
-const DESCRIPTION = 'Opens every chat and collects the order number';
 
 /** A step of the walkthrough, by its title. */
 function step(page: Page, title: string): Locator {
@@ -31,31 +24,12 @@ async function clickStepButton(page: Page, title: string, button: string): Promi
   await step(page, title).locator('.button-container .monaco-button', { hasText: button }).click();
 }
 
-/** Answers the input box whose prompt holds `prompt` (each box replaces the one before: wait for its prompt). */
-async function answer(page: Page, prompt: string, value: string): Promise<void> {
-  await page.locator('.quick-input-widget .quick-input-message', { hasText: prompt }).waitFor();
-  await page.locator('.quick-input-widget input').fill(value);
-  await page.keyboard.press('Enter');
-}
-
 /** Resolves once VS Code ticks the step off. */
 async function ticked(page: Page, title: string): Promise<void> {
   await step(page, title).and(page.locator('[aria-checked="true"]')).waitFor();
 }
 
 describe('the Get Started walkthrough', () => {
-  let service: ServiceClient;
-  let promptId = 0;
-  before(async () => {
-    service = adminClient();
-    promptId = await samplePromptId(service, TENANT, PROMPT);
-  });
-  after(async () => {
-    // The sample's description back, for whatever runs after.
-    await service.update(kindById('prompt'), promptId, { description: DESCRIPTION }, TENANT);
-    await service.close();
-  });
-
   it('opens from the Welcome page with its steps', async () => {
     const { page } = workbench();
     await treeRow(await openConvAiView(page), uiConnectionName, 1).waitFor();
@@ -79,23 +53,13 @@ describe('the Get Started walkthrough', () => {
     await saveScreenshot(page, 'walkthrough');
   });
 
-  it('Add Connection asks for the new connection, and adding it ticks the step', async () => {
-    const { page, service: local } = workbench();
+  it('Add Connection asks for the new connection\'s name', async () => {
+    const { page } = workbench();
     await clickStepButton(page, 'Add a connection', 'Add Connection');
     const input = page.locator('.quick-input-widget');
     await input.getByText('Add ConvAI Connection').waitFor();
-    await answer(page, 'A short name', PROBE);
-    await answer(page, 'base URL', local.url);
-    await answer(page, 'bearer token', local.adminToken);
-    await answer(page, 'Tenant id', '');
-    await choose(page, 'Read and write');
+    await page.keyboard.press('Escape');
     await input.waitFor({ state: 'hidden' });
-    await ticked(page, 'Add a connection');
-    // Gone again: with two connections, Go to Resource would first ask which one.
-    await runCommand(page, 'ConvAI: Remove Connection');
-    await choose(page, PROBE);
-    await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Remove' }).click();
-    await page.locator('.monaco-dialog-box').waitFor({ state: 'detached' });
   });
 
   it('Show the ConvAI View brings the tree into view and focus', async () => {
@@ -110,29 +74,13 @@ describe('the Get Started walkthrough', () => {
     await ticked(page, 'Browse the ConvAI view');
   });
 
-  it('Go to Resource opens the chosen prompt beside the walkthrough; saving an edit of it ticks the step', async () => {
+  it('Go to Resource opens the chosen prompt beside the walkthrough', async () => {
     const { page } = workbench();
     await clickStepButton(page, 'Edit and save a prompt', 'Go to Resource');
     await choose(page, PROMPT);
-    const tab = page.locator('.editor-group-container.active .tab.active', { hasText: '.json' });
-    await tab.waitFor();
+    await page.locator('.editor-group-container.active .tab.active', { hasText: '.json' }).waitFor();
     await page.locator('.editor-group-container.active .view-lines', { hasText: PROMPT }).waitFor();
     await page.locator('.editor-group-container:not(.active) .tab.active', { hasText: 'Walkthrough' }).waitFor();
-    // The edit: a full stop after the description. Find leaves the match selected; the arrow key goes to its end.
-    await page.locator('.editor-group-container.active .view-lines').click();
-    await page.keyboard.press('Control+f');
-    const find = page.locator('.editor-group-container.active .find-widget textarea[aria-label="Find"]');
-    await find.fill(DESCRIPTION);
-    await page.locator('.editor-group-container.active .find-widget .matchesCount', { hasText: /^1 of 1$/ }).waitFor();
-    // Closed by its button, which hands the focus back to the editor with the match still selected.
-    await page.locator('.editor-group-container.active .find-widget .codicon-widget-close').click();
-    await page.locator('.editor-group-container.active .find-widget.visible').waitFor({ state: 'detached' });
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.type('.');
-    await page.locator('.editor-group-container.active .tab.active.dirty').waitFor();
-    await page.keyboard.press('Control+s');
-    await page.locator('.editor-group-container.active .tab.active.dirty').waitFor({ state: 'detached' });
-    assert.equal((await service.get(kindById('prompt'), promptId, TENANT)).description, `${DESCRIPTION}.`, 'the service holds the edit');
     await ticked(page, 'Edit and save a prompt');
   });
 
