@@ -3,7 +3,7 @@
 // npm dependencies, the Debian packages the tests need, and code-server in an ignored cache folder.
 // Plain JS because it runs before anything is compiled; shared by scripts/test.mjs and scripts/start.mjs.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,8 @@ export function ensureNodeModules() {
     if (!existsSync(path.join(repoRoot, 'node_modules'))) run('npm', ['install', '--no-audit', '--no-fund']);
     return;
   }
+  // A linked node_modules is another checkout's (a git worktree's): npm ci here would empty it under that checkout.
+  if (lstatSync(path.join(repoRoot, 'node_modules'), { throwIfNoEntry: false })?.isSymbolicLink()) return;
   if (!existsSync(installed) || mtimeMs(lockfile) > mtimeMs(installed)) run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 

@@ -3,6 +3,7 @@
  * A form that is replaced or closed runs nothing, so whoever waits on it is never left hanging.
  */
 import { randomUUID } from 'node:crypto';
+import type { RunRecord } from './history';
 import type { JsonObject } from './json';
 import { inputsOf, type InputsDraft, type ServiceOperation } from './run-inputs';
 import { messageOf } from './text';
@@ -17,6 +18,8 @@ export interface InputsForm {
   suggestions: readonly string[];
   /** Why the extension refused what the page sent. */
   problem?: string;
+  /** The turns so far, oldest first, of the conversation this run continues (Continue Conversation). */
+  continues?: readonly RunRecord[];
 }
 
 /** Where the form shows: the resource whose runs the panel shows with it. */

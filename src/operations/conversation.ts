@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import { linkAfter, nextStep } from '../core/run-conversations';
+import { conversationTurns, linkAfter, nextStep } from '../core/run-conversations';
 import type { JsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
 import { draftOf } from '../core/run-inputs';
@@ -34,7 +34,8 @@ export function registerConversationCommands(log: Log, runner: Runner, history: 
         return { resource: record.resource, runId: record.id, response };
       }
       const label = await describeNamed(listings, next);
-      const inputs = await runner.askInputs({ resource: uri.toString(), label }, 'test_prompt', draftOf('test_prompt', { prompt_text: '', prompt_params: step.params }));
+      const turns = conversationTurns(run, (resource, runId) => history.find(resource, runId));
+      const inputs = await runner.askInputs({ resource: uri.toString(), label }, 'test_prompt', draftOf('test_prompt', { prompt_text: '', prompt_params: step.params }), turns);
       if (!inputs) return undefined;
       return (await runner.run({ operation: 'test_prompt', uri, location: next, inputs, interactive: true, conversation })).response;
     }),

@@ -40,3 +40,16 @@ export function button(label: string, data: Record<string, string>, options: But
   const attributes = Object.entries(data).map(([name, value]) => html` data-${name}="${value}"`);
   return html`<button type="button" class="${options.primary ? 'primary' : 'secondary'}"${attributes}${options.ariaLabel !== undefined && html` aria-label="${options.ariaLabel}"`}${options.disabled && html` disabled`}>${label}</button>`;
 }
+
+/** Local date and time, to the second; the stored text when it is not a date. */
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+}
+
+/** A moment as a `<time>` element, shown in local time. */
+export function time(iso: string): Html {
+  return html`<time datetime="${iso}">${formatTime(iso)}</time>`;
+}

@@ -2,9 +2,11 @@
  * The results panel's inputs form: the text and the JSON object of a new run. The page checks the object while
  * typing and posts the two texts; the extension checks them again (core/inputs-form.ts). Pure (no `vscode`).
  */
+import type { RunRecord } from '../core/history';
 import type { InputsForm } from '../core/inputs-form';
 import { emptyTextProblem, INPUT_FIELDS, MAX_INPUT_LENGTH } from '../core/run-inputs';
-import { button, html, type Html } from './html';
+import { button, html, time, type Html } from './html';
+import { conversationSection } from './render-conversation';
 
 const MIN_ROWS = 3;
 const MAX_ROWS = 20;
@@ -24,10 +26,21 @@ function textField(form: InputsForm): Html {
   return html`<input id="input-text" data-input="text" type="text" value="${draft.text}" maxlength="${MAX_INPUT_LENGTH}" autocomplete="off"${recent && html` list="input-recent"`} aria-describedby="input-problem">${recent}`;
 }
 
-export function inputsForm(form: InputsForm): Html {
+/** What a Continue Conversation form carries on: when the conversation began, how far it got, and its turns. */
+function continued(turns: readonly RunRecord[], promptNames: Readonly<Record<number, string>> | undefined): Html {
+  const first = turns[0];
+  if (!first) return html``;
+  // Counted by the last turn's number: the history may have dropped the oldest turns.
+  const total = turns[turns.length - 1]?.conversation?.turn ?? turns.length;
+  const count = total === 1 ? '1 turn' : `${total} turns`;
+  return conversationSection(turns, promptNames, { id: 'continued-heading', title: html`Continuing the conversation of ${time(first.startedAt)}, ${count}` });
+}
+
+export function inputsForm(form: InputsForm, promptNames?: Readonly<Record<number, string>>): Html {
   const { text, object } = INPUT_FIELDS[form.operation];
   return html`<section aria-labelledby="inputs-heading">
 <h2 id="inputs-heading">New ${form.operation} run</h2>
+${form.continues && continued(form.continues, promptNames)}
 <form class="inputs" data-form="${form.id}" data-object="${object}" data-empty="${emptyTextProblem(form.operation)}" novalidate>
 <label for="input-text">${text}</label>
 ${textField(form)}

@@ -9,7 +9,7 @@ import type { Json, JsonObject } from '../core/json';
 import { responseOf, type Operation, type RunOutcome, type RunRecord } from '../core/history';
 import type { InputsForm } from '../core/inputs-form';
 import { isServiceOperation } from '../core/run-inputs';
-import { button, html, type Html } from './html';
+import { button, formatTime, html, time, type Html } from './html';
 import { inputsForm } from './render-form';
 import { conversationSection } from './render-conversation';
 import { nextStep } from '../core/run-conversations';
@@ -67,14 +67,6 @@ function preview(text: string): string {
   return chars.length > PREVIEW_LENGTH ? `${chars.slice(0, PREVIEW_LENGTH - 1).join('')}…` : chars.join('');
 }
 
-/** Local date and time, to the second; the stored text when it is not a date. */
-function formatTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const two = (n: number): string => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
-}
-
 function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
@@ -105,10 +97,6 @@ function responsePreview(run: RunRecord): string {
 }
 
 // ---- Markup ----------------------------------------------------------------------
-
-function time(iso: string): Html {
-  return html`<time datetime="${iso}">${formatTime(iso)}</time>`;
-}
 
 /** One input or output: its name, Copy (for a recorded run), and the text in a wrapping <pre> that scrolls with the keyboard too. */
 function field(runId: string | undefined, name: RunField, value: Json | undefined, missing: string, extra?: Html): Html {
@@ -233,6 +221,8 @@ function shownRun(model: PanelModel): Html {
   if (model.running) return runningRun(model.running);
   if (model.selected) return selectedRun(model.selected, model.promptNames, model.conversation);
   if (model.runs.length > 0) return status('Choose a run in the history to see it in full.', 'none');
+  // A form that continues a conversation shows its turns: "No runs yet" would deny them.
+  if (model.form?.continues) return html``;
   return html`${status('No runs yet.', 'none')}
 <p class="empty">Results of test_prompt and execute_action on this resource appear here, with their history.</p>`;
 }
@@ -254,7 +244,7 @@ export function renderResults(model: PanelModel, assets: PanelAssets): string {
 <body data-resource="${model.resource}">
 <main>
 <h1>${model.resourceLabel}</h1>
-${model.form && inputsForm(model.form)}
+${model.form && inputsForm(model.form, model.promptNames)}
 ${shownRun(model)}
 ${model.runs.length > 0 && history(model)}
 </main>

@@ -80,9 +80,10 @@ export class Runner implements Runs {
    * Asks a new run's inputs in the panel's form, which takes the focus; remembers the text for the next time.
    * Undefined when the form was closed (Cancel, Escape, the panel closed, another form or resource shown).
    */
-  async askInputs(place: FormPlace, operation: ServiceOperation, draft: InputsDraft): Promise<JsonObject | undefined> {
+  /** `continues`: the turns so far of the conversation the run carries on, shown above the form. */
+  async askInputs(place: FormPlace, operation: ServiceOperation, draft: InputsDraft, continues?: readonly RunRecord[]): Promise<JsonObject | undefined> {
     const field = INPUT_FIELDS[operation].text;
-    const answer = this.forms.ask(place, { operation, draft, suggestions: this.history.recent(field) });
+    const answer = this.forms.ask(place, { operation, draft, suggestions: this.history.recent(field), ...(continues ? { continues } : {}) });
     this.show(place.resource, place.label, undefined, true);
     const inputs = await answer;
     const text = inputs?.[field];

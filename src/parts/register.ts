@@ -5,6 +5,7 @@ import { parseUri } from '../shared/locations';
 import type { Log } from '../log';
 import { registerPartCommands } from './commands';
 import { registerPartLenses } from './lenses';
+import { partOwnerIndicator } from './owner-indicator';
 import { registerPlaceholders } from './placeholders';
 
 /**
@@ -20,13 +21,14 @@ function strictJsonSettings(document: vscode.TextDocument): void {
 /**
  * A prompt's texts and JSON-in-a-string fields, and an agent's element texts,
  * as documents of their own (served by documents/, saved by its one engine):
- * ways to open them, writing help for placeholders, and adding AI functions.
+ * ways to open them, whose they are while one is active, writing help for placeholders, and adding AI functions.
  */
 export function register(context: vscode.ExtensionContext, { log, files, listings }: { log: Log; files: ConvaiFileSystem; listings: ListingCache }): void {
   for (const document of vscode.workspace.textDocuments) strictJsonSettings(document);
   context.subscriptions.push(
     registerPartLenses(),
     ...registerPartCommands(log, files, listings),
+    ...partOwnerIndicator(listings, files),
     ...registerPlaceholders(files),
     vscode.workspace.onDidOpenTextDocument(strictJsonSettings),
   );

@@ -37,6 +37,8 @@ describe('a prompt\'s system part, from the tree', () => {
     for (const part of ['system', 'user_prompt', 'assistant', 'function_defs', 'settings']) await treeRow(tree, part, 5).first().waitFor();
     await treeRow(tree, 'system', 5).first().click();
     await page.locator('.tabs-container .tab.active[data-resource-name="system.md"]').waitFor();
+    // The tab reads system.md for every prompt: the status bar says whose it is.
+    await page.locator('.statusbar-item', { hasText: `${PROMPT} · system` }).waitFor();
   });
 
   it('writes a paragraph with a placeholder, highlighted apart from the text', async () => {

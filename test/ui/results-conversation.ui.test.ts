@@ -52,10 +52,14 @@ describe('conversations in the results panel', () => {
     await panel().getByRole('button', { name: 'Continue Conversation' }).click();
     await panel().locator('h1', { hasText: NEXT }).waitFor();
     assert.deepEqual(JSON.parse(await panel().locator('#input-json').inputValue()), { caller: 'Ada', topic: 'refund' }, 'the carried parameters');
+    // The form says what it continues: the next prompt has no runs of its own yet, but the conversation has a turn.
+    await panel().getByRole('heading', { name: /^Continuing the conversation of .+, 1 turn$/ }).waitFor();
+    assert.deepEqual(await panel().locator('#continued-heading + ol.conversation .turn-sent').allInnerTexts(), ['Sent: I want a refund']);
+    assert.equal(await panel().getByText('No runs yet.').count(), 0);
     await text.fill('When will I get it?');
     await text.press('Control+Enter');
 
-    const turns = panel().locator('ol.conversation li');
+    const turns = panel().locator('section[aria-labelledby="run-heading"] ol.conversation li');
     await turns.nth(1).waitFor();
     assert.deepEqual(await turns.locator('.turn-sent').allInnerTexts(), ['Sent: I want a refund', 'Sent: When will I get it?']);
     assert.deepEqual(await turns.locator('.turn-prompt').allInnerTexts(), [`Answered by: "${FIRST}" (prompt ${ids.first})`, `Answered by: "${NEXT}" (prompt ${ids.next})`]);

@@ -74,7 +74,19 @@ describe('the inputs form of the results panel', () => {
     const sent = await testPromptRequests(id);
     await panel().getByRole('button', { name: 'Run again' }).click();
     await historyRows().nth(runs).waitFor();
-    await panel().getByRole('status').filter({ hasText: /^Succeeded/ }).waitFor();
+    const success = panel().getByRole('status').filter({ hasText: /^Succeeded/ });
+    await success.waitFor();
+    // The pass colour is too light for words on a light theme: they keep the text colour, a check mark carries it.
+    // Runs in the page, whose DOM types this project's tsconfig does not hold.
+    const colours = await success.evaluate((element) => {
+      const style = (globalThis as unknown as { getComputedStyle(e: unknown, pseudo?: string): { color: string; content: string } }).getComputedStyle;
+      const body = (element as unknown as { ownerDocument: { body: unknown } }).ownerDocument.body;
+      const mark = style(element, '::before');
+      return { words: style(element).color, text: style(body).color, mark: { color: mark.color, content: mark.content } };
+    });
+    assert.equal(colours.words, colours.text, 'Succeeded in the text colour');
+    assert.match(colours.mark.content, /\u2713/, 'a check mark before it');
+    assert.notEqual(colours.mark.color, colours.text, 'the check mark in the pass colour');
     assert.equal(await testPromptRequests(id), sent + 1, 'one more run');
     assert.equal(await panel().locator('form').count(), 0, 'no form');
     assert.equal(await page.locator('.quick-input-widget').isVisible(), false, 'no quick input');

@@ -70,7 +70,7 @@ describe('the Source Control view of a pulled tenant folder', () => {
   it('opens the service\'s version beside the folder\'s', async () => {
     const { page } = workbench();
     await changeRow(page).click();
-    await page.locator('.tabs-container .tab.active', { hasText: `order-triage.system.md (${uiConnectionName} ↔ folder)` }).waitFor();
+    await page.locator('.tabs-container .tab.active', { hasText: `order-triage.system.md (service: ${uiConnectionName} ↔ folder)` }).waitFor();
     await diffSide(page, 'original', pulledText.split('\n')[0] ?? pulledText).waitFor();
     await diffSide(page, 'modified', ADDED).waitFor();
     assert.equal(await diffSide(page, 'original', ADDED).count(), 0, 'the service does not have the added line');

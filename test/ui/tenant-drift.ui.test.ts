@@ -64,7 +64,7 @@ describe('Changed on the service, in the Source Control view', () => {
     await row.waitFor();
     await scmRow(page, 'Greeting: description').waitFor();
     await row.click();
-    await page.locator('.tabs-container .tab.active', { hasText: `greeting.system.md (folder ↔ ${uiConnectionName})` }).waitFor();
+    await page.locator('.tabs-container .tab.active', { hasText: `greeting.system.md (folder ↔ service: ${uiConnectionName})` }).waitFor();
     await diffSide(page, 'modified', 'ask for the order number').waitFor();
     assert.equal(await diffSide(page, 'original', 'ask for the order number').count(), 0, 'the folder does not have the colleague\'s text');
     await saveScreenshot(page, 'drift', { readme: true });

@@ -239,6 +239,19 @@ describe('results panel: the inputs form', () => {
     assert.match(doc, /rows="3"[^>]*>\n<\/textarea>/, 'no params: an empty object field');
   });
 
+  it('continuing a conversation, says which and shows its turns so far instead of "No runs yet"', () => {
+    const first = promptRun('turn-1', okPrompt('Which order?'), { startedAt: '2025-03-04T10:20:30.000Z' });
+    const second = promptRun('turn-2', okPrompt('It ships today.'), { inputs: { prompt_text: 'A-1042' }, conversation: { turn: 2, previous: { resource: RESOURCE, runId: 'turn-1' } } });
+    const doc = render({ runs: [], form: promptForm({ continues: [first, second] }), promptNames: { 3: 'Order Triage' } });
+    assert.match(doc, /<h3 id="continued-heading">Continuing the conversation of <time datetime="2025-03-04T10:20:30.000Z">[^<]+<\/time>, 2 turns<\/h3>/);
+    assert.ok(doc.indexOf('id="continued-heading"') < doc.indexOf('<form '), 'above the fields');
+    assert.deepEqual(doc.match(/<span class="turn-label">Sent:<\/span> [^<]*/g), ['<span class="turn-label">Sent:</span> Hello there', '<span class="turn-label">Sent:</span> A-1042']);
+    assert.ok(doc.includes('It ships today.'));
+    assert.ok(doc.includes('&quot;Order Triage&quot; (prompt 3)'), 'each turn names the prompt that answered');
+    assert.ok(!doc.includes('No runs yet.'));
+    assert.ok(render({ runs: [], form: promptForm() }).includes('No runs yet.'), 'a form of a first run keeps the empty state');
+  });
+
   it('comes first, before the run shown and the history', () => {
     const run = promptRun('run-1', okPrompt('x'));
     const doc = render({ runs: [run], selected: run, form: promptForm() });

@@ -9,6 +9,11 @@ const LOOK: Record<ChangeAction, { badge: string; color: string }> = {
   conflict: { badge: 'C', color: 'gitDecoration.conflictingResourceForeground' },
 };
 
+/** A diff side that holds the service's version, as people call it: the service, then which connection reaches it. */
+export function serviceSideTitle(connection: string): string {
+  return `service: ${connection}`;
+}
+
 /** Opens a diff of two versions of a file; `title` names the file and the two sides. */
 export function diffCommand(left: vscode.Uri, right: vscode.Uri, title: string): vscode.Command {
   return { title: 'Open Changes', command: 'vscode.diff', arguments: [left, right, title, { preview: true }] };

@@ -14,7 +14,7 @@ import type { FolderIO } from '../../core/tenant/folder-io';
 import { loadManifest, MANIFEST_FILE, resourceBase, takenBases, type Manifest, type PulledResource } from '../../core/tenant/manifest';
 import { folderValues, resourceFiles } from '../../core/tenant/representation';
 import { messageOf } from '../../core/text';
-import { ChangeState, diffCommand } from './change-states';
+import { ChangeState, diffCommand, serviceSideTitle } from './change-states';
 import { changedFiles, type ChangeAction, type ChangedFile } from './changed-files';
 import type { ScmDeps } from './deps';
 
@@ -156,7 +156,7 @@ export class DriftGroup implements vscode.Disposable {
       const serviceSide = item.change === 'deleted' ? this.deps.files.empty(row.file) : this.deps.files.uri(this.key, row.file);
       const label = labelOf(item, row).replace(/\//g, '\u2215');
       const uri = vscode.Uri.from({ scheme: DRIFT_SCHEME, path: `/${kind.label}/${label}`, query: this.root.fsPath, fragment: row.file });
-      return new DriftState(this.root.fsPath, item, row, uri, diffCommand(folderSide, serviceSide, `${name} (folder ↔ ${connection})`));
+      return new DriftState(this.root.fsPath, item, row, uri, diffCommand(folderSide, serviceSide, `${name} (folder ↔ ${serviceSideTitle(connection)})`));
     });
   }
 

@@ -12,7 +12,7 @@ import type { Segment } from '../../core/resources';
 import { folderValues, resourceFiles } from '../../core/tenant/representation';
 import { messageOf, plural } from '../../core/text';
 import { connectionOf } from '../folders';
-import { ChangeState, diffCommand } from './change-states';
+import { ChangeState, diffCommand, serviceSideTitle } from './change-states';
 import { changedFiles, changeName, pulledResourceOf, type ResourceChange } from './changed-files';
 import type { ScmDeps } from './deps';
 import { problemState } from './problem-states';
@@ -314,7 +314,7 @@ export class PulledFolderControl implements vscode.Disposable {
       const right = row.removed ? this.deps.files.empty(row.file) : uri;
       // Without a connection there is no service version to diff against: the row opens the file.
       const command = 'name' in connection
-        ? diffCommand(this.deps.files.uri(this.key, row.file), right, `${row.file.split('/').pop() ?? row.file} (${connection.name} ↔ folder)`)
+        ? diffCommand(this.deps.files.uri(this.key, row.file), right, `${row.file.split('/').pop() ?? row.file} (${serviceSideTitle(connection.name)} ↔ folder)`)
         : { title: 'Open File', command: 'vscode.open', arguments: [right] };
       return new ChangeState(row, uri, command, `tenantFolder:${row.change.action}`);
     });
