@@ -155,12 +155,15 @@ function draw(view: MapView): void {
   const graph = new graphlib.Graph({ multigraph: true });
   graph.setGraph({ rankdir: 'LR', ranker: 'tight-tree', nodesep: 18, ranksep: 70, edgesep: 10, marginx: 20, marginy: 20 });
   graph.setDefaultEdgeLabel(() => ({}));
-  for (const node of view.nodes) graph.setNode(node.id, { ...NODE });
+  // Resources nothing links go in rows below the graph: in the layout they would all stack in its first column.
+  const linked = new Set([...view.edges.flatMap((e) => [e.from, e.to]), ...view.dangling.map((d) => d.from)]);
+  for (const node of view.nodes) if (linked.has(node.id)) graph.setNode(node.id, { ...NODE });
   const missing = [...new Set(view.dangling.map((d) => d.target))];
   for (const target of missing) graph.setNode(missingId(target), { ...NODE });
   view.edges.forEach((edge, i) => graph.setEdge(edge.from, edge.to, {}, `e${i}`));
   view.dangling.forEach((d, i) => graph.setEdge(d.from, missingId(d.target), {}, `d${i}`));
-  layout(graph);
+  // A map of loose resources alone has nothing to lay out.
+  if (graph.nodeCount() > 0) layout(graph);
 
   const root = svg('svg', { id: 'map', width: '100%', height: '100%' });
   const defs = svg('defs', {}, root);
@@ -179,18 +182,22 @@ function draw(view: MapView): void {
   view.edges.forEach((edge, i) => edgePath(edgeLayer, pointsOf(`e${i}`), edge.kind, false));
   view.dangling.forEach((d, i) => edgePath(edgeLayer, pointsOf(`d${i}`), d.field, true));
 
+  const laidOut = graph.nodeCount() > 0 ? graph.graph() : {};
+  const placed = new Map<string, Placed>(graph.nodes().map((id) => [id, { x: graph.node(id).x, y: graph.node(id).y }]));
+  const unlinked = view.nodes.filter((n) => !linked.has(n.id));
+  const gap = { x: NODE.width + 24, y: NODE.height + 18 };
+  const top = graph.nodeCount() > 0 ? (laidOut.height ?? 0) + gap.y / 2 : 20;
+  const perRow = Math.max(4, Math.floor((laidOut.width ?? 0) / gap.x));
+  // In the model's order, which is the kinds' order: each kind's loose resources sit together.
+  unlinked.forEach((node, i) => placed.set(node.id, { x: 20 + NODE.width / 2 + (i % perRow) * gap.x, y: top + NODE.height / 2 + Math.floor(i / perRow) * gap.y }));
   const nodes = new Map<string, SVGGElement>();
-  const placed = new Map<string, Placed>();
-  const place = (id: string): Placed => {
-    const { x, y } = graph.node(id);
-    const p = { x, y };
-    placed.set(id, p);
-    return p;
-  };
-  for (const node of view.nodes) nodes.set(node.id, drawNode(node, place(node.id), nodeLayer));
-  for (const target of missing) drawNode({ id: missingId(target), segment: 'missing', name: target, kind: 'missing' }, place(missingId(target)), nodeLayer);
+  const placeOf = (id: string): Placed => placed.get(id) ?? { x: 0, y: 0 };
+  for (const node of view.nodes) nodes.set(node.id, drawNode(node, placeOf(node.id), nodeLayer));
+  for (const target of missing) drawNode({ id: missingId(target), segment: 'missing', name: target, kind: 'missing' }, placeOf(missingId(target)), nodeLayer);
 
-  const { width = 0, height = 0 } = graph.graph();
+  const rows = Math.ceil(unlinked.length / perRow);
+  const width = Math.max(laidOut.width ?? 0, 40 + Math.min(unlinked.length, perRow) * gap.x);
+  const height = rows === 0 ? laidOut.height ?? 0 : top + rows * gap.y;
   status.hidden = true;
   drawing?.svg.remove();
   canvas.appendChild(root);
@@ -243,7 +250,10 @@ function matches(): string[] {
 
 function highlight(): void {
   const found = new Set(matches());
-  for (const [id, group] of drawing?.nodes ?? []) group.classList.toggle('match', found.has(id));
+  for (const [id, group] of drawing?.nodes ?? []) {
+    group.classList.toggle('match', found.has(id));
+    group.classList.remove('current');
+  }
   matchAt = -1;
   searchStatus.textContent = search.value.trim() === '' ? '' : found.size === 1 ? '1 match' : `${found.size} matches`;
 }
