@@ -43,18 +43,37 @@ const re2jsApart = { name: 're2js', setup: (b) => b.onResolve({ filter: /^re2js$
  */
 const validatorsApart = { name: 'validators', setup: (b) => b.onResolve({ filter: /\/generated\/validators$/ }, () => ({ path: './validators.js', external: true })) };
 
+/**
+ * The flow map's core in dist/flow-map.js, loaded at the first map (src/flow-map/map-code.ts): the extension host's
+ * budget (docs/performance.md) has no room for a feature most sessions never open.
+ * @type {import('esbuild').Plugin}
+ */
+const flowMapApart = { name: 'flow-map', setup: (b) => b.onResolve({ filter: /\/flow-map\/first-use$/ }, () => ({ path: './flow-map.js', external: true })) };
+
 // undici waits in a file of its own until the first request, the schemas until the first check and re2js until the
 // first pattern, so activation loads none of them (docs/performance.md counts what it does load against a budget).
 await build({
   ...common,
   entryPoints: [path.join(root, 'src/extension.ts')],
   outfile: path.join(root, 'dist/extension.js'),
-  plugins: [undiciApart, validatorsApart, re2jsApart, vscodeApiOnce(root)],
+  plugins: [undiciApart, validatorsApart, re2jsApart, flowMapApart, vscodeApiOnce(root)],
 });
+await build({ ...common, entryPoints: [path.join(root, 'src/core/flow-map/first-use.ts')], outfile: path.join(root, 'dist/flow-map.js'), plugins: [undiciApart, validatorsApart, re2jsApart] });
 // These three are shared by the extension and the command-line tool.
 await build({ ...common, entryPoints: [undiciSubset], outfile: path.join(root, 'dist/undici.js') });
 await build({ ...common, stdin: { contents: "export * from 're2js';", resolveDir: root, sourcefile: 're2js.js', loader: 'js' }, outfile: path.join(root, 'dist/re2js.js') });
 await build({ ...common, entryPoints: [path.join(root, 'src/core/generated/validators.ts')], outfile: path.join(root, 'dist/validators.js') });
+
+// The flow map page's script with its layout library, for the browser: only the map's webview loads it, so neither
+// activation nor the extension host's budget pays for it (docs/performance.md gives it a budget of its own).
+await build({
+  ...common,
+  platform: 'browser',
+  format: 'iife',
+  target: 'chrome120',
+  entryPoints: [path.join(root, 'src/flow-map/webview/main.ts')],
+  outfile: path.join(root, 'dist/webview/flow-map.js'),
+});
 
 // The command-line tool runs in plain Node: no other `external`, so a `vscode` import reaching it fails the build.
 // undici waits apart here too: a command that sends no request (plan of an unchanged folder, --help) starts ~10 ms
@@ -75,4 +94,6 @@ writeFolderSchemas(path.join(root, 'schemas'), path.join(root, 'dist', 'schemas'
 // A full compile into an empty out/ leaves no stale output of deleted sources.
 rmSync(path.join(root, 'out'), { recursive: true, force: true });
 const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', root], { stdio: 'inherit' });
-process.exit(tsc.status ?? 1);
+// The page's script is checked apart, against the browser's types, which the extension's code must not see.
+const page = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'src/flow-map/webview')], { stdio: 'inherit' });
+process.exit((tsc.status ?? 1) || (page.status ?? 1));

@@ -44,6 +44,7 @@ export const COMMANDS = {
   openCallTranscript: 'convai.openCallTranscript',
   continueConversation: 'convai.continueConversation',
   saveAsConversationCase: 'convai.saveAsConversationCase',
+  showFlowMap: 'convai.showFlowMap',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

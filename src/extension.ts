@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { COMMANDS, registerCommand } from './commands';
 import * as connections from './connections/register';
 import * as documents from './documents/register';
+import * as flowMap from './flow-map/register';
 import * as listings from './listings/register';
 import * as operations from './operations/register';
 import * as parts from './parts/register';
@@ -35,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): void {
     tenantFolders.register(context, services);
     promptTests.register(context, services);
     requests.register(context, services);
+    flowMap.register(context, services);
   } catch (error) {
     // VS Code does not tell the user that activation failed, so say it here.
     log.for('main').error(error instanceof Error ? error : messageOf(error));

@@ -24,6 +24,10 @@ export type TenantSegment =
 
 export type Segment = TenantSegment | 'tenants';
 
+export function isTenantSegment(segment: string): segment is TenantSegment {
+  return (TENANT_SEGMENTS as readonly string[]).includes(segment);
+}
+
 export type FieldType = 'string' | 'integer' | 'number' | 'object' | 'array';
 
 export interface FieldSpec {

@@ -14,14 +14,15 @@ import type { WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Log } from '../log';
-import { connectionOf, manifestOf, pulledFolder } from './folders';
+import { manifestOf, pulledFolder } from '../shared/pulled-folder';
+import { connectionOf } from './folders';
 import { PlanView } from './plan-view';
 import { checkedPlanPath, pickPlanTarget, pickSavedPlan, readSavedPlan, writeSavedPlan } from './saved-plans';
 import { pickTenant } from '../connections/pickers';
 import { messageOf, plural } from '../core/text';
 import { showFailure } from '../ui/notify';
 import type { FolderEvents } from './folder-events';
-import { cancellable } from './progress';
+import { cancellable } from '../ui/progress';
 
 const PUSH = 'Push';
 const PULL_AGAIN = 'Pull Again';

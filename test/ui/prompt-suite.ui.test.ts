@@ -5,22 +5,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { request } from 'undici';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { SAMPLE_SUITE_FILE, sampleSuiteText, TOUR_CASE, TOUR_EDIT } from '../service/sample-suite';
-import { expandedTestRow, openTestingView, runCommand, runFromRow } from './tree-view';
+import { expandedTestRow, openFile, openTestingView, runCommand, runFromRow } from './tree-view';
 import { workbench } from './workbench';
-
-/** Opens a workspace file through Quick Open, as a user who knows its name does. */
-async function openFile(page: Page, name: string): Promise<void> {
-  await page.keyboard.press('Control+p');
-  const input = page.locator('.quick-input-widget input');
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
-  await input.press('Enter');
-  await page.locator(`.tabs-container .tab.active[data-resource-name="${name}"]`).waitFor();
-}
 
 describe('the README tour\'s step 4: the sample suite in the Testing view', () => {
   before(() => {

@@ -157,3 +157,13 @@ export async function goToResource(page: Page, connection: string, name: string,
   await choose(page, name);
   await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"]`).waitFor();
 }
+
+/** Opens a workspace file through Quick Open, as a user who knows its name does. */
+export async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+p');
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await input.press('Enter');
+  await page.locator(`.tabs-container .tab.active[data-resource-name="${name}"]`).waitFor();
+}

@@ -20,6 +20,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'tenant-folders': BASE,
   requests: BASE,
   'prompt-tests': BASE,
+  'flow-map': BASE,
 };
 
 const src = path.join(__dirname, '..', '..', '..', 'src');

@@ -15,6 +15,8 @@ export interface FolderMap {
   map: FlowMap;
   /** The node ids of resources the folder's plan would create or update; empty unless asked for. */
   changed: Set<string>;
+  /** Each node's JSON file in the folder, which opening the node shows. */
+  files: Map<string, string>;
   /** Files that could not be read (`file: message`): their resources are not on the map. */
   unread: string[];
 }
@@ -37,5 +39,8 @@ export async function folderFlowMap(io: FolderIO, manifest: Manifest, options: {
     // The plan of the files just read: a deleted resource has no node left to mark.
     for (const change of (await localPlan(io, scan)).changes) if (change.resource) changed.add(nodeId(change.resource));
   }
-  return { map, changed, unread: scan.problems.map(problemText) };
+  const files = new Map<string, string>();
+  // As the map draws the first of two files claiming one id, opening its node shows that file.
+  for (const r of scan.local) if (!files.has(nodeId(r))) files.set(nodeId(r), r.file);
+  return { map, changed, files, unread: scan.problems.map(problemText) };
 }

@@ -15,7 +15,7 @@ import { registerRunAffectedTests } from './affected-tests';
 import { registerDriftCommands } from './drift-commands';
 import { resourceNamesArg, sameTenant, tenantRefArg, type TenantRef } from './tenant-refs';
 import { pickTenant } from '../../connections/pickers';
-import { cancellable } from '../progress';
+import { cancellable } from '../../ui/progress';
 
 /** The tenant of a tree node the command was run on (its shape, so that this feature does not import the tree's). */
 function tenantOfNode(arg: unknown): { connection: string; tenantId: number } | undefined {

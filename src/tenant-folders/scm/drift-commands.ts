@@ -12,8 +12,8 @@ import { kindOfSegment, TENANT_SEGMENTS, type Segment } from '../../core/resourc
 import { publicDrifted, type Drifted } from '../../core/tenant/drift';
 import { plural } from '../../core/text';
 import type { Log } from '../../log';
-import { pulledFolder } from '../folders';
-import { cancellable } from '../progress';
+import { pulledFolder } from '../../shared/pulled-folder';
+import { cancellable } from '../../ui/progress';
 import { DriftState } from './drift-group';
 import type { PulledFolderControl } from './folder-control';
 import type { PulledFolders } from './pulled-folders';

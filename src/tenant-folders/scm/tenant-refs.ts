@@ -1,5 +1,5 @@
 import { isResourceId } from '../../core/references';
-import { TENANT_SEGMENTS, type TenantSegment } from '../../core/resources';
+import { isTenantSegment, TENANT_SEGMENTS } from '../../core/resources';
 import type { ResourceName } from '../../core/tenant/promote';
 import { isJsonObject } from '../../core/json';
 
@@ -25,7 +25,7 @@ export function tenantRefArg(value: unknown, what: string): TenantRef {
 export function resourceNamesArg(value: unknown): ResourceName[] | undefined {
   if (value === undefined) return undefined;
   const valid = (item: unknown): item is ResourceName => isJsonObject(item) && typeof item.name === 'string'
-    && TENANT_SEGMENTS.includes(item.segment as TenantSegment);
+    && typeof item.segment === 'string' && isTenantSegment(item.segment);
   if (!Array.isArray(value) || !value.every(valid)) {
     throw new Error(`resources must be a list of { segment, name }, segment one of ${TENANT_SEGMENTS.join(', ')}; leave it out to promote every resource.`);
   }

@@ -1,0 +1,47 @@
+/**
+ * The flow map page's markup: a fixed frame with no service text in it. The
+ * page's script (`webview/main.ts`) fills the map, the problems list and the
+ * title with text nodes only, so a resource's name can never become markup.
+ */
+export interface PageResources {
+  nonce: string;
+  cspSource: string;
+  scriptUri: string;
+  styleUri: string;
+}
+
+export function mapPage({ nonce, cspSource, scriptUri, styleUri }: PageResources): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource}; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${styleUri}">
+<title>Flow Map</title>
+</head>
+<body>
+<header class="toolbar">
+  <h1 id="title">Flow Map</h1>
+  <input type="search" id="search" placeholder="Find a name" aria-label="Find a resource by name (Enter: the next match)">
+  <span id="search-status" role="status" aria-live="polite"></span>
+  <span class="spacer"></span>
+  <button type="button" id="zoom-in" title="Zoom in (+)" aria-label="Zoom in">+</button>
+  <button type="button" id="zoom-out" title="Zoom out (-)" aria-label="Zoom out">&minus;</button>
+  <button type="button" id="fit" title="Fit the map to the window (0)">Fit</button>
+  <button type="button" id="export-svg">Export SVG</button>
+  <button type="button" id="copy-mermaid">Copy as Mermaid</button>
+</header>
+<main class="layout">
+  <div id="canvas" tabindex="0" role="region" aria-label="The map: drag or arrow keys pan, the wheel or + and - zoom, Tab moves between resources, Enter opens one">
+    <p id="status" role="status">Laying out the map…</p>
+  </div>
+  <aside class="problems" aria-labelledby="problems-heading">
+    <h2 id="problems-heading">Problems</h2>
+    <ul id="problems"></ul>
+  </aside>
+</main>
+<script nonce="${nonce}" src="${scriptUri}"></script>
+</body>
+</html>`;
+}

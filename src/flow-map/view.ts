@@ -1,0 +1,24 @@
+/** The model as the page draws it: kinds and problems in words, so the page's script knows no resource table. */
+import type { FlowMap, FlowProblem } from '../core/flow-map/model';
+import { kindOfSegment } from '../core/resources';
+import type { MapView, ViewProblem } from './messages';
+
+function problemView(problem: FlowProblem, nameOf: (id: string) => string): ViewProblem {
+  if (problem.kind === 'unreachable') {
+    return { node: problem.node, text: `${nameOf(problem.node)}: unreachable, no intent, agent or prompt leads to it` };
+  }
+  return { node: problem.from, text: `${nameOf(problem.from)}: ${problem.field} names ${problem.target}, which the tenant does not hold` };
+}
+
+export function mapView(map: FlowMap, title: string, focus?: string): MapView {
+  const names = new Map(map.nodes.map((n) => [n.id, n.name]));
+  const nameOf = (id: string): string => names.get(id) ?? id;
+  return {
+    title,
+    nodes: map.nodes.map((n) => ({ id: n.id, segment: n.segment, name: n.name, kind: kindOfSegment(n.segment).label })),
+    edges: map.edges,
+    dangling: map.problems.flatMap((p) => (p.kind === 'dangling' ? [{ from: p.from, field: p.field, target: p.target }] : [])),
+    problems: map.problems.map((p) => problemView(p, nameOf)),
+    ...(focus !== undefined && names.has(focus) ? { focus } : {}),
+  };
+}

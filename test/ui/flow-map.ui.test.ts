@@ -1,0 +1,100 @@
+// Show Flow Map as a user meets it: from a pulled folder's prompt file, the map of the folder, centred on that prompt,
+// drawn in its panel with a problems list beside it; a click on a resource opens its file, and search finds a name.
+// Pictured in a dark and a light theme for the README.
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import type { FrameLocator, Page } from 'playwright-core';
+import { repoRoot } from '../harness/paths';
+import { saveScreenshot } from '../harness/screenshots';
+import { choose, openFile, runCommand } from './tree-view';
+import { workbench } from './workbench';
+
+const FOLDER = 'acme-support';
+
+/** The map panel's page: VS Code puts a webview in an iframe holding another; only this extension's, not the workbench's own. */
+function mapPage(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview.ready[src*="extensionId=convai.convai-config"]').frameLocator('iframe#active-frame');
+}
+
+/** Picks a colour theme by name; resolves with the one that was on, which the picker shows focused as it opens. */
+async function useTheme(page: Page, theme: string): Promise<string> {
+  await runCommand(page, 'Preferences: Color Theme');
+  const was = (await page.locator('.quick-input-list .monaco-list-row.focused .label-name').innerText()).trim();
+  await choose(page, theme);
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  return was;
+}
+
+describe('the flow map', () => {
+  before(async () => {
+    const { workspace, service } = workbench();
+    const folder = path.join(workspace, FOLDER);
+    fs.rmSync(folder, { recursive: true, force: true });
+    // Not a synchronous child: the local service answers from this process.
+    await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'pull', '--url', service.url, '--tenant', '1', folder], {
+      env: { ...process.env, CONVAI_TOKEN: service.adminToken },
+    });
+    // A hand-over to a prompt the tenant does not hold: the map draws it dashed to a missing node and lists it.
+    const file = path.join(folder, 'ai_prompts', 'order-triage.json');
+    const prompt = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(file, `${JSON.stringify({ ...prompt, next_prompt_id: 987654 }, null, 2)}\n`);
+  });
+  after(async () => {
+    const { page, workspace } = workbench();
+    await runCommand(page, 'View: Close All Editors');
+    // Nothing of it stays for the next tests: the Source Control view lists a pulled folder's changes.
+    fs.rmSync(path.join(workspace, FOLDER), { recursive: true, force: true });
+  });
+
+  it('draws the folder\'s map from a prompt\'s file, centred on that prompt, with its problems listed beside it', async () => {
+    const { page } = workbench();
+    await openFile(page, 'order-triage.json');
+    await runCommand(page, 'ConvAI: Show Flow Map');
+    const map = mapPage(page);
+    await map.locator('svg#map g.node').first().waitFor();
+    assert.ok((await map.locator('svg#map g.node[role="button"]').count()) > 25, 'every resource of the sample tenant is a node');
+    assert.equal(await map.locator('g.node.focus').getAttribute('aria-label'), 'Order Triage, AI Prompt', 'the prompt the map was opened from is marked');
+    await map.locator('g.node.kind-missing', { hasText: 'ai_prompts/987654' }).waitFor();
+    await map.locator('g.edge.dangling').first().waitFor();
+    const problems = map.locator('#problems li');
+    await problems.filter({ hasText: 'Order Triage: next_prompt_id names ai_prompts/987654, which the tenant does not hold' }).waitFor();
+    assert.equal(await map.getByRole('heading', { name: 'Problems' }).count(), 1, 'the list has a heading a screen reader announces');
+    await map.locator('#fit').click();
+    // The command's palette leaves the pointer over the tab, whose hover would cover the search box.
+    await map.locator('#canvas').hover({ position: { x: 8, y: 8 } });
+    await page.locator('.workbench-hover').waitFor({ state: 'detached' });
+    await saveScreenshot(page, 'flow-map', { readme: true });
+  });
+
+  it('finds a resource by name, and opens its file on a click', async () => {
+    const { page } = workbench();
+    const map = mapPage(page);
+    await map.locator('#search').fill('order status api');
+    assert.equal(await map.locator('#search-status').innerText(), '1 match');
+    await map.locator('#search').press('Enter');
+    const found = map.locator('g.node.match.current');
+    assert.equal(await found.getAttribute('aria-label'), 'Order Status API, Integration');
+    await found.click();
+    await page.locator('.tabs-container .tab.active[data-resource-name="order-status-api.json"]').waitFor();
+  });
+
+  it('reads in a dark theme as in a light one', async () => {
+    const { page } = workbench();
+    const map = mapPage(page);
+    // The map alone in the editor area, at the width the first picture had.
+    await page.locator('.tabs-container .tab[data-resource-name="order-status-api.json"] .codicon-close').click();
+    await map.locator('#search').fill('');
+    assert.equal(await map.locator('g.node.match, g.node.current').count(), 0, 'an emptied search marks nothing');
+    const was = await useTheme(page, 'Dark Modern');
+    try {
+      await map.locator('#fit').click();
+      await saveScreenshot(page, 'flow-map-dark', { readme: true });
+    } finally {
+      await useTheme(page, was);
+    }
+  });
+});
