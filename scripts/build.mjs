@@ -44,11 +44,15 @@ const re2jsApart = { name: 're2js', setup: (b) => b.onResolve({ filter: /^re2js$
 const validatorsApart = { name: 'validators', setup: (b) => b.onResolve({ filter: /\/generated\/validators$/ }, () => ({ path: './validators.js', external: true })) };
 
 /**
- * The flow map's core in dist/flow-map.js, loaded at the first map (src/flow-map/map-code.ts): the extension host's
- * budget (docs/performance.md) has no room for a feature most sessions never open.
+ * The flow map (its panel, reading a map and the map's core) in dist/flow-map.js, loaded at the first map
+ * (src/flow-map/register.ts): the extension host's budget (docs/performance.md) has no room for a feature most
+ * sessions never open. The modules it shares with dist/extension.js hold no state of their own.
  * @type {import('esbuild').Plugin}
  */
-const flowMapApart = { name: 'flow-map', setup: (b) => b.onResolve({ filter: /\/flow-map\/first-use$/ }, () => ({ path: './flow-map.js', external: true })) };
+const flowMapApart = {
+  name: 'flow-map',
+  setup: (b) => b.onResolve({ filter: /^\.\/opened$/ }, (args) => (args.importer.endsWith(path.join('flow-map', 'register.ts')) ? { path: './flow-map.js', external: true } : undefined)),
+};
 
 // undici waits in a file of its own until the first request, the schemas until the first check and re2js until the
 // first pattern, so activation loads none of them (docs/performance.md counts what it does load against a budget).
@@ -58,7 +62,7 @@ await build({
   outfile: path.join(root, 'dist/extension.js'),
   plugins: [undiciApart, validatorsApart, re2jsApart, flowMapApart, vscodeApiOnce(root)],
 });
-await build({ ...common, entryPoints: [path.join(root, 'src/core/flow-map/first-use.ts')], outfile: path.join(root, 'dist/flow-map.js'), plugins: [undiciApart, validatorsApart, re2jsApart] });
+await build({ ...common, entryPoints: [path.join(root, 'src/flow-map/opened.ts')], outfile: path.join(root, 'dist/flow-map.js'), plugins: [undiciApart, validatorsApart, re2jsApart, vscodeApiOnce(root)] });
 // These three are shared by the extension and the command-line tool.
 await build({ ...common, entryPoints: [undiciSubset], outfile: path.join(root, 'dist/undici.js') });
 await build({ ...common, stdin: { contents: "export * from 're2js';", resolveDir: root, sourcefile: 're2js.js', loader: 'js' }, outfile: path.join(root, 'dist/re2js.js') });

@@ -1,17 +1,26 @@
 import * as vscode from 'vscode';
 import { COMMANDS, registerCommand } from '../commands';
+import type { ListingCache } from '../core/listing-cache';
+import type { Connections } from '../connections/registry';
+import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Log } from '../log';
-import { FlowMapPanel } from './panel';
-import { type MapServices, showFlowMap } from './show';
+import type * as Opened from './opened';
 
 /**
  * The flow map (contract: "Flow map"): a tenant's resources and the
- * references between them, drawn in a panel whose script and layout library
- * load only when a map opens.
+ * references between them, drawn in a panel. Its code, its page's script and
+ * the layout library load only when a map opens.
  */
 export function register(
-  context: vscode.ExtensionContext, services: MapServices & { log: Log },
+  context: vscode.ExtensionContext, { log, connections, listings, files }: { log: Log; connections: Connections; listings: ListingCache; files: ConvaiFileSystem },
 ): void {
-  const panel = new FlowMapPanel(context.extensionUri, services.log);
-  context.subscriptions.push(panel, registerCommand(services.log, COMMANDS.showFlowMap, (arg) => showFlowMap(panel, services, arg)));
+  let panel: Opened.FlowMapPanel | undefined;
+  const show = (arg: unknown): ReturnType<typeof Opened.showFlowMap> => {
+    // scripts/build.mjs keeps './opened' in dist/flow-map.js.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const opened = require('./opened') as typeof Opened;
+    if (!panel) context.subscriptions.push((panel = new opened.FlowMapPanel(context.extensionUri, log)));
+    return opened.showFlowMap(panel, { connections, listings, files }, arg);
+  };
+  context.subscriptions.push(registerCommand(log, COMMANDS.showFlowMap, show));
 }

@@ -18,7 +18,9 @@ import type { ConvaiFileSystem } from '../documents/filesystem';
 import { parseUri, toUri } from '../shared/locations';
 import { manifestOf, pulledFolder } from '../shared/pulled-folder';
 import { cancellable } from '../ui/progress';
-import { flowMapCode } from './map-code';
+import { folderFlowMap } from '../core/flow-map/folder';
+import { mermaidFlowMap } from '../core/flow-map/mermaid';
+import { tenantFlowMap } from '../core/flow-map/tenant';
 import type { FlowMapPanel, MapActions } from './panel';
 import { mapView } from './view';
 
@@ -97,7 +99,7 @@ interface Read {
 
 async function readFolder(folder: string, focus: string | undefined): Promise<Read> {
   const manifest = await manifestOf(folder);
-  const { map, files } = await flowMapCode().folderFlowMap(diskFolder(folder), manifest);
+  const { map, files } = await folderFlowMap(diskFolder(folder), manifest);
   const byFile = new Map([...files].map(([node, file]) => [file, node]));
   const name = path.basename(folder);
   return {
@@ -125,7 +127,7 @@ async function readTenant(connections: Connections, files: ConvaiFileSystem, sou
     isTenantSegment(segment) ? files.serviceObject(toUri({ type: 'resource', connection, tenantId, segment, id })) : undefined;
   const read = async (signal?: AbortSignal, progress?: vscode.Progress<{ message?: string }>): Promise<{ map: FlowMap; name?: string }> => {
     const tenant = await tenantRecord(client, tenantId, { signal });
-    const map = await flowMapCode().tenantFlowMap(client, tenantId, {
+    const map = await tenantFlowMap(client, tenantId, {
       signal, concurrency: CONCURRENCY, known, onProgress: (done, total) => progress?.report({ message: `${done} of ${total} resources` }),
     });
     return { map, ...(tenant ? { name: nameOf(tenant, tenantId) } : {}) };
@@ -158,7 +160,7 @@ export async function showFlowMap(panel: FlowMapPanel, { connections, listings, 
       // Beside the map, which stays in view to pick the next one.
       if (uri) await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
     },
-    mermaid: () => flowMapCode().mermaidFlowMap(read.map),
+    mermaid: () => mermaidFlowMap(read.map),
     svgFile: () => read.svgFile,
   };
   await panel.show(mapView(read.map, read.title, read.focus), actions);

@@ -12,7 +12,7 @@ export const HOST_FILES: readonly string[] = ['extension.js', 'undici.js'];
 /**
  * Loaded at a feature's first use, and so not counted: the compiled schemas at the first check of an edited or saved
  * document (src/core/validation.ts), re2js at a prompt test's first pattern (src/core/pattern.ts), the flow map's core
- * at the first map (src/flow-map/map-code.ts).
+ * at the first map (src/flow-map/register.ts).
  */
 export const FIRST_USE_FILES: readonly string[] = ['validators.js', 're2js.js', 'flow-map.js'];
 
