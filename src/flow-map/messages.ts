@@ -43,7 +43,8 @@ export interface MapView {
 }
 
 /** `seq` counts the maps sent, so that the page's "drawn" says which it drew. */
-export type HostMessage = { type: 'show'; seq: number; view: MapView };
+/** `keepView`: the same map read again after a change, drawn where the user left it. */
+export type HostMessage = { type: 'show'; seq: number; view: MapView; keepView?: boolean };
 
 export type PageMessage =
   | { type: 'ready' }

@@ -32,6 +32,7 @@ export class FlowMapPanel implements vscode.Disposable {
   private readonly waiters = new Map<number, Waiter>();
   private sent = 0;
   private actions: MapActions | undefined;
+  private follower: vscode.Disposable | undefined;
   private readonly roots: { script: vscode.Uri; media: vscode.Uri };
   private readonly logger: Logger;
 
@@ -40,22 +41,34 @@ export class FlowMapPanel implements vscode.Disposable {
     this.logger = log.for('flow-map');
   }
 
-  /** Shows `view` and resolves once the page has drawn it. */
-  show(view: MapView, actions: MapActions): Promise<void> {
+  /**
+   * Shows `view` and resolves once the page has drawn it. A map that follows
+   * the one on show (its source changed) keeps the user's zoom and place, and
+   * neither brings the panel forward nor opens a closed one.
+   */
+  show(view: MapView, actions: MapActions, { follows = false } = {}): Promise<void> {
+    if (follows && !this.panel) return Promise.resolve();
     const panel = this.panel ?? this.create();
     panel.title = view.title;
-    panel.reveal(undefined, false);
+    if (!follows) panel.reveal(undefined, false);
     this.actions = actions;
     const seq = (this.sent += 1);
     const drawn = new Promise<void>((resolve, reject) => this.waiters.set(seq, { resolve, reject }));
-    const message: HostMessage = { type: 'show', seq, view };
+    const message: HostMessage = { type: 'show', seq, view, ...(follows ? { keepView: true } : {}) };
     if (this.ready) void panel.webview.postMessage(message);
     else this.pending = message;
     return drawn;
   }
 
+  /** What keeps the map on show current; it ends with the next map or the panel. */
+  follow(follower: vscode.Disposable): void {
+    this.follower?.dispose();
+    this.follower = follower;
+  }
+
   dispose(): void {
     this.panel?.dispose();
+    this.follower?.dispose();
   }
 
   private create(): vscode.WebviewPanel {
@@ -86,6 +99,8 @@ export class FlowMapPanel implements vscode.Disposable {
       this.ready = false;
       this.pending = undefined;
       this.actions = undefined;
+      this.follower?.dispose();
+      this.follower = undefined;
       for (const waiter of this.waiters.values()) waiter.reject(new Error('The flow map was closed before it was drawn.'));
       this.waiters.clear();
     });

@@ -20,7 +20,7 @@ export function register(
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const opened = require('./opened') as typeof Opened;
     if (!panel) context.subscriptions.push((panel = new opened.FlowMapPanel(context.extensionUri, log)));
-    return opened.showFlowMap(panel, { connections, listings, files }, arg);
+    return opened.showFlowMap(panel, { log, connections, listings, files }, arg);
   };
   context.subscriptions.push(registerCommand(log, COMMANDS.showFlowMap, show));
 }

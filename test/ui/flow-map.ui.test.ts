@@ -7,12 +7,30 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { FrameLocator, Page } from 'playwright-core';
+import { kindById } from '../../src/core/resources';
 import { repoRoot } from '../harness/paths';
 import { saveScreenshot } from '../harness/screenshots';
-import { choose, openFile, runCommand } from './tree-view';
+import { uiConnectionName } from '../harness/ui-workbench';
+import { adminClient, samplePromptId } from './service';
+import { choose, expand, openConvAiView, openFile, runCommand, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
 const FOLDER = 'acme-support';
+
+/**
+ * A returns flow, new in the folder and not yet pushed, so the pictured map holds 40 resources (the sample tenant's
+ * 32 and these 8) with no change to the service the other tests share.
+ */
+const RETURNS: Record<string, Record<string, unknown>> = {
+  'ai_prompts/returns-triage.json': { name: 'Returns Triage', prompt_type: 1, mode: 1, system: 'Ask what is being returned.' },
+  'ai_prompts/returns-label.json': { name: 'Returns Label', prompt_type: 1, mode: 1, system: 'Send a return label.' },
+  'ai_prompts/returns-refund.json': { name: 'Returns Refund', prompt_type: 1, mode: 1, system: 'Explain the refund.' },
+  'intents/return-item.json': { name: 'return_item', display_name: 'Return an item', intent_type: 1 },
+  'intents/refund-status.json': { name: 'refund_status', display_name: 'Refund status', intent_type: 1 },
+  'ai_actions/returns-greeting.json': { name: 'Returns Greeting', action_type: 1, speak: 'Let us sort out your return.' },
+  'datasources/returns-policy.json': { name: 'Returns Policy', type: 'text', url: 'https://example.test/returns' },
+  'ai_functions/return-window.json': { name: 'return_window', description: 'Days left to return an order', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } },
+};
 
 /** The map panel's page: VS Code puts a webview in an iframe holding another; only this extension's, not the workbench's own. */
 function mapPage(page: Page): FrameLocator {
@@ -42,6 +60,15 @@ describe('the flow map', () => {
     const file = path.join(folder, 'ai_prompts', 'order-triage.json');
     const prompt = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(file, `${JSON.stringify({ ...prompt, next_prompt_id: 987654 }, null, 2)}\n`);
+    const idOf = (file: string): unknown => (JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8')) as { id: unknown }).id;
+    const links: Record<string, Record<string, unknown>> = {
+      'ai_prompts/returns-triage.json': { next_prompt_id: idOf('ai_prompts/order-resolution.json'), exit_prompt_id: idOf('ai_prompts/human-handoff.json') },
+      'intents/return-item.json': { ai_prompt_id: idOf('ai_prompts/order-triage.json') },
+      'intents/refund-status.json': { ai_prompt_id: idOf('ai_prompts/order-resolution.json') },
+    };
+    for (const [name, resource] of Object.entries(RETURNS)) {
+      fs.writeFileSync(path.join(folder, name), `${JSON.stringify({ ...resource, ...links[name] }, null, 2)}\n`);
+    }
   });
   after(async () => {
     const { page, workspace } = workbench();
@@ -56,7 +83,7 @@ describe('the flow map', () => {
     await runCommand(page, 'ConvAI: Show Flow Map');
     const map = mapPage(page);
     await map.locator('svg#map g.node').first().waitFor();
-    assert.ok((await map.locator('svg#map g.node[role="button"]').count()) > 25, 'every resource of the sample tenant is a node');
+    assert.equal(await map.locator('svg#map g.node[role="button"]').count(), 40, 'every resource of the folder is a node: the sample tenant\'s 32 and the 8 new ones');
     assert.equal(await map.locator('g.node.focus').getAttribute('aria-label'), 'Order Triage, AI Prompt', 'the prompt the map was opened from is marked');
     await map.locator('g.node.kind-missing', { hasText: 'ai_prompts/987654' }).waitFor();
     await map.locator('g.edge.dangling').first().waitFor();
@@ -95,6 +122,43 @@ describe('the flow map', () => {
       await saveScreenshot(page, 'flow-map-dark', { readme: true });
     } finally {
       await useTheme(page, was);
+    }
+  });
+
+  it('follows the folder: a resource written into it is on the map, with its problem', async () => {
+    const { page, workspace } = workbench();
+    const map = mapPage(page);
+    // What a pull or a colleague's branch would bring: an intent leading to a prompt the tenant does not hold.
+    fs.writeFileSync(path.join(workspace, FOLDER, 'intents', 'lost-parcel.json'), `${JSON.stringify({ name: 'lost_parcel', display_name: 'Lost parcel', intent_type: 1, ai_prompt_id: 555555 }, null, 2)}\n`);
+    await map.locator('#problems li').filter({ hasText: 'lost_parcel: ai_prompt_id names ai_prompts/555555, which the tenant does not hold' }).waitFor();
+    assert.equal(await map.locator('svg#map g.node[role="button"]').count(), 41);
+  });
+
+  it('opens a live tenant\'s map from the tree, and follows Refresh', async () => {
+    const { page } = workbench();
+    const client = adminClient();
+    const triage = await samplePromptId(client, 1, 'Order Triage');
+    const was = (await client.get(kindById('prompt'), triage, 1)).next_prompt_id ?? null;
+    try {
+      const tree = await openConvAiView(page);
+      const connection = treeRow(tree, uiConnectionName, 1);
+      if ((await connection.getAttribute('aria-expanded')) !== 'true') await expand(connection);
+      const tenant = treeRow(tree, 'Acme Support', 2);
+      await tenant.click({ button: 'right' });
+      // VS Code's menus act on the focused item; the keyboard is the dependable way to choose one.
+      await page.locator('.context-view .monaco-menu .action-label', { hasText: 'Show Flow Map' }).hover();
+      await page.keyboard.press('Enter');
+      const map = mapPage(page);
+      await map.locator('h1', { hasText: `Flow Map: Acme Support (${uiConnectionName})` }).waitFor();
+      await map.locator('svg#map g.node').first().waitFor();
+      assert.equal(await map.locator('#problems li', { hasText: 'ai_prompts/424242' }).count(), 0);
+      // A colleague's change on the service, which this VS Code learns of by Refresh.
+      await client.update(kindById('prompt'), triage, { next_prompt_id: 424242 }, 1);
+      await runCommand(page, 'ConvAI: Refresh');
+      await map.locator('#problems li').filter({ hasText: 'Order Triage: next_prompt_id names ai_prompts/424242, which the tenant does not hold' }).waitFor();
+    } finally {
+      await client.update(kindById('prompt'), triage, { next_prompt_id: was }, 1);
+      await client.close();
     }
   });
 });

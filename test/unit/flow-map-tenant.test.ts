@@ -74,6 +74,16 @@ describe('flow map: a live tenant', () => {
     assert.ok(map.edges.some((e) => e.from === `ai_prompts/${triage}` && e.to === `ai_prompts/${handoff}` && e.kind === 'next'), 'the map shows what the held detail says');
   });
 
+  it('hands each detail it read to onDetail, so a second map read with them as known sends only the lists', async () => {
+    const kept = new Map<string, JsonObject>();
+    const first = await tenantFlowMap(client, TENANT, { onDetail: (segment, id, detail) => kept.set(`${segment}/${id}`, detail) });
+    assert.deepEqual([...kept.keys()].sort(), first.nodes.map((n) => n.id).sort());
+    client.reads = [];
+    const again = await tenantFlowMap(client, TENANT, { known: (segment, id) => kept.get(`${segment}/${id}`), onDetail: () => assert.fail('nothing is read') });
+    assert.deepEqual(client.reads, []);
+    assert.deepEqual(again, first);
+  });
+
   it('stops at Cancel, reading no more details', async () => {
     const stop = new AbortController();
     const listed = (await tenantFlowMap(client, TENANT)).nodes.length;

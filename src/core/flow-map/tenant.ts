@@ -21,6 +21,8 @@ export interface TenantMapOptions {
   onProgress?: (done: number, total: number) => void;
   /** The detail the caller holds of a resource, as the service answered it; undefined to read it. */
   known?: (segment: Segment, id: number) => JsonObject | undefined;
+  /** Called with each detail read from the service, so a caller can keep it as known for the next map. */
+  onDetail?: (segment: Segment, id: number, detail: JsonObject) => void;
 }
 
 export async function tenantFlowMap(client: ServiceClient, tenantId: number, options: TenantMapOptions = {}): Promise<FlowMap> {
@@ -29,7 +31,9 @@ export async function tenantFlowMap(client: ServiceClient, tenantId: number, opt
   const read = await mapWithLimit(listed, options.concurrency ?? 4, async ({ segment, id }): Promise<MapResource | undefined> => {
     // A known detail needs no request, so Cancel is checked here too, not only by the requests.
     options.signal?.throwIfAborted();
-    const detail = options.known?.(segment, id) ?? await currentDetail(client, { segment, id }, tenantId, options.signal);
+    const known = options.known?.(segment, id);
+    const detail = known ?? await currentDetail(client, { segment, id }, tenantId, options.signal);
+    if (detail && !known) options.onDetail?.(segment, id, detail);
     options.onProgress?.(++done, listed.length);
     // Deleted between the list and its detail: it is no longer the tenant's.
     return detail && { segment, id, name: nameOf(detail, id), values: detail };

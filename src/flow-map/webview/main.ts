@@ -151,7 +151,7 @@ function drawNode(node: ViewNode | { id: string; segment: 'missing'; name: strin
   return group;
 }
 
-function draw(view: MapView): void {
+function draw(view: MapView, keepView: boolean): void {
   const graph = new graphlib.Graph({ multigraph: true });
   graph.setGraph({ rankdir: 'LR', ranker: 'tight-tree', nodesep: 18, ranksep: 70, edgesep: 10, marginx: 20, marginy: 20 });
   graph.setDefaultEdgeLabel(() => ({}));
@@ -201,9 +201,11 @@ function draw(view: MapView): void {
   status.hidden = true;
   drawing?.svg.remove();
   canvas.appendChild(root);
+  const kept = keepView && drawing !== undefined;
   drawing = { view, svg: root, viewport, nodes, placed, width, height };
-  fit();
-  if (view.focus !== undefined) {
+  if (kept) applyTransform();
+  else fit();
+  if (view.focus !== undefined && !kept) {
     nodes.get(view.focus)?.classList.add('focus');
     centre(view.focus);
   }
@@ -367,9 +369,10 @@ function afterPaint(then: () => void): void {
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const message = event.data;
   if (message.type !== 'show') return;
-  const { view, seq } = message;
+  const { view, seq, keepView = false } = message;
   element('title', 'h1').textContent = view.title;
-  status.hidden = false;
+  // A map read again after a change is drawn over the one on show, without a status in between.
+  status.hidden = keepView;
   status.textContent = `Laying out ${view.nodes.length} resources…`;
   // One frame first, so the status shows before the layout holds the page.
   afterPaint(() => setTimeout(() => {
@@ -377,7 +380,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       drawing?.svg.remove();
       drawing = undefined;
       status.textContent = 'This tenant holds no resources of the seven kinds.';
-    } else draw(view);
+    } else draw(view, keepView);
     listProblems(view);
     highlight();
     // Two frames: the first paints what was just drawn, the second starts after that paint.

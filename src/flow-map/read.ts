@@ -1,0 +1,94 @@
+/** Reading a map: a pulled folder's from its files, a live tenant's from the service, and what its nodes open. */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { folderFlowMap } from '../core/flow-map/folder';
+import type { FlowMap } from '../core/flow-map/model';
+import { tenantFlowMap } from '../core/flow-map/tenant';
+import { isTenantSegment, type Segment } from '../core/resources';
+import { diskFolder } from '../core/tenant/folder-io';
+import { nameOf, tenantRecord } from '../core/tenant/pull';
+import type { Connections } from '../connections/registry';
+import type { ConvaiFileSystem } from '../documents/filesystem';
+import type { JsonObject } from '../core/json';
+import { toUri } from '../shared/locations';
+import { manifestOf } from '../shared/pulled-folder';
+import { cancellable } from '../ui/progress';
+import type { MapSource, TenantDetails } from './follow';
+
+export interface Read {
+  map: FlowMap;
+  title: string;
+  focus?: string;
+  open(node: string): vscode.Uri | undefined;
+  svgFile?: vscode.Uri;
+}
+
+async function readFolder(folder: string, focus: string | undefined): Promise<Read> {
+  const manifest = await manifestOf(folder);
+  const { map, files } = await folderFlowMap(diskFolder(folder), manifest);
+  const byFile = new Map([...files].map(([node, file]) => [file, node]));
+  const name = path.basename(folder);
+  return {
+    map,
+    title: `Flow Map: ${name}`,
+    // A script names a node; a document names its file.
+    // A prompt's text file (`order-triage.system.md`) stands for its JSON file.
+    ...(focus === undefined ? {} : { focus: byFile.get(focus) ?? byFile.get(focus.replace(/\.[^/]*$/, '.json')) ?? focus }),
+    open: (node) => {
+      const file = files.get(node);
+      return file === undefined ? undefined : vscode.Uri.file(path.join(folder, ...file.split('/')));
+    },
+    svgFile: vscode.Uri.file(path.join(path.dirname(folder), `${name}.svg`)),
+  };
+}
+
+/** Requests at once while reading a live tenant's details, as a pull sends them. */
+const CONCURRENCY = 4;
+
+/** How a read shows itself: a notification with Cancel, or nothing (a script's call, or a redraw after a change). */
+export type Shown = 'notification' | 'quiet';
+
+async function readTenant(
+  { connections, files }: { connections: Connections; files: ConvaiFileSystem }, source: Extract<MapSource, { type: 'tenant' }>, details: TenantDetails, shown: Shown,
+): Promise<Omit<Read, 'focus'>> {
+  const { connection, tenantId } = source;
+  const client = connections.client(connections.require(connection).name);
+  // An open document's detail is what the service last said of it, as is one read for this map and not changed since.
+  const known = (segment: Segment, id: number): JsonObject | undefined =>
+    (isTenantSegment(segment) ? files.serviceObject(toUri({ type: 'resource', connection, tenantId, segment, id })) : undefined) ?? details.get(`${segment}/${id}`);
+  const read = async (signal?: AbortSignal, progress?: vscode.Progress<{ message?: string }>): Promise<{ map: FlowMap; name?: string }> => {
+    const tenant = await tenantRecord(client, tenantId, { signal });
+    const map = await tenantFlowMap(client, tenantId, {
+      signal,
+      concurrency: CONCURRENCY,
+      known,
+      onDetail: (segment, id, detail) => details.set(`${segment}/${id}`, detail),
+      onProgress: (done, total) => progress?.report({ message: `${done} of ${total} resources` }),
+    });
+    return { map, ...(tenant ? { name: nameOf(tenant, tenantId) } : {}) };
+  };
+  const name = source.name ?? `tenant ${tenantId}`;
+  const live = shown === 'quiet' ? await read() : await cancellable(`Reading ${name} for its flow map`, read);
+  const tenantName = live.name ?? name;
+  const workspace = vscode.workspace.workspaceFolders?.[0]?.uri;
+  return {
+    map: live.map,
+    title: `Flow Map: ${tenantName} (${connection})`,
+    open: (node) => {
+      const [segment, id] = node.split('/');
+      if (segment === undefined || !isTenantSegment(segment) || !/^\d+$/.test(id ?? '')) return undefined;
+      return toUri({ type: 'resource', connection, tenantId, segment, id: Number(id) });
+    },
+    ...(workspace ? { svgFile: vscode.Uri.joinPath(workspace, `${tenantName.replace(/[^\w.-]+/g, '-')}.svg`) } : {}),
+  };
+}
+
+
+/** The map `source` names as it is now, centred on `focus` when given. */
+export async function readMap(
+  services: { connections: Connections; files: ConvaiFileSystem }, source: MapSource, details: TenantDetails, focus: string | undefined, shown: Shown,
+): Promise<Read> {
+  if (source.type === 'folder') return readFolder(source.folder, focus);
+  const read = await readTenant(services, source, details, shown);
+  return { ...read, ...(focus === undefined ? {} : { focus }) };
+}
