@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { coverageByTenant, coverageOf, promptNodes, type RecordedSuite } from '../../src/core/flow-map/coverage';
 import type { FlowNode } from '../../src/core/flow-map/model';
 import type { JsonObject } from '../../src/core/json';
-import { runSuite, type Execute, type ExecuteContext } from '../../src/core/prompt-tests/run';
+import { runSuite, type Execute, type ExecuteContext, type SuiteResult } from '../../src/core/prompt-tests/run';
 import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
 import type { TenantSegment } from '../../src/core/resources';
 
@@ -24,7 +24,7 @@ function answer(promptId: number, text: string): Promise<JsonObject> {
 }
 
 /** A suite's cases run against `id` of `segment` in `tenantId`, recorded as a run of the CLI or the Testing view. */
-async function ran(tenantId: number, id: number, cases: JsonObject[], segment: TenantSegment = 'ai_prompts'): Promise<RecordedSuite> {
+async function ran(tenantId: number, id: number, cases: JsonObject[], segment: TenantSegment = 'ai_prompts'): Promise<RecordedSuite & { result: SuiteResult }> {
   const resource = segment === 'ai_prompts' ? { prompt: id } : { integration: id };
   const { suite, problems } = parseSuite(JSON.stringify({ ...resource, cases }));
   assert.deepEqual(problems.map((p) => p.message), []);
