@@ -6,6 +6,7 @@ import { caseReport } from '../core/prompt-tests/report';
 import { caseMessages, tallyLine, type CaseResult, type CriterionTally, type SuiteResult } from '../core/prompt-tests/run';
 import type { Suite } from '../core/prompt-tests/suite';
 import type { ResolvedTarget } from '../core/prompt-tests/target';
+import type { TenantCoverage } from '../core/flow-map/coverage';
 import { table } from './format';
 import { plural } from '../core/text';
 
@@ -98,11 +99,11 @@ export function requestsLine(results: ReadonlyArray<Pick<SuiteResult, 'requests'
 }
 
 /**
- * `{ passed, failed, skipped, requests, suites: [{ file, cases }] }`, counted as the text output and
+ * `{ passed, failed, skipped, requests, suites: [{ file, cases }], coverage }`, counted as the text output and
  * convai.runPromptTests count; judge files' entries follow the suites', outside the counts (a judge's result is its
- * kappa, not its labels).
+ * kappa, not its labels). `coverage` is the flow map's, one entry per tenant the suites ran against.
  */
-export function testJson(outcomes: readonly SuiteOutcome[], judges: ReadonlyArray<{ entry: object; requests: number }> = []): string {
+export function testJson(outcomes: readonly SuiteOutcome[], judges: ReadonlyArray<{ entry: object; requests: number }> = [], coverage: readonly TenantCoverage[] = []): string {
   const sum = (pick: (r: SuiteResult) => number): number => total(outcomes, pick);
   return JSON.stringify({
     passed: sum((r) => r.passed),
@@ -110,6 +111,7 @@ export function testJson(outcomes: readonly SuiteOutcome[], judges: ReadonlyArra
     skipped: sum((r) => r.skipped),
     requests: sum((r) => r.requests) + judges.reduce((all, j) => all + j.requests, 0),
     suites: [...outcomes.map((o) => ({ file: o.name, ...(o.result.baseline ? { baseline: o.result.baseline } : {}), cases: o.result.cases.map(caseReport) })), ...judges.map((j) => j.entry)],
+    coverage,
   }, null, 2);
 }
 

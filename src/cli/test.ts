@@ -6,6 +6,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServiceClient } from '../core/client';
 import { baselineFor, type Baseline } from '../core/prompt-tests/baseline';
+import { coverageByTenant, promptNodes, type TenantCoverage } from '../core/flow-map/coverage';
+import { kindById } from '../core/resources';
 import { junitXml } from '../core/prompt-tests/report';
 import { prepareSuite, runSuiteAt } from '../core/prompt-tests/target';
 import { resolveEach } from './resolve';
@@ -63,6 +65,21 @@ async function runAll(client: ServiceClient, ready: readonly Ready[], options: R
   return done;
 }
 
+/**
+ * Each tenant's prompt ids, which coverage calls untested when no case reached them: a prompt suite's target was
+ * resolved from that very listing, so only a tenant tested by integration suites alone is listed again.
+ */
+async function promptsByTenant(client: ServiceClient, ready: readonly Ready[]): Promise<Map<number, number[]>> {
+  const prompts = new Map<number, number[]>();
+  for (const { target } of ready) if (target.kind.segment === 'ai_prompts') prompts.set(target.tenantId, [...target.names.keys()]);
+  for (const { target } of ready) {
+    if (prompts.has(target.tenantId)) continue;
+    const items = await client.list(kindById('prompt'), target.tenantId);
+    prompts.set(target.tenantId, items.flatMap((i) => (typeof i.id === 'number' ? [i.id] : [])));
+  }
+  return prompts;
+}
+
 export const testCommand: Command = {
   name: 'test',
   summary: 'run prompt test suites (*.prompttest.json files, or folders searched for them) against the service',
@@ -71,7 +88,7 @@ export const testCommand: Command = {
     `--url <base URL>        the service, e.g. https://convai.example.com (default: the environment variable ${URL_VARIABLE})`,
     '--tenant <id>           the tenant to test in (default: each suite\'s "target": { "tenantId" })',
     '--junit <file>          also write a JUnit XML report, one testsuite per suite file; a file or folder that can be written, not a suite, the baseline or a path in the --affected-by folder',
-    '--json                  print { passed, failed, skipped, suites: [ { file, cases: [ { name, passed, verdict, runs, passes, errors, passRate, interval, regressed?, messages, turns? } ] } ] }; a judge file\'s entry is { file, judge, labels, agreement, tpr, tnr, kappa, consistency, minKappa, passed, messages, cases } (its labels as cases, not in the counts)',
+    '--json                  print { passed, failed, skipped, suites: [ { file, cases: [ { name, passed, verdict, runs, passes, errors, passRate, interval, regressed?, messages, turns? } ] } ], coverage: [ { tenantId, nodes, edges } ] }; a judge file\'s entry is { file, judge, labels, agreement, tpr, tnr, kappa, consistency, minKappa, passed, messages, cases } (its labels as cases, not in the counts); coverage is the flow map\'s: each prompt of a tenant the suites ran against "passed", "failed" or "untested", and the hand-overs { from, to } that conversations and simulated calls took',
     `--concurrency <n>       requests at once, 1 to ${CONCURRENCY.max} (default ${CONCURRENCY.default})`,
     '--shard <i>/<n>         run only the i-th of n parts of the cases, split by a stable hash of file and case name',
     '--baseline <file>       a report of test --json: a case whose passes dropped significantly against it (one-sided Fisher test, p < 0.05) is regressed and fails; suites are matched by their path from the file name up, wherever the run starts, and what matched nothing is said',
@@ -124,7 +141,7 @@ export const testCommand: Command = {
 
     const stopper = new AbortController();
     const release = context.onInterrupt?.(() => stopper.abort());
-    let done: { outcomes: SuiteOutcome[]; judges: JudgeOutcome[] } | undefined;
+    let done: { outcomes: SuiteOutcome[]; judges: JudgeOutcome[]; coverage: TenantCoverage[] } | undefined;
     try {
       done = await withClient(target, context.env, async (client) => {
         const resolved = await resolveEach(files, tenant, { noun: 'suite', key: (f) => (f.suite.resource.segment === 'ai_prompts' ? 'prompt' : 'integration') },
@@ -134,6 +151,8 @@ export const testCommand: Command = {
         problems.push(...judges.problems);
         // All or nothing: a partial run would pass a pipeline while a suite it should have checked never ran.
         if (problems.length > 0) return undefined;
+        // Listed before the run, so Ctrl+C leaves nothing more to send, and only for --json, the one output with coverage.
+        const prompts = json ? await promptsByTenant(client, resolved.ready) : new Map<number, number[]>();
         const outcomes = await runAll(client, resolved.ready, { concurrency, signal: stopper.signal, baseline, json, context });
         const judged: JudgeOutcome[] = [];
         for (const file of judges.ready) {
@@ -141,7 +160,7 @@ export const testCommand: Command = {
           judged.push(outcome);
           if (!json) for (const line of [...judgeLines(outcome), '']) context.out(line);
         }
-        return { outcomes, judges: judged };
+        return { outcomes, judges: judged, coverage: coverageByTenant(outcomes, (tenantId) => promptNodes(prompts.get(tenantId) ?? [])) };
       });
     } finally {
       release?.();
@@ -152,9 +171,9 @@ export const testCommand: Command = {
       return EXIT.usage;
     }
 
-    const { outcomes, judges } = done;
+    const { outcomes, judges, coverage } = done;
     const all = [...outcomes, ...judges.map((j) => j.run)].map((o) => o.result);
-    if (json) context.out(testJson(outcomes, judges.map((j) => ({ entry: judgeEntry(j), requests: j.run.result.requests }))));
+    if (json) context.out(testJson(outcomes, judges.map((j) => ({ entry: judgeEntry(j), requests: j.run.result.requests })), coverage));
     // The totals stay the last line, where CI logs are read.
     else for (const line of [requestsLine(all, bound), totalsLine(outcomes, judges.map((j) => j.run.passed))]) context.out(line);
     if (baselineFlag !== undefined) for (const line of baselineNotes(outcomes, baselineFlag)) context.err(line);

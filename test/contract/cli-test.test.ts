@@ -10,6 +10,7 @@ import * as assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { TenantCoverage } from '../../src/core/flow-map/coverage';
 import { wilsonInterval } from '../../src/core/prompt-tests/statistics';
 import { kindById } from '../../src/core/resources';
 import { raw } from './fixtures';
@@ -159,7 +160,9 @@ describe('contract: the command-line tool (test)', function () {
   it('prints the contract\'s JSON with --json', async () => {
     const result = await run(withUrl(['--json', 'failing', 'passing/orders-api.prompttest.json']));
     assert.equal(result.code, 1, result.stderr);
-    const report = JSON.parse(result.stdout) as JsonReport;
+    const { coverage, ...report } = JSON.parse(result.stdout) as JsonReport & { coverage: TenantCoverage[] };
+    // The field's own test is cli-test-coverage.test.ts; here, that it is added beside the report's shape.
+    assert.deepEqual(coverage.map((c) => [c.tenantId, c.nodes['ai_prompts/2'], c.nodes['integrations/4']]), [[1, 'failed', 'passed']]);
     const pass = { passed: true, verdict: 'pass', runs: 1, passes: 1, errors: 0, passRate: 1, interval: wilsonInterval({ passes: 1, runs: 1 }), messages: [] };
     const fail = { passed: false, verdict: 'fail', runs: 1, passes: 0, errors: 0, passRate: 0, interval: wilsonInterval({ passes: 0, runs: 1 }) };
     assert.deepEqual(report, {
