@@ -54,7 +54,7 @@ describe('contract: the command-line tool (coverage in test --json)', function (
       {
         tenantId: id.talks,
         nodes: { [prompt(id.billing)]: 'failed', [prompt(id.greeting)]: 'passed', [prompt(id.spare)]: 'untested' },
-        edges: [{ from: prompt(id.greeting), to: prompt(id.billing) }],
+        edges: [`${prompt(id.greeting)} -> ${prompt(id.billing)}`],
       },
       { tenantId: id.checks, nodes: { [prompt(id.lonely)]: 'untested', [`integrations/${id.pinger}`]: 'passed' }, edges: [] },
     ]);

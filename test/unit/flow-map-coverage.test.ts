@@ -66,12 +66,12 @@ describe('flow map: coverage from recorded runs', () => {
     ]);
     assert.deepEqual(coverageOf([talks], prompts(1, 2, 3)), {
       nodes: { 'ai_prompts/1': 'passed', 'ai_prompts/2': 'passed', 'ai_prompts/3': 'untested' },
-      edges: [{ from: 'ai_prompts/1', to: 'ai_prompts/2' }],
+      edges: ['ai_prompts/1 -> ai_prompts/2'],
     });
     const failing = await ran(1, 1, [{ name: 'refund', turns: [{ prompt_text: 'refund' }, { prompt_text: 'thanks', expect: { response: 'Now.' } }] }]);
     assert.deepEqual(coverageOf([talks, failing], prompts(1, 2)), {
       nodes: { 'ai_prompts/1': 'failed', 'ai_prompts/2': 'failed' },
-      edges: [{ from: 'ai_prompts/1', to: 'ai_prompts/2' }],
+      edges: ['ai_prompts/1 -> ai_prompts/2'],
     }, 'a failing conversation fails every prompt it went through, and its hand-overs were still taken');
   });
 
@@ -83,7 +83,7 @@ describe('flow map: coverage from recorded runs', () => {
     assert.equal(call.result.cases[0]?.passed, true);
     assert.deepEqual(coverageOf([call], prompts(1, 2, 10, 20)), {
       nodes: { 'ai_prompts/1': 'passed', 'ai_prompts/2': 'passed', 'ai_prompts/10': 'untested', 'ai_prompts/20': 'untested' },
-      edges: [{ from: 'ai_prompts/1', to: 'ai_prompts/2' }],
+      edges: ['ai_prompts/1 -> ai_prompts/2'],
     });
   });
 

@@ -12,12 +12,20 @@
 import type { ResourceKind } from '../resources';
 import type { CaseResult, CaseRun } from '../prompt-tests/run';
 import type { TurnResult } from '../prompt-tests/conversation';
-import type { FlowEdge, FlowNode } from './model';
+import type { FlowNode } from './model';
 
 export type CoverageState = 'passed' | 'failed' | 'untested';
 
-/** A hand-over a run took: from the prompt that answered a turn to the one that answered the next. */
-export type CoverageEdge = Pick<FlowEdge, 'from' | 'to'>;
+/**
+ * A hand-over a run took, as the contract writes it: `<from> -> <to>`, the
+ * prompt that answered a turn and the one that answered the next.
+ */
+export type CoverageEdge = `${string} -> ${string}`;
+
+/** The edge's text for a hand-over, and back: what the panel matches against the map's edges. */
+export function coverageEdge(from: string, to: string): CoverageEdge {
+  return `${from} -> ${to}`;
+}
 
 export interface Coverage {
   /** Every prompt of the tenant, and every other resource a suite tested (an integration), by node id. */
@@ -61,7 +69,7 @@ function stateOf(testCase: RecordedCase): 'passed' | 'failed' | undefined {
 export function coverageOf(suites: readonly RecordedSuite[], nodes: Iterable<Pick<FlowNode, 'id' | 'segment'>>): Coverage {
   const states = new Map<string, CoverageState>();
   for (const node of nodes) if (node.segment === PROMPTS) states.set(node.id, 'untested');
-  const edges = new Map<string, CoverageEdge>();
+  const edges = new Set<CoverageEdge>();
   for (const { target, result } of suites) {
     for (const testCase of result.cases) {
       const state = stateOf(testCase);
@@ -75,15 +83,14 @@ export function coverageOf(suites: readonly RecordedSuite[], nodes: Iterable<Pic
           const before = turns[index - 1];
           // A null next_prompt_id keeps the next turn on the same prompt: no hand-over.
           if (before && before.promptId !== turn.promptId) {
-            const edge = { from: promptNode(before.promptId), to: promptNode(turn.promptId) };
-            edges.set(`${edge.from} ${edge.to}`, edge);
+            edges.add(coverageEdge(promptNode(before.promptId), promptNode(turn.promptId)));
           }
         });
       }
       for (const node of reached) if (states.get(node) !== 'failed') states.set(node, state);
     }
   }
-  return { nodes: Object.fromEntries(states), edges: [...edges.values()] };
+  return { nodes: Object.fromEntries(states), edges: [...edges] };
 }
 
 /**
