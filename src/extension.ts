@@ -34,9 +34,9 @@ export function activate(context: vscode.ExtensionContext): void {
     references.register(context, services);
     parts.register(context, services);
     tenantFolders.register(context, services);
-    promptTests.register(context, services);
+    const withSuiteRuns = { ...services, ...promptTests.register(context, services) };
     requests.register(context, services);
-    flowMap.register(context, services);
+    flowMap.register(context, withSuiteRuns);
   } catch (error) {
     // VS Code does not tell the user that activation failed, so say it here.
     log.for('main').error(error instanceof Error ? error : messageOf(error));

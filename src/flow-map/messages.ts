@@ -40,6 +40,14 @@ export interface MapView {
   problems: ViewProblem[];
   /** A node to centre and mark once drawn (the prompt whose document the map was opened from). */
   focus?: string;
+  /** What the workspace's suites of this tenant reached, when any ran: the contract's `coverage`. */
+  coverage?: ViewCoverage;
+}
+
+export interface ViewCoverage {
+  nodes: Record<string, 'passed' | 'failed' | 'untested'>;
+  /** `<from> -> <to>`: the hand-overs conversations and simulated calls took. */
+  edges: string[];
 }
 
 /** `seq` counts the maps sent, so that the page's "drawn" says which it drew. */

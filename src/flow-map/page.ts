@@ -26,9 +26,11 @@ export function mapPage({ nonce, cspSource, scriptUri, styleUri }: PageResources
   <input type="search" id="search" placeholder="Find a name" aria-label="Find a resource by name (Enter: the next match)">
   <span id="search-status" role="status" aria-live="polite"></span>
   <span class="spacer"></span>
+  <span id="coverage-legend" class="legend" hidden><span class="cov-passed">passed</span> <span class="cov-failed">failed</span> <span class="cov-untested">untested</span> <span class="taken">hand-over taken</span></span>
   <button type="button" id="zoom-in" title="Zoom in (+)" aria-label="Zoom in">+</button>
   <button type="button" id="zoom-out" title="Zoom out (-)" aria-label="Zoom out">&minus;</button>
   <button type="button" id="fit" title="Fit the map to the window (0)">Fit</button>
+  <button type="button" id="coverage" aria-pressed="false" title="Show what the workspace's prompt test suites reached" hidden>Coverage</button>
   <button type="button" id="export-svg">Export SVG</button>
   <button type="button" id="copy-mermaid">Copy as Mermaid</button>
 </header>

@@ -17,6 +17,8 @@ import type { MapSource, TenantDetails } from './follow';
 
 export interface Read {
   map: FlowMap;
+  /** The tenant the map is of, which its suites' runs name. */
+  tenant: { connection: string; tenantId: number };
   title: string;
   focus?: string;
   open(node: string): vscode.Uri | undefined;
@@ -30,6 +32,7 @@ async function readFolder(folder: string, focus: string | undefined): Promise<Re
   const name = path.basename(folder);
   return {
     map,
+    tenant: { connection: manifest.connection, tenantId: manifest.tenantId },
     title: `Flow Map: ${name}`,
     // A script names a node; a document names its file.
     // A prompt's text file (`order-triage.system.md`) stands for its JSON file.
@@ -73,6 +76,7 @@ async function readTenant(
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri;
   return {
     map: live.map,
+    tenant: { connection, tenantId },
     title: `Flow Map: ${tenantName} (${connection})`,
     open: (node) => {
       const [segment, id] = node.split('/');

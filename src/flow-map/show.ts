@@ -4,15 +4,17 @@
  */
 import * as vscode from 'vscode';
 import { isProgrammatic } from '../commands';
+import { type Coverage, coverageOf } from '../core/flow-map/coverage';
 import type { FlowMap } from '../core/flow-map/model';
 import { mermaidFlowMap } from '../core/flow-map/mermaid';
 import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Log } from '../log';
+import type { SuiteRuns } from '../shared/suite-runs';
 import { followMap, TenantDetails } from './follow';
 import type { FlowMapPanel } from './panel';
-import { readMap } from './read';
+import { type Read, readMap } from './read';
 import { requestOf } from './request';
 import { mapView } from './view';
 
@@ -21,9 +23,16 @@ export interface MapServices {
   connections: Connections;
   listings: ListingCache;
   files: ConvaiFileSystem;
+  suiteRuns: SuiteRuns;
 }
 
-export async function showFlowMap(panel: FlowMapPanel, services: MapServices, arg: unknown): Promise<FlowMap | undefined> {
+/** What the workspace's suites reached of the map's tenant; undefined when none of them ran (contract: `coverage`). */
+function coverageNow(suiteRuns: SuiteRuns, read: Read): Coverage | undefined {
+  const runs = suiteRuns.of(read.tenant.connection, read.tenant.tenantId);
+  return runs.length === 0 ? undefined : coverageOf(runs, read.map.nodes);
+}
+
+export async function showFlowMap(panel: FlowMapPanel, services: MapServices, arg: unknown): Promise<(FlowMap & { coverage?: Coverage }) | undefined> {
   const request = await requestOf(arg, services.connections, services.listings);
   if (!request) return undefined;
   const { source } = request;
@@ -44,15 +53,21 @@ export async function showFlowMap(panel: FlowMapPanel, services: MapServices, ar
       const again = await readMap(services, source, details, undefined, 'quiet');
       if (!live()) return;
       read = again;
-      await panel.show(mapView(read.map, read.title), actions, { follows: true });
+      await panel.show(mapView(read.map, read.title, undefined, coverageNow(services.suiteRuns, read)), actions, { follows: true });
     } catch (error) {
       // The map on show stays as it was; the next change tries again.
       logger.warn(`The flow map could not be read again: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
-  const drawn = panel.show(mapView(read.map, read.title, read.focus), actions);
-  panel.follow(followMap(source, details, services, redraw));
+  const coverage = coverageNow(services.suiteRuns, read);
+  const drawn = panel.show(mapView(read.map, read.title, read.focus, coverage), actions);
+  const { connection, tenantId } = read.tenant;
+  // A suite's run changes only the coverage: the map is drawn again from what was read.
+  const tested = services.suiteRuns.onDidRecord((ran) => {
+    if (ran.connection === connection && ran.tenantId === tenantId) void panel.show(mapView(read.map, read.title, undefined, coverageNow(services.suiteRuns, read)), actions, { follows: true });
+  });
+  panel.follow(vscode.Disposable.from(followMap(source, details, services, redraw), tested));
   await drawn;
   const { nodes, edges, problems } = read.map;
-  return { nodes, edges, problems };
+  return { nodes, edges, problems, ...(coverage ? { coverage } : {}) };
 }

@@ -1,4 +1,5 @@
 /** The model as the page draws it: kinds and problems in words, so the page's script knows no resource table. */
+import type { Coverage } from '../core/flow-map/coverage';
 import type { FlowMap, FlowProblem } from '../core/flow-map/model';
 import { kindOfSegment } from '../core/resources';
 import type { MapView, ViewProblem } from './messages';
@@ -10,7 +11,7 @@ function problemView(problem: FlowProblem, nameOf: (id: string) => string): View
   return { node: problem.from, text: `${nameOf(problem.from)}: ${problem.field} names ${problem.target}, which the tenant does not hold` };
 }
 
-export function mapView(map: FlowMap, title: string, focus?: string): MapView {
+export function mapView(map: FlowMap, title: string, focus?: string, coverage?: Coverage): MapView {
   const names = new Map(map.nodes.map((n) => [n.id, n.name]));
   const nameOf = (id: string): string => names.get(id) ?? id;
   return {
@@ -20,5 +21,6 @@ export function mapView(map: FlowMap, title: string, focus?: string): MapView {
     dangling: map.problems.flatMap((p) => (p.kind === 'dangling' ? [{ from: p.from, field: p.field, target: p.target }] : [])),
     problems: map.problems.map((p) => problemView(p, nameOf)),
     ...(focus !== undefined && names.has(focus) ? { focus } : {}),
+    ...(coverage ? { coverage } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { parseSuite, SUITE_SUFFIX, type TestCase, type Turn } from '../core/prom
 import { COMMANDS } from '../commands';
 import { confirmRequestsAbove } from '../shared/settings';
 import type { CallTranscripts } from './call-transcripts';
+import type { SuiteRuns } from '../shared/suite-runs';
 import { runSuiteFile, suiteText, type SuiteDeps, type SuiteRun } from './execution';
 import { discoverTestFiles, fileItem, watchTestFiles } from './test-files';
 import type { GreenRuns } from './green-runs';
@@ -125,7 +126,9 @@ export class PromptTestController implements vscode.Disposable {
   private readonly problems = vscode.languages.createDiagnosticCollection('convai-prompt-tests');
   private readonly disposables: vscode.Disposable[] = [this.controller, this.problems];
 
-  constructor(private readonly deps: SuiteDeps, private readonly greenRuns: GreenRuns, private readonly transcripts: CallTranscripts) {
+  constructor(
+    private readonly deps: SuiteDeps, private readonly greenRuns: GreenRuns, private readonly transcripts: CallTranscripts, private readonly suiteRuns: SuiteRuns,
+  ) {
     this.controller.resolveHandler = async (item) => {
       if (!item) await this.discover();
     };
@@ -221,6 +224,7 @@ export class PromptTestController implements vscode.Disposable {
           });
           run.appendOutput(`${path.basename(uri.path)}: ${done.result.passed} passed, ${done.result.failed} failed, ${done.result.skipped} skipped. ${note}\r\n`);
           results.set(uri.toString(), done);
+          this.suiteRuns.record(uri.toString(), done);
           await this.greenRuns.remember(uri, done.result);
         } catch (error) {
           results.set(uri.toString(), error instanceof Error ? error : new Error(String(error)));

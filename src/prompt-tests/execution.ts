@@ -44,6 +44,8 @@ async function readSuite(uri: vscode.Uri): Promise<{ suite: Suite; text: string 
 export interface SuiteRun {
   result: SuiteResult;
   target: ResolvedTarget;
+  /** The connection the suite ran against. */
+  connection: string;
   /** The `convai:` URI of the resource under test, and how people read its name. */
   resource: string;
   label: string;
@@ -112,7 +114,7 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
     },
   });
   await Promise.all(records);
-  return { result, target, resource, label, savedHash, unsavedChanges };
+  return { result, target, connection, resource, label, savedHash, unsavedChanges };
 }
 
 /** What a run says of the version that ran, for people reading the results. */

@@ -7,6 +7,7 @@ import type { Connections } from '../connections/registry';
 import type { Drafts } from '../documents/drafts';
 import type { Log } from '../log';
 import type { HistoryStore } from '../shared/history-store';
+import { SuiteRuns } from '../shared/suite-runs';
 import { registerAuthoring } from './authoring';
 import { CALL_SCHEME, CallTranscripts } from './call-transcripts';
 import { PromptTestController } from './controller';
@@ -43,11 +44,13 @@ async function runJudgeCommand(judges: JudgeTestController, uri: vscode.Uri): Pr
  */
 export function register(
   context: vscode.ExtensionContext, { log, connections, history, drafts }: { log: Log; connections: Connections; history: HistoryStore; drafts: Drafts },
-): void {
+): { suiteRuns: SuiteRuns } {
   const transcripts = new CallTranscripts();
-  const tests = new PromptTestController({ connections, history, drafts }, new GreenRuns(context.workspaceState), transcripts);
+  const suiteRuns = new SuiteRuns();
+  const tests = new PromptTestController({ connections, history, drafts }, new GreenRuns(context.workspaceState), transcripts, suiteRuns);
   const judges = new JudgeTestController(connections);
   context.subscriptions.push(
+    suiteRuns,
     transcripts,
     tests,
     judges,
@@ -80,4 +83,5 @@ export function register(
       }
     }),
   );
+  return { suiteRuns };
 }

@@ -9,7 +9,7 @@ import { folderFlowMap } from '../../src/core/flow-map/folder';
 import type { FlowMap } from '../../src/core/flow-map/model';
 import { diskFolder } from '../../src/core/tenant/folder-io';
 import { readManifest } from '../../src/core/tenant/manifest';
-import { addConnection, rejection, removeConnection } from './support';
+import { addConnection, admin, kind, rejection, removeConnection } from './support';
 
 const CONNECTION = 'flow-map';
 
@@ -50,16 +50,43 @@ describe('convai.showFlowMap', () => {
     fs.writeFileSync(file, `${JSON.stringify(prompt, null, 2)}\n`);
   });
 
-  it('answers with the live tenant\'s map: the same resources as its pulled folder, and every reference the folder holds', async () => {
+  it('answers with the live tenant\'s map: the same map as its pulled folder, edges of every kind and problems alike', async () => {
     const live = await vscode.commands.executeCommand<FlowMap>('convai.showFlowMap', { connection: CONNECTION, tenantId: 1 });
     const pulled = await vscode.commands.executeCommand<FlowMap>('convai.showFlowMap', { folder });
-    assert.deepEqual(live.nodes, pulled.nodes);
-    const edge = (e: FlowMap['edges'][number]): string => `${e.from} -${e.kind}-> ${e.to}`;
-    const liveEdges = new Set(live.edges.map(edge));
-    assert.deepEqual(pulled.edges.map(edge).filter((e) => !liveEdges.has(e)), []);
-    // The references a pull does not keep yet (an intent's ai_actions, an agent element's function_ids and
-    // integration.id) are read from the service's details.
+    assert.deepEqual(live, pulled);
     assert.ok(live.edges.some((e) => e.kind === 'action'), 'an intent\'s ai_actions are edges');
+  });
+
+  it('answers with what the workspace\'s suites of the tenant reached once one ran: prompts passed or untested, the hand-overs taken', async () => {
+    const workspace = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(workspace, 'the tests run in a workspace');
+    const before = await vscode.commands.executeCommand<FlowMap & { coverage?: unknown }>('convai.showFlowMap', { connection: CONNECTION, tenantId: 1 });
+    assert.equal(before.coverage, undefined, 'no suite of the tenant ran yet');
+    const prompts = (await admin.list(kind('ai_prompts'), 1)).filter((p) => p.name === 'Order Triage');
+    const triage = prompts[0]?.id as number;
+    const next = (await admin.get(kind('ai_prompts'), triage, 1)).next_prompt_id as number;
+    assert.ok(typeof next === 'number', 'Order Triage hands over to a prompt in the sample data');
+    const suite = vscode.Uri.joinPath(workspace.uri, 'flow-map-coverage.prompttest.json');
+    await vscode.workspace.fs.writeFile(suite, Buffer.from(JSON.stringify({
+      target: { connection: CONNECTION, tenantId: 1 },
+      prompt: 'Order Triage',
+      cases: [{ name: 'triage hands over', turns: [{ prompt_text: 'Where is order A-1?', expect: { prompt: triage } }, { prompt_text: 'Thanks', expect: { prompt: next } }] }],
+    })));
+    try {
+      const result = await vscode.commands.executeCommand<{ passed: number }>('convai.runPromptTests', { uri: suite.toString() });
+      assert.equal(result.passed, 1);
+      const shown = await vscode.commands.executeCommand<FlowMap & { coverage?: { nodes: Record<string, string>; edges: string[] } }>('convai.showFlowMap', { connection: CONNECTION, tenantId: 1 });
+      assert.ok(shown.coverage, 'the map carries coverage');
+      assert.equal(shown.coverage.nodes[`ai_prompts/${triage}`], 'passed');
+      assert.equal(shown.coverage.nodes[`ai_prompts/${next}`], 'passed');
+      assert.deepEqual(shown.coverage.edges, [`ai_prompts/${triage} -> ai_prompts/${next}`]);
+      const untested = shown.nodes.filter((n) => n.segment === 'ai_prompts' && n.id !== `ai_prompts/${triage}` && n.id !== `ai_prompts/${next}`);
+      assert.ok(untested.length > 0 && untested.every((n) => shown.coverage?.nodes[n.id] === 'untested'), 'every other prompt is untested');
+      const pulled = await vscode.commands.executeCommand<FlowMap & { coverage?: unknown }>('convai.showFlowMap', { folder });
+      assert.deepEqual(pulled.coverage, shown.coverage, 'the tenant\'s pulled folder shows the same coverage');
+    } finally {
+      await vscode.workspace.fs.delete(suite);
+    }
   });
 
   it('refuses a folder given as a relative path, naming the field', async () => {

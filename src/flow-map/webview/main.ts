@@ -6,6 +6,7 @@
  */
 import { graphlib, layout } from '@dagrejs/dagre';
 import type { HostMessage, MapView, PageMessage, ViewNode } from '../messages';
+import { coverageToggle, markCoverage } from './coverage';
 
 declare function acquireVsCodeApi(): { postMessage(message: PageMessage): void };
 
@@ -28,6 +29,7 @@ const status = element('status', 'p');
 const search = element('search', 'input');
 const searchStatus = element('search-status', 'span');
 const problemsList = element('problems', 'ul');
+const offerCoverage = coverageToggle(element('coverage', 'button'), element('coverage-legend', 'span'), canvas);
 
 function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
   const made = document.createElementNS(SVG, tag);
@@ -179,7 +181,7 @@ function draw(view: MapView, keepView: boolean): void {
     const edge = edgeNames.get(name);
     return edge ? graph.edge(edge).points : [];
   };
-  view.edges.forEach((edge, i) => edgePath(edgeLayer, pointsOf(`e${i}`), edge.kind, false));
+  view.edges.forEach((edge, i) => edgePath(edgeLayer, pointsOf(`e${i}`), edge.kind, false)?.setAttribute('data-edge', `${edge.from} -> ${edge.to}`));
   view.dangling.forEach((d, i) => edgePath(edgeLayer, pointsOf(`d${i}`), d.field, true));
 
   const laidOut = graph.nodeCount() > 0 ? graph.graph() : {};
@@ -201,6 +203,7 @@ function draw(view: MapView, keepView: boolean): void {
   status.hidden = true;
   drawing?.svg.remove();
   canvas.appendChild(root);
+  markCoverage(root, nodes, view.coverage);
   const kept = keepView && drawing !== undefined;
   drawing = { view, svg: root, viewport, nodes, placed, width, height };
   if (kept) applyTransform();
@@ -211,12 +214,13 @@ function draw(view: MapView, keepView: boolean): void {
   }
 }
 
-function edgePath(parent: Element, points: Array<{ x: number; y: number }>, label: string, dangling: boolean): void {
-  if (points.length === 0) return;
+function edgePath(parent: Element, points: Array<{ x: number; y: number }>, label: string, dangling: boolean): SVGGElement | undefined {
+  if (points.length === 0) return undefined;
   const group = svg('g', { class: dangling ? 'edge dangling' : `edge edge-${label}` }, parent);
   svg('path', { d: points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x},${p.y}`).join(' '), 'marker-end': `url(#${dangling ? 'arrow-missing' : 'arrow'})` }, group);
   const middle = points[Math.floor(points.length / 2)] ?? points[0];
   if (middle) text('text', label, { class: 'edge-label', x: middle.x, y: middle.y - 4 }, group);
+  return group;
 }
 
 function listProblems(view: MapView): void {
@@ -382,6 +386,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       status.textContent = 'This tenant holds no resources of the seven kinds.';
     } else draw(view, keepView);
     listProblems(view);
+    offerCoverage(view);
     highlight();
     // Two frames: the first paints what was just drawn, the second starts after that paint.
     afterPaint(() => afterPaint(() => vscode.postMessage({ type: 'drawn', seq, nodes: view.nodes.length })));
