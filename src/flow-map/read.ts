@@ -11,7 +11,7 @@ import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { JsonObject } from '../core/json';
 import { toUri } from '../shared/locations';
-import { manifestOf } from '../shared/pulled-folder';
+import { connectionOf, manifestOf } from '../shared/pulled-folder';
 import { cancellable } from '../ui/progress';
 import type { MapSource, TenantDetails } from './follow';
 
@@ -25,14 +25,22 @@ export interface Read {
   svgFile?: vscode.Uri;
 }
 
-async function readFolder(folder: string, focus: string | undefined): Promise<Read> {
+async function readFolder(connections: Connections, folder: string, focus: string | undefined): Promise<Read> {
   const manifest = await manifestOf(folder);
+  // The suites that ran name this VS Code's connection, which may have pulled the folder under another name (the CLI's).
+  const connection = ((): string => {
+    try {
+      return connectionOf(connections, manifest);
+    } catch {
+      return manifest.connection;
+    }
+  })();
   const { map, files } = await folderFlowMap(diskFolder(folder), manifest);
   const byFile = new Map([...files].map(([node, file]) => [file, node]));
   const name = path.basename(folder);
   return {
     map,
-    tenant: { connection: manifest.connection, tenantId: manifest.tenantId },
+    tenant: { connection, tenantId: manifest.tenantId },
     title: `Flow Map: ${name}`,
     // A script names a node; a document names its file.
     // A prompt's text file (`order-triage.system.md`) stands for its JSON file.
@@ -92,7 +100,7 @@ async function readTenant(
 export async function readMap(
   services: { connections: Connections; files: ConvaiFileSystem }, source: MapSource, details: TenantDetails, focus: string | undefined, shown: Shown,
 ): Promise<Read> {
-  if (source.type === 'folder') return readFolder(source.folder, focus);
+  if (source.type === 'folder') return readFolder(services.connections, source.folder, focus);
   const read = await readTenant(services, source, details, shown);
   return { ...read, ...(focus === undefined ? {} : { focus }) };
 }
