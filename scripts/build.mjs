@@ -1,6 +1,7 @@
 // Bundles the extension and the command-line tool (esbuild) into dist/ and compiles tests and tools (tsc) into out/.
 import { build } from 'esbuild';
 import { bundleOptions } from './bundle-options.mjs';
+import { dagreFlatGraphs } from './dagre-flat.mjs';
 import { compileValidators } from './compile-validators.mjs';
 import { vscodeApiOnce } from './vscode-api.mjs';
 import { writeFolderSchemas } from './folder-schemas.mjs';
@@ -77,6 +78,7 @@ await build({
   target: 'chrome120',
   entryPoints: [path.join(root, 'src/flow-map/webview/main.ts')],
   outfile: path.join(root, 'dist/webview/flow-map.js'),
+  plugins: [dagreFlatGraphs],
 });
 
 // The command-line tool runs in plain Node: no other `external`, so a `vscode` import reaching it fails the build.

@@ -11,36 +11,28 @@ import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { JsonObject } from '../core/json';
 import { toUri } from '../shared/locations';
-import { connectionOf, manifestOf } from '../shared/pulled-folder';
+import { manifestOf } from '../shared/pulled-folder';
 import { cancellable } from '../ui/progress';
 import type { MapSource, TenantDetails } from './follow';
 
 export interface Read {
   map: FlowMap;
-  /** The tenant the map is of, which its suites' runs name. */
-  tenant: { connection: string; tenantId: number };
+  /** The tenant the map is of: a folder's names the connection that pulled it, perhaps the CLI's, and its service. */
+  tenant: { connection: string; baseUrl: string; tenantId: number };
   title: string;
   focus?: string;
   open(node: string): vscode.Uri | undefined;
   svgFile?: vscode.Uri;
 }
 
-async function readFolder(connections: Connections, folder: string, focus: string | undefined): Promise<Read> {
+async function readFolder(folder: string, focus: string | undefined): Promise<Read> {
   const manifest = await manifestOf(folder);
-  // The suites that ran name this VS Code's connection, which may have pulled the folder under another name (the CLI's).
-  const connection = ((): string => {
-    try {
-      return connectionOf(connections, manifest);
-    } catch {
-      return manifest.connection;
-    }
-  })();
   const { map, files } = await folderFlowMap(diskFolder(folder), manifest);
   const byFile = new Map([...files].map(([node, file]) => [file, node]));
   const name = path.basename(folder);
   return {
     map,
-    tenant: { connection, tenantId: manifest.tenantId },
+    tenant: { connection: manifest.connection, baseUrl: manifest.baseUrl, tenantId: manifest.tenantId },
     title: `Flow Map: ${name}`,
     // A script names a node; a document names its file.
     // A prompt's text file (`order-triage.system.md`) stands for its JSON file.
@@ -84,7 +76,7 @@ async function readTenant(
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri;
   return {
     map: live.map,
-    tenant: { connection, tenantId },
+    tenant: { connection, baseUrl: connections.require(connection).baseUrl, tenantId },
     title: `Flow Map: ${tenantName} (${connection})`,
     open: (node) => {
       const [segment, id] = node.split('/');
@@ -100,7 +92,7 @@ async function readTenant(
 export async function readMap(
   services: { connections: Connections; files: ConvaiFileSystem }, source: MapSource, details: TenantDetails, focus: string | undefined, shown: Shown,
 ): Promise<Read> {
-  if (source.type === 'folder') return readFolder(services.connections, source.folder, focus);
+  if (source.type === 'folder') return readFolder(source.folder, focus);
   const read = await readTenant(services, source, details, shown);
   return { ...read, ...(focus === undefined ? {} : { focus }) };
 }

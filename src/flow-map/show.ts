@@ -10,6 +10,7 @@ import { mermaidFlowMap } from '../core/flow-map/mermaid';
 import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
+import { sameBaseUrl } from '../core/base-url';
 import type { Log } from '../log';
 import type { SuiteRuns } from '../shared/suite-runs';
 import { followMap, TenantDetails } from './follow';
@@ -26,9 +27,19 @@ export interface MapServices {
   suiteRuns: SuiteRuns;
 }
 
+/**
+ * Whether suites run through `connection` ran against the map's service: the
+ * same connection, or (a folder the CLI pulled, or one pulled before its
+ * connection was added) one with the folder's base URL. Asked at each run,
+ * since connections come and go.
+ */
+function ofService(connections: Connections, read: Read): (connection: string) => boolean {
+  return (connection) => connection === read.tenant.connection || sameBaseUrl(connections.get(connection)?.baseUrl ?? '', read.tenant.baseUrl);
+}
+
 /** What the workspace's suites reached of the map's tenant; undefined when none of them ran (contract: `coverage`). */
-function coverageNow(suiteRuns: SuiteRuns, read: Read): Coverage | undefined {
-  const runs = suiteRuns.of(read.tenant.connection, read.tenant.tenantId);
+function coverageNow({ suiteRuns, connections }: MapServices, read: Read): Coverage | undefined {
+  const runs = suiteRuns.of(read.tenant.tenantId, ofService(connections, read));
   return runs.length === 0 ? undefined : coverageOf(runs, read.map.nodes);
 }
 
@@ -53,18 +64,17 @@ export async function showFlowMap(panel: FlowMapPanel, services: MapServices, ar
       const again = await readMap(services, source, details, undefined, 'quiet');
       if (!live()) return;
       read = again;
-      await panel.show(mapView(read.map, read.title, undefined, coverageNow(services.suiteRuns, read)), actions, { follows: true });
+      await panel.show(mapView(read.map, read.title, undefined, coverageNow(services, read)), actions, { follows: true });
     } catch (error) {
       // The map on show stays as it was; the next change tries again.
       logger.warn(`The flow map could not be read again: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
-  const coverage = coverageNow(services.suiteRuns, read);
+  const coverage = coverageNow(services, read);
   const drawn = panel.show(mapView(read.map, read.title, read.focus, coverage), actions);
-  const { connection, tenantId } = read.tenant;
   // A suite's run changes only the coverage: the map is drawn again from what was read.
   const tested = services.suiteRuns.onDidRecord((ran) => {
-    if (ran.connection === connection && ran.tenantId === tenantId) void panel.show(mapView(read.map, read.title, undefined, coverageNow(services.suiteRuns, read)), actions, { follows: true });
+    if (ran.tenantId === read.tenant.tenantId && ofService(services.connections, read)(ran.connection)) void panel.show(mapView(read.map, read.title, undefined, coverageNow(services, read)), actions, { follows: true });
   });
   panel.follow(vscode.Disposable.from(followMap(source, details, services, redraw), tested));
   await drawn;

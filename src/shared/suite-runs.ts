@@ -29,9 +29,9 @@ export class SuiteRuns implements vscode.Disposable {
     this.recorded.fire({ connection: run.connection, tenantId: run.target.tenantId });
   }
 
-  /** The suites run against that tenant, in the order they first ran. */
-  of(connection: string, tenantId: number): SuiteRecord[] {
-    return [...this.bySuite.values()].filter((run) => run.connection === connection && run.target.tenantId === tenantId);
+  /** The suites run against that tenant of the connections `ofService` accepts, in the order they first ran. */
+  of(tenantId: number, ofService: (connection: string) => boolean): SuiteRecord[] {
+    return [...this.bySuite.values()].filter((run) => run.target.tenantId === tenantId && ofService(run.connection));
   }
 
   dispose(): void {

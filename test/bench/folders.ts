@@ -31,7 +31,7 @@ type Row = 'pull' | 'repull' | 'plan' | 'drift';
 const ROWS: readonly Row[] = ['pull', 'repull', 'plan', 'drift'];
 export type FolderSamples = Record<Row, Pair[]>;
 
-interface Run {
+export interface Run {
   ms: number;
   code: number | null;
   stdout: string;
@@ -39,7 +39,7 @@ interface Run {
 }
 
 /** `node <args>` with the service's token in its environment, timed from spawn until the process has exited. */
-function runNode(args: readonly string[], token: string): Promise<Run> {
+export function runNode(args: readonly string[], token: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, args, { env: { ...process.env, CONVAI_TOKEN: token }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -55,7 +55,7 @@ function runNode(args: readonly string[], token: string): Promise<Run> {
 }
 
 /** The run's time when it exited 0; anything else means the sample is not what it claims. */
-function succeeded(what: string, run: Run): number {
+export function succeeded(what: string, run: Run): number {
   if (run.code !== 0) throw new Error(`${what} exited ${run.code}: ${run.stderr.trim() || run.stdout.trim()}`);
   return run.ms;
 }
@@ -87,16 +87,17 @@ async function requestsOf(serviceUrl: string, work: () => Promise<unknown>): Pro
   return fetchRequestLog(serviceUrl);
 }
 
-async function tenantId(service: RunningService): Promise<number> {
+/** The id of the tenant the local service seeded as `name`. */
+export async function tenantId(service: RunningService, name: string): Promise<number> {
   const response = await fetch(`${service.url}/api/v1/tenants`, { headers: { authorization: `Bearer ${service.adminToken}` } });
   const tenants = (await response.json()) as { id: number; name: string }[];
-  const tenant = tenants.find((t) => t.name === bulkTenantName(0));
-  if (!tenant) throw new Error(`the local service holds no "${bulkTenantName(0)}": start it with bulkTenants`);
+  const tenant = tenants.find((t) => t.name === name);
+  if (!tenant) throw new Error(`the local service holds no "${name}": start it with the option that seeds it`);
   return tenant.id;
 }
 
 /** Candidate and floor, the order alternating per round so that neither always runs on the other's leftovers. */
-async function pair(round: number, candidate: () => Promise<number>, floor: () => Promise<number>): Promise<Pair> {
+export async function pair(round: number, candidate: () => Promise<number>, floor: () => Promise<number>): Promise<Pair> {
   if (round % 2 === 0) {
     const c = await candidate();
     return { candidate: c, floor: await floor() };
@@ -215,7 +216,7 @@ export async function measureFolders(): Promise<FolderSamples> {
   const service = await startLocalService({ bulkTenants: folderTenant });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-bench-folders-'));
   try {
-    const bench = new FolderBench(service, await tenantId(service), scratch);
+    const bench = new FolderBench(service, await tenantId(service, bulkTenantName(0)), scratch);
     const { spec, files } = await bench.warmUp();
     const samples: FolderSamples = { pull: [], repull: [], plan: [], drift: [] };
     for (let index = 0; index < rounds; index++) {

@@ -8,13 +8,14 @@ import { startLocalService } from '../harness/local-service';
 import { repoRoot, testOutputDir } from '../harness/paths';
 import { bulkTenantName } from '../service/sample-data';
 import { benchEnv, type Pair, type UsedPrompts } from './protocol';
-import { benchExitCode, formatTable, type Measurement, medianOfRatios, ratioOfMedians, sizeDifference } from './report';
+import { benchExitCode, formatTable, type Measurement, medianOfRatios, ratioOfMedians, sizeDifference, timeBound } from './report';
 import { fetchRequestLog, type LoggedRequest, requestsPerPrompt } from './requests';
 import { runSession, type SessionSamples } from './session';
 import { measureValidation } from './validation';
-import { extensionNotes, folderNotes, notesHeader, suiteNotes } from './notes';
+import { extensionNotes, folderNotes, mapNotes, notesHeader, suiteNotes } from './notes';
 import { CALLS, measureCallThroughput, measureSuiteThroughput, SUITE_CASES, SUITE_CONCURRENCY } from './suite-throughput';
 import { measureFolders, type FolderSamples } from './folders';
+import { type FlowMapSamples, measureFlowMap } from './flow-map';
 import { bytesOf, distPaths, FIRST_USE_FILES, HOST_BUDGET_KB, HOST_FILES } from './host-size';
 import { benchUsage, type BenchGroup, parseBenchArgs } from './options';
 
@@ -80,6 +81,13 @@ function folderMeasurements({ pull, repull, plan, drift }: FolderSamples): Measu
   ];
 }
 
+function mapMeasurements({ model, draw }: FlowMapSamples): Measurement[] {
+  return [
+    independent('map model of a tenant folder of 1,000 resources (CLI map --format json)', model, 1.5),
+    timeBound('layout and draw of a 1,000-resource map in the webview page (time bound: the issue\'s 2 s)', candidates(draw), floors(draw), 2000),
+  ];
+}
+
 async function measureExtension(): Promise<Measurement[]> {
   const codeServerBin = required('CONVAI_CODE_SERVER');
   const undiciBundle = required(benchEnv.undiciBundle);
@@ -110,6 +118,7 @@ async function measureExtension(): Promise<Measurement[]> {
 const groups: Record<BenchGroup, { measure: () => Promise<Measurement[]>; ran: string; notes: readonly string[] }> = {
   extension: { measure: measureExtension, ran: `${sessions} VS Code sessions`, notes: extensionNotes },
   folders: { measure: async () => folderMeasurements(await measureFolders()), ran: 'the command-line tool', notes: folderNotes },
+  map: { measure: async () => mapMeasurements(await measureFlowMap()), ran: 'the flow map in the command-line tool and headless Chromium', notes: mapNotes },
   suites: {
     measure: async () => [
       independent(`suite throughput: ${SUITE_CASES} cases at concurrency ${SUITE_CONCURRENCY} vs serially`, await measureSuiteThroughput(), 0.3),

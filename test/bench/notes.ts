@@ -52,6 +52,22 @@ export const folderNotes: readonly string[] = [
   '- `npm run bench -- --only folders` measures these rows alone; `--only extension` the others; `--help`.',
 ];
 
+export const mapNotes: readonly string[] = [
+  '- map model: `node dist/cli.js map --format json <folder>` of a tenant of 1,000 resources (a local service\'s',
+  '  "Map Tenant": 500 prompts in flows of ten, 200 intents, 150 actions, 40 integrations, 50 functions, 50 agents, 10',
+  '  datasources, 1,500 references) pulled by the tool, against floor-read.mjs reading every file of the folder and',
+  '  JSON.parsing the .json ones; a fresh process each, Node\'s start on both sides. Seven pairs after a warm-up, the',
+  '  order alternating; the figure is the ratio of the medians. Goal 1.5: reading the folder once and one pass over',
+  '  its references meet it.',
+  '- map drawing: the map page (dist/webview/flow-map.js, in the frame the panel gives it, media/flow-map.css) in',
+  '  headless Chromium with `acquireVsCodeApi` stubbed, timed in the page from posting that map\'s message (as the',
+  '  panel posts it) until the page says "drawn" (laid out, drawn and painted); every resource must be a node. A time',
+  '  bound, not a ratio: goal 2 s, the issue\'s. The floor, shown for scale, is a page that answers "drawn" after the',
+  '  same frames and draws nothing. Each sample is a fresh browser context, so every layout is a first, cold one;',
+  '  five pairs after a warm-up; the figure is the median.',
+  '- `npm run bench -- --only map` measures these rows alone.',
+];
+
 export const suiteNotes: readonly string[] = [
   '- suite throughput: a suite of 100 test_prompt cases run by the core engine as `cli.js test` and the Testing view',
   '  run it (prepareSuite, runSuiteAt) at concurrency 4, against the same suite at concurrency 1 (serially), on a local service',

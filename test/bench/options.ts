@@ -2,7 +2,7 @@
 // group alone is for iterating on it (the table then holds only its rows).
 import { parseArgs } from 'node:util';
 
-export const benchGroups = ['extension', 'folders', 'suites'] as const;
+export const benchGroups = ['extension', 'folders', 'map', 'suites'] as const;
 export type BenchGroup = (typeof benchGroups)[number];
 
 export type BenchArgs = { help: true } | { help: false; groups: BenchGroup[] };
@@ -12,6 +12,7 @@ export const benchUsage: readonly string[] = [
   '',
   '  --only extension  the extension in code-server: activation, size, open, save, listing, validate, expand',
   '  --only folders    the command-line tool on a tenant folder of 1,000 prompts: pull, pull again, plan',
+  '  --only map       the flow map of a tenant of 1,000 resources: its model from a folder, its layout and drawing',
   '  --only suites     a 100-case prompt suite at concurrency 4 vs serially, against a service of fixed latency',
   '',
   'Without --only, every group runs. Exit codes: 0 every figure within its goal, 1 a figure outside it, 2 the',

@@ -3,7 +3,7 @@ import { RunningService, ServiceOptions, startService } from '../service/server'
 import { testOutputDir } from './paths';
 
 /** The local service on a free loopback port, with a fresh admin token and its sample tenants. */
-export function startLocalService(options: Pick<ServiceOptions, 'bulkTenants'> = {}): Promise<RunningService> {
+export function startLocalService(options: Pick<ServiceOptions, 'bulkTenants' | 'mapTenant'> = {}): Promise<RunningService> {
   return startService({ ...options, port: 0, adminToken: randomBytes(16).toString('hex'), testMode: true });
 }
 

@@ -24,6 +24,17 @@ export function bulkTenantName(index: number): string {
 /** The tenant of the `duplicateNames` option. */
 export const DUPLICATE_NAMES_TENANT = 'Duplicate Names';
 
+/** The tenant of the `mapTenant` option. */
+export const MAP_TENANT = 'Map Tenant';
+
+/**
+ * The `mapTenant` option's resources, 1,000 in all, linked as an assistant's are (README "Map tenant"). Prompts come in
+ * flows of ten, each handing over to the next; every third exits to its flow's last prompt.
+ */
+export const MAP_TENANT_SHAPE = {
+  integrations: 40, functions: 50, actions: 150, flows: 50, flowLength: 10, intents: 200, agents: 50, datasources: 10,
+} as const;
+
 /** Tenants added after the two sample tenants; part of the sample data, so kept across `/__test/reset`. */
 export interface ExtraTenants {
   /** Tenants of many generated prompts. */
@@ -33,6 +44,8 @@ export interface ExtraTenants {
    * and so do two actions, as nothing on a real service forbids.
    */
   duplicateNames?: boolean;
+  /** One tenant, `MAP_TENANT`, of 1,000 resources of every kind referring to each other: the flow map's bench. */
+  mapTenant?: boolean;
 }
 
 export function loadSampleData(store: Store, extras: ExtraTenants = {}): void {
@@ -47,6 +60,7 @@ export function loadSampleData(store: Store, extras: ExtraTenants = {}): void {
     const tenant = store.addTenant(DUPLICATE_NAMES_TENANT, 'admin@duplicates.example', 2, SAMPLE_TENANT_TOKENS.duplicates);
     seedDuplicates(new Seeder(store, tenant.id));
   }
+  if (extras.mapTenant) seedMapTenant(new Seeder(store, store.addTenant(MAP_TENANT, 'admin@map.example', 1).id));
   const bulk = extras.bulkTenants;
   for (let index = 0; index < (bulk?.count ?? 0); index++) {
     const tenant = store.addTenant(bulkTenantName(index), `bulk${index + 1}@bulk.example`, 1);
@@ -98,6 +112,60 @@ function seedBulk(s: Seeder, prompts: number): void {
       user_prompt: `Answer {{customer_name}} about topic ${n}.`, system: 'Be brief and friendly.', ai_model: 'gpt-4o-mini',
     });
   }
+}
+
+/** `MAP_TENANT_SHAPE`'s tenant; the n-th resource of a kind refers to others by n alone, so every start seeds the same. */
+function seedMapTenant(s: Seeder): void {
+  const shape = MAP_TENANT_SHAPE;
+  const nth = <T>(rows: readonly T[], n: number): T => rows[n % rows.length] as T;
+  const times = <T>(count: number, make: (n: number) => T): T[] => Array.from({ length: count }, (_, n) => make(n));
+  const integrations = times(shape.integrations, (n) => s.add('integration', {
+    name: `Map Integration ${n + 1}`, system: 'http_api', technical_id: `map-integration-${n + 1}`, mode: 'activated', url: `https://api${n + 1}.map.example`,
+  }));
+  const functions = times(shape.functions, (n) => s.add('function', {
+    name: `map_function_${n + 1}`, description: `Looks up record kind ${n + 1}`,
+    parameters: { type: 'object', properties: { record_id: param('string', 'The record') }, required: ['record_id'] },
+  }));
+  // Two actions of three call an integration.
+  const actions = times(shape.actions, (n) => s.add('action', {
+    name: `Map Action ${n + 1}`, action_type: n % 3 === 2 ? 1 : 3, voice: 'alloy', speak: `Action ${n + 1}.`,
+    ...(n % 3 === 2 ? {} : { integration_id: nth(integrations, n).id }),
+  }));
+  const flows = times(shape.flows, (f) => {
+    const prompts = times(shape.flowLength, (n) => s.prompt({
+      name: `Flow ${f + 1} Step ${n + 1}`, description: `Step ${n + 1} of flow ${f + 1}`, group: `flow-${f + 1}`,
+      user_prompt: `Help {{customer_name}} with step ${n + 1}.`, system: 'Be brief.', ai_model: 'gpt-4o-mini',
+      // A fifth of the prompts call an AI function by name.
+      ...(n % 5 === 1 ? { function_defs: JSON.stringify([functionDef(nth(functions, f + n).values.name as string, 'Looks up a record', {}, [])]) } : {}),
+    }));
+    const last = prompts[prompts.length - 1] as Row;
+    prompts.forEach((prompt, n) => {
+      prompt.values.next_prompt_id = prompts[n + 1]?.id ?? null;
+      prompt.values.exit_prompt_id = n % 3 === 0 && prompt !== last ? last.id : null;
+    });
+    return prompts;
+  });
+  // One intent opens each flow; the others, its children, lead into the flow's middle. Each links an action.
+  const heads = times(shape.flows, (f) => s.add('intent', {
+    name: `map_flow_${f + 1}`, display_name: `Flow ${f + 1}`, intent_type: 2, ai_prompt_id: (nth(flows, f)[0] as Row).id,
+  }));
+  heads.forEach((head, f) => (head.actionIds = [nth(actions, f).id]));
+  times(shape.intents - shape.flows, (n) => {
+    const f = n % shape.flows;
+    const intent = s.add('intent', {
+      name: `map_intent_${n + 1}`, display_name: `Intent ${n + 1}`, intent_type: 1, parent_id: nth(heads, f).id,
+      ai_prompt_id: nth(nth(flows, f), 3 + (n % 5)).id,
+    });
+    intent.actionIds = [nth(actions, shape.flows + n).id];
+  });
+  times(shape.agents, (n) => {
+    const agent = s.add('agent', { name: `Map Agent ${n + 1}`, description: `Agent ${n + 1}` });
+    agent.agentPrompts = [s.agentPrompt(`Agent ${n + 1} Prompt`, 'Answer the caller.', 'Hello!', 'alloy', {
+      function_ids: [nth(functions, n).id, nth(functions, n + 1).id],
+      integration: { id: nth(integrations, n).id, name: nth(integrations, n).values.name as string, server: `https://api${(n % shape.integrations) + 1}.map.example/mcp` },
+    })];
+  });
+  times(shape.datasources, (n) => s.add('datasource', { name: `Map Source ${n + 1}`, type: 'text', content: `Facts ${n + 1}.` }));
 }
 
 /** Duplicates where a pull or a suite must choose: prompts and actions, one of which the other resources refer to. */

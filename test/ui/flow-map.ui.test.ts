@@ -16,6 +16,7 @@ import { choose, expand, openConvAiView, openFile, runCommand, treeRow } from '.
 import { workbench } from './workbench';
 
 const FOLDER = 'acme-support';
+const SUITE = 'flow-map-coverage.prompttest.json';
 
 /**
  * A returns flow, new in the folder and not yet pushed, so the pictured map holds 40 resources (the sample tenant's
@@ -73,8 +74,9 @@ describe('the flow map', () => {
   after(async () => {
     const { page, workspace } = workbench();
     await runCommand(page, 'View: Close All Editors');
-    // Nothing of it stays for the next tests: the Source Control view lists a pulled folder's changes.
+    // Nothing of it stays for the next tests: the Source Control view lists a pulled folder's changes, the Testing view suites.
     fs.rmSync(path.join(workspace, FOLDER), { recursive: true, force: true });
+    fs.rmSync(path.join(workspace, SUITE), { force: true });
   });
 
   it('draws the folder\'s map from a prompt\'s file, centred on that prompt, with its problems listed beside it', async () => {
@@ -109,11 +111,42 @@ describe('the flow map', () => {
     await page.locator('.tabs-container .tab.active[data-resource-name="order-status-api.json"]').waitFor();
   });
 
-  it('reads in a dark theme as in a light one', async () => {
+  it('colours what a suite reached once it ran, by the Coverage toggle', async () => {
+    const { page, workspace } = workbench();
+    const client = adminClient();
+    const [greeting, triage] = await Promise.all(['Support Greeting', 'Order Triage'].map((name) => samplePromptId(client, 1, name)));
+    await client.close();
+    // A conversation the greeting hands over to triage: both prompts passed, the hand-over taken.
+    fs.writeFileSync(path.join(workspace, SUITE), JSON.stringify({
+      target: { connection: uiConnectionName, tenantId: 1 },
+      prompt: 'Support Greeting',
+      cases: [{ name: 'greets, then triages', turns: [{ prompt_text: 'Hi', expect: { prompt: greeting } }, { prompt_text: 'Where is my order?', expect: { prompt: triage } }] }],
+    }, null, 2));
+    // A file this new is not in Quick Open's index yet: the Explorer shows it.
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: SUITE }).click();
+    await page.locator(`.tabs-container .tab.active[data-resource-name="${SUITE}"]`).waitFor();
+    await runCommand(page, 'ConvAI: Run Prompt Test Suite');
+    await page.locator('.tabs-container .tab', { hasText: 'Flow Map: acme-support' }).click();
+    const map = mapPage(page);
+    const toggle = map.getByRole('button', { name: 'Coverage' });
+    await toggle.waitFor();
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+    await map.locator('#coverage-legend').waitFor();
+    const passed = map.locator('.show-coverage g.node.cov-passed');
+    assert.deepEqual((await passed.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')))).sort(), ['Order Triage, AI Prompt', 'Support Greeting, AI Prompt']);
+    assert.equal(await passed.first().getAttribute('aria-description'), 'tested, passed');
+    assert.ok((await map.locator('g.node.cov-untested').count()) > 5, 'the other prompts are untested');
+    assert.equal(await map.locator('.show-coverage g.edge.taken').count(), 1, 'the hand-over the conversation took');
+  });
+
+  it('reads in a dark theme as in a light one, coverage shown', async () => {
     const { page } = workbench();
     const map = mapPage(page);
     // The map alone in the editor area, at the width the first picture had.
-    await page.locator('.tabs-container .tab[data-resource-name="order-status-api.json"] .codicon-close').click();
+    await page.locator('.tabs-container .tab', { hasText: 'Flow Map: acme-support' }).click();
+    await runCommand(page, 'View: Close Editors in Other Groups');
+    await page.locator('.editor-group-container').nth(1).waitFor({ state: 'detached' });
     await map.locator('#search').fill('');
     assert.equal(await map.locator('g.node.match, g.node.current').count(), 0, 'an emptied search marks nothing');
     const was = await useTheme(page, 'Dark Modern');

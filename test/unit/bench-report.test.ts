@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { requestsPerPrompt } from '../bench/requests';
-import { benchExitCode, formatTable, median, medianOfRatios, ratioOfMedians, sizeDifference, withinGoal } from '../bench/report';
+import { benchExitCode, formatTable, median, medianOfRatios, ratioOfMedians, sizeDifference, timeBound, withinGoal } from '../bench/report';
 
 describe('bench report', () => {
   it('takes the middle sample, or the mean of the middle two, whatever the order', () => {
@@ -35,6 +35,15 @@ describe('bench report', () => {
     assert.equal(row.figure, 150);
     assert.equal(withinGoal(row), true);
     assert.equal(withinGoal({ ...row, figure: 150.01 }), false);
+  });
+
+  it('bounds a time the issue sets by the candidate alone, its floor shown but not dividing it', () => {
+    const row = timeBound('draw a map', [1900, 2100, 1500], [60, 40, 50], 2000);
+    assert.equal(row.figure, 1900);
+    assert.equal(withinGoal(row), true);
+    assert.equal(withinGoal(timeBound('draw a map', [2100, 2200, 1500], [60, 40, 50], 2000)), false);
+    const [, , line] = formatTable([row]).split('\n');
+    assert.equal(line, '| draw a map | 1900 ms | 50.0 ms | 1900 ms | ≤ 2000 ms | yes |');
   });
 
   it('counts a figure that is not a number (a zero floor) as outside its goal', () => {

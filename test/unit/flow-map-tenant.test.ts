@@ -8,6 +8,7 @@ import { kindById, type ResourceKind } from '../../src/core/resources';
 import { memoryFolder } from '../../src/core/tenant/folder-io';
 import { readManifest } from '../../src/core/tenant/manifest';
 import { pullTenant } from '../../src/core/tenant/pull';
+import { MAP_TENANT, MAP_TENANT_SHAPE } from '../service/sample-data';
 import { startService, type RunningService } from '../service/server';
 
 const TENANT = 1;
@@ -106,5 +107,35 @@ describe('flow map: a live tenant', () => {
     assert.deepEqual(fromFolder.map, fromService);
     assert.deepEqual([...new Set(fromService.edges.map((e) => e.kind))].sort(), ['action', 'exit', 'function', 'integration', 'intent', 'next', 'parent']);
     assert.deepEqual([...new Set(fromService.problems.map((p) => p.kind))].sort(), ['dangling', 'unreachable']);
+  });
+});
+
+describe('flow map: the bench\'s tenant of 1,000 resources', () => {
+  it('is linked as an assistant is: every edge kind, every prompt reached, the same map from its folder', async () => {
+    const service = await startService({ adminToken: 'map-unit-token', mapTenant: true });
+    const client = new ServiceClient({ baseUrl: service.url, token: () => service.adminToken });
+    try {
+      const tenant = (await client.list(kindById('tenant'))).find((t) => t.name === MAP_TENANT);
+      assert.ok(tenant, `the service holds "${MAP_TENANT}"`);
+      const tenantId = tenant.id as number;
+      const folder = memoryFolder();
+      await pullTenant(client, folder, { connection: 'local', baseUrl: service.url, tenantId });
+      const manifest = await readManifest(folder);
+      assert.ok(manifest);
+      const { map } = await folderFlowMap(folder, manifest);
+      assert.equal(map.nodes.length, 1_000);
+      const count = (kind: string): number => map.edges.filter((e) => e.kind === kind).length;
+      const { flows, flowLength, intents, agents } = MAP_TENANT_SHAPE;
+      assert.deepEqual(
+        { next: count('next'), exit: count('exit'), intent: count('intent'), parent: count('parent'), action: count('action'), integration: count('integration'), function: count('function') },
+        { next: flows * (flowLength - 1), exit: flows * 3, intent: intents, parent: intents - flows, action: intents, integration: 100 + agents, function: flows * 2 + agents * 2 },
+      );
+      // Nothing dangles and every prompt is reached: the bench times an assistant's map, not a broken one's.
+      assert.deepEqual(map.problems, []);
+      assert.deepEqual(map, await tenantFlowMap(client, tenantId));
+    } finally {
+      await client.close();
+      await service.close();
+    }
   });
 });

@@ -5,6 +5,7 @@
  * service's or the folder's text and never become markup.
  */
 import { graphlib, layout } from '@dagrejs/dagre';
+import { orderLayers } from '../layer-order';
 import type { HostMessage, MapView, PageMessage, ViewNode } from '../messages';
 import { coverageToggle, markCoverage } from './coverage';
 
@@ -153,6 +154,13 @@ function drawNode(node: ViewNode | { id: string; segment: 'missing'; name: strin
   return group;
 }
 
+/** dagre's ordering step (`customOrder`), done by orderLayers on the graph dagre has split into layers. */
+function orderByLayer(layered: graphlib.Graph): void {
+  const rankOf = new Map(layered.nodes().map((v) => [v, layered.node(v).rank as number]));
+  const layers = orderLayers(rankOf, layered.edges().map((e) => [e.v, e.w] as const));
+  layers.forEach((layer) => layer.forEach((v, order) => Object.assign(layered.node(v), { order })));
+}
+
 function draw(view: MapView, keepView: boolean): void {
   const graph = new graphlib.Graph({ multigraph: true });
   graph.setGraph({ rankdir: 'LR', ranker: 'tight-tree', nodesep: 18, ranksep: 70, edgesep: 10, marginx: 20, marginy: 20 });
@@ -165,7 +173,7 @@ function draw(view: MapView, keepView: boolean): void {
   view.edges.forEach((edge, i) => graph.setEdge(edge.from, edge.to, {}, `e${i}`));
   view.dangling.forEach((d, i) => graph.setEdge(d.from, missingId(d.target), {}, `d${i}`));
   // A map of loose resources alone has nothing to lay out.
-  if (graph.nodeCount() > 0) layout(graph);
+  if (graph.nodeCount() > 0) layout(graph, { customOrder: orderByLayer });
 
   const root = svg('svg', { id: 'map', width: '100%', height: '100%' });
   const defs = svg('defs', {}, root);
@@ -200,18 +208,20 @@ function draw(view: MapView, keepView: boolean): void {
   const rows = Math.ceil(unlinked.length / perRow);
   const width = Math.max(laidOut.width ?? 0, 40 + Math.min(unlinked.length, perRow) * gap.x);
   const height = rows === 0 ? laidOut.height ?? 0 : top + rows * gap.y;
-  status.hidden = true;
   drawing?.svg.remove();
-  canvas.appendChild(root);
   markCoverage(root, nodes, view.coverage);
   const kept = keepView && drawing !== undefined;
   drawing = { view, svg: root, viewport, nodes, placed, width, height };
+  // Placed before the drawing joins the page: fitting reads the canvas's size, which with the drawing in it would
+  // make the browser lay out thousands of elements there and then, and again for the transform that follows.
   if (kept) applyTransform();
   else fit();
   if (view.focus !== undefined && !kept) {
     nodes.get(view.focus)?.classList.add('focus');
     centre(view.focus);
   }
+  status.hidden = true;
+  canvas.appendChild(root);
 }
 
 function edgePath(parent: Element, points: Array<{ x: number; y: number }>, label: string, dangling: boolean): SVGGElement | undefined {
