@@ -2,8 +2,6 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MANIFEST_FILE, readManifest, type Manifest } from '../core/tenant/manifest';
 import { diskFolder } from '../core/tenant/folder-io';
-import { sameBaseUrl } from '../core/base-url';
-import type { Connections } from '../connections/registry';
 
 /**
  * The pulled folder a command names: an absolute path (scripts), a URI (menus,
@@ -32,13 +30,4 @@ export async function manifestOf(folder: string): Promise<Manifest> {
   const manifest = await readManifest(diskFolder(folder));
   if (!manifest) throw new Error(`${folder} holds no pulled tenant (no ${MANIFEST_FILE}): pull a tenant into it first with "ConvAI: Pull Tenant to Folder…".`);
   return manifest;
-}
-
-/** The connection a folder was pulled through: by name, else one with the same base URL. */
-export function connectionOf(connections: Connections, manifest: Manifest): string {
-  const byName = connections.get(manifest.connection);
-  if (byName) return byName.name;
-  const byUrl = connections.list().find((c) => sameBaseUrl(c.baseUrl, manifest.baseUrl));
-  if (byUrl) return byUrl.name;
-  throw new Error(`The folder was pulled from ${manifest.baseUrl} through the connection "${manifest.connection}", which this VS Code does not have: add it with "ConvAI: Add Connection".`);
 }

@@ -15,7 +15,7 @@ import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Log } from '../log';
 import { manifestOf, pulledFolder } from '../shared/pulled-folder';
-import { connectionOf } from '../shared/pulled-folder';
+import { connectionOf } from './folders';
 import { PlanView } from './plan-view';
 import { checkedPlanPath, pickPlanTarget, pickSavedPlan, readSavedPlan, writeSavedPlan } from './saved-plans';
 import { pickTenant } from '../connections/pickers';

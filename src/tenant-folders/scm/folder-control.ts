@@ -11,7 +11,7 @@ import { takeServiceVersion } from '../../core/tenant/take';
 import type { Segment } from '../../core/resources';
 import { folderValues, resourceFiles } from '../../core/tenant/representation';
 import { messageOf, plural } from '../../core/text';
-import { connectionOf } from '../../shared/pulled-folder';
+import { connectionOf } from '../folders';
 import { ChangeState, diffCommand, serviceSideTitle } from './change-states';
 import { changedFiles, changeName, pulledResourceOf, type ResourceChange } from './changed-files';
 import type { ScmDeps } from './deps';
