@@ -163,7 +163,7 @@ export class Runner implements Runs {
       ...(job.conversation ? { conversation: job.conversation } : {}),
     };
     await this.history.add(record);
-    // However the run started: a lens, the palette, the panel, a suite.
+    // However it started: the CodeLens, the tree, the palette, the results panel.
     if (operation === 'test_prompt') walkthroughStepDone('testPrompt');
     this.log.for('operations').info(`${operation} on ${label}: ${result.outcome.kind} in ${record.durationMs} ms.`);
     if (job.interactive) this.show(resource, label, record.id);
