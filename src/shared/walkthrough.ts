@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 
 /** The Get Started walkthrough as VS Code names it: `publisher.name#id` (package.json, contributes.walkthroughs). */
-export const WALKTHROUGH = 'convai.convai-config#gettingStarted';
+const WALKTHROUGH = 'convai.convai-config#gettingStarted';
 
 /** The walkthrough's steps, which the extension ticks off itself when the user has done what they ask. */
 export type WalkthroughStep = 'addConnection' | 'browseTree' | 'editPrompt' | 'testPrompt';
