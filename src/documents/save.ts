@@ -13,6 +13,7 @@ import type { Drafts } from './drafts';
 import { messageOf, plural } from '../core/text';
 import { toFileSystemError, type ConvaiFileSystem } from './filesystem';
 import { parseUri, target } from '../shared/locations';
+import { walkthroughStepDone } from '../shared/walkthrough';
 import type { ServiceVersions } from './service-version';
 import type { DocumentStore } from './store';
 
@@ -116,6 +117,8 @@ export class Saver implements vscode.Disposable {
       this.diagnostics.clear(uri);
       await this.drafts.discard(key);
       this.files().announce(whole);
+      // From its JSON or one of its parts, alike.
+      if (whole.type === 'resource' && whole.segment === 'ai_prompts') walkthroughStepDone('editPrompt');
       this.log.for('documents').info(`Saved ${label}.`);
       vscode.window.setStatusBarMessage(`$(cloud-upload) Saved ${label}`, 5000);
       this.showSaved(uri, location, text, detail, how.byEditor);

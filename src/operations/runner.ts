@@ -16,6 +16,7 @@ import type { Drafts } from '../documents/drafts';
 import { hasUnsavedEdits } from '../documents/unsaved';
 import type { HistoryStore } from '../shared/history-store';
 import type { Job, Runs } from '../shared/runs';
+import { walkthroughStepDone } from '../shared/walkthrough';
 import type { PanelModel, ResultsPanel } from './panel';
 
 export type ResourceLocation = Extract<FileLocation, { type: 'resource' }>;
@@ -162,6 +163,8 @@ export class Runner implements Runs {
       ...(job.conversation ? { conversation: job.conversation } : {}),
     };
     await this.history.add(record);
+    // However it started: the CodeLens, the tree, the palette, the results panel.
+    if (operation === 'test_prompt') walkthroughStepDone('testPrompt');
     this.log.for('operations').info(`${operation} on ${label}: ${result.outcome.kind} in ${record.durationMs} ms.`);
     if (job.interactive) this.show(resource, label, record.id);
     else if (result.error !== undefined) throw result.error;

@@ -41,7 +41,8 @@ function mapPage(page: Page): FrameLocator {
 /** Picks a colour theme by name; resolves with the one that was on, which the picker shows focused as it opens. */
 async function useTheme(page: Page, theme: string): Promise<string> {
   await runCommand(page, 'Preferences: Color Theme');
-  const was = (await page.locator('.quick-input-list .monaco-list-row.focused .label-name').innerText()).trim();
+  // The picker's own list: a list of an earlier quick pick may still hold a focused row.
+  const was = (await page.locator('.quick-input-widget:visible .quick-input-list .monaco-list-row.focused .label-name').first().innerText()).trim();
   await choose(page, theme);
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });

@@ -1,18 +1,25 @@
 // A prompt's system instructions as a Markdown document of their own, as a user goes through it: open it from the
 // tree, write a paragraph with a placeholder, save, and see the prompt's JSON beside it.
 import * as assert from 'node:assert/strict';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { adminClient, samplePromptId } from './service';
-import { expand, openConvAiView, runCommand, setSideBarWidth, treeRow } from './tree-view';
+import { collapse, expand, openConvAiView, runCommand, setSideBarWidth, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
 const TENANT = 1;
 const PROMPT = 'Order Triage';
 const PARAGRAPH = 'Always greet {{customer_name}} by name.';
+/** Another prompt of the tenant, whose system part is a second `system.md`. */
+const OTHER = 'Support Greeting';
+
+/** The status bar's entry that names whose part the active editor holds, as it reads for `owner`'s system part. */
+function partOwner(page: Page, owner: string): Locator {
+  return page.locator('.part.statusbar .statusbar-item', { hasText: `${owner} · system` });
+}
 
 describe('a prompt\'s system part, from the tree', () => {
   let service: ServiceClient;
@@ -38,7 +45,7 @@ describe('a prompt\'s system part, from the tree', () => {
     await treeRow(tree, 'system', 5).first().click();
     await page.locator('.tabs-container .tab.active[data-resource-name="system.md"]').waitFor();
     // The tab reads system.md for every prompt: the status bar says whose it is.
-    await page.locator('.statusbar-item', { hasText: `${PROMPT} · system` }).waitFor();
+    await partOwner(page, PROMPT).waitFor();
   });
 
   it('writes a paragraph with a placeholder, highlighted apart from the text', async () => {
@@ -83,5 +90,33 @@ describe('a prompt\'s system part, from the tree', () => {
     await setSideBarWidth(page, 410);
     await saveScreenshot(page, 'prompt-parts', { readme: true });
     await runCommand(page, 'View: Close All Editors');
+  });
+
+  it('names the prompt of whichever system.md is active, and nothing for a whole document', async () => {
+    const { page } = workbench();
+    await treeRow(tree, 'system', 5).first().click();
+    await partOwner(page, PROMPT).waitFor();
+    // Kept open beside the next part, rather than replaced by it as a preview is.
+    await runCommand(page, 'View: Keep Editor');
+    await collapse(treeRow(tree, PROMPT, 4));
+    await expand(treeRow(tree, OTHER, 4));
+    await treeRow(tree, 'system', 5).first().click();
+    const tabs = page.locator('.editor-group-container.active .tab[data-resource-name="system.md"]');
+    await tabs.nth(1).and(page.locator('.active')).waitFor();
+    await partOwner(page, OTHER).waitFor();
+    assert.equal(await partOwner(page, PROMPT).count(), 0);
+    await saveScreenshot(page, 'part-owner');
+    // Back to the first prompt's tab, which reads the same.
+    await tabs.nth(0).click();
+    await partOwner(page, PROMPT).waitFor();
+    assert.equal(await partOwner(page, OTHER).count(), 0);
+    // A prompt's JSON names itself in its tab: the entry goes.
+    await treeRow(tree, OTHER, 4).locator('.label-name').click();
+    await page.locator('.tabs-container .tab.active[data-resource-name$=".json"]').waitFor();
+    await page.locator('.part.statusbar .statusbar-item', { hasText: ' · system' }).waitFor({ state: 'detached' });
+    await runCommand(page, 'View: Close All Editors');
+    // The tree as the tests before left it.
+    await collapse(treeRow(tree, OTHER, 4));
+    await expand(treeRow(tree, PROMPT, 4));
   });
 });
