@@ -71,6 +71,16 @@ describe('the flow map', () => {
     for (const [name, resource] of Object.entries(RETURNS)) {
       fs.writeFileSync(path.join(folder, name), `${JSON.stringify({ ...resource, ...links[name] }, null, 2)}\n`);
     }
+    // Written now, before Quick Open first lists the workspace's files, so that it lists this one too.
+    const client = adminClient();
+    const [greeting, triage] = await Promise.all(['Support Greeting', 'Order Triage'].map((name) => samplePromptId(client, 1, name)));
+    await client.close();
+    // A conversation the greeting hands over to triage: both prompts passed, the hand-over taken.
+    fs.writeFileSync(path.join(workspace, SUITE), JSON.stringify({
+      target: { connection: uiConnectionName, tenantId: 1 },
+      prompt: 'Support Greeting',
+      cases: [{ name: 'greets, then triages', turns: [{ prompt_text: 'Hi', expect: { prompt: greeting } }, { prompt_text: 'Where is my order?', expect: { prompt: triage } }] }],
+    }, null, 2));
   });
   after(async () => {
     const { page, workspace } = workbench();
@@ -113,19 +123,8 @@ describe('the flow map', () => {
   });
 
   it('colours what a suite reached once it ran, by the Coverage toggle', async () => {
-    const { page, workspace } = workbench();
-    const client = adminClient();
-    const [greeting, triage] = await Promise.all(['Support Greeting', 'Order Triage'].map((name) => samplePromptId(client, 1, name)));
-    await client.close();
-    // A conversation the greeting hands over to triage: both prompts passed, the hand-over taken.
-    fs.writeFileSync(path.join(workspace, SUITE), JSON.stringify({
-      target: { connection: uiConnectionName, tenantId: 1 },
-      prompt: 'Support Greeting',
-      cases: [{ name: 'greets, then triages', turns: [{ prompt_text: 'Hi', expect: { prompt: greeting } }, { prompt_text: 'Where is my order?', expect: { prompt: triage } }] }],
-    }, null, 2));
-    // A file this new is not in Quick Open's index yet: the Explorer shows it.
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: SUITE }).click();
-    await page.locator(`.tabs-container .tab.active[data-resource-name="${SUITE}"]`).waitFor();
+    const { page } = workbench();
+    await openFile(page, SUITE);
     await runCommand(page, 'ConvAI: Run Prompt Test Suite');
     await page.locator('.tabs-container .tab', { hasText: 'Flow Map: acme-support' }).click();
     const map = mapPage(page);
