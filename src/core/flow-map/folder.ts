@@ -29,7 +29,8 @@ function nameOf(resource: LocalResource, pulledNames: ReadonlyMap<string, string
 }
 
 export async function folderFlowMap(io: FolderIO, manifest: Manifest, options: { changes?: boolean } = {}): Promise<FolderMap> {
-  const scan = await scanFolder(io);
+  // References live in the JSON files; the prompts' Markdown texts matter only to the plan that --changes asks for.
+  const scan = await scanFolder(io, { texts: options.changes === true });
   const pulledNames = new Map(manifest.resources.map((entry) => [entry.file, entry.name]));
   // The read-only references go back where the service holds them, so the map reads one shape from either.
   const resources: MapResource[] = scan.local.map((r) => ({ segment: r.segment, ...(r.id === undefined ? {} : { id: r.id }), file: r.file, name: nameOf(r, pulledNames), values: withReadOnly(r.values) }));
