@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { ServiceClient } from '../../src/core/client';
 import type { JsonObject } from '../../src/core/json';
 import { kindById, kindOfSegment, type KindId } from '../../src/core/resources';
 import { findDrift } from '../../src/core/tenant/drift';
@@ -10,7 +9,7 @@ import { pullTenant } from '../../src/core/tenant/pull';
 import { push } from '../../src/core/tenant/push';
 import { READ_ONLY } from '../../src/core/tenant/read-only';
 import { pulledState, readResource, writeResource } from '../../src/core/tenant/representation';
-import { startService, type RunningService } from '../service/server';
+import { useLocalService } from './local-service';
 
 const TENANT = 1;
 const INTENT = 'intents/order-status.json';
@@ -28,27 +27,11 @@ function edit(folder: Folder, file: string, from: string, to: string): void {
 }
 
 describe('tenant folders: the read-only references the flow map needs', () => {
-  let service: RunningService;
-  let client: ServiceClient;
-
-  beforeEach(async () => {
-    service = await startService({ adminToken: 'read-only-unit-token' });
-    client = new ServiceClient({ baseUrl: service.url, token: () => service.adminToken });
-  });
-
-  afterEach(async () => {
-    await client.close();
-    await service.close();
-  });
-
-  async function pulled(): Promise<Folder> {
-    const folder = memoryFolder();
-    await pullTenant(client, folder, { connection: 'local', baseUrl: service.url, tenantId: TENANT });
-    return folder;
-  }
+  const local = useLocalService('read-only-unit-token');
+  const pulled = (): Promise<Folder> => local.pulled(TENANT);
 
   async function idOf(kind: KindId, name: string): Promise<number> {
-    const found = (await client.list(kindById(kind), TENANT)).find((r) => r.name === name);
+    const found = (await local.client.list(kindById(kind), TENANT)).find((r) => r.name === name);
     assert.ok(found, `the sample tenant has ${kind} "${name}"`);
     return found.id as number;
   }
@@ -79,7 +62,7 @@ describe('tenant folders: the read-only references the flow map needs', () => {
     assert.ok((await problemsOf(folder)).some((p) => /^intents\/copy\.json:\d+:\d+: readOnly: read-only: .*take the block out of this new file/.test(p)));
     folder.files.delete('intents/copy.json');
 
-    await pullTenant(client, folder, { connection: 'local', baseUrl: service.url, tenantId: TENANT });
+    await pullTenant(local.client, folder, { connection: 'local', baseUrl: local.service.url, tenantId: TENANT });
     assert.match(folder.files.get(INTENT) ?? '', /"Check Order Status"/, 'the service\'s references came back');
     const after = await localPlan(folder);
     assert.deepEqual([after.changes.map((c) => [c.file, c.fields]), after.problems], [[[INTENT, ['speak']]], []], 'the user\'s own edit is kept');
@@ -90,15 +73,15 @@ describe('tenant folders: the read-only references the flow map needs', () => {
     edit(folder, INTENT, '"Let me look up your order."', '"Edited here."');
     edit(folder, AGENT, '"Look up the order and report its status."', '"Look the order up."');
     const blocks = [json(folder, INTENT)[READ_ONLY], json(folder, AGENT)[READ_ONLY]];
-    service.requests.clear();
-    const plan = await planPush(client, folder);
+    local.service.requests.clear();
+    const plan = await planPush(local.client, folder);
     assert.deepEqual([plan.changes.map((c) => [c.action, c.file, c.fields]), plan.problems], [[['update', AGENT, ['configuration']], ['update', INTENT, ['speak']]], []]);
-    const result = await push(client, folder, plan);
+    const result = await push(local.client, folder, plan);
     assert.deepEqual(result.notTaken, [], 'every sent field was taken as sent');
-    assert.deepEqual(service.requests.list().filter((r) => r.method === 'PUT').map((r) => r.fields), [['configuration'], ['speak']]);
+    assert.deepEqual(local.service.requests.list().filter((r) => r.method === 'PUT').map((r) => r.fields), [['configuration'], ['speak']]);
     assert.deepEqual([json(folder, INTENT)[READ_ONLY], json(folder, AGENT)[READ_ONLY]], blocks, 'the service kept the references, and the folder shows them');
     assert.deepEqual((await localPlan(folder)).changes, []);
-    assert.deepEqual(await findDrift(client, folder), []);
+    assert.deepEqual(await findDrift(local.client, folder), []);
   });
 
   it('leaves a folder pulled before the block as it was: no change, no problem, no drift, no conflict', async () => {
@@ -120,29 +103,29 @@ describe('tenant folders: the read-only references the flow map needs', () => {
 
     const plan = await localPlan(folder);
     assert.deepEqual([plan.changes, plan.problems], [[], []]);
-    assert.deepEqual(await findDrift(client, folder), []);
+    assert.deepEqual(await findDrift(local.client, folder), []);
     edit(folder, INTENT, '"Let me look up your order."', '"Edited here."');
-    assert.deepEqual((await planPush(client, folder)).changes.map((c) => [c.action, c.file, c.fields]), [['update', INTENT, ['speak']]]);
+    assert.deepEqual((await planPush(local.client, folder)).changes.map((c) => [c.action, c.file, c.fields]), [['update', INTENT, ['speak']]]);
   });
 
   it('names a block the service changed as drift, yet no conflict: a push never writes it', async () => {
     const folder = await pulled();
-    await client.update(kindById('action'), await idOf('action', 'Check Order Status'), { name: 'Look Up Order' }, TENANT);
-    const drift = await findDrift(client, folder);
+    await local.client.update(kindById('action'), await idOf('action', 'Check Order Status'), { name: 'Look Up Order' }, TENANT);
+    const drift = await findDrift(local.client, folder);
     assert.ok(drift.some((d) => d.file === INTENT && d.change === 'changed' && d.fields.join() === READ_ONLY), 'the intent\'s actions changed on the service');
     edit(folder, INTENT, '"Let me look up your order."', '"Edited here."');
-    const plan = await planPush(client, folder);
+    const plan = await planPush(local.client, folder);
     assert.deepEqual(plan.changes.filter((c) => c.file === INTENT).map((c) => [c.action, c.fields]), [['update', ['speak']]]);
   });
 
   it('catches up with an edit the service holds already without taking the service\'s changed block for the folder\'s edit', async () => {
     const folder = await pulled();
     const intent = await idOf('intent', 'order_status');
-    await client.update(kindById('action'), await idOf('action', 'Check Order Status'), { name: 'Look Up Order' }, TENANT);
+    await local.client.update(kindById('action'), await idOf('action', 'Check Order Status'), { name: 'Look Up Order' }, TENANT);
     // The same edit on both sides: an earlier push's update whose answer was lost.
-    await client.update(kindById('intent'), intent, { speak: 'Edited here.' }, TENANT);
+    await local.client.update(kindById('intent'), intent, { speak: 'Edited here.' }, TENANT);
     edit(folder, INTENT, '"Let me look up your order."', '"Edited here."');
-    const plan = await planPush(client, folder);
+    const plan = await planPush(local.client, folder);
     assert.deepEqual([plan.changes.filter((c) => c.file === INTENT), plan.problems], [[], []]);
     assert.ok(plan.notes.some((n) => n.startsWith(`${INTENT}: the service already holds this file's speak`)));
     assert.deepEqual((await localPlan(folder)).problems, [], 'the file still holds the block it was pulled with');
