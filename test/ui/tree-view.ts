@@ -109,12 +109,16 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   // ("ConvAI: Plan Push" for "ConvAI: Push").
   const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.getByText(title, { exact: true }) }).first();
   const deadline = Date.now() + 20_000;
+  const input = page.locator('.quick-input-widget input');
   for (;;) {
     await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill(`>${title}`);
     const last = Date.now() + 4_000 >= deadline;
+    const timeout = last ? Math.max(deadline - Date.now(), 1) : 4_000;
     try {
-      await row.waitFor({ timeout: last ? Math.max(deadline - Date.now(), 1) : 4_000 });
+      // Under load an F1 can go unheard (the palette stays closed): that is retried too, not waited on.
+      await input.waitFor({ state: 'visible', timeout });
+      await input.fill(`>${title}`);
+      await row.waitFor({ timeout });
       break;
     } catch (error) {
       if (last) throw error;
