@@ -3,7 +3,7 @@
  * `toResourcePath` and read by `parseResourcePath`, here and nowhere else.
  * The core works on authority and path strings; the glue wraps them in `vscode.Uri`.
  */
-import { kindOfSegment, TENANT_SEGMENTS, type TenantSegment } from './resources';
+import { isTenantSegment, kindOfSegment, type TenantSegment } from './resources';
 
 export const SCHEME = 'convai';
 
@@ -111,10 +111,6 @@ function jsonId(name: string | undefined): number | undefined {
   return name?.endsWith('.json') ? id(name.slice(0, -'.json'.length)) : undefined;
 }
 
-function isTenantSegment(segment: string | undefined): segment is TenantSegment {
-  return segment !== undefined && (TENANT_SEGMENTS as readonly string[]).includes(segment);
-}
-
 const PART_BY_FILE = new Map(Object.entries(PART_FILES).map(([part, file]) => [file, part as PromptPart]));
 
 /** What lies below `<segment>/<id>/`: a prompt's parts, an agent's element texts. */
@@ -154,7 +150,7 @@ export function parseResourcePath(connection: string, path: string): ResourceLoc
     return tenantId === undefined ? undefined : { type: 'tenantFolder', connection, tenantId };
   }
   const tenantId = id(tenantPart);
-  if (tenantId === undefined || !isTenantSegment(segment)) return undefined;
+  if (tenantId === undefined || segment === undefined || !isTenantSegment(segment)) return undefined;
   if (resourcePart === undefined) return { type: 'kindFolder', connection, tenantId, segment };
   const resourceId = jsonId(resourcePart);
   if (resourceId !== undefined) return rest.length === 0 ? { type: 'resource', connection, tenantId, segment, id: resourceId } : undefined;

@@ -5,7 +5,7 @@
  * the order they came in, so a map in a pull request only changes when the
  * tenant does.
  */
-import { TENANT_SEGMENTS, type Segment, type TenantSegment } from '../resources';
+import { isTenantSegment, TENANT_SEGMENTS, type TenantSegment } from '../resources';
 import { heldReferences, type HeldReference } from './held-references';
 import { EDGE_KINDS, nodeId, type FlowEdge, type FlowMap, type FlowNode, type FlowProblem, type MapResource } from './model';
 
@@ -15,7 +15,7 @@ const ENTRY_SEGMENTS: readonly TenantSegment[] = ['intents', 'agents'];
 type Placed = MapResource & { segment: TenantSegment };
 
 function isTenantKind(resource: MapResource): resource is Placed {
-  return (TENANT_SEGMENTS as readonly Segment[]).includes(resource.segment);
+  return isTenantSegment(resource.segment);
 }
 
 /** Kinds in the resource table's order; within one, ids in numbers' order, then the files of resources not created yet. */

@@ -8,7 +8,7 @@
 import { closest } from '../closest-name';
 import { repeatedBy } from '../repeated';
 import { isPromptTextField, PROMPT_TEXT_FIELDS, type PromptTextField } from '../prompt-text';
-import { TENANT_SEGMENTS, type Segment, type TenantSegment } from '../resources';
+import { isTenantSegment, TENANT_SEGMENTS, type Segment, type TenantSegment } from '../resources';
 import type { FolderEntry } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { MANIFEST_FILE, TENANT_BASE } from './manifest';
@@ -44,10 +44,6 @@ type Verdict =
   | { part: string; stem: string; field: PromptTextField }
   | 'allowed';
 
-function isKind(name: string): name is TenantSegment {
-  return (TENANT_SEGMENTS as readonly string[]).includes(name);
-}
-
 /** The kind a folder name was meant as: another case, a singular, without `ai_`, or a typo. */
 function kindMeant(name: string): TenantSegment | undefined {
   const loose = (text: string): string => text.replace(/^ai[ _-]?/, '').replace(/s$/, '');
@@ -62,7 +58,7 @@ function didYouMean(name: string | undefined): string {
 
 function rootVerdict(entry: FolderEntry, name: string): Verdict {
   if (entry.type === 'folder') {
-    if (isKind(name)) return 'allowed';
+    if (isTenantSegment(name)) return 'allowed';
     const kind = kindMeant(name);
     return { problem: `no kind of that name${kind ? didYouMean(`${kind}/`) : `; resources go in ${TENANT_FILE} and the kinds' folders (${KIND_FOLDERS}); ${EXTRAS}`}` };
   }
@@ -119,7 +115,7 @@ function pulledNameVerdict(entry: FolderEntry, folder: TenantSegment, name: stri
 }
 
 function verdict(entry: FolderEntry, folder: string, name: string): Verdict {
-  const pulled = isKind(folder) ? pulledNameVerdict(entry, folder, name) : undefined;
+  const pulled = isTenantSegment(folder) ? pulledNameVerdict(entry, folder, name) : undefined;
   if (pulled) return pulled;
   if (name.startsWith('.')) return 'allowed';
   if (entry.type === 'link') return { problem: 'a symbolic link; a tenant folder holds none, so nothing is read through it' };
@@ -132,7 +128,7 @@ function verdict(entry: FolderEntry, folder: string, name: string): Verdict {
     return { problem: `${unsafe}${didYouMean(meant)}` };
   }
   if (entry.type === 'file' && README_NAME.test(name)) return 'allowed';
-  return isKind(folder) ? kindVerdict(entry, folder, name) : rootVerdict(entry, name);
+  return isTenantSegment(folder) ? kindVerdict(entry, folder, name) : rootVerdict(entry, name);
 }
 
 /** A README, which a folder may hold anywhere it may hold a file. */
@@ -166,7 +162,7 @@ export function folderLayout(entries: readonly FolderEntry[]): FolderLayout {
     const name = entry.path.slice(slash + 1);
     const folder = slash < 0 ? '' : entry.path.slice(0, slash);
     // Only the root and the kinds' folders are looked into; what lies deeper is in a folder judged already.
-    if (folder !== '' && !isKind(folder)) continue;
+    if (folder !== '' && !isTenantSegment(folder)) continue;
     judged.push(entry);
     const result = verdict(entry, folder, name);
     if (result === 'allowed') continue;
