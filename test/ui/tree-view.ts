@@ -100,6 +100,31 @@ export async function setSideBarWidth(page: Page, width: number): Promise<void> 
 }
 
 /**
+ * Opens a quick input with `key`, types `text` and waits for `row`. Under load a key can go unheard, and a list shows
+ * what was known when it opened (the commands of the editor active then, the files of a search already made): the
+ * quick input is closed and opened again, as a user would, until the row shows or 20 s have passed.
+ */
+async function quickInputRow(page: Page, key: string, text: string, row: Locator): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    await page.keyboard.press(key);
+    const last = Date.now() + 4_000 >= deadline;
+    const timeout = last ? Math.max(deadline - Date.now(), 1) : 4_000;
+    try {
+      await input.waitFor({ state: 'visible', timeout });
+      await input.fill(text);
+      await row.waitFor({ timeout });
+      return;
+    } catch (error) {
+      if (last) throw error;
+      await page.keyboard.press('Escape');
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    }
+  }
+}
+
+/**
  * Runs a command through the palette, as a user types it and picks it. The palette lists what the context allows
  * when it opens: opened a moment before an editor just shown became the active one, it lacks that editor's
  * commands, so it is closed and opened again, as a user would, until the command shows or 20 s have passed.
@@ -108,24 +133,7 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   // This command's row, not the first: a recently used command that the text also matches comes first
   // ("ConvAI: Plan Push" for "ConvAI: Push").
   const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.getByText(title, { exact: true }) }).first();
-  const deadline = Date.now() + 20_000;
-  const input = page.locator('.quick-input-widget input');
-  for (;;) {
-    await page.keyboard.press('F1');
-    const last = Date.now() + 4_000 >= deadline;
-    const timeout = last ? Math.max(deadline - Date.now(), 1) : 4_000;
-    try {
-      // Under load an F1 can go unheard (the palette stays closed): that is retried too, not waited on.
-      await input.waitFor({ state: 'visible', timeout });
-      await input.fill(`>${title}`);
-      await row.waitFor({ timeout });
-      break;
-    } catch (error) {
-      if (last) throw error;
-      await page.keyboard.press('Escape');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-    }
-  }
+  await quickInputRow(page, 'F1', `>${title}`, row);
   await row.click();
 }
 
@@ -162,12 +170,15 @@ export async function goToResource(page: Page, connection: string, name: string,
   await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"]`).waitFor();
 }
 
-/** Opens a workspace file through Quick Open, as a user who knows its name does. */
+/**
+ * Opens a workspace file through Quick Open, as a user who knows its name does. A file written a moment ago may be
+ * missing from a search already made: Quick Open is closed and opened again, as a user would, for a new one, until
+ * the file shows or 20 s have passed.
+ */
 export async function openFile(page: Page, name: string): Promise<void> {
-  await page.keyboard.press('Control+p');
   const input = page.locator('.quick-input-widget input');
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+  await quickInputRow(page, 'Control+p', name, row);
   await input.press('Enter');
   await page.locator(`.tabs-container .tab.active[data-resource-name="${name}"]`).waitFor();
 }
