@@ -25,6 +25,7 @@ function hasDesktopCode() {
 
 const installed = process.argv.includes('--installed');
 const duplicateNames = process.argv.includes('--duplicate-names');
+const largeTenant = process.argv.includes('--large');
 
 ensureNodeModules();
 const desktop = hasDesktopCode();
@@ -32,9 +33,9 @@ const codeServerBin = desktop ? undefined : ensureCodeServer();
 run(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs')]);
 const vsix = installed ? packageExtension({ build: false }) : undefined;
 
-/** @type {{ startService: (o: { port?: number, adminToken: string, duplicateNames?: boolean }) => Promise<{ url: string, adminToken: string, tenantTokens: { id: number, name: string, token: string }[], close(): Promise<void> }> }} */
+/** @type {{ startService: (o: { port?: number, adminToken: string, duplicateNames?: boolean, largeTenant?: boolean }) => Promise<{ url: string, adminToken: string, tenantTokens: { id: number, name: string, token: string }[], close(): Promise<void> }> }} */
 const { startService } = require(path.join(repoRoot, 'out', 'test', 'service', 'server.js'));
-const service = await startService({ port: Number(process.env.CONVAI_SERVICE_PORT ?? 0), adminToken: `admin-${randomBytes(8).toString('hex')}`, duplicateNames });
+const service = await startService({ port: Number(process.env.CONVAI_SERVICE_PORT ?? 0), adminToken: `admin-${randomBytes(8).toString('hex')}`, duplicateNames, largeTenant });
 
 mkdirSync(workspace, { recursive: true });
 writeFileSync(

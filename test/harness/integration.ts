@@ -49,16 +49,18 @@ async function resultsAfterReload(phaseFile: string, deadline: number, signal: A
 /** Runs the tests; resolves with the results of those after the reload, if they reload. */
 async function runInVsCode(codeServerBin: string, files: RunFiles, reloads: boolean): Promise<Results | undefined> {
   let service: RunningService | undefined;
+  let largeService: RunningService | undefined;
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
   const stopWaiting = new AbortController();
   try {
     writePhase(files.phase, 'before-reload');
     service = await startLocalService();
+    largeService = await startLocalService({ largeTenant: true });
     server = await startCodeServer({
       bin: codeServerBin,
       workspace: files.workspace,
-      env: { ...extensionTestEnv(service, files.results), [phaseFileVariable]: files.phase },
+      env: { ...extensionTestEnv(service, files.results, largeService), [phaseFileVariable]: files.phase },
       logFile: codeServerLog,
       // The leak tests search the most talkative logs (code-server's --log sets one level for everything).
       logLevel: 'trace',
@@ -80,7 +82,7 @@ async function runInVsCode(codeServerBin: string, files: RunFiles, reloads: bool
   } finally {
     stopWaiting.abort();
     // Each stops what it started even when another failed to.
-    await Promise.allSettled([workbench?.close(), server?.close(), service?.close()]);
+    await Promise.allSettled([workbench?.close(), server?.close(), service?.close(), largeService?.close()]);
   }
 }
 

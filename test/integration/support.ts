@@ -25,6 +25,9 @@ export const adminToken = env('CONVAI_ADMIN_TOKEN');
 /** A client of the test's own, to set up and check the service's state independently of the extension. */
 export const admin = new ServiceClient({ baseUrl: serviceUrl, token: () => adminToken });
 
+/** A second local service, seeded with the large tenant (contract "Large tenants"), for the tests at that size. */
+export const largeService = { url: env('CONVAI_LARGE_SERVICE_URL'), adminToken: env('CONVAI_LARGE_ADMIN_TOKEN'), tenantId: 3 } as const;
+
 /** convai.runPromptTests's answer (contract: "Prompt test suites"); the test checks its fields at run time. */
 export type PromptTestResult = ReturnType<typeof publicResult>;
 export type PromptTestCase = PromptTestResult['cases'][number];

@@ -7,7 +7,7 @@ import { messageOf } from '../../src/core/text';
 
 const USAGE = `Usage: node out/test/service/main.js --admin-token <token> [--port <port>] [--test-mode]
          [--latency <ms>] [--fail-next <n> [--fail-status <code>]] [--drop-next <n>] [--timestamps]
-         [--duplicate-names] [--answer-variation <rate> [--answer-seed <n>]]
+         [--duplicate-names] [--large] [--answer-variation <rate> [--answer-seed <n>]]
 
   --admin-token <token>  bearer token that sees every tenant (required)
   --port <port>          port on 127.0.0.1; 0 or absent picks a free one
@@ -21,6 +21,8 @@ const USAGE = `Usage: node out/test/service/main.js --admin-token <token> [--por
   --duplicate-names      add a tenant "Duplicate Names" after the sample tenants, in which two
                          prompts are named "Greeting" and two actions "Transfer", as nothing on
                          a real service forbids
+  --large                seed tenant 3, "Bulk Co": 50,000 prompts in 200 groups, 10,000 intents
+                         in a hierarchy and 1,000 of each other kind
   --answer-variation <rate>  make this share (0 to 1) of test_prompt answers say "I am not sure."
                          and follow no route, as a real model's answers vary
   --answer-seed <n>      seed of those draws (default 1), for the same answers on each start`;
@@ -65,6 +67,7 @@ function readArgs(argv: string[]) {
         'drop-next': { type: 'string' },
         timestamps: { type: 'boolean' },
         'duplicate-names': { type: 'boolean' },
+        large: { type: 'boolean' },
         'answer-variation': { type: 'string' },
         'answer-seed': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -109,6 +112,7 @@ function parseOptions(argv: string[]): ServiceOptions | 'help' {
     faults,
     timestamps: parsed.timestamps ?? false,
     duplicateNames: parsed['duplicate-names'] ?? false,
+    largeTenant: parsed.large ?? false,
     answerVariation: rateOption(parsed['answer-variation'], 'answer-variation'),
     answerSeed,
   };

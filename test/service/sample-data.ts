@@ -4,9 +4,9 @@
  */
 
 import type { JsonObject } from '../../src/core/json';
-import { kindById } from './kinds';
-import { createRecord, newAgentPrompt } from './records';
-import type { AgentPrompt, ResourceKindId, Row, Store } from './store';
+import { LARGE_TENANT, seedLargeTenant } from './large-tenant';
+import { Seeder } from './seeder';
+import type { Row, Store } from './store';
 
 const SAMPLE_TENANT_TOKENS = { acme: 'acme-tenant-token', voicebox: 'voicebox-tenant-token', duplicates: 'duplicate-names-tenant-token' } as const;
 
@@ -46,6 +46,8 @@ export interface ExtraTenants {
   duplicateNames?: boolean;
   /** One tenant, `MAP_TENANT`, of 1,000 resources of every kind referring to each other: the flow map's bench. */
   mapTenant?: boolean;
+  /** Tenant 3, `LARGE_TENANT`, of 50,000 prompts, 10,000 intents and 1,000 of each other kind (`--large`). */
+  largeTenant?: boolean;
 }
 
 export function loadSampleData(store: Store, extras: ExtraTenants = {}): void {
@@ -55,6 +57,8 @@ export function loadSampleData(store: Store, extras: ExtraTenants = {}): void {
   seedVoicebox(new Seeder(store, voicebox.id));
   // After the second tenant, so the ids of its prompts stay what they were before these were added.
   seedAcmeCalls(new Seeder(store, acme.id));
+  // Right after the sample tenants: the contract names it tenant 3.
+  if (extras.largeTenant) seedLargeTenant(new Seeder(store, store.addTenant(LARGE_TENANT, 'admin@bulk.example', 2).id));
   // Before the bulk tenants, so its ids do not depend on how many of those there are.
   if (extras.duplicateNames) {
     const tenant = store.addTenant(DUPLICATE_NAMES_TENANT, 'admin@duplicates.example', 2, SAMPLE_TENANT_TOKENS.duplicates);
@@ -65,37 +69,6 @@ export function loadSampleData(store: Store, extras: ExtraTenants = {}): void {
   for (let index = 0; index < (bulk?.count ?? 0); index++) {
     const tenant = store.addTenant(bulkTenantName(index), `bulk${index + 1}@bulk.example`, 1);
     seedBulk(new Seeder(store, tenant.id), bulk?.promptsEach ?? 0);
-  }
-}
-
-class Seeder {
-  constructor(
-    readonly store: Store,
-    readonly tenantId: number,
-  ) {}
-
-  add(kind: ResourceKindId, fields: JsonObject): Row {
-    return createRecord(this.store, kindById(kind), this.tenantId, fields);
-  }
-
-  /** A prompt with the fields most samples share; `fields` overrides them. */
-  prompt(fields: JsonObject): Row {
-    return this.add('prompt', {
-      prompt_type: 1, mode: 1, temparature: 0.7, max_tokens: 300, settings: '{"language":"en"}',
-      function_defs: '[]', prompt_mode: 1, ...fields,
-    });
-  }
-
-  /** Prompt A leads to B and so on; every link exits to `exit`. */
-  chain(prompts: Row[], exit: Row): void {
-    prompts.forEach((prompt, index) => {
-      prompt.values.next_prompt_id = prompts[index + 1]?.id ?? null;
-      prompt.values.exit_prompt_id = exit.id;
-    });
-  }
-
-  agentPrompt(name: string, prompt: string, initialResponse: string, voice: string, extra: Partial<AgentPrompt> = {}): AgentPrompt {
-    return { ...newAgentPrompt(this.store, name), prompt, initial_response: initialResponse, voice, ...extra };
   }
 }
 

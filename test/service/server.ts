@@ -59,7 +59,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   if (options.adminToken.trim() === '' || /\s/.test(options.adminToken)) {
     throw new Error('adminToken must be a non-empty token without spaces');
   }
-  const store = new Store({ bulkTenants: options.bulkTenants, duplicateNames: options.duplicateNames, mapTenant: options.mapTenant });
+  const store = new Store({
+    bulkTenants: options.bulkTenants, duplicateNames: options.duplicateNames, mapTenant: options.mapTenant, largeTenant: options.largeTenant,
+  });
   const runtime = new RuntimeOptions({
     timestamps: options.timestamps ?? DEFAULT_MIMICRY.timestamps,
     answerVariation: options.answerVariation ?? DEFAULT_MIMICRY.answerVariation,
