@@ -37,6 +37,13 @@ const undiciApart = { name: 'undici', setup: (b) => b.onResolve({ filter: /^undi
 const re2jsApart = { name: 're2js', setup: (b) => b.onResolve({ filter: /^re2js$/ }, () => ({ path: './re2js.js', external: true })) };
 
 /**
+ * jsonc-parser in dist/jsonc.js, loaded at the first JSON text parsed with positions (src/core/jsonc.ts): about 18 KB
+ * that activation never runs, in the extension only; the command-line tool keeps it in its bundle.
+ * @type {import('esbuild').Plugin}
+ */
+const jsoncApart = { name: 'jsonc', setup: (b) => b.onResolve({ filter: /^jsonc-parser$/ }, () => ({ path: './jsonc.js', external: true })) };
+
+/**
  * The compiled schemas in dist/validators.js, loaded at the first check (src/core/validation.ts): about 90 KB that
  * every command would parse, and a plan of an unchanged folder never runs; the extension checks nothing until a
  * document is edited or saved. They share nothing with the bundles but ajv's runtime helpers, which are small.
@@ -61,13 +68,14 @@ await build({
   ...common,
   entryPoints: [path.join(root, 'src/extension.ts')],
   outfile: path.join(root, 'dist/extension.js'),
-  plugins: [undiciApart, validatorsApart, re2jsApart, flowMapApart, vscodeApiOnce(root)],
+  plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, flowMapApart, vscodeApiOnce(root)],
 });
-await build({ ...common, entryPoints: [path.join(root, 'src/flow-map/opened.ts')], outfile: path.join(root, 'dist/flow-map.js'), plugins: [undiciApart, validatorsApart, re2jsApart, vscodeApiOnce(root)] });
-// These three are shared by the extension and the command-line tool.
+await build({ ...common, entryPoints: [path.join(root, 'src/flow-map/opened.ts')], outfile: path.join(root, 'dist/flow-map.js'), plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, vscodeApiOnce(root)] });
+// These three are shared by the extension and the command-line tool; dist/jsonc.js is the extension's alone.
 await build({ ...common, entryPoints: [undiciSubset], outfile: path.join(root, 'dist/undici.js') });
 await build({ ...common, stdin: { contents: "export * from 're2js';", resolveDir: root, sourcefile: 're2js.js', loader: 'js' }, outfile: path.join(root, 'dist/re2js.js') });
 await build({ ...common, entryPoints: [path.join(root, 'src/core/generated/validators.ts')], outfile: path.join(root, 'dist/validators.js') });
+await build({ ...common, stdin: { contents: "module.exports = require('jsonc-parser');", resolveDir: root, sourcefile: 'jsonc.js', loader: 'js' }, outfile: path.join(root, 'dist/jsonc.js') });
 
 // The flow map page's script with its layout library, for the browser: only the map's webview loads it, so neither
 // activation nor the extension host's budget pays for it (docs/performance.md gives it a budget of its own).

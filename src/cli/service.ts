@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Advice } from '../core/advice';
 import { parseBaseUrl, sameBaseUrl } from '../core/base-url';
 import { ServiceClient } from '../core/client';
+import { LIMITS } from '../core/limits';
 import { diskFolder, type FolderIO } from '../core/tenant/folder-io';
 import { loadManifest, MANIFEST_FILE, type LoadedManifest, type Manifest } from '../core/tenant/manifest';
 import { PROGRAM, UsageError, type CliContext, type ParsedArgs } from './command';
@@ -20,7 +21,7 @@ export const TIMEOUT_VARIABLE = 'CONVAI_TIMEOUT_SECONDS';
 /** Node reads this file of extra CAs at start; the client's connections trust them, as they use Node's default roots. */
 export const CA_VARIABLE = 'NODE_EXTRA_CA_CERTS';
 /** As the extension's setting convai.requestTimeoutSeconds: its bounds. */
-export const TIMEOUT_SECONDS = { min: 1, max: 600 };
+export const TIMEOUT_SECONDS = { min: LIMITS.requestTimeout.setting.minimum, max: LIMITS.requestTimeout.setting.maximum };
 /** Where plan and push take the base URL from. */
 export const MANIFEST_URL = `baseUrl in the folder's ${MANIFEST_FILE}`;
 

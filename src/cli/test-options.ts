@@ -15,11 +15,12 @@ import type { Suite } from '../core/prompt-tests/suite';
 import { planPush } from '../core/tenant/plan';
 import { messageOf, plural } from '../core/text';
 import { PROGRAM, UsageError, type CliContext } from './command';
+import { LIMITS } from '../core/limits';
 import { manifestTarget, pulledFolder, withClient } from './service';
 import type { SuiteFile } from './suites';
 
 /** As the extension's setting convai.testConcurrency: its default and its cap. */
-export const CONCURRENCY = { default: 4, max: 16 };
+export const CONCURRENCY = { default: LIMITS.testConcurrency.value, max: LIMITS.testConcurrency.setting.maximum };
 
 export function concurrencyFrom(value: string | undefined): number {
   if (value === undefined) return CONCURRENCY.default;

@@ -1,4 +1,5 @@
 import { Deadlines } from './deadlines';
+import { LIMITS } from './limits';
 import { http, type Dispatcher } from './http';
 import { NEUTRAL_ADVICE, type Advice } from './advice';
 import { parseBaseUrl } from './base-url';
@@ -83,10 +84,10 @@ export interface ExecuteActionResult {
   status: string;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TIMEOUT_MS = LIMITS.requestTimeout.value * 1000;
 /** Enough for a restarting service or a stale keep-alive connection, short next to the deadline. */
 const DEFAULT_DELAYS_MS: readonly number[] = [250, 1000];
-const DEFAULT_MAX_RETRY_AFTER_MS = 10_000;
+const DEFAULT_MAX_RETRY_AFTER_MS = LIMITS.maxRetryAfter.value;
 /** Statuses that say "not now" rather than "no": a read may ask again. */
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 

@@ -7,8 +7,9 @@
  * at most a slice more.
  */
 import { setMaxListeners } from 'node:events';
+import { LIMITS } from './limits';
 
-export const SLICE_MS = 250;
+export const SLICE_MS = LIMITS.deadlineSlice.value;
 
 interface Shared {
   readonly signal: AbortSignal;

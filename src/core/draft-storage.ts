@@ -7,11 +7,12 @@ import type { JsonObject } from './json';
 import { maskCredentials, restoreCredentials } from './credentials';
 import { formatDocument } from './json-document';
 import type { KindId } from './resources';
+import { serviceBase, type ServiceBase } from './service-base';
 
 export interface Draft {
   text: string;
   /** The service's object the text was edited from: the base of the conflict check when it is uploaded. */
-  base: string;
+  base: ServiceBase;
   /** Why it was not uploaded, in a few words. */
   why: string;
 }
@@ -24,10 +25,10 @@ export interface StoredDraft {
 }
 
 export function toStoredDraft(kind: KindId, draft: Draft): StoredDraft {
-  return { text: draft.text, maskedBase: formatDocument(maskCredentials(kind, JSON.parse(draft.base) as JsonObject)), why: draft.why };
+  return { text: draft.text, maskedBase: formatDocument(maskCredentials(kind, draft.base)), why: draft.why };
 }
 
 /** The draft again, its base's masked credentials taken from what the service holds now. */
 export function fromStoredDraft(kind: KindId, stored: StoredDraft, current: JsonObject): Draft {
-  return { text: stored.text, base: formatDocument(restoreCredentials(kind, JSON.parse(stored.maskedBase) as JsonObject, current)), why: stored.why };
+  return { text: stored.text, base: serviceBase(restoreCredentials(kind, JSON.parse(stored.maskedBase) as JsonObject, current)), why: stored.why };
 }

@@ -4,6 +4,7 @@
  */
 import type { ConversationLink } from './run-conversations';
 import { isJsonObject, type JsonObject } from './json';
+import { LIMITS } from './limits';
 
 /** The service's two operations, and a request sent from a definition file (section 2.9). */
 export type Operation = 'test_prompt' | 'execute_action' | 'send_request';
@@ -45,7 +46,11 @@ export interface HistoryLimits {
   maxStringLength: number;
 }
 
-export const DEFAULT_LIMITS: HistoryLimits = { runsPerResource: 30, resources: 100, maxStringLength: 20_000 };
+export const DEFAULT_LIMITS: HistoryLimits = {
+  runsPerResource: LIMITS.runsPerResource.value,
+  resources: LIMITS.historyResources.value,
+  maxStringLength: LIMITS.historyStringLength.value,
+};
 
 function clipStrings(value: unknown, max: number): unknown {
   if (typeof value === 'string') return value.length > max ? `${value.slice(0, max)}… [${value.length - max} more characters not kept in the history]` : value;

@@ -3,7 +3,7 @@
  * problems, the canonical formatting, and locating JSON paths in the text.
  */
 
-import { findNodeAtLocation, type Node, parseTree, ParseErrorCode, visit } from 'jsonc-parser';
+import { findNodeAtLocation, type Node, parseTree, ParseErrorCode, visit } from './jsonc';
 
 export interface TextRange {
   offset: number;

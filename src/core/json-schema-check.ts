@@ -5,6 +5,7 @@
  */
 import { canonical, isJsonObject, type Json } from './json';
 import { schemaPattern } from './pattern';
+import { LIMITS } from './limits';
 
 export type SchemaObject = Record<string, unknown>;
 
@@ -36,8 +37,8 @@ interface Check {
  * double the work at every one, and a schema of twenty lines would check for hours. At about a microsecond a step, a
  * check of an answer of some kilobytes stays within some 50 ms.
  */
-const BASE_STEPS = 10_000;
-const STEPS_PER_PART = 10;
+const BASE_STEPS = LIMITS.schemaSteps.value;
+const STEPS_PER_PART = LIMITS.schemaStepsPerPart.value;
 
 /** The arrays, objects and scalars of a value, counted without recursion. */
 function parts(value: unknown): number {

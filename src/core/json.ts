@@ -1,5 +1,6 @@
 /** JSON values and the small operations on them that every reader of parsed JSON and arguments shares. */
 import { messageOf } from './text';
+import { LIMITS } from './limits';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -60,8 +61,8 @@ export function canonical(value: Json | undefined): string {
   return JSON.stringify(value) ?? 'undefined';
 }
 
-/** Deeper than any suite or answer means to nest: what recurses into a value stays far within the stack. */
-export const MAX_DEPTH = 100;
+/** Deeper than any suite or answer means to nest (core/limits.ts jsonDepth). */
+export const MAX_DEPTH = LIMITS.jsonDepth.value;
 
 /** Whether `value` nests arrays and objects more than `limit` levels deep; found without recursion, so at any depth. */
 export function deeperThan(value: Json | undefined, limit: number): boolean {

@@ -69,9 +69,14 @@ function detail(kind: KindId, field: string, value: unknown): string {
   return `${field}: ${name === undefined ? String(value) : `${name} (${String(value)})`}`;
 }
 
-export function resourceLabel(kind: KindId, summary: JsonObject): ResourceLabel {
+/** The name a resource shows as: an intent's display name where it has one, else its name, else its id. */
+export function resourceTitle(kind: KindId, summary: JsonObject): string {
   const id = typeof summary.id === 'number' ? summary.id : undefined;
-  const title = (kind === 'intent' ? text(summary.display_name) : undefined) ?? text(summary.name) ?? `#${id ?? '?'}`;
+  return (kind === 'intent' ? text(summary.display_name) : undefined) ?? text(summary.name) ?? `#${id ?? '?'}`;
+}
+
+export function resourceLabel(kind: KindId, summary: JsonObject): ResourceLabel {
+  const title = resourceTitle(kind, summary);
   const details = Object.entries(summary)
     .filter(([, value]) => value !== null && value !== '' && typeof value !== 'object')
     .map(([field, value]) => detail(kind, field, value));

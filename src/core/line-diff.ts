@@ -6,6 +6,7 @@
  * their edits and lengths, so past the bound the middle is shown as one
  * replacement, which is still a true diff, only a coarser one.
  */
+import { LIMITS } from './limits';
 
 export interface DiffLine {
   kind: 'same' | 'removed' | 'added';
@@ -21,10 +22,9 @@ export interface Hunk {
   lines: DiffLine[];
 }
 
-/** Steps of the search (diagonals tried plus lines compared) before it gives up for a whole replacement: tens of milliseconds. */
-export const DIFF_WORK_LIMIT = 4_000_000;
-/** Edits the search may find before it gives up: its memory grows with their square. */
-export const DIFF_EDIT_LIMIT = 1_000;
+/** The bounds of the search, in steps and in edits found (core/limits.ts diffWork, diffEdits). */
+export const DIFF_WORK_LIMIT = LIMITS.diffWork.value;
+export const DIFF_EDIT_LIMIT = LIMITS.diffEdits.value;
 
 /** A text's lines as the diff counts them: the empty text has none. */
 export function linesOf(text: string): string[] {

@@ -7,6 +7,7 @@
  */
 import type { RE2JS as Re2 } from 're2js';
 import { messageOf } from './text';
+import { LIMITS } from './limits';
 
 let engine: typeof Re2 | undefined;
 
@@ -49,11 +50,11 @@ const LITERAL = /^\/(.*)\/([A-Za-z]*)$/s;
  * some 25 ms at worst, at 1000 about 75, and `[a-z]{5000}` would take seconds. Patterns people write to check an
  * answer are far smaller; a length limit is maxLength's.
  */
-const MAX_PROGRAM = 500;
+const MAX_PROGRAM = LIMITS.patternProgram.value;
 
 /** Compiled patterns by flags and source: a case repeated a hundred times, or a schema checked against every key, compiles once. */
 const cache = new Map<string, Compiled>();
-const CACHE_SIZE = 500;
+const CACHE_SIZE = LIMITS.patternCache.value;
 
 /** A `matches` assertion's pattern: `/pattern/flags` or a bare pattern. */
 export function writtenPattern(written: string): Compiled {

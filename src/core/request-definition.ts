@@ -8,7 +8,7 @@
  * own JSON-with-comments files; the definition never goes to the service as text.
  */
 
-import { createScanner, findNodeAtLocation, getLocation, type Node, ParseErrorCode, parseTree, SyntaxKind, visit } from 'jsonc-parser';
+import { createScanner, findNodeAtLocation, getLocation, type Node, ParseErrorCode, parseTree, SyntaxKind, visit } from './jsonc';
 import { locate, locateKey, SYNTAX_MESSAGES, type TextRange } from './json-document';
 import type { RequestDefinition } from './request-builder';
 import { pathText } from './validation';

@@ -4,6 +4,7 @@
  * results panel's form starts with and the extension's check of what the form sends are tested in plain Node.
  */
 import type { Operation } from './history';
+import { LIMITS } from './limits';
 import { isJsonObject, parseJsonObject, type Json, type JsonObject } from './json';
 
 /** The operations of the service itself; a sent request (send_request) has inputs of its own. */
@@ -14,8 +15,8 @@ export const INPUT_FIELDS = {
   execute_action: { text: 'action', object: 'params' },
 } as const satisfies Record<ServiceOperation, { text: string; object: string }>;
 
-/** The longest text either field takes: the form's `maxlength`, and the bound on what its page may send. */
-export const MAX_INPUT_LENGTH = 100_000;
+/** The longest text either field takes: the form's `maxlength`, and the bound on what its page may send (core/limits.ts). */
+export const MAX_INPUT_LENGTH = LIMITS.runInput.value;
 
 /** The form's two fields, as typed. */
 export interface InputsDraft {

@@ -4,9 +4,10 @@
  * cut to a length a message can carry.
  */
 import { isJsonObject } from './json';
+import { LIMITS } from './limits';
 
-/** The longest service reason put in a message; the JSON body can be any size. */
-export const MAX_MESSAGE = 500;
+/** The longest service reason put in a message (core/limits.ts). */
+export const MAX_MESSAGE = LIMITS.serviceMessage.value;
 
 /** A service's text as one line no longer than MAX_MESSAGE. */
 export function clip(text: string): string {

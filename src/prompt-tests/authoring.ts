@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { applyEdits, modify } from 'jsonc-parser';
+import { applyEdits, modify } from '../core/jsonc';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { Json, JsonObject } from '../core/json';

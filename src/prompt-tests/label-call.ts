@@ -3,7 +3,7 @@
  * with the verdict people gave it, appended as a label to a judge file, the
  * file created when there is none. Comments and layout of a file are kept.
  */
-import { applyEdits, modify } from 'jsonc-parser';
+import { applyEdits, modify } from '../core/jsonc';
 import * as vscode from 'vscode';
 import { JUDGE_SUFFIX, parseJudgeFile } from '../core/prompt-tests/judge-file';
 import { withoutBom } from '../core/text';

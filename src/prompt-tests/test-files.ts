@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { Debouncer } from '../core/debounce';
 import { suiteText } from './execution';
 
 /**
@@ -8,13 +9,17 @@ import { suiteText } from './execution';
  */
 export function watchTestFiles(suffix: string, update: (uri: vscode.Uri) => unknown, removed: (uri: vscode.Uri) => void): vscode.Disposable[] {
   const watcher = vscode.workspace.createFileSystemWatcher(`**/*${suffix}`);
+  // An edit re-reads the file once typing pauses: each read parses the whole file and rebuilds its items.
+  const edits = new Debouncer();
   return [
     watcher,
+    edits,
     watcher.onDidCreate((uri) => void update(uri)),
     watcher.onDidChange((uri) => void update(uri)),
     watcher.onDidDelete(removed),
     vscode.workspace.onDidChangeTextDocument((event) => {
-      if (event.document.uri.path.endsWith(suffix)) void update(event.document.uri);
+      const { uri } = event.document;
+      if (uri.path.endsWith(suffix)) edits.schedule(uri.toString(), () => void update(uri));
     }),
   ];
 }

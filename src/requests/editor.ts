@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { parameterNames, parseDefinition, placeholderAt } from '../core/request-definition';
 import { COMMANDS } from '../commands';
+import { Debouncer } from '../core/debounce';
 
 const LANGUAGE = 'convai-apirequest';
 /** Definitions are the user's files, saved or not yet; naming the schemes keeps VS Code from warning at activation. */
@@ -21,12 +22,20 @@ function diagnostics(): vscode.Disposable[] {
   };
   // After activation, not during it: checking compiles the definition schema.
   const initial = setTimeout(() => vscode.workspace.textDocuments.forEach(update), 0);
+  // While typing, a check waits for a pause: each one parses the whole definition.
+  const checks = new Debouncer();
   return [
     new vscode.Disposable(() => clearTimeout(initial)),
+    checks,
     collection,
     vscode.workspace.onDidOpenTextDocument(update),
-    vscode.workspace.onDidChangeTextDocument((event) => update(event.document)),
-    vscode.workspace.onDidCloseTextDocument((document) => collection.delete(document.uri)),
+    vscode.workspace.onDidChangeTextDocument(({ document }) => {
+      if (document.languageId === LANGUAGE) checks.schedule(document.uri.toString(), () => update(document));
+    }),
+    vscode.workspace.onDidCloseTextDocument((document) => {
+      checks.cancel(document.uri.toString());
+      collection.delete(document.uri);
+    }),
   ];
 }
 

@@ -1,10 +1,10 @@
 import type * as vscode from 'vscode';
 import { addRun, findRun, runsOf, type HistoryData, type RunRecord } from '../core/history';
 import { isJsonObject } from '../core/json';
+import { LIMITS } from '../core/limits';
 
 const HISTORY_KEY = 'convai.runHistory';
 const RECENT_KEY = 'convai.recentInputs';
-const RECENT_LIMIT = 10;
 
 /** Run history and recent inputs in the extension's global storage, so both survive restarts. */
 export class HistoryStore {
@@ -56,7 +56,7 @@ export class HistoryStore {
 
   async remember(input: string, value: string): Promise<void> {
     const all = this.state.get<Record<string, string[]>>(RECENT_KEY, {});
-    const values = [value, ...(all[input] ?? []).filter((v) => v !== value)].slice(0, RECENT_LIMIT);
+    const values = [value, ...(all[input] ?? []).filter((v) => v !== value)].slice(0, LIMITS.recentInputs.value);
     await this.state.update(RECENT_KEY, { ...all, [input]: values });
   }
 

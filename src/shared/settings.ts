@@ -4,6 +4,7 @@ import { chooseProxy, readCaCertificates, type NetworkSettings } from '../core/n
 import { CONNECTION_NAME } from '../core/uri';
 import { CA_SETTING, VS_CODE_ADVICE } from './advice';
 import { messageOf } from '../core/text';
+import { LIMITS, withinLimit, type Limit } from '../core/limits';
 
 export interface Connection {
   readonly name: string;
@@ -77,22 +78,32 @@ export function validateConnection(entry: unknown): Connection {
   return { name: name as string, baseUrl, tenantId: tenantId as number | undefined, readOnly: readOnly === true };
 }
 
+/** A number setting as its row in core/limits.ts says: its default there, and held within its bounds. */
+function limitSetting(limit: Limit & { setting: { name: string } }): number {
+  return withinLimit(limit, vscode.workspace.getConfiguration().get<unknown>(limit.setting.name));
+}
+
 export function requestTimeoutMs(): number {
-  const seconds = vscode.workspace.getConfiguration(SECTION).get<number>('requestTimeoutSeconds', 30);
-  return Math.min(Math.max(seconds, 1), 600) * 1000;
+  return limitSetting(LIMITS.requestTimeout) * 1000;
 }
 
-/** Prompt test requests at once (convai.testConcurrency), 1 to 16. */
+/** Prompt test requests at once (convai.testConcurrency). */
 export function testConcurrency(): number {
-  const value = vscode.workspace.getConfiguration(SECTION).get<number>('testConcurrency', 4);
-  return Number.isSafeInteger(value) && value >= 1 ? Math.min(value, 16) : 4;
+  return limitSetting(LIMITS.testConcurrency);
 }
 
-/** Above this many requests a Testing view run could send, it asks first (convai.confirmRequestsAbove; default 500). */
+/** Above this many requests a Testing view run could send, it asks first (convai.confirmRequestsAbove). */
 export function confirmRequestsAbove(): number {
-  const value = vscode.workspace.getConfiguration(SECTION).get<number>('confirmRequestsAbove', 500);
-  return Number.isSafeInteger(value) && value >= 0 ? value : 500;
+  return limitSetting(LIMITS.confirmRequestsAbove);
 }
+
+/** The most children the ConvAI view lists under one node (convai.treePageSize). */
+export function treePageSize(): number {
+  return limitSetting(LIMITS.treePageSize);
+}
+
+/** The setting treePageSize() reads, for onDidChangeConfiguration. */
+export const TREE_PAGE_SIZE_SETTING = LIMITS.treePageSize.setting.name;
 
 /** Where prompt test suites without a target run (convai.testTarget). */
 export function testTarget(): { connection?: string; tenantId?: number } {

@@ -1,10 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { fromStoredDraft, toStoredDraft } from '../../src/core/draft-storage';
 import { formatDocument } from '../../src/core/json-document';
+import { serviceBase } from '../../src/core/service-base';
 
 describe('draft storage', () => {
   const integration = { id: 4, name: 'CRM', tec_params: { api_key: 'sk-live-123', model: 'gpt' } };
-  const draft = { text: '{ "name": "CRM 2" }', base: formatDocument(integration), why: 'auto-save does not upload' };
+  const draft = { text: '{ "name": "CRM 2" }', base: serviceBase(structuredClone(integration)), why: 'auto-save does not upload' };
 
   it('stores the base without its credentials', () => {
     const stored = toStoredDraft('integration', draft);
@@ -16,14 +17,14 @@ describe('draft storage', () => {
   it('gives the base its credentials back from the service\'s current object', () => {
     const current = { ...integration, name: 'CRM renamed' };
     const restored = fromStoredDraft('integration', toStoredDraft('integration', draft), current);
-    assert.deepEqual(JSON.parse(restored.base), integration, 'the base is what the text was edited from, credentials included');
+    assert.deepEqual(restored.base, integration, 'the base is what the text was edited from, credentials included');
     assert.equal(restored.text, draft.text);
   });
 
   it('keeps a base without credentials as it was', () => {
     const prompt = { id: 2, name: 'Greeting', system: 'Be brief.' };
-    const stored = toStoredDraft('prompt', { ...draft, base: formatDocument(prompt) });
+    const stored = toStoredDraft('prompt', { ...draft, base: serviceBase({ ...prompt }) });
     assert.equal(stored.maskedBase, formatDocument(prompt));
-    assert.deepEqual(JSON.parse(fromStoredDraft('prompt', stored, { ...prompt, system: 'changed' }).base), prompt);
+    assert.deepEqual(fromStoredDraft('prompt', stored, { ...prompt, system: 'changed' }).base, prompt);
   });
 });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { nestByParent, resourceLabel } from '../../src/core/labels';
-import { findReferences, referringKinds } from '../../src/core/references';
+import { findReferences, mergeKnown, referringKinds } from '../../src/core/references';
 
 describe('tree labels from summary fields', () => {
   it('names a prompt type, mode and group', () => {
@@ -49,6 +49,19 @@ describe('references to a resource being deleted', () => {
   it('lists child intents and actions using an integration', () => {
     assert.deepEqual(findReferences({ segment: 'intents', id: 1 }, { intents: [{ id: 2, name: 'child', parent_id: 1 }] }).map((r) => r.id), [2]);
     assert.deepEqual(findReferences({ segment: 'integrations', id: 5 }, { ai_actions: [{ id: 3, name: 'Call CRM', integration_id: 5 }] }).map((r) => r.name), ['Call CRM']);
+  });
+
+  it('merges what is known of each resource, a later source\'s fields winning, so a listing\'s summary and a detail make one object', () => {
+    const known = mergeKnown([
+      { ai_prompts: [{ id: 3, name: 'Start' }, { id: 4, name: 'Help' }] },
+      { ai_prompts: [{ id: 3, name: 'Start (pulled)', next_prompt_id: 9 }] },
+      { ai_prompts: [{ id: 3, name: 'Start', next_prompt_id: 7 }], intents: [{ id: 1, ai_prompt_id: 7 }, { name: 'no id' }] },
+    ]);
+    assert.deepEqual(known, {
+      ai_prompts: [{ id: 3, name: 'Start', next_prompt_id: 7 }, { id: 4, name: 'Help' }],
+      intents: [{ id: 1, ai_prompt_id: 7 }],
+    });
+    assert.deepEqual(findReferences({ segment: 'ai_prompts', id: 7 }, known).map((r) => `${r.segment}/${r.id}`), ['intents/1', 'ai_prompts/3']);
   });
 
   it('says which kinds to read for a target', () => {

@@ -3,7 +3,7 @@
  * labelled pass or fail for one judge prompt, read from JSON with comments,
  * every problem named with its place so the editor can mark it.
  */
-import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from '../jsonc';
 import { withSuffix } from '../file-names';
 import { pathLocator, type TextRange } from '../json-document';
 import { isJsonObject, MAX_DEPTH, type Json } from '../json';

@@ -7,6 +7,7 @@
  */
 import type { ServiceClient } from '../client';
 import type { JsonObject } from '../json';
+import { LIMITS } from '../limits';
 import { mapWithLimit } from '../concurrency';
 import { sendOperation } from '../operation';
 import { messageOf } from '../text';
@@ -93,7 +94,7 @@ export async function runJudgeFile(file: JudgeFile, judgeName: string, ask: AskJ
   const signal = options.signal ?? new AbortController().signal;
   const outcomes = new Map<Label, LabelOutcome>();
   let requests = 0;
-  const cases = await mapWithLimit(file.labels, options.concurrency ?? 4, async (label) => {
+  const cases = await mapWithLimit(file.labels, options.concurrency ?? LIMITS.testConcurrency.value, async (label) => {
     if (signal.aborted) return finish(label, undefined);
     options.onLabelStarted?.(label);
     const started = now();

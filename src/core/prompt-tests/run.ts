@@ -10,9 +10,10 @@
  */
 import type { JsonObject } from '../json';
 import { limiter, mapWithLimit } from '../concurrency';
+import { LIMITS } from '../limits';
 
-/** Runs in flight per request slot: enough that a slot never idles while a multi-request run waits for an answer. */
-const RUNS_PER_SLOT = 4;
+/** Runs in flight per request slot (core/limits.ts runsPerSlot). */
+const RUNS_PER_SLOT = LIMITS.runsPerSlot.value;
 import { checkOutput, type Failure } from './assertions';
 import type { TestCase, Suite } from './suite';
 import { messageOf, plural } from '../text';
@@ -267,7 +268,7 @@ async function answer(testCase: TestCase, execute: Execute, context: ExecuteCont
 /** One suite's cases run and judged; the one engine behind the CLI's `test` and the Testing view. */
 export async function runSuite(suite: Suite, execute: Execute, options: RunOptions = {}): Promise<SuiteResult> {
   let requests = 0;
-  const concurrency = options.concurrency ?? 4;
+  const concurrency = options.concurrency ?? LIMITS.testConcurrency.value;
   // The concurrency bounds requests, not runs: a simulated call sends a dozen requests one after another, and calls
   // in flight side by side keep every slot busy while each waits for its own answers.
   const slot = limiter(concurrency);

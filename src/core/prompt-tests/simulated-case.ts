@@ -6,6 +6,7 @@
  */
 import { isJsonObject, type Json, type JsonObject } from '../json';
 import type { TextRange } from '../json-document';
+import { LIMITS } from '../limits';
 import { checkExpect, isPromptRef, type At, type ExtraKeys } from './expect-problems';
 
 export interface Simulation {
@@ -52,9 +53,9 @@ export function isJudged(criterion: Criterion): criterion is JudgedCriterion {
 
 export const SIMULATE_KEYS: readonly string[] = ['caller', 'persona', 'opening', 'maxTurns', 'stopWhen', 'params'];
 export const CRITERION_KEYS: readonly string[] = ['name', 'judge', 'rubric', 'expect'];
-export const DEFAULT_MAX_TURNS = 8;
-const MOST_TURNS = 50;
-const MOST_JUDGEMENTS = 15;
+export const DEFAULT_MAX_TURNS = LIMITS.callTurns.value;
+const MOST_TURNS = LIMITS.mostCallTurns.value;
+const MOST_JUDGEMENTS = LIMITS.mostJudgements.value;
 
 const promptProblem = (what: string) => (value: Json): string | undefined => (isPromptRef(value) ? undefined : `prompt is the name or id of the prompt ${what}`);
 const STOP_KEYS: ExtraKeys = { prompt: promptProblem('whose answer ends the call') };

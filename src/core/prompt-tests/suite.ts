@@ -3,7 +3,7 @@
  * cases and what each expects, read from JSON with comments, every problem
  * named with its place so the editor can mark it.
  */
-import { createScanner, findNodeAtLocation, parse, parseTree, printParseErrorCode, SyntaxKind, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { createScanner, findNodeAtLocation, parse, parseTree, printParseErrorCode, SyntaxKind, type Node as JsonNode, type ParseError } from '../jsonc';
 import { withSuffix } from '../file-names';
 import { pathLocator, type TextRange } from '../json-document';
 import { checkExpect, isPromptRef, OUTPUTS, type At } from './expect-problems';
