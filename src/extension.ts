@@ -14,12 +14,17 @@ import { Log } from './log';
 import * as tree from './tree/register';
 import { messageOf } from './core/text';
 
+/** What the extension gives other extensions (and its tests): the one change event, fired once per write. */
+export interface ConvaiApi {
+  readonly onDidChange: documents.Documents['changes']['onDidChange'];
+}
+
 /**
  * Composes the features. Each one's register(context, services) takes what the
  * features before it provide and adds what it provides to them; its
  * disposables go on the context.
  */
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): ConvaiApi {
   const log = new Log();
   context.subscriptions.push(log, registerCommand(log, COMMANDS.showLog, () => log.show()));
   const version = (context.extension.packageJSON as { version?: string }).version ?? 'unknown';
@@ -37,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): void {
     const withSuiteRuns = { ...services, ...promptTests.register(context, services) };
     requests.register(context, services);
     flowMap.register(context, withSuiteRuns);
+    return { onDidChange: services.changes.onDidChange };
   } catch (error) {
     // VS Code does not tell the user that activation failed, so say it here.
     log.for('main').error(error instanceof Error ? error : messageOf(error));

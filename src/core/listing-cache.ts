@@ -3,8 +3,8 @@
  * connection's tenants: the tree, the references inside documents, the pickers
  * and the file system read the same one. A listing is loaded once, on first
  * use, and kept (failures too, so a broken service gives one error, not one per
- * reader) until it is invalidated: when the extension itself changes that kind
- * (or a tenant), or the user refreshes.
+ * reader) until it is invalidated: the extension's change service drops what
+ * a write or a Refresh covers (src/core/changes.ts says what).
  */
 import type { JsonObject } from './json';
 import type { TenantSegment } from './resources';
@@ -38,19 +38,17 @@ export function tenantsListing(connection: string): TenantsListingKey {
   return { connection, segment: 'tenants' };
 }
 
-function tenantOf(key: ListingKey): number | undefined {
-  return key.segment === 'tenants' ? undefined : key.tenantId;
-}
-
 function keyText(key: ListingKey): string {
   // No tenant segment is named 'tenants', so the two shapes never meet.
   return key.segment === 'tenants' ? `${key.connection}/tenants` : `${key.connection}/${key.tenantId}/${key.segment}`;
 }
 
-function inScope(key: ListingKey, scope: ListingScope): boolean {
-  return (scope.connection === undefined || scope.connection === key.connection)
-    && (scope.tenantId === undefined || scope.tenantId === tenantOf(key))
-    && (scope.segment === undefined || scope.segment === key.segment);
+/** Whether dropping `outer` drops every listing `inner` names (a key is the narrowest scope). */
+export function covers(outer: ListingScope, inner: ListingScope): boolean {
+  // A tenant's scope never holds the tenants listing, which lies above every tenant.
+  return (outer.connection === undefined || outer.connection === inner.connection)
+    && (outer.tenantId === undefined || (outer.segment !== 'tenants' && inner.segment !== 'tenants' && outer.tenantId === inner.tenantId))
+    && (outer.segment === undefined || outer.segment === inner.segment);
 }
 
 interface Entry {
@@ -61,7 +59,6 @@ interface Entry {
 
 export class ListingCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly listeners = new Set<(scope: ListingScope) => void>();
 
   constructor(private readonly load: ListingLoader) {}
 
@@ -105,12 +102,11 @@ export class ListingCache {
     return this.peek(key)?.find((item) => item.id === id);
   }
 
-  /** Drops the listings in scope; readers are told, so they can load afresh. */
+  /** Drops the listings in scope: their next reader loads them afresh. */
   invalidate(scope: ListingScope = {}): void {
     for (const [text, entry] of this.entries) {
-      if (inScope(entry.key, scope)) this.entries.delete(text);
+      if (covers(scope, entry.key)) this.entries.delete(text);
     }
-    for (const listener of this.listeners) listener(scope);
   }
 
   /** Loads a listing afresh, for readers that must see the service's present state. */
@@ -118,20 +114,4 @@ export class ListingCache {
     this.invalidate(key);
     return this.get(key);
   }
-
-  onDidInvalidate(listener: (scope: ListingScope) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
-}
-
-/** Whether a listing key falls in an invalidated scope (for readers deciding what to redo). */
-export function affects(scope: ListingScope, key: ListingKey): boolean {
-  return inScope(key, scope);
-}
-
-/** What changing a tenant makes stale: its name in its connection's tenants listing, and every listing of its kinds. */
-export function invalidateTenant(listings: ListingCache, connection: string, tenantId: number): void {
-  listings.invalidate(tenantsListing(connection));
-  listings.invalidate({ connection, tenantId });
 }

@@ -1,10 +1,10 @@
 /**
  * References between a tenant's resources: which fields hold them, where they
  * sit in a document's text (for links, names, completion and warnings), and
- * which resources refer to one about to be deleted, so the delete
+ * which known resources refer to one about to be deleted, so the delete
  * confirmation can list what it would leave dangling.
  */
-import { type Node, parseTree } from 'jsonc-parser';
+import { type Node, parseTree } from './jsonc';
 import type { JsonObject } from './json';
 import type { TextRange } from './json-document';
 import { resourceLabel } from './labels';
@@ -39,7 +39,7 @@ export function referenceFieldsOf(segment: TenantSegment): ReferenceField[] {
   return REFERENCE_FIELDS.filter((r) => r.from === segment);
 }
 
-/** The kinds whose objects must be read to find references to a resource of `target` (prompts need details). */
+/** The kinds whose objects may hold references to a resource of `target` (a prompt's links are in its detail only). */
 export function referringKinds(target: TenantSegment): TenantSegment[] {
   return [...new Set(REFERENCE_FIELDS.filter((r) => r.to === target).map((r) => r.from))];
 }
@@ -58,6 +58,23 @@ export function findReferences(
     }
   }
   return references;
+}
+
+/**
+ * What several sources know of a tenant's resources, one object per resource: a later source's fields win
+ * (a listing's summary, then a pulled folder's files, then the detail an open document was read from).
+ */
+export function mergeKnown(sources: ReadonlyArray<Partial<Record<TenantSegment, readonly JsonObject[]>>>): Partial<Record<TenantSegment, JsonObject[]>> {
+  const merged: Partial<Record<TenantSegment, Map<number, JsonObject>>> = {};
+  for (const source of sources) {
+    for (const [segment, objects] of Object.entries(source) as Array<[TenantSegment, readonly JsonObject[]]>) {
+      const byId = (merged[segment] ??= new Map<number, JsonObject>());
+      for (const object of objects) {
+        if (typeof object.id === 'number') byId.set(object.id, { ...byId.get(object.id), ...object });
+      }
+    }
+  }
+  return Object.fromEntries(Object.entries(merged).map(([segment, byId]) => [segment, [...byId.values()]]));
 }
 
 /** `AI Prompt`: how messages name a kind. */
@@ -158,7 +175,15 @@ function typedRange(text: string, start: number, offset: number): TextRange | 'o
  * no search, so every item must match it, while a typed word searches the names.
  */
 export function completionFilterText(current: string, label: string): string {
-  return /^(null|-?\d[\d.eE+-]*)$/.test(current) ? `${current} ${label}` : label;
+  return isLiteral(current) ? `${current} ${label}` : label;
+}
+
+/** `null` or a number in place. */
+const isLiteral = (current: string): boolean => /^(null|-?\d[\d.eE+-]*)$/.test(current);
+
+/** Whether a reference's value is a word being typed, a search of the names; not nothing, `null` or a number in place. */
+export function isTypedName(current: string): boolean {
+  return current.trim() !== '' && !isLiteral(current);
 }
 
 /** How a referenced resource is named in hints, hovers and completion. */

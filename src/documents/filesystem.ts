@@ -2,20 +2,20 @@ import * as vscode from 'vscode';
 import { ServiceError } from '../core/errors';
 import type { JsonObject } from '../core/json';
 import { agentElementNames, MissingPartError, viewOf } from '../core/document-views';
-import { formatDocument } from '../core/json-document';
 import { kindById, TENANT_SEGMENTS } from '../core/resources';
 import { isFile, isPart, PROMPT_PARTS, toResourcePath, wholeOf, type FileLocation, type ResourceLocation, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import { tenantsListing, type ListingCache } from '../core/listing-cache';
+import { deletion, type Change } from '../core/changes';
 import type { Log } from '../log';
 import { showFailure } from '../ui/notify';
-import { kindOf, parseUri, requireLocation, target, toUri } from '../shared/locations';
+import { kindOf, requireLocation, target, toUri } from '../shared/locations';
 import type { Drafts } from './drafts';
 import type { DocumentState, DocumentStore } from './store';
 import { messageOf } from '../core/text';
+import { serviceBase, type ServiceBase } from '../core/service-base';
+import { LIMITS } from '../core/limits';
 
-/** readFile reuses what stat fetched a moment ago instead of asking the service twice when a document opens. */
-const FRESH_MS = 1500;
 
 export type Writer = (uri: vscode.Uri, location: FileLocation, content: Uint8Array) => Promise<void>;
 
@@ -38,12 +38,9 @@ function entryName(location: ResourceLocation): string {
 export class ConvaiFileSystem implements vscode.FileSystemProvider {
   private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changes.event;
-  private readonly resourceChanges = new vscode.EventEmitter<FileLocation>();
   private readonly revealed = new Set<string>();
   /** The GETs of resources' detail objects under way, by connection and resource. */
-  private readonly reads = new Map<string, Promise<JsonObject>>();
-  /** A resource was saved, created or deleted through this extension: views of its kind are stale. */
-  readonly onDidChangeResource = this.resourceChanges.event;
+  private readonly reads = new Map<string, { whole: WholeLocation; pending: Promise<JsonObject> }>();
 
   constructor(
     private readonly connections: Connections,
@@ -52,16 +49,22 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     private readonly log: Log,
     private readonly writer: Writer,
     private readonly drafts: Drafts,
+    /** The change service's report (changes.ts): a delete made here is a write like any other. */
+    private readonly report: (change: Change) => Promise<unknown>,
   ) {}
 
-  fireChanged(uri: vscode.Uri, type = vscode.FileChangeType.Changed): void {
-    this.changes.fire([{ type, uri }]);
+  fireChanged(uri: vscode.Uri): void {
+    this.fireChanges([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 
-  announce(location: FileLocation): void {
-    // A read that started before this change must not answer the reads after it.
-    this.reads.delete(readKey(wholeOf(location)));
-    this.resourceChanges.fire(location);
+  /** VS Code is told of many documents at once, as one event. */
+  fireChanges(events: readonly vscode.FileChangeEvent[]): void {
+    if (events.length > 0) this.changes.fire([...events]);
+  }
+
+  /** Drops the GETs under way of the resources a change covers, so the reads after it ask the service again. */
+  dropPendingReads(covered: (whole: WholeLocation) => boolean): void {
+    for (const [key, read] of this.reads) if (covered(read.whole)) this.reads.delete(key);
   }
 
   watch(): vscode.Disposable {
@@ -119,7 +122,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     if (!isFile(location)) throw vscode.FileSystemError.FileIsADirectory(uri);
     this.connectionOf(location);
     const cached = this.store.get(uri.toString());
-    const current = cached && (Date.now() - cached.fetchedAt < FRESH_MS || this.drafts.has(uri.toString()));
+    const current = cached && (Date.now() - cached.fetchedAt < LIMITS.freshRead.value || this.drafts.has(uri.toString()));
     const state = current ? cached : await this.fetch(uri, location);
     return Buffer.from(state.text, 'utf8');
   }
@@ -153,14 +156,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     }
     const { id, tenantId } = target(location);
     await this.call(uri, () => this.connections.client(location.connection).delete(kindOf(location), id, tenantId));
-    this.forget(uri, location);
-  }
-
-  /** After a delete, by this provider or by a command. */
-  forget(uri: vscode.Uri, location: FileLocation): void {
-    this.store.delete(uri.toString());
-    this.fireChanged(uri, vscode.FileChangeType.Deleted);
-    this.announce(location);
+    await this.report(deletion(location));
   }
 
   rename(): void {
@@ -180,7 +176,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     const draft = this.drafts.has(key) ? await this.drafts.read(key, () => this.detail(uri, location)) : undefined;
     if (draft) return this.store.put(key, draft.text, draft.base);
     const detail = await this.detail(uri, location);
-    return this.store.put(key, this.present(uri, location, detail), formatDocument(detail));
+    return this.store.put(key, this.present(uri, location, detail), serviceBase(detail));
   }
 
   /**
@@ -190,16 +186,15 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
   private detail(uri: vscode.Uri, location: FileLocation): Promise<JsonObject> {
     const whole = wholeOf(location);
     const key = readKey(whole);
-    let pending = this.reads.get(key);
-    if (!pending) {
-      const { id, tenantId } = target(whole);
-      pending = this.call(uri, () => this.connections.client(location.connection).get(kindOf(whole), id, tenantId));
-      const settled = (): void => {
-        if (this.reads.get(key) === pending) this.reads.delete(key);
-      };
-      pending.then(settled, settled);
-      this.reads.set(key, pending);
-    }
+    const existing = this.reads.get(key);
+    if (existing) return existing.pending;
+    const { id, tenantId } = target(whole);
+    const pending = this.call(uri, () => this.connections.client(location.connection).get(kindOf(whole), id, tenantId));
+    const settled = (): void => {
+      if (this.reads.get(key)?.pending === pending) this.reads.delete(key);
+    };
+    pending.then(settled, settled);
+    this.reads.set(key, { whole, pending });
     return pending;
   }
 
@@ -213,25 +208,14 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     }
   }
 
-  /**
-   * After a change made outside the editor (a push): the resource's open documents
-   * without unsaved changes read the service again; a dirty one keeps its base, so
-   * its own save meets the conflict check.
-   */
-  async reloadClean(whole: WholeLocation): Promise<void> {
-    const resource = toResourcePath(whole);
-    for (const document of vscode.workspace.textDocuments) {
-      const location = parseUri(document.uri);
-      if (!location || !isFile(location) || location.connection !== whole.connection || toResourcePath(wholeOf(location)) !== resource || document.isDirty) continue;
-      await this.fetch(document.uri, location).then(() => this.fireChanged(document.uri), () => undefined);
-    }
-    this.announce(whole);
+  /** The document shows a detail object the service just answered, without asking again. */
+  show(uri: vscode.Uri, location: FileLocation, detail: JsonObject): void {
+    this.store.put(uri.toString(), this.present(uri, location, detail), serviceBase(detail));
   }
 
   /** The service's object a document was last read from or saved as; undefined before it was read. */
-  serviceObject(uri: vscode.Uri): JsonObject | undefined {
-    const state = this.store.get(uri.toString());
-    return state && (JSON.parse(state.base) as JsonObject);
+  serviceObject(uri: vscode.Uri): ServiceBase | undefined {
+    return this.store.get(uri.toString())?.base;
   }
 
   /** The next read of the document asks the service again (a draft was discarded). */
@@ -249,7 +233,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     this.revealed.add(uri.toString());
     const state = this.store.get(uri.toString());
     if (!state) return;
-    this.store.put(uri.toString(), this.present(uri, location, JSON.parse(state.base) as JsonObject), state.base);
+    this.store.put(uri.toString(), this.present(uri, location, state.base), state.base);
     this.fireChanged(uri);
   }
 

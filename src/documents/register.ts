@@ -3,7 +3,8 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { SCHEME } from '../core/uri';
 import { fileTarget } from '../shared/locations';
 import type { Connections } from '../connections/registry';
-import { invalidateTenant, type ListingCache } from '../core/listing-cache';
+import type { ListingCache } from '../core/listing-cache';
+import { Changes } from './changes';
 import type { Log } from '../log';
 import { SaveDiagnostics } from './diagnostics';
 import { draftIndicator } from './draft-indicator';
@@ -17,6 +18,8 @@ import { DocumentStore } from './store';
 export interface Documents {
   readonly files: ConvaiFileSystem;
   readonly drafts: Drafts;
+  /** The one change service every writer reports to, and every view of what changed listens to. */
+  readonly changes: Changes;
 }
 
 /** Shows one document's credentials in clear; they are masked everywhere by default. */
@@ -41,29 +44,21 @@ function registerReveal(log: Log, files: ConvaiFileSystem, drafts: Drafts): vsco
   });
 }
 
-/** What the extension itself changed makes the shared listings of it stale. */
-function invalidateOnChange(files: ConvaiFileSystem, listings: ListingCache): vscode.Disposable {
-  return files.onDidChangeResource((location) => {
-    if (location.type === 'tenant') {
-      invalidateTenant(listings, location.connection, location.tenantId);
-    } else {
-      listings.invalidate({ connection: location.connection, tenantId: location.tenantId, segment: location.segment });
-    }
-  });
-}
-
-/** Resources as `convai:` documents: the file system, the one safe-save engine, drafts of auto-save. */
+/** Resources as `convai:` documents: the file system, the one safe-save engine, drafts of auto-save, the change service. */
 export function register(context: vscode.ExtensionContext, { log, connections, listings }: { log: Log; connections: Connections; listings: ListingCache }): Documents {
   const store = new DocumentStore();
   // Global, not per workspace: a convai: URI names the same document whichever folder is open.
   const drafts = new Drafts(context.globalState);
   const diagnostics = new SaveDiagnostics();
   const serviceVersions = new ServiceVersions();
-  const saver: Saver = new Saver(() => files, connections, store, diagnostics, serviceVersions, log, drafts);
-  const files = new ConvaiFileSystem(connections, listings, store, log, (uri, location, content) => saver.write(uri, location, content), drafts);
+  const changes: Changes = new Changes(listings, () => files, drafts, log);
+  const saver: Saver = new Saver(() => files, connections, store, diagnostics, serviceVersions, log, drafts, changes);
+  const files = new ConvaiFileSystem(
+    connections, listings, store, log, (uri, location, content) => saver.write(uri, location, content), drafts, (change) => changes.report(change),
+  );
   context.subscriptions.push(
     vscode.workspace.registerFileSystemProvider(SCHEME, files, { isCaseSensitive: true }),
-    invalidateOnChange(files, listings),
+    changes,
     saver,
     diagnostics,
     serviceVersions,
@@ -72,5 +67,5 @@ export function register(context: vscode.ExtensionContext, { log, connections, l
     drafts,
     ...draftIndicator(log, drafts, files),
   );
-  return { files, drafts };
+  return { files, drafts, changes };
 }

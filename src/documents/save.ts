@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import type { JsonObject } from '../core/json';
+import { Debouncer } from '../core/debounce';
+import { serviceBase, type ServiceBase } from '../core/service-base';
 import { viewOf, type ViewRead } from '../core/document-views';
-import { formatDocument } from '../core/json-document';
 import { answerLacksDetail, conflictingFields, sentBody } from '../core/save-plan';
-import { describeLocation, isFile, toResourceUriString, wholeOf, type FileLocation, type WholeLocation } from '../core/uri';
+import { describeLocation, isFile, wholeOf, type FileLocation } from '../core/uri';
+import { written } from '../core/changes';
 import { summarizeProblems } from '../core/validation';
 import type { Connections } from '../connections/registry';
 import { uploadOnAutoSave } from '../shared/settings';
@@ -16,6 +18,7 @@ import { parseUri, target } from '../shared/locations';
 import { walkthroughStepDone } from '../shared/walkthrough';
 import type { ServiceVersions } from './service-version';
 import type { DocumentStore } from './store';
+import type { Changes } from './changes';
 
 const COMPARE = 'Compare';
 const OVERWRITE = 'Overwrite';
@@ -37,17 +40,20 @@ function nameOf(detail: JsonObject): string | undefined {
  * its parts): nothing is sent unless the view's text is valid, and unless the
  * service still holds what the document was read from in every field the save
  * sends. A refused or failed save throws, so VS Code keeps the document dirty
- * with the user's text. After a save, every open clean view of the resource
- * shows what the service holds; a dirty one keeps its base, so its own save
- * meets the conflict check instead of undoing this one.
+ * with the user's text. A save is reported to the change service, through which
+ * every open clean view of the resource shows what the service holds; a dirty
+ * one keeps its base, so its own save meets the conflict check instead of
+ * undoing this one.
  */
 export class Saver implements vscode.Disposable {
   /** Why VS Code is saving a document right now; absent for writes not made by an editor save. */
   private readonly saveReasons = new Map<string, vscode.TextDocumentSaveReason>();
   /** The service's version to show once the editor has finished saving. */
-  private readonly pendingRefresh = new Map<string, { shown: string; base: string }>();
+  private readonly pendingRefresh = new Map<string, { shown: string; base: ServiceBase }>();
   /** Documents whose last save was refused: all their problems show until fixed. */
   private readonly refused = new Set<string>();
+  /** Checks while typing wait for a pause (core/limits.ts checkDelay); a save checks at once. */
+  private readonly checks = new Debouncer();
   private readonly disposables: vscode.Disposable[];
 
   constructor(
@@ -58,6 +64,7 @@ export class Saver implements vscode.Disposable {
     private readonly serviceVersions: ServiceVersions,
     private readonly log: Log,
     private readonly drafts: Drafts,
+    private readonly changes: Changes,
   ) {
     this.disposables = [
       vscode.workspace.onWillSaveTextDocument((event) => {
@@ -65,9 +72,11 @@ export class Saver implements vscode.Disposable {
       }),
       vscode.workspace.onDidSaveTextDocument((document) => this.showServiceVersion(document.uri)),
       vscode.workspace.onDidChangeTextDocument((event) => {
-        if (event.contentChanges.length > 0) this.recheck(event.document);
+        const { document } = event;
+        if (event.contentChanges.length > 0 && parseUri(document.uri)) this.checks.schedule(document.uri.toString(), () => this.recheck(document));
       }),
       vscode.workspace.onDidCloseTextDocument((document) => {
+        this.checks.cancel(document.uri.toString());
         this.refused.delete(document.uri.toString());
         if (parseUri(document.uri)) this.diagnostics.clear(document.uri);
       }),
@@ -99,7 +108,7 @@ export class Saver implements vscode.Disposable {
   private async upload(uri: vscode.Uri, location: FileLocation, text: string, how: { byEditor: boolean; interactive: boolean }): Promise<void> {
     const key = uri.toString();
     const view = viewOf(location);
-    const base = JSON.parse(this.store.get(key)?.base ?? (await this.files().fetch(uri, location)).base) as JsonObject;
+    const base = this.store.get(key)?.base ?? (await this.files().fetch(uri, location)).base;
     const label = describeLocation(location, nameOf(base));
     const { edited, sends } = this.checked(uri, text, view.read(text, base));
 
@@ -112,17 +121,18 @@ export class Saver implements vscode.Disposable {
       const conflicts = conflictingFields(kind, sends, base, current);
       if (conflicts.length > 0) await this.resolveConflict(uri, label, conflicts, this.files().present(uri, location, current), how.interactive);
       const answer = await client.update(kind, id, sentBody(kind, edited, sends), tenantId);
-      const detail = answerLacksDetail(answer, current) ? await client.get(kind, id, tenantId) : answer;
+      const detail = serviceBase(answerLacksDetail(answer, current) ? await client.get(kind, id, tenantId) : answer);
       this.refused.delete(key);
       this.diagnostics.clear(uri);
       await this.drafts.discard(key);
-      this.files().announce(whole);
       // From its JSON or one of its parts, alike.
       if (whole.type === 'resource' && whole.segment === 'ai_prompts') walkthroughStepDone('editPrompt');
       this.log.for('documents').info(`Saved ${label}.`);
       vscode.window.setStatusBarMessage(`$(cloud-upload) Saved ${label}`, 5000);
       this.showSaved(uri, location, text, detail, how.byEditor);
-      this.refreshOtherViews(uri, whole, detail);
+      // Its other open views (its whole document, its parts) show the saved state; a dirty one keeps its base, so its
+      // next save meets the conflict check on what changed here.
+      await this.changes.report(written(whole), { origin: key, answer: { whole, detail } });
     } catch (error) {
       this.log.for('documents').warn(`Not saved: ${label}: ${messageOf(error)}`);
       throw toFileSystemError(error);
@@ -136,53 +146,36 @@ export class Saver implements vscode.Disposable {
   private async keepDraft(uri: vscode.Uri, location: FileLocation, text: string, reason: string, checkText = false): Promise<void> {
     const key = uri.toString();
     const base = this.store.get(key)?.base ?? (await this.files().fetch(uri, location)).base;
-    const read = checkText ? viewOf(location).read(text, JSON.parse(base) as JsonObject) : undefined;
+    const read = checkText ? viewOf(location).read(text, base) : undefined;
     const why = read && !read.ok ? `${reason}; ${read.syntax.length > 0 ? 'the text is not valid JSON' : summarizeProblems(read.problems)}` : reason;
     this.store.put(key, text, base);
     await this.drafts.keep(key, { text, base, why }, !this.files().isRevealed(uri));
-    this.log.for('documents').info(`Kept as a draft, not uploaded: ${describeLocation(location, nameOf(JSON.parse(base) as JsonObject))} (${why}).`);
+    this.log.for('documents').info(`Kept as a draft, not uploaded: ${describeLocation(location, nameOf(base))} (${why}).`);
   }
 
   dispose(): void {
+    this.checks.dispose();
     for (const disposable of this.disposables) disposable.dispose();
   }
 
   /** The saved document shows the service's object; an editor's save is still under way, so that waits for it. */
-  private showSaved(uri: vscode.Uri, location: FileLocation, text: string, detail: JsonObject, byEditor: boolean): void {
+  private showSaved(uri: vscode.Uri, location: FileLocation, text: string, detail: ServiceBase, byEditor: boolean): void {
     const key = uri.toString();
-    const serviceText = formatDocument(detail);
     const shown = this.files().present(uri, location, detail);
     if (byEditor && shown !== text) {
       // The editor still believes it holds what it wrote; swap in the service's object once its save completes.
-      this.store.put(key, text, serviceText);
-      this.pendingRefresh.set(key, { shown, base: serviceText });
+      this.store.put(key, text, detail);
+      this.pendingRefresh.set(key, { shown, base: detail });
     } else {
-      this.store.put(key, shown, serviceText);
+      this.store.put(key, shown, detail);
       if (shown !== text) this.files().fireChanged(uri);
-    }
-  }
-
-  /** The resource's other open documents (its whole document, its parts): clean ones show the saved state. */
-  private refreshOtherViews(saved: vscode.Uri, whole: WholeLocation, detail: JsonObject): void {
-    const serviceText = formatDocument(detail);
-    const resource = toResourceUriString(whole);
-    for (const document of vscode.workspace.textDocuments) {
-      const location = parseUri(document.uri);
-      if (document.uri.toString() === saved.toString() || !location || !isFile(location) || toResourceUriString(wholeOf(location)) !== resource) continue;
-      // A dirty one, or a draft, keeps its base: its next save then meets the conflict check on what changed here.
-      if (document.isDirty || this.drafts.has(document.uri.toString())) continue;
-      try {
-        this.store.put(document.uri.toString(), this.files().present(document.uri, location, detail), serviceText);
-        this.files().fireChanged(document.uri);
-      } catch (error) {
-        // A part the save removed (an agent element renamed): its editor keeps the last text until closed.
-        this.log.for('documents').info(`${document.uri.toString()}: ${messageOf(error)}`);
-      }
     }
   }
 
   /** What the view's read allows to send; otherwise every problem shown at its position, and nothing sent. */
   private checked(uri: vscode.Uri, text: string, read: ViewRead): { edited: JsonObject; sends: string[] } {
+    // This check is the whole one: a check of an earlier text, still waiting, would only follow it.
+    this.checks.cancel(uri.toString());
     if (read.ok) return read;
     this.refused.add(uri.toString());
     this.diagnostics.show(uri, text, read.syntax, read.problems);
@@ -196,9 +189,9 @@ export class Saver implements vscode.Disposable {
   private recheck(document: vscode.TextDocument): void {
     const location = parseUri(document.uri);
     const state = this.store.get(document.uri.toString());
-    if (!location || !isFile(location) || !state) return;
+    if (!location || !isFile(location) || !state || document.isClosed) return;
     const text = document.getText();
-    const read = viewOf(location).read(text, JSON.parse(state.base) as JsonObject);
+    const read = viewOf(location).read(text, state.base);
     const all = this.refused.has(document.uri.toString());
     const syntax = read.ok || !all ? [] : read.syntax;
     const problems = read.ok ? [] : read.problems.filter((p) => all || LIVE_KEYWORDS.has(p.keyword));

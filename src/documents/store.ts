@@ -1,15 +1,18 @@
+import type { ServiceBase } from '../core/service-base';
+
 /**
  * What the file system provider knows of each document: the text VS Code was
  * last given (with an mtime that changes exactly when that text does) and the
- * service version it came from, for the conflict check before a save.
+ * service version it came from, parsed once (core/service-base.ts): the base of
+ * the checks while typing and of the conflict check before a save.
  */
 export interface DocumentState {
   /** The text `stat` describes: what VS Code has on "disk". */
   text: string;
   mtime: number;
   ctime: number;
-  /** The service's text the editor's content is based on. */
-  base: string;
+  /** The service's object the editor's content is based on. */
+  base: ServiceBase;
   fetchedAt: number;
 }
 
@@ -21,7 +24,7 @@ export class DocumentStore {
   }
 
   /** Records text for a URI, moving mtime forward only when the text changed. */
-  put(key: string, text: string, base: string, now = Date.now()): DocumentState {
+  put(key: string, text: string, base: ServiceBase, now = Date.now()): DocumentState {
     const previous = this.states.get(key);
     const changed = !previous || previous.text !== text;
     const state: DocumentState = {

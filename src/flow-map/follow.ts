@@ -1,16 +1,16 @@
 /**
  * A map on show follows what it was read from: a pulled folder's files (edits,
  * pulls and pushes all land there), or a live tenant's saves, creates, deletes,
- * pushes and Refresh, which the documents and the listings announce. Each
+ * pushes, promotions and Refresh, which the change service reports. Each
  * burst of changes reads the map once, after it settles.
  */
 import * as vscode from 'vscode';
-import type { ListingCache } from '../core/listing-cache';
+import { documentFate, touchesTenant } from '../core/changes';
+import { Debouncer } from '../core/debounce';
+import { LIMITS } from '../core/limits';
 import type { JsonObject } from '../core/json';
-import type { ConvaiFileSystem } from '../documents/filesystem';
-
-/** Long enough for a push's or a pull's writes to end before the map is read again. */
-const SETTLE_MS = 300;
+import { isTenantSegment } from '../core/resources';
+import type { Changes } from '../documents/changes';
 
 export type MapSource = { type: 'folder'; folder: string } | { type: 'tenant'; connection: string; tenantId: number; name?: string };
 
@@ -29,9 +29,12 @@ export class TenantDetails {
     this.details.set(node, detail);
   }
 
-  /** Drops a kind's details (`ai_prompts/`), or every one. */
-  drop(prefix = ''): void {
-    for (const node of this.details.keys()) if (node.startsWith(prefix)) this.details.delete(node);
+  /** Drops the details of the resources `stale` names, by the node ids' kind and id (`ai_prompts/3`). */
+  drop(stale: (segment: string, id: number) => boolean): void {
+    for (const node of this.details.keys()) {
+      const [segment = '', id = ''] = node.split('/');
+      if (stale(segment, Number(id))) this.details.delete(node);
+    }
   }
 }
 
@@ -40,12 +43,12 @@ export type Redraw = (live: () => boolean) => Promise<void>;
 
 /** Runs `redraw` once a burst of changes has settled, and never two at once: a change during a redraw runs it again after. */
 function settled(redraw: Redraw): { poke(): void; dispose(): void } {
-  let timer: NodeJS.Timeout | undefined;
+  // Long enough for a push's or a pull's writes to end before the map is read again.
+  const settle = new Debouncer<'map'>(LIMITS.settleDelay.value);
   let running: Promise<void> | undefined;
   let again = false;
   let disposed = false;
   const run = (): void => {
-    timer = undefined;
     if (running) {
       again = true;
       return;
@@ -60,20 +63,18 @@ function settled(redraw: Redraw): { poke(): void; dispose(): void } {
   };
   return {
     poke: () => {
-      if (disposed) return;
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(run, SETTLE_MS);
+      if (!disposed) settle.schedule('map', run);
     },
     dispose: () => {
       disposed = true;
-      if (timer) clearTimeout(timer);
+      settle.dispose();
     },
   };
 }
 
 /** What makes the map of `source` stale pokes `redraw`; a live tenant's stale details are dropped first. */
 export function followMap(
-  source: MapSource, details: TenantDetails, { files, listings }: { files: ConvaiFileSystem; listings: ListingCache }, redraw: Redraw,
+  source: MapSource, details: TenantDetails, { changes }: { changes: Changes }, redraw: Redraw,
 ): vscode.Disposable {
   const later = settled(redraw);
   if (source.type === 'folder') {
@@ -82,18 +83,11 @@ export function followMap(
     return vscode.Disposable.from(watcher.onDidChange(poke), watcher.onDidCreate(poke), watcher.onDidDelete(poke), watcher, later);
   }
   const { connection, tenantId } = source;
-  const saved = files.onDidChangeResource((location) => {
-    if (location.connection !== connection || location.tenantId !== tenantId) return;
-    // A part's save changes its resource; the tenant's own record is no node, only the title's name.
-    if (location.type !== 'tenant') details.drop(`${location.segment}/${location.id}`);
+  const changed = changes.onDidChange(({ change }) => {
+    if (!touchesTenant(change, connection, tenantId)) return;
+    // The details of what the change covers are stale; a created resource's are none yet, the tenant's record is no node.
+    details.drop((segment, id) => isTenantSegment(segment) && documentFate(change, { type: 'resource', connection, tenantId, segment, id }) !== 'untouched');
     later.poke();
   });
-  const dropped = listings.onDidInvalidate((scope) => {
-    if ((scope.connection ?? connection) !== connection || (scope.tenantId ?? tenantId) !== tenantId) return;
-    // A kind's listing dropped (a save, a create, a delete, Refresh of the kind) may hide changed details of that kind;
-    // a wider scope (Refresh of the tenant or the connection, a push) may hide any. The tenants' listing holds only names.
-    if (scope.segment !== 'tenants') details.drop(scope.segment === undefined ? '' : `${scope.segment}/`);
-    later.poke();
-  });
-  return vscode.Disposable.from(saved, new vscode.Disposable(dropped.dispose), later);
+  return vscode.Disposable.from(changed, later);
 }

@@ -10,9 +10,10 @@ import { nameOf, tenantRecord } from '../core/tenant/pull';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { JsonObject } from '../core/json';
+import { LIMITS } from '../core/limits';
 import { toUri } from '../shared/locations';
 import { manifestOf } from '../shared/pulled-folder';
-import { cancellable } from '../ui/progress';
+import { cancellable, countProgress, type Progress } from '../ui/progress';
 import type { MapSource, TenantDetails } from './follow';
 
 export interface Read {
@@ -45,9 +46,6 @@ async function readFolder(folder: string, focus: string | undefined): Promise<Re
   };
 }
 
-/** Requests at once while reading a live tenant's details, as a pull sends them. */
-const CONCURRENCY = 4;
-
 /** How a read shows itself: a notification with Cancel, or nothing (a script's call, or a redraw after a change). */
 export type Shown = 'notification' | 'quiet';
 
@@ -59,14 +57,14 @@ async function readTenant(
   // An open document's detail is what the service last said of it, as is one read for this map and not changed since.
   const known = (segment: Segment, id: number): JsonObject | undefined =>
     (isTenantSegment(segment) ? files.serviceObject(toUri({ type: 'resource', connection, tenantId, segment, id })) : undefined) ?? details.get(`${segment}/${id}`);
-  const read = async (signal?: AbortSignal, progress?: vscode.Progress<{ message?: string }>): Promise<{ map: FlowMap; name?: string }> => {
+  const read = async (signal?: AbortSignal, progress?: Progress): Promise<{ map: FlowMap; name?: string }> => {
     const tenant = await tenantRecord(client, tenantId, { signal });
     const map = await tenantFlowMap(client, tenantId, {
       signal,
-      concurrency: CONCURRENCY,
+      concurrency: LIMITS.tenantConcurrency.value,
       known,
       onDetail: (segment, id, detail) => details.set(`${segment}/${id}`, detail),
-      onProgress: (done, total) => progress?.report({ message: `${done} of ${total} resources` }),
+      onProgress: countProgress(progress, (done, total) => `${done} of ${total} resources`),
     });
     return { map, ...(tenant ? { name: nameOf(tenant, tenantId) } : {}) };
   };

@@ -3,6 +3,7 @@ import { COMMANDS, registerCommand } from '../commands';
 import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
+import type { Changes } from '../documents/changes';
 import type { Log } from '../log';
 import type { SuiteRuns } from '../shared/suite-runs';
 import type * as Opened from './opened';
@@ -13,7 +14,7 @@ import type * as Opened from './opened';
  * the layout library load only when a map opens.
  */
 export function register(
-  context: vscode.ExtensionContext, { log, connections, listings, files, suiteRuns }: { log: Log; connections: Connections; listings: ListingCache; files: ConvaiFileSystem; suiteRuns: SuiteRuns },
+  context: vscode.ExtensionContext, { log, connections, listings, files, changes, suiteRuns }: { log: Log; connections: Connections; listings: ListingCache; files: ConvaiFileSystem; changes: Changes; suiteRuns: SuiteRuns },
 ): void {
   let panel: Opened.FlowMapPanel | undefined;
   const show = (arg: unknown): ReturnType<typeof Opened.showFlowMap> => {
@@ -21,7 +22,7 @@ export function register(
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const opened = require('./opened') as typeof Opened;
     if (!panel) context.subscriptions.push((panel = new opened.FlowMapPanel(context.extensionUri, log)));
-    return opened.showFlowMap(panel, { log, connections, listings, files, suiteRuns }, arg);
+    return opened.showFlowMap(panel, { log, connections, listings, files, changes, suiteRuns }, arg);
   };
   context.subscriptions.push(registerCommand(log, COMMANDS.showFlowMap, show));
 }

@@ -10,6 +10,7 @@ import { mermaidFlowMap } from '../core/flow-map/mermaid';
 import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
+import type { Changes } from '../documents/changes';
 import { sameBaseUrl } from '../core/base-url';
 import type { Log } from '../log';
 import type { SuiteRuns } from '../shared/suite-runs';
@@ -24,6 +25,7 @@ export interface MapServices {
   connections: Connections;
   listings: ListingCache;
   files: ConvaiFileSystem;
+  changes: Changes;
   suiteRuns: SuiteRuns;
 }
 

@@ -1,4 +1,4 @@
-import { applyEdits, modify } from 'jsonc-parser';
+import { applyEdits, modify } from '../core/jsonc';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { agentElementNames } from '../core/document-views';
@@ -45,7 +45,7 @@ async function pickPart(resource: PromptOrAgent, files: ConvaiFileSystem): Promi
     return picked && partOf(resource, picked);
   }
   const uri = toUri(resource);
-  const agent = files.serviceObject(uri) ?? JSON.parse((await files.fetch(uri, resource)).base) as JsonObject;
+  const agent = files.serviceObject(uri) ?? (await files.fetch(uri, resource)).base;
   const names = agentElementNames(agent);
   if (names.length === 0) throw new Error('This agent has no prompt elements (configuration.prompt) to open; add one in its document first.');
   const picked = await vscode.window.showQuickPick(names.map((element) => ({ label: element, description: 'prompt text (Markdown)', element })), { placeHolder: 'Open the prompt text of which element?' });

@@ -1,4 +1,4 @@
-import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
+import { findNodeAtLocation, parseTree, type Node } from '../core/jsonc';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
 import { PROMPT_PARTS, SCHEME, type PromptPart } from '../core/uri';

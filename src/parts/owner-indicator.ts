@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ListingCache } from '../core/listing-cache';
 import { describeLocation, isPart, partName, shortLabel, toResourceUriString, wholeOf } from '../core/uri';
-import type { ConvaiFileSystem } from '../documents/filesystem';
+import type { ChangeReport } from '../documents/changes';
 import { describeNamed } from '../listings/names';
 import { parseUri } from '../shared/locations';
 
@@ -9,7 +9,7 @@ import { parseUri } from '../shared/locations';
  * Whose part the active editor holds. Its tab reads `system.md` for every prompt (the contract's URIs end so), so
  * the status bar names the prompt or agent while the part is the active editor; a click opens the whole document.
  */
-export function partOwnerIndicator(listings: ListingCache, files: ConvaiFileSystem): vscode.Disposable[] {
+export function partOwnerIndicator(listings: ListingCache, onDidChange: vscode.Event<ChangeReport>): vscode.Disposable[] {
   const item = vscode.window.createStatusBarItem('convai.partOwner', vscode.StatusBarAlignment.Left, 101);
   item.name = 'ConvAI part of';
   let shown: string | undefined;
@@ -41,6 +41,6 @@ export function partOwnerIndicator(listings: ListingCache, files: ConvaiFileSyst
     item,
     vscode.window.onDidChangeActiveTextEditor(refresh),
     // A rename saved from the whole document or the tree shows here at once.
-    files.onDidChangeResource(refresh),
+    onDidChange(refresh),
   ];
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ListingCache } from '../core/listing-cache';
 import type { ConvaiFileSystem } from '../documents/filesystem';
+import type { Changes } from '../documents/changes';
 import { parseUri } from '../shared/locations';
 import type { Log } from '../log';
 import { registerPartCommands } from './commands';
@@ -23,12 +24,12 @@ function strictJsonSettings(document: vscode.TextDocument): void {
  * as documents of their own (served by documents/, saved by its one engine):
  * ways to open them, whose they are while one is active, writing help for placeholders, and adding AI functions.
  */
-export function register(context: vscode.ExtensionContext, { log, files, listings }: { log: Log; files: ConvaiFileSystem; listings: ListingCache }): void {
+export function register(context: vscode.ExtensionContext, { log, files, listings, changes }: { log: Log; files: ConvaiFileSystem; listings: ListingCache; changes: Changes }): void {
   for (const document of vscode.workspace.textDocuments) strictJsonSettings(document);
   context.subscriptions.push(
     registerPartLenses(),
     ...registerPartCommands(log, files, listings),
-    ...partOwnerIndicator(listings, files),
+    ...partOwnerIndicator(listings, changes.onDidChange),
     ...registerPlaceholders(files),
     vscode.workspace.onDidOpenTextDocument(strictJsonSettings),
   );

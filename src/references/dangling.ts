@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { affects, type ListingCache, type ListingScope } from '../core/listing-cache';
+import { dropsListing, type Change } from '../core/changes';
+import type { ListingCache } from '../core/listing-cache';
+import type { ChangeReport } from '../documents/changes';
+import { Debouncer } from '../core/debounce';
 import { danglingMessage, danglingReferences, findReferenceValues, referenceFieldsOf } from '../core/references';
 import { rangeIn, referringResource, targetListings, type ResourceAt } from './documents';
-
-/** Long enough that typing an id digit by digit does not warn of each prefix. */
-const DEBOUNCE_MS = 300;
 
 /**
  * Warnings on references to ids the tenant does not hold, kept up to date on
@@ -13,21 +13,22 @@ const DEBOUNCE_MS = 300;
  */
 export class DanglingReferenceWarnings implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('convai-references');
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Typing an id digit by digit does not warn of each prefix (core/limits.ts checkDelay). */
+  private readonly checks = new Debouncer();
   /** Per document, the latest check: an older one that finishes late must not overwrite it. */
   private readonly generations = new Map<string, number>();
   /** Counts across documents, so a check begun before a close and reopen is stale too. */
   private lastGeneration = 0;
   private readonly subscriptions: Array<{ dispose(): void }>;
 
-  constructor(private readonly listings: ListingCache) {
+  constructor(private readonly listings: ListingCache, onDidChange: vscode.Event<ChangeReport>) {
     this.subscriptions = [
       vscode.workspace.onDidOpenTextDocument((document) => this.check(document)),
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (event.contentChanges.length > 0) this.schedule(event.document);
       }),
       vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
-      listings.onDidInvalidate((scope) => this.recheck(scope)),
+      onDidChange(({ change }) => this.recheck(change)),
     ];
     // Documents restored before the extension activated.
     vscode.workspace.textDocuments.forEach((document) => this.check(document));
@@ -37,17 +38,13 @@ export class DanglingReferenceWarnings implements vscode.Disposable {
     if (!referringResource(document)) return;
     const key = document.uri.toString();
     this.begin(key);
-    clearTimeout(this.timers.get(key));
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      this.check(document);
-    }, DEBOUNCE_MS));
+    this.checks.schedule(key, () => this.check(document));
   }
 
-  private recheck(scope: ListingScope): void {
+  private recheck(change: Change): void {
     for (const document of vscode.workspace.textDocuments) {
       const resource = referringResource(document);
-      if (resource && checksAgainst(resource, scope) && !this.timers.has(document.uri.toString())) this.check(document);
+      if (resource && checksAgainst(resource, change) && !this.checks.isPending(document.uri.toString())) this.check(document);
     }
   }
 
@@ -79,22 +76,20 @@ export class DanglingReferenceWarnings implements vscode.Disposable {
 
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.delete(key);
+    this.checks.cancel(key);
     this.generations.delete(key);
     this.collection.delete(uri);
   }
 
   dispose(): void {
-    this.timers.forEach((timer) => clearTimeout(timer));
-    this.timers.clear();
+    this.checks.dispose();
     this.generations.clear();
     this.subscriptions.forEach((subscription) => subscription.dispose());
     this.collection.dispose();
   }
 }
 
-/** Whether a document's warnings rest on a listing in the dropped scope. */
-function checksAgainst(resource: ResourceAt, scope: ListingScope): boolean {
-  return referenceFieldsOf(resource.segment).some(({ to }) => affects(scope, { connection: resource.connection, tenantId: resource.tenantId, segment: to }));
+/** Whether a document's warnings rest on a listing the change dropped. */
+function checksAgainst(resource: ResourceAt, change: Change): boolean {
+  return referenceFieldsOf(resource.segment).some(({ to }) => dropsListing(change, { connection: resource.connection, tenantId: resource.tenantId, segment: to }));
 }

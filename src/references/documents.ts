@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { mapWithLimit } from '../core/concurrency';
+import { LIMITS } from '../core/limits';
 import type { JsonObject } from '../core/json';
 import type { TextRange } from '../core/json-document';
 import type { ListingCache } from '../core/listing-cache';
@@ -48,11 +50,11 @@ export async function listingOf(listings: ListingCache, at: InTenant, segment: T
   return outcome.ok ? outcome.value : undefined;
 }
 
-/** The listings of the kinds the references point at, loaded side by side; a kind's entry is undefined when its listing failed. */
+/** The listings of the kinds the references point at, loaded side by side (a few at a time); a kind's entry is undefined when its listing failed. */
 export async function targetListings(
   listings: ListingCache, at: InTenant, values: readonly ReferenceValue[],
 ): Promise<(segment: TenantSegment) => readonly JsonObject[] | undefined> {
   const segments = [...new Set(values.map((v) => v.reference.to))];
-  const loaded = new Map(await Promise.all(segments.map(async (segment) => [segment, await listingOf(listings, at, segment)] as const)));
+  const loaded = new Map(await mapWithLimit(segments, LIMITS.tenantConcurrency.value, async (segment) => [segment, await listingOf(listings, at, segment)] as const));
   return (segment) => loaded.get(segment);
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ListingCache } from '../core/listing-cache';
+import type { ChangeReport } from '../documents/changes';
 import { findReferenceValues, itemWithId, namesId, nameTarget, type TargetName } from '../core/references';
 import { rangeIn, referringResource, targetListings } from './documents';
 
@@ -29,9 +30,9 @@ export class ReferenceNameHints implements vscode.InlayHintsProvider, vscode.Dis
   readonly onDidChangeInlayHints = this.changed.event;
   private readonly invalidated: { dispose(): void };
 
-  constructor(private readonly listings: ListingCache) {
+  constructor(private readonly listings: ListingCache, onDidChange: vscode.Event<ChangeReport>) {
     // A listing loaded afresh may name targets differently (a rename, a new or deleted resource).
-    this.invalidated = listings.onDidInvalidate(() => this.changed.fire());
+    this.invalidated = onDidChange(() => this.changed.fire());
   }
 
   async provideInlayHints(document: vscode.TextDocument, range: vscode.Range, token: vscode.CancellationToken): Promise<vscode.InlayHint[]> {

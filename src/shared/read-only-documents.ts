@@ -12,23 +12,18 @@
  */
 import * as vscode from 'vscode';
 import { RecentEntries } from '../core/recent-entries';
+import { LIMITS } from '../core/limits';
 
 /** Computes the text of a document nothing was stored for. */
 export type ReadText = (uri: vscode.Uri) => string | Promise<string>;
 
-/**
- * Stored texts kept beyond those open in an editor. Each can be a whole
- * resource, and nobody goes back to dozens of closed previews or compares;
- * a forgotten one, reopened, reads as empty as it did before it was shown.
- */
-const KEPT_TEXTS = 50;
 
 function isOpen(key: string): boolean {
   return vscode.workspace.textDocuments.some((document) => document.uri.toString() === key);
 }
 
 export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly texts = new RecentEntries<string>(KEPT_TEXTS, isOpen);
+  private readonly texts = new RecentEntries<string>(LIMITS.keptReadOnlyTexts.value, isOpen);
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
   private readonly registration: vscode.Disposable;

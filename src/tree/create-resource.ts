@@ -6,9 +6,10 @@ import { DATASOURCE_TYPES, ENUMS, kindOfSegment, requiredOnCreate, TENANT_SEGMEN
 import { toResourceUriString, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { ListingCache } from '../core/listing-cache';
-import type { ConvaiFileSystem } from '../documents/filesystem';
+import type { Changes } from '../documents/changes';
+import { written } from '../core/changes';
 import type { Log } from '../log';
-import { ConnectionNode, KindNode, TenantNode } from './nodes';
+import { ConnectionNode, GroupNode, KindNode, TenantNode } from './nodes';
 
 interface CreateRequest {
   connection: string;
@@ -79,7 +80,7 @@ async function pick<T extends vscode.QuickPickItem>(items: T[], placeHolder: str
 
 /** Where a "New…" from a node or the palette creates: asks for what the node does not say. */
 async function askTarget(arg: unknown, connections: Connections, listings: ListingCache): Promise<Omit<CreateRequest, 'fields'> | undefined> {
-  if (arg instanceof KindNode) return { connection: arg.connectionName, tenantId: arg.tenantId, segment: arg.segment };
+  if (arg instanceof KindNode || arg instanceof GroupNode) return { connection: arg.connectionName, tenantId: arg.tenantId, segment: arg.segment };
   if (arg instanceof ConnectionNode) return { connection: arg.connectionName, segment: 'tenants' };
   const connection = arg instanceof TenantNode ? arg.connectionName : await pickConnection(connections, { placeHolder: 'Connection', writable: true });
   if (!connection) return undefined;
@@ -98,20 +99,20 @@ function locationOf(request: CreateRequest, id: number): FileLocation {
     : { type: 'resource', connection: request.connection, tenantId: request.tenantId as number, segment: request.segment as TenantSegment, id };
 }
 
-async function create(connections: Connections, files: ConvaiFileSystem, request: CreateRequest): Promise<JsonObject> {
+async function create(connections: Connections, changes: Changes, request: CreateRequest): Promise<JsonObject> {
   const connection = connections.require(request.connection);
   if (connection.readOnly) {
     throw new Error(`Not created: the connection "${connection.name}" is read-only (readOnly in convai.connections).`);
   }
   const kind = kindOfSegment(request.segment);
   const created = await connections.client(request.connection).create(kind, request.fields, request.tenantId);
-  if (typeof created.id === 'number') files.announce(locationOf(request, created.id));
+  if (typeof created.id === 'number') await changes.report(written(locationOf(request, created.id)));
   return created;
 }
 
-export function registerCreateCommand(log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache): vscode.Disposable {
+export function registerCreateCommand(log: Log, connections: Connections, changes: Changes, listings: ListingCache): vscode.Disposable {
   return registerCommand(log, COMMANDS.createResource, async (arg) => {
-    if (isProgrammatic(arg)) return create(connections, files, validateRequest(arg));
+    if (isProgrammatic(arg)) return create(connections, changes, validateRequest(arg));
     const target = await askTarget(arg, connections, listings);
     if (!target) return undefined;
     const kind = kindOfSegment(target.segment);
@@ -119,7 +120,7 @@ export function registerCreateCommand(log: Log, connections: Connections, files:
     const fields = await askFields(kind, where);
     if (!fields) return undefined;
     const request = { ...target, fields };
-    const created = await create(connections, files, request);
+    const created = await create(connections, changes, request);
     if (typeof created.id === 'number') {
       await vscode.commands.executeCommand('vscode.open', vscode.Uri.parse(toResourceUriString(locationOf(request, created.id))));
     }

@@ -155,19 +155,23 @@ export function diagnosticsWhen(
 export interface RecordedRequest {
   method: string;
   path: string;
+  query: Record<string, string>;
   authorization: 'present' | 'absent';
   /** The field names inside the wrapper key of a create or update body (never their values). */
   fields?: string[];
+  /** Arrival and answer, in ms of the service's clock (test/service/request-log.ts's mostInFlight reads them). */
+  start: number;
+  end?: number;
 }
 
-/** The API requests the local service received (never their tokens), oldest first. */
-export async function receivedRequests(): Promise<RecordedRequest[]> {
-  const response = await request(`${serviceUrl}/__test/requests`);
+/** The API requests a local service (the sample one unless named) received (never their tokens), oldest first. */
+export async function receivedRequests(url: string = serviceUrl): Promise<RecordedRequest[]> {
+  const response = await request(`${url}/__test/requests`);
   return (await response.body.json()) as RecordedRequest[];
 }
 
-export async function clearRequests(): Promise<void> {
-  await (await request(`${serviceUrl}/__test/requests`, { method: 'DELETE' })).body.text();
+export async function clearRequests(url: string = serviceUrl): Promise<void> {
+  await (await request(`${url}/__test/requests`, { method: 'DELETE' })).body.text();
 }
 
 export interface ReceivedRequest {

@@ -15,7 +15,26 @@ export type RecordedRequest = {
    * the body is read: which fields a client sent, never their values.
    */
   fields?: string[];
+  /** When the request arrived and when its answer was written (or its connection closed), in ms of the service's clock. */
+  start: number;
+  end?: number;
 };
+
+/**
+ * The most requests the service was answering at once: each counts from its arrival to its answer (one still
+ * unanswered, to the end). Answers go before arrivals at the same instant, as one ended before the next began.
+ */
+export function mostInFlight(entries: ReadonlyArray<Pick<RecordedRequest, 'start' | 'end'>>): number {
+  const events = entries.flatMap((e) => [{ at: e.start, step: 1 }, { at: e.end ?? Number.POSITIVE_INFINITY, step: -1 }])
+    .sort((a, b) => a.at - b.at || a.step - b.step);
+  let current = 0;
+  let most = 0;
+  for (const { step } of events) {
+    current += step;
+    most = Math.max(most, current);
+  }
+  return most;
+}
 
 /** The names inside `{ <wrapper key>: { … } }`; undefined for any other body. */
 export function wrapperFields(body: Json | undefined): string[] | undefined {

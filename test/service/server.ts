@@ -134,7 +134,11 @@ class Dispatcher {
         query: Object.fromEntries(query),
         authorization: request.headers.authorization === undefined ? 'absent' : 'present',
         tokenKind: identity.tokenKind,
+        start: performance.now(),
       };
+      response.once('close', () => {
+        entry.end = performance.now();
+      });
       this.state.log.record(entry);
       const readApiBody = async (): Promise<Json | undefined> => {
         const body = await readBody();

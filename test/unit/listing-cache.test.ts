@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
-import { affects, ListingCache, tenantsListing, type ListingKey, type ListingScope } from '../../src/core/listing-cache';
+import { covers, ListingCache, tenantsListing, type ListingKey, type ListingScope } from '../../src/core/listing-cache';
 
 /** A cache over a loader that counts its loads per key and answers what `answer` says at the time. */
 function countingCache(answer: (key: ListingKey) => Promise<JsonObject[]> = (key) => Promise.resolve([{ id: 1, name: key.segment }])) {
@@ -75,17 +75,13 @@ describe('the listing cache: a connection\'s tenants', () => {
     assert.deepEqual(await dropped({ connection: 'local', tenantId: 2 }), { tenants: false, prompts: false });
   });
 
-  it('tells readers of its invalidation, and affects() says which keys it names', () => {
-    const { cache } = countingCache();
-    const told: ListingScope[] = [];
-    const listener = cache.onDidInvalidate((scope) => told.push(scope));
-    cache.invalidate(tenants);
-    listener.dispose();
-    cache.invalidate(tenants);
-    assert.deepEqual(told, [tenants]);
-    assert.ok(affects(tenants, tenants));
-    assert.ok(!affects(tenants, prompts));
-    assert.ok(!affects({ tenantId: 1 }, tenants));
+  it('says which listings a scope covers: a tenant\'s scope never holds the tenants listing above it', () => {
+    assert.ok(covers(tenants, tenants));
+    assert.ok(!covers(tenants, prompts));
+    assert.ok(!covers({ tenantId: 1 }, tenants));
+    assert.ok(covers({ connection: 'local' }, tenants));
+    assert.ok(covers({ connection: 'local', tenantId: 1 }, prompts));
+    assert.ok(!covers(prompts, { connection: 'local', tenantId: 1 }));
   });
 
   it('reloads afresh on reload, for a reader that must see the service now', async () => {

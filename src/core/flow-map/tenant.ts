@@ -6,6 +6,7 @@
  */
 import type { ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
+import { LIMITS } from '../limits';
 import type { JsonObject } from '../json';
 import type { Segment } from '../resources';
 import { currentDetail } from '../tenant/plan';
@@ -28,7 +29,7 @@ export interface TenantMapOptions {
 export async function tenantFlowMap(client: ServiceClient, tenantId: number, options: TenantMapOptions = {}): Promise<FlowMap> {
   const listed = await listTenant(client, tenantId, undefined, options);
   let done = 0;
-  const read = await mapWithLimit(listed, options.concurrency ?? 4, async ({ segment, id }): Promise<MapResource | undefined> => {
+  const read = await mapWithLimit(listed, options.concurrency ?? LIMITS.tenantConcurrency.value, async ({ segment, id }): Promise<MapResource | undefined> => {
     // A known detail needs no request, so Cancel is checked here too, not only by the requests.
     options.signal?.throwIfAborted();
     const known = options.known?.(segment, id);
