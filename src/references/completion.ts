@@ -1,19 +1,31 @@
 import * as vscode from 'vscode';
+import type { JsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
-import { completionFilterText, isResourceId, kindLabel, nameTarget, referenceValueAt } from '../core/references';
+import { completionFilterText, isResourceId, isTypedName, kindLabel, nameTarget, referenceValueAt } from '../core/references';
+import { listingIndex } from '../core/resource-search';
+import { kindOfSegment, type TenantSegment } from '../core/resources';
 import { listingOf, rangeIn, referringResource } from './documents';
 
-/** Inside a reference field's value: the tenant's resources of the kind it points at, by name, and null where allowed. */
+/** The most targets offered at once: typing narrows them (the list is incomplete, so VS Code asks again). */
+const MOST_OFFERED = 50;
+
+/**
+ * Inside a reference field's value: the tenant's resources of the kind it points at, by name, and null where
+ * allowed. A typed word is looked up in the listing's name index (built once per listing), so a tenant of 50,000
+ * prompts answers as quickly as one of five.
+ */
 export class ReferenceCompletions implements vscode.CompletionItemProvider {
   constructor(private readonly listings: ListingCache) {}
 
-  async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.CompletionItem[]> {
+  async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.CompletionList> {
     const resource = referringResource(document);
     const edit = resource && referenceValueAt(document.getText(), resource.segment, document.offsetAt(position));
-    if (!resource || !edit) return [];
+    if (!resource || !edit) return new vscode.CompletionList([]);
     const range = rangeIn(document, edit.range);
-    const listing = await listingOf(this.listings, resource, edit.reference.to);
-    if (token.isCancellationRequested) return [];
+    const target = edit.reference.to;
+    const listing = (await listingOf(this.listings, resource, target)) ?? [];
+    if (token.isCancellationRequested) return new vscode.CompletionList([]);
+    const { offered, complete } = this.offered(listing, target, edit.current);
     const item = (label: string, insertText: string, kind: vscode.CompletionItemKind): vscode.CompletionItem => {
       const completion = new vscode.CompletionItem(label, kind);
       completion.insertText = insertText;
@@ -21,19 +33,29 @@ export class ReferenceCompletions implements vscode.CompletionItemProvider {
       completion.filterText = completionFilterText(edit.current, label);
       return completion;
     };
-    const targets = (listing ?? []).filter((target) => isResourceId(target.id)).map((target, index) => {
-      const name = nameTarget(edit.reference.to, target);
-      const completion = item(name.name, String(target.id), vscode.CompletionItemKind.Reference);
+    const targets = offered.map((summary, index) => {
+      const name = nameTarget(target, summary);
+      const completion = item(name.name, String(summary.id), vscode.CompletionItemKind.Reference);
       completion.detail = name.label;
       if (name.description !== undefined) completion.documentation = name.description;
-      // The listing's order (by id), ahead of null.
+      // The listing's order (by id), or the search's ranking, ahead of null.
       completion.sortText = `0${String(index).padStart(6, '0')}`;
       return completion;
     });
-    if (!edit.reference.nullable) return targets;
+    if (!edit.reference.nullable) return new vscode.CompletionList(targets, !complete);
     const none = item('null', 'null', vscode.CompletionItemKind.Keyword);
-    none.detail = `no ${kindLabel(edit.reference.to)}`;
+    none.detail = `no ${kindLabel(target)}`;
     none.sortText = '1';
-    return [...targets, none];
+    return new vscode.CompletionList([...targets, none], !complete);
+  }
+
+  /** Up to MOST_OFFERED targets: the listing's first ones for a value in place, the best matches of a typed name. */
+  private offered(listing: readonly JsonObject[], target: TenantSegment, current: string): { offered: JsonObject[]; complete: boolean } {
+    if (!isTypedName(current)) {
+      const ids = listing.filter((summary) => isResourceId(summary.id));
+      return { offered: ids.slice(0, MOST_OFFERED), complete: ids.length <= MOST_OFFERED };
+    }
+    const found = listingIndex(listing, kindOfSegment(target).id).search(current, MOST_OFFERED);
+    return { offered: found.hits.map((hit) => hit.value).filter((summary) => isResourceId(summary.id)), complete: found.total <= MOST_OFFERED };
   }
 }

@@ -1,9 +1,18 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
-import type { ServiceClient } from '../core/client';
+import { sameBaseUrl } from '../core/base-url';
+import { deletion } from '../core/changes';
+import { mapWithLimit } from '../core/concurrency';
+import { LIMITS } from '../core/limits';
 import type { JsonObject } from '../core/json';
-import { findReferences, referringKinds, type Reference } from '../core/references';
+import type { ListingCache } from '../core/listing-cache';
+import { findReferences, mergeKnown, referringKinds, type Reference } from '../core/references';
 import { kindOfSegment, type TenantSegment } from '../core/resources';
+import { diskFolder } from '../core/tenant/folder-io';
+import { pulledObjects } from '../core/tenant/pulled-objects';
+import { MANIFEST_FILE, readManifest } from '../core/tenant/manifest';
+import type { Changes } from '../documents/changes';
 import { describeLocation, isFile, toResourceUriString, wholeOf, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
@@ -14,27 +23,69 @@ import { plural } from '../core/text';
 
 const DELETE = 'Delete';
 
-/** What else in the tenant points at the resource (prompt links are detail-only, so prompts are read in full). */
-async function references(client: ServiceClient, location: FileLocation): Promise<Reference[]> {
-  if (location.type !== 'resource') return [];
-  const objects: Partial<Record<TenantSegment, JsonObject[]>> = {};
-  for (const segment of referringKinds(location.segment)) {
-    const kind = kindOfSegment(segment);
-    const summaries = await client.list(kind, location.tenantId);
-    objects[segment] = segment === 'ai_prompts'
-      ? await Promise.all(summaries.map((s) => client.get(kind, s.id as number, location.tenantId)))
-      : summaries;
-  }
-  return findReferences({ segment: location.segment, id: location.id }, objects);
+/** What the workspace's pulled folders of this tenant (pulled through this connection, by name or base URL) hold of `kinds`. */
+async function pulledResources(connection: { name: string; baseUrl: string }, tenantId: number, kinds: readonly TenantSegment[]): Promise<Array<Partial<Record<TenantSegment, JsonObject[]>>>> {
+  const manifests = await vscode.workspace.findFiles(`**/${MANIFEST_FILE}`, '**/node_modules/**');
+  const read = await mapWithLimit(manifests, LIMITS.tenantConcurrency.value, async (file) => {
+    const io = diskFolder(path.dirname(file.fsPath));
+    const manifest = await readManifest(io).catch(() => undefined);
+    const ours = manifest?.tenantId === tenantId && (manifest.connection === connection.name || sameBaseUrl(manifest.baseUrl, connection.baseUrl));
+    return ours ? [await pulledObjects(io, manifest, kinds)] : [];
+  });
+  return read.flat();
 }
 
-async function confirm(client: ServiceClient, location: FileLocation, name: string): Promise<boolean> {
+interface Found {
+  segment: TenantSegment;
+  object: JsonObject;
+}
+
+/**
+ * What is known of the resources that may refer to `location`, without reading every one of them: a listing per
+ * referring kind (the cached one, else one request), the details of the tenant's open documents, and the files of
+ * its pulled folders in the workspace.
+ */
+async function knownReferences({ listings, files }: DeleteServices, connection: { name: string; baseUrl: string }, location: FileLocation): Promise<Known> {
+  if (location.type !== 'resource') return { references: [], looked: '' };
+  const { tenantId } = location;
+  const kinds = referringKinds(location.segment);
+  if (kinds.length === 0) return { references: [], looked: '' };
+  const listed = await mapWithLimit(kinds, LIMITS.tenantConcurrency.value, async (segment) => [segment, await listings.items({ connection: connection.name, tenantId, segment })] as const);
+  const opened = vscode.workspace.textDocuments.flatMap((document): Found[] => {
+    const at = parseUri(document.uri);
+    const whole = at && isFile(at) ? wholeOf(at) : undefined;
+    const detail = whole?.type === 'resource' && whole.connection === connection.name && whole.tenantId === tenantId ? files.serviceObject(document.uri) : undefined;
+    return whole?.type === 'resource' && detail ? [{ segment: whole.segment, object: detail }] : [];
+  });
+  const pulled = await pulledResources(connection, tenantId, kinds);
+  const known = mergeKnown([Object.fromEntries(listed), ...pulled, bySegment(opened)]);
+  const kindNames = kinds.map((segment) => kindOfSegment(segment).pluralLabel).join(' and ');
+  const looked = `Looked only at what is already known, without reading every resource of the tenant: the listings of its ${kindNames}, `
+    + `${plural(new Set(opened.map((o) => `${o.segment}/${String(o.object.id)}`)).size, 'open document')} and ${plural(pulled.length, 'pulled folder')} of it in the workspace. `
+    + 'A reference held elsewhere (a prompt\'s next_prompt_id that is neither open nor pulled) is not listed.';
+  return { references: findReferences({ segment: location.segment, id: location.id }, known), looked };
+}
+
+function bySegment(found: readonly Found[]): Partial<Record<TenantSegment, JsonObject[]>> {
+  const out: Partial<Record<TenantSegment, JsonObject[]>> = {};
+  for (const { segment, object } of found) (out[segment] ??= []).push(object);
+  return out;
+}
+
+interface Known {
+  references: Reference[];
+  /** Where the search looked, for the warning to say. */
+  looked: string;
+}
+
+async function confirm(services: DeleteServices, connection: { name: string; baseUrl: string }, location: FileLocation, name: string): Promise<boolean> {
   const label = describeLocation(location);
-  const refs = await references(client, location);
+  const { references: refs, looked } = await knownReferences(services, connection, location);
   const lines = refs.map((r) => `• ${kindOfSegment(r.segment).label} "${r.name}" (#${r.id}) refers to it through ${r.field}`);
   const detail = [
     location.type === 'tenant' ? 'Every resource of this tenant is deleted with it.' : '',
     refs.length > 0 ? `${plural(refs.length, 'resource')} of the tenant refer${refs.length > 1 ? '' : 's'} to it:\n${lines.join('\n')}` : '',
+    looked,
     'This cannot be undone.',
   ].filter(Boolean).join('\n\n');
   const choice = await vscode.window.showWarningMessage(`Delete "${name}", ${label}?`, { modal: true, detail }, DELETE);
@@ -53,7 +104,13 @@ async function closeEditors(uri: vscode.Uri): Promise<void> {
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
 }
 
-export function registerDeleteCommand(log: Log, connections: Connections, files: ConvaiFileSystem): vscode.Disposable {
+interface DeleteServices {
+  files: ConvaiFileSystem;
+  listings: ListingCache;
+  changes: Changes;
+}
+
+export function registerDeleteCommand(log: Log, connections: Connections, services: DeleteServices): vscode.Disposable {
   return registerCommand(log, COMMANDS.deleteResource, async (arg) => {
     const programmatic = isProgrammatic(arg);
     const targeted = fileTarget(programmatic ? arg.uri : arg, !programmatic);
@@ -73,12 +130,11 @@ export function registerDeleteCommand(log: Log, connections: Connections, files:
     const mustAsk = programmatic ? arg.confirm === true : true;
     if (mustAsk) {
       const summary = arg instanceof ResourceNode || arg instanceof TenantNode ? arg.summary : await client.get(kind, id, tenantId);
-      if (!(await confirm(client, location, String(summary.name ?? summary.display_name ?? `#${id}`)))) return undefined;
+      if (!(await confirm(services, connection, location, String(summary.name ?? summary.display_name ?? `#${id}`)))) return undefined;
     }
     const status = await client.delete(kind, id, tenantId);
-    const uri = vscode.Uri.parse(toResourceUriString(location));
-    files.forget(uri, location);
-    await closeEditors(uri);
+    await services.changes.report(deletion(location));
+    await closeEditors(vscode.Uri.parse(toResourceUriString(location)));
     if (!programmatic) void vscode.window.showInformationMessage(status);
     return status;
   });

@@ -2,9 +2,10 @@ import * as vscode from 'vscode';
 import type { JsonObject } from '../core/json';
 import { packageName, resourceLabel } from '../core/labels';
 import { kindOfSegment, type TenantSegment } from '../core/resources';
+import { countText } from '../core/tree-groups';
 import { partName, toResourceUriString } from '../core/uri';
 import { ConnectionRef } from '../ui/notify';
-import { ConnectionNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
+import { ConnectionNode, GroupNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
 
 export type ConnectionState = 'unknown' | 'connected' | 'no-token' | 'unauthorized' | 'unreachable' | 'error';
 
@@ -67,6 +68,18 @@ function kindItem(node: KindNode, context: ItemContext, outcome?: ListOutcome): 
   item.description = outcome === undefined ? '' : outcome.ok ? String(outcome.value.length) : 'failed to load';
   item.iconPath = new vscode.ThemeIcon(KIND_ICONS[node.segment]);
   item.contextValue = contextValue(`kind:${node.segment}`, context.readOnly);
+  return item;
+}
+
+function groupItem(node: GroupNode, context: ItemContext): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
+  const plural = kindOfSegment(node.segment).pluralLabel;
+  item.description = countText(node.items.length);
+  item.tooltip = node.by === 'field'
+    ? `${countText(node.items.length)} ${plural} of the group ${node.label}`
+    : `${countText(node.items.length)} ${plural} whose names run ${node.label}`;
+  item.iconPath = new vscode.ThemeIcon(node.by === 'field' ? 'folder' : 'list-flat');
+  item.contextValue = contextValue(`group:${node.segment}`, context.readOnly);
   return item;
 }
 
@@ -140,9 +153,10 @@ export function toTreeItem(node: TreeNode, context: ItemContext, outcome?: ListO
     node instanceof ConnectionNode ? connectionItem(node, context)
       : node instanceof TenantNode ? tenantItem(node, context)
         : node instanceof KindNode ? kindItem(node, context, outcome)
-          : node instanceof ResourceNode ? resourceItem(node, context)
-            : node instanceof PartNode ? partItem(node, context)
-              : noticeItem(node);
+          : node instanceof GroupNode ? groupItem(node, context)
+            : node instanceof ResourceNode ? resourceItem(node, context)
+              : node instanceof PartNode ? partItem(node, context)
+                : noticeItem(node);
   item.id = node.key;
   return item;
 }

@@ -49,12 +49,38 @@ export class ResourceNode {
     readonly summary: JsonObject,
     /** Intents nested under this one. */
     readonly children: readonly JsonObject[] = [],
+    /** The group it is listed in, when its kind was too large for one page (tree-groups.ts). */
+    readonly groupKey?: string,
   ) {}
   get id(): number {
     return this.summary.id as number;
   }
   get key(): string {
     return `${this.connectionName}/${this.tenantId}/${this.segment}/${this.id}`;
+  }
+}
+
+/**
+ * A page of a kind too large to list at once: a group of prompts by their
+ * `group` field, or a name range. It holds its members, so expanding it
+ * sends no request.
+ */
+export class GroupNode {
+  readonly type = 'group';
+  constructor(
+    readonly connectionName: string,
+    readonly tenantId: number,
+    readonly segment: TenantSegment,
+    /** The kind node or group it sits under. */
+    readonly parentKey: string,
+    readonly label: string,
+    readonly by: 'field' | 'range',
+    readonly items: readonly JsonObject[],
+    /** For intents: the nesting of the kind's whole listing, so a member shows its children. */
+    readonly nesting?: ReadonlyMap<number | undefined, readonly JsonObject[]>,
+  ) {}
+  get key(): string {
+    return `${this.parentKey}#${this.by}:${this.label}`;
   }
 }
 
@@ -93,4 +119,9 @@ export class NoticeNode {
   }
 }
 
-export type TreeNode = ConnectionNode | TenantNode | KindNode | ResourceNode | PartNode | NoticeNode;
+export type TreeNode = ConnectionNode | TenantNode | KindNode | GroupNode | ResourceNode | PartNode | NoticeNode;
+
+/** Whether a command's argument is a node of the tree (or shaped like one, as a test passes it). */
+export function isNode(arg: unknown): arg is TreeNode {
+  return typeof arg === 'object' && arg !== null && 'key' in arg && 'connectionName' in arg;
+}

@@ -1,15 +1,21 @@
 import * as vscode from 'vscode';
 import type { JsonObject } from '../core/json';
 import { ServiceError } from '../core/errors';
-import { nestByParent } from '../core/labels';
+import { nestByParent, resourceTitle } from '../core/labels';
+import { droppedListings, type ChangeScope } from '../core/changes';
+import { mapWithLimit } from '../core/concurrency';
+import { LIMITS } from '../core/limits';
 import { tenantsListing, type ListingCache, type ListingScope, type Outcome } from '../core/listing-cache';
-import { kindById, TENANT_SEGMENTS, type TenantSegment } from '../core/resources';
+import type { Changes } from '../documents/changes';
+import { kindById, kindOfSegment, TENANT_SEGMENTS, type TenantSegment } from '../core/resources';
+import { pageOf, type TreeLevel } from '../core/tree-groups';
 import { agentElementNames } from '../core/document-views';
 import { PROMPT_PARTS } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import { messageOf } from '../core/text';
+import { TREE_PAGE_SIZE_SETTING, treePageSize } from '../shared/settings';
 import { toTreeItem, type ConnectionState } from './items';
-import { ConnectionNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
+import { ConnectionNode, GroupNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
 
 async function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
   try {
@@ -30,11 +36,14 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   readonly onDidChangeTreeData = this.changed.event;
   private readonly states = new Map<string, ConnectionState>();
   private readonly nodes = new Map<string, TreeNode>();
+  /** Each list's page, kept while the list is (a listing until it is dropped, a group's members). */
+  private readonly levels = new WeakMap<readonly JsonObject[], { pageSize: number; level: TreeLevel<JsonObject> }>();
   private readonly disposables: vscode.Disposable[];
 
   constructor(
     private readonly connections: Connections,
     private readonly listings: ListingCache,
+    private readonly changes: Pick<Changes, 'onDidChange' | 'report'>,
   ) {
     this.disposables = [
       this.changed,
@@ -43,7 +52,10 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
         this.states.clear();
         this.changed.fire(undefined);
       }),
-      new vscode.Disposable(listings.onDidInvalidate((scope) => this.listingsDropped(scope)).dispose),
+      changes.onDidChange(({ change }) => droppedListings(change).forEach((scope) => this.listingsDropped(scope))),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(TREE_PAGE_SIZE_SETTING)) this.changed.fire(undefined);
+      }),
     ];
   }
 
@@ -65,6 +77,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     if (node instanceof ConnectionNode) return this.tenantNodes(node);
     if (node instanceof TenantNode) return this.kindNodes(node);
     if (node instanceof KindNode) return this.resourceNodes(node);
+    if (node instanceof GroupNode) return this.paged(node, node.items, node.nesting);
     if (node instanceof ResourceNode) return this.resourceChildren(node);
     return [];
   }
@@ -72,8 +85,9 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   getParent(node: TreeNode): TreeNode | undefined {
     if (node instanceof TenantNode) return this.nodes.get(node.connectionName);
     if (node instanceof KindNode) return this.nodes.get(`${node.connectionName}/${node.tenantId}`);
-    if (node instanceof PartNode) return this.nodes.get(node.parentKey);
+    if (node instanceof PartNode || node instanceof GroupNode) return this.nodes.get(node.parentKey);
     if (node instanceof ResourceNode) {
+      if (node.groupKey !== undefined) return this.nodes.get(node.groupKey);
       const parentId = node.summary.parent_id;
       const parent = typeof parentId === 'number' ? this.nodes.get(`${node.connectionName}/${node.tenantId}/${node.segment}/${parentId}`) : undefined;
       return parent ?? this.nodes.get(`${node.connectionName}/${node.tenantId}/${node.segment}`);
@@ -81,26 +95,20 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     return undefined;
   }
 
-  /** Reloads a node and what is below it, or everything. */
-  refresh(node?: TreeNode): void {
-    if (!node) {
-      this.states.clear();
-      this.listings.invalidate();
+  /** Refresh: a node and what is below it, or everything, reported as a change of what it names (the change service drops and reloads it). */
+  async refresh(node?: TreeNode): Promise<void> {
+    if (node instanceof NoticeNode || node instanceof PartNode) {
+      // A notice stands for its parent's failed load, a part for its resource: refresh the parent.
+      const parent = this.nodes.get(node.parentKey);
+      if (parent) return this.refresh(parent);
+      this.changed.fire(this.nodes.get(node.connectionName));
       return;
     }
-    if (node instanceof ConnectionNode) {
-      this.states.delete(node.connectionName);
-      this.listings.invalidate({ connection: node.connectionName });
-    } else if (node instanceof TenantNode) {
-      this.listings.invalidate({ connection: node.connectionName, tenantId: node.tenantId });
-    } else if (node instanceof KindNode || node instanceof ResourceNode) {
-      this.listings.invalidate({ connection: node.connectionName, tenantId: node.tenantId, segment: node.segment });
-    } else {
-      // A notice stands for its parent's failed load, a part for its resource: reload the parent.
-      const parent = this.nodes.get(node.parentKey);
-      if (parent) this.refresh(parent);
-      else this.changed.fire(this.nodes.get(node.connectionName));
+    if (!node || node instanceof ConnectionNode) {
+      if (node) this.states.delete(node.connectionName);
+      else this.states.clear();
     }
+    await this.changes.report({ scopes: [refreshed(node)] });
   }
 
   dispose(): void {
@@ -116,7 +124,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
 
   private intern<T extends TreeNode>(node: T): T {
     const existing = this.nodes.get(node.key);
-    if (existing && JSON.stringify(existing) === JSON.stringify(node)) return existing as T;
+    if (existing && sameNode(existing, node)) return existing as T;
     this.nodes.set(node.key, node);
     return node;
   }
@@ -157,7 +165,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   }
 
   private async kindNodes(node: TenantNode): Promise<TreeNode[]> {
-    const outcomes = await Promise.all(TENANT_SEGMENTS.map((segment) => this.list(node.connectionName, node.tenantId, segment)));
+    const outcomes = await mapWithLimit(TENANT_SEGMENTS, LIMITS.tenantConcurrency.value, (segment) => this.list(node.connectionName, node.tenantId, segment));
     const failures = outcomes.filter((o): o is { ok: false; error: unknown } => !o.ok);
     // The same failure for every kind (no access, service down) is one message, not seven.
     if (failures.length === outcomes.length && failures[0]) return [this.notice(node, failures[0].error)];
@@ -168,23 +176,40 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     const outcome = await this.list(node.connectionName, node.tenantId, node.segment);
     if (!outcome.ok) return [this.notice(node, outcome.error)];
     if (outcome.value.length === 0) return [];
-    if (node.segment !== 'intents') return this.nested(node, outcome.value);
+    if (node.segment !== 'intents') return this.paged(node, outcome.value.filter((s) => typeof s.id === 'number'));
     const tree = nestByParent(outcome.value);
-    return (tree.get(undefined) ?? []).map((summary) =>
-      this.intern(new ResourceNode(node.connectionName, node.tenantId, node.segment, summary, descendants(tree, summary))),
+    return this.paged(node, tree.get(undefined) ?? [], tree);
+  }
+
+  /**
+   * The resources under `parent`, or a page of groups of them when they are more than a page (tree-groups.ts).
+   * Groups hold their members, so that expanding one sends nothing; a level is computed once per list.
+   */
+  private paged(parent: KindNode | GroupNode | ResourceNode, summaries: readonly JsonObject[], nesting?: ReadonlyMap<number | undefined, readonly JsonObject[]>): TreeNode[] {
+    const { connectionName, tenantId, segment } = parent;
+    const level = this.levelOf(summaries, segment, parent instanceof KindNode);
+    if (level.type === 'groups') {
+      return level.groups.map((group) => this.intern(new GroupNode(connectionName, tenantId, segment, parent.key, group.label, group.by, group.items, nesting)));
+    }
+    const groupKey = parent instanceof GroupNode ? parent.key : undefined;
+    return level.items.map((summary) =>
+      this.intern(new ResourceNode(connectionName, tenantId, segment, summary, nesting ? descendants(nesting, summary) : [], groupKey)),
     );
   }
 
-  private nested(parent: KindNode | ResourceNode, summaries: readonly JsonObject[]): TreeNode[] {
-    if (parent instanceof ResourceNode) {
-      const tree = nestByParent([parent.summary, ...parent.children]);
-      return (tree.get(parent.id) ?? []).map((summary) =>
-        this.intern(new ResourceNode(parent.connectionName, parent.tenantId, parent.segment, summary, descendants(tree, summary))),
-      );
-    }
-    return summaries
-      .filter((s) => typeof s.id === 'number')
-      .map((summary) => this.intern(new ResourceNode(parent.connectionName, parent.tenantId, parent.segment, summary)));
+  /** A kind's prompts are grouped by their `group` first; groups and other lists by name ranges. */
+  private levelOf(summaries: readonly JsonObject[], segment: TenantSegment, atKind: boolean): TreeLevel<JsonObject> {
+    const pageSize = treePageSize();
+    const cached = this.levels.get(summaries);
+    if (cached?.pageSize === pageSize) return cached.level;
+    const kind = kindOfSegment(segment).id;
+    const level = pageOf(summaries, {
+      pageSize,
+      nameOf: (summary) => resourceTitle(kind, summary),
+      ...(atKind && segment === 'ai_prompts' ? { groupOf: (summary: JsonObject) => (typeof summary.group === 'string' ? summary.group : undefined) } : {}),
+    });
+    this.levels.set(summaries, { pageSize, level });
+    return level;
   }
 
   /** A prompt's five parts; an agent's elements, from its detail (the list has no configuration). */
@@ -193,7 +218,10 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     if (node.segment === 'ai_prompts') {
       return PROMPT_PARTS.map((part) => this.intern(new PartNode({ type: 'part', ...at, segment: 'ai_prompts', part })));
     }
-    if (node.segment !== 'agents') return this.nested(node, node.children);
+    if (node.segment !== 'agents') {
+      const nesting = nestByParent([node.summary, ...node.children]);
+      return this.paged(node, nesting.get(node.id) ?? [], nesting);
+    }
     const outcome = await settle(this.connections.client(node.connectionName).get(kindById('agent'), node.id, node.tenantId));
     if (!outcome.ok) return [this.notice(node, outcome.error)];
     return agentElementNames(outcome.value).map((element) => this.intern(new PartNode({ type: 'agentPrompt', ...at, segment: 'agents', element })));
@@ -211,8 +239,27 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   }
 }
 
+/** What Refresh of a node names. */
+function refreshed(node: ConnectionNode | TenantNode | KindNode | GroupNode | ResourceNode | undefined): ChangeScope {
+  if (!node) return { type: 'everything' };
+  if (node instanceof ConnectionNode) return { type: 'connection', connection: node.connectionName };
+  const at = { connection: node.connectionName, tenantId: node.tenantId };
+  if (node instanceof TenantNode) return { type: 'tenant', ...at };
+  // A group is a part of its kind's one listing.
+  if (node instanceof KindNode || node instanceof GroupNode) return { type: 'kind', ...at, segment: node.segment };
+  return { type: 'resource', ...at, segment: node.segment, id: node.id };
+}
+
+/** Whether an interned node still stands for `node`: a group by its very members, others by their fields. */
+function sameNode(existing: TreeNode, node: TreeNode): boolean {
+  if (existing instanceof GroupNode || node instanceof GroupNode) {
+    return existing instanceof GroupNode && node instanceof GroupNode && existing.items === node.items && existing.nesting === node.nesting;
+  }
+  return JSON.stringify(existing) === JSON.stringify(node);
+}
+
 /** Everything below an intent, so its node can show its children without another request. */
-function descendants(tree: Map<number | undefined, JsonObject[]>, summary: JsonObject): JsonObject[] {
+function descendants(tree: ReadonlyMap<number | undefined, readonly JsonObject[]>, summary: JsonObject): JsonObject[] {
   const out: JsonObject[] = [];
   const visit = (id: unknown): void => {
     for (const child of tree.get(typeof id === 'number' ? id : undefined) ?? []) {

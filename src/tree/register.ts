@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Connections } from '../connections/registry';
 import type { ListingCache } from '../core/listing-cache';
 import type { ConvaiFileSystem } from '../documents/filesystem';
+import type { Changes } from '../documents/changes';
 import type { Log } from '../log';
 import { walkthroughStepDone } from '../shared/walkthrough';
 import { registerTreeCommands } from './commands';
@@ -11,9 +12,9 @@ import { ResourceTreeProvider } from './provider';
 
 /** The ConvAI view: connections, tenants, kinds and resources; New…, Delete and Go to Resource. */
 export function register(
-  context: vscode.ExtensionContext, { log, connections, files, listings }: { log: Log; connections: Connections; files: ConvaiFileSystem; listings: ListingCache },
+  context: vscode.ExtensionContext, { log, connections, files, listings, changes }: { log: Log; connections: Connections; files: ConvaiFileSystem; listings: ListingCache; changes: Changes },
 ): void {
-  const tree = new ResourceTreeProvider(connections, listings);
+  const tree = new ResourceTreeProvider(connections, listings, changes);
   const view = vscode.window.createTreeView('convai.resources', { treeDataProvider: tree, showCollapseAll: true });
   // Also when the view was shown before the walkthrough's completion events were listened to (its onView).
   const shown = (): void => {
@@ -25,7 +26,7 @@ export function register(
     view,
     view.onDidChangeVisibility(shown),
     ...registerTreeCommands(log, tree, connections, listings),
-    registerCreateCommand(log, connections, files, listings),
-    registerDeleteCommand(log, connections, files),
+    registerCreateCommand(log, connections, changes, listings),
+    registerDeleteCommand(log, connections, { files, listings, changes }),
   );
 }

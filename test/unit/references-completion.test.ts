@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { formatDocument } from '../../src/core/json-document';
-import { completionFilterText, referenceValueAt } from '../../src/core/references';
+import { completionFilterText, isTypedName, referenceValueAt } from '../../src/core/references';
 
 /** `|` marks the cursor; the result shows the field and the replaced text with the cursor in it. */
 function at(marked: string, segment: 'ai_prompts' | 'intents' = 'ai_prompts'): string | undefined {
@@ -79,5 +79,10 @@ describe('references: completionFilterText', () => {
   it('lets a typed word search the names', () => {
     assert.equal(completionFilterText('Ord', 'Order Resolution'), 'Order Resolution');
     assert.equal(completionFilterText('', 'Order Resolution'), 'Order Resolution');
+  });
+
+  it('tells a typed name, which completion looks up in the names, from nothing, null or a number', () => {
+    assert.deepEqual(['Ord', 'Order Res', '3a'].map(isTypedName), [true, true, true]);
+    assert.deepEqual(['', '  ', 'null', '42', '-1.5e3'].map(isTypedName), [false, false, false, false, false]);
   });
 });
