@@ -1,6 +1,8 @@
 // @ts-check
 // `npm test [-- suite…]`: prepares the machine, builds, then hands over to the compiled suite runner.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ensureCodeServer, ensureNodeModules, ensureSystemPackages, repoRoot, run } from './ensure.mjs';
 
@@ -37,9 +39,12 @@ try {
   process.exit(1);
 }
 
+// The folders' stamps the tests' pulls and plans keep go with the run, not into the user's cache.
+const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'convai-test-cache-'));
 const suiteRunner = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'test', 'harness', 'run-suites.js'), ...suites], {
   stdio: 'inherit',
   cwd: repoRoot,
-  env: codeServer ? { ...process.env, CONVAI_CODE_SERVER: codeServer } : process.env,
+  env: { ...process.env, CONVAI_CACHE_DIR: cacheDir, ...(codeServer ? { CONVAI_CODE_SERVER: codeServer } : {}) },
 });
+rmSync(cacheDir, { recursive: true, force: true });
 process.exit(suiteRunner.status ?? 1);

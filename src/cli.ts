@@ -4,6 +4,7 @@
  * extension. See src/cli/ for the commands.
  */
 import { main } from './cli/main';
+import { terminalProgress } from './cli/progress';
 
 // A reader that stops early (`plan | head`) must neither stop a push midway nor end it with a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -15,6 +16,7 @@ void main(process.argv.slice(2), {
   env: process.env,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  ...(process.stderr.isTTY ? { progress: terminalProgress(process.stderr) } : {}),
   // once: a second Ctrl+C ends the process as usual, should stopping cleanly hang.
   onInterrupt: (stop) => {
     process.once('SIGINT', stop);

@@ -34,6 +34,14 @@ export interface CliContext extends Output {
    * command that can stop cleanly. Absent where there is no terminal to interrupt.
    */
   onInterrupt?: (stop: () => void) => () => void;
+  /** Counts of long work, shown while it runs; absent unless stderr is a terminal, so logs and pipes get none. */
+  progress?: Progress;
+}
+
+/** A line of progress that replaces the one before; cleared before the command's own lines. */
+export interface Progress {
+  show(line: string): void;
+  clear(): void;
 }
 
 export type Options = NonNullable<ParseArgsConfig['options']>;

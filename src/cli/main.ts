@@ -82,6 +82,7 @@ export async function main(argv: readonly string[], context: CliContext, command
     ...context,
     out: (line) => context.out(redact(line)),
     err: (line) => context.err(redact(line)),
+    ...(context.progress ? { progress: { show: (line: string) => context.progress?.show(redact(line)), clear: () => context.progress?.clear() } } : {}),
   };
   try {
     return await dispatch(argv, safe, commands);

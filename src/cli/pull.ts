@@ -70,7 +70,21 @@ export const pullCommand: Command = {
     const tenant = tenantText === undefined && loaded ? loaded.manifest.tenantId : tenantIdFrom(required(tenantText, '--tenant', '<id>, e.g. --tenant 1'), '--tenant');
     const connection = named ?? loaded?.manifest.connection ?? DEFAULT_CONNECTION;
     const { baseUrl } = target;
-    const result = await withClient(target, context.env, (client) => pullTenant(client, io, { connection, baseUrl, tenantId: tenant }, { loaded }));
+    // Ctrl+C stops the requests; the pull then writes the manifest of what it wrote, so the next pull completes it.
+    const stopper = new AbortController();
+    const release = context.onInterrupt?.(() => stopper.abort());
+    const onProgress = (done: number, total: number): void => context.progress?.show(`pull: ${done} of ${plural(total, 'resource')}`);
+    let result: PullResult;
+    try {
+      result = await withClient(target, context.env, (client) => pullTenant(client, io, { connection, baseUrl, tenantId: tenant }, { loaded, signal: stopper.signal, onProgress }));
+    } catch (error) {
+      if (!stopper.signal.aborted) throw error;
+      context.err(`Stopped by Ctrl+C: ${root} holds what was pulled so far, recorded in its manifest; run pull again to complete it.`);
+      return EXIT.interrupted;
+    } finally {
+      release?.();
+      context.progress?.clear();
+    }
     for (const note of result.notes) context.err(`note: ${note}`);
     for (const duplicate of result.duplicates) context.err(`warning: ${duplicate}`);
     context.out(`Pulled tenant ${tenant} of ${baseUrl} into ${root}: ${plural(result.resources, 'resource')}; ${counts(result)}`);

@@ -5,6 +5,7 @@ import { tenantRecord } from '../core/tenant/pull';
 import { push, type PushResult } from '../core/tenant/push';
 import { SavedPlanError, verifySavedPlan } from '../core/tenant/saved-plan';
 import { EXIT, UsageError, type CliContext, type Command } from './command';
+import { plural } from '../core/text';
 import { failure } from './failure';
 import { appliedLine, notTakenLine, pushJson } from './format';
 import { readSavedPlan } from './saved-plans';
@@ -22,8 +23,10 @@ function sentence(text: string): string {
 }
 
 async function printApplied(applied: Change[], folder: PulledFolder, context: CliContext): Promise<void> {
-  // A created resource's id is known only now, from the manifest the push rewrote.
-  const ids = new Map((await readManifest(folder.io))?.resources.map((r) => [r.file, r.id]));
+  // A created resource's id is known only now, from the manifest the push rewrote: read only when there is one, as
+  // a large folder's manifest takes a while to read.
+  const created = applied.some((change) => change.id === undefined);
+  const ids = new Map(created ? (await readManifest(folder.io))?.resources.map((r) => [r.file, r.id]) : []);
   for (const change of applied) context.out(appliedLine(change, change.id ?? ids.get(change.file)));
 }
 
@@ -44,6 +47,9 @@ export const pushCommand: Command = {
     const target = manifestTarget(folder, context.env);
     const json = args.values.json === true;
     let result: PushResult;
+    // Ctrl+C starts nothing more: what is under way finishes and is recorded, then the push ends with 130.
+    const stopper = new AbortController();
+    const release = context.onInterrupt?.(() => stopper.abort());
     try {
       result = await withClient(target, context.env, async (client) => {
         const plan = savedPlan
@@ -54,22 +60,35 @@ export const pushCommand: Command = {
         // A plan without changes asked the service nothing, and a token the service rejects must still fail.
         if (plan.changes.length === 0) await tenantRecord(client, folder.manifest.tenantId, {});
         for (const note of plan.notes) context.err(`note: ${note}`);
-        let started = 0;
+        const applied: Change[] = [];
+        const onProgress = (change: Change): void => {
+          applied.push(change);
+          context.progress?.show(`push: ${applied.length} of ${plural(plan.changes.length, 'change')}`);
+        };
         try {
-          return await push(client, folder.io, plan, { onProgress: (_change, index) => { started = index; } });
+          // Right after its own plan, the details it read stand for the service's state (a saved plan's are older).
+          // A saved plan is sent in its order, one change at a time, as the contract promises of it.
+          const sending = savedPlan ? { concurrency: 1 } : { justPlanned: true };
+          return await push(client, folder.io, plan, { ...sending, signal: stopper.signal, onProgress });
         } catch (error) {
-          throw new PushStopped(error, plan.changes.slice(0, started), plan.changes.length);
+          const done = new Set(applied);
+          throw new PushStopped(error, plan.changes.filter((change) => done.has(change)), plan.changes.length);
+        } finally {
+          context.progress?.clear();
         }
       });
     } catch (error) {
       if (!(error instanceof PushStopped)) throw error;
-      const { code, message } = failure(error.reason);
+      const interrupted = stopper.signal.aborted;
+      const { code, message } = interrupted ? { code: EXIT.interrupted, message: 'Stopped by Ctrl+C' } : failure(error.reason);
       if (json) context.out(pushJson({ applied: error.applied, notTaken: [] }));
       else await printApplied(error.applied, folder, context);
       context.err(error.applied.length === 0
         ? message
         : `${sentence(message)} ${error.applied.length} of ${error.total} changes were applied before it and are recorded in the folder; fix the cause, then run push again to send the rest.`);
       return code;
+    } finally {
+      release?.();
     }
     if (json) context.out(pushJson(result));
     else if (result.applied.length === 0) context.out('Nothing to push: no change in the folder since the pull.');

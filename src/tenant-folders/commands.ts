@@ -2,17 +2,17 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/json';
-import { invalidateTenant, type ListingCache } from '../core/listing-cache';
+import type { ListingCache } from '../core/listing-cache';
+import { pushed } from '../core/changes';
 import { diskFolder } from '../core/tenant/folder-io';
 import { MANIFEST_FILE, slug, type Manifest } from '../core/tenant/manifest';
-import { planPush, type Change, type Plan } from '../core/tenant/plan';
+import { planPush, type Plan } from '../core/tenant/plan';
 import { planDocument, publicChange, type PublicChange } from '../core/tenant/plan-text';
 import { pullTenant } from '../core/tenant/pull';
 import { push, PushRefused, type PushResult } from '../core/tenant/push';
 import { verifySavedPlan } from '../core/tenant/saved-plan';
-import type { WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
-import type { ConvaiFileSystem } from '../documents/filesystem';
+import type { Changes } from '../documents/changes';
 import type { Log } from '../log';
 import { manifestOf, pulledFolder } from '../shared/pulled-folder';
 import { connectionOf } from './folders';
@@ -22,7 +22,7 @@ import { pickTenant } from '../connections/pickers';
 import { messageOf, plural } from '../core/text';
 import { showFailure } from '../ui/notify';
 import type { FolderEvents } from './folder-events';
-import { cancellable } from '../ui/progress';
+import { cancellable, countProgress, type Progress } from '../ui/progress';
 
 const PUSH = 'Push';
 const PULL_AGAIN = 'Pull Again';
@@ -104,17 +104,35 @@ async function pull(connections: Connections, listings: ListingCache, log: Log, 
 
 async function pullInto(
   connections: Connections, log: Log, events: FolderEvents, target: PullTarget, folder: string, programmatic: boolean,
-): Promise<{ folder: string; resources: number }> {
+): Promise<{ folder: string; resources: number } | undefined> {
   const connection = connections.require(target.connection);
-  const work = (signal?: AbortSignal, progress?: vscode.Progress<{ message?: string }>): ReturnType<typeof pullTenant> =>
-    pullTenant(connections.client(connection.name), diskFolder(folder), { connection: connection.name, baseUrl: connection.baseUrl, tenantId: target.tenantId }, {
-      signal, onProgress: (done, total) => progress?.report({ message: `${done} of ${total} resources` }),
+  let written = 0;
+  const work = (signal?: AbortSignal, progress?: Progress): ReturnType<typeof pullTenant> => {
+    const shown = countProgress(progress, (done, total) => `${done} of ${total} resources`);
+    return pullTenant(connections.client(connection.name), diskFolder(folder), { connection: connection.name, baseUrl: connection.baseUrl, tenantId: target.tenantId }, {
+      signal,
+      onProgress: (done, total) => {
+        written = done;
+        shown(done, total);
+      },
     });
+  };
   let result: Awaited<ReturnType<typeof pullTenant>>;
+  const stop = new AbortController();
+  events.writing(folder);
   try {
-    result = programmatic ? await work() : await cancellable(`Pulling ${target.name} into ${folder}`, work);
+    result = programmatic ? await work() : await cancellable(`Pulling ${target.name} into ${folder}`, (signal, progress) => {
+      signal.addEventListener('abort', () => stop.abort());
+      return work(signal, progress);
+    });
+  } catch (error) {
+    // Cancel is the user's choice, not a failure: what was written is recorded, and the next pull goes on from it.
+    if (!stop.signal.aborted) throw error;
+    log.for('tenant-folders').info(`Pull of tenant ${target.tenantId} of ${connection.name} into ${folder} stopped by Cancel after ${written} resources.`);
+    void vscode.window.showInformationMessage(`Pull of ${target.name} stopped: ${folder} holds the ${written} resources pulled so far, recorded in its manifest. Pull again into it to complete it.`);
+    return undefined;
   } finally {
-    events.written(folder);
+    events.written(folder, 'pull');
   }
   const folderLog = log.for('tenant-folders');
   folderLog.info(`Pulled tenant ${target.tenantId} of ${connection.name} into ${folder}: ${result.resources} resources.`);
@@ -140,12 +158,6 @@ async function plannedFolder(connections: Connections, arg: unknown, signal?: Ab
     ? await planPush(client, diskFolder(folder), { signal })
     : await verifySavedPlan(client, diskFolder(folder), await readSavedPlan(savedPlan), { file: savedPlan, signal });
   return { folder, connection, plan };
-}
-
-/** The resource of the service a change is about, for refreshing its open documents (a created one has none). */
-function resourceOf(connection: string, tenantId: number, change: Change): WholeLocation | undefined {
-  if (change.segment === 'tenants') return { type: 'tenant', connection, tenantId };
-  return change.id === undefined ? undefined : { type: 'resource', connection, tenantId, segment: change.segment, id: change.id };
 }
 
 /** How a folder's tenant is called in messages: its name when it was pulled. */
@@ -175,7 +187,7 @@ function confirmation(plan: Plan): string {
 }
 
 /** `savedPlan`: push that saved plan's changes, or nothing (the programmatic argument's `plan`, or picked). */
-async function pushFolder(connections: Connections, files: ConvaiFileSystem, listings: ListingCache, log: Log, events: FolderEvents, arg: unknown, picked?: string): Promise<{ applied: PublicChange[] } | undefined> {
+async function pushFolder(connections: Connections, changes: Changes, log: Log, events: FolderEvents, arg: unknown, picked?: string): Promise<{ applied: PublicChange[] } | undefined> {
   const programmatic = isProgrammatic(arg);
   const savedPlan = programmatic && arg.plan !== undefined ? String(arg.plan) : picked;
   const planned = programmatic
@@ -199,7 +211,9 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
   }
   const run = (signal?: AbortSignal, progress?: vscode.Progress<{ message?: string; increment?: number }>): Promise<PushResult> =>
     push(connections.client(connection), diskFolder(folder), plan, {
-      signal, onProgress: (change, index, total) => progress?.report({ message: `${index + 1} of ${total}: ${change.action} "${change.name}"`, increment: 100 / total }),
+      // Programmatic, the plan was made just now (shown to a user first, it may be old by the time they confirm); a
+      // saved plan is sent in its order, one change at a time.
+      signal, ...(savedPlan === undefined ? { justPlanned: programmatic } : { concurrency: 1 }), onProgress: (change, index, total) => progress?.report({ message: `${index + 1} of ${total}: ${change.action} "${change.name}"`, increment: 100 / total }),
     });
   let result: PushResult;
   try {
@@ -213,13 +227,9 @@ async function pushFolder(connections: Connections, files: ConvaiFileSystem, lis
     throw error;
   } finally {
     // Refused up front, the push wrote nothing: the plan just shown still holds.
-    if (!conflicted && plan.problems.length === 0) events.written(folder);
-    // What was applied before a failure shows in the tree (created resources too) and the open documents.
-    invalidateTenant(listings, connection, plan.manifest.tenantId);
-    for (const change of plan.changes) {
-      const whole = resourceOf(connection, plan.manifest.tenantId, change);
-      if (whole) await files.reloadClean(whole);
-    }
+    if (!conflicted && plan.problems.length === 0) events.written(folder, 'push');
+    // What was applied before a failure too shows in the tree (created resources too) and the open documents: one change.
+    await changes.report(pushed(connection, plan.manifest.tenantId, plan.changes));
   }
   log.for('tenant-folders').info(`Pushed ${result.applied.length} change(s) from ${folder} to tenant ${plan.manifest.tenantId} on ${connection}.`);
   if (result.notTaken.length > 0) {
@@ -265,15 +275,15 @@ async function replanPreview(connections: Connections, view: PlanView, events: F
 }
 
 export function registerTenantFolderCommands(
-  log: Log, connections: Connections, files: ConvaiFileSystem, listings: ListingCache, events: FolderEvents,
+  log: Log, connections: Connections, changes: Changes, listings: ListingCache, events: FolderEvents,
 ): vscode.Disposable[] {
   const view = new PlanView();
   return [
     view,
-    events.onDidWrite((folder) => void replanPreview(connections, view, events, log, folder)),
+    events.onDidWrite(({ folder }) => void replanPreview(connections, view, events, log, folder)),
     registerCommand(log, COMMANDS.pullTenant, (arg) => pull(connections, listings, log, events, arg)),
     registerCommand(log, COMMANDS.planPush, (arg) => showPlan(connections, view, events, arg)),
-    registerCommand(log, COMMANDS.push, (arg) => pushFolder(connections, files, listings, log, events, arg)),
+    registerCommand(log, COMMANDS.push, (arg) => pushFolder(connections, changes, log, events, arg)),
     registerCommand(log, COMMANDS.savePlan, async (arg) => {
       const folder = await pulledFolder(arg);
       const out = folder && await pickPlanTarget(folder);
@@ -282,7 +292,7 @@ export function registerTenantFolderCommands(
     registerCommand(log, COMMANDS.pushSavedPlan, async (arg) => {
       const folder = await pulledFolder(arg);
       const file = folder && await pickSavedPlan(folder);
-      return file && pushFolder(connections, files, listings, log, events, folder, file);
+      return file && pushFolder(connections, changes, log, events, folder, file);
     }),
   ];
 }

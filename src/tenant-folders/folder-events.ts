@@ -9,6 +9,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Plan } from '../core/tenant/plan';
 
+/** A folder a pull or a push rewrote. */
+export interface FolderWritten {
+  folder: string;
+  /** A pull leaves the folder as the service is: nothing changed there since, known without asking. */
+  by: 'pull' | 'push';
+}
+
 export interface FolderPlanned {
   folder: string;
   plan: Plan;
@@ -16,20 +23,28 @@ export interface FolderPlanned {
 
 export class FolderEvents implements vscode.Disposable {
   private readonly plannedEmitter = new vscode.EventEmitter<FolderPlanned>();
-  private readonly writtenEmitter = new vscode.EventEmitter<string>();
+  private readonly writingEmitter = new vscode.EventEmitter<string>();
+  private readonly writtenEmitter = new vscode.EventEmitter<FolderWritten>();
   readonly onDidPlan = this.plannedEmitter.event;
+  /** A pull starts writing the folder; `written` follows, however it ends. */
+  readonly onWillWrite = this.writingEmitter.event;
   readonly onDidWrite = this.writtenEmitter.event;
 
   planned(folder: string, plan: Plan): void {
     this.plannedEmitter.fire({ folder: path.resolve(folder), plan });
   }
 
-  written(folder: string): void {
-    this.writtenEmitter.fire(path.resolve(folder));
+  writing(folder: string): void {
+    this.writingEmitter.fire(path.resolve(folder));
+  }
+
+  written(folder: string, by: FolderWritten['by']): void {
+    this.writtenEmitter.fire({ folder: path.resolve(folder), by });
   }
 
   dispose(): void {
     this.plannedEmitter.dispose();
+    this.writingEmitter.dispose();
     this.writtenEmitter.dispose();
   }
 }

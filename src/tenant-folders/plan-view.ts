@@ -8,13 +8,12 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ReadOnlyDocuments } from '../shared/read-only-documents';
+import { LIMITS } from '../core/limits';
 
 export const PLAN_SCHEME = 'convai-plan';
 
 const MARKDOWN = 'vscode.markdown-language-features';
 const MARKDOWN_PREVIEW = 'markdown.showLockedPreviewToSide';
-/** How long a preview's tab may take to show after Markdown's command returned (it opens the preview afterwards). */
-const TAB_SHOWS_MS = 5_000;
 
 export class PlanView implements vscode.Disposable {
   private readonly documents = new ReadOnlyDocuments(PLAN_SCHEME);
@@ -61,7 +60,7 @@ export class PlanView implements vscode.Disposable {
         listener.dispose();
         resolve();
       };
-      const timer = setTimeout(done, TAB_SHOWS_MS);
+      const timer = setTimeout(done, LIMITS.planTabShows.value);
       const listener = vscode.window.tabGroups.onDidChangeTabs(() => {
         if (this.isShowing(folder)) done();
       });

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
-import type { ConvaiFileSystem } from '../documents/filesystem';
+import type { Changes } from '../documents/changes';
 import type { Log } from '../log';
 import { registerTenantFolderCommands } from './commands';
 import { FolderEvents } from './folder-events';
@@ -13,8 +13,8 @@ import { registerSourceControl } from './scm/register';
  * plan and push are the core's; this is their glue.
  */
 export function register(
-  context: vscode.ExtensionContext, { log, connections, files, listings }: { log: Log; connections: Connections; files: ConvaiFileSystem; listings: ListingCache },
+  context: vscode.ExtensionContext, { log, connections, changes, listings }: { log: Log; connections: Connections; changes: Changes; listings: ListingCache },
 ): void {
   const events = new FolderEvents();
-  context.subscriptions.push(...registerTenantFolderCommands(log, connections, files, listings, events), ...registerSourceControl(log, connections, listings, events), events);
+  context.subscriptions.push(...registerTenantFolderCommands(log, connections, changes, listings, events), ...registerSourceControl(log, connections, listings, changes, events), events);
 }

@@ -8,6 +8,7 @@
  */
 import type { ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
+import { LIMITS } from '../limits';
 import type { JsonObject } from '../json';
 import { TENANT_SEGMENTS, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
@@ -70,7 +71,7 @@ export async function findDrift(client: ServiceClient, io: FolderIO, options: Dr
   const looked: Looked[] = [...entries.map((entry) => ({ entry })), ...created.map(({ segment, id }) => ({ segment, id }))];
 
   let done = 0;
-  const found = await mapWithLimit(looked, options.concurrency ?? 4, async (item): Promise<Drifted | undefined> => {
+  const found = await mapWithLimit(looked, options.concurrency ?? LIMITS.tenantConcurrency.value, async (item): Promise<Drifted | undefined> => {
     const entry = 'entry' in item ? item.entry : { segment: item.segment, id: item.id };
     const detail = entry.segment === 'tenants' && tenant ? tenant : await currentDetail(client, entry, manifest.tenantId, options.signal);
     options.onProgress?.(++done, looked.length);

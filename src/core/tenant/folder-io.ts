@@ -6,9 +6,14 @@
  * is reached through a symbolic link, so the folder's files cannot make a
  * pull or push touch anything outside it.
  */
-import { constants, readFileSync, writeFileSync } from 'node:fs';
-import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { constants, lstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { mapWithLimit } from '../concurrency';
+import { LIMITS } from '../limits';
+import type { FileStamp } from './file-stamps';
 import { unsafePath } from './folder-paths';
 import { withoutBom } from '../text';
 
@@ -27,11 +32,19 @@ export interface FolderIO {
   /** Many files' texts, as `read` gives each, in order; one that cannot be read holds its error, the rest are read. */
   readMany(files: readonly string[]): Promise<ReadOutcome[]>;
   write(file: string, text: string): Promise<void>;
+  /** Adds `text` at the end of the file, creating it when missing: one record of a journal at a time. */
+  append(file: string, text: string): Promise<void>;
   remove(file: string): Promise<void>;
   /** The names of the files directly in a folder; none when it does not exist. */
   list(folder: string): Promise<string[]>;
   /** Every entry below the root, sorted by path; dot-folders and links are listed but not looked into. */
   walk(): Promise<FolderEntry[]>;
+  /** Each file's stamp (file-stamps.ts), in order; undefined for one missing or that cannot be looked at. */
+  stamps(files: readonly string[]): Promise<Array<FileStamp | undefined>>;
+  /** As `read`, at once: for a file whose folder this IO has looked at already (`stamps`, `readMany`). */
+  readKnown(file: string): string | undefined;
+  /** Where the folder's stamps are kept between runs (outside the folder); none: every scan reads every file. */
+  readonly stampStore?: { read(): Promise<string | undefined>; write(text: string): Promise<void> };
 }
 
 /** A path refused before any file is touched: one `unsafePath` refuses, or one through a symbolic link. */
@@ -78,13 +91,50 @@ const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 // non-blocking, it reads as empty (or fails) at once, and the folder's layout reports it.
 const READ = constants.O_RDONLY | NO_FOLLOW | (constants.O_NONBLOCK ?? 0);
 const WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NO_FOLLOW;
+const APPEND = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | NO_FOLLOW;
 
 // readFileSync and writeFileSync take a path with numeric flags in one native call; their types admit only strings.
 const READ_FLAG = READ as unknown as string;
 const WRITE_FLAG = WRITE as unknown as string;
+const APPEND_FLAG = APPEND as unknown as string;
 
-/** A folder on disk; `root` is an absolute path, and may itself be reached through a link. */
-export function diskFolder(root: string): FolderIO {
+/**
+ * Where folders' stamps are kept: `CONVAI_CACHE_DIR`, else the user's cache folder. Never in the folder itself, which
+ * people version: a file there would show as a change of theirs.
+ */
+export function defaultStampsDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CONVAI_CACHE_DIR) return path.join(env.CONVAI_CACHE_DIR, 'folder-stamps');
+  const base = process.platform === 'win32' ? env.LOCALAPPDATA ?? path.join(os.homedir(), 'AppData', 'Local')
+    : process.platform === 'darwin' ? path.join(os.homedir(), 'Library', 'Caches')
+      : env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache');
+  return path.join(base, 'convai-config', 'folder-stamps');
+}
+
+/** The stamps of the folder at `root`, one file per folder in `dir`; a cache, so a failed read or write is no error. */
+function stampStore(root: string, dir: string): NonNullable<FolderIO['stampStore']> {
+  const file = path.join(dir, `${createHash('sha1').update(path.resolve(root)).digest('hex')}.txt`);
+  return {
+    read: () => readFile(file, 'utf8').catch(() => undefined),
+    async write(text) {
+      try {
+        await mkdir(dir, { recursive: true });
+        await writeFile(file, text);
+      } catch {
+        // Next time the folder's files are read instead.
+      }
+    },
+  };
+}
+
+function stampOf(stats: { size: number; mtimeMs: number; ctimeMs: number; ino: number }): FileStamp {
+  return { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
+}
+
+/**
+ * A folder on disk; `root` is an absolute path, and may itself be reached through a link. `stampsDir`: where its
+ * stamps are kept (defaultStampsDir); null keeps none.
+ */
+export function diskFolder(root: string, { stampsDir = defaultStampsDir() }: { stampsDir?: string | null } = {}): FolderIO {
   // A checked path has no `..`, `.` or empty segment, so joining needs no normalising where `/` is the separator.
   const prefix = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
   const at = path.sep === '/' ? (file: string): string => (file === '' ? root : `${prefix}${file}`) : (file: string): string => path.join(root, ...file.split('/'));
@@ -140,7 +190,53 @@ export function diskFolder(root: string): FolderIO {
     }
   };
 
+  const writeWith = async (file: string, text: string, flag: string): Promise<void> => {
+    const checking = refuseLinks(file);
+    if (checking) await checking;
+    const parent = parentOf(file);
+    // A folder known to be there (and no link) needs no mkdir: a pull writes thousands of files into a few folders.
+    if (!realFolders.has(parent)) {
+      await mkdir(path.dirname(at(file)), { recursive: true });
+      await refuseLinkedFolders(parent, file);
+      // The root itself ('' here) may be reached through a link; made or found, it is the folder.
+      if (parent === '') realFolders.add('');
+    }
+    try {
+      writeFileSync(at(file), text, { encoding: 'utf8', flag });
+    } catch (error) {
+      throw linkRefused(file, error);
+    }
+  };
+
+  /** A file below a folder this IO looked at; one elsewhere is looked at first, at once. */
+  const knownPath = (file: string): string => {
+    checked(file);
+    const parent = parentOf(file);
+    // The root may be reached through a link: it is the folder.
+    if (parent !== '' && !realFolders.has(parent)) throw new UnsafePathError(file, 'is in a folder not looked at yet; read it with read or readMany');
+    if (NO_FOLLOW === 0 && lstatSync(at(file), { throwIfNoEntry: false })?.isSymbolicLink()) throw new UnsafePathError(file, IS_LINK);
+    return file;
+  };
+
   const io: FolderIO = {
+    ...(stampsDir === null ? {} : { stampStore: stampStore(root, stampsDir) }),
+    readKnown(file) {
+      return readNow(knownPath(file));
+    },
+    async stamps(files) {
+      const stamps: Array<FileStamp | undefined> = [];
+      for (const file of files) {
+        try {
+          const checking = refuseLinks(file);
+          if (checking) await checking;
+          const stats = lstatSync(at(file), { throwIfNoEntry: false });
+          stamps.push(stats?.isFile() ? stampOf(stats) : undefined);
+        } catch {
+          stamps.push(undefined);
+        }
+      }
+      return stamps;
+    },
     async read(file) {
       const checking = refuseLinks(file);
       if (checking) await checking;
@@ -161,22 +257,11 @@ export function diskFolder(root: string): FolderIO {
       }
       return outcomes;
     },
-    async write(file, text) {
-      const checking = refuseLinks(file);
-      if (checking) await checking;
-      const parent = parentOf(file);
-      // A folder known to be there (and no link) needs no mkdir: a pull writes thousands of files into a few folders.
-      if (!realFolders.has(parent)) {
-        await mkdir(path.dirname(at(file)), { recursive: true });
-        await refuseLinkedFolders(parent, file);
-        // The root itself ('' here) may be reached through a link; made or found, it is the folder.
-        if (parent === '') realFolders.add('');
-      }
-      try {
-        writeFileSync(at(file), text, { encoding: 'utf8', flag: WRITE_FLAG });
-      } catch (error) {
-        throw linkRefused(file, error);
-      }
+    write(file, text) {
+      return writeWith(file, text, WRITE_FLAG);
+    },
+    append(file, text) {
+      return writeWith(file, text, APPEND_FLAG);
     },
     async remove(file) {
       // rm takes a link itself away, never what it points to; only a linked folder on the way could lead outside.
@@ -206,7 +291,7 @@ export function diskFolder(root: string): FolderIO {
           if (errorCode(error) === 'ENOENT') return;
           throw error;
         }
-        // Thousands of files to one folder or two: only the folders below are visited, each in its own promise.
+        // Thousands of files to one folder or two: only the folders below are visited, a few at a time.
         const folders: string[] = [];
         for (const entry of found) {
           const below = folder === '' ? entry.name : `${folder}/${entry.name}`;
@@ -214,7 +299,7 @@ export function diskFolder(root: string): FolderIO {
           entries.push({ path: below, type });
           if (type === 'folder' && !entry.name.startsWith('.')) folders.push(below);
         }
-        await Promise.all(folders.map(visit));
+        await mapWithLimit(folders, LIMITS.folderWalk.value, visit);
       };
       await visit('');
       return entries.sort(byPath);
@@ -223,10 +308,34 @@ export function diskFolder(root: string): FolderIO {
   return io;
 }
 
-/** A folder in memory, for tests; it holds no links. */
-export function memoryFolder(files: Map<string, string> = new Map()): FolderIO & { files: Map<string, string> } {
-  const folder: FolderIO & { files: Map<string, string> } = {
+/** A stamp of a text in memory: its length, and a hash of it where a disk has the time and the inode. */
+function memoryStamp(text: string): FileStamp {
+  let hash = 2166136261;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
+  return { size: text.length, mtimeMs: 0, ctimeMs: 0, ino: hash >>> 0 };
+}
+
+/** A folder in memory, for tests; it holds no links. Its stamps are kept in `stampsFile`. */
+export function memoryFolder(files: Map<string, string> = new Map()): FolderIO & { files: Map<string, string>; stampsFile?: string } {
+  const folder: FolderIO & { files: Map<string, string>; stampsFile?: string } = {
     files,
+    stampStore: {
+      read: async () => folder.stampsFile,
+      async write(text) {
+        folder.stampsFile = text;
+      },
+    },
+    readKnown(file) {
+      checked(file);
+      const text = files.get(file);
+      return text === undefined ? undefined : withoutBom(text);
+    },
+    async stamps(many) {
+      return many.map((file) => {
+        const text = files.get(file);
+        return text === undefined ? undefined : memoryStamp(text);
+      });
+    },
     async read(file) {
       checked(file);
       const text = files.get(file);
@@ -238,6 +347,10 @@ export function memoryFolder(files: Map<string, string> = new Map()): FolderIO &
     async write(file, text) {
       checked(file);
       files.set(file, text);
+    },
+    async append(file, text) {
+      checked(file);
+      files.set(file, `${files.get(file) ?? ''}${text}`);
     },
     async remove(file) {
       checked(file);

@@ -11,6 +11,12 @@ import { jsonProblem, type FolderProblem } from './folder-problems';
 import { isJsonObject } from '../json';
 
 export const MANIFEST_FILE = 'convai-tenant.json';
+/**
+ * What a push changed in the manifest since it was last written, a line per step, replayed whenever the manifest is
+ * read and folded into it when it is next written: a step costs one short append, not a rewrite of every entry, and a
+ * push stopped midway still leaves each applied step recorded. A dotfile: a folder's own extra, never a resource.
+ */
+export const JOURNAL_FILE = '.convai-tenant.journal';
 /** The tenant's own file, beside the kinds' folders. */
 export const TENANT_BASE = 'tenant';
 
@@ -62,50 +68,82 @@ function fieldsFromText(text: string): Record<string, string> {
   return fields;
 }
 
-/** Entries whose field fingerprints are still the manifest's text, which a manifest written again takes as it is. */
-const fieldTexts = new WeakMap<PulledResource, string>();
+/**
+ * Kept on an entry, where neither a copy (`{ ...entry }`) nor its JSON sees them: its field fingerprints as the
+ * manifest's text, which a manifest written again takes as it is, and then as split from it; the entry's line as the
+ * manifest held it. Properties, not WeakMaps: a folder's 65,000 entries in a WeakMap slowed every collection of garbage.
+ */
+const FIELDS_TEXT = Symbol('fieldsText');
+const FIELDS = Symbol('fields');
+const LINE = Symbol('line');
+
+interface EntryExtras {
+  [FIELDS_TEXT]?: string;
+  [FIELDS]?: Record<string, string>;
+  [LINE]?: string;
+}
+
+function hidden(entry: object, key: symbol, value: unknown): void {
+  Object.defineProperty(entry, key, { value, writable: true, enumerable: false });
+}
+
+/** One getter for every entry (a getter per entry gave each its own hidden class). */
+const FIELDS_FROM_TEXT: PropertyDescriptor = {
+  enumerable: true,
+  get(this: PulledResource & EntryExtras): Record<string, string> {
+    if (this[FIELDS] === undefined) hidden(this, FIELDS, fieldsFromText(this[FIELDS_TEXT] as string));
+    return this[FIELDS] as Record<string, string>;
+  },
+};
 
 /**
  * An entry whose field fingerprints are read from their text when first asked for: only a changed resource's are, so a
  * plan or a pull of a large unchanged folder neither splits them nor writes them out again.
  */
 function withFieldsText(head: Omit<PulledResource, 'fields'>, text: string): PulledResource {
-  let fields: Record<string, string> | undefined;
-  const entry = Object.defineProperty(head, 'fields', { enumerable: true, get: () => (fields ??= fieldsFromText(text)) }) as PulledResource;
-  fieldTexts.set(entry, text);
-  return entry;
+  hidden(head, FIELDS_TEXT, text);
+  return Object.defineProperty(head, 'fields', FIELDS_FROM_TEXT) as PulledResource;
+}
+
+function fieldsTextIn(entry: PulledResource): string | undefined {
+  return (entry as PulledResource & EntryExtras)[FIELDS_TEXT];
 }
 
 /** An entry with the field fingerprints of `from` (whose state it has), still as text if they are. */
 export function sameFields(head: Omit<PulledResource, 'fields'>, from: PulledResource): PulledResource {
-  const text = fieldTexts.get(from);
+  const text = fieldsTextIn(from);
   return text === undefined ? { ...head, fields: from.fields } : withFieldsText(head, text);
 }
 
-function fieldsTextOf(entry: PulledResource): string {
-  return fieldTexts.get(entry) ?? fieldsText(entry.fields);
+/** An entry that keeps its fingerprints as the manifest's text until asked: a pull holds 65,000 of them at once. */
+export function compactEntry(entry: PulledResource): PulledResource {
+  const { fields, ...head } = entry;
+  return withFieldsText(head, fieldsText(fields));
 }
 
-function pulledResource(value: unknown, index: number): PulledResource {
-  const at = `resources[${index}]`;
-  if (!isJsonObject(value)) throw new ManifestError(`${MANIFEST_FILE}: ${at} must be an object`);
+function fieldsTextOf(entry: PulledResource): string {
+  return fieldsTextIn(entry) ?? fieldsText(entry.fields);
+}
+
+/** `at`: where the entry is, for the message of one that is not an entry: `convai-tenant.json: resources[3]`. */
+function pulledResource(value: unknown, at: string): PulledResource {
+  if (!isJsonObject(value)) throw new ManifestError(`${at} must be an object`);
   const { segment, id, file, name, fields, files } = value;
-  if (typeof segment !== 'string' || !SEGMENTS.includes(segment)) throw new ManifestError(`${MANIFEST_FILE}: ${at}.segment must be one of ${SEGMENTS.join(', ')}`);
-  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new ManifestError(`${MANIFEST_FILE}: ${at}.id must be an integer`);
-  if (typeof file !== 'string' || !file.endsWith('.json')) throw new ManifestError(`${MANIFEST_FILE}: ${at}.file must name the resource's .json file`);
+  if (typeof segment !== 'string' || !SEGMENTS.includes(segment)) throw new ManifestError(`${at}.segment must be one of ${SEGMENTS.join(', ')}`);
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new ManifestError(`${at}.id must be an integer`);
+  if (typeof file !== 'string' || !file.endsWith('.json')) throw new ManifestError(`${at}.file must name the resource's .json file`);
   // Folders pulled before the text form keep an object of hashes.
   const object = isJsonObject(fields) && Object.values(fields).every((h) => typeof h === 'string');
-  if (typeof fields !== 'string' && !object) throw new ManifestError(`${MANIFEST_FILE}: ${at}.fields must hold the field hashes of a pull`);
+  if (typeof fields !== 'string' && !object) throw new ManifestError(`${at}.fields must hold the field hashes of a pull`);
   const entry = { segment: segment as Segment, id, file, name: typeof name === 'string' ? name : `#${id}`, ...(typeof files === 'string' ? { files } : {}) };
   return typeof fields === 'string' ? withFieldsText(entry, fields) : { ...entry, fields: fields as Record<string, string> };
 }
 
-function pendingCreate(value: unknown, index: number): PendingCreate {
-  const at = `pending[${index}]`;
-  if (!isJsonObject(value)) throw new ManifestError(`${MANIFEST_FILE}: ${at} must be an object`);
+function pendingCreate(value: unknown, at: string): PendingCreate {
+  if (!isJsonObject(value)) throw new ManifestError(`${at} must be an object`);
   const { segment, file, name } = value;
   if (typeof segment !== 'string' || !SEGMENTS.includes(segment) || typeof file !== 'string' || typeof name !== 'string') {
-    throw new ManifestError(`${MANIFEST_FILE}: ${at} must hold the segment, file and name of a create under way`);
+    throw new ManifestError(`${at} must hold the segment, file and name of a create under way`);
   }
   return { segment: segment as Segment, file, name };
 }
@@ -154,19 +192,108 @@ function manifestProblems(manifest: Manifest, text: string): FolderProblem[] {
   return problems;
 }
 
+const RESOURCES_OPEN = '\n  "resources": [\n';
+const ENTRY_INDENT = '    ';
+
+/**
+ * The manifest parsed a line per entry, as writeManifest writes it, with each entry's line; undefined for any other
+ * layout (a manifest written by hand, or an entry over several lines), which is then parsed whole. Its value is the
+ * one of the whole text: the lines, each one element with its separating comma, are the array's text.
+ */
+function parsedByLines(text: string): { value: unknown; lines: string[] } | undefined {
+  const open = text.indexOf(RESOURCES_OPEN);
+  const close = text.indexOf('\n  ]', open);
+  if (open < 0 || close < 0) return undefined;
+  const body = text.slice(open + RESOURCES_OPEN.length, close);
+  const rows = body === '' ? [] : body.split('\n');
+  const lines: string[] = [];
+  const resources: unknown[] = [];
+  try {
+    for (const [index, row] of rows.entries()) {
+      const last = index === rows.length - 1;
+      if (!row.startsWith(ENTRY_INDENT) || row.endsWith(',') === last) return undefined;
+      const line = row.slice(ENTRY_INDENT.length, last ? undefined : -1);
+      resources.push(JSON.parse(line));
+      lines.push(line);
+    }
+    const value: unknown = JSON.parse(`${text.slice(0, open + RESOURCES_OPEN.length - 1)}${text.slice(close + 1)}`);
+    if (!isJsonObject(value) || !Array.isArray(value.resources) || value.resources.length !== 0) return undefined;
+    return { value: { ...value, resources }, lines };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The folder's manifest and the problems of its entries; undefined when the folder was never pulled into. */
 export async function loadManifest(io: FolderIO): Promise<LoadedManifest | undefined> {
   const text = await io.read(MANIFEST_FILE);
   if (text === undefined) return undefined;
-  const { value, syntaxProblems } = parseDocument(text);
+  const byLines = parsedByLines(text);
+  const { value, syntaxProblems } = byLines ? { value: byLines.value, syntaxProblems: [] } : parseDocument(text);
   if (syntaxProblems.length > 0 || !isJsonObject(value)) throw new ManifestError(`${MANIFEST_FILE} is not valid JSON; pull the tenant again into a new folder`);
   const { connection, baseUrl, tenantId, resources, pending } = value;
   if (typeof connection !== 'string' || typeof baseUrl !== 'string' || typeof tenantId !== 'number' || !Array.isArray(resources) || (pending !== undefined && !Array.isArray(pending))) {
     throw new ManifestError(`${MANIFEST_FILE} must hold connection, baseUrl, tenantId and resources; pull the tenant again into a new folder`);
   }
-  const manifest: Manifest = { connection, baseUrl, tenantId, resources: resources.map(pulledResource) };
-  if (Array.isArray(pending) && pending.length > 0) manifest.pending = pending.map(pendingCreate);
+  const written: Manifest = {
+    connection, baseUrl, tenantId,
+    resources: resources.map((value, index) => {
+      const entry = pulledResource(value, `${MANIFEST_FILE}: resources[${index}]`);
+      const line = byLines?.lines[index];
+      // The write that follows a push of 100 changes into a folder of 65,000 resources writes the others' lines as
+      // they were, instead of making each again.
+      if (line !== undefined) hidden(entry, LINE, line);
+      return entry;
+    }),
+    ...(Array.isArray(pending) && pending.length > 0 ? { pending: pending.map((entry, index) => pendingCreate(entry, `${MANIFEST_FILE}: pending[${index}]`)) } : {}),
+  };
+  const journal = await io.read(JOURNAL_FILE);
+  const manifest = journal === undefined ? written : replayed(written, journal);
   return { manifest, problems: manifestProblems(manifest, text) };
+}
+
+/** A step of a push as its journal keeps it: an entry set (replacing the one of `replaces`), dropped, or the creates under way. */
+export type JournalStep = { set: PulledResource; replaces?: string } | { drop: string } | { pending: PendingCreate[] };
+
+/** The step's line: the entry as the manifest writes it, fingerprints as text. */
+function journalLine(step: JournalStep): string {
+  return `${JSON.stringify('set' in step ? { ...step, set: entryRecord(step.set) } : step)}\n`;
+}
+
+/** Records a step of a push; the next read of the manifest sees it, the next write folds it in. */
+export async function journal(io: FolderIO, step: JournalStep): Promise<void> {
+  await io.append(JOURNAL_FILE, journalLine(step));
+}
+
+/** The manifest with the journal's steps applied in order; each step sets a state, so replaying one twice changes nothing. */
+function replayed(manifest: Manifest, text: string): Manifest {
+  const byFile = new Map(manifest.resources.map((entry) => [entry.file, entry]));
+  let { pending } = manifest;
+  const lines = text.split('\n');
+  // Only lines that end in a newline were written whole: a push stopped in the middle of an append leaves a torn last one.
+  lines.pop();
+  lines.forEach((line, index) => {
+    const at = `${JOURNAL_FILE}: line ${index + 1}`;
+    let step: unknown;
+    try {
+      step = JSON.parse(line);
+    } catch {
+      throw new ManifestError(`${at} is not valid JSON; pull the tenant again into a new folder`);
+    }
+    if (isJsonObject(step) && 'set' in step) {
+      const entry = pulledResource(step.set, `${at}: set`);
+      if (typeof step.replaces === 'string') byFile.delete(step.replaces);
+      byFile.set(entry.file, entry);
+    } else if (isJsonObject(step) && typeof step.drop === 'string') {
+      byFile.delete(step.drop);
+    } else if (isJsonObject(step) && Array.isArray(step.pending)) {
+      pending = step.pending.map((entry, i) => pendingCreate(entry, `${at}: pending[${i}]`));
+    } else {
+      throw new ManifestError(`${at} is no step of a push; pull the tenant again into a new folder`);
+    }
+  });
+  const { connection, baseUrl, tenantId } = manifest;
+  return { connection, baseUrl, tenantId, resources: [...byFile.values()], ...(pending && pending.length > 0 ? { pending } : {}) };
 }
 
 /** The folder's manifest; undefined when the folder was never pulled into. */
@@ -180,18 +307,26 @@ export function isSafeEntry(entry: Pick<PulledResource, 'segment' | 'file'>): bo
 }
 
 /** An array with an entry per line: a pull changes the lines of the resources that changed, and reads back fast. */
-function linesOf(entries: readonly object[]): string {
-  return entries.length === 0 ? '[]' : `[\n${entries.map((entry) => `    ${JSON.stringify(entry)}`).join(',\n')}\n  ]`;
+function linesOf(lines: readonly string[]): string {
+  return lines.length === 0 ? '[]' : `[\n${ENTRY_INDENT}${lines.join(`,\n${ENTRY_INDENT}`)}\n  ]`;
 }
 
+/** An entry as the manifest and the journal write it. */
+function entryRecord(entry: PulledResource): object {
+  return { segment: entry.segment, id: entry.id, file: entry.file, name: entry.name, ...(entry.files === undefined ? {} : { files: entry.files }), fields: fieldsTextOf(entry) };
+}
+
+/** Writes the whole manifest, then drops the journal it folds in (read before, its steps are in `manifest`). */
 export async function writeManifest(io: FolderIO, manifest: Manifest): Promise<void> {
   const { connection, baseUrl, tenantId, pending } = manifest;
   // In code-unit order: the same on every machine, whatever its locale, and a tenth of the time of localeCompare.
   const resources = [...manifest.resources].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
-    .map((entry) => ({ segment: entry.segment, id: entry.id, file: entry.file, name: entry.name, ...(entry.files === undefined ? {} : { files: entry.files }), fields: fieldsTextOf(entry) }));
+    .map((entry) => (entry as PulledResource & EntryExtras)[LINE] ?? JSON.stringify(entryRecord(entry)));
   const head = formatDocument({ connection, baseUrl, tenantId }).trimEnd().slice(0, -2);
-  const lists = [`  "resources": ${linesOf(resources)}`, ...(pending && pending.length > 0 ? [`  "pending": ${linesOf(pending)}`] : [])];
+  const lists = [`  "resources": ${linesOf(resources)}`, ...(pending && pending.length > 0 ? [`  "pending": ${linesOf(pending.map((p) => JSON.stringify(p)))}`] : [])];
   await io.write(MANIFEST_FILE, `${head},\n${lists.join(',\n')}\n}\n`);
+  // Stopped before this, the journal is replayed over a manifest that holds it already, which changes nothing.
+  await io.remove(JOURNAL_FILE);
 }
 
 /** A file name a person finds the resource by: `Order Triage` → `order-triage`. */

@@ -13,13 +13,14 @@ import { isPromptTextField } from '../prompt-text';
 import { kindOfSegment } from '../resources';
 import { CREDENTIAL_MASK } from '../credentials';
 import { cut, plural } from '../text';
+import { LIMITS } from '../limits';
 import { hideUrlPasswords } from '../url-credentials';
 import type { Change, ChangeAction, FieldChange, Plan } from './plan';
 
 /** The comment's first line: CI finds its earlier comment by it, to update that one instead of adding another. */
 export const PLAN_MARKER = '<!-- convai-plan -->';
-/** GitHub refuses a comment over 65,536 characters; the rest is room for what CI adds around it. */
-export const MARKDOWN_LIMIT = 60_000;
+/** The longest comment (core/limits.ts planComment: GitHub's own limit, less room for what CI adds). */
+export const MARKDOWN_LIMIT = LIMITS.planComment.value;
 
 /** Shares of the limit that the lists before the changes may take, so the changes always keep most of it. */
 const PROBLEMS_SHARE = 20_000;

@@ -97,6 +97,9 @@ export function missingParts(resource: LocalResource, entry: PulledResource): Fo
 
 /** The name a resource goes by in the folder: its file's, else the one it was pulled with. */
 function nameOf(resource: LocalResource, entry: PulledResource | undefined): string | undefined {
+  // The entry of files as pulled has their name, unless it stands for none (`#id`): then the file says which.
+  const pulled = resource.asPulled?.name;
+  if (pulled !== undefined && pulled !== `#${String(resource.id)}`) return pulled;
   return typeof resource.values.name === 'string' ? resource.values.name : entry?.name;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
+import { LIMITS } from '../limits';
 import { CREDENTIAL_MASK, credentialPaths } from '../credentials';
 import { ServiceError } from '../errors';
 import { isPromptTextField } from '../prompt-text';
@@ -58,6 +59,8 @@ export interface Plan {
   notes: string[];
   /** The folder's resources; a push reads each one's current detail right before its own write. */
   local: Map<string, LocalResource>;
+  /** The service's detail of each updated or deleted resource as the plan read it, by file: a push made right after needs no other read. */
+  fetched?: ReadonlyMap<string, JsonObject>;
 }
 
 /** Creates and updates go in this order of kinds: what is named before what names it; deletes go the other way. */
@@ -183,7 +186,7 @@ async function localChanges(io: FolderIO, read?: LoadedManifest, scanned?: Folde
   const loaded = read ?? await loadManifest(io);
   if (!loaded) throw new ManifestError(`This folder holds no pulled tenant (no ${MANIFEST_FILE}); pull one into it first.`);
   const { manifest } = loaded;
-  const scan = scanned ?? await scanFolder(io);
+  const scan = scanned ?? await scanFolder(io, { pulled: new Map(manifest.resources.map((entry) => [entry.file, entry])) });
   const problems: FolderProblem[] = [...loaded.problems, ...scan.problems];
   const local = new Map(scan.local.map((r) => [r.file, r]));
   const pulled = new Map(manifest.resources.map((entry) => [key(entry.segment, entry.id), entry]));
@@ -195,7 +198,8 @@ async function localChanges(io: FolderIO, read?: LoadedManifest, scanned?: Folde
   const seen = new Set<string>();
   const changes: LocalChange[] = [];
   for (const resource of scan.local) {
-    problems.push(...sendProblems(resource, local));
+    // Files as pulled name no file (a pull writes ids) and hold no kept credential of a new resource.
+    if (!resource.asPulled) problems.push(...sendProblems(resource, local));
     if (resource.id === undefined) {
       if (resource.segment === 'tenants') problems.push(fieldProblem(resource, ['id'], 'id: give the tenant\'s "id"; a push does not create tenants'));
       else {
@@ -211,7 +215,7 @@ async function localChanges(io: FolderIO, read?: LoadedManifest, scanned?: Folde
       continue;
     }
     seen.add(key(resource.segment, resource.id));
-    if (filesAsPulled(resource, entry)) continue;
+    if (resource.asPulled === entry || filesAsPulled(resource, entry)) continue;
     keepPulledNewlines(resource.values, resource.parts, entry);
     problems.push(...missingParts(resource, entry));
     const changed = changedFields(kindOfSegment(resource.segment), resource.id, resource.values, entry);
@@ -258,8 +262,9 @@ export async function planPush(client: ServiceClient, io: FolderIO, options: { s
   problems.push(...settled.problems);
   const names = new ServiceNames(client, manifest, options.signal);
   const gone: PulledResource[] = [];
+  const fetched = new Map<string, JsonObject>();
   const applied = new Map<PulledResource, { entry: PulledResource; fields: string[] }>();
-  const changes = (await mapWithLimit(candidates, options.concurrency ?? 4, async ({ entry, resource, fields, segment, file }): Promise<Change | undefined> => {
+  const changes = (await mapWithLimit(candidates, options.concurrency ?? LIMITS.tenantConcurrency.value, async ({ entry, resource, fields, segment, file }): Promise<Change | undefined> => {
     const kind = kindOfSegment(segment).id;
     const name = typeof resource?.values.name === 'string' ? resource.values.name : entry?.name ?? file;
     if (!entry) {
@@ -296,6 +301,7 @@ export async function planPush(client: ServiceClient, io: FolderIO, options: { s
       sent = sendable(changedFields(kindOfSegment(segment), entry.id, resource.values, caughtUp));
       if (sent.length === 0) return undefined;
     }
+    fetched.set(file, detail);
     if (!resource) return { ...base, action: 'delete', fields: [], values: [], service: serviceValues };
     problems.push(...keptProblems(resource, sent, detail));
     if (sent.includes('name')) problems.push(...await nameTaken(names, resource));
@@ -313,5 +319,5 @@ export async function planPush(client: ServiceClient, io: FolderIO, options: { s
     notes.push(...gone.map((entry) => `${entry.file}: already deleted on the service, so nothing is sent; it is no longer in ${MANIFEST_FILE}`));
   }
   const sorted = ordered(changes, local, problems);
-  return { manifest: settledManifest, changes: sorted, problems: sortedTexts(problems), notes, local };
+  return { manifest: settledManifest, changes: sorted, problems: sortedTexts(problems), notes, local, fetched };
 }

@@ -2,14 +2,16 @@
  * Pull: a tenant into a folder. Pulling again takes the service's version of
  * every field the user did not change since the last pull, keeps (and
  * reports) the fields and text files they did, and never deletes a local
- * change. Files are written once every detail has arrived (a pull whose
- * requests fail leaves the folder as it was), and a file that already holds
- * what it would be written with is left alone, so a pull into an unchanged
- * folder costs its requests and reads only.
+ * change. Files are written a batch of details at a time, and a pull that
+ * stops midway (Cancel, a failed request) writes the manifest of what it
+ * wrote, so the folder stays consistent and the next pull completes it. A
+ * file that already holds what it would be written with is left alone, so a
+ * pull into an unchanged folder costs its requests and reads only.
  */
 import type { ServiceClient } from '../client';
 import type { Json, JsonObject } from '../json';
 import { mapWithLimit } from '../concurrency';
+import { LIMITS } from '../limits';
 import { ServiceError } from '../errors';
 import { PROMPT_TEXT_FIELDS } from '../prompt-text';
 import { repeatedBy } from '../repeated';
@@ -17,7 +19,7 @@ import { kindById, kindOfSegment, TENANT_SEGMENTS, type ResourceKind, type Segme
 import type { FolderEntry, FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
-import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, takenBases, TENANT_BASE, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
+import { compactEntry, loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, takenBases, TENANT_BASE, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
 import { changedFields, fieldHashes, filesHash, filesOfTexts, folderValues, keepPulledNewlines, readResource, removeResource, resourceFiles, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { READ_ONLY } from './read-only';
 import { settlePending } from './settle';
@@ -88,7 +90,7 @@ function unsafeEntry(entry: FolderEntry): FolderProblem | undefined {
 /** What the service holds, listed: each resource once, in the service's order, the tenant first. */
 export async function listTenant(client: ServiceClient, tenantId: number, tenant: JsonObject | undefined, options: Pick<PullOptions, 'signal' | 'concurrency'>): Promise<Listed[]> {
   const call = { signal: options.signal };
-  const lists = await mapWithLimit(TENANT_SEGMENTS, options.concurrency ?? 4, async (segment) => {
+  const lists = await mapWithLimit(TENANT_SEGMENTS, options.concurrency ?? LIMITS.tenantConcurrency.value, async (segment) => {
     const kind = kindOfSegment(segment);
     return (await client.list(kind, tenantId, call)).flatMap((summary) => (typeof summary.id === 'number' ? [{ segment, kind, id: summary.id, name: nameOf(summary, summary.id) }] : []));
   });
@@ -159,6 +161,42 @@ async function mergeResource(io: FolderIO, item: Listed, base: string, old: Pull
   return { writes, removals, kept: [...keptFields].map(([file, fields]) => ({ file, fields })) };
 }
 
+
+interface PulledOne {
+  entry: PulledResource;
+  written: string[];
+  removed: string[];
+  kept: KeptChange[];
+}
+
+/**
+ * One resource's files from its detail: a file that holds what it would be written with is left alone (a pull into an
+ * unchanged folder costs its reads), one the user changed since the last pull is merged (mergeResource).
+ */
+async function pullResource(io: FolderIO, item: Listed, base: string, old: PulledResource | undefined, detail: JsonObject, existing: ReadonlySet<string>): Promise<PulledOne> {
+  const values = folderValues(item.kind, detail);
+  const texts = resourceTexts(item.kind, item.id, values);
+  const hashed = filesHash(texts);
+  // What the service holds is what was pulled last time: its fields' fingerprints are known already.
+  const head = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), files: hashed };
+  const entry: PulledResource = old?.files === hashed ? sameFields(head, old) : compactEntry({ ...head, fields: fieldHashes(values) });
+  const files = filesOfTexts(texts, base);
+  const stale = PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
+  const present = files.filter(([file]) => existing.has(file));
+  const outcomes = await io.readMany(present.map(([file]) => file));
+  const onDisk = new Map(present.map(([file], index) => [file, outcomes[index]] as const));
+  const differ = files.filter(([file, text]) => {
+    const outcome = onDisk.get(file);
+    if (outcome instanceof Error) throw outcome;
+    return outcome !== text;
+  });
+  if (differ.length === 0 && stale.length === 0) return { entry, written: [], removed: [], kept: [] };
+  const change = old ? await mergeResource(io, item, base, old, values) : { writes: differ, removals: stale, kept: [] };
+  for (const [file, text] of change.writes) await io.write(file, text);
+  for (const file of change.removals) await io.remove(file);
+  return { entry, written: change.writes.map(([file]) => file), removed: change.removals, kept: change.kept };
+}
+
 export async function pullTenant(client: ServiceClient, io: FolderIO, target: PullTarget, options: PullOptions = {}): Promise<PullResult> {
   const loaded = 'loaded' in options ? options.loaded : await loadManifest(io);
   if (loaded && (loaded.manifest.tenantId !== target.tenantId || loaded.manifest.baseUrl !== target.baseUrl)) {
@@ -193,63 +231,39 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     bases.set(`${item.segment}/${item.id}`, base);
   }
 
-  // Details, since lists leave fields out (a prompt's texts, an integration's url and tec_params, ...). All of them
-  // first, then the files: answers come in faster than they can be turned into files on a small machine, and the
-  // requests go quickest with nothing between them.
-  let done = 0;
-  const details = await mapWithLimit(listed, options.concurrency ?? 4, async (item): Promise<JsonObject> => {
-    // The tenant is listed only when its record was read.
-    const detail = item.segment === 'tenants' && tenant ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
-    options.onProgress?.(++done, listed.length);
-    return detail;
-  });
-
-  const shaped = listed.map((item, index) => {
-    const key = `${item.segment}/${item.id}`;
-    const detail = details[index] as JsonObject;
-    const base = bases.get(key) as string;
-    const values = folderValues(item.kind, detail);
-    const texts = resourceTexts(item.kind, item.id, values);
-    const hashed = filesHash(texts);
-    const old = before.get(key);
-    before.delete(key);
-    // What the service holds is what was pulled last time: its fields' fingerprints are known already.
-    const head = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), files: hashed };
-    const entry: PulledResource = old?.files === hashed ? sameFields(head, old) : { ...head, fields: fieldHashes(values) };
-    const files = filesOfTexts(texts, base);
-    const stale = PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
-    return { item, base, old, values, entry, files, stale };
-  });
-
-  // The files there are, read in one run: a pull into an unchanged folder is little more than its reads.
-  const present = shaped.flatMap(({ files }) => files.map(([file]) => file).filter((file) => existing.has(file)));
-  const outcomes = await io.readMany(present);
-  const onDisk = new Map(present.map((file, index) => [file, outcomes[index]] as const));
+  // Details, since lists leave fields out (a prompt's texts, an integration's url and tec_params, ...), a batch at a
+  // time: its requests at the connection's concurrency, then its files, so memory holds one batch's texts, not the
+  // tenant's. Stopped (Cancel, a failed request), the manifest is written with what was written, so it matches the
+  // files, and the next pull completes the folder.
   const kept: KeptChange[] = [];
-  const writes: Array<readonly [string, string]> = [];
-  const removals: string[] = [];
-  for (const { item, base, old, values, files, stale } of shaped) {
-    const differ = files.filter(([file, text]) => {
-      const outcome = onDisk.get(file);
-      if (outcome instanceof Error) throw outcome;
-      return outcome !== text;
-    });
-    if (differ.length === 0 && stale.length === 0) continue;
-    if (!old) {
-      writes.push(...differ);
-      removals.push(...stale);
-      continue;
+  const written: string[] = [];
+  const removed: string[] = [];
+  const pulled: PulledResource[] = [];
+  const manifestOf = (resources: PulledResource[]): Manifest => ({ connection: target.connection, baseUrl: target.baseUrl, tenantId: target.tenantId, resources, pending: previous?.pending });
+  let done = 0;
+  try {
+    for (let start = 0; start < listed.length; start += LIMITS.pullBatch.value) {
+      const batch = listed.slice(start, start + LIMITS.pullBatch.value);
+      const details = await mapWithLimit(batch, options.concurrency ?? LIMITS.tenantConcurrency.value, async (item): Promise<JsonObject> => {
+        // The tenant is listed only when its record was read.
+        const detail = item.segment === 'tenants' && tenant ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
+        options.onProgress?.(++done, listed.length);
+        return detail;
+      });
+      for (const [index, item] of batch.entries()) {
+        const outcome = await pullResource(io, item, bases.get(`${item.segment}/${item.id}`) as string, before.get(`${item.segment}/${item.id}`), details[index] as JsonObject, existing);
+        before.delete(`${item.segment}/${item.id}`);
+        pulled.push(outcome.entry);
+        written.push(...outcome.written);
+        removed.push(...outcome.removed);
+        kept.push(...outcome.kept);
+      }
     }
-    const merged = await mergeResource(io, item, base, old, values);
-    writes.push(...merged.writes);
-    removals.push(...merged.removals);
-    kept.push(...merged.kept);
+  } catch (error) {
+    // What is not pulled yet keeps its entry from before: its files are as they were. Nothing written, nothing to say.
+    if (pulled.length > 0) await writeManifest(io, manifestOf([...pulled, ...before.values(), ...(unread ? [unread] : [])]));
+    throw error;
   }
-  const pulled = shaped.map(({ entry }) => entry);
-
-  for (const [file, text] of writes) await io.write(file, text);
-  for (const file of removals) await io.remove(file);
-  const removed = [...removals];
   const resources = [...pulled, ...(unread ? [unread] : [])];
   // Gone from the service: removed here too, unless changed here (then the plan shows the conflict).
   for (const old of before.values()) {
@@ -261,13 +275,12 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
       resources.push(old);
     }
   }
-  const manifest: Manifest = { connection: target.connection, baseUrl: target.baseUrl, tenantId: target.tenantId, resources, pending: previous?.pending };
-  await writeManifest(io, manifest);
+  await writeManifest(io, manifestOf(resources));
   const files = new Map(pulled.map((entry) => [`${entry.segment}/${entry.id}`, entry.file]));
   kept.sort((a, b) => a.file.localeCompare(b.file));
   return {
     resources: listed.length,
-    written: writes.map(([file]) => file).sort(),
+    written: written.sort(),
     kept,
     keptLocalChanges: kept.map(({ file }) => file),
     removed: removed.sort(),

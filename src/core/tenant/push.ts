@@ -1,11 +1,13 @@
 /**
- * Push: sends a plan in its order, one change at a time, and records each in
- * the folder as it goes, so a push that stops midway continues where it
- * stopped when run again instead of repeating what was applied:
+ * Push: sends a plan's changes, a few at once in an order that keeps what is
+ * named before what names it, and records each in the manifest's journal as
+ * it goes, so a push that stops midway continues where it stopped when run
+ * again instead of repeating what was applied:
  * - a create is recorded as under way before it is sent (settle.ts adopts it
  *   when its answer is lost);
  * - an update or delete is checked against the service right before its own
- *   write, so a change made there during a long push is a conflict, not lost;
+ *   write (or right before, by the plan just made), so a change made there
+ *   during a long push is a conflict, not lost;
  * - what the service holds afterwards is compared field by field with what
  *   was sent, and a field it did not take keeps the user's value in the
  *   folder, so the next plan shows it again.
@@ -15,7 +17,9 @@ import type { Json, JsonObject } from '../json';
 import { ServiceError } from '../errors';
 import { kindOfSegment, type ResourceKind } from '../resources';
 import type { FolderIO } from './folder-io';
-import { writeManifest, type Manifest, type PulledResource } from './manifest';
+import { limiter } from '../concurrency';
+import { LIMITS } from '../limits';
+import { journal, writeManifest, type Manifest, type PendingCreate, type PulledResource } from './manifest';
 import type { Change, LocalResource, Plan } from './plan';
 import { changedOnService, currentDetail } from './plan';
 import { fileReferences } from './plan-problems';
@@ -33,13 +37,21 @@ export interface NotTaken {
 }
 
 export interface PushResult {
-  /** The changes sent, in the order sent. */
+  /** The changes applied, in the plan's order. */
   applied: Change[];
   notTaken: NotTaken[];
 }
 
 export interface PushOptions {
   signal?: AbortSignal;
+  /** Requests at once (the connection's concurrency). */
+  concurrency?: number;
+  /**
+   * The plan was made just now, so the details it read (`Plan.fetched`) stand for the service's state: a change is
+   * not read again before its write. Off when time passed since (a user read the plan first).
+   */
+  justPlanned?: boolean;
+  /** After each change applied: `index` counts them from 0, in the order they completed. */
   onProgress?: (change: Change, index: number, total: number) => void;
 }
 
@@ -76,30 +88,57 @@ function staleRefusal(change: Change, fields: readonly string[] | undefined): Pu
   return new PushRefused(`${change.file}: ${change.segment} "${change.name}" was ${what} on the service while the push ran, so it was not overwritten; pull again to see the service's state, then push the rest`);
 }
 
+/** The manifest as a push keeps it current: entries found by kind and id, each step appended to its journal. */
 class FolderRecord {
   private readonly entries: Map<string, PulledResource>;
+  private pending: PendingCreate[];
 
   constructor(private readonly io: FolderIO, private readonly manifest: Manifest) {
-    this.entries = new Map(manifest.resources.map((entry) => [entry.file, entry]));
+    this.entries = new Map(manifest.resources.map((entry) => [keyOf(entry), entry]));
+    this.pending = manifest.pending ?? [];
   }
 
   entryOf(change: Change): PulledResource | undefined {
-    return [...this.entries.values()].find((e) => e.segment === change.segment && e.id === change.id);
+    return change.id === undefined ? undefined : this.entries.get(keyOf({ segment: change.segment, id: change.id }));
   }
 
-  set(entry: PulledResource, replacing?: PulledResource): void {
-    if (replacing && replacing.file !== entry.file) this.entries.delete(replacing.file);
-    this.entries.set(entry.file, entry);
+  /** A create about to be sent: if its answer is lost, the next plan finds the resource instead of creating it twice. */
+  async creating(change: Change): Promise<void> {
+    this.pending = [...this.pending.filter((p) => p.file !== change.file), { segment: change.segment, file: change.file, name: change.name }];
+    await journal(this.io, { pending: this.pending });
   }
 
-  delete(entry: PulledResource | undefined): void {
-    if (entry) this.entries.delete(entry.file);
+  async set(entry: PulledResource, replacing?: PulledResource): Promise<void> {
+    this.entries.set(keyOf(entry), entry);
+    await journal(this.io, { set: entry, ...(replacing && replacing.file !== entry.file ? { replaces: replacing.file } : {}) });
+    if (this.pending.some((p) => p.file === entry.file)) {
+      this.pending = this.pending.filter((p) => p.file !== entry.file);
+      await journal(this.io, { pending: this.pending });
+    }
   }
 
-  /** Saved after every step, so what was applied is never sent again. */
-  async save(pending: Manifest['pending'] = this.manifest.pending?.filter((p) => !this.entries.has(p.file))): Promise<void> {
-    await writeManifest(this.io, { ...this.manifest, resources: [...this.entries.values()], pending });
+  async delete(entry: PulledResource | undefined): Promise<void> {
+    if (!entry) return;
+    this.entries.delete(keyOf(entry));
+    await journal(this.io, { drop: entry.file });
   }
+
+  /** The journal folded into the manifest, once, when the push ends however it ends. */
+  async fold(): Promise<void> {
+    await writeManifest(this.io, { ...this.manifest, resources: [...this.entries.values()], pending: this.pending });
+  }
+}
+
+function keyOf(entry: Pick<PulledResource, 'segment' | 'id'>): string {
+  return `${entry.segment}/${entry.id}`;
+}
+
+/**
+ * Whether an answer to an update stands for a GET after it: it holds every detail field (a prompt's does, by the
+ * service's API; an intent's lacks its actions). Judged by the answer itself, so a service that answers less is read.
+ */
+function answersDetail(kind: ResourceKind, answer: JsonObject): boolean {
+  return kind.detailFields.every((field) => field in answer);
 }
 
 /** The resource's current state, refusing when it changed since the plan compared it. */
@@ -115,6 +154,22 @@ async function fresh(client: ServiceClient, change: Change, entry: PulledResourc
   return detail;
 }
 
+/** Deletes by kind, in the plan's order of kinds (what names comes before what it names): one group after another. */
+function deleteGroups(deletes: readonly Change[]): Change[][] {
+  const groups: Change[][] = [];
+  for (const change of deletes) {
+    const last = groups[groups.length - 1];
+    if (last && last[0]?.segment === change.segment) last.push(change);
+    else groups.push([change]);
+  }
+  return groups;
+}
+
+/**
+ * Sends the plan's changes, at most `concurrency` at once: a create or update waits for the creates of the files it
+ * names, deletes wait for every create and update and go kind by kind. The first failure (or a field not taken)
+ * starts nothing more; what is under way finishes and is recorded, then the journal is folded into the manifest.
+ */
 export async function push(client: ServiceClient, io: FolderIO, plan: Plan, options: PushOptions = {}): Promise<PushResult> {
   const conflicts = plan.changes.filter((c) => c.action === 'conflict');
   if (conflicts.length > 0) {
@@ -128,45 +183,73 @@ export async function push(client: ServiceClient, io: FolderIO, plan: Plan, opti
   const missed: NotTaken[] = [];
   const call = { signal: options.signal };
   const tenantOf = (change: Change): number | undefined => (change.segment === 'tenants' ? undefined : manifest.tenantId);
-  for (const [index, change] of plan.changes.entries()) {
-    options.onProgress?.(change, index, plan.changes.length);
+  let failure: { error: unknown } | undefined;
+  const stopped = (): boolean => failure !== undefined || missed.length > 0;
+
+  const apply = async (change: Change): Promise<void> => {
     const kind = kindOfSegment(change.segment);
     const base = change.file.replace(/\.json$/, '');
     const old = record.entryOf(change);
-    const current = await fresh(client, change, old, manifest.tenantId, options.signal);
+    const planned = options.justPlanned ? plan.fetched?.get(change.file) : undefined;
+    const current = planned ?? await fresh(client, change, old, manifest.tenantId, options.signal);
     if (change.action === 'delete') {
       // Gone already (a retry after a lost answer, or someone else): what the delete asked for holds.
       if (current) await client.delete(kind, change.id as number, tenantOf(change), call).catch((error: unknown) => {
         if (!(error instanceof ServiceError && error.status === 404)) throw error;
       });
-      record.delete(old);
+      await record.delete(old);
       await removeResource(io, kind, base);
-    } else {
-      const resource = plan.local.get(change.file) as LocalResource;
-      const body = bodyOf(kind, change, resource, current, ids);
-      let id = change.id as number;
-      if (change.action === 'create') {
-        // Recorded before it is sent: if the answer is lost, the next plan finds the resource instead of creating it twice.
-        await record.save([...(manifest.pending ?? []).filter((p) => p.file !== change.file), { segment: change.segment, file: change.file, name: change.name }]);
-        id = (await client.create(kind, body, tenantOf(change), call)).id as number;
-        record.set({ segment: change.segment, id, file: change.file, name: change.name, ...pulledState(kind, id, resource.values) });
-        await writeResource(io, kind, id, resource.values, base);
-        await record.save();
-      } else {
-        await client.update(kind, id, body, tenantOf(change), call);
-      }
-      ids.set(change.file, id);
-      const detail = await client.get(kind, id, tenantOf(change), call);
-      const held = folderValues(kind, detail);
-      const refused = notTaken(kind, change, body, held);
-      const shown = shownAfterWrite(held, resource.values, refused.map(({ field }) => field));
-      record.set({ segment: change.segment, id, file: change.file, name: typeof detail.name === 'string' ? detail.name : change.name, ...pulledState(kind, id, held) }, old);
-      await writeResource(io, kind, id, shown, base);
-      missed.push(...refused);
+      return;
     }
-    applied.push(change);
-    await record.save();
-    if (missed.length > 0) break;
+    const resource = plan.local.get(change.file) as LocalResource;
+    const body = bodyOf(kind, change, resource, current, ids);
+    let id = change.id as number;
+    let detail: JsonObject;
+    if (change.action === 'create') {
+      await record.creating(change);
+      id = (await client.create(kind, body, tenantOf(change), call)).id as number;
+      await record.set({ segment: change.segment, id, file: change.file, name: change.name, ...pulledState(kind, id, resource.values) });
+      await writeResource(io, kind, id, resource.values, base);
+      ids.set(change.file, id);
+      detail = await client.get(kind, id, tenantOf(change), call);
+    } else {
+      const answer = await client.update(kind, id, body, tenantOf(change), call);
+      detail = answersDetail(kind, answer) ? answer : await client.get(kind, id, tenantOf(change), call);
+    }
+    const held = folderValues(kind, detail);
+    const refused = notTaken(kind, change, body, held);
+    const shown = shownAfterWrite(held, resource.values, refused.map(({ field }) => field));
+    await record.set({ segment: change.segment, id, file: change.file, name: typeof detail.name === 'string' ? detail.name : change.name, ...pulledState(kind, id, held) }, old);
+    await writeResource(io, kind, id, shown, base);
+    missed.push(...refused);
+  };
+
+  const limit = limiter(options.concurrency ?? LIMITS.tenantConcurrency.value);
+  const step = (change: Change): Promise<void> => limit(async () => {
+    // Cancelled between two changes: nothing more starts, and the push fails as one stopped midway.
+    if (options.signal?.aborted) failure ??= { error: options.signal.reason };
+    if (stopped()) return;
+    try {
+      await apply(change);
+      applied.push(change);
+      options.onProgress?.(change, applied.length - 1, plan.changes.length);
+    } catch (error) {
+      failure ??= { error };
+    }
+  });
+  try {
+    const settled = new Map<string, Promise<void>>();
+    for (const change of plan.changes.filter((c) => c.action !== 'delete')) {
+      const named = fileReferences(change.segment, plan.local.get(change.file)?.values ?? {}).flatMap(({ file }) => settled.get(file) ?? []);
+      settled.set(change.file, Promise.all(named).then(() => step(change)));
+    }
+    await Promise.all(settled.values());
+    for (const group of deleteGroups(plan.changes.filter((c) => c.action === 'delete'))) await Promise.all(group.map(step));
+  } finally {
+    await record.fold();
   }
-  return { applied, notTaken: missed };
+  if (failure) throw failure.error;
+  // In the plan's order, whichever of the changes sent together finished first: the same run reads the same.
+  const done = new Set(applied);
+  return { applied: plan.changes.filter((change) => done.has(change)), notTaken: missed };
 }

@@ -3,7 +3,7 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
 import type { Log } from '../../log';
 import type { ResourceName } from '../../core/tenant/promote';
 import { messageOf, plural } from '../../core/text';
-import { invalidateTenant } from '../../core/listing-cache';
+import { wholeTenant } from '../../core/changes';
 import { ChangeState } from './change-states';
 import { pullPair, type Comparison } from './compare-control';
 import type { Comparisons } from './comparisons';
@@ -15,7 +15,7 @@ import { registerRunAffectedTests } from './affected-tests';
 import { registerDriftCommands } from './drift-commands';
 import { resourceNamesArg, sameTenant, tenantRefArg, type TenantRef } from './tenant-refs';
 import { pickTenant } from '../../connections/pickers';
-import { cancellable } from '../../ui/progress';
+import { cancellable, countProgress } from '../../ui/progress';
 
 /** The tenant of a tree node the command was run on (its shape, so that this feature does not import the tree's). */
 function tenantOfNode(arg: unknown): { connection: string; tenantId: number } | undefined {
@@ -53,7 +53,7 @@ function registerRefresh(log: Log, folders: PulledFolders, comparisons: Comparis
     const results = await cancellable('Checking against the service', (signal, progress) => {
       signal.addEventListener('abort', () => { cancelled = true; });
       return vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => Promise.allSettled(targets.map((t) => t.refresh({
-        signal, onProgress: (done, total) => progress.report({ message: `${t.label}: ${done} of ${plural(total, 'resource')}` }),
+        signal, onProgress: countProgress(progress, (done, total) => `${t.label}: ${done} of ${plural(total, 'resource')}`, 1 / targets.length),
       }))));
     });
     if (cancelled) return undefined;
@@ -101,12 +101,16 @@ function namesOf(states: readonly ChangeState[]): ResourceName[] | undefined {
  * and promotes; from a comparison, its rows (the selected ones, or all) are
  * promoted from the tenants as that comparison pulled them.
  */
-/** Runs a promotion; what it applied, before a failure too, shows in the tree and pickers of the target. */
-async function promoted<T>(deps: ScmDeps, target: TenantRef, promote: () => Promise<T>): Promise<T> {
+/** Runs a promotion; what it applied, before a failure too, shows in the target's tree, pickers and open documents. */
+async function promoted(deps: ScmDeps, target: TenantRef, promote: () => Promise<AppliedChange[] | undefined>): Promise<AppliedChange[] | undefined> {
+  let sent = true;
   try {
-    return await promote();
+    const applied = await promote();
+    // Declined, or nothing to send: the target is as it was.
+    sent = applied !== undefined && applied.length > 0;
+    return applied;
   } finally {
-    invalidateTenant(deps.listings, target.connection, target.tenantId);
+    if (sent) await deps.changes.report(wholeTenant(target.connection, target.tenantId));
   }
 }
 

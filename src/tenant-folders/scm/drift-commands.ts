@@ -13,7 +13,7 @@ import { publicDrifted, type Drifted } from '../../core/tenant/drift';
 import { plural } from '../../core/text';
 import type { Log } from '../../log';
 import { pulledFolder } from '../../shared/pulled-folder';
-import { cancellable } from '../../ui/progress';
+import { cancellable, countProgress } from '../../ui/progress';
 import { DriftState } from './drift-group';
 import type { PulledFolderControl } from './folder-control';
 import type { PulledFolders } from './pulled-folders';
@@ -33,7 +33,7 @@ async function controlOf(folders: PulledFolders, arg: unknown): Promise<PulledFo
 /** Asks the service for a folder's drift, with a progress the user can cancel. */
 function findDriftShown(control: PulledFolderControl): Thenable<Drifted[]> {
   return cancellable(`Looking for changes on the service of ${control.label}`, (signal, progress) => control.findDrift({
-    signal, onProgress: (done, total) => progress.report({ message: `${done} of ${plural(total, 'resource')}`, increment: 100 / total }),
+    signal, onProgress: countProgress(progress, (done, total) => `${done} of ${plural(total, 'resource')}`),
   }));
 }
 

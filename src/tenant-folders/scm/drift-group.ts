@@ -119,6 +119,15 @@ export class DriftGroup implements vscode.Disposable {
     }
   }
 
+  /** A pull just read the service's state into the folder of `manifest`: nothing has drifted. */
+  pulled(manifest: Manifest): void {
+    this.fetching?.abort();
+    this.fetching = undefined;
+    this.found = { manifest, drifted: [], texts: new Map(), at: new Date() };
+    this.error = undefined;
+    this.deps.files.reload(this.key);
+  }
+
   /** The drift still in effect for `manifest`: a resource taken, pulled or pushed since is no longer listed. */
   current(manifest: Manifest): Drifted[] {
     const found = this.found;

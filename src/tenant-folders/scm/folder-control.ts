@@ -8,6 +8,7 @@ import { MANIFEST_FILE, readManifest, type Manifest } from '../../core/tenant/ma
 import { localPlan, planPush, type Change, type LocalPlan, type Plan } from '../../core/tenant/plan';
 import type { Drifted } from '../../core/tenant/drift';
 import { takeServiceVersion } from '../../core/tenant/take';
+import { written } from '../../core/changes';
 import type { Segment } from '../../core/resources';
 import { folderValues, resourceFiles } from '../../core/tenant/representation';
 import { messageOf, plural } from '../../core/text';
@@ -18,10 +19,10 @@ import type { ScmDeps } from './deps';
 import { problemState } from './problem-states';
 import { DriftGroup, type DriftSummary } from './drift-group';
 import { kindOfSegment } from '../../core/resources';
+import { Debouncer } from '../../core/debounce';
+import { LIMITS } from '../../core/limits';
 
 export const PULLED_FOLDER_SCM = 'convai';
-/** File events come in bursts (a pull, a push, a search and replace): one re-read after they settle. */
-const SETTLE_MS = 300;
 
 export interface CheckResult {
   changes: number;
@@ -101,9 +102,12 @@ export class PulledFolderControl implements vscode.Disposable {
   private local: LocalPlan | undefined;
   private checked: Checked | undefined;
   private checkError: string | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  /** File events come in bursts (a pull, a push, a search and replace): one re-read after they settle. */
+  private readonly settle = new Debouncer<'folder'>(LIMITS.settleDelay.value);
   /** Each read of the folder gets a number; a slower, older read does not overwrite a newer one. */
   private generation = 0;
+  /** The folder's file events; none while a pull writes it (hold). */
+  private watcher: vscode.Disposable | undefined;
 
   /** The label shows the manifest's tenant and connection: a folder whose manifest says otherwise needs a new control. */
   static async open(root: vscode.Uri, deps: ScmDeps): Promise<PulledFolderControl | undefined> {
@@ -123,16 +127,24 @@ export class PulledFolderControl implements vscode.Disposable {
     this.conflictGroup.hideWhenEmpty = true;
     this.changeGroup = this.scm.createResourceGroup('changes', 'Changes');
     this.drift = new DriftGroup(this.scm, root, deps);
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '**/*'));
+    this.watcher = this.watch();
     this.disposables.push(
       this.drift,
       this.scm,
       this.vanished,
+      { dispose: () => this.watcher?.dispose() },
+      deps.files.add(this.key, (file) => this.serviceText(file)),
+    );
+  }
+
+  /** The folder's file events, each scheduling a read of it. */
+  private watch(): vscode.Disposable {
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.root, '**/*'));
+    return vscode.Disposable.from(
       watcher,
       watcher.onDidCreate(() => this.schedule()),
       watcher.onDidChange(() => this.schedule()),
       watcher.onDidDelete(() => this.schedule()),
-      deps.files.add(this.key, (file) => this.serviceText(file)),
     );
   }
 
@@ -156,9 +168,23 @@ export class PulledFolderControl implements vscode.Disposable {
     return sourceControl === this.scm;
   }
 
+  /**
+   * Read mid-pull, the folder's files not in its manifest yet would show as creates (each read of it competing with
+   * the pull, as does the delivery of its file events): they are not watched until `release`, after which the pull's
+   * end reads it once.
+   */
+  hold(): void {
+    this.watcher?.dispose();
+    this.watcher = undefined;
+    this.settle.cancel('folder');
+  }
+
+  release(): void {
+    this.watcher ??= this.watch();
+  }
+
   private schedule(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.refreshLocal(), SETTLE_MS);
+    this.settle.schedule('folder', () => void this.refreshLocal());
   }
 
   /** Reads the folder's changes from disk and shows them, with the conflicts of the last check. */
@@ -229,6 +255,16 @@ export class PulledFolderControl implements vscode.Disposable {
     }
   }
 
+  /** Checks the folder just pulled: its conflicts as Refresh does; its drift is none, as the pull read the service. */
+  async afterPull(): Promise<CheckResult> {
+    const checked = await this.check();
+    if (this.local) {
+      this.drift.pulled(this.local.manifest);
+      this.render(this.local);
+    }
+    return { ...checked, ...this.result() };
+  }
+
   /** Checks conflicts and drift, as Refresh does; a failed drift shows on its group and the status, not as a failure. */
   async refresh(options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<CheckResult> {
     const [checked] = await Promise.all([this.check(options.signal), this.findDrift(options).catch((error: unknown) => {
@@ -245,6 +281,13 @@ export class PulledFolderControl implements vscode.Disposable {
     } finally {
       await this.refreshLocal();
     }
+    // What the service holds of it was just read: its listing and open documents may show an older state.
+    const tenantId = this.local?.manifest.tenantId;
+    if (tenantId === undefined) return;
+    const { segment, id } = target;
+    await this.deps.changes.report(written(segment === 'tenants'
+      ? { type: 'tenant', connection: connection.name, tenantId: id }
+      : { type: 'resource', connection: connection.name, tenantId, segment, id }));
   }
 
   /** Whether the folder changed the resource of a JSON file since the pull (its JSON or a text file). */
@@ -349,7 +392,7 @@ export class PulledFolderControl implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.settle.dispose();
     // VS Code keeps showing the status of the last list it showed once that list is gone, unless it is emptied first.
     this.scm.statusBarCommands = [];
     this.deps.decorations.withdraw(this);

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MANIFEST_FILE } from '../../core/tenant/manifest';
 import { messageOf } from '../../core/text';
-import type { FolderEvents } from '../folder-events';
+import type { FolderEvents, FolderWritten } from '../folder-events';
 import type { ScmDeps } from './deps';
 import { PulledFolderControl } from './folder-control';
 
@@ -29,7 +29,12 @@ export class PulledFolders implements vscode.Disposable {
       deps.connections.onDidChange(() => void this.each((control) => control.refreshLocal())),
       // A plan made by Plan Push or Push is the list's last check; a push or a pull makes the one before stale.
       events.onDidPlan(({ folder, plan }) => void this.opened(folder)?.then((control) => control?.adopt(plan))),
-      events.onDidWrite((folder) => void this.opened(folder)?.then((control) => control && this.afterWrite(control))),
+      // A pull writes thousands of files: the list reads the folder once it is done, not at each pause between them.
+      events.onWillWrite((folder) => void this.opened(folder)?.then((control) => control?.hold())),
+      events.onDidWrite(({ folder, by }) => void this.opened(folder)?.then((control) => {
+        control?.release();
+        return control && this.afterWrite(control, by);
+      })),
     );
     void this.scan();
   }
@@ -48,9 +53,10 @@ export class PulledFolders implements vscode.Disposable {
    * After a push or a pull, the list checks the folder again (conflicts and drift), with the progress in the Source
    * Control view; a failure shows in the list's status and groups, not in a message nobody asked for.
    */
-  private async afterWrite(control: PulledFolderControl): Promise<void> {
+  private async afterWrite(control: PulledFolderControl, by: FolderWritten['by']): Promise<void> {
     if (!(await control.hasConnection())) return;
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => control.refresh())
+    // After a pull nothing drifted: asking the service again would be a request per resource, 65,000 for a large tenant.
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => (by === 'pull' ? control.afterPull() : control.refresh()))
       .then(undefined, (error: unknown) => this.deps.log.warn(`${control.root.fsPath}: ${messageOf(error)}`));
   }
 

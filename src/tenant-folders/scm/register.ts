@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { Connections } from '../../connections/registry';
 import type { ListingCache } from '../../core/listing-cache';
 import type { FolderEvents } from '../folder-events';
+import type { Changes } from '../../documents/changes';
 import type { Log } from '../../log';
 import { ChangeDecorations } from './change-states';
 import { registerScmCommands } from './commands';
@@ -15,10 +16,10 @@ import { ReadOnlyFiles } from './read-only-files';
  * workspace, one per open comparison of two tenants, and their commands
  * (Refresh, Compare Tenant With…, Promote, Close Comparison).
  */
-export function registerSourceControl(log: Log, connections: Connections, listings: ListingCache, events: FolderEvents): vscode.Disposable[] {
+export function registerSourceControl(log: Log, connections: Connections, listings: ListingCache, changes: Changes, events: FolderEvents): vscode.Disposable[] {
   const files = new ReadOnlyFiles();
   const decorations = new ChangeDecorations();
-  const deps: ScmDeps = { connections, listings, files, decorations, log: log.for('source-control') };
+  const deps: ScmDeps = { connections, listings, changes, files, decorations, log: log.for('source-control') };
   const folders = new PulledFolders(deps, events);
   const comparisons = new Comparisons(deps);
   // Lists go before what they use.

@@ -1,0 +1,59 @@
+import * as assert from 'node:assert/strict';
+import { ServiceClient } from '../../src/core/client';
+import { kindById, type ResourceKind } from '../../src/core/resources';
+import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { MANIFEST_FILE, readManifest } from '../../src/core/tenant/manifest';
+import { localPlan } from '../../src/core/tenant/plan';
+import { pullTenant } from '../../src/core/tenant/pull';
+import type { JsonObject } from '../../src/core/json';
+import { startService, type RunningService } from '../service/server';
+
+/** More than a batch of details, so a pull stopped in the second batch has written the first. */
+const PROMPTS = 620;
+
+/** A client whose detail GETs fail from the `failFrom`th on: a pull stopped midway (a lost connection, Cancel). */
+class StoppingClient extends ServiceClient {
+  gets = 0;
+  failFrom = Infinity;
+
+  override async get(kind: ResourceKind, id: number, tenantId?: number): Promise<JsonObject> {
+    if (kind.id === 'prompt' && ++this.gets >= this.failFrom) throw new Error('the connection was lost');
+    return super.get(kind, id, tenantId);
+  }
+}
+
+describe('pull: stopped midway', () => {
+  let service: RunningService;
+  let client: StoppingClient;
+  let tenantId: number;
+
+  before(async () => {
+    service = await startService({ adminToken: 'pull-stop-admin-token' });
+    client = new StoppingClient({ baseUrl: service.url, token: () => service.adminToken });
+    tenantId = (await client.create(kindById('tenant'), { name: 'Stopped', email: 's@example.com' })).id as number;
+    for (let index = 0; index < PROMPTS; index++) await client.create(kindById('prompt'), { name: `Prompt ${index}`, system: `Text ${index}.` }, tenantId);
+  });
+  after(async () => {
+    await client.close();
+    await service.close();
+  });
+
+  it('leaves a manifest that matches the files written, and the next pull completes the folder', async () => {
+    const io = memoryFolder();
+    const target = { connection: 'local', baseUrl: service.url, tenantId };
+    client.failFrom = 550;
+    await assert.rejects(pullTenant(client, io, target), /connection was lost/);
+    const manifest = await readManifest(io);
+    assert.ok(manifest, 'the manifest of what was written');
+    const jsonFiles = [...io.files.keys()].filter((file) => file.endsWith('.json') && file !== MANIFEST_FILE).sort();
+    assert.deepEqual(manifest.resources.map((entry) => entry.file).sort(), jsonFiles);
+    assert.ok(jsonFiles.length > 0 && jsonFiles.length < PROMPTS + 1, `${jsonFiles.length} files: some, not all`);
+    assert.deepEqual((await localPlan(io)).changes, [], 'what was written plans as pulled');
+
+    client.failFrom = Infinity;
+    const result = await pullTenant(client, io, target);
+    assert.equal(result.resources, PROMPTS + 1);
+    assert.equal((await readManifest(io))?.resources.length, PROMPTS + 1);
+    assert.deepEqual((await localPlan(io)).changes, []);
+  });
+});
