@@ -138,6 +138,8 @@ describe('the inputs form of the results panel', () => {
     await runCommand(page, 'ConvAI: Go to Resource…');
     await choose(page, INTEGRATION);
     await page.locator(`.tabs-container .tab.active[data-resource-name="${integrationId}.json"]`).waitFor();
+    // A prompt may have the same id: the path says which kind is open.
+    await page.locator('.editor-group-container.active .breadcrumbs-control', { hasText: 'integrations' }).waitFor();
     await runCommand(page, 'ConvAI: Execute Action');
     const action = panel().locator('input#input-text');
     await action.waitFor();

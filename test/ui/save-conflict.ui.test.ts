@@ -6,7 +6,7 @@ import { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
-import { choose, openConvAiView, runCommand, treeRow } from './tree-view';
+import { goToResource, runCommand } from './tree-view';
 import { workbench } from './workbench';
 
 const TENANT = 2;
@@ -35,12 +35,7 @@ describe('a save that meets a change made on the service', () => {
   });
 
   it('opens the resource through Go to Resource', async () => {
-    const { page } = workbench();
-    // The connection exists once the view lists it (it is added at start-up).
-    await treeRow(await openConvAiView(page), uiConnectionName, 1).waitFor();
-    await runCommand(page, 'ConvAI: Go to Resource…');
-    await choose(page, 'conflict_probe');
-    await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"]`).waitFor();
+    await goToResource(workbench().page, uiConnectionName, 'conflict_probe', id);
   });
 
   it('asks what to do when the service changed since the document was opened', async () => {

@@ -12,6 +12,7 @@ import { answerTestPrompt, resultsPanel } from './results-panel';
 import { adminClient, samplePromptId } from './service';
 import { choose, goToResource, openConvAiView, runCommand, setSideBarWidth, treeRow } from './tree-view';
 import { workbench } from './workbench';
+import { answerNewConnection, removeConnection } from './connections';
 
 const TITLE = 'Get Started with ConvAI Config';
 const STEPS = ['Add a connection', 'Browse the ConvAI view', 'Edit and save a prompt', 'Test the prompt'];
@@ -47,12 +48,6 @@ async function untick(page: Page, title: string): Promise<void> {
 }
 
 /** Answers the input box whose prompt holds `prompt` (each box replaces the one before: wait for its prompt). */
-async function answer(page: Page, prompt: string, value: string): Promise<void> {
-  await page.locator('.quick-input-widget .quick-input-message', { hasText: prompt }).waitFor();
-  await page.locator('.quick-input-widget input').fill(value);
-  await page.keyboard.press('Enter');
-}
-
 /**
  * In the active editor, the prompt's JSON: goes to the end of `text` (found once), presses `keys` there and saves with
  * Ctrl+S; resolves once the tab is clean again.
@@ -120,7 +115,14 @@ describe('the Get Started walkthrough', () => {
     assert.equal(await step(page, STEPS[0] as string).locator('a[href^="http"]').count(), 0);
     // The first step's Markdown, in a webview of the workbench's.
     const media = page.frameLocator('.getting-started-media iframe.webview.ready').frameLocator('iframe#active-frame');
-    await media.getByText('asks for:').waitFor();
+    const shown = media.getByText('asks for:');
+    for (let look = 0; !(await shown.waitFor({ timeout: 5_000 }).then(() => true, () => false)); look++) {
+      if (look === 2) throw new Error('the first step\'s Markdown did not show beside the steps');
+      // Its webview sometimes stays blank in code-server: choosing another step and this one again, as a user
+      // would, loads it anew.
+      await step(page, STEPS[1] as string).locator('.step-title').click();
+      await step(page, STEPS[0] as string).locator('.step-title').click();
+    }
     await saveScreenshot(page, 'walkthrough');
   });
 
@@ -130,18 +132,12 @@ describe('the Get Started walkthrough', () => {
     await clickStepButton(page, 'Add a connection', 'Add Connection');
     const input = page.locator('.quick-input-widget');
     await input.getByText('Add ConvAI Connection').waitFor();
-    await answer(page, 'A short name', PROBE);
-    await answer(page, 'base URL', local.url);
-    await answer(page, 'bearer token', local.adminToken);
-    await answer(page, 'Tenant id', '');
-    await choose(page, 'Read and write');
+    await answerNewConnection(page, PROBE, local.url, local.adminToken);
     await input.waitFor({ state: 'hidden' });
     await ticked(page, 'Add a connection');
-    // Gone again: with two connections, Go to Resource would first ask which one.
-    await runCommand(page, 'ConvAI: Remove Connection');
-    await choose(page, PROBE);
-    await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Remove' }).click();
-    await page.locator('.monaco-dialog-box').waitFor({ state: 'detached' });
+    // The step ticks when the command starts; the connection is there once its token is stored and the view lists it.
+    await treeRow(await openConvAiView(page), PROBE, 1).waitFor();
+    await removeConnection(page, PROBE);
   });
 
   it('Show the ConvAI View brings the tree into view and focus', async () => {
