@@ -6,51 +6,20 @@
 //   node floor-pull.mjs <undici bundle> <spec.json> [<new folder>]
 // where the spec is { origin, tenant, collections, query, files: [[path, text], …] } (test/bench/folders.ts).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fourAtATime, requester } from './floor-requests.mjs';
 
 const [undiciFile, specFile, folder] = process.argv.slice(2);
 if (!undiciFile || !specFile) throw new Error('usage: node floor-pull.mjs <undici bundle> <spec.json> [<new folder>]');
-// The build's undici subset, which the command-line tool bundles too: the same library, loaded at the same cost.
-const { Agent, request } = createRequire(import.meta.url)(path.resolve(undiciFile));
 /** @type {{ origin: string, tenant: string, collections: string[], query: string, files: [string, string][] }} */
 const spec = JSON.parse(readFileSync(specFile, 'utf8'));
-const dispatcher = new Agent();
-const headers = { authorization: `Bearer ${process.env.CONVAI_TOKEN}`, accept: 'application/json' };
-
-/** @param {string} pathAndQuery */
-async function get(pathAndQuery) {
-  const response = await request(new URL(pathAndQuery, spec.origin), { method: 'GET', headers, dispatcher });
-  const text = await response.body.text();
-  if (response.statusCode !== 200) throw new Error(`GET ${pathAndQuery} answered ${response.statusCode}`);
-  return JSON.parse(text);
-}
-
-/**
- * @template T, R
- * @param {T[]} items
- * @param {(item: T) => Promise<R>} work
- * @returns {Promise<R[]>}
- */
-async function fourAtATime(items, work) {
-  /** @type {R[]} */
-  const results = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(/** @type {T} */ (items[index]));
-    }
-  };
-  await Promise.all([worker(), worker(), worker(), worker()]);
-  return results;
-}
+const { get, close } = requester(undiciFile, spec.origin);
 
 await get(spec.tenant);
 const lists = await fourAtATime(spec.collections, (collection) => get(`${collection}${spec.query}`));
 const details = spec.collections.flatMap((collection, index) => lists[index].map((/** @type {{ id: number }} */ item) => `${collection}/${item.id}${spec.query}`));
 await fourAtATime(details, get);
-await dispatcher.close();
+await close();
 
 const made = new Set();
 for (const [file, text] of folder ? spec.files : []) {

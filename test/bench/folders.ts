@@ -21,11 +21,11 @@ export const folderTenant = { count: 1, promptsEach: 1_000 };
 /** Pairs per row, after one warm-up of each side. */
 const rounds = 7;
 
-const cli = path.join(repoRoot, 'dist', 'cli.js');
-const floorPull = path.join(repoRoot, 'test', 'bench', 'floor-pull.mjs');
+export const cli = path.join(repoRoot, 'dist', 'cli.js');
+export const floorPull = path.join(repoRoot, 'test', 'bench', 'floor-pull.mjs');
 const floorRead = path.join(repoRoot, 'test', 'bench', 'floor-read.mjs');
 /** The undici subset the command-line tool bundles, built by scripts/build.mjs. */
-const undiciSubset = path.join(repoRoot, 'dist', 'undici.js');
+export const undiciSubset = path.join(repoRoot, 'dist', 'undici.js');
 
 type Row = 'pull' | 'repull' | 'plan' | 'drift';
 const ROWS: readonly Row[] = ['pull', 'repull', 'plan', 'drift'];
@@ -60,7 +60,7 @@ export function succeeded(what: string, run: Run): number {
   return run.ms;
 }
 
-function readFolder(root: string): Map<string, string> {
+export function readFolder(root: string): Map<string, string> {
   const files = new Map<string, string>();
   for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
@@ -70,7 +70,7 @@ function readFolder(root: string): Map<string, string> {
   return files;
 }
 
-function expectFiles(what: string, expected: FolderFiles, folder: string): void {
+export function expectFiles(what: string, expected: FolderFiles, folder: string): void {
   const difference = filesDifference(expected, readFolder(folder));
   if (difference) throw new Error(`${what} did not leave the first pull's files in ${folder}: ${difference}`);
 }
@@ -106,13 +106,13 @@ export async function pair(round: number, candidate: () => Promise<number>, floo
   return { candidate: await candidate(), floor: f };
 }
 
-class FolderBench {
+export class FolderBench {
   private folders = 0;
 
   constructor(
-    private readonly service: RunningService,
+    readonly service: RunningService,
     private readonly tenant: number,
-    private readonly scratch: string,
+    readonly scratch: string,
   ) {}
 
   newFolder(): string {

@@ -7,16 +7,18 @@ import * as path from 'node:path';
 import { startLocalService } from '../harness/local-service';
 import { repoRoot, testOutputDir } from '../harness/paths';
 import { bulkTenantName } from '../service/sample-data';
-import { benchEnv, type Pair, type UsedPrompts } from './protocol';
-import { benchExitCode, formatTable, type Measurement, medianOfRatios, ratioOfMedians, sizeDifference, timeBound } from './report';
+import { benchEnv, type MemorySample, type Pair, type UsedPrompts } from './protocol';
+import { benchExitCode, formatTable, type Measurement, medianOfRatios, memoryBound, ratioOfMedians, sizeDifference, timeBound } from './report';
 import { fetchRequestLog, type LoggedRequest, requestsPerPrompt } from './requests';
 import { runSession, type SessionSamples } from './session';
 import { measureValidation } from './validation';
 import { extensionNotes, folderNotes, mapNotes, notesHeader, suiteNotes } from './notes';
 import { CALLS, measureCallThroughput, measureSuiteThroughput, SUITE_CASES, SUITE_CONCURRENCY } from './suite-throughput';
 import { measureFolders, type FolderSamples } from './folders';
+import { measureLargeFolders, type LargeFolderSamples } from './large-folders';
 import { type FlowMapSamples, measureFlowMap } from './flow-map';
 import { bytesOf, distPaths, FIRST_USE_FILES, HOST_BUDGET_KB, HOST_FILES } from './host-size';
+import { measureHostMemory } from './host-memory';
 import { benchUsage, type BenchGroup, parseBenchArgs } from './options';
 
 /** One activation sample per extension host, so several hosts; each also adds open, save, listing and tree pairs. */
@@ -24,6 +26,8 @@ const sessions = 5;
 /** Tenants of 5,000 prompts: one per tree expansion of a session, the first also for open, save and listing. */
 const bulkTenants = { count: 3, promptsEach: 5_000 };
 const reportFile = path.join(testOutputDir, 'bench.md');
+/** The issue's bound on what browsing the large tenant may add to the extension host's memory. */
+const HOST_MEMORY_GROWTH_MB = 150;
 
 function required(name: string): string {
   const value = process.env[name];
@@ -46,9 +50,10 @@ interface Inputs {
   validation: readonly Pair[];
   undiciBundle: string;
   requestLog: readonly LoggedRequest[];
+  memory: { before: MemorySample; after: MemorySample };
 }
 
-function extensionMeasurements({ runs, validation, undiciBundle, requestLog }: Inputs): Measurement[] {
+function extensionMeasurements({ runs, validation, undiciBundle, requestLog, memory }: Inputs): Measurement[] {
   const pooled = (pick: (run: SessionSamples) => Pair[]): Pair[] => runs.flatMap(pick);
   const requests = (measure: string, pick: (run: SessionSamples) => UsedPrompts): Measurement => {
     const count = (side: keyof UsedPrompts): number[] => requestsPerPrompt(requestLog, runs.flatMap((run) => pick(run)[side]));
@@ -64,6 +69,13 @@ function extensionMeasurements({ runs, validation, undiciBundle, requestLog }: I
     independent('list an AI Prompts folder of 5,000 (readDirectory)', pooled((run) => run.host.listing), 1.5),
     independent('validate a 300 KB prompt vs JSON.parse of its text', [...validation], 3),
     independent('expand a tree node of 5,000 prompts (click to rows shown)', pooled((run) => run.tree), 2),
+    medianOfRatios('tree first level of 50,000 prompts (its groups and rows, from an empty cache) vs its listing GET + JSON.parse', pooled((run) => run.host.large.firstLevel), 1.5),
+    timeBound('Go to Resource answer among 63,000 names, listings cached (time bound: the issue\'s 100 ms)', candidates(pooled((run) => run.host.large.goToResource)), floors(pooled((run) => run.host.large.goToResource)), 100),
+    timeBound('completion of next_prompt_id among 50,000 prompts (time bound: the issue\'s 50 ms)', candidates(pooled((run) => run.host.large.completion)), floors(pooled((run) => run.host.large.completion)), 50),
+    sizeDifference(
+      'extension host memory (RSS) after browsing the large tenant (every kind expanded, 50 documents open, Go to Resource) vs before',
+      memory.after.rss, memory.before.rss, HOST_MEMORY_GROWTH_MB, 'MB',
+    ),
   ];
 }
 
@@ -81,6 +93,15 @@ function folderMeasurements({ pull, repull, plan, drift }: FolderSamples): Measu
   ];
 }
 
+function largeFolderMeasurements({ pull, plan, push, pullMemory }: LargeFolderSamples): Measurement[] {
+  return [
+    independent('pull the large tenant (65,001 resources) into a new folder (CLI)', pull, 1.3),
+    memoryBound('peak memory of that pull (CLI, max RSS; a bound: the issue\'s 500 MB)', candidates(pullMemory), floors(pullMemory), 500),
+    independent('plan the unchanged folder of the large tenant (CLI)', plan, 1.5),
+    independent('push 100 edited prompt texts into it (CLI plan + push)', push, 1.3),
+  ];
+}
+
 function mapMeasurements({ model, draw }: FlowMapSamples): Measurement[] {
   return [
     independent('map model of a tenant folder of 1,000 resources (CLI map --format json)', model, 1.5),
@@ -95,7 +116,7 @@ async function measureExtension(): Promise<Measurement[]> {
 
   console.log('validation (plain Node)…');
   const validation = measureValidation();
-  const service = await startLocalService({ bulkTenants });
+  const service = await startLocalService({ bulkTenants, largeTenant: true });
   const runs: SessionSamples[] = [];
   let requestLog: LoggedRequest[];
   try {
@@ -111,13 +132,27 @@ async function measureExtension(): Promise<Measurement[]> {
   } finally {
     await service.close();
   }
+  console.log('host memory: browsing the large tenant…');
+  const large = await startLocalService({ largeTenant: true });
+  let memory: { before: MemorySample; after: MemorySample };
+  try {
+    memory = await measureHostMemory({ codeServerBin, service: large });
+  } finally {
+    await large.close();
+  }
+  const grown = (memory.after.rss - memory.before.rss) / 1024 / 1024;
+  console.log(`host memory: ${grown.toFixed(0)} MB grown (heap used ${((memory.after.heapUsed - memory.before.heapUsed) / 1024 / 1024).toFixed(0)} MB)`);
 
-  return extensionMeasurements({ runs, validation, undiciBundle, requestLog });
+  return extensionMeasurements({ runs, validation, undiciBundle, requestLog, memory });
 }
 
 const groups: Record<BenchGroup, { measure: () => Promise<Measurement[]>; ran: string; notes: readonly string[] }> = {
   extension: { measure: measureExtension, ran: `${sessions} VS Code sessions`, notes: extensionNotes },
-  folders: { measure: async () => folderMeasurements(await measureFolders()), ran: 'the command-line tool', notes: folderNotes },
+  folders: {
+    measure: async () => [...folderMeasurements(await measureFolders()), ...largeFolderMeasurements(await measureLargeFolders())],
+    ran: 'the command-line tool',
+    notes: folderNotes,
+  },
   map: { measure: async () => mapMeasurements(await measureFlowMap()), ran: 'the flow map in the command-line tool and headless Chromium', notes: mapNotes },
   suites: {
     measure: async () => [

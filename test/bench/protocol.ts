@@ -42,6 +42,8 @@ export interface HostSamples {
   listing: Pair[];
   opened: UsedPrompts;
   saved: UsedPrompts;
+  /** On the large tenant (host/large.ts). */
+  large: { firstLevel: Pair[]; goToResource: Pair[]; completion: Pair[] };
 }
 
 export type HostReport = { ok: true; samples: HostSamples } | { ok: false; error: string };
@@ -52,4 +54,26 @@ export function samplesFile(dir: string): string {
 
 export function doneFile(dir: string): string {
   return path.join(dir, 'done');
+}
+
+/** The extension host's memory at one moment, in bytes, after a full garbage collection. */
+export interface MemorySample {
+  rss: number;
+  heapUsed: number;
+}
+
+/** The host memory session's entry, once it has its baseline and has opened the documents: what Go to Resource finds. */
+export type MemoryReady = { ok: true; find: { id: number; name: string } } | { ok: false; error: string };
+
+/** The host memory session's result: the extension host before and after browsing the large tenant. */
+export type MemoryReport = { ok: true; before: MemorySample; after: MemorySample } | { ok: false; error: string };
+
+/** The host memory entry writes it when the harness may browse. */
+export function readyFile(dir: string): string {
+  return path.join(dir, 'ready.json');
+}
+
+/** The harness writes it when it has browsed: the entry measures again. */
+export function browsedFile(dir: string): string {
+  return path.join(dir, 'browsed');
 }

@@ -3,7 +3,7 @@
 /** One row of the table: a candidate beside its floor, and the figure its goal bounds. */
 export interface Measurement {
   measure: string;
-  unit: 'ms' | 'KB' | 'requests';
+  unit: 'ms' | 'KB' | 'MB' | 'requests';
   candidate: number;
   floor: number;
   /**
@@ -47,16 +47,23 @@ export function medianOfRatios(measure: string, pairs: readonly { candidate: num
   };
 }
 
-export function sizeDifference(measure: string, candidateBytes: number, floorBytes: number, goalKb: number): Measurement {
-  const candidate = candidateBytes / 1024;
-  const floor = floorBytes / 1024;
-  return { measure, unit: 'KB', candidate, floor, comparison: 'difference', figure: candidate - floor, goal: goalKb };
+/** Bytes beyond a floor (a bundle's size, memory grown), in KB or MB, against a goal in that unit. */
+export function sizeDifference(measure: string, candidateBytes: number, floorBytes: number, goal: number, unit: 'KB' | 'MB' = 'KB'): Measurement {
+  const per = unit === 'KB' ? 1024 : 1024 * 1024;
+  const candidate = candidateBytes / per;
+  const floor = floorBytes / per;
+  return { measure, unit, candidate, floor, comparison: 'difference', figure: candidate - floor, goal };
 }
 
 /** A time bounded by the issue rather than by its floor: the median candidate against `goalMs`. */
 export function timeBound(measure: string, candidate: readonly number[], floor: readonly number[], goalMs: number): Measurement {
   const c = median(candidate);
   return { measure, unit: 'ms', candidate: c, floor: median(floor), comparison: 'bound', figure: c, goal: goalMs };
+}
+
+/** Peak memory bounded by the issue: the median candidate against `goalMb`, the floor's beside it for scale. */
+export function memoryBound(measure: string, candidateMb: readonly number[], floorMb: readonly number[], goalMb: number): Measurement {
+  return { ...timeBound(measure, candidateMb, floorMb, goalMb), unit: 'MB' };
 }
 
 /** NaN (a zero floor, say) is never within a goal. */

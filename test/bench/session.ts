@@ -1,6 +1,7 @@
 // One VS Code session of the bench: code-server with the extension under development (not activated) and the
 // floor's view, the bench entry as extensionTestsPath, headless Chromium on the workbench. The entry measures in
 // the extension host and reports; then the harness expands the trees; then it lets the entry go and closes all.
+// The host memory row's session (host-memory.ts) runs in the same kind of window.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -39,7 +40,21 @@ function readReport(file: string): HostReport {
   return report;
 }
 
-export async function runSession(options: SessionOptions): Promise<SessionSamples> {
+/** What a bench window's driver gets: the page, the exchange folder, and a wait for a file the entry writes. */
+export interface BenchWindow {
+  workbench: Workbench;
+  dir: string;
+  /** Resolves once the entry wrote `file`; rejects when it did not within the host's time-out or code-server died. */
+  entryWrote(file: string): Promise<void>;
+}
+
+/**
+ * code-server with the extension under development and the floor's view, `entry` (a file of test/bench/host/) as
+ * extensionTestsPath, and headless Chromium on the workbench, for `drive`; then the done file lets the entry go.
+ */
+export async function inBenchWindow<T>(
+  options: { codeServerBin: string; service: RunningService; entry: string; env: Record<string, string> }, drive: (window: BenchWindow) => Promise<T>,
+): Promise<T> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-bench-'));
   const workspace = path.join(dir, 'workspace');
   fs.mkdirSync(workspace);
@@ -49,18 +64,12 @@ export async function runSession(options: SessionOptions): Promise<SessionSample
     server = await startCodeServer({
       bin: options.codeServerBin,
       workspace,
-      env: {
-        ...extensionTestEnv(options.service, samplesFile(dir)),
-        [benchEnv.dir]: dir,
-        [benchEnv.undiciBundle]: options.undiciBundle,
-        [benchEnv.extensionBundles]: options.extensionBundles.join(path.delimiter),
-        [benchEnv.session]: String(options.index),
-      },
+      env: { ...extensionTestEnv(options.service, samplesFile(dir)), [benchEnv.dir]: dir, ...options.env },
       userSettings: quietSettings,
       logFile: benchCodeServerLog,
       extensions: [floorExtension],
     });
-    const entry = path.join(compiledTestsDir, 'bench', 'host', 'entry.js');
+    const entry = path.join(compiledTestsDir, 'bench', 'host', options.entry);
     workbench = await openWorkbench(workbenchUrl(server, developmentPayload(server, repoRoot, entry)), benchBrowserConsoleLog);
     // Both trees get the same tall side bar, so that they render the same number of rows.
     await workbench.page.setViewportSize({ width: 1400, height: 900 });
@@ -68,16 +77,30 @@ export async function runSession(options: SessionOptions): Promise<SessionSample
     const codeServerDied = server.exited.then((how): never => {
       throw new Error(`code-server exited (${how}) during the bench; see ${benchCodeServerLog}`);
     });
-    const reported = await Promise.race([waitForFile(samplesFile(dir), hostTimeoutMs), codeServerDied]);
-    if (!reported) throw new Error(`the bench entry reported nothing within ${hostTimeoutMs / 60_000} minutes; see ${benchBrowserConsoleLog}`);
-    const report = readReport(samplesFile(dir));
-    if (!report.ok) throw new Error(`in the extension host: ${report.error}`);
-    const tree = await measureTreeExpansions(workbench.page, options.tenantNames);
-    return { host: report.samples, tree };
+    const entryWrote = async (file: string): Promise<void> => {
+      const written = await Promise.race([waitForFile(file, hostTimeoutMs), codeServerDied]);
+      if (!written) throw new Error(`the bench entry wrote no ${path.basename(file)} within ${hostTimeoutMs / 60_000} minutes; see ${benchBrowserConsoleLog}`);
+    };
+    return await drive({ workbench, dir, entryWrote });
   } finally {
-    // Lets the entry's run() return, whether or not the trees were measured.
+    // Lets the entry's run() return, whether or not the driver finished.
     fs.writeFileSync(doneFile(dir), '');
     await Promise.allSettled([workbench?.close(), server?.close()]);
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export function runSession(options: SessionOptions): Promise<SessionSamples> {
+  const env = {
+    [benchEnv.undiciBundle]: options.undiciBundle,
+    [benchEnv.extensionBundles]: options.extensionBundles.join(path.delimiter),
+    [benchEnv.session]: String(options.index),
+  };
+  return inBenchWindow({ ...options, entry: 'entry.js', env }, async ({ workbench, dir, entryWrote }) => {
+    await entryWrote(samplesFile(dir));
+    const report = readReport(samplesFile(dir));
+    if (!report.ok) throw new Error(`in the extension host: ${report.error}`);
+    const tree = await measureTreeExpansions(workbench.page, options.tenantNames);
+    return { host: report.samples, tree };
+  });
 }

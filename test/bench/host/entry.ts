@@ -13,6 +13,8 @@ import { DocumentBench, promptsNeeded } from './documents';
 import { FloorClient } from './floor-client';
 import { FloorFileSystem } from './floor-fs';
 import { FloorTree } from './floor-tree';
+import { measureLarge } from './large';
+import { LARGE_TENANT } from '../../service/large-tenant';
 
 /** Per extension host; the harness runs several and pools them. */
 const iterations = { open: 10, save: 6, listing: 4 };
@@ -64,7 +66,10 @@ async function measure(subscriptions: vscode.Disposable[]): Promise<HostSamples>
   const listing = await documents.listings(iterations.listing);
   const open = await documents.opens(iterations.open);
   const save = await documents.saves(iterations.save);
-  return { activation, open, save, listing, opened: documents.opened, saved: documents.saved };
+  const largeTenant = (await client.tenants()).find((tenant) => tenant.name === LARGE_TENANT);
+  if (!largeTenant) throw new Error(`the local service holds no tenant ${LARGE_TENANT}: start it with largeTenant`);
+  const large = await measureLarge(client, largeTenant.id, adminToken);
+  return { activation, open, save, listing, opened: documents.opened, saved: documents.saved, large };
 }
 
 export async function run(): Promise<void> {
