@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { choose, openConvAiView, runCommand, treeRow } from './tree-view';
+import { notification } from './notifications';
 import { workbench } from './workbench';
 
 /** Starts a pull of a tenant from the palette, up to the question where it goes. */
@@ -16,8 +17,8 @@ async function startPull(page: Page, tenant: string): Promise<void> {
   await choose(page, tenant);
 }
 
-function pulledToast(page: Page, tenant: string): Locator {
-  return page.locator('.notifications-toasts .notification-toast', { hasText: 'Pulled' }).filter({ hasText: tenant });
+function pulled(page: Page, tenant: string): Promise<Locator> {
+  return notification(page, new RegExp(`Pulled \\d+ resources of ${tenant}`));
 }
 
 function pulledTenantId(folder: string): number {
@@ -45,7 +46,7 @@ describe('Pull Tenant to Folder', () => {
     await treeRow(await openConvAiView(page), uiConnectionName, 1).waitFor();
     await startPull(page, 'Voicebox Telecom');
     await choose(page, 'voicebox-telecom', 'a folder of the workspace for this tenant');
-    await pulledToast(page, 'Voicebox Telecom').waitFor();
+    await pulled(page, 'Voicebox Telecom');
     const folder = path.join(workspace, 'voicebox-telecom');
     assert.equal(pulledTenantId(folder), 2);
     assert.ok(fs.existsSync(path.join(folder, 'tenant.json')), 'the tenant\'s file is there');
@@ -67,7 +68,7 @@ describe('Pull Tenant to Folder', () => {
     const said = await dialog.innerText();
     assert.ok(said.includes(`${workspace} holds other files and no pulled tenant`), said);
     await dialog.getByRole('button', { name: 'Pull into acme-support/ inside it' }).click();
-    await pulledToast(page, 'Acme Support').waitFor();
+    await pulled(page, 'Acme Support');
     assert.equal(pulledTenantId(path.join(workspace, 'acme-support')), 1);
     assert.deepEqual(fs.readdirSync(workspace).filter((name) => !before.includes(name)), ['acme-support'], 'nothing was written beside the other files');
     await runCommand(page, 'Notifications: Clear All Notifications');

@@ -15,6 +15,7 @@ import { uiConnectionName } from '../harness/ui-workbench';
 import { adminClient } from './service';
 import { openConvAiView, runCommand, treeRow } from './tree-view';
 import { workbench } from './workbench';
+import { notification } from './notifications';
 
 const PULLED = 'Greet the caller by name.';
 const THEIRS = 'Greet the caller by name, then ask for the order number.';
@@ -27,24 +28,6 @@ function scmRow(page: Page, label: string): Locator {
 /** The open diff: `original` is the folder's side, `modified` the service's. */
 function diffSide(page: Page, side: 'original' | 'modified', hasText: string): Locator {
   return page.locator(`.monaco-diff-editor .editor.${side} .view-lines`, { hasText });
-}
-
-function toast(page: Page, hasText: string): Locator {
-  return page.locator('.notifications-toasts .notification-toast', { hasText });
-}
-
-/**
- * The notification as a toast or, when the workbench keeps it from showing as one (toasts hidden by an Escape earlier
- * in the run stay hidden for later notifications), in the notification center, where its buttons are the same.
- */
-async function notification(page: Page, hasText: string): Promise<Locator> {
-  const shown = toast(page, hasText);
-  const listed = page.locator('.notifications-center .notification-list-item', { hasText });
-  const either = shown.or(listed);
-  if (await either.first().waitFor({ timeout: 8_000 }).then(() => true, () => false)) return either.first();
-  await runCommand(page, 'Notifications: Show Notifications');
-  await listed.first().waitFor();
-  return listed.first();
 }
 
 describe('Changed on the service, in the Source Control view', () => {

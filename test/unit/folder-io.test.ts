@@ -79,6 +79,16 @@ describe('tenant folders: reading and writing files', () => {
         ]);
       });
 
+      it('replaces a file whole, leaving nothing beside it, and refuses a path outside', async () => {
+        await io.write('convai-tenant.json', '{"old": true}');
+        await io.replace('convai-tenant.json', '{"new": true}');
+        await io.replace('intents/x.json', '{}');
+        assert.equal(await io.read('convai-tenant.json'), '{"new": true}');
+        assert.deepEqual((await io.walk()).map((entry) => entry.path), ['convai-tenant.json', 'intents', 'intents/x.json']);
+        await assert.rejects(io.replace('../escape.json', 'x'), refused(/leads outside/));
+        assert.equal(existsSync(join(scratch, 'escape.json')), false);
+      });
+
       it('reads many files at once, in order, a missing one as undefined and an unsafe one as its error', async () => {
         const files = Array.from({ length: 40 }, (_, i) => `intents/i${i}.json`);
         for (const file of files) await io.write(file, file);
@@ -94,6 +104,13 @@ describe('tenant folders: reading and writing files', () => {
       mkdirSync(join(root, 'ai_prompts'));
       symlinkSync(join(outside, 'secret.json'), join(root, 'ai_prompts', 'a.json'));
       await assert.rejects(diskFolder(root).read('ai_prompts/a.json'), refused(/^ai_prompts\/a\.json is a symbolic link; a tenant folder holds no links/));
+    });
+
+    it('replaces a file that is a link by a file, leaving what it pointed to as it was', async () => {
+      symlinkSync(join(outside, 'secret.json'), join(root, 'convai-tenant.json'));
+      await diskFolder(root).replace('convai-tenant.json', '{}');
+      assert.equal(lstatSync(join(root, 'convai-tenant.json')).isSymbolicLink(), false);
+      assert.equal(readFileSync(join(outside, 'secret.json'), 'utf8'), '{"secret": true}');
     });
 
     it('does not write through a file that is a link, nor create the file a dangling link names', async () => {

@@ -116,7 +116,11 @@ describe('push: bounded concurrency and the manifest\'s journal', () => {
   it('sends a few updates at once, never more than asked, and rewrites the manifest once', async () => {
     for (let index = 0; index < PROMPTS; index++) edit(index);
     const written: string[] = [];
-    const watched = { ...io, write: async (file: string, text: string) => { written.push(file); await io.write(file, text); } };
+    const watched = {
+      ...io,
+      write: async (file: string, text: string) => { written.push(file); await io.write(file, text); },
+      replace: async (file: string, text: string) => { written.push(file); await io.replace(file, text); },
+    };
     const result = await push(client, watched, await planPush(client, io), { concurrency: 3, justPlanned: true });
     assert.equal(result.applied.length, PROMPTS);
     assert.equal(client.most, 3);
@@ -129,9 +133,9 @@ describe('push: bounded concurrency and the manifest\'s journal', () => {
     for (let index = 0; index < PROMPTS; index++) edit(index);
     client.failing = idOf(5);
     // The process ends before the journal is folded in: the manifest is never written.
-    const stopped = { ...io, write: async (file: string, text: string) => {
+    const stopped = { ...io, replace: async (file: string, text: string) => {
       if (file === MANIFEST_FILE) throw new Error('stopped');
-      await io.write(file, text);
+      await io.replace(file, text);
     } };
     await assert.rejects(push(client, stopped, await planPush(client, io), { concurrency: 2 }), /stopped|update of/);
     assert.ok(io.files.has(JOURNAL_FILE), 'the steps applied are in the journal');

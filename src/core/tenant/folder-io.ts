@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { constants, lstatSync, readFileSync, writeFileSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { mapWithLimit } from '../concurrency';
@@ -32,6 +32,11 @@ export interface FolderIO {
   /** Many files' texts, as `read` gives each, in order; one that cannot be read holds its error, the rest are read. */
   readMany(files: readonly string[]): Promise<ReadOutcome[]>;
   write(file: string, text: string): Promise<void>;
+  /**
+   * As `write`, but whole: a reader (a file watcher's, another process's) finds the old text or the new, never a part,
+   * and a stop half-way leaves the old. For the files whose every reader needs all of them (the manifest).
+   */
+  replace(file: string, text: string): Promise<void>;
   /** Adds `text` at the end of the file, creating it when missing: one record of a journal at a time. */
   append(file: string, text: string): Promise<void>;
   remove(file: string): Promise<void>;
@@ -263,6 +268,19 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir() }: { s
     append(file, text) {
       return writeWith(file, text, APPEND_FLAG);
     },
+    async replace(file, text) {
+      // Written beside it under a dotfile's name (which a folder may hold), then renamed over it in one step.
+      const parent = parentOf(file);
+      const name = file.slice(parent === '' ? 0 : parent.length + 1);
+      const temporary = `${parent === '' ? '' : `${parent}/`}.${name}.${process.pid}.tmp`;
+      await writeWith(temporary, text, WRITE_FLAG);
+      try {
+        await rename(at(temporary), at(file));
+      } catch (error) {
+        await rm(at(temporary), { force: true });
+        throw linkRefused(file, error);
+      }
+    },
     async remove(file) {
       // rm takes a link itself away, never what it points to; only a linked folder on the way could lead outside.
       checked(file);
@@ -351,6 +369,9 @@ export function memoryFolder(files: Map<string, string> = new Map()): FolderIO &
     async append(file, text) {
       checked(file);
       files.set(file, `${files.get(file) ?? ''}${text}`);
+    },
+    replace(file, text) {
+      return folder.write(file, text);
     },
     async remove(file) {
       checked(file);

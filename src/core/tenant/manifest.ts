@@ -324,7 +324,8 @@ export async function writeManifest(io: FolderIO, manifest: Manifest): Promise<v
     .map((entry) => (entry as PulledResource & EntryExtras)[LINE] ?? JSON.stringify(entryRecord(entry)));
   const head = formatDocument({ connection, baseUrl, tenantId }).trimEnd().slice(0, -2);
   const lists = [`  "resources": ${linesOf(resources)}`, ...(pending && pending.length > 0 ? [`  "pending": ${linesOf(pending.map((p) => JSON.stringify(p)))}`] : [])];
-  await io.write(MANIFEST_FILE, `${head},\n${lists.join(',\n')}\n}\n`);
+  // Whole or not at all: the Source Control view reads it the moment it appears, and a stop mid-write loses nothing.
+  await io.replace(MANIFEST_FILE, `${head},\n${lists.join(',\n')}\n}\n`);
   // Stopped before this, the journal is replayed over a manifest that holds it already, which changes nothing.
   await io.remove(JOURNAL_FILE);
 }

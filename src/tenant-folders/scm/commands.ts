@@ -43,7 +43,10 @@ function registerRefresh(log: Log, folders: PulledFolders, comparisons: Comparis
     const comparison = comparisons.find(arg);
     if (comparison) return vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => comparison.refresh());
     const folder = await folders.find(arg);
-    const targets = folder ? [folder] : await folders.all();
+    // A folder deleted since its list was made is no failure of the Refresh: its list goes.
+    const lists = folder ? [folder] : await folders.all();
+    const present = await Promise.all(lists.map((control) => control.stillPulled()));
+    const targets = lists.filter((_, index) => present[index]);
     if (targets.length === 0) {
       void vscode.window.showInformationMessage('No pulled tenant folder in this workspace: pull a tenant into one with "ConvAI: Pull Tenant to Folder…".');
       return undefined;

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../commands';
@@ -137,15 +138,30 @@ export class PulledFolderControl implements vscode.Disposable {
     );
   }
 
-  /** The folder's file events, each scheduling a read of it. */
+  /**
+   * The folder's file events, each scheduling a read of it; and the folder's own deletion, which a deletion of the
+   * whole folder reports instead of one event per file in it.
+   */
   private watch(): vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.root, '**/*'));
+    const itself = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.joinPath(this.root, '..'), path.basename(this.root.fsPath)), true, true, false,
+    );
     return vscode.Disposable.from(
       watcher,
+      itself,
       watcher.onDidCreate(() => this.schedule()),
       watcher.onDidChange(() => this.schedule()),
       watcher.onDidDelete(() => this.schedule()),
+      itself.onDidDelete(() => this.schedule()),
     );
+  }
+
+  /** Whether the folder still holds its manifest; when it does not, the list goes (onDidVanish). */
+  async stillPulled(): Promise<boolean> {
+    if ((await this.io.read(MANIFEST_FILE)) !== undefined) return true;
+    this.vanished.fire();
+    return false;
   }
 
   get label(): string {
@@ -191,10 +207,7 @@ export class PulledFolderControl implements vscode.Disposable {
   async refreshLocal(): Promise<void> {
     const generation = ++this.generation;
     try {
-      if ((await this.io.read(MANIFEST_FILE)) === undefined) {
-        this.vanished.fire();
-        return;
-      }
+      if (!(await this.stillPulled())) return;
       const plan = await localPlan(this.io);
       if (generation !== this.generation) return;
       // A new manifest means a push or a pull (here or by the CLI): the service's side of open diffs is old.
