@@ -25,9 +25,14 @@ export async function pulledFolder(arg: unknown): Promise<string | undefined> {
   return picked?.folder;
 }
 
+/** What a command says of a folder it was given that holds no manifest: the fix is a pull. */
+export function notPulled(folder: string): Error {
+  return new Error(`${folder} holds no pulled tenant (no ${MANIFEST_FILE}): pull a tenant into it first with "ConvAI: Pull Tenant to Folder…".`);
+}
+
 /** The folder's manifest, or an error that says how to get one. */
 export async function manifestOf(folder: string): Promise<Manifest> {
   const manifest = await readManifest(diskFolder(folder));
-  if (!manifest) throw new Error(`${folder} holds no pulled tenant (no ${MANIFEST_FILE}): pull a tenant into it first with "ConvAI: Pull Tenant to Folder…".`);
+  if (!manifest) throw notPulled(folder);
   return manifest;
 }

@@ -12,7 +12,7 @@ import { LIMITS } from '../limits';
 import type { JsonObject } from '../json';
 import { TENANT_SEGMENTS, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
-import { loadManifest, MANIFEST_FILE, ManifestError, resourceBase, type LoadedManifest, type PulledResource } from './manifest';
+import { loadManifest, resourceBase, type LoadedManifest, type PulledResource, noManifest } from './manifest';
 import { currentDetail, driftedFields } from './plan';
 import { listTenant, nameOf, tenantRecord } from './pull';
 
@@ -55,7 +55,7 @@ type Looked = { entry: PulledResource } | { segment: Segment; id: number };
 
 export async function findDrift(client: ServiceClient, io: FolderIO, options: DriftOptions = {}): Promise<Drifted[]> {
   const loaded = options.loaded ?? await loadManifest(io);
-  if (!loaded) throw new ManifestError(`This folder holds no pulled tenant (no ${MANIFEST_FILE}); pull one into it first.`);
+  if (!loaded) throw noManifest();
   const { manifest } = loaded;
   const call = { signal: options.signal };
   // As a pull: a token that may not read the tenant's own record still tells everything else.

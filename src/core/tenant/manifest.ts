@@ -52,6 +52,11 @@ export interface Manifest {
 
 export class ManifestError extends Error {}
 
+/** What reading a folder without a manifest says: pull one into it. */
+export function noManifest(): ManifestError {
+  return new ManifestError(`This folder holds no pulled tenant (no ${MANIFEST_FILE}); pull one into it first.`);
+}
+
 const SEGMENTS: readonly string[] = ['tenants', ...TENANT_SEGMENTS];
 
 /** Field hashes as a manifest keeps them: `field:hash` pairs, space-separated (a tenth of the objects to parse). */

@@ -21,7 +21,7 @@ import { plural } from '../text';
 import { hideUrlPasswords } from '../url-credentials';
 import type { FolderIO } from './folder-io';
 import { README_NAME } from './folder-layout';
-import { loadManifest, MANIFEST_FILE, ManifestError, type LoadedManifest } from './manifest';
+import { loadManifest, type LoadedManifest, noManifest } from './manifest';
 import { planPush, type Plan } from './plan';
 import { PushRefused } from './push';
 
@@ -225,7 +225,7 @@ export interface VerifyOptions {
 export async function verifySavedPlan(client: ServiceClient, io: FolderIO, saved: SavedPlan, options: VerifyOptions): Promise<Plan> {
   const { file } = options;
   const loaded = options.loaded ?? await loadManifest(io);
-  if (!loaded) throw new ManifestError(`This folder holds no pulled tenant (no ${MANIFEST_FILE}); pull one into it first.`);
+  if (!loaded) throw noManifest();
   const { manifest } = loaded;
   if (saved.tenantId !== manifest.tenantId || !sameBaseUrl(saved.baseUrl, hiddenUrl(manifest.baseUrl))) {
     throw new SavedPlanError(`${file} is a plan of tenant ${saved.tenantId} of ${saved.baseUrl}, but the folder holds tenant ${manifest.tenantId} of ${hiddenUrl(manifest.baseUrl)}: push it with the folder it was made of`);

@@ -7,14 +7,14 @@
 import type { ServiceClient } from '../client';
 import { kindOfSegment, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
-import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, resourceBase, takenBases, writeManifest } from './manifest';
+import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, resourceBase, takenBases, writeManifest, noManifest } from './manifest';
 import { currentDetail } from './plan';
 import { nameOf } from './pull';
 import { folderValues, pulledState, removeResource, writeResource } from './representation';
 
 export async function takeServiceVersion(client: ServiceClient, io: FolderIO, target: { segment: Segment; id: number }, options: { signal?: AbortSignal } = {}): Promise<void> {
   const loaded = await loadManifest(io);
-  if (!loaded) throw new ManifestError(`This folder holds no pulled tenant (no ${MANIFEST_FILE}); pull one into it first.`);
+  if (!loaded) throw noManifest();
   const { manifest } = loaded;
   const { segment, id } = target;
   const kind = kindOfSegment(segment);

@@ -4,6 +4,7 @@
  * `test --affected-by` of the CLI), each run through `convai.runPromptTests`
  * so that they show in the Testing view as any run does.
  */
+import { notPulled } from '../../shared/pulled-folder';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
 import type { Log } from '../../log';
@@ -24,7 +25,7 @@ async function folderOf(arg: unknown, folders: PulledFolders): Promise<PulledFol
     const folder = arg.folder instanceof vscode.Uri ? arg.folder : typeof arg.folder === 'string' ? vscode.Uri.parse(arg.folder) : undefined;
     if (!folder) throw new Error('folder must be the URI of a pulled tenant folder (a vscode.Uri or its text).');
     const control = await folders.byFolder(folder.fsPath);
-    if (!control) throw new Error(`${folder.fsPath} holds no pulled tenant (no convai-tenant.json): pull a tenant into it first with "ConvAI: Pull Tenant to Folder…".`);
+    if (!control) throw notPulled(folder.fsPath);
     return control;
   }
   const all = await folders.all();

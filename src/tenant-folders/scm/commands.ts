@@ -1,3 +1,4 @@
+import { notPulled } from '../../shared/pulled-folder';
 import * as vscode from 'vscode';
 import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
 import type { Log } from '../../log';
@@ -37,7 +38,7 @@ function registerRefresh(log: Log, folders: PulledFolders, comparisons: Comparis
     if (isProgrammatic(arg)) {
       if (typeof arg.folder !== 'string') throw new Error('folder must be the absolute path of a pulled tenant folder.');
       const control = await folders.byFolder(arg.folder);
-      if (!control) throw new Error(`${arg.folder} holds no pulled tenant (no convai-tenant.json): pull a tenant into it first with "ConvAI: Pull Tenant to Folder…".`);
+      if (!control) throw notPulled(arg.folder);
       return control.refresh();
     }
     const comparison = comparisons.find(arg);

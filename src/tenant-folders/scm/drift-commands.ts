@@ -12,7 +12,7 @@ import { kindOfSegment, TENANT_SEGMENTS, type Segment } from '../../core/resourc
 import { publicDrifted, type Drifted } from '../../core/tenant/drift';
 import { plural } from '../../core/text';
 import type { Log } from '../../log';
-import { pulledFolder } from '../../shared/pulled-folder';
+import { notPulled, pulledFolder } from '../../shared/pulled-folder';
 import { cancellable, countProgress } from '../../ui/progress';
 import { DriftState } from './drift-group';
 import type { PulledFolderControl } from './folder-control';
@@ -26,7 +26,7 @@ async function controlOf(folders: PulledFolders, arg: unknown): Promise<PulledFo
   const folder = await pulledFolder(arg);
   if (!folder) return undefined;
   const control = await folders.byFolder(folder);
-  if (!control) throw new Error(`${folder} holds no pulled tenant (no convai-tenant.json): pull a tenant into it first with "ConvAI: Pull Tenant to Folder…".`);
+  if (!control) throw notPulled(folder);
   return control;
 }
 
