@@ -47,12 +47,12 @@ describe('tenant folders: what every entry of a folder is', () => {
     );
     assert.deepEqual(found.problems, []);
     assert.deepEqual(found.resources, [
-      { segment: 'tenants', base: 'tenant', parts: [] },
-      { segment: 'integrations', base: 'integrations/crm', parts: [] },
-      { segment: 'ai_prompts', base: 'ai_prompts/a.b', parts: ['assistant'] },
-      { segment: 'ai_prompts', base: 'ai_prompts/order-triage', parts: ['user_prompt', 'system'] },
-      { segment: 'ai_prompts', base: 'ai_prompts/plain', parts: [] },
-      { segment: 'intents', base: 'intents/b', parts: [] },
+      { segment: 'tenants', base: 'tenant', file: 'tenant.json', parts: [] },
+      { segment: 'integrations', base: 'integrations/crm', file: 'integrations/crm.json', parts: [] },
+      { segment: 'ai_prompts', base: 'ai_prompts/a.b', file: 'ai_prompts/a.b.json', parts: ['assistant'] },
+      { segment: 'ai_prompts', base: 'ai_prompts/order-triage', file: 'ai_prompts/order-triage.json', parts: ['user_prompt', 'system'] },
+      { segment: 'ai_prompts', base: 'ai_prompts/plain', file: 'ai_prompts/plain.json', parts: [] },
+      { segment: 'intents', base: 'intents/b', file: 'intents/b.json', parts: [] },
     ]);
   });
 
@@ -106,7 +106,7 @@ describe('tenant folders: what every entry of a folder is', () => {
   it('takes Markdown files for texts in ai_prompts only', () => {
     assert.equal(problem('intents/x.json', 'intents/x.system.md'), 'intents/x.system.md: only prompts have text files; resource files end in ".json"; a README or a dotfile may be kept there');
     assert.match(problem('agents/x.json', 'agents/x.user_prompt.md'), /^agents\/x\.user_prompt\.md: only prompts have text files/);
-    assert.deepEqual(layout('intents/x.json', 'intents/x.system.md').resources, [{ segment: 'intents', base: 'intents/x', parts: [] }]);
+    assert.deepEqual(layout('intents/x.json', 'intents/x.system.md').resources, [{ segment: 'intents', base: 'intents/x', file: 'intents/x.json', parts: [] }]);
   });
 
   it('suggests the text a misnamed prompt text file was meant as', () => {
@@ -114,7 +114,7 @@ describe('tenant folders: what every entry of a folder is', () => {
     assert.equal(problem('ai_prompts/x.json', 'ai_prompts/x.System.md'), 'ai_prompts/x.System.md: not a prompt\'s text file; did you mean "x.system.md"?');
     assert.equal(problem('ai_prompts/x.json', 'ai_prompts/x.user_prompt.MD'), 'ai_prompts/x.user_prompt.MD: not a prompt\'s text file; did you mean "x.user_prompt.md"?');
     assert.equal(problem('ai_prompts/x.json', 'ai_prompts/x.md'), 'ai_prompts/x.md: not a prompt\'s text file; those are named after the prompt\'s file and the text, such as "x.system.md" (user_prompt, system, assistant); a README or a dotfile may be kept there');
-    assert.deepEqual(layout('ai_prompts/x.json', 'ai_prompts/x.sytem.md').resources, [{ segment: 'ai_prompts', base: 'ai_prompts/x', parts: [] }]);
+    assert.deepEqual(layout('ai_prompts/x.json', 'ai_prompts/x.sytem.md').resources, [{ segment: 'ai_prompts', base: 'ai_prompts/x', file: 'ai_prompts/x.json', parts: [] }]);
   });
 
   it('names the missing file of a text part, and the file meant when only the case differs', () => {

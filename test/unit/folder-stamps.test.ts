@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
-import { parseStamps, recordLine, settled, SETTLED_MS, stampsText } from '../../src/core/tenant/file-stamps';
+import { parseStamps, recordLine, settled, SETTLED_MS, StampDigest, stampsText, type FileStamp } from '../../src/core/tenant/file-stamps';
 import { diskFolder, memoryFolder, type FolderIO } from '../../src/core/tenant/folder-io';
 import { writeManifest, type Manifest } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
@@ -88,7 +88,25 @@ describe('folder stamps: a plan reads only what changed since the last scan', ()
     const plan = await localPlan(io);
     assert.deepEqual(read, ['ai_prompts/refunds.json', 'ai_prompts/refunds.user_prompt.md', 'ai_prompts/refunds.system.md']);
     assert.deepEqual(plan.changes.map((c) => c.fields), [['user_prompt']]);
-    assert.equal(parseStamps('convai-folder-stamps 1\nintents/orders.json\tx\t\t1:2:3:4\n').size, 0);
+    for (const old of ['convai-folder-stamps 1', 'convai-folder-stamps 2']) assert.equal(parseStamps(`${old}\nintents/orders.json\tx\t\t1:2:3:4\n`).size, 0);
+  });
+
+  it('digests stamps so that a change of any number, or of their order, changes the text', () => {
+    const digest = (...stamps: FileStamp[]): string => {
+      const made = new StampDigest();
+      for (const stamp of stamps) made.add(stamp);
+      return made.text();
+    };
+    // Times of today in microseconds pass 2^32 many times over; an inode may take all of a number's 53 bits.
+    const json = { size: 812, mtimeMs: 1_764_617_409_123.456, ctimeMs: 1_764_617_409_123.456, ino: 2 ** 53 - 3 };
+    const text = { size: 40, mtimeMs: 1_764_617_409_124.001, ctimeMs: 1_764_617_409_124.001, ino: 9_120_331 };
+    const seen = new Set([digest(json, text), digest(text, json), digest(json), digest()]);
+    for (const field of ['size', 'mtimeMs', 'ctimeMs', 'ino'] as const) {
+      seen.add(digest({ ...json, [field]: json[field] + 1 }, text));
+      seen.add(digest(json, { ...text, [field]: text[field] + (field.endsWith('Ms') ? 0.001 : 1) }));
+    }
+    assert.equal(seen.size, 12);
+    assert.equal(digest(json, text), digest({ ...json }, { ...text }), 'the same stamps, the same text');
   });
 
   it('trusts a stamp only when the file had settled before it was taken', () => {

@@ -21,11 +21,39 @@ export interface FileStamp {
 /** The coarsest clock of common file systems (FAT's two seconds), with room for a network share's. */
 export const SETTLED_MS = 3_000;
 
-const HEADER = 'convai-folder-stamps 2';
+const HEADER = 'convai-folder-stamps 3';
 
-/** Times in whole microseconds: a fraction's shortest text takes ten times as long to make, 165,000 times a scan. */
-export function stampText(stamp: FileStamp): string {
-  return `${stamp.size}:${Math.round(stamp.mtimeMs * 1000)}:${Math.round(stamp.ctimeMs * 1000)}:${stamp.ino}`;
+/** One 32-bit step of MurmurHash3's mixing. */
+function mixed(hash: number, word: number): number {
+  let k = Math.imul(word, 0xcc9e2d51);
+  k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+  const h = hash ^ k;
+  return (Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64) | 0;
+}
+
+const TWO_32 = 0x1_0000_0000;
+
+/**
+ * The stamps of a resource's files as one short text: two 32-bit lanes over every number of every stamp (times in
+ * whole microseconds), so that a scan of 165,000 files makes a text per resource instead of four per file. A change
+ * of any stamp changes it but with a chance of one in 2^64, which is no weaker than a file's own hash.
+ */
+export class StampDigest {
+  private low = 0x2f0b_3c1d;
+  private high = 0x5bd1_e995;
+
+  add(stamp: FileStamp): void {
+    for (const value of [stamp.size, Math.round(stamp.mtimeMs * 1000), Math.round(stamp.ctimeMs * 1000), stamp.ino]) {
+      const low = value % TWO_32;
+      const high = (value - low) / TWO_32;
+      this.low = mixed(mixed(this.low, low), high);
+      this.high = mixed(mixed(this.high, high ^ 0x6a09_e667), low);
+    }
+  }
+
+  text(): string {
+    return `${(this.low >>> 0).toString(36)}.${(this.high >>> 0).toString(36)}`;
+  }
 }
 
 /** Whether a stamp taken at `takenAt` may be trusted later: the file had not changed for a while then. */
@@ -35,11 +63,11 @@ export function settled(stamp: FileStamp, takenAt: number): boolean {
 
 /**
  * A resource's files as a scan found them as pulled, as one line: its JSON file, the manifest entry's hash of the
- * files (representation.ts: filesHash), the prompt text fields with a Markdown file, and the stamps of the JSON file
- * and then of each part's. A later scan makes the line of what it finds and compares: no field is parsed.
+ * files (representation.ts: filesHash), the prompt text fields with a Markdown file, and the digest of the stamps of
+ * the JSON file and then of each part's. A later scan makes the line of what it finds and compares: no field is parsed.
  */
-export function recordLine(file: string, filesHash: string, parts: readonly string[], stamps: string): string {
-  return `${file}\t${filesHash}\t${parts.join(',')}\t${stamps}`;
+export function recordLine(file: string, filesHash: string, parts: readonly string[], digest: string): string {
+  return `${file}\t${filesHash}\t${parts.join(',')}\t${digest}`;
 }
 
 export function stampsText(lines: readonly string[]): string {

@@ -7,7 +7,7 @@
  * pull or push touch anything outside it.
  */
 import { createHash } from 'node:crypto';
-import { constants, lstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants, lstatSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -135,16 +135,33 @@ function stampOf(stats: { size: number; mtimeMs: number; ctimeMs: number; ino: n
   return { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
 }
 
-/**
- * A folder on disk; `root` is an absolute path, and may itself be reached through a link. `stampsDir`: where its
- * stamps are kept (defaultStampsDir); null keeps none.
- */
-export function diskFolder(root: string, { stampsDir = defaultStampsDir() }: { stampsDir?: string | null } = {}): FolderIO {
+export interface DiskFolderOptions {
+  /** Where the folder's stamps are kept (defaultStampsDir); null keeps none. */
+  stampsDir?: string | null;
+  /**
+   * Folders (relative, '' the root) whose listings the first walk will want, listed from now on the thread pool: a
+   * command that reads the manifest before it walks a folder of 50,000 prompts then waits for neither alone. Any write
+   * before that walk drops them.
+   */
+  readAhead?: readonly string[];
+}
+
+type Listing = Awaited<ReturnType<typeof listFolder>>;
+
+/** A folder's entries, or an error (kept, not thrown, so that a listing read ahead and never used rejects nothing). */
+function listFolder(folder: string): Promise<Dirent[] | Error> {
+  return readdir(folder, { withFileTypes: true }).catch(asError);
+}
+
+/** A folder on disk; `root` is an absolute path, and may itself be reached through a link. */
+export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readAhead = [] }: DiskFolderOptions = {}): FolderIO {
   // A checked path has no `..`, `.` or empty segment, so joining needs no normalising where `/` is the separator.
   const prefix = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
   const at = path.sep === '/' ? (file: string): string => (file === '' ? root : `${prefix}${file}`) : (file: string): string => path.join(root, ...file.split('/'));
   // Folders found to be real folders, not links; lstat once each for the IO's lifetime keeps a scan of many files fast.
   const realFolders = new Set<string>();
+  let ahead: Map<string, Promise<Listing>> | undefined = readAhead.length === 0 ? undefined
+    : new Map(readAhead.filter((folder) => unsafePath(folder) === undefined || folder === '').map((folder) => [folder, listFolder(at(folder))]));
 
   /** Refuses `file` when a folder from the root down to `folder` is a link; stops where one is missing. */
   const refuseLinkedFolders = async (folder: string, file: string): Promise<void> => {
@@ -196,6 +213,7 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir() }: { s
   };
 
   const writeWith = async (file: string, text: string, flag: string): Promise<void> => {
+    ahead = undefined;
     const checking = refuseLinks(file);
     if (checking) await checking;
     const parent = parentOf(file);
@@ -284,6 +302,7 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir() }: { s
     async remove(file) {
       // rm takes a link itself away, never what it points to; only a linked folder on the way could lead outside.
       checked(file);
+      ahead = undefined;
       await refuseLinkedFolders(parentOf(file), file);
       await rm(at(file), { force: true });
     },
@@ -300,14 +319,14 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir() }: { s
     },
     async walk() {
       const entries: FolderEntry[] = [];
+      const listed = ahead;
+      ahead = undefined;
       const visit = async (folder: string): Promise<void> => {
-        let found;
-        try {
-          found = await readdir(at(folder), { withFileTypes: true });
-        } catch (error) {
+        const found = await (listed?.get(folder) ?? listFolder(at(folder)));
+        if (found instanceof Error) {
           // Gone since its parent was read (or the root never was): nothing below it.
-          if (errorCode(error) === 'ENOENT') return;
-          throw error;
+          if (errorCode(found) === 'ENOENT') return;
+          throw found;
         }
         // Thousands of files to one folder or two: only the folders below are visited, a few at a time.
         const folders: string[] = [];

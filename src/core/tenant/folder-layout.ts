@@ -19,10 +19,12 @@ export interface LayoutProblem {
   message: string;
 }
 
-/** A resource's files: `<base>.json` and a `<base>.<field>.md` for each of `parts`. */
+/** A resource's files: `<base>.json` (`file`) and a `<base>.<field>.md` for each of `parts`. */
 export interface ResourceFileSet {
   segment: Segment;
   base: string;
+  /** The JSON file's path, the walk's own text: a scan looks 65,000 of them up in maps, each hashed once. */
+  file: string;
   parts: PromptTextField[];
 }
 
@@ -173,7 +175,7 @@ export function folderLayout(entries: readonly FolderEntry[]): FolderLayout {
     const result = verdict(entry, folder, name);
     if (result === 'allowed') continue;
     if ('problem' in result) problems.push({ path: shown(entry), message: `${shown(entry)}: ${result.problem}` });
-    else if ('resource' in result) resources.set(result.base, { segment: result.resource, base: result.base, parts: [] });
+    else if ('resource' in result) resources.set(result.base, { segment: result.resource, base: result.base, file: entry.path, parts: [] });
     else parts.push({ path: result.part, base: `${folder}/${result.stem}`, stem: result.stem, field: result.field });
   }
   let byFoldedBase: Map<string, ResourceFileSet> | undefined;

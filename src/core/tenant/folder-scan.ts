@@ -6,7 +6,7 @@
 import type { JsonObject } from '../json';
 import { kindOfSegment, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
-import { folderLayout } from './folder-layout';
+import { folderLayout, type ResourceFileSet } from './folder-layout';
 import type { FolderProblem } from './folder-problems';
 import type { PromptTextField } from '../prompt-text';
 import type { PulledResource } from './manifest';
@@ -60,19 +60,22 @@ interface Texts {
  * resource, and its getters then cost nothing per instance.
  */
 class AsPulled implements LocalResource {
+  readonly segment: Segment;
+  private readonly base: string;
   readonly file: string;
   readonly id: number;
   private parsed: JsonObject | undefined;
 
   constructor(
-    readonly segment: Segment,
-    private readonly base: string,
+    { segment, base, file }: ResourceFileSet,
     readonly asPulled: PulledResource,
     readonly parts: PromptTextField[],
     private readonly io: FolderIO,
     private texts?: Texts,
   ) {
-    this.file = `${base}.json`;
+    this.segment = segment;
+    this.base = base;
+    this.file = file;
     this.id = asPulled.id;
   }
 
@@ -118,16 +121,15 @@ export async function scanFolder(io: FolderIO, { texts = true, pulled }: ScanOpt
   // are found by their place in the run (its JSON file, then its parts in order), not by a map of 100,000 paths.
   const partsOf = (parts: readonly PromptTextField[]): readonly PromptTextField[] => (texts ? parts : []);
   const toRead = stamps ? layout.resources.filter((resource) => stamps.unchangedEntry(resource) === undefined) : layout.resources;
-  const read = await io.readMany(toRead.flatMap(({ base, parts }) => [`${base}.json`, ...partsOf(parts).map((field) => textFile(base, field))]));
+  const read = await io.readMany(toRead.flatMap(({ file, base, parts }) => [file, ...partsOf(parts).map((field) => textFile(base, field))]));
   const local: LocalResource[] = [];
   let at = 0;
   for (const resource of layout.resources) {
-    const { segment, base, parts } = resource;
-    const file = `${base}.json`;
+    const { segment, base, file, parts } = resource;
     const unchanged = stamps?.unchangedEntry(resource);
     if (unchanged) {
-      stamps?.asPulled(file, unchanged);
-      local.push(new AsPulled(segment, base, unchanged, [...parts], io));
+      stamps?.asPulled(resource, unchanged);
+      local.push(new AsPulled(resource, unchanged, [...parts], io));
       continue;
     }
     const own = partsOf(parts);
@@ -146,8 +148,8 @@ export async function scanFolder(io: FolderIO, { texts = true, pulled }: ScanOpt
       }));
       const entry = matchedEntry(pulled.get(file), json, markdown);
       if (entry) {
-        stamps?.asPulled(file, entry);
-        local.push(new AsPulled(segment, base, entry, [...markdown.keys()], io, { json, markdown }));
+        stamps?.asPulled(resource, entry);
+        local.push(new AsPulled(resource, entry, [...markdown.keys()], io, { json, markdown }));
         continue;
       }
     }

@@ -14,9 +14,10 @@ import { hideUrlPasswords } from '../url-credentials';
 import type { FolderIO } from './folder-io';
 import { problemText, type FolderProblem } from './folder-problems';
 import { scanFolder, type FolderScan, type LocalResource } from './folder-scan';
-import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
+import { isSafeEntry, loadManifest, MANIFEST_FILE, writeManifest, type LoadedManifest, type Manifest, type PulledResource, noManifest } from './manifest';
 import { changedFields, filesHash, folderShape, folderValues, KEPT_ON_SERVICE, keepPulledNewlines, pulledState, resolveKept, sameValue } from './representation';
 import { ServiceNames } from './service-names';
+import { ByResource } from './by-resource';
 import { settlePending } from './settle';
 import { duplicateNames, fieldProblem, fileReferences, missingParts, readOnlyProblem, sendProblems, valueProblems } from './plan-problems';
 import { READ_ONLY } from './read-only';
@@ -65,8 +66,6 @@ export interface Plan {
 
 /** Creates and updates go in this order of kinds: what is named before what names it; deletes go the other way. */
 const ORDER: readonly Segment[] = ['tenants', 'integrations', 'ai_functions', 'ai_prompts', 'ai_actions', 'agents', 'intents', 'datasources'];
-
-const key = (segment: Segment, id: number): string => `${segment}/${id}`;
 
 /** Credentials shown masked: a plan is something people read and paste. */
 function masked(kind: KindId, field: string, value: Json | undefined): Json | undefined {
@@ -184,18 +183,14 @@ export async function localPlan(io: FolderIO, scanned?: FolderScan): Promise<Loc
 
 async function localChanges(io: FolderIO, read?: LoadedManifest, scanned?: FolderScan): Promise<FoundChanges> {
   const loaded = read ?? await loadManifest(io);
-  if (!loaded) throw new ManifestError(`This folder holds no pulled tenant (no ${MANIFEST_FILE}); pull one into it first.`);
+  if (!loaded) throw noManifest();
   const { manifest } = loaded;
   const scan = scanned ?? await scanFolder(io, { pulled: new Map(manifest.resources.map((entry) => [entry.file, entry])) });
   const problems: FolderProblem[] = [...loaded.problems, ...scan.problems];
   const local = new Map(scan.local.map((r) => [r.file, r]));
-  const pulled = new Map(manifest.resources.map((entry) => [key(entry.segment, entry.id), entry]));
-  const entries = new Map<LocalResource, PulledResource | undefined>();
-  const entryOf = (resource: LocalResource): PulledResource | undefined => {
-    if (!entries.has(resource)) entries.set(resource, resource.id === undefined ? undefined : pulled.get(key(resource.segment, resource.id)));
-    return entries.get(resource);
-  };
-  const seen = new Set<string>();
+  const pulled = new ByResource(manifest.resources.map((entry) => [entry, entry]));
+  const entryOf = (resource: LocalResource): PulledResource | undefined => (resource.id === undefined ? undefined : pulled.get({ segment: resource.segment, id: resource.id }));
+  const seen = new ByResource<true>();
   const changes: LocalChange[] = [];
   for (const resource of scan.local) {
     // Files as pulled name no file (a pull writes ids) and hold no kept credential of a new resource.
@@ -210,11 +205,12 @@ async function localChanges(io: FolderIO, read?: LoadedManifest, scanned?: Folde
       continue;
     }
     const entry = entryOf(resource);
-    if (!entry || seen.has(key(resource.segment, resource.id))) {
+    const id = { segment: resource.segment, id: resource.id };
+    if (!entry || seen.has(id)) {
       problems.push(fieldProblem(resource, ['id'], `id: ${resource.id} is ${entry ? 'in another file too' : `no ${kindOfSegment(resource.segment).label} pulled into this folder`}; remove "id" to create a new resource`));
       continue;
     }
-    seen.add(key(resource.segment, resource.id));
+    seen.set(id, true);
     if (resource.asPulled === entry || filesAsPulled(resource, entry)) continue;
     keepPulledNewlines(resource.values, resource.parts, entry);
     problems.push(...missingParts(resource, entry));
@@ -229,7 +225,7 @@ async function localChanges(io: FolderIO, read?: LoadedManifest, scanned?: Folde
   problems.push(...duplicateNames(scan.local, entryOf));
   for (const entry of manifest.resources) {
     // A file that is there but cannot be read, or that the manifest may not name, is a problem already: never a delete.
-    if (seen.has(key(entry.segment, entry.id)) || scan.unreadable.has(entry.file) || !isSafeEntry(entry)) continue;
+    if (seen.has(entry) || scan.unreadable.has(entry.file) || !isSafeEntry(entry)) continue;
     if (entry.segment === 'tenants') problems.push({ file: entry.file, message: 'the tenant\'s file is missing: a push does not delete the tenant; pull again to get it back' });
     else changes.push({ action: 'delete', segment: entry.segment, file: entry.file, fields: [], entry });
   }

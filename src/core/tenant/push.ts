@@ -19,6 +19,7 @@ import { kindOfSegment, type ResourceKind } from '../resources';
 import type { FolderIO } from './folder-io';
 import { limiter } from '../concurrency';
 import { LIMITS } from '../limits';
+import { ByResource } from './by-resource';
 import { journal, writeManifest, type Manifest, type PendingCreate, type PulledResource } from './manifest';
 import type { Change, LocalResource, Plan } from './plan';
 import { changedOnService, currentDetail } from './plan';
@@ -90,16 +91,16 @@ function staleRefusal(change: Change, fields: readonly string[] | undefined): Pu
 
 /** The manifest as a push keeps it current: entries found by kind and id, each step appended to its journal. */
 class FolderRecord {
-  private readonly entries: Map<string, PulledResource>;
+  private readonly entries: ByResource<PulledResource>;
   private pending: PendingCreate[];
 
   constructor(private readonly io: FolderIO, private readonly manifest: Manifest) {
-    this.entries = new Map(manifest.resources.map((entry) => [keyOf(entry), entry]));
+    this.entries = new ByResource(manifest.resources.map((entry) => [entry, entry]));
     this.pending = manifest.pending ?? [];
   }
 
   entryOf(change: Change): PulledResource | undefined {
-    return change.id === undefined ? undefined : this.entries.get(keyOf({ segment: change.segment, id: change.id }));
+    return change.id === undefined ? undefined : this.entries.get({ segment: change.segment, id: change.id });
   }
 
   /** A create about to be sent: if its answer is lost, the next plan finds the resource instead of creating it twice. */
@@ -109,7 +110,7 @@ class FolderRecord {
   }
 
   async set(entry: PulledResource, replacing?: PulledResource): Promise<void> {
-    this.entries.set(keyOf(entry), entry);
+    this.entries.set(entry, entry);
     await journal(this.io, { set: entry, ...(replacing && replacing.file !== entry.file ? { replaces: replacing.file } : {}) });
     if (this.pending.some((p) => p.file === entry.file)) {
       this.pending = this.pending.filter((p) => p.file !== entry.file);
@@ -119,7 +120,7 @@ class FolderRecord {
 
   async delete(entry: PulledResource | undefined): Promise<void> {
     if (!entry) return;
-    this.entries.delete(keyOf(entry));
+    this.entries.delete(entry);
     await journal(this.io, { drop: entry.file });
   }
 
@@ -127,10 +128,6 @@ class FolderRecord {
   async fold(): Promise<void> {
     await writeManifest(this.io, { ...this.manifest, resources: [...this.entries.values()], pending: this.pending });
   }
-}
-
-function keyOf(entry: Pick<PulledResource, 'segment' | 'id'>): string {
-  return `${entry.segment}/${entry.id}`;
 }
 
 /**

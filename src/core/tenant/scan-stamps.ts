@@ -2,7 +2,7 @@
  * The stamps of one scan of a folder with its manifest (file-stamps.ts): which resources' files still carry the
  * stamps they had when found as pulled (the scan does not read them), and the records to keep for the next scan.
  */
-import { parseStamps, recordLine, settled, stampsText, stampText } from './file-stamps';
+import { parseStamps, recordLine, settled, StampDigest, stampsText } from './file-stamps';
 import type { FolderIO } from './folder-io';
 import type { ResourceFileSet } from './folder-layout';
 import type { PulledResource } from './manifest';
@@ -10,21 +10,41 @@ import { textFile } from './representation';
 
 interface Stamped {
   entry: PulledResource;
-  /** The record of the files as found now (file-stamps.ts: recordLine). */
-  line: string;
+  /** The digest of the files' stamps as found now (file-stamps.ts: StampDigest). */
+  digest: string;
+  /** The kept line, when it records the files as found now. */
+  kept?: string;
   /** Trusted next time: every file had settled when stamped. */
   settled: boolean;
 }
 
+/** Whether a kept line (file-stamps.ts: recordLine) of `file` records these files, compared in place: no line is made. */
+function records(line: string, file: string, filesHash: string, parts: readonly string[], digest: string): boolean {
+  let at = file.length + 1;
+  if (!line.startsWith(filesHash, at)) return false;
+  at += filesHash.length;
+  if (line.charCodeAt(at++) !== TAB) return false;
+  for (const [index, part] of parts.entries()) {
+    if (index > 0 && line.charCodeAt(at++) !== COMMA) return false;
+    if (!line.startsWith(part, at)) return false;
+    at += part.length;
+  }
+  return line.charCodeAt(at) === TAB && line.length === at + 1 + digest.length && line.endsWith(digest);
+}
+
+const TAB = 9;
+const COMMA = 44;
+
 export class ScanStamps {
   private readonly lines: string[] = [];
+  /** Lines made by this scan: while there are none, and every kept line is kept, the store is not written again. */
+  private made = 0;
 
   private constructor(
     private readonly io: FolderIO,
     private readonly loaded: string | undefined,
-    /** The resources whose files are as the kept stamps say, so as pulled, with their entries. */
-    private readonly unchanged: ReadonlyMap<ResourceFileSet, PulledResource>,
-    private readonly stamped: ReadonlyMap<string, Stamped>,
+    private readonly keptCount: number,
+    private readonly stamped: ReadonlyMap<ResourceFileSet, Stamped>,
   ) {}
 
   /**
@@ -34,16 +54,15 @@ export class ScanStamps {
   static async take(io: FolderIO, resources: readonly ResourceFileSet[], pulled: ReadonlyMap<string, PulledResource>): Promise<ScanStamps> {
     const loaded = await io.stampStore?.read();
     const kept = parseStamps(loaded);
-    const candidates = resources.filter(({ base }) => pulled.get(`${base}.json`)?.files !== undefined);
+    const candidates = resources.filter(({ file }) => pulled.get(file)?.files !== undefined);
     const takenAt = Date.now();
-    const stamps = await io.stamps(candidates.flatMap(({ base, parts }) => [`${base}.json`, ...parts.map((field) => textFile(base, field))]));
-    const unchanged = new Map<ResourceFileSet, PulledResource>();
-    const stamped = new Map<string, Stamped>();
+    const stamps = await io.stamps(candidates.flatMap(({ file, base, parts }) => [file, ...parts.map((field) => textFile(base, field))]));
+    const stamped = new Map<ResourceFileSet, Stamped>();
     let at = 0;
     for (const resource of candidates) {
-      const { base, parts } = resource;
-      // One pass over the resource's stamps, no array of them: a scan makes this line for 65,000 resources.
-      let texts = '';
+      const { file, parts } = resource;
+      // One pass over the resource's stamps, no array of them: a scan makes this digest for 65,000 resources.
+      const digest = new StampDigest();
       let allSettled = true;
       let missing = false;
       for (let index = 0; index <= parts.length; index++) {
@@ -52,33 +71,41 @@ export class ScanStamps {
           missing = true;
           break;
         }
-        texts = index === 0 ? stampText(stamp) : `${texts} ${stampText(stamp)}`;
+        digest.add(stamp);
         allSettled &&= settled(stamp, takenAt);
       }
       at += 1 + parts.length;
       if (missing) continue;
-      const file = `${base}.json`;
       const entry = pulled.get(file) as PulledResource;
-      const line = recordLine(file, entry.files as string, parts, texts);
-      stamped.set(file, { entry, line, settled: allSettled });
-      if (kept.get(file) === line) unchanged.set(resource, entry);
+      const text = digest.text();
+      const line = kept.get(file);
+      const same = line !== undefined && records(line, file, entry.files as string, parts, text);
+      stamped.set(resource, { entry, digest: text, settled: allSettled, ...(same ? { kept: line } : {}) });
     }
-    return new ScanStamps(io, loaded, unchanged, stamped);
+    return new ScanStamps(io, loaded, kept.size, stamped);
   }
 
   /** The entry of a resource whose files are as its kept stamps say. */
   unchangedEntry(resource: ResourceFileSet): PulledResource | undefined {
-    return this.unchanged.get(resource);
+    const stamped = this.stamped.get(resource);
+    return stamped?.kept === undefined ? undefined : stamped.entry;
   }
 
   /** A resource found as pulled, by its stamps or its content: its stamps are kept, when they can be trusted. */
-  asPulled(file: string, entry: PulledResource): void {
-    const stamped = this.stamped.get(file);
-    if (stamped?.settled && stamped.entry === entry) this.lines.push(stamped.line);
+  asPulled(resource: ResourceFileSet, entry: PulledResource): void {
+    const stamped = this.stamped.get(resource);
+    if (!stamped?.settled || stamped.entry !== entry) return;
+    if (stamped.kept !== undefined) {
+      this.lines.push(stamped.kept);
+      return;
+    }
+    this.lines.push(recordLine(resource.file, entry.files as string, resource.parts, stamped.digest));
+    this.made += 1;
   }
 
   /** Keeps the records of this scan for the next one (only when they differ: a folder of 50,000 has a large one). */
   async save(): Promise<void> {
+    if (this.made === 0 && this.lines.length === this.keptCount) return;
     const text = stampsText(this.lines);
     if (text !== (this.loaded ?? stampsText([]))) await this.io.stampStore?.write(text);
   }
