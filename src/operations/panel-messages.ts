@@ -3,7 +3,7 @@
  * them in. Pure (no `vscode`), so it is tested in plain Node.
  */
 import { MAX_INPUT_LENGTH } from '../core/run-inputs';
-import { RUN_FIELDS, type RunField } from './render';
+import { RUN_FIELDS, type RunField } from './run-fields';
 
 /** What the page's buttons and its inputs form post; `parsePanelRequest` lets nothing else through. */
 export type PanelRequest =

@@ -4,7 +4,8 @@ import type { Logger } from '../core/logger';
 import { shortLabel } from '../core/uri';
 import type { Log } from '../log';
 import { parsePanelRequest, type PanelRequest } from './panel-messages';
-import { renderResults, type PanelModel } from './render';
+import type * as Render from './render';
+import type { PanelModel } from './render';
 
 export type { PanelRequest } from './panel-messages';
 export type { PanelModel } from './render';
@@ -42,7 +43,9 @@ export class ResultsPanel implements vscode.Disposable {
     // The tab names the resource, as the page's heading does.
     this.panel.title = `Results: ${shortLabel(model.resourceLabel)}`;
     const webview = this.panel.webview;
-    webview.html = renderResults(model, {
+    // scripts/build.mjs keeps './render' in dist/results-render.js, loaded at the panel's first render.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    webview.html = (require('./render') as typeof Render).renderResults(model, {
       // A fresh nonce per document: a nonce that never repeats cannot be learnt from an earlier page.
       nonce: randomBytes(16).toString('base64'),
       cspSource: webview.cspSource,

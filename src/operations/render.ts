@@ -13,6 +13,7 @@ import { button, formatTime, html, time, type Html } from './html';
 import { inputsForm } from './render-form';
 import { conversationSection } from './render-conversation';
 import { nextStep } from '../core/run-conversations';
+import { FIELDS, type RunField } from './run-fields';
 
 export interface PanelModel {
   /** The resource's `convai:` URI. */
@@ -38,19 +39,6 @@ export interface PanelAssets {
   scriptUri: string;
   styleUri: string;
 }
-
-/** The inputs and outputs of each operation (service API 4.2 and 4.3), in the order shown. */
-const FIELDS = {
-  test_prompt: { inputs: ['prompt_text', 'prompt_params'], outputs: ['response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params'] },
-  execute_action: { inputs: ['action', 'params'], outputs: ['result', 'status'] },
-  send_request: { inputs: ['arguments'], outputs: ['status', 'headers', 'body', 'request'] },
-} as const satisfies Record<Operation, { inputs: readonly string[]; outputs: readonly string[] }>;
-
-type OperationFields = (typeof FIELDS)[Operation];
-/** A field the page may ask to copy. */
-export type RunField = OperationFields['inputs'][number] | OperationFields['outputs'][number];
-
-export const RUN_FIELDS: ReadonlySet<string> = new Set(Object.values(FIELDS).flatMap((f) => [...f.inputs, ...f.outputs]));
 
 const PREVIEW_LENGTH = 80;
 
