@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
-import { parseStamps, recordLine, settled, SETTLED_MS, StampDigest, stampsText, type FileStamp } from '../../src/core/tenant/file-stamps';
+import { FINE_SETTLED_MS, parseStamps, recordLine, settled, SETTLED_MS, StampDigest, stampsText, type FileStamp } from '../../src/core/tenant/file-stamps';
 import { diskFolder, memoryFolder, type FolderIO } from '../../src/core/tenant/folder-io';
 import { writeManifest, type Manifest } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
@@ -110,9 +110,14 @@ describe('folder stamps: a plan reads only what changed since the last scan', ()
   });
 
   it('trusts a stamp only when the file had settled before it was taken', () => {
-    const stamp = { size: 10, mtimeMs: 1_000, ctimeMs: 1_500, ino: 7 };
-    assert.equal(settled(stamp, 1_500 + SETTLED_MS), true);
-    assert.equal(settled(stamp, 1_500 + SETTLED_MS - 1), false, 'the later of the two times counts');
+    const coarse = { size: 10, mtimeMs: 1_000, ctimeMs: 2_000, ino: 7 };
+    assert.equal(settled(coarse, 2_000 + SETTLED_MS), true);
+    assert.equal(settled(coarse, 2_000 + SETTLED_MS - 1), false, 'the later of the two times counts');
+    // A clock that keeps fractions of a second moves in ticks of at most a few milliseconds.
+    const fine = { size: 10, mtimeMs: 1_000.25, ctimeMs: 1_500.25, ino: 7 };
+    assert.equal(settled(fine, 1_500.25 + FINE_SETTLED_MS), true);
+    assert.equal(settled(fine, 1_500.25 + FINE_SETTLED_MS - 1), false);
+    assert.equal(settled({ ...coarse, ctimeMs: 2_000.5 }, 2_000.5 + FINE_SETTLED_MS), true, 'one fine time shows the clock is fine');
     const line = recordLine('intents/orders.json', 'h', [], '10:1000:1500:7');
     assert.deepEqual([...parseStamps(stampsText([line]))], [['intents/orders.json', line]]);
   });
@@ -123,6 +128,9 @@ describe('folder stamps: a plan reads only what changed since the last scan', ()
     try {
       const io = diskFolder(root, { stampsDir });
       await pulled(io);
+      // Changed just now, whatever the time the pull took: both times are set to this moment.
+      const now = new Date();
+      for (const file of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) fs.utimesSync(path.join(root, file), now, now);
       assert.deepEqual((await localPlan(io)).changes, []);
       // An edit within the clock's tick of the pull's write would keep the time: these files are read again next time.
       assert.deepEqual(fs.readdirSync(stampsDir), []);

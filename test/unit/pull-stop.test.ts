@@ -56,4 +56,21 @@ describe('pull: stopped midway', () => {
     assert.equal((await readManifest(io))?.resources.length, PROMPTS + 1);
     assert.deepEqual((await localPlan(io)).changes, []);
   });
+
+  it('keeps, pulling into the unchanged folder, the stamps of the files it found as pulled: the plan after it reads none', async () => {
+    const io = memoryFolder();
+    const target = { connection: 'local', baseUrl: service.url, tenantId };
+    await pullTenant(client, io, target);
+    await pullTenant(client, io, target);
+    const read: string[] = [];
+    const readMany = io.readMany.bind(io);
+    io.readMany = (files) => {
+      read.push(...files);
+      return readMany(files);
+    };
+    assert.deepEqual((await localPlan(io)).changes, []);
+    assert.deepEqual(read, [], 'every resource was found as pulled by its stamps');
+    io.files.set('ai_prompts/prompt-7.system.md', 'Edited.\n');
+    assert.deepEqual((await localPlan(io)).changes.map((change) => change.file), ['ai_prompts/prompt-7.json']);
+  });
 });

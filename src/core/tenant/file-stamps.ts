@@ -21,6 +21,12 @@ export interface FileStamp {
 /** The coarsest clock of common file systems (FAT's two seconds), with room for a network share's. */
 export const SETTLED_MS = 3_000;
 
+/**
+ * A clock finer than a second (ext4, APFS, NTFS and most shares keep fractions) still moves in ticks of the system's
+ * timer, at most Windows' 15.6 ms: a stamp taken this long after the file's change lies in a later tick.
+ */
+export const FINE_SETTLED_MS = 100;
+
 const HEADER = 'convai-folder-stamps 3';
 
 /** One 32-bit step of MurmurHash3's mixing. */
@@ -56,9 +62,29 @@ export class StampDigest {
   }
 }
 
-/** Whether a stamp taken at `takenAt` may be trusted later: the file had not changed for a while then. */
+/**
+ * Whether a stamp taken at `takenAt` may be trusted later: the file had not changed for a while then, a while being
+ * SETTLED_MS where both of its times are whole seconds (a clock that coarse) and FINE_SETTLED_MS otherwise.
+ */
 export function settled(stamp: FileStamp, takenAt: number): boolean {
-  return takenAt - Math.max(stamp.mtimeMs, stamp.ctimeMs) >= SETTLED_MS;
+  const fine = stamp.mtimeMs % 1000 !== 0 || stamp.ctimeMs % 1000 !== 0;
+  return takenAt - Math.max(stamp.mtimeMs, stamp.ctimeMs) >= (fine ? FINE_SETTLED_MS : SETTLED_MS);
+}
+
+/**
+ * The digest of `count` stamps from `at` (a resource's files: its JSON file, then its parts in PROMPT_TEXT_FIELDS
+ * order), and whether every one had settled by `takenAt`; undefined when a file had no stamp.
+ */
+export function digestOf(stamps: ReadonlyArray<FileStamp | undefined>, at: number, count: number, takenAt: number): { digest: string; settled: boolean } | undefined {
+  const digest = new StampDigest();
+  let allSettled = true;
+  for (let index = at; index < at + count; index++) {
+    const stamp = stamps[index];
+    if (stamp === undefined) return undefined;
+    digest.add(stamp);
+    allSettled &&= settled(stamp, takenAt);
+  }
+  return { digest: digest.text(), settled: allSettled };
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Json, JsonObject } from '../json';
 import { mapWithLimit } from '../concurrency';
 import { LIMITS } from '../limits';
 import { ServiceError } from '../errors';
-import { PROMPT_TEXT_FIELDS } from '../prompt-text';
+import { PROMPT_TEXT_FIELDS, type PromptTextField } from '../prompt-text';
 import { repeatedBy } from '../repeated';
 import { kindById, kindOfSegment, TENANT_SEGMENTS, type ResourceKind, type Segment } from '../resources';
 import type { FolderEntry, FolderIO } from './folder-io';
@@ -23,6 +23,7 @@ import { compactEntry, loadManifest, MANIFEST_FILE, ManifestError, resourceBase,
 import { changedFields, fieldHashes, filesHash, filesOfTexts, folderValues, keepPulledNewlines, readResource, removeResource, resourceFiles, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { READ_ONLY } from './read-only';
 import { settlePending } from './settle';
+import { digestOf, recordLine, stampsText } from './file-stamps';
 
 export interface PullTarget {
   connection: string;
@@ -167,6 +168,19 @@ interface PulledOne {
   written: string[];
   removed: string[];
   kept: KeptChange[];
+  /** The record of its files' stamps (file-stamps.ts), when they were all there as pulled and had settled. */
+  stamps?: string;
+}
+
+/**
+ * The files of a resource in the order its stamps are digested (its JSON file, then its parts in PROMPT_TEXT_FIELDS
+ * order), with those parts, when every one is in the folder already.
+ */
+function stampedFiles(files: ReadonlyArray<readonly [string, string]>, base: string, existing: ReadonlySet<string>): { files: string[]; parts: PromptTextField[] } | undefined {
+  const names = new Set(files.map(([file]) => file));
+  const parts = PROMPT_TEXT_FIELDS.filter((field) => names.has(textFile(base, field)));
+  const ordered = [`${base}.json`, ...parts.map((field) => textFile(base, field))];
+  return ordered.length === files.length && ordered.every((file) => existing.has(file)) ? { files: ordered, parts } : undefined;
 }
 
 /**
@@ -183,6 +197,11 @@ async function pullResource(io: FolderIO, item: Listed, base: string, old: Pulle
   const files = filesOfTexts(texts, base);
   const stale = PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
   const present = files.filter(([file]) => existing.has(file));
+  // Stamped before they are read, as a scan stamps (scan-stamps.ts): a stamp never vouches for newer content. Then the
+  // plan after a pull into an unchanged folder reads none of them.
+  const stamped = io.stampStore ? stampedFiles(files, base, existing) : undefined;
+  const takenAt = Date.now();
+  const stamps = stamped ? await io.stamps(stamped.files) : [];
   const outcomes = await io.readMany(present.map(([file]) => file));
   const onDisk = new Map(present.map(([file], index) => [file, outcomes[index]] as const));
   const differ = files.filter(([file, text]) => {
@@ -190,7 +209,11 @@ async function pullResource(io: FolderIO, item: Listed, base: string, old: Pulle
     if (outcome instanceof Error) throw outcome;
     return outcome !== text;
   });
-  if (differ.length === 0 && stale.length === 0) return { entry, written: [], removed: [], kept: [] };
+  if (differ.length === 0 && stale.length === 0) {
+    const found = stamped && digestOf(stamps, 0, stamps.length, takenAt);
+    const line = stamped && found?.settled ? recordLine(entry.file, hashed, stamped.parts, found.digest) : undefined;
+    return { entry, written: [], removed: [], kept: [], ...(line === undefined ? {} : { stamps: line }) };
+  }
   const change = old ? await mergeResource(io, item, base, old, values) : { writes: differ, removals: stale, kept: [] };
   for (const [file, text] of change.writes) await io.write(file, text);
   for (const file of change.removals) await io.remove(file);
@@ -239,6 +262,7 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   const written: string[] = [];
   const removed: string[] = [];
   const pulled: PulledResource[] = [];
+  const stampLines: string[] = [];
   const manifestOf = (resources: PulledResource[]): Manifest => ({ connection: target.connection, baseUrl: target.baseUrl, tenantId: target.tenantId, resources, pending: previous?.pending });
   let done = 0;
   try {
@@ -257,6 +281,7 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
         written.push(...outcome.written);
         removed.push(...outcome.removed);
         kept.push(...outcome.kept);
+        if (outcome.stamps !== undefined) stampLines.push(outcome.stamps);
       }
     }
   } catch (error) {
@@ -276,6 +301,8 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     }
   }
   await writeManifest(io, manifestOf(resources));
+  // The pull found every resource: what it did not find as pulled has no stamps to keep (its files were just written).
+  await io.stampStore?.write(stampsText(stampLines));
   const files = new Map(pulled.map((entry) => [`${entry.segment}/${entry.id}`, entry.file]));
   kept.sort((a, b) => a.file.localeCompare(b.file));
   return {

@@ -2,7 +2,7 @@
  * The stamps of one scan of a folder with its manifest (file-stamps.ts): which resources' files still carry the
  * stamps they had when found as pulled (the scan does not read them), and the records to keep for the next scan.
  */
-import { parseStamps, recordLine, settled, StampDigest, stampsText } from './file-stamps';
+import { digestOf, parseStamps, recordLine, stampsText } from './file-stamps';
 import type { FolderIO } from './folder-io';
 import type { ResourceFileSet } from './folder-layout';
 import type { PulledResource } from './manifest';
@@ -61,26 +61,13 @@ export class ScanStamps {
     let at = 0;
     for (const resource of candidates) {
       const { file, parts } = resource;
-      // One pass over the resource's stamps, no array of them: a scan makes this digest for 65,000 resources.
-      const digest = new StampDigest();
-      let allSettled = true;
-      let missing = false;
-      for (let index = 0; index <= parts.length; index++) {
-        const stamp = stamps[at + index];
-        if (stamp === undefined) {
-          missing = true;
-          break;
-        }
-        digest.add(stamp);
-        allSettled &&= settled(stamp, takenAt);
-      }
+      const found = digestOf(stamps, at, 1 + parts.length, takenAt);
       at += 1 + parts.length;
-      if (missing) continue;
+      if (!found) continue;
       const entry = pulled.get(file) as PulledResource;
-      const text = digest.text();
       const line = kept.get(file);
-      const same = line !== undefined && records(line, file, entry.files as string, parts, text);
-      stamped.set(resource, { entry, digest: text, settled: allSettled, ...(same ? { kept: line } : {}) });
+      const same = line !== undefined && records(line, file, entry.files as string, parts, found.digest);
+      stamped.set(resource, { entry, ...found, ...(same ? { kept: line } : {}) });
     }
     return new ScanStamps(io, loaded, kept.size, stamped);
   }
