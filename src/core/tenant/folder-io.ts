@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mapWithLimit } from '../concurrency';
 import { LIMITS } from '../limits';
-import type { FileStamp } from './file-stamps';
+import { putStamp, stampTable, type FileStamp, type StampTable } from './file-stamps';
 import { unsafePath } from './folder-paths';
 import { withoutBom } from '../text';
 
@@ -44,8 +44,8 @@ export interface FolderIO {
   list(folder: string): Promise<string[]>;
   /** Every entry below the root, sorted by path; dot-folders and links are listed but not looked into. */
   walk(): Promise<FolderEntry[]>;
-  /** Each file's stamp (file-stamps.ts), in order; undefined for one missing or that cannot be looked at. */
-  stamps(files: readonly string[]): Promise<Array<FileStamp | undefined>>;
+  /** Each file's stamp (file-stamps.ts), in order; none (NaN) for one missing or that cannot be looked at. */
+  stamps(files: readonly string[]): Promise<StampTable>;
   /** As `read`, at once: for a file whose folder this IO has looked at already (`stamps`, `readMany`). */
   readKnown(file: string): string | undefined;
   /** Where the folder's stamps are kept between runs (outside the folder); none: every scan reads every file. */
@@ -129,10 +129,6 @@ function stampStore(root: string, dir: string): NonNullable<FolderIO['stampStore
       }
     },
   };
-}
-
-function stampOf(stats: { size: number; mtimeMs: number; ctimeMs: number; ino: number }): FileStamp {
-  return { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
 }
 
 export interface DiskFolderOptions {
@@ -247,15 +243,16 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
       return readNow(knownPath(file));
     },
     async stamps(files) {
-      const stamps: Array<FileStamp | undefined> = [];
-      for (const file of files) {
+      const stamps = stampTable(files.length);
+      for (let index = 0; index < files.length; index++) {
+        const file = files[index] as string;
         try {
           const checking = refuseLinks(file);
           if (checking) await checking;
           const stats = lstatSync(at(file), { throwIfNoEntry: false });
-          stamps.push(stats?.isFile() ? stampOf(stats) : undefined);
+          if (stats?.isFile()) putStamp(stamps, index, stats);
         } catch {
-          stamps.push(undefined);
+          // No stamp: the file is read.
         }
       }
       return stamps;
@@ -368,10 +365,12 @@ export function memoryFolder(files: Map<string, string> = new Map()): FolderIO &
       return text === undefined ? undefined : withoutBom(text);
     },
     async stamps(many) {
-      return many.map((file) => {
+      const stamps = stampTable(many.length);
+      for (const [index, file] of many.entries()) {
         const text = files.get(file);
-        return text === undefined ? undefined : memoryStamp(text);
-      });
+        if (text !== undefined) putStamp(stamps, index, memoryStamp(text));
+      }
+      return stamps;
     },
     async read(file) {
       checked(file);

@@ -23,7 +23,7 @@ import { compactEntry, loadManifest, MANIFEST_FILE, ManifestError, resourceBase,
 import { changedFields, fieldHashes, filesHash, filesOfTexts, folderValues, keepPulledNewlines, readResource, removeResource, resourceFiles, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { READ_ONLY } from './read-only';
 import { settlePending } from './settle';
-import { digestOf, recordLine, stampsText } from './file-stamps';
+import { digestOf, recordLine, stampsText, stampTable } from './file-stamps';
 
 export interface PullTarget {
   connection: string;
@@ -201,7 +201,7 @@ async function pullResource(io: FolderIO, item: Listed, base: string, old: Pulle
   // plan after a pull into an unchanged folder reads none of them.
   const stamped = io.stampStore ? stampedFiles(files, base, existing) : undefined;
   const takenAt = Date.now();
-  const stamps = stamped ? await io.stamps(stamped.files) : [];
+  const stamps = stamped ? await io.stamps(stamped.files) : stampTable(0);
   const outcomes = await io.readMany(present.map(([file]) => file));
   const onDisk = new Map(present.map(([file], index) => [file, outcomes[index]] as const));
   const differ = files.filter(([file, text]) => {
@@ -210,7 +210,7 @@ async function pullResource(io: FolderIO, item: Listed, base: string, old: Pulle
     return outcome !== text;
   });
   if (differ.length === 0 && stale.length === 0) {
-    const found = stamped && digestOf(stamps, 0, stamps.length, takenAt);
+    const found = stamped && digestOf(stamps, 0, stamped.files.length, takenAt);
     const line = stamped && found?.settled ? recordLine(entry.file, hashed, stamped.parts, found.digest) : undefined;
     return { entry, written: [], removed: [], kept: [], ...(line === undefined ? {} : { stamps: line }) };
   }

@@ -37,13 +37,11 @@ const COMMA = 44;
 
 export class ScanStamps {
   private readonly lines: string[] = [];
-  /** Lines made by this scan: while there are none, and every kept line is kept, the store is not written again. */
+  /** Lines made by this scan: while there are none, the store is not written again. */
   private made = 0;
 
   private constructor(
     private readonly io: FolderIO,
-    private readonly loaded: string | undefined,
-    private readonly keptCount: number,
     private readonly stamped: ReadonlyMap<ResourceFileSet, Stamped>,
   ) {}
 
@@ -52,8 +50,7 @@ export class ScanStamps {
    * stamp has another one next time, so a stamp never vouches for content newer than it.
    */
   static async take(io: FolderIO, resources: readonly ResourceFileSet[], pulled: ReadonlyMap<string, PulledResource>): Promise<ScanStamps> {
-    const loaded = await io.stampStore?.read();
-    const kept = parseStamps(loaded);
+    const kept = parseStamps(await io.stampStore?.read());
     const candidates = resources.filter(({ file }) => pulled.get(file)?.files !== undefined);
     const takenAt = Date.now();
     const stamps = await io.stamps(candidates.flatMap(({ file, base, parts }) => [file, ...parts.map((field) => textFile(base, field))]));
@@ -69,7 +66,7 @@ export class ScanStamps {
       const same = line !== undefined && records(line, file, entry.files as string, parts, found.digest);
       stamped.set(resource, { entry, ...found, ...(same ? { kept: line } : {}) });
     }
-    return new ScanStamps(io, loaded, kept.size, stamped);
+    return new ScanStamps(io, stamped);
   }
 
   /** The entry of a resource whose files are as its kept stamps say. */
@@ -90,10 +87,12 @@ export class ScanStamps {
     this.made += 1;
   }
 
-  /** Keeps the records of this scan for the next one (only when they differ: a folder of 50,000 has a large one). */
+  /**
+   * Keeps the records of this scan for the next one, when it made any (a folder of 50,000 has a large one). Kept lines
+   * of files changed since are no longer written, but they do no harm meanwhile: they match no stamp.
+   */
   async save(): Promise<void> {
-    if (this.made === 0 && this.lines.length === this.keptCount) return;
-    const text = stampsText(this.lines);
-    if (text !== (this.loaded ?? stampsText([]))) await this.io.stampStore?.write(text);
+    if (this.made === 0) return;
+    await this.io.stampStore?.write(stampsText(this.lines));
   }
 }
