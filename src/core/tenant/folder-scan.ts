@@ -34,8 +34,6 @@ export interface FolderScan {
   problems: FolderProblem[];
   /** Resource files that are there but cannot be read: their resources are neither updated nor deleted. */
   unreadable: Set<string>;
-  /** Every file below the folder, dot-folders' contents aside. */
-  files: Set<string>;
 }
 
 export interface ScanOptions {
@@ -164,5 +162,5 @@ export async function scanFolder(io: FolderIO, { texts = true, pulled }: ScanOpt
     }
   }
   await stamps?.save();
-  return { local, problems, unreadable, files: new Set(entries.filter((e) => e.type === 'file').map((e) => e.path)) };
+  return { local, problems, unreadable };
 }

@@ -214,7 +214,8 @@ function parsedByLines(text: string): { value: unknown; lines: string[] } | unde
   const lines: string[] = [];
   const resources: unknown[] = [];
   try {
-    for (const [index, row] of rows.entries()) {
+    for (let index = 0; index < rows.length; index++) {
+      const row = rows[index] as string;
       const last = index === rows.length - 1;
       if (!row.startsWith(ENTRY_INDENT) || row.endsWith(',') === last) return undefined;
       const line = row.slice(ENTRY_INDENT.length, last ? undefined : -1);

@@ -13,7 +13,7 @@ interface Stamped {
   /** The digest of the files' stamps as found now (file-stamps.ts: StampDigest). */
   digest: string;
   /** The kept line, when it records the files as found now. */
-  kept?: string;
+  kept: string | undefined;
   /** Trusted next time: every file had settled when stamped. */
   settled: boolean;
 }
@@ -53,7 +53,12 @@ export class ScanStamps {
     const kept = parseStamps(await io.stampStore?.read());
     const candidates = resources.filter(({ file }) => pulled.get(file)?.files !== undefined);
     const takenAt = Date.now();
-    const stamps = await io.stamps(candidates.flatMap(({ file, base, parts }) => [file, ...parts.map((field) => textFile(base, field))]));
+    const files: string[] = [];
+    for (const { file, base, parts } of candidates) {
+      files.push(file);
+      for (const field of parts) files.push(textFile(base, field));
+    }
+    const stamps = await io.stamps(files);
     const stamped = new Map<ResourceFileSet, Stamped>();
     let at = 0;
     for (const resource of candidates) {
@@ -64,7 +69,7 @@ export class ScanStamps {
       const entry = pulled.get(file) as PulledResource;
       const line = kept.get(file);
       const same = line !== undefined && records(line, file, entry.files as string, parts, found.digest);
-      stamped.set(resource, { entry, ...found, ...(same ? { kept: line } : {}) });
+      stamped.set(resource, { entry, digest: found.digest, settled: found.settled, kept: same ? line : undefined });
     }
     return new ScanStamps(io, stamped);
   }
