@@ -24,7 +24,7 @@ import { journal, writeManifest, type Manifest, type PendingCreate, type PulledR
 import type { Change, LocalResource, Plan } from './plan';
 import { changedOnService, currentDetail } from './plan';
 import { fileReferences } from './plan-problems';
-import { fieldsNotTaken, folderShape, folderValues, pulledState, removeResource, resolveKept, shownAfterWrite, wireValue, writeResource } from './representation';
+import { fieldsNotTaken, folderShape, folderValues, pulledState, removeResource, resolveKept, shownAfterWrite, textFile, wireValue, writeResource } from './representation';
 import { plural } from '../text';
 
 export class PushRefused extends Error {}
@@ -217,7 +217,9 @@ export async function push(client: ServiceClient, io: FolderIO, plan: Plan, opti
     const refused = notTaken(kind, change, body, held);
     const shown = shownAfterWrite(held, resource.values, refused.map(({ field }) => field));
     await record.set({ segment: change.segment, id, file: change.file, name: typeof detail.name === 'string' ? detail.name : change.name, ...pulledState(kind, id, held) }, old);
-    await writeResource(io, kind, id, shown, base);
+    // An update's files are those the plan read (its JSON file and its parts): only those are removed when not written.
+    const present = change.action === 'update' ? new Set([change.file, ...resource.parts.map((field) => textFile(base, field))]) : undefined;
+    await writeResource(io, kind, id, shown, base, present);
     missed.push(...refused);
   };
 
