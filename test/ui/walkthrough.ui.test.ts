@@ -116,8 +116,8 @@ describe('the Get Started walkthrough', () => {
     // The first step's Markdown, in a webview of the workbench's.
     const media = page.frameLocator('.getting-started-media iframe.webview.ready').frameLocator('iframe#active-frame');
     const shown = media.getByText('asks for:');
-    for (let look = 0; !(await shown.waitFor({ timeout: 5_000 }).then(() => true, () => false)); look++) {
-      if (look === 2) throw new Error('the first step\'s Markdown did not show beside the steps');
+    for (let look = 0; !(await shown.waitFor({ timeout: 8_000 }).then(() => true, () => false)); look++) {
+      if (look === 3) throw new Error('the first step\'s Markdown did not show beside the steps');
       // Its webview sometimes stays blank in code-server: choosing another step and this one again, as a user
       // would, loads it anew.
       await step(page, STEPS[1] as string).locator('.step-title').click();
