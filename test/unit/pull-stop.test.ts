@@ -15,11 +15,8 @@ const PROMPTS = 620;
 class StoppingClient extends ServiceClient {
   gets = 0;
   failFrom = Infinity;
-  /** Told of each prompt's GET as it is sent. */
-  onPrompt: (() => void) | undefined;
 
   override async get(kind: ResourceKind, id: number, tenantId?: number): Promise<JsonObject> {
-    if (kind.id === 'prompt') this.onPrompt?.();
     if (kind.id === 'prompt' && ++this.gets >= this.failFrom) throw new Error('the connection was lost');
     return super.get(kind, id, tenantId);
   }
@@ -75,25 +72,5 @@ describe('pull: stopped midway', () => {
     assert.deepEqual(read, [], 'every resource was found as pulled by its stamps');
     io.files.set('ai_prompts/prompt-7.system.md', 'Edited.\n');
     assert.deepEqual((await localPlan(io)).changes.map((change) => change.file), ['ai_prompts/prompt-7.json']);
-  });
-
-  it('asks for the next batch of details before it writes the files of this one', async () => {
-    const io = memoryFolder();
-    let writes = 0;
-    const write = io.write.bind(io);
-    io.write = (file, text) => {
-      writes += 1;
-      return write(file, text);
-    };
-    const writesAtGet: number[] = [];
-    client.onPrompt = () => writesAtGet.push(writes);
-    try {
-      await pullTenant(client, io, { connection: 'local', baseUrl: service.url, tenantId });
-    } finally {
-      client.onPrompt = undefined;
-    }
-    // The first batch holds the tenant and 499 prompts: the 500th prompt is the second batch's first.
-    assert.equal(writesAtGet.length, PROMPTS);
-    assert.equal(writesAtGet[499], 0, 'the second batch was asked for before the first batch wrote a file');
   });
 });

@@ -163,9 +163,6 @@ async function mergeResource(io: FolderIO, item: Listed, base: string, old: Pull
 }
 
 
-/** Resources written between two looks at the answers of the requests under way. */
-const WRITES_BETWEEN_ANSWERS = 16;
-
 interface PulledOne {
   entry: PulledResource;
   written: string[];
@@ -258,8 +255,8 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   }
 
   // Details, since lists leave fields out (a prompt's texts, an integration's url and tec_params, ...), a batch at a
-  // time: its requests at the connection's concurrency, then its files (while the next batch's requests are under
-  // way), so memory holds two batches' texts, not the tenant's. Stopped (Cancel, a failed request), the manifest is written with what was written, so it matches the
+  // time: its requests at the connection's concurrency, then its files, so memory holds one batch's texts, not the
+  // tenant's. Stopped (Cancel, a failed request), the manifest is written with what was written, so it matches the
   // files, and the next pull completes the folder.
   const kept: KeptChange[] = [];
   const written: string[] = [];
@@ -268,26 +265,16 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   const stampLines: string[] = [];
   const manifestOf = (resources: PulledResource[]): Manifest => ({ connection: target.connection, baseUrl: target.baseUrl, tenantId: target.tenantId, resources, pending: previous?.pending });
   let done = 0;
-  // The next batch's requests go out while this one's files are written, so the service answers while the disk writes.
-  const ahead = new AbortController();
-  const fetching = { signal: options.signal ? AbortSignal.any([options.signal, ahead.signal]) : ahead.signal };
-  const batchAt = (start: number): Promise<JsonObject[]> => mapWithLimit(listed.slice(start, start + LIMITS.pullBatch.value), options.concurrency ?? LIMITS.tenantConcurrency.value, async (item): Promise<JsonObject> => {
-    // The tenant is listed only when its record was read.
-    const detail = item.segment === 'tenants' && tenant ? tenant : await client.get(item.kind, item.id, target.tenantId, fetching);
-    options.onProgress?.(++done, listed.length);
-    return detail;
-  });
-  let next: Promise<JsonObject[]> | undefined;
   try {
     for (let start = 0; start < listed.length; start += LIMITS.pullBatch.value) {
       const batch = listed.slice(start, start + LIMITS.pullBatch.value);
-      const details = await (next ?? batchAt(start));
-      next = start + LIMITS.pullBatch.value < listed.length ? batchAt(start + LIMITS.pullBatch.value) : undefined;
-      // Settled later, or dropped when this batch fails: never an unhandled rejection meanwhile.
-      next?.catch(() => undefined);
+      const details = await mapWithLimit(batch, options.concurrency ?? LIMITS.tenantConcurrency.value, async (item): Promise<JsonObject> => {
+        // The tenant is listed only when its record was read.
+        const detail = item.segment === 'tenants' && tenant ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
+        options.onProgress?.(++done, listed.length);
+        return detail;
+      });
       for (const [index, item] of batch.entries()) {
-        // The files are written at once, one after another: now and then the next batch's answers are let in.
-        if (next && index % WRITES_BETWEEN_ANSWERS === WRITES_BETWEEN_ANSWERS - 1) await new Promise((resolve) => setImmediate(resolve));
         const outcome = await pullResource(io, item, bases.get(`${item.segment}/${item.id}`) as string, before.get(`${item.segment}/${item.id}`), details[index] as JsonObject, existing);
         before.delete(`${item.segment}/${item.id}`);
         pulled.push(outcome.entry);
@@ -298,8 +285,6 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
       }
     }
   } catch (error) {
-    ahead.abort();
-    await next?.catch(() => undefined);
     // What is not pulled yet keeps its entry from before: its files are as they were. Nothing written, nothing to say.
     if (pulled.length > 0) await writeManifest(io, manifestOf([...pulled, ...before.values(), ...(unread ? [unread] : [])]));
     throw error;
