@@ -24,7 +24,8 @@ function records(line: string, file: string, filesHash: string, parts: readonly 
   if (!line.startsWith(filesHash, at)) return false;
   at += filesHash.length;
   if (line.charCodeAt(at++) !== TAB) return false;
-  for (const [index, part] of parts.entries()) {
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index] as string;
     if (index > 0 && line.charCodeAt(at++) !== COMMA) return false;
     if (!line.startsWith(part, at)) return false;
     at += part.length;
