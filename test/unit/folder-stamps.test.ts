@@ -110,14 +110,15 @@ describe('folder stamps: a plan reads only what changed since the last scan', ()
   });
 
   it('trusts a stamp only when the file had settled before it was taken', () => {
+    const settledStamp = ({ mtimeMs, ctimeMs }: FileStamp, takenAt: number): boolean => settled(mtimeMs, ctimeMs, takenAt);
     const coarse = { size: 10, mtimeMs: 1_000, ctimeMs: 2_000, ino: 7 };
-    assert.equal(settled(coarse, 2_000 + SETTLED_MS), true);
-    assert.equal(settled(coarse, 2_000 + SETTLED_MS - 1), false, 'the later of the two times counts');
+    assert.equal(settledStamp(coarse, 2_000 + SETTLED_MS), true);
+    assert.equal(settledStamp(coarse, 2_000 + SETTLED_MS - 1), false, 'the later of the two times counts');
     // A clock that keeps fractions of a second moves in ticks of at most a few milliseconds.
     const fine = { size: 10, mtimeMs: 1_000.25, ctimeMs: 1_500.25, ino: 7 };
-    assert.equal(settled(fine, 1_500.25 + FINE_SETTLED_MS), true);
-    assert.equal(settled(fine, 1_500.25 + FINE_SETTLED_MS - 1), false);
-    assert.equal(settled({ ...coarse, ctimeMs: 2_000.5 }, 2_000.5 + FINE_SETTLED_MS), true, 'one fine time shows the clock is fine');
+    assert.equal(settledStamp(fine, 1_500.25 + FINE_SETTLED_MS), true);
+    assert.equal(settledStamp(fine, 1_500.25 + FINE_SETTLED_MS - 1), false);
+    assert.equal(settledStamp({ ...coarse, ctimeMs: 2_000.5 }, 2_000.5 + FINE_SETTLED_MS), true, 'one fine time shows the clock is fine');
     const line = recordLine('intents/orders.json', 'h', [], '10:1000:1500:7');
     assert.deepEqual([...parseStamps(stampsText([line]))], [['intents/orders.json', line]]);
   });

@@ -86,17 +86,14 @@ export function putStamp(table: StampTable, index: number, { size, mtimeMs, ctim
   table[at + 3] = ino;
 }
 
-function settledTimes(mtimeMs: number, ctimeMs: number, takenAt: number): boolean {
+/**
+ * Whether a stamp of a file with these times, taken at `takenAt`, may be trusted later: the file had not changed for a
+ * while then, a while being SETTLED_MS where both times are whole seconds (a clock that coarse) and FINE_SETTLED_MS
+ * otherwise.
+ */
+export function settled(mtimeMs: number, ctimeMs: number, takenAt: number): boolean {
   const fine = mtimeMs % 1000 !== 0 || ctimeMs % 1000 !== 0;
   return takenAt - Math.max(mtimeMs, ctimeMs) >= (fine ? FINE_SETTLED_MS : SETTLED_MS);
-}
-
-/**
- * Whether a stamp taken at `takenAt` may be trusted later: the file had not changed for a while then, a while being
- * SETTLED_MS where both of its times are whole seconds (a clock that coarse) and FINE_SETTLED_MS otherwise.
- */
-export function settled(stamp: FileStamp, takenAt: number): boolean {
-  return settledTimes(stamp.mtimeMs, stamp.ctimeMs, takenAt);
 }
 
 /**
@@ -113,7 +110,7 @@ export function digestOf(stamps: StampTable, at: number, count: number, takenAt:
     const ino = stamps[offset + 3] ?? 0;
     if (Number.isNaN(size)) return undefined;
     digest.add(size, mtimeMs, ctimeMs, ino);
-    allSettled &&= settledTimes(mtimeMs, ctimeMs, takenAt);
+    allSettled &&= settled(mtimeMs, ctimeMs, takenAt);
   }
   return { digest: digest.text(), settled: allSettled };
 }

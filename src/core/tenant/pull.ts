@@ -177,6 +177,8 @@ interface PulledOne {
  * order), with those parts, when every one is in the folder already.
  */
 function stampedFiles(files: ReadonlyArray<readonly [string, string]>, base: string, existing: ReadonlySet<string>): { files: string[]; parts: PromptTextField[] } | undefined {
+  // A pull into a new folder finds none: nothing to stamp, and nothing to make for 65,000 resources.
+  if (!existing.has(`${base}.json`)) return undefined;
   const names = new Set(files.map(([file]) => file));
   const parts = PROMPT_TEXT_FIELDS.filter((field) => names.has(textFile(base, field)));
   const ordered = [`${base}.json`, ...parts.map((field) => textFile(base, field))];
