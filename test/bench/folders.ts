@@ -2,7 +2,7 @@
 // exit: `pull` into a new folder, `pull` again into that unchanged folder, `plan` and `drift` of it, beside plain Node
 // floors (floor-pull.mjs, floor-read.mjs) that do the least those commands must. A sample that did not do what its row
 // claims throws, so the bench fails to measure instead of passing.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -96,14 +96,30 @@ export async function tenantId(service: RunningService, name: string): Promise<n
   return tenant.id;
 }
 
-/** Candidate and floor, the order alternating per round so that neither always runs on the other's leftovers. */
+/**
+ * Writes still in the system's cache go to the disk before a side starts: a pull leaves 165,000 files that the kernel
+ * writes out for seconds after it exits, and whichever side ran next would pay for them.
+ */
+function flushed<T>(side: () => Promise<T>): () => Promise<T> {
+  return () => {
+    const sync = spawnSync('sync');
+    if (sync.status !== 0) throw new Error(`sync failed: ${sync.error?.message ?? sync.stderr.toString()}`);
+    return side();
+  };
+}
+
+/**
+ * Candidate and floor, the order alternating per round so that neither always runs on the other's leftovers, each
+ * after the disk has taken what came before.
+ */
 export async function pair(round: number, candidate: () => Promise<number>, floor: () => Promise<number>): Promise<Pair> {
+  const [c, f] = [flushed(candidate), flushed(floor)];
   if (round % 2 === 0) {
-    const c = await candidate();
-    return { candidate: c, floor: await floor() };
+    const first = await c();
+    return { candidate: first, floor: await f() };
   }
-  const f = await floor();
-  return { candidate: await candidate(), floor: f };
+  const first = await f();
+  return { candidate: await c(), floor: first };
 }
 
 export class FolderBench {

@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ServiceClient } from '../../src/core/client';
 import { kindById, type ResourceKind } from '../../src/core/resources';
-import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { diskFolder, memoryFolder } from '../../src/core/tenant/folder-io';
 import { MANIFEST_FILE, readManifest } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
@@ -55,6 +58,34 @@ describe('pull: stopped midway', () => {
     assert.equal(result.resources, PROMPTS + 1);
     assert.equal((await readManifest(io))?.resources.length, PROMPTS + 1);
     assert.deepEqual((await localPlan(io)).changes, []);
+  });
+
+  it('on disk, where a thread writes each batch while the next is fetched, stops at a file it cannot write with the manifest of what it wrote', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'convai-pull-stop-'));
+    try {
+      const root = join(scratch, 'tenant');
+      // A folder where a prompt of the second batch has its text file: the disk refuses to write it.
+      const blocked = join(root, 'ai_prompts', 'prompt-560.system.md');
+      mkdirSync(blocked, { recursive: true });
+      const target = { connection: 'local', baseUrl: service.url, tenantId };
+      await assert.rejects(pullTenant(client, diskFolder(root, { stampsDir: null }), target), (error: unknown) => (error as NodeJS.ErrnoException).code === 'EISDIR' && /prompt-560\.system\.md/.test((error as Error).message));
+      const io = diskFolder(root, { stampsDir: null });
+      const manifest = await readManifest(io);
+      assert.ok(manifest, 'the manifest of what was written');
+      const files = new Set(manifest.resources.map((entry) => entry.file));
+      assert.ok(files.size >= 500 && files.size < PROMPTS + 1, `${files.size} resources pulled: the first batch at least, not all`);
+      assert.equal(files.has('ai_prompts/prompt-560.json'), false, 'the prompt whose text was not written is not pulled');
+      // Its JSON file may be there, a resource of the folder's own; every pulled one plans as pulled.
+      assert.deepEqual((await localPlan(io)).changes.filter((change) => change.file !== 'ai_prompts/prompt-560.json'), []);
+
+      rmSync(blocked, { recursive: true });
+      const result = await pullTenant(client, io, target);
+      assert.equal(result.resources, PROMPTS + 1);
+      assert.equal((await readManifest(io))?.resources.length, PROMPTS + 1);
+      assert.deepEqual((await localPlan(io)).changes, [], 'the next pull completed the folder');
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it('keeps, pulling into the unchanged folder, the stamps of the files it found as pulled: the plan after it reads none', async () => {

@@ -15,6 +15,7 @@ import { mapWithLimit } from '../concurrency';
 import { LIMITS } from '../limits';
 import { putStamp, stampTable, type FileStamp, type StampTable } from './file-stamps';
 import { unsafePath } from './folder-paths';
+import { PartialWriteError, startWriteThread } from './write-thread';
 import { withoutBom } from '../text';
 
 /** An entry below a folder's root: `path` relative to it, with `/` separators. */
@@ -37,6 +38,12 @@ export interface FolderIO {
    * and a stop half-way leaves the old. For the files whose every reader needs all of them (the manifest).
    */
   replace(file: string, text: string): Promise<void>;
+  /**
+   * A writer of many files a batch at a time, for a caller with more work to do meanwhile: on disk, with
+   * `background`, a thread of its own writes each batch while the caller goes on (write-thread.ts); otherwise each
+   * batch is written before `write` settles. Checked as `write` checks.
+   */
+  batchWriter(background: boolean): BatchWriter;
   /** Adds `text` at the end of the file, creating it when missing: one record of a journal at a time. */
   append(file: string, text: string): Promise<void>;
   remove(file: string): Promise<void>;
@@ -50,6 +57,31 @@ export interface FolderIO {
   readKnown(file: string): string | undefined;
   /** Where the folder's stamps are kept between runs (outside the folder); none: every scan reads every file. */
   readonly stampStore?: { read(): Promise<string | undefined>; write(text: string): Promise<void> };
+}
+
+export interface BatchWriter {
+  /** Writes the files in order; one that cannot be written rejects with a PartialWriteError saying how many were. */
+  write(files: ReadonlyArray<readonly [string, string]>): Promise<void>;
+  /** Waits for the batches handed over, then lets go of what the writer holds. */
+  close(): Promise<void>;
+}
+
+/** A batch writer that writes each file with `write`, in turn. */
+function writerInTurn(io: Pick<FolderIO, 'write'>): BatchWriter {
+  return {
+    async write(files) {
+      for (const [index, [file, text]] of files.entries()) {
+        try {
+          await io.write(file, text);
+        } catch (error) {
+          throw new PartialWriteError(index, asError(error));
+        }
+      }
+    },
+    async close() {
+      // Every batch was written before its write settled.
+    },
+  };
 }
 
 /** A path refused before any file is touched: one `unsafePath` refuses, or one through a symbolic link. */
@@ -208,7 +240,8 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
     }
   };
 
-  const writeWith = async (file: string, text: string, flag: string): Promise<void> => {
+  /** Checks a file about to be written and makes its folder; its path on disk. */
+  const writable = async (file: string): Promise<string> => {
     ahead = undefined;
     const checking = refuseLinks(file);
     if (checking) await checking;
@@ -220,11 +253,43 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
       // The root itself ('' here) may be reached through a link; made or found, it is the folder.
       if (parent === '') realFolders.add('');
     }
+    return at(file);
+  };
+
+  const writeWith = async (file: string, text: string, flag: string): Promise<void> => {
+    const target = await writable(file);
     try {
-      writeFileSync(at(file), text, { encoding: 'utf8', flag });
+      writeFileSync(target, text, { encoding: 'utf8', flag });
     } catch (error) {
       throw linkRefused(file, error);
     }
+  };
+
+  /** The batch writer whose thread writes what this folder checked. */
+  const writerInThread = (): BatchWriter => {
+    const thread = startWriteThread(WRITE);
+    return {
+      async write(files) {
+        const targets: Array<readonly [string, string]> = [];
+        let refused: PartialWriteError | undefined;
+        for (const [file, text] of files) {
+          try {
+            targets.push([await writable(file), text]);
+          } catch (error) {
+            // What comes before it is written all the same, as one write after another would have.
+            refused = new PartialWriteError(targets.length, asError(error));
+            break;
+          }
+        }
+        const outcome = await thread.write(targets);
+        if (outcome.error) {
+          const failed = files[outcome.written]?.[0] ?? '';
+          throw new PartialWriteError(outcome.written, asError(linkRefused(failed, Object.assign(new Error(outcome.error.message), { code: outcome.error.code }))));
+        }
+        if (refused) throw refused;
+      },
+      close: () => thread.close(),
+    };
   };
 
   /** A file below a folder this IO looked at; one elsewhere is looked at first, at once. */
@@ -279,6 +344,9 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
     },
     write(file, text) {
       return writeWith(file, text, WRITE_FLAG);
+    },
+    batchWriter(background) {
+      return background ? writerInThread() : writerInTurn(io);
     },
     append(file, text) {
       return writeWith(file, text, APPEND_FLAG);
@@ -383,6 +451,9 @@ export function memoryFolder(files: Map<string, string> = new Map()): FolderIO &
     async write(file, text) {
       checked(file);
       files.set(file, text);
+    },
+    batchWriter() {
+      return writerInTurn(folder);
     },
     async append(file, text) {
       checked(file);

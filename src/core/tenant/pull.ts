@@ -24,6 +24,7 @@ import { changedFields, fieldHashes, filesHash, filesOfTexts, folderValues, keep
 import { READ_ONLY } from './read-only';
 import { settlePending } from './settle';
 import { digestOf, recordLine, stampsText, stampTable } from './file-stamps';
+import { PartialWriteError } from './write-thread';
 
 export interface PullTarget {
   connection: string;
@@ -165,7 +166,8 @@ async function mergeResource(io: FolderIO, item: Listed, base: string, old: Pull
 
 interface PulledOne {
   entry: PulledResource;
-  written: string[];
+  /** The files to write, which the pull hands to the folder's batch writer with the rest of the batch's. */
+  writes: Array<readonly [string, string]>;
   removed: string[];
   kept: KeptChange[];
   /** The record of its files' stamps (file-stamps.ts), when they were all there as pulled and had settled. */
@@ -183,6 +185,12 @@ function stampedFiles(files: ReadonlyArray<readonly [string, string]>, base: str
   const parts = PROMPT_TEXT_FIELDS.filter((field) => names.has(textFile(base, field)));
   const ordered = [`${base}.json`, ...parts.map((field) => textFile(base, field))];
   return ordered.length === files.length && ordered.every((file) => existing.has(file)) ? { files: ordered, parts } : undefined;
+}
+
+/** A batch's resources, and their files being written (settling to what stopped them, if anything did). */
+interface Landing {
+  outcomes: PulledOne[];
+  written: Promise<unknown>;
 }
 
 /**
@@ -214,12 +222,11 @@ async function pullResource(io: FolderIO, item: Listed, base: string, old: Pulle
   if (differ.length === 0 && stale.length === 0) {
     const found = stamped && digestOf(stamps, 0, stamped.files.length, takenAt);
     const line = stamped && found?.settled ? recordLine(entry.file, hashed, stamped.parts, found.digest) : undefined;
-    return { entry, written: [], removed: [], kept: [], ...(line === undefined ? {} : { stamps: line }) };
+    return { entry, writes: [], removed: [], kept: [], ...(line === undefined ? {} : { stamps: line }) };
   }
   const change = old ? await mergeResource(io, item, base, old, values) : { writes: differ, removals: stale, kept: [] };
-  for (const [file, text] of change.writes) await io.write(file, text);
   for (const file of change.removals) await io.remove(file);
-  return { entry, written: change.writes.map(([file]) => file), removed: change.removals, kept: change.kept };
+  return { entry, writes: change.writes, removed: change.removals, kept: change.kept };
 }
 
 export async function pullTenant(client: ServiceClient, io: FolderIO, target: PullTarget, options: PullOptions = {}): Promise<PullResult> {
@@ -257,15 +264,40 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   }
 
   // Details, since lists leave fields out (a prompt's texts, an integration's url and tec_params, ...), a batch at a
-  // time: its requests at the connection's concurrency, then its files, so memory holds one batch's texts, not the
-  // tenant's. Stopped (Cancel, a failed request), the manifest is written with what was written, so it matches the
-  // files, and the next pull completes the folder.
+  // time: its requests at the connection's concurrency, then its files, so memory holds two batches' texts, not the
+  // tenant's. A batch's files are written while the next batch's requests run (on disk by a thread of their own) and
+  // a resource counts as pulled once they are. Stopped (Cancel, a failed request or write), the manifest is written
+  // with what was written, so it matches the files, and the next pull completes the folder.
   const kept: KeptChange[] = [];
   const written: string[] = [];
   const removed: string[] = [];
   const pulled: PulledResource[] = [];
   const stampLines: string[] = [];
   const manifestOf = (resources: PulledResource[]): Manifest => ({ connection: target.connection, baseUrl: target.baseUrl, tenantId: target.tenantId, resources, pending: previous?.pending });
+  const pulledOne = (outcome: PulledOne): void => {
+    before.delete(`${outcome.entry.segment}/${outcome.entry.id}`);
+    pulled.push(outcome.entry);
+    for (const [file] of outcome.writes) written.push(file);
+    removed.push(...outcome.removed);
+    kept.push(...outcome.kept);
+    if (outcome.stamps !== undefined) stampLines.push(outcome.stamps);
+  };
+  const writer = io.batchWriter(listed.length > LIMITS.pullBatch.value);
+  let landing: Landing | undefined;
+  /** Waits for the batch being written; its resources whose files all were are pulled. */
+  const land = async (): Promise<void> => {
+    if (!landing) return;
+    const { outcomes, written: writing } = landing;
+    landing = undefined;
+    const stopped = await writing;
+    let files = stopped instanceof PartialWriteError ? stopped.written : Infinity;
+    for (const outcome of outcomes) {
+      files -= outcome.writes.length;
+      if (files < 0) break;
+      pulledOne(outcome);
+    }
+    if (stopped !== undefined) throw stopped instanceof PartialWriteError ? stopped.cause : stopped;
+  };
   let done = 0;
   try {
     for (let start = 0; start < listed.length; start += LIMITS.pullBatch.value) {
@@ -276,20 +308,22 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
         options.onProgress?.(++done, listed.length);
         return detail;
       });
+      const outcomes: PulledOne[] = [];
       for (const [index, item] of batch.entries()) {
-        const outcome = await pullResource(io, item, bases.get(`${item.segment}/${item.id}`) as string, before.get(`${item.segment}/${item.id}`), details[index] as JsonObject, existing);
-        before.delete(`${item.segment}/${item.id}`);
-        pulled.push(outcome.entry);
-        written.push(...outcome.written);
-        removed.push(...outcome.removed);
-        kept.push(...outcome.kept);
-        if (outcome.stamps !== undefined) stampLines.push(outcome.stamps);
+        outcomes.push(await pullResource(io, item, bases.get(`${item.segment}/${item.id}`) as string, before.get(`${item.segment}/${item.id}`), details[index] as JsonObject, existing));
       }
+      await land();
+      // Settled at once, so a failed write waits for land() without being taken for one nobody handles.
+      landing = { outcomes, written: writer.write(outcomes.flatMap((outcome) => outcome.writes)).then(() => undefined, (error: unknown) => error) };
     }
+    await land();
   } catch (error) {
     // What is not pulled yet keeps its entry from before: its files are as they were. Nothing written, nothing to say.
+    await land().catch(() => undefined);
     if (pulled.length > 0) await writeManifest(io, manifestOf([...pulled, ...before.values(), ...(unread ? [unread] : [])]));
     throw error;
+  } finally {
+    await writer.close();
   }
   const resources = [...pulled, ...(unread ? [unread] : [])];
   // Gone from the service: removed here too, unless changed here (then the plan shows the conflict).
