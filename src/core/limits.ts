@@ -59,6 +59,11 @@ export const LIMITS = {
   /** Folders a walk of a pulled folder reads at once: a tenant folder has a few, and many must not open together. */
   folderWalk: { value: 8, unit: 'items' },
   /**
+   * Files a scan stamps before it shares the work with a thread of its own (half each): starting the thread costs
+   * what stamping a few thousand files does, and a large tenant's folder holds 165,000.
+   */
+  sharedStamps: { value: 20_000, unit: 'items' },
+  /**
    * Prompt test and judge requests at once: each is a model call; the maximum keeps a suite from flooding the
    * service.
    */

@@ -60,7 +60,9 @@ describe('pull: stopped midway', () => {
     assert.deepEqual((await localPlan(io)).changes, []);
   });
 
-  it('on disk, where a thread writes each batch while the next is fetched, stops at a file it cannot write with the manifest of what it wrote', async () => {
+  it('on disk, where a thread writes each batch while the next is fetched, stops at a file it cannot write with the manifest of what it wrote', async function () {
+    // Two pulls of 621 resources into a folder on disk: as long as the disk takes.
+    this.timeout(30_000);
     const scratch = mkdtempSync(join(tmpdir(), 'convai-pull-stop-'));
     try {
       const root = join(scratch, 'tenant');

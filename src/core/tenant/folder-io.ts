@@ -13,9 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { mapWithLimit } from '../concurrency';
 import { LIMITS } from '../limits';
-import { putStamp, stampTable, type FileStamp, type StampTable } from './file-stamps';
+import { putStamp, STAMP_FIELDS, stampTable, type FileStamp, type StampTable } from './file-stamps';
 import { unsafePath } from './folder-paths';
-import { PartialWriteError, startWriteThread } from './write-thread';
+import { PartialWriteError, startFolderThread, type FolderThread } from './folder-thread';
 import { withoutBom } from '../text';
 
 /** An entry below a folder's root: `path` relative to it, with `/` separators. */
@@ -40,7 +40,7 @@ export interface FolderIO {
   replace(file: string, text: string): Promise<void>;
   /**
    * A writer of many files a batch at a time, for a caller with more work to do meanwhile: on disk, with
-   * `background`, a thread of its own writes each batch while the caller goes on (write-thread.ts); otherwise each
+   * `background`, a thread of its own writes each batch while the caller goes on (folder-thread.ts); otherwise each
    * batch is written before `write` settles. Checked as `write` checks.
    */
   batchWriter(background: boolean): BatchWriter;
@@ -240,6 +240,17 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
     }
   };
 
+  /** A file's path on disk when it may be stamped (as read would take it); '' when it may not, so it has no stamp. */
+  const checkedTarget = async (file: string): Promise<string> => {
+    try {
+      const checking = refuseLinks(file);
+      if (checking) await checking;
+      return at(file);
+    } catch {
+      return '';
+    }
+  };
+
   /** Checks a file about to be written and makes its folder; its path on disk. */
   const writable = async (file: string): Promise<string> => {
     ahead = undefined;
@@ -267,7 +278,7 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
 
   /** The batch writer whose thread writes what this folder checked. */
   const writerInThread = (): BatchWriter => {
-    const thread = startWriteThread(WRITE);
+    const thread = startFolderThread(WRITE);
     return {
       async write(files) {
         const targets: Array<readonly [string, string]> = [];
@@ -309,16 +320,30 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
     },
     async stamps(files) {
       const stamps = stampTable(files.length);
-      for (let index = 0; index < files.length; index++) {
-        const file = files[index] as string;
-        try {
-          const checking = refuseLinks(file);
-          if (checking) await checking;
-          const stats = lstatSync(at(file), { throwIfNoEntry: false });
-          if (stats?.isFile()) putStamp(stamps, index, stats);
-        } catch {
-          // No stamp: the file is read.
+      // Many files: the second half is stamped by a thread while this one stamps the first (the disk answers both).
+      const shared = files.length >= LIMITS.sharedStamps.value ? Math.floor(files.length / 2) : files.length;
+      let theirs: Promise<StampTable> | undefined;
+      let thread: FolderThread | undefined;
+      if (shared < files.length) {
+        const targets: string[] = [];
+        for (let index = shared; index < files.length; index++) targets.push(await checkedTarget(files[index] as string));
+        thread = startFolderThread(WRITE);
+        theirs = thread.stat(targets);
+      }
+      try {
+        for (let index = 0; index < shared; index++) {
+          const target = await checkedTarget(files[index] as string);
+          if (target === '') continue;
+          try {
+            const stats = lstatSync(target, { throwIfNoEntry: false });
+            if (stats?.isFile()) putStamp(stamps, index, stats);
+          } catch {
+            // No stamp: the file is read.
+          }
         }
+        if (theirs) stamps.set(await theirs, shared * STAMP_FIELDS);
+      } finally {
+        await thread?.close();
       }
       return stamps;
     },

@@ -24,7 +24,7 @@ import { changedFields, fieldHashes, filesHash, filesOfTexts, folderValues, keep
 import { READ_ONLY } from './read-only';
 import { settlePending } from './settle';
 import { digestOf, recordLine, stampsText, stampTable } from './file-stamps';
-import { PartialWriteError } from './write-thread';
+import { PartialWriteError } from './folder-thread';
 
 export interface PullTarget {
   connection: string;

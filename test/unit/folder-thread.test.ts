@@ -1,11 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diskFolder, memoryFolder, UnsafePathError } from '../../src/core/tenant/folder-io';
-import { PartialWriteError } from '../../src/core/tenant/write-thread';
+import { LIMITS } from '../../src/core/limits';
+import { STAMP_FIELDS } from '../../src/core/tenant/file-stamps';
+import { PartialWriteError } from '../../src/core/tenant/folder-thread';
 
-describe('tenant folders: writing a batch at a time', () => {
+describe('tenant folders: a thread of their own (writing a batch at a time, stamping many files)', () => {
   let scratch: string;
   let root: string;
   let outside: string;
@@ -80,11 +82,34 @@ describe('tenant folders: writing a batch at a time', () => {
     assert.deepEqual([...io.files.keys()], ['a.json']);
   });
 
+  it('stamps many files half here and half on the thread, as one by one, with none for a link or a missing file', async function () {
+    // Twenty thousand files to make and remove: as long as the disk takes.
+    this.timeout(30_000);
+    const count = LIMITS.sharedStamps.value + 2;
+    const files = Array.from({ length: count }, (_, index) => `ai_prompts/p${index}.json`);
+    mkdirSync(join(root, 'ai_prompts'));
+    for (const [index, file] of files.entries()) writeFileSync(join(root, file), `${index}`);
+    writeFileSync(join(outside, 'secret.json'), 'secret');
+    const linked = files[count - 2] as string;
+    rmSync(join(root, linked));
+    symlinkSync(join(outside, 'secret.json'), join(root, linked));
+    const missing = files[count - 1] as string;
+    rmSync(join(root, missing));
+    const stamps = await diskFolder(root).stamps(files);
+    const one = (index: number): number[] => [...stamps.subarray(index * STAMP_FIELDS, (index + 1) * STAMP_FIELDS)];
+    for (const index of [0, Math.floor(count / 2) - 1, Math.floor(count / 2), count - 3]) {
+      const stats = lstatSync(join(root, files[index] as string));
+      assert.deepEqual(one(index), [stats.size, stats.mtimeMs, stats.ctimeMs, stats.ino], `the stamp of ${files[index]}`);
+    }
+    assert.ok(one(count - 2).every(Number.isNaN), 'no stamp for a link');
+    assert.ok(one(count - 1).every(Number.isNaN), 'no stamp for a missing file');
+  });
+
   it('rejects a batch handed over after close', async () => {
     const writer = diskFolder(root).batchWriter(true);
     await writer.write([['a.json', '1']]);
     await writer.close();
-    await assert.rejects(writer.write([['b.json', '2']]), /write thread was closed/);
+    await assert.rejects(writer.write([['b.json', '2']]), /folder's thread was closed/);
     assert.equal(existsSync(join(root, 'b.json')), false);
   });
 });
