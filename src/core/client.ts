@@ -231,8 +231,7 @@ export class ServiceClient {
     const pool = this.poolFor(info);
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const endsAt = Date.now() + timeoutMs;
-    const deadline = this.deadlines.signal(timeoutMs);
-    const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
+    const { deadline, signal } = this.deadlines.forCall(call.signal, timeoutMs);
     const stopped = (): ServiceError | undefined =>
       deadline.aborted ? timeoutError(info, timeoutMs, this.advice) : call.signal?.aborted ? cancelledError(info) : undefined;
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };

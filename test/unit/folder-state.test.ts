@@ -143,6 +143,24 @@ describe('request deadlines', () => {
     assert.notEqual(other, first);
   });
 
+  it('join a caller\'s cancellation once per slice and caller, and abort with it', () => {
+    const deadlines = new Deadlines();
+    const caller = new AbortController();
+    const first = deadlines.forCall(caller.signal, 30_000, 1_000);
+    assert.equal(deadlines.forCall(undefined, 30_000, 1_000).signal, first.deadline, 'no caller: the deadline itself');
+    assert.notEqual(first.signal, first.deadline);
+    assert.equal(deadlines.forCall(caller.signal, 30_000, 1_000 + SLICE_MS).signal, first.signal, 'the same caller in the slice');
+    const another = new AbortController();
+    const second = deadlines.forCall(another.signal, 30_000, 1_000 + SLICE_MS);
+    assert.equal(second.deadline, first.deadline);
+    assert.notEqual(second.signal, first.signal, 'another caller');
+    assert.notEqual(deadlines.forCall(another.signal, 30_000, 1_000 + SLICE_MS + 1).signal, second.signal, 'a new slice');
+    caller.abort();
+    assert.equal(first.signal.aborted, true);
+    assert.equal(first.deadline.aborted, false);
+    assert.equal(second.signal.aborted, false);
+  });
+
   it('fire no sooner than the time-out, as a time-out', async () => {
     const started = Date.now();
     const signal = new Deadlines().signal(20);

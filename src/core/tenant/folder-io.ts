@@ -278,9 +278,11 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
 
   /** The batch writer whose thread writes what this folder checked. */
   const writerInThread = (): BatchWriter => {
-    const thread = startFolderThread(WRITE);
+    // Started by the first batch with files: a pull into an unchanged folder writes none.
+    let thread: FolderThread | undefined;
     return {
       async write(files) {
+        if (files.length === 0) return;
         const targets: Array<readonly [string, string]> = [];
         let refused: PartialWriteError | undefined;
         for (const [file, text] of files) {
@@ -292,6 +294,7 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
             break;
           }
         }
+        thread ??= startFolderThread(WRITE);
         const outcome = await thread.write(targets);
         if (outcome.error) {
           const failed = files[outcome.written]?.[0] ?? '';
@@ -299,7 +302,7 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
         }
         if (refused) throw refused;
       },
-      close: () => thread.close(),
+      close: async () => thread?.close(),
     };
   };
 

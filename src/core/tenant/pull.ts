@@ -302,16 +302,14 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   try {
     for (let start = 0; start < listed.length; start += LIMITS.pullBatch.value) {
       const batch = listed.slice(start, start + LIMITS.pullBatch.value);
-      const details = await mapWithLimit(batch, options.concurrency ?? LIMITS.tenantConcurrency.value, async (item): Promise<JsonObject> => {
+      // Each detail becomes its files as it arrives, while the other requests are under way.
+      const outcomes = await mapWithLimit(batch, options.concurrency ?? LIMITS.tenantConcurrency.value, async (item): Promise<PulledOne> => {
         // The tenant is listed only when its record was read.
         const detail = item.segment === 'tenants' && tenant ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
         options.onProgress?.(++done, listed.length);
-        return detail;
+        const key = `${item.segment}/${item.id}`;
+        return pullResource(io, item, bases.get(key) as string, before.get(key), detail, existing);
       });
-      const outcomes: PulledOne[] = [];
-      for (const [index, item] of batch.entries()) {
-        outcomes.push(await pullResource(io, item, bases.get(`${item.segment}/${item.id}`) as string, before.get(`${item.segment}/${item.id}`), details[index] as JsonObject, existing));
-      }
       await land();
       // Settled at once, so a failed write waits for land() without being taken for one nobody handles.
       landing = { outcomes, written: writer.write(outcomes.flatMap((outcome) => outcome.writes)).then(() => undefined, (error: unknown) => error) };
