@@ -229,6 +229,41 @@ async function pullResource(io: FolderIO, item: Listed, base: string, old: Pulle
   return { entry, writes: change.writes, removed: change.removals, kept: change.kept };
 }
 
+/**
+ * A batch's details, each made into its files as it arrives, one after another, while the requests go on at the
+ * concurrency. The first failure (a request, a file) starts no more requests, and throws once what arrived before it
+ * is made, so nothing touches the folder afterwards.
+ */
+async function madeAsFetched(
+  batch: readonly Listed[], concurrency: number, fetch: (item: Listed) => Promise<JsonObject>, make: (item: Listed, detail: JsonObject) => Promise<PulledOne>,
+): Promise<PulledOne[]> {
+  const outcomes = new Array<PulledOne>(batch.length);
+  let making: Promise<void> = Promise.resolve();
+  let failed: { error: unknown } | undefined;
+  const fetching = mapWithLimit(batch, concurrency, async (item, index): Promise<void> => {
+    if (failed) return;
+    let detail: JsonObject;
+    try {
+      detail = await fetch(item);
+    } catch (error) {
+      failed ??= { error };
+      throw error;
+    }
+    making = making.then(async () => {
+      if (!failed) outcomes[index] = await make(item, detail);
+    }).catch((error: unknown) => {
+      failed ??= { error };
+    });
+  });
+  try {
+    await fetching;
+  } finally {
+    await making;
+  }
+  if (failed) throw failed.error;
+  return outcomes;
+}
+
 export async function pullTenant(client: ServiceClient, io: FolderIO, target: PullTarget, options: PullOptions = {}): Promise<PullResult> {
   const loaded = 'loaded' in options ? options.loaded : await loadManifest(io);
   if (loaded && (loaded.manifest.tenantId !== target.tenantId || loaded.manifest.baseUrl !== target.baseUrl)) {
@@ -302,11 +337,12 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   try {
     for (let start = 0; start < listed.length; start += LIMITS.pullBatch.value) {
       const batch = listed.slice(start, start + LIMITS.pullBatch.value);
-      // Each detail becomes its files as it arrives, while the other requests are under way.
-      const outcomes = await mapWithLimit(batch, options.concurrency ?? LIMITS.tenantConcurrency.value, async (item): Promise<PulledOne> => {
+      const outcomes = await madeAsFetched(batch, options.concurrency ?? LIMITS.tenantConcurrency.value, async (item) => {
         // The tenant is listed only when its record was read.
         const detail = item.segment === 'tenants' && tenant ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
         options.onProgress?.(++done, listed.length);
+        return detail;
+      }, (item, detail) => {
         const key = `${item.segment}/${item.id}`;
         return pullResource(io, item, bases.get(key) as string, before.get(key), detail, existing);
       });
