@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import { saveScreenshot } from '../harness/screenshots';
 import { startUiWorkbench, uiBrowserConsoleLog, uiCodeServerLog, UiWorkbench } from '../harness/ui-workbench';
+import { runCommand } from './tree-view';
 
 let current: UiWorkbench | undefined;
 
@@ -29,6 +30,10 @@ afterEach(async function () {
   const file = await saveScreenshot(current.page, `failed-${test.fullTitle().replace(/[^\w-]+/g, '-')}`).catch(() => undefined);
   const shown = [file, uiCodeServerLog, uiBrowserConsoleLog].flatMap((each) => (each ? [path.relative(process.cwd(), each)] : []));
   console.log(`    see ${shown.join(', ')}`);
+  // What the failure left open (a quick input, an error's toast) would fail the tests after it, which wait for toasts
+  // to go: the next test starts from a clear window.
+  await current.page.keyboard.press('Escape').catch(() => undefined);
+  await runCommand(current.page, 'Notifications: Clear All Notifications').catch(() => undefined);
 });
 
 after(async function () {
