@@ -8,6 +8,8 @@
  * write before it leaves the time unchanged, so a file changed less than
  * `SETTLED_MS` before its stamp is read again next time.
  */
+import { lstatSync } from 'node:fs';
+
 /** The metadata of one file that changes whenever its content does. */
 export interface FileStamp {
   size: number;
@@ -84,6 +86,22 @@ export function putStamp(table: StampTable, index: number, { size, mtimeMs, ctim
   table[at + 1] = mtimeMs;
   table[at + 2] = ctimeMs;
   table[at + 3] = ino;
+}
+
+/** The stamps of files on disk by their absolute paths: none for a path left empty (refused), missing, or not a file. */
+export function stampsOnDisk(paths: readonly string[]): StampTable {
+  const stamps = stampTable(paths.length);
+  for (let index = 0; index < paths.length; index++) {
+    const file = paths[index] as string;
+    if (file === '') continue;
+    try {
+      const stats = lstatSync(file, { throwIfNoEntry: false });
+      if (stats?.isFile()) putStamp(stamps, index, stats);
+    } catch {
+      // No stamp: the file is read.
+    }
+  }
+  return stamps;
 }
 
 /**

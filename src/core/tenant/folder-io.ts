@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mapWithLimit } from '../concurrency';
 import { LIMITS } from '../limits';
-import { putStamp, STAMP_FIELDS, stampTable, type FileStamp, type StampTable } from './file-stamps';
+import { putStamp, STAMP_FIELDS, stampsOnDisk, stampTable, type FileStamp, type StampTable } from './file-stamps';
 import { unsafePath } from './folder-paths';
 import { PartialWriteError, startFolderThread, type FolderThread } from './folder-thread';
 import { withoutBom } from '../text';
@@ -322,33 +322,21 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
       return readNow(knownPath(file));
     },
     async stamps(files) {
-      const stamps = stampTable(files.length);
+      const targets: string[] = [];
+      for (const file of files) targets.push(await checkedTarget(file));
       // Many files: the second half is stamped by a thread while this one stamps the first (the disk answers both).
-      const shared = files.length >= LIMITS.sharedStamps.value ? Math.floor(files.length / 2) : files.length;
-      let theirs: Promise<StampTable> | undefined;
-      let thread: FolderThread | undefined;
-      if (shared < files.length) {
-        const targets: string[] = [];
-        for (let index = shared; index < files.length; index++) targets.push(await checkedTarget(files[index] as string));
-        thread = startFolderThread(WRITE);
-        theirs = thread.stat(targets);
-      }
+      if (targets.length < LIMITS.sharedStamps.value) return stampsOnDisk(targets);
+      const half = Math.floor(targets.length / 2);
+      const thread = startFolderThread(WRITE);
       try {
-        for (let index = 0; index < shared; index++) {
-          const target = await checkedTarget(files[index] as string);
-          if (target === '') continue;
-          try {
-            const stats = lstatSync(target, { throwIfNoEntry: false });
-            if (stats?.isFile()) putStamp(stamps, index, stats);
-          } catch {
-            // No stamp: the file is read.
-          }
-        }
-        if (theirs) stamps.set(await theirs, shared * STAMP_FIELDS);
+        const theirs = thread.stat(targets.slice(half));
+        const stamps = stampTable(targets.length);
+        stamps.set(stampsOnDisk(targets.slice(0, half)));
+        stamps.set(await theirs, half * STAMP_FIELDS);
+        return stamps;
       } finally {
-        await thread?.close();
+        await thread.close();
       }
-      return stamps;
     },
     async read(file) {
       const checking = refuseLinks(file);

@@ -3,9 +3,9 @@
  * the folder's flags, or of files to stamp; every path is absolute and was checked by the folder already. Nothing here
  * decides what is safe to touch: the folder did.
  */
-import { lstatSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { putStamp, stampTable } from './file-stamps';
+import { stampsOnDisk } from './file-stamps';
 import type { FolderTask, StatOutcome, WriteOutcome } from './folder-thread';
 
 const { flag } = workerData as { flag: number };
@@ -26,26 +26,10 @@ function write(files: ReadonlyArray<readonly [string, string]>): WriteOutcome {
   }
 }
 
-/** As the folder's own stamps: none for a path left empty (refused), missing, or not a file. */
-function stat(files: readonly string[]): StatOutcome {
-  const stamps = stampTable(files.length);
-  for (let index = 0; index < files.length; index++) {
-    const file = files[index] as string;
-    if (file === '') continue;
-    try {
-      const stats = lstatSync(file, { throwIfNoEntry: false });
-      if (stats?.isFile()) putStamp(stamps, index, stats);
-    } catch {
-      // No stamp: the file is read.
-    }
-  }
-  return { stamps };
-}
-
 parentPort?.on('message', (task: FolderTask) => {
   if (task.kind === 'write') parentPort?.postMessage(write(task.files));
   else {
-    const outcome = stat(task.files);
+    const outcome: StatOutcome = { stamps: stampsOnDisk(task.files) };
     parentPort?.postMessage(outcome, [outcome.stamps.buffer as ArrayBuffer]);
   }
 });
