@@ -119,7 +119,9 @@ async function quickInputRow(page: Page, key: string, text: string, row: Locator
     try {
       await input.waitFor({ state: 'visible', timeout: 4_000 });
       if (attempt === 0) {
-        await input.fill(text);
+        // Bounded as the wait above is: an input shown but never editable (seen after a webview held the focus) is
+        // closed and asked for again, not waited on for the whole step.
+        await input.fill(text, { timeout: 4_000 });
       } else {
         // A filled value the palette missed stays unfiltered: typed, as a user types it, the next time.
         await input.press('Control+a');
