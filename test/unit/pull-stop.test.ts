@@ -106,4 +106,28 @@ describe('pull: stopped midway', () => {
     io.files.set('ai_prompts/prompt-7.system.md', 'Edited.\n');
     assert.deepEqual((await localPlan(io)).changes.map((change) => change.file), ['ai_prompts/prompt-7.json']);
   });
+
+  it('reads no file of a resource pulled again whose files carry their kept stamps, and reads an edited one', async () => {
+    const io = memoryFolder();
+    const target = { connection: 'local', baseUrl: service.url, tenantId };
+    await pullTenant(client, io, target);
+    await pullTenant(client, io, target);
+    const read: string[] = [];
+    const [readOne, readMany] = [io.read.bind(io), io.readMany.bind(io)];
+    io.read = (file) => {
+      read.push(file);
+      return readOne(file);
+    };
+    io.readMany = (files) => {
+      read.push(...files);
+      return readMany(files);
+    };
+    const again = await pullTenant(client, io, target);
+    assert.deepEqual([again.written, again.kept, read.filter((file) => file.includes('/'))], [[], [], []], 'no resource file: found as pulled by their stamps alone');
+    io.files.set('ai_prompts/prompt-7.system.md', 'Edited.\n');
+    const edited = await pullTenant(client, io, target);
+    assert.ok(read.includes('ai_prompts/prompt-7.system.md'), 'the edited file is read');
+    assert.deepEqual(edited.kept, [{ file: 'ai_prompts/prompt-7.system.md', fields: ['system'] }]);
+    assert.equal(io.files.get('ai_prompts/prompt-7.system.md'), 'Edited.\n', 'the edit is kept');
+  });
 });

@@ -23,7 +23,7 @@ import { compactEntry, loadManifest, MANIFEST_FILE, ManifestError, resourceBase,
 import { changedFields, fieldHashes, filesHash, filesOfTexts, folderValues, keepPulledNewlines, readResource, removeResource, resourceFiles, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { READ_ONLY } from './read-only';
 import { settlePending } from './settle';
-import { digestOf, recordLine, stampsText, stampTable } from './file-stamps';
+import { digestOf, lineRecords, parseStamps, recordLine, stampsText } from './file-stamps';
 import { PartialWriteError } from './folder-thread';
 
 export interface PullTarget {
@@ -187,6 +187,17 @@ function stampedFiles(files: ReadonlyArray<readonly [string, string]>, base: str
   return ordered.length === files.length && ordered.every((file) => existing.has(file)) ? { files: ordered, parts } : undefined;
 }
 
+/** The folder as the pull found it: its files, and the stamps kept of them (file-stamps.ts), by JSON file. */
+interface FolderAtStart {
+  existing: ReadonlySet<string>;
+  stamps: ReadonlyMap<string, string>;
+}
+
+/** Whether the folder held any file a resource at `base` may have when the pull began. */
+function hasFilesOf(kind: ResourceKind, base: string, existing: ReadonlySet<string>): boolean {
+  return existing.has(`${base}.json`) || (kind.id === 'prompt' && PROMPT_TEXT_FIELDS.some((field) => existing.has(textFile(base, field))));
+}
+
 /** A batch's resources, and their files being written (settling to what stopped them, if anything did). */
 interface Landing {
   outcomes: PulledOne[];
@@ -197,7 +208,8 @@ interface Landing {
  * One resource's files from its detail: a file that holds what it would be written with is left alone (a pull into an
  * unchanged folder costs its reads), one the user changed since the last pull is merged (mergeResource).
  */
-async function pullResource(io: FolderIO, item: Listed, base: string, old: PulledResource | undefined, detail: JsonObject, existing: ReadonlySet<string>): Promise<PulledOne> {
+async function pullResource(io: FolderIO, item: Listed, base: string, old: PulledResource | undefined, detail: JsonObject, folder: FolderAtStart): Promise<PulledOne> {
+  const { existing } = folder;
   const values = folderValues(item.kind, detail);
   const texts = resourceTexts(item.kind, item.id, values);
   const hashed = filesHash(texts);
@@ -205,14 +217,23 @@ async function pullResource(io: FolderIO, item: Listed, base: string, old: Pulle
   const head = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), files: hashed };
   const entry: PulledResource = old?.files === hashed ? sameFields(head, old) : compactEntry({ ...head, fields: fieldHashes(values) });
   const files = filesOfTexts(texts, base);
+  // New to the folder (a first pull's every resource): nothing to read, compare, stamp or remove, and nothing to wait for.
+  if (!old && !hasFilesOf(item.kind, base, existing)) return { entry, writes: files, removed: [], kept: [] };
   const stale = PROMPT_TEXT_FIELDS.map((field) => textFile(base, field)).filter((file) => !files.some(([f]) => f === file) && existing.has(file));
   const present = files.filter(([file]) => existing.has(file));
   // Stamped before they are read, as a scan stamps (scan-stamps.ts): a stamp never vouches for newer content. Then the
   // plan after a pull into an unchanged folder reads none of them.
   const stamped = io.stampStore ? stampedFiles(files, base, existing) : undefined;
   const takenAt = Date.now();
-  const stamps = stamped ? await io.stamps(stamped.files) : stampTable(0);
-  const outcomes = await io.readMany(present.map(([file]) => file));
+  const stamps = stamped ? await io.stamps(stamped.files) : undefined;
+  const found = stamped && stamps && digestOf(stamps, 0, stamped.files.length, takenAt);
+  // Files whose stamps are those kept when they were found as pulled, and the service's texts still hash as those
+  // pulled: they hold what would be written, so they are neither read nor written (as a plan trusts them, scan-stamps.ts).
+  const keptLine = folder.stamps.get(`${base}.json`);
+  if (found && stale.length === 0 && old?.files === hashed && keptLine !== undefined && lineRecords(keptLine, `${base}.json`, hashed, stamped.parts, found.digest)) {
+    return { entry, writes: [], removed: [], kept: [], stamps: keptLine };
+  }
+  const outcomes = present.length === 0 ? [] : await io.readMany(present.map(([file]) => file));
   const onDisk = new Map(present.map(([file], index) => [file, outcomes[index]] as const));
   const differ = files.filter(([file, text]) => {
     const outcome = onDisk.get(file);
@@ -220,7 +241,6 @@ async function pullResource(io: FolderIO, item: Listed, base: string, old: Pulle
     return outcome !== text;
   });
   if (differ.length === 0 && stale.length === 0) {
-    const found = stamped && digestOf(stamps, 0, stamped.files.length, takenAt);
     const line = stamped && found?.settled ? recordLine(entry.file, hashed, stamped.parts, found.digest) : undefined;
     return { entry, writes: [], removed: [], kept: [], ...(line === undefined ? {} : { stamps: line }) };
   }
@@ -250,6 +270,9 @@ async function madeAsFetched(
       throw error;
     }
     making = making.then(async () => {
+      // After the event loop's turn, not at once: the request that takes this one's place goes out first, and answers
+      // that came meanwhile start theirs, so the service is never left waiting while a detail becomes files.
+      await new Promise((resolve) => setImmediate(resolve));
       if (!failed) outcomes[index] = await make(item, detail);
     }).catch((error: unknown) => {
       failed ??= { error };
@@ -275,6 +298,8 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   const settled = loaded ? await settlePending(client, io, options, loaded) : undefined;
   const previous = settled?.changed ? (await loadManifest(io))?.manifest : loaded?.manifest;
   const existing = new Set(entries.filter((e) => e.type === 'file').map((e) => e.path));
+  // A folder pulled before has stamps kept of its files; a new one has none to read.
+  const folder: FolderAtStart = { existing, stamps: previous ? parseStamps(await io.stampStore?.read()) : new Map<string, string>() };
 
   const call = { signal: options.signal };
   const tenant = await tenantRecord(client, target.tenantId, call);
@@ -344,7 +369,7 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
         return detail;
       }, (item, detail) => {
         const key = `${item.segment}/${item.id}`;
-        return pullResource(io, item, bases.get(key) as string, before.get(key), detail, existing);
+        return pullResource(io, item, bases.get(key) as string, before.get(key), detail, folder);
       });
       await land();
       // Settled at once, so a failed write waits for land() without being taken for one nobody handles.

@@ -2,7 +2,7 @@
  * The stamps of one scan of a folder with its manifest (file-stamps.ts): which resources' files still carry the
  * stamps they had when found as pulled (the scan does not read them), and the records to keep for the next scan.
  */
-import { digestOf, parseStamps, recordLine, stampsText } from './file-stamps';
+import { digestOf, lineRecords, parseStamps, recordLine, stampsText } from './file-stamps';
 import type { FolderIO } from './folder-io';
 import type { ResourceFileSet } from './folder-layout';
 import type { PulledResource } from './manifest';
@@ -17,24 +17,6 @@ interface Stamped {
   /** Trusted next time: every file had settled when stamped. */
   settled: boolean;
 }
-
-/** Whether a kept line (file-stamps.ts: recordLine) of `file` records these files, compared in place: no line is made. */
-function records(line: string, file: string, filesHash: string, parts: readonly string[], digest: string): boolean {
-  let at = file.length + 1;
-  if (!line.startsWith(filesHash, at)) return false;
-  at += filesHash.length;
-  if (line.charCodeAt(at++) !== TAB) return false;
-  for (let index = 0; index < parts.length; index++) {
-    const part = parts[index] as string;
-    if (index > 0 && line.charCodeAt(at++) !== COMMA) return false;
-    if (!line.startsWith(part, at)) return false;
-    at += part.length;
-  }
-  return line.charCodeAt(at) === TAB && line.length === at + 1 + digest.length && line.endsWith(digest);
-}
-
-const TAB = 9;
-const COMMA = 44;
 
 export class ScanStamps {
   private readonly lines: string[] = [];
@@ -69,7 +51,7 @@ export class ScanStamps {
       if (!found) continue;
       const entry = pulled.get(file) as PulledResource;
       const line = kept.get(file);
-      const same = line !== undefined && records(line, file, entry.files as string, parts, found.digest);
+      const same = line !== undefined && lineRecords(line, file, entry.files as string, parts, found.digest);
       stamped.set(resource, { entry, digest: found.digest, settled: found.settled, kept: same ? line : undefined });
     }
     return new ScanStamps(io, stamped);
