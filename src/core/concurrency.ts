@@ -32,3 +32,41 @@ export function limiter(limit: number): <T>(work: () => Promise<T>) => Promise<T
     }
   };
 }
+
+/**
+ * `fetch` for every item, at most `limit` at once, and `handle` for each answer in turn, once the event loop has
+ * turned: the fetch that takes an answered one's place leaves first, so a single service is not left waiting while
+ * this thread works on an answer (a pull or a drift of 1,000 resources was a third slower for it). The first failure
+ * (a fetch's or a handling's) starts no more fetches and no more handling, and throws once the handling under way is
+ * done, so nothing is handled after it. Results in the items' order.
+ */
+export async function handledInTurn<T, D, R>(
+  items: readonly T[], limit: number, fetch: (item: T) => Promise<D>, handle: (item: T, fetched: D) => R | Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let handling: Promise<void> = Promise.resolve();
+  let failed: { error: unknown } | undefined;
+  const fetching = mapWithLimit(items, limit, async (item, index): Promise<void> => {
+    if (failed) return;
+    let fetched: D;
+    try {
+      fetched = await fetch(item);
+    } catch (error) {
+      failed ??= { error };
+      throw error;
+    }
+    handling = handling.then(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!failed) results[index] = await handle(item, fetched);
+    }).catch((error: unknown) => {
+      failed ??= { error };
+    });
+  });
+  try {
+    await fetching;
+  } finally {
+    await handling;
+  }
+  if (failed) throw failed.error;
+  return results;
+}

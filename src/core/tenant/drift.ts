@@ -7,7 +7,7 @@
  * and the manifest are read, never the folder's resource files.
  */
 import type { ServiceClient } from '../client';
-import { mapWithLimit } from '../concurrency';
+import { handledInTurn } from '../concurrency';
 import { LIMITS } from '../limits';
 import type { JsonObject } from '../json';
 import { TENANT_SEGMENTS, type Segment } from '../resources';
@@ -71,10 +71,12 @@ export async function findDrift(client: ServiceClient, io: FolderIO, options: Dr
   const looked: Looked[] = [...entries.map((entry) => ({ entry })), ...created.map(({ segment, id }) => ({ segment, id }))];
 
   let done = 0;
-  const found = await mapWithLimit(looked, options.concurrency ?? LIMITS.tenantConcurrency.value, async (item): Promise<Drifted | undefined> => {
+  const found = await handledInTurn(looked, options.concurrency ?? LIMITS.tenantConcurrency.value, async (item) => {
     const entry = 'entry' in item ? item.entry : { segment: item.segment, id: item.id };
     const detail = entry.segment === 'tenants' && tenant ? tenant : await currentDetail(client, entry, manifest.tenantId, options.signal);
     options.onProgress?.(++done, looked.length);
+    return detail;
+  }, (item, detail): Drifted | undefined => {
     if (!('entry' in item)) return detail && { segment: item.segment, id: item.id, name: nameOf(detail, item.id), change: 'created', fields: [], detail };
     const { segment, id, file, name } = item.entry;
     if (!detail) return { segment, id, name, file, change: 'deleted', fields: [] };

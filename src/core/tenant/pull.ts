@@ -10,7 +10,7 @@
  */
 import type { ServiceClient } from '../client';
 import type { Json, JsonObject } from '../json';
-import { mapWithLimit } from '../concurrency';
+import { handledInTurn, mapWithLimit } from '../concurrency';
 import { LIMITS } from '../limits';
 import { ServiceError } from '../errors';
 import { PROMPT_TEXT_FIELDS, type PromptTextField } from '../prompt-text';
@@ -249,44 +249,6 @@ async function pullResource(io: FolderIO, item: Listed, base: string, old: Pulle
   return { entry, writes: change.writes, removed: change.removals, kept: change.kept };
 }
 
-/**
- * A batch's details, each made into its files as it arrives, one after another, while the requests go on at the
- * concurrency. The first failure (a request, a file) starts no more requests, and throws once what arrived before it
- * is made, so nothing touches the folder afterwards.
- */
-async function madeAsFetched(
-  batch: readonly Listed[], concurrency: number, fetch: (item: Listed) => Promise<JsonObject>, make: (item: Listed, detail: JsonObject) => Promise<PulledOne>,
-): Promise<PulledOne[]> {
-  const outcomes = new Array<PulledOne>(batch.length);
-  let making: Promise<void> = Promise.resolve();
-  let failed: { error: unknown } | undefined;
-  const fetching = mapWithLimit(batch, concurrency, async (item, index): Promise<void> => {
-    if (failed) return;
-    let detail: JsonObject;
-    try {
-      detail = await fetch(item);
-    } catch (error) {
-      failed ??= { error };
-      throw error;
-    }
-    making = making.then(async () => {
-      // After the event loop's turn, not at once: the request that takes this one's place goes out first, and answers
-      // that came meanwhile start theirs, so the service is never left waiting while a detail becomes files.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (!failed) outcomes[index] = await make(item, detail);
-    }).catch((error: unknown) => {
-      failed ??= { error };
-    });
-  });
-  try {
-    await fetching;
-  } finally {
-    await making;
-  }
-  if (failed) throw failed.error;
-  return outcomes;
-}
-
 export async function pullTenant(client: ServiceClient, io: FolderIO, target: PullTarget, options: PullOptions = {}): Promise<PullResult> {
   const loaded = 'loaded' in options ? options.loaded : await loadManifest(io);
   if (loaded && (loaded.manifest.tenantId !== target.tenantId || loaded.manifest.baseUrl !== target.baseUrl)) {
@@ -342,7 +304,7 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     kept.push(...outcome.kept);
     if (outcome.stamps !== undefined) stampLines.push(outcome.stamps);
   };
-  const writer = io.batchWriter(listed.length > LIMITS.pullBatch.value);
+  const writer = io.batchWriter(listed.length > LIMITS.threadedPull.value);
   let landing: Landing | undefined;
   /** Waits for the batch being written; its resources whose files all were are pulled. */
   const land = async (): Promise<void> => {
@@ -362,7 +324,9 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   try {
     for (let start = 0; start < listed.length; start += LIMITS.pullBatch.value) {
       const batch = listed.slice(start, start + LIMITS.pullBatch.value);
-      const outcomes = await madeAsFetched(batch, options.concurrency ?? LIMITS.tenantConcurrency.value, async (item) => {
+      // Each detail is made into its files as it arrives, one after another, while the requests go on; the first
+      // failure (a request, a file) starts no more, and nothing touches the folder after what arrived before it.
+      const outcomes = await handledInTurn(batch, options.concurrency ?? LIMITS.tenantConcurrency.value, async (item) => {
         // The tenant is listed only when its record was read.
         const detail = item.segment === 'tenants' && tenant ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
         options.onProgress?.(++done, listed.length);
