@@ -5,7 +5,7 @@
  */
 import { ServiceError } from '../core/errors';
 import { ManifestError } from '../core/tenant/manifest';
-import { PushRefused } from '../core/tenant/push';
+import { PushRefused } from '../core/tenant/push-refused';
 import { EXIT, UsageError, type ExitCode } from './command';
 
 function fileMessage(error: Error & { code?: unknown }): string | undefined {

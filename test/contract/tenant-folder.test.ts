@@ -7,7 +7,8 @@ import { memoryFolder } from '../../src/core/tenant/folder-io';
 import { readManifest } from '../../src/core/tenant/manifest';
 import { planPush } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
-import { push, PushRefused } from '../../src/core/tenant/push';
+import { push } from '../../src/core/tenant/push';
+import { PushRefused } from '../../src/core/tenant/push-refused';
 import { KEPT_ON_SERVICE } from '../../src/core/tenant/representation';
 import { startContract, type ContractContext } from './setup';
 

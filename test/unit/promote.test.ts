@@ -7,7 +7,8 @@ import { resourceBase, writeManifest, type PulledResource } from '../../src/core
 import { localPlan } from '../../src/core/tenant/plan';
 import { planPromotion, previewPromotion, promote, pullIntoMemory, type MemoryFolder } from '../../src/core/tenant/promote';
 import { writeResource } from '../../src/core/tenant/representation';
-import { push, PushRefused } from '../../src/core/tenant/push';
+import { push } from '../../src/core/tenant/push';
+import { PushRefused } from '../../src/core/tenant/push-refused';
 import { fieldHashes, folderValues, KEPT_ON_SERVICE } from '../../src/core/tenant/representation';
 import { startService, type RunningService } from '../service/server';
 

@@ -26,8 +26,7 @@ import { changedOnService, currentDetail } from './plan';
 import { fileReferences } from './plan-problems';
 import { fieldsNotTaken, folderShape, folderValues, pulledState, removeResource, resolveKept, shownAfterWrite, textFile, wireValue, writeResource } from './representation';
 import { plural } from '../text';
-
-export class PushRefused extends Error {}
+import { PushRefused } from './push-refused';
 
 /** A field the service did not take as sent: reported as an error, naming the resource and the field. */
 export interface NotTaken {

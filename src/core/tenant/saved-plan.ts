@@ -23,7 +23,7 @@ import type { FolderIO } from './folder-io';
 import { README_NAME } from './folder-layout';
 import { loadManifest, type LoadedManifest, noManifest } from './manifest';
 import { planPush, type Plan } from './plan';
-import { PushRefused } from './push';
+import { PushRefused } from './push-refused';
 
 /** The format's version: a saved plan of another version is refused rather than read wrongly. */
 export const SAVED_PLAN_VERSION = 1;
