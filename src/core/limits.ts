@@ -56,6 +56,12 @@ export const LIMITS = {
    * not a tenant's, and a batch is large enough to keep the requests going.
    */
   pullBatch: { value: 500, unit: 'items' },
+  /**
+   * Resources a pull must exceed before a thread of its own writes its batches while the next are fetched: starting
+   * the thread costs what writing a few batches does, on the cores the service may share (a pull of 1,000 was slower
+   * with it), and a large tenant's pull writes as long as it fetches.
+   */
+  threadedPull: { value: 5_000, unit: 'items' },
   /** Folders a walk of a pulled folder reads at once: a tenant folder has a few, and many must not open together. */
   folderWalk: { value: 8, unit: 'items' },
   /**

@@ -10,9 +10,13 @@ import { localPlan } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
 import type { JsonObject } from '../../src/core/json';
 import { startService, type RunningService } from '../service/server';
+import { bulkTenantName } from '../service/sample-data';
+import { LIMITS } from '../../src/core/limits';
 
 /** More than a batch of details, so a pull stopped in the second batch has written the first. */
 const PROMPTS = 620;
+/** More than a pull writes without a thread of its own (LIMITS.threadedPull): a tenant the service seeds. */
+const BULK_PROMPTS = LIMITS.threadedPull.value + 100;
 
 /** A client whose detail GETs fail from the `failFrom`th on: a pull stopped midway (a lost connection, Cancel). */
 class StoppingClient extends ServiceClient {
@@ -29,10 +33,12 @@ describe('pull: stopped midway', () => {
   let service: RunningService;
   let client: StoppingClient;
   let tenantId: number;
+  let bulkTenantId: number;
 
   before(async () => {
-    service = await startService({ adminToken: 'pull-stop-admin-token' });
+    service = await startService({ adminToken: 'pull-stop-admin-token', bulkTenants: { count: 1, promptsEach: BULK_PROMPTS } });
     client = new StoppingClient({ baseUrl: service.url, token: () => service.adminToken });
+    bulkTenantId = ((await client.list(kindById('tenant'))).find((tenant) => tenant.name === bulkTenantName(0))?.id as number);
     tenantId = (await client.create(kindById('tenant'), { name: 'Stopped', email: 's@example.com' })).id as number;
     for (let index = 0; index < PROMPTS; index++) await client.create(kindById('prompt'), { name: `Prompt ${index}`, system: `Text ${index}.` }, tenantId);
   });
@@ -61,29 +67,29 @@ describe('pull: stopped midway', () => {
   });
 
   it('on disk, where a thread writes each batch while the next is fetched, stops at a file it cannot write with the manifest of what it wrote', async function () {
-    // Two pulls of 621 resources into a folder on disk: as long as the disk takes.
-    this.timeout(30_000);
+    // Two pulls of a tenant large enough for the thread into a folder on disk: as long as the disk takes.
+    this.timeout(60_000);
     const scratch = mkdtempSync(join(tmpdir(), 'convai-pull-stop-'));
     try {
       const root = join(scratch, 'tenant');
-      // A folder where a prompt of the second batch has its text file: the disk refuses to write it.
-      const blocked = join(root, 'ai_prompts', 'prompt-560.system.md');
+      // A folder where a prompt of a later batch has its text file: the disk refuses to write it.
+      const blocked = join(root, 'ai_prompts', 'bulk-prompt-2000.system.md');
       mkdirSync(blocked, { recursive: true });
-      const target = { connection: 'local', baseUrl: service.url, tenantId };
-      await assert.rejects(pullTenant(client, diskFolder(root, { stampsDir: null }), target), (error: unknown) => (error as NodeJS.ErrnoException).code === 'EISDIR' && /prompt-560\.system\.md/.test((error as Error).message));
+      const target = { connection: 'local', baseUrl: service.url, tenantId: bulkTenantId };
+      await assert.rejects(pullTenant(client, diskFolder(root, { stampsDir: null }), target), (error: unknown) => (error as NodeJS.ErrnoException).code === 'EISDIR' && /bulk-prompt-2000\.system\.md/.test((error as Error).message));
       const io = diskFolder(root, { stampsDir: null });
       const manifest = await readManifest(io);
       assert.ok(manifest, 'the manifest of what was written');
       const files = new Set(manifest.resources.map((entry) => entry.file));
-      assert.ok(files.size >= 500 && files.size < PROMPTS + 1, `${files.size} resources pulled: the first batch at least, not all`);
-      assert.equal(files.has('ai_prompts/prompt-560.json'), false, 'the prompt whose text was not written is not pulled');
+      assert.ok(files.size >= 500 && files.size < BULK_PROMPTS + 1, `${files.size} resources pulled: the first batch at least, not all`);
+      assert.equal(files.has('ai_prompts/bulk-prompt-2000.json'), false, 'the prompt whose text was not written is not pulled');
       // Its JSON file may be there, a resource of the folder's own; every pulled one plans as pulled.
-      assert.deepEqual((await localPlan(io)).changes.filter((change) => change.file !== 'ai_prompts/prompt-560.json'), []);
+      assert.deepEqual((await localPlan(io)).changes.filter((change) => change.file !== 'ai_prompts/bulk-prompt-2000.json'), []);
 
       rmSync(blocked, { recursive: true });
       const result = await pullTenant(client, io, target);
-      assert.equal(result.resources, PROMPTS + 1);
-      assert.equal((await readManifest(io))?.resources.length, PROMPTS + 1);
+      assert.equal(result.resources, BULK_PROMPTS + 1);
+      assert.equal((await readManifest(io))?.resources.length, BULK_PROMPTS + 1);
       assert.deepEqual((await localPlan(io)).changes, [], 'the next pull completed the folder');
     } finally {
       rmSync(scratch, { recursive: true, force: true });
