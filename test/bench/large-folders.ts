@@ -2,7 +2,7 @@
 // other kind), as the issue measures it: `pull` into a new folder against floor-pull.mjs (the same GETs, four at a
 // time, the same files), its peak memory, `plan` of the unchanged folder against floor-read.mjs, and `push` of 100
 // edited prompt texts against floor-push.mjs (reading the folder, then 100 PUTs four at a time). Fewer rounds than
-// the 1,000-prompt rows: a round takes minutes, and the medians hold steady at three. The plan rounds follow a
+// the 1,000-prompt rows: a round takes a minute. The plan rounds follow a
 // warm-up of each side, as those rows' do, so they measure the plans after a folder's first.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -15,7 +15,7 @@ import { LARGE_TENANT } from '../service/large-tenant';
 import { cli, expectFiles, FolderBench, floorPull, pair, readFolder, runNode, succeeded, tenantId, undiciSubset } from './folders';
 import type { Pair } from './protocol';
 
-const rounds = 3;
+const rounds = 5;
 /** The prompts a push edits: the issue's hundred. */
 const EDITED = 100;
 const floorPush = path.join(repoRoot, 'test', 'bench', 'floor-push.mjs');
