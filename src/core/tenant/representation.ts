@@ -90,11 +90,11 @@ export function wireValue(kind: ResourceKind, field: string, value: Json): Json 
   return kind.id === 'prompt' && JSON_STRING_FIELDS.includes(field) && typeof value !== 'string' && value !== null ? JSON.stringify(value) : value;
 }
 
-/** JSON with sorted keys, so a reordered object is the same value. */
+/** JSON with sorted keys, so a reordered object is the same value. A primitive (most fields) costs one call. */
 function canonical(value: Json): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isJsonObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key] as Json)}`).join(',')}}`;
-  return JSON.stringify(value);
+  return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key] as Json)}`).join(',')}}`;
 }
 
 // One-shot hashing: a pull fingerprints every field of every resource, and a Hash object each costs more than the hash.
