@@ -19,7 +19,7 @@ import { fetchRequestLog, type LoggedRequest } from './requests';
 /** The issue's tenant: 1,000 prompts, in a service of its own, so the 5,000-prompt rows' service stays as it was. */
 export const folderTenant = { count: 1, promptsEach: 1_000 };
 /** Pairs per row, after one warm-up of each side. */
-const rounds = 9;
+const rounds = 15;
 
 export const cli = path.join(repoRoot, 'dist', 'cli.js');
 export const floorPull = path.join(repoRoot, 'test', 'bench', 'floor-pull.mjs');

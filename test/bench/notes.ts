@@ -64,7 +64,7 @@ export const folderNotes: readonly string[] = [
   '  both sides. A warm-up of each checks that the floor and both pulls send the same requests (the service\'s log),',
   '  as drift and its floor do, and that the floor writes the first pull\'s bytes; every sample checks that the folder',
   '  holds them, plan that it plans nothing and drift that it finds none, else the bench cannot measure (exit 2).',
-  '  Nine rounds, the order alternating, each pair back to back; the figure is the median of the pairs\' ratios (the',
+  '  Fifteen rounds, the order alternating, each pair back to back; the figure is the median of the pairs\' ratios (the',
   '  disk and the machine move a side\'s time by half from one round to the next here, and a pair shares them). Goals',
   '  1.3, 1.3, 1.5 and 1.3: the',
   '  issue\'s; a pull into an unchanged folder has no more to do than the first.',
