@@ -13,8 +13,8 @@ import { saveScreenshot } from '../harness/screenshots';
 import { startLocalService } from '../harness/local-service';
 import type { RunningService } from '../service/server';
 import { LARGE_TENANT, LARGE_TENANT_SHAPE } from '../service/large-tenant';
-import { choose, runCommand } from './tree-view';
-import { workbench } from './workbench';
+import { choose, runCommand, runCommandAsking } from './tree-view';
+import { removeAfterWorkbench, workbench } from './workbench';
 import { addConnection, removeConnection } from './connections';
 
 const CONNECTION = 'bulk';
@@ -29,7 +29,7 @@ interface ManifestEntry {
  * path): in the workspace, the workbench's watching of 165,000 new files, and of their removal, slowed the tests after.
  */
 async function startPull(page: Page, folder: string): Promise<void> {
-  await runCommand(page, 'ConvAI: Pull Tenant to Folder…');
+  await runCommandAsking(page, 'ConvAI: Pull Tenant to Folder…', 'Connection');
   await choose(page, CONNECTION);
   await choose(page, LARGE_TENANT);
   await choose(page, 'Choose a folder…');
@@ -79,7 +79,7 @@ describe('Cancel of a pull of a tenant of 50,000 prompts', function () {
     const { page } = workbench();
     // A dialog a failed test left open would take the keys of the tests after it.
     if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
-    fs.rmSync(folder, { recursive: true, force: true });
+    removeAfterWorkbench(folder);
     await large?.close();
     await removeConnection(page, CONNECTION);
   });

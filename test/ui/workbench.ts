@@ -1,11 +1,22 @@
 // Root hooks for every UI test file. Each file imports this module; Node loads it once, so the hooks are registered
 // once on mocha's root suite and all UI tests share one workbench (one local service, code-server and browser).
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { saveScreenshot } from '../harness/screenshots';
 import { startUiWorkbench, uiBrowserConsoleLog, uiCodeServerLog, UiWorkbench } from '../harness/ui-workbench';
 import { runCommand } from './tree-view';
 
 let current: UiWorkbench | undefined;
+/** Folders removed once the workbench has closed (removeAfterWorkbench). */
+const leftovers: string[] = [];
+
+/**
+ * Removes `folder` once the workbench has closed, not now: an extension host that knows a pulled folder of 165,000
+ * files hears of each removal, and was busy for more than the 20 s the next test's question waited.
+ */
+export function removeAfterWorkbench(folder: string): void {
+  leftovers.push(folder);
+}
 
 /** The shared workbench; only valid inside tests. */
 export function workbench(): UiWorkbench {
@@ -39,4 +50,5 @@ afterEach(async function () {
 after(async function () {
   await current?.close();
   current = undefined;
+  for (const folder of leftovers.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
 });
