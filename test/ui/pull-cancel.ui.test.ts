@@ -13,7 +13,7 @@ import { saveScreenshot } from '../harness/screenshots';
 import { startLocalService } from '../harness/local-service';
 import type { RunningService } from '../service/server';
 import { LARGE_TENANT, LARGE_TENANT_SHAPE } from '../service/large-tenant';
-import { choose, runCommand, runCommandAsking } from './tree-view';
+import { choose, runCommand } from './tree-view';
 import { removeAfterWorkbench, workbench } from './workbench';
 import { addConnection, removeConnection } from './connections';
 
@@ -29,7 +29,7 @@ interface ManifestEntry {
  * path): in the workspace, the workbench's watching of 165,000 new files, and of their removal, slowed the tests after.
  */
 async function startPull(page: Page, folder: string): Promise<void> {
-  await runCommandAsking(page, 'ConvAI: Pull Tenant to Folder…', 'Connection');
+  await runCommand(page, 'ConvAI: Pull Tenant to Folder…');
   await choose(page, CONNECTION);
   await choose(page, LARGE_TENANT);
   await choose(page, 'Choose a folder…');

@@ -6,13 +6,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { uiConnectionName } from '../harness/ui-workbench';
-import { choose, openConvAiView, runCommand, runCommandAsking, treeRow } from './tree-view';
+import { choose, openConvAiView, runCommand, treeRow } from './tree-view';
 import { notification } from './notifications';
 import { workbench } from './workbench';
 
 /** Starts a pull of a tenant from the palette, up to the question where it goes. */
 async function startPull(page: Page, tenant: string): Promise<void> {
-  await runCommandAsking(page, 'ConvAI: Pull Tenant to Folder…', 'Connection');
+  await runCommand(page, 'ConvAI: Pull Tenant to Folder…');
   await choose(page, uiConnectionName);
   await choose(page, tenant);
 }

@@ -166,24 +166,6 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 }
 
 /**
- * Runs a command that asks with a quick input whose placeholder is `placeholder`, and runs it once more while that
- * input has not shown within 15 s: in a full run the palette once closed on Enter without the command's pick ever
- * showing (the input stayed hidden for 20 s). A pick shown late is no harm: the one shown again replaces it.
- */
-export async function runCommandAsking(page: Page, title: string, placeholder: string): Promise<void> {
-  const asking = page.locator(`.quick-input-widget input[placeholder="${placeholder}"]`);
-  for (let attempt = 1; ; attempt++) {
-    await runCommand(page, title);
-    try {
-      await asking.waitFor({ state: 'visible', timeout: 15_000 });
-      return;
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
-}
-
-/**
  * Types `text` into the open quick pick and takes the first row showing `shown`, once the list shows one. A quick
  * pick that opens only after loading its items (Go to Resource) may open while the text is typed into the one
  * closing before it, and it starts empty: then the text is typed again.

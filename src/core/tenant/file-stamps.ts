@@ -142,7 +142,10 @@ export function recordLine(file: string, filesHash: string, parts: readonly stri
   return `${file}\t${filesHash}\t${parts.join(',')}\t${digest}`;
 }
 
-/** Whether a kept line (file-stamps.ts: recordLine) of `file` records these files, compared in place: no line is made. */
+const TAB = 9;
+const COMMA = 44;
+
+/** Whether a kept line (recordLine) of `file` records these files, compared in place: no line is made. */
 export function lineRecords(line: string, file: string, filesHash: string, parts: readonly string[], digest: string): boolean {
   let at = file.length + 1;
   if (!line.startsWith(filesHash, at)) return false;
@@ -156,9 +159,6 @@ export function lineRecords(line: string, file: string, filesHash: string, parts
   }
   return line.charCodeAt(at) === TAB && line.length === at + 1 + digest.length && line.endsWith(digest);
 }
-
-const TAB = 9;
-const COMMA = 44;
 
 export function stampsText(lines: readonly string[]): string {
   return `${[HEADER, ...lines].join('\n')}\n`;
