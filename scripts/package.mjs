@@ -26,8 +26,11 @@ export function packageExtension({ build }) {
   return vsix;
 }
 
-/** The command-line tool's files in dist/: the tool, what it loads at its first request, check and pattern, and its folders' thread. */
-const CLI_FILES = ['cli.js', 're2js.js', 'undici.js', 'validators.js', 'folder-thread-worker.js'];
+/**
+ * The command-line tool's files in dist/: its start, the tool, what it loads at its first request, check and pattern,
+ * and its folders' thread.
+ */
+const CLI_FILES = ['cli.js', 'cli-main.js', 're2js.js', 'undici.js', 'validators.js', 'folder-thread-worker.js'];
 
 const CLI_README = `# convai
 

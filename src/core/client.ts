@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Deadlines } from './deadlines';
 import { LIMITS } from './limits';
 import { http, type Dispatcher } from './http';
@@ -123,7 +124,7 @@ export class ServiceClient {
     this.tracing = this.log !== silentLogger;
     this.delaysMs = options.retry?.delaysMs ?? DEFAULT_DELAYS_MS;
     this.maxRetryAfterMs = options.retry?.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-    this.sleep = options.retry?.sleep ?? ((ms, signal) => import('node:timers/promises').then((timers) => timers.setTimeout(ms, undefined, { signal })));
+    this.sleep = options.retry?.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
   }
 
   async list(kind: ResourceKind, tenantId?: number, call?: CallOptions): Promise<JsonObject[]> {

@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import { constants, lstatSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
+import { userCacheDir } from '../cache-dir';
 import { mapWithLimit } from '../concurrency';
 import { LIMITS } from '../limits';
 import { putStamp, STAMP_FIELDS, stampsOnDisk, stampTable, type FileStamp, type StampTable } from './file-stamps';
@@ -136,15 +136,11 @@ const WRITE_FLAG = WRITE as unknown as string;
 const APPEND_FLAG = APPEND as unknown as string;
 
 /**
- * Where folders' stamps are kept: `CONVAI_CACHE_DIR`, else the user's cache folder. Never in the folder itself, which
- * people version: a file there would show as a change of theirs.
+ * Where folders' stamps are kept: in the cache folder (userCacheDir). Never in the folder itself, which people
+ * version: a file there would show as a change of theirs.
  */
 export function defaultStampsDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.CONVAI_CACHE_DIR) return path.join(env.CONVAI_CACHE_DIR, 'folder-stamps');
-  const base = process.platform === 'win32' ? env.LOCALAPPDATA ?? path.join(os.homedir(), 'AppData', 'Local')
-    : process.platform === 'darwin' ? path.join(os.homedir(), 'Library', 'Caches')
-      : env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache');
-  return path.join(base, 'convai-config', 'folder-stamps');
+  return path.join(userCacheDir(env), 'folder-stamps');
 }
 
 /** The stamps of the folder at `root`, one file per folder in `dir`; a cache, so a failed read or write is no error. */
