@@ -8,8 +8,9 @@ export const notesHeader: readonly string[] = [
 export const extensionNotes: readonly string[] = [
   '- activation: in a fresh extension host of a real VS Code (code-server), `getExtension(...).activate()` (require of',
   '  the bundle and activate) vs `require()` of an esbuild bundle of `export * from "undici"` built with the options of',
-  '  dist/extension.js. One pair per host, the order alternating per host, Node built-ins both load preloaded; the',
-  '  figure is the median of the hosts\' ratios. Goal 1.5: issue 14\'s.',
+  '  dist/extension.js. One pair per host, the order alternating per host, Node built-ins both load preloaded, each',
+  '  side timed after a full garbage collection (so neither pays for what the other left); the figure is the median',
+  '  of the hosts\' ratios. Goal 1.5: issue 14\'s.',
   '- extension-host JS: the bytes of what a host loads at activation and its first request (dist/extension.js and',
   '  dist/undici.js) minus the undici-only bundle, in KB; dist/validators.js and dist/re2js.js load at the first check',
   '  and the first pattern, and are not counted. Goal +150 KB: issue 14\'s, kept by issue 29.',

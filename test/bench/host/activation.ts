@@ -5,6 +5,7 @@ import { createRequire, isBuiltin } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { Pair } from '../protocol';
+import { collectGarbage } from './collect';
 
 export const extensionId = 'convai.convai-config';
 
@@ -22,7 +23,9 @@ function preloadBuiltins(bundles: readonly string[]): void {
   }
 }
 
+/** Each side starts from a collected heap: neither then pays for the garbage the other (or the host's start) left. */
 async function timed(work: () => unknown): Promise<number> {
+  collectGarbage();
   const started = performance.now();
   await work();
   return performance.now() - started;

@@ -2,12 +2,11 @@
 // service that holds the large tenant, it takes the host's memory after a full garbage collection, opens 50 of the
 // tenant's prompts in editors, and says the harness may browse (expand every kind, run Go to Resource). Once the
 // harness has, it takes the memory again: the growth is what browsing the tenant keeps in the host.
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import { writeFileAtomically } from '../../harness/atomic-file';
 import { waitForFile } from '../../harness/wait';
 import { LARGE_TENANT } from '../../service/large-tenant';
+import { collectGarbage } from './collect';
 import { benchConnection, benchEnv, browsedFile, doneFile, type MemoryReady, type MemoryReport, type MemorySample, readyFile, samplesFile } from '../protocol';
 
 /** The browsing: 50 documents open. */
@@ -28,10 +27,8 @@ function env(name: string): string {
 
 /** The host's memory once garbage no longer counts: what browsing keeps, not what it left to collect. */
 function settledMemory(): MemorySample {
-  v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc') as () => void;
-  gc();
-  gc();
+  collectGarbage();
+  collectGarbage();
   const { rss, heapUsed } = process.memoryUsage();
   return { rss, heapUsed };
 }
