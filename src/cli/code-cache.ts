@@ -67,22 +67,16 @@ export interface StartedBundle {
 }
 
 /**
- * Runs the CommonJS bundle at `bundle` as node would, its `require` resolving from its folder, from the code kept
- * in `cacheFile` when there is any for it; without a `cacheFile`, plainly.
+ * Runs the CommonJS bundle at `bundle` as node would, its `require` resolving from its folder, from the code kept in
+ * `cacheFile` when there is any for it.
  */
-export function startBundle(bundle: string, cacheFile: string | undefined): StartedBundle {
-  const requireFromBundle = createRequire(bundle);
-  if (cacheFile === undefined) {
-    requireFromBundle(bundle);
-    return { fromKeptCode: false, keep: () => undefined };
-  }
+export function startBundle(bundle: string, cacheFile: string): StartedBundle {
   const source = readFileSync(bundle, 'utf8');
   const maker = madeBy(source);
   const kept = readKeptCode(cacheFile, maker);
   const script = new Script(wrap(source), { filename: bundle, ...(kept ? { cachedData: kept } : {}) });
   const fromKeptCode = kept !== undefined && !script.cachedDataRejected;
-  const module = { exports: {}, filename: bundle, id: bundle, loaded: false };
-  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, requireFromBundle, module, bundle, path.dirname(bundle));
-  module.loaded = true;
+  const module = { exports: {} };
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(bundle), module, bundle, path.dirname(bundle));
   return { fromKeptCode, keep: () => (fromKeptCode ? undefined : keepCode(cacheFile, maker, script.createCachedData())) };
 }
