@@ -5,7 +5,7 @@ import { Deadlines, SLICE_MS } from '../../src/core/deadlines';
 import { kindById } from '../../src/core/resources';
 import { memoryFolder } from '../../src/core/tenant/folder-io';
 import { unsafePath } from '../../src/core/tenant/folder-paths';
-import { loadManifest, MANIFEST_FILE, writeManifest, type Manifest } from '../../src/core/tenant/manifest';
+import { compactEntry, fingerprintsText, loadManifest, MANIFEST_FILE, writeManifest, type Manifest } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
 import { changedFields, fieldHashes, filesHash, folderValues, pulledState, resourceTexts, sameFingerprint, unchangedSincePull, writeResource } from '../../src/core/tenant/representation';
 
@@ -43,6 +43,9 @@ describe('tenant folders: what a manifest keeps of the pulled state', () => {
     for (const field of Object.keys(values)) assert.ok(sameFingerprint(fields[field], values[field] as JsonObject[string]), field);
     assert.equal(sameFingerprint(fields.max_tokens, 301), false);
     assert.equal(sameFingerprint(fields.description, 'another text'), false);
+    // A pull makes the manifest's text of them directly: the same fingerprints, read back.
+    const entry = compactEntry({ segment: 'ai_prompts', id: 7, file: 'ai_prompts/welcome.json', name: 'Welcome' }, fingerprintsText(values));
+    assert.deepEqual({ ...entry.fields }, fields);
   });
 
   it('still reads the hashes of folders pulled before: an unchanged field is no change', () => {

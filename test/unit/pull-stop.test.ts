@@ -128,8 +128,10 @@ describe('pull: stopped midway', () => {
       read.push(...files);
       return readMany(files);
     };
+    const manifest = io.files.get(MANIFEST_FILE);
     const again = await pullTenant(client, io, target);
     assert.deepEqual([again.written, again.kept, read.filter((file) => file.includes('/'))], [[], [], []], 'no resource file: found as pulled by their stamps alone');
+    assert.equal(io.files.get(MANIFEST_FILE), manifest, 'the manifest is written again as it was');
     io.files.set('ai_prompts/prompt-7.system.md', 'Edited.\n');
     const edited = await pullTenant(client, io, target);
     assert.ok(read.includes('ai_prompts/prompt-7.system.md'), 'the edited file is read');

@@ -8,7 +8,8 @@ import { TENANT_SEGMENTS, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
 import { foldedName, isDeviceName, unsafePath } from './folder-paths';
 import { jsonProblem, type FolderProblem } from './folder-problems';
-import { isJsonObject } from '../json';
+import { isJsonObject, type Json, type JsonObject } from '../json';
+import { fieldFingerprint } from './representation';
 
 export const MANIFEST_FILE = 'convai-tenant.json';
 /**
@@ -59,9 +60,21 @@ export function noManifest(): ManifestError {
 
 const SEGMENTS: readonly string[] = ['tenants', ...TENANT_SEGMENTS];
 
-/** Field hashes as a manifest keeps them: `field:hash` pairs, space-separated (a tenth of the objects to parse). */
+/** A field's fingerprint as a manifest keeps it, among others space-separated (a tenth of the objects to parse). */
+function fieldPair(field: string, fingerprint: string): string {
+  return `${field}:${fingerprint}`;
+}
+
 function fieldsText(fields: Record<string, string>): string {
-  return Object.keys(fields).map((field) => `${field}:${fields[field] as string}`).join(' ');
+  return Object.keys(fields).map((field) => fieldPair(field, fields[field] as string)).join(' ');
+}
+
+/**
+ * A resource's values' fingerprints (representation.ts: fieldFingerprint) as a manifest keeps them: what a pull
+ * makes of each of 65,000 resources, without an object of them on the way.
+ */
+export function fingerprintsText(values: JsonObject): string {
+  return Object.keys(values).map((field) => fieldPair(field, fieldFingerprint(values[field] as Json))).join(' ');
 }
 
 function fieldsFromText(text: string): Record<string, string> {
@@ -117,13 +130,21 @@ function fieldsTextIn(entry: PulledResource): string | undefined {
 /** An entry with the field fingerprints of `from` (whose state it has), still as text if they are. */
 export function sameFields(head: Omit<PulledResource, 'fields'>, from: PulledResource): PulledResource {
   const text = fieldsTextIn(from);
-  return text === undefined ? { ...head, fields: from.fields } : withFieldsText(head, text);
+  if (text === undefined) return { ...head, fields: from.fields };
+  const entry = withFieldsText(head, text);
+  // The same entry as the manifest held (a pull of an unchanged resource): its line is written again as it was.
+  const line = (from as PulledResource & EntryExtras)[LINE];
+  const same = head.segment === from.segment && head.id === from.id && head.file === from.file && head.name === from.name && head.files === from.files;
+  if (line !== undefined && same) hidden(entry, LINE, line);
+  return entry;
 }
 
-/** An entry that keeps its fingerprints as the manifest's text until asked: a pull holds 65,000 of them at once. */
-export function compactEntry(entry: PulledResource): PulledResource {
-  const { fields, ...head } = entry;
-  return withFieldsText(head, fieldsText(fields));
+/**
+ * An entry that keeps its fingerprints as the manifest's text (fingerprintsText) until asked: a pull holds 65,000 of
+ * them at once.
+ */
+export function compactEntry(head: Omit<PulledResource, 'fields'>, fields: string): PulledResource {
+  return withFieldsText(head, fields);
 }
 
 function fieldsTextOf(entry: PulledResource): string {

@@ -19,8 +19,8 @@ import { kindById, kindOfSegment, TENANT_SEGMENTS, type ResourceKind, type Segme
 import type { FolderEntry, FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
-import { compactEntry, loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, takenBases, TENANT_BASE, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
-import { changedFields, fieldHashes, filesHash, filesOfTexts, folderValues, keepPulledNewlines, readResource, removeResource, resourceFiles, resourceTexts, textFile, unchangedSincePull } from './representation';
+import { compactEntry, fingerprintsText, loadManifest, MANIFEST_FILE, ManifestError, resourceBase, sameFields, takenBases, TENANT_BASE, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
+import { changedFields, filesHash, filesOfTexts, folderValues, keepPulledNewlines, readResource, removeResource, resourceFiles, resourceTexts, textFile, unchangedSincePull } from './representation';
 import { READ_ONLY } from './read-only';
 import { settlePending } from './settle';
 import { digestOf, lineRecords, parseStamps, recordLine, stampsText } from './file-stamps';
@@ -195,7 +195,7 @@ interface FolderAtStart {
 
 /** Whether the folder held any file a resource at `base` may have when the pull began. */
 function hasFilesOf(kind: ResourceKind, base: string, existing: ReadonlySet<string>): boolean {
-  return existing.has(`${base}.json`) || (kind.id === 'prompt' && PROMPT_TEXT_FIELDS.some((field) => existing.has(textFile(base, field))));
+  return existing.size > 0 && (existing.has(`${base}.json`) || (kind.id === 'prompt' && PROMPT_TEXT_FIELDS.some((field) => existing.has(textFile(base, field)))));
 }
 
 /** A batch's resources, and their files being written (settling to what stopped them, if anything did). */
@@ -215,7 +215,7 @@ async function pullResource(io: FolderIO, item: Listed, base: string, old: Pulle
   const hashed = filesHash(texts);
   // What the service holds is what was pulled last time: its fields' fingerprints are known already.
   const head = { segment: item.segment, id: item.id, file: `${base}.json`, name: nameOf(detail, item.id), files: hashed };
-  const entry: PulledResource = old?.files === hashed ? sameFields(head, old) : compactEntry({ ...head, fields: fieldHashes(values) });
+  const entry: PulledResource = old?.files === hashed ? sameFields(head, old) : compactEntry(head, fingerprintsText(values));
   const files = filesOfTexts(texts, base);
   // New to the folder (a first pull's every resource): nothing to read, compare, stamp or remove, and nothing to wait for.
   if (!old && !hasFilesOf(item.kind, base, existing)) return { entry, writes: files, removed: [], kept: [] };

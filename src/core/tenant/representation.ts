@@ -108,7 +108,12 @@ const LITERAL = /^[^\s:]{1,24}$/;
  * short name), else a hash of it. Folders pulled before fingerprints were kept as themselves hold only hashes.
  */
 function fingerprint(text: string): string {
-  return LITERAL.test(text) ? `=${text}` : digest(text);
+  return text.length <= 24 && LITERAL.test(text) ? `=${text}` : digest(text);
+}
+
+/** What a manifest keeps of one field's value: its fingerprint. */
+export function fieldFingerprint(value: Json): string {
+  return fingerprint(canonical(value));
 }
 
 /** Whether a field's value is the one a manifest's fingerprint was taken of. */
@@ -121,7 +126,7 @@ export function sameFingerprint(kept: string | undefined, value: Json): boolean 
 /** One fingerprint per field: what a manifest keeps of the pulled state, telling which fields changed since. */
 export function fieldHashes(values: JsonObject): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const field of Object.keys(values)) fields[field] = fingerprint(canonical(values[field] as Json));
+  for (const field of Object.keys(values)) fields[field] = fieldFingerprint(values[field] as Json);
   return fields;
 }
 
