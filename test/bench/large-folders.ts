@@ -15,7 +15,7 @@ import { LARGE_TENANT } from '../service/large-tenant';
 import { cli, expectFiles, FolderBench, floorPull, pair, readFolder, runNode, succeeded, tenantId, undiciSubset } from './folders';
 import type { Pair } from './protocol';
 
-const rounds = 5;
+const rounds = 9;
 /** The prompts a push edits: the hundred. */
 const EDITED = 100;
 const floorPush = path.join(repoRoot, 'test', 'bench', 'floor-push.mjs');

@@ -22,7 +22,7 @@ import { measureHostMemory } from './host-memory';
 import { benchUsage, type BenchGroup, parseBenchArgs } from './options';
 
 /** One activation sample per extension host, so several hosts; each also adds open, save, listing and tree pairs. */
-const sessions = 5;
+const sessions = 7;
 /** Tenants of 5,000 prompts: one per tree expansion of a session, the first also for open, save and listing. */
 const bulkTenants = { count: 3, promptsEach: 5_000 };
 const reportFile = path.join(testOutputDir, 'bench.md');

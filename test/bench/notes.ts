@@ -77,7 +77,7 @@ export const folderNotes: readonly string[] = [
   '  folder as floor-read.mjs does and sends 100 PUTs four at a time (to 100 other prompts, each sent what it holds,',
   '  so the pushed prompts\' service state stays what the next round\'s plan compares). A first pull checks that the',
   '  floor writes the same bytes (the service\'s log holds too few requests to compare them here; the rows above do, for',
-  '  the same code); five rounds, the order alternating, the figure the median of the pairs\' ratios; goals 1.3, 500 MB,',
+  '  the same code); nine rounds, the order alternating, the figure the median of the pairs\' ratios; goals 1.3, 500 MB,',
   '  1.5 and 1.3: the issue\'s.',
   '- `npm run bench -- --only folders` measures these rows alone; `--only extension` the others; `--help`.',
 ];

@@ -114,8 +114,12 @@ export async function tenantRecord(client: ServiceClient, tenantId: number, call
 }
 
 /** Resources of one kind sharing a name: a folder's names are identities, so the user must hear of it. */
-function duplicateNames(listed: readonly Listed[], files: ReadonlyMap<string, string>): string[] {
-  return repeatedBy(listed, (item) => `${item.segment}\n${item.name}`).map((same) => {
+function duplicateNames(listed: readonly Listed[], pulled: readonly PulledResource[]): string[] {
+  const repeated = repeatedBy(listed, (item) => `${item.segment}\n${item.name}`);
+  // Nearly always none: the files of 65,000 resources are looked up only for those that share a name.
+  if (repeated.length === 0) return [];
+  const files = new Map(pulled.map((entry) => [`${entry.segment}/${entry.id}`, entry.file]));
+  return repeated.map((same) => {
     const [first] = same as [Listed];
     return `${same.length} ${first.kind.pluralLabel} are named "${first.name}" on the service (${same.map((i) => `id ${i.id} in ${files.get(`${i.segment}/${i.id}`) ?? '?'}`).join(', ')}); names are unique per kind in a folder, so a plan refuses them until all but one are renamed`;
   });
@@ -362,7 +366,6 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   await writeManifest(io, manifestOf(resources));
   // The pull found every resource: what it did not find as pulled has no stamps to keep (its files were just written).
   await io.stampStore?.write(stampsText(stampLines));
-  const files = new Map(pulled.map((entry) => [`${entry.segment}/${entry.id}`, entry.file]));
   kept.sort((a, b) => a.file.localeCompare(b.file));
   return {
     resources: listed.length,
@@ -370,7 +373,7 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
     kept,
     keptLocalChanges: kept.map(({ file }) => file),
     removed: removed.sort(),
-    duplicates: duplicateNames(listed, files),
+    duplicates: duplicateNames(listed, pulled),
     notes,
   };
 }
