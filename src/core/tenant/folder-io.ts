@@ -206,6 +206,9 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
     }
   };
 
+  /** Whether a file in `parent` needs no look at the disk for links: the folder is known real, and opens refuse links. */
+  const linkFree = (parent: string): boolean => realFolders.has(parent) && NO_FOLLOW !== 0;
+
   /** Refuses a path that names a link, or reaches its file through one. */
   const refuseLinksAsync = async (file: string, parent: string): Promise<void> => {
     if (!realFolders.has(parent)) await refuseLinkedFolders(parent, file);
@@ -218,7 +221,7 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
   const refuseLinks = (file: string): Promise<void> | undefined => {
     checked(file);
     const parent = parentOf(file);
-    return realFolders.has(parent) && NO_FOLLOW !== 0 ? undefined : refuseLinksAsync(file, parent);
+    return linkFree(parent) ? undefined : refuseLinksAsync(file, parent);
   };
 
   const linkRefused = (file: string, error: unknown): unknown => (errorCode(error) === 'ELOOP' ? new UnsafePathError(file, IS_LINK) : error);
@@ -251,7 +254,7 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
    * A file's path on disk at once when nothing needs waiting for (a known folder, O_NOFOLLOW), else undefined: a pull
    * stamps and writes 165,000 files, and a wait for each cost it as much as its folder checks.
    */
-  const knownTarget = (file: string): string | undefined => (NO_FOLLOW !== 0 && unsafePath(file) === undefined && realFolders.has(parentOf(file)) ? at(file) : undefined);
+  const knownTarget = (file: string): string | undefined => (unsafePath(file) === undefined && linkFree(parentOf(file)) ? at(file) : undefined);
 
   /** Checks a file about to be written and makes its folder; its path on disk. */
   const writable = async (file: string): Promise<string> => {
@@ -288,9 +291,9 @@ export function diskFolder(root: string, { stampsDir = defaultStampsDir(), readA
         if (files.length === 0) return;
         const targets: Array<readonly [string, string]> = [];
         let refused: PartialWriteError | undefined;
+        ahead = undefined;
         for (const [file, text] of files) {
           try {
-            ahead = undefined;
             targets.push([knownTarget(file) ?? (await writable(file)), text]);
           } catch (error) {
             // What comes before it is written all the same, as one write after another would have.

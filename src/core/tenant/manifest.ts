@@ -115,10 +115,11 @@ const FIELDS_FROM_TEXT: PropertyDescriptor = {
 };
 
 /**
- * An entry whose field fingerprints are read from their text when first asked for: only a changed resource's are, so a
- * plan or a pull of a large unchanged folder neither splits them nor writes them out again.
+ * An entry whose field fingerprints are the manifest's text (fingerprintsText), read from it when first asked for: only
+ * a changed resource's are, so a plan or a pull of a large unchanged folder neither splits them nor writes them out
+ * again, and a pull holds 65,000 of them at once.
  */
-function withFieldsText(head: Omit<PulledResource, 'fields'>, text: string): PulledResource {
+export function compactEntry(head: Omit<PulledResource, 'fields'>, text: string): PulledResource {
   hidden(head, FIELDS_TEXT, text);
   return Object.defineProperty(head, 'fields', FIELDS_FROM_TEXT) as PulledResource;
 }
@@ -131,20 +132,12 @@ function fieldsTextIn(entry: PulledResource): string | undefined {
 export function sameFields(head: Omit<PulledResource, 'fields'>, from: PulledResource): PulledResource {
   const text = fieldsTextIn(from);
   if (text === undefined) return { ...head, fields: from.fields };
-  const entry = withFieldsText(head, text);
+  const entry = compactEntry(head, text);
   // The same entry as the manifest held (a pull of an unchanged resource): its line is written again as it was.
   const line = (from as PulledResource & EntryExtras)[LINE];
   const same = head.segment === from.segment && head.id === from.id && head.file === from.file && head.name === from.name && head.files === from.files;
   if (line !== undefined && same) hidden(entry, LINE, line);
   return entry;
-}
-
-/**
- * An entry that keeps its fingerprints as the manifest's text (fingerprintsText) until asked: a pull holds 65,000 of
- * them at once.
- */
-export function compactEntry(head: Omit<PulledResource, 'fields'>, fields: string): PulledResource {
-  return withFieldsText(head, fields);
 }
 
 function fieldsTextOf(entry: PulledResource): string {
@@ -162,7 +155,7 @@ function pulledResource(value: unknown, at: string): PulledResource {
   const object = isJsonObject(fields) && Object.values(fields).every((h) => typeof h === 'string');
   if (typeof fields !== 'string' && !object) throw new ManifestError(`${at}.fields must hold the field hashes of a pull`);
   const entry = { segment: segment as Segment, id, file, name: typeof name === 'string' ? name : `#${id}`, ...(typeof files === 'string' ? { files } : {}) };
-  return typeof fields === 'string' ? withFieldsText(entry, fields) : { ...entry, fields: fields as Record<string, string> };
+  return typeof fields === 'string' ? compactEntry(entry, fields) : { ...entry, fields: fields as Record<string, string> };
 }
 
 function pendingCreate(value: unknown, at: string): PendingCreate {
