@@ -1,0 +1,55 @@
+/**
+ * Text from the service, a file or an AI shown to a person as text and
+ * nothing more: it can neither run a command, draw an icon, move the
+ * cursor, recolour a terminal, nor reverse what follows it.
+ *
+ * Every shell asks these functions where such text meets a person: VS Code's
+ * notifications, dialogs, labels and titles (`plainText`), the command-line
+ * tool's human output (`inertLine`, `inertLines`). Text meant for a
+ * machine (JSON, a saved file) keeps its characters as they are.
+ */
+
+/**
+ * Characters that act instead of showing: C0 and C1 controls (ESC starts a
+ * terminal's escape sequences, CR rewrites a line, BEL rings), DEL, the
+ * line and paragraph separators that some renderers break lines at, and the
+ * bidirectional controls that reorder the text after them (U+202E turns
+ * "gnp.exe" into "exe.png").
+ */
+const ACTIVE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+/** The same, less the line feed and tab that a text of several lines keeps. */
+const ACTIVE_IN_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
+const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** `\n`, `\r`, `\t`, else `\u` and four hex digits, as JSON and JavaScript write them. */
+function escaped(char: string): string {
+  return SHORT[char] ?? `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** One line of text with every active character written as its escape: a table cell, a log line, a label. */
+export function inertLine(text: string): string {
+  return text.replace(ACTIVE, escaped);
+}
+
+/** Text of several lines, each kept, with every other active character written as its escape. */
+export function inertLines(text: string): string {
+  return text.replace(ACTIVE_IN_LINES, escaped);
+}
+
+/**
+ * Text for anything VS Code shows (a notification, a dialog, the status bar,
+ * a tree item, a quick pick, a tab's title): one line, inert, with the two
+ * syntaxes VS Code reads in some of those places broken. A Markdown link
+ * `[x](command:…)` is a clickable command in a notification, so `](` is
+ * written `]\(`; a codicon `$(zap)` is an icon in the status bar and quick
+ * picks, so `$(` is written `\$(` (which those places show as `$(`).
+ */
+export function plainText(text: string): string {
+  return inertLine(text).replace(/\]\(/g, ']\\(').replace(/(?<!\\)\$\(/g, '\\$(');
+}
+
+/** A template literal whose interpolated values are shown by plainText, while its own text (a codicon the extension chose) stays. */
+export function plain(strings: TemplateStringsArray, ...values: readonly unknown[]): string {
+  return strings.reduce((text, part, index) => text + (index === 0 ? '' : plainText(String(values[index - 1]))) + part, '');
+}
