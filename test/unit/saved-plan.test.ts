@@ -7,7 +7,7 @@ import { planPush } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
 import { push } from '../../src/core/tenant/push';
 import {
-  formatSavedPlan, parseSavedPlan, savedPlanPlaceProblem, savePlan, SavedPlanError, SavedPlanRefused, verifySavedPlan, type SavedPlan,
+  formatSavedPlan, parseSavedPlan, savedPlanPlaceProblem, savePlan, SavedPlanAltered, SavedPlanError, SavedPlanRefused, verifySavedPlan, type SavedPlan,
 } from '../../src/core/tenant/saved-plan';
 import { startService, type RunningService } from '../service/server';
 
@@ -117,11 +117,70 @@ describe('saved plans', () => {
     const saved = await editedAndSaved();
     await assert.rejects(verifySavedPlan(client, io, { ...saved, tenantId: tenantId + 1 }, { file: 'plan.json' }), (error: unknown) => error instanceof SavedPlanError && /plan\.json is a plan of tenant \d+/.test(error.message));
     assert.throws(() => parseSavedPlan('{"changes": []}', 'p.json'), /p\.json is not a saved plan \(it has no "convaiSavedPlan"\)/);
-    assert.throws(() => parseSavedPlan('{"convaiSavedPlan": 2}', 'p.json'), /p\.json: convaiSavedPlan is 2, but this version reads saved plans of version 1/);
+    assert.throws(() => parseSavedPlan('{"convaiSavedPlan": 3}', 'p.json'), /p\.json: convaiSavedPlan is 3, but this version reads saved plans of version 2/);
     assert.throws(() => parseSavedPlan('not json', 'p.json'), /p\.json is not a saved plan: not valid JSON/);
-    const bad = JSON.parse(formatSavedPlan(saved)) as { changes: Array<Record<string, unknown>> };
-    (bad.changes[0] as Record<string, unknown>).action = 'conflict';
-    assert.throws(() => parseSavedPlan(JSON.stringify(bad), 'p.json'), /p\.json: changes\[0\]\.action must be one of create, update, delete/);
+  });
+
+  /** The saved plan's file as JSON, edited by `edit` as a hand would, written back as plan --out lays it out. */
+  function editedFile(saved: SavedPlan, edit: (plan: Record<string, unknown> & { changes: Array<Record<string, unknown>> }) => void): string {
+    const plan = JSON.parse(formatSavedPlan(saved)) as Record<string, unknown> & { changes: Array<Record<string, unknown>> };
+    edit(plan);
+    return `${JSON.stringify(plan, null, 2)}\n`;
+  }
+
+  const alteredBecause = (reason: RegExp) => (error: unknown): boolean => {
+    assert.ok(error instanceof SavedPlanAltered, String(error));
+    assert.match(error.message, /^Nothing was sent: p\.json was altered after it was saved \(/);
+    assert.match(error.reason, reason);
+    assert.doesNotMatch(error.message, /the (service|folder) changed/);
+    return true;
+  };
+
+  it('carries a digest of its content; a plan edited by hand is refused as altered, naming what is wrong', async () => {
+    const saved = await editedAndSaved();
+    const text = formatSavedPlan(saved);
+    assert.match(text, /^\{\n {2}"convaiSavedPlan": 2,\n {2}"digest": "[0-9a-f]{64}",\n/);
+    const edits: Array<[string, (plan: Record<string, unknown> & { changes: Array<Record<string, unknown>> }) => void, RegExp]> = [
+      ['a change listed twice', (plan) => plan.changes.push(plan.changes[1] as Record<string, unknown>), /^changes\[4\] lists ai_prompts\/greeting\.json again, as changes\[1\] does$/],
+      ['a name edited', (plan) => Object.assign(plan.changes[1] as object, { name: 'Greeting (approved)' }), /^its content does not match its "digest": a value in it was edited$/],
+      ['an unknown key', (plan) => Object.assign(plan, { approvedBy: 'me' }), /^it holds "approvedBy", which a saved plan does not$/],
+      ['an unknown key in a change', (plan) => Object.assign(plan.changes[0] as object, { values: { system: 'x' } }), /^changes\[0\] holds "values", which a saved change does not$/],
+      ['the digest removed', (plan) => delete plan.digest, /^it has no "digest"$/],
+      ['a mistyped digest', (plan) => Object.assign(plan, { digest: 42 }), /^"digest" must be a SHA-256 hash in hex$/],
+      ['an update without its service state', (plan) => delete plan.changes[1]?.service, /^changes\[1\]\.service must be given for an update or a delete, and left out for a create$/],
+      ['a mistyped id', (plan) => Object.assign(plan.changes[1] as object, { id: '7' }), /^changes\[1\]\.id must be an integer$/],
+      ['a field listed twice', (plan) => Object.assign(plan.changes[1] as object, { fields: ['system', 'system'] }), /^changes\[1\]\.fields lists "system" twice$/],
+      ['an action that is none', (plan) => Object.assign(plan.changes[0] as object, { action: 'conflict' }), /^changes\[0\]\.action must be one of create, update, delete$/],
+    ];
+    for (const [what, edit, reason] of edits) {
+      assert.throws(() => parseSavedPlan(editedFile(saved, edit), 'p.json'), alteredBecause(reason), what);
+    }
+    // One byte: a hex digit of a file's hash.
+    const oneByte = text.replace(/("ai_prompts\/greeting\.system\.md": ")(.)/, (_, key: string, digit: string) => `${key}${digit === '0' ? '1' : '0'}`);
+    assert.equal(oneByte.length, text.length);
+    assert.notEqual(oneByte, text);
+    assert.throws(() => parseSavedPlan(oneByte, 'p.json'), alteredBecause(/does not match its "digest"/));
+  });
+
+  it('reads the digest of the content, not of its layout: keys in another order, other indentation, a byte-order mark', async () => {
+    const saved = await editedAndSaved();
+    const plan = JSON.parse(formatSavedPlan(saved)) as Record<string, unknown>;
+    const reordered = JSON.stringify(Object.fromEntries(Object.entries(plan).reverse()));
+    assert.deepEqual(parseSavedPlan(reordered, 'p.json'), saved);
+    assert.deepEqual(parseSavedPlan(`\uFEFF${formatSavedPlan(saved).replace(/\n/g, '\r\n')}`, 'p.json'), saved);
+  });
+
+  it('refuses a plan saved by the earlier version, without a digest, saying to save it again', async () => {
+    const saved = await editedAndSaved();
+    const earlier = editedFile(saved, (plan) => {
+      plan.convaiSavedPlan = 1;
+      delete plan.digest;
+    });
+    assert.throws(() => parseSavedPlan(earlier, 'p.json'), (error: unknown) => {
+      assert.ok(error instanceof SavedPlanError, String(error));
+      assert.match(error.message, /^p\.json was saved by an earlier version, without the digest .*; save the plan again with this version \(plan --out\), review it and push that one$/);
+      return true;
+    });
   });
 
   it('is not saved while the plan holds a conflict or a problem', async () => {
