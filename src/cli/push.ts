@@ -37,7 +37,8 @@ export const pushCommand: Command = {
   details: [
     '--json  print { "applied": [ { action, segment, id?, name, fields } ], "notTaken": [ … ] }',
     '--plan <file>  send exactly the plan plan --out saved there, in its order; when a file of the folder or the service\'s',
-    '               state of a resource in it changed since, send nothing, name what moved and exit 1',
+    '               state of a resource in it changed since, send nothing, name what moved and exit 1; the same when the',
+    '               plan\'s own file was altered after it was saved (it carries a digest of its content), naming that file',
     'Exits 1 when the push is refused (a conflict or a problem), a request fails, or the service did not take a field as sent.',
   ],
   options: { json: { type: 'boolean' }, plan: { type: 'string' } },

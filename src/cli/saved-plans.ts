@@ -51,7 +51,10 @@ export async function writeSavedPlan(plan: Plan, folder: PulledFolder, out: stri
   return true;
 }
 
-/** The saved plan `push --plan` was given; one that cannot be read or is no saved plan is a usage error. */
+/**
+ * The saved plan `push --plan` was given; one that cannot be read or is no saved plan of this version is a usage
+ * error, one altered after it was saved (SavedPlanAltered) a refusal of the push, before any request.
+ */
 export async function readSavedPlan(value: ArgValue, context: CliContext): Promise<{ file: string; saved: SavedPlan } | undefined> {
   const file = givenPath(value, 'plan', context);
   if (file === undefined) return undefined;

@@ -128,6 +128,63 @@ describe('contract: saved plans (CLI)', function () {
     assert.deepEqual(ctx.service.requests.list(), [], 'refused before any request');
   });
 
+  /** A saved plan's file as a hand edits it: parsed, changed, written back as plan --out lays it out. */
+  type PlanFile = Record<string, unknown> & { changes: Array<Record<string, unknown>> };
+  const byHand = (edit: (plan: PlanFile) => void) => (text: string): string => {
+    const plan = JSON.parse(text) as PlanFile;
+    edit(plan);
+    return `${JSON.stringify(plan, null, 2)}\n`;
+  };
+  const handEdits: Array<[string, (text: string) => string, RegExp]> = [
+    ['a change listed twice', byHand((plan) => plan.changes.push(plan.changes[1] as Record<string, unknown>)), /changes\[3\] lists ai_prompts\/greeting\.json again, as changes\[1\] does/],
+    ['a name edited', byHand((plan) => Object.assign(plan.changes[1] as object, { name: 'Greeting (approved)' })), /its content does not match its "digest"/],
+    ['an unknown key added', byHand((plan) => Object.assign(plan, { approvedBy: 'reviewer' })), /it holds "approvedBy", which a saved plan does not/],
+    ['the digest removed', byHand((plan) => delete plan.digest), /it has no "digest"/],
+    // A hex digit of the hash of a file that is still as it was: the plan's file changed, not the folder.
+    ['one byte changed', (text) => text.replace(/("ai_prompts\/greeting\.system\.md": ")(.)/, (_, key: string, digit: string) => `${key}${digit === '0' ? '1' : '0'}`), /its content does not match its "digest"/],
+  ];
+  for (const [what, edit, reason] of handEdits) {
+    it(`refuses a saved plan with ${what} as altered, naming its file, before any request (exit 1)`, async () => {
+      const text = await savedPlan();
+      const edited = edit(text);
+      assert.notEqual(edited, text);
+      await writeFile(path.join(work, 'plan.json'), edited);
+      const refused = await run('push', '--plan', 'plan.json', 'folder');
+      assert.equal(refused.code, 1, refused.stderr);
+      assert.match(refused.stderr, /Nothing was sent: .*plan\.json was altered after it was saved \(/);
+      assert.match(refused.stderr, reason);
+      assert.doesNotMatch(refused.stderr, /the (service|folder) changed/);
+      assert.deepEqual(ctx.service.requests.list(), [], 'nothing sent, not even a read');
+
+      // The plan as saved still pushes: the refusal was the edit's.
+      await writeFile(path.join(work, 'plan.json'), text);
+      const pushed = await run('push', '--plan', 'plan.json', 'folder');
+      assert.equal(pushed.code, 0, pushed.stderr);
+      assert.deepEqual(writes().map((w) => w.method), ['POST', 'PUT', 'DELETE']);
+    });
+  }
+
+  it('pushes a saved plan with a byte-order mark, as an editor on Windows may save it', async () => {
+    const text = await savedPlan();
+    await writeFile(path.join(work, 'plan.json'), `\uFEFF${text.replace(/\n/g, '\r\n')}`);
+    const pushed = await run('push', '--plan', 'plan.json', 'folder');
+    assert.equal(pushed.code, 0, pushed.stderr);
+    assert.deepEqual(writes().map((w) => w.method), ['POST', 'PUT', 'DELETE']);
+    assert.equal((await ctx.admin.get(prompts, greeting, tenantId)).system, 'Say hello warmly.');
+  });
+
+  it('refuses a plan saved by the earlier version, which has no digest, asking to save it again (exit 2)', async () => {
+    const text = await savedPlan();
+    await writeFile(path.join(work, 'plan.json'), byHand((plan) => {
+      plan.convaiSavedPlan = 1;
+      delete plan.digest;
+    })(text));
+    const refused = await run('push', '--plan', 'plan.json', 'folder');
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /--plan: .*plan\.json was saved by an earlier version, without the digest .*; save the plan again with this version \(plan --out\)/);
+    assert.deepEqual(ctx.service.requests.list(), []);
+  });
+
   it('refuses a file that is no saved plan, naming it (exit 2)', async () => {
     await writeFile(path.join(work, 'other.json'), '{"changes": []}');
     const pushed = await run('push', '--plan', 'other.json', 'folder');

@@ -60,6 +60,16 @@ describe('saved plans: convai.planPush { out } and convai.push { plan }', () => 
     assert.equal((await admin.get(kind('ai_prompts'), promptId, tenantId)).system, 'Be brief.');
   });
 
+  it('sends nothing when the saved plan itself was edited by hand, naming it as altered', async () => {
+    const { folder, out } = await savedPlanOf('altered');
+    fs.writeFileSync(out, fs.readFileSync(out, 'utf8').replace('"name": "Reviewed Prompt"', '"name": "Approved Prompt"'));
+    await clearRequests();
+    const error = await rejection(vscode.commands.executeCommand('convai.push', { folder, confirm: false, plan: out }));
+    assert.match(error.message, /Nothing was sent: .*altered\.plan\.json was altered after it was saved \(its content does not match its "digest"/);
+    assert.deepEqual(await receivedRequests(), [], 'no request at all');
+    assert.notEqual((await admin.get(kind('ai_prompts'), promptId, tenantId)).description, 'reviewed in altered');
+  });
+
   it('refuses to save a plan inside the folder, where it would be a problem of the next plan', async () => {
     const folder = path.join(temp, 'pushed');
     const error = await rejection(vscode.commands.executeCommand('convai.planPush', { folder, out: path.join(folder, 'plan.json') }));

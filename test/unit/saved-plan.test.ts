@@ -6,6 +6,7 @@ import { memoryFolder } from '../../src/core/tenant/folder-io';
 import { planPush } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
 import { push } from '../../src/core/tenant/push';
+import { PushRefused } from '../../src/core/tenant/push-refused';
 import {
   formatSavedPlan, parseSavedPlan, savedPlanPlaceProblem, savePlan, SavedPlanError, SavedPlanRefused, verifySavedPlan, type SavedPlan,
 } from '../../src/core/tenant/saved-plan';
@@ -117,11 +118,76 @@ describe('saved plans', () => {
     const saved = await editedAndSaved();
     await assert.rejects(verifySavedPlan(client, io, { ...saved, tenantId: tenantId + 1 }, { file: 'plan.json' }), (error: unknown) => error instanceof SavedPlanError && /plan\.json is a plan of tenant \d+/.test(error.message));
     assert.throws(() => parseSavedPlan('{"changes": []}', 'p.json'), /p\.json is not a saved plan \(it has no "convaiSavedPlan"\)/);
-    assert.throws(() => parseSavedPlan('{"convaiSavedPlan": 2}', 'p.json'), /p\.json: convaiSavedPlan is 2, but this version reads saved plans of version 1/);
+    assert.throws(() => parseSavedPlan('{"convaiSavedPlan": 3}', 'p.json'), /p\.json: convaiSavedPlan is 3, but this version reads saved plans of version 2/);
     assert.throws(() => parseSavedPlan('not json', 'p.json'), /p\.json is not a saved plan: not valid JSON/);
-    const bad = JSON.parse(formatSavedPlan(saved)) as { changes: Array<Record<string, unknown>> };
-    (bad.changes[0] as Record<string, unknown>).action = 'conflict';
-    assert.throws(() => parseSavedPlan(JSON.stringify(bad), 'p.json'), /p\.json: changes\[0\]\.action must be one of create, update, delete/);
+  });
+
+  type PlanFile = Record<string, unknown> & { changes: Array<Record<string, unknown>> };
+  /** The saved plan's file as JSON, edited by `edit` as a hand would, written back as plan --out lays it out. */
+  function editedFile(saved: SavedPlan, edit: (plan: PlanFile) => void): string {
+    const plan = JSON.parse(formatSavedPlan(saved)) as PlanFile;
+    edit(plan);
+    return `${JSON.stringify(plan, null, 2)}\n`;
+  }
+
+  /** A refusal of the push (exit 1 in the CLI) naming the plan's file as altered, for `reason`, not the folder or the service. */
+  const alteredBecause = (reason: string) => (error: unknown): boolean => {
+    assert.ok(error instanceof PushRefused && !(error instanceof SavedPlanRefused), String(error));
+    assert.equal(error.message, `Nothing was sent: p.json was altered after it was saved (${reason}), so it is not the plan that was reviewed; save the plan again, review it and push that one.`);
+    return true;
+  };
+
+  it('carries its digest second, after the format\'s version', async () => {
+    assert.match(formatSavedPlan(await editedAndSaved()), /^\{\n {2}"convaiSavedPlan": 2,\n {2}"digest": "[0-9a-f]{64}",\n {2}"baseUrl": /);
+  });
+
+  const edits: Array<[string, (plan: PlanFile) => void, string]> = [
+    ['a change listed twice', (plan) => plan.changes.push(plan.changes[1] as Record<string, unknown>), 'changes[4] lists ai_prompts/greeting.json again, as changes[1] does'],
+    ['a change of the same resource under another file', (plan) => plan.changes.push({ ...plan.changes[1], file: 'ai_prompts/other.json' }), 'changes[4] lists ai_prompts GREETING_ID again, as changes[1] does'],
+    ['a name edited', (plan) => Object.assign(plan.changes[1] as object, { name: 'Greeting (approved)' }), 'its content does not match its "digest": a value in it was edited'],
+    ['an unknown key', (plan) => Object.assign(plan, { approvedBy: 'me' }), 'it holds "approvedBy", which a saved plan does not'],
+    ['an unknown key in a change', (plan) => Object.assign(plan.changes[0] as object, { values: { system: 'x' } }), 'changes[0] holds "values", which a saved change does not'],
+    ['the digest removed', (plan) => delete plan.digest, 'it has no "digest"'],
+    ['a mistyped digest', (plan) => Object.assign(plan, { digest: 42 }), '"digest" must be a SHA-256 hash in hex'],
+    ['an update without its service state', (plan) => delete plan.changes[1]?.service, 'changes[1].service must be given for an update or a delete, and left out for a create'],
+    ['a mistyped id', (plan) => Object.assign(plan.changes[1] as object, { id: '7' }), 'changes[1].id must be an integer'],
+    ['a field listed twice', (plan) => Object.assign(plan.changes[1] as object, { fields: ['system', 'system'] }), 'changes[1].fields lists "system" twice'],
+    ['an action that is none', (plan) => Object.assign(plan.changes[0] as object, { action: 'conflict' }), 'changes[0].action must be one of create, update, delete'],
+  ];
+  for (const [what, edit, reason] of edits) {
+    it(`refuses a plan with ${what} as altered, naming the field`, async () => {
+      const saved = await editedAndSaved();
+      assert.throws(() => parseSavedPlan(editedFile(saved, edit), 'p.json'), alteredBecause(reason.replace('GREETING_ID', String(greeting))));
+    });
+  }
+
+  it('refuses a plan with one byte changed as altered (a hex digit of a file\'s hash), not as a folder that moved', async () => {
+    const text = formatSavedPlan(await editedAndSaved());
+    const oneByte = text.replace(/("ai_prompts\/greeting\.system\.md": ")(.)/, (_, key: string, digit: string) => `${key}${digit === '0' ? '1' : '0'}`);
+    assert.equal(oneByte.length, text.length);
+    assert.notEqual(oneByte, text);
+    assert.throws(() => parseSavedPlan(oneByte, 'p.json'), alteredBecause('its content does not match its "digest": a value in it was edited'));
+  });
+
+  it('reads the digest of the content, not of its layout: keys in another order, other indentation, a byte-order mark', async () => {
+    const saved = await editedAndSaved();
+    const plan = JSON.parse(formatSavedPlan(saved)) as Record<string, unknown>;
+    const reordered = JSON.stringify(Object.fromEntries(Object.entries(plan).reverse()));
+    assert.deepEqual(parseSavedPlan(reordered, 'p.json'), saved);
+    assert.deepEqual(parseSavedPlan(`\uFEFF${formatSavedPlan(saved).replace(/\n/g, '\r\n')}`, 'p.json'), saved);
+  });
+
+  it('refuses a plan saved by the earlier version, without a digest, saying to save it again', async () => {
+    const saved = await editedAndSaved();
+    const earlier = editedFile(saved, (plan) => {
+      plan.convaiSavedPlan = 1;
+      delete plan.digest;
+    });
+    assert.throws(() => parseSavedPlan(earlier, 'p.json'), (error: unknown) => {
+      assert.ok(error instanceof SavedPlanError, String(error));
+      assert.match(error.message, /^p\.json was saved by an earlier version, without the digest .*; save the plan again with this version \(plan --out\), review it and push that one$/);
+      return true;
+    });
   });
 
   it('is not saved while the plan holds a conflict or a problem', async () => {
