@@ -51,8 +51,8 @@ export const planCommand: Command = {
       return { plan: planned, drift: withDrift ? untouched(planned, await findDrift(client, folder.io, { loaded: { manifest: planned.manifest, problems: [] } })) : undefined };
     });
     for (const note of plan.notes) context.err(`note: ${note}`);
-    if (args.values.json === true) context.out(planJson(plan, drift ? { drift: drift.map(publicDrifted) } : {}));
-    else if (format === 'markdown') context.out(planMarkdown(plan, { notes: drift ? driftNotes(drift) : [] }).trimEnd());
+    if (args.values.json === true) context.document(planJson(plan, drift ? { drift: drift.map(publicDrifted) } : {}));
+    else if (format === 'markdown') context.document(planMarkdown(plan, { notes: drift ? driftNotes(drift) : [] }).trimEnd());
     else for (const line of [...planLines(plan, folder.root), ...(drift ? planDriftLines(drift) : [])]) context.out(line);
     const conflicts = plan.changes.filter((c) => c.action === 'conflict').length;
     const problems = plan.problems.length;
