@@ -16,6 +16,7 @@ void main(process.argv.slice(2), {
   env: process.env,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  document: (text) => process.stdout.write(`${text}\n`),
   ...(process.stderr.isTTY ? { progress: terminalProgress(process.stderr) } : {}),
   // once: a second Ctrl+C ends the process as usual, should stopping cleanly hang.
   onInterrupt: (stop) => {

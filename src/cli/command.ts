@@ -18,11 +18,23 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** A call the tool cannot act on (unknown flag, missing argument, not a pulled folder): exit 2. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** `details`: lines written under the message, one each (the problems it names). */
+  constructor(message: string, readonly details: readonly string[] = []) {
+    super(message);
+  }
+}
 
+/**
+ * Where a command writes. Each `out` or `err` is one line for a person: the writer shows any line break, control or
+ * bidirectional character in it escaped, so no name or answer can start a line, move the cursor, recolour or reorder
+ * a terminal or a CI log. A `document` is written whole, its own line breaks and tabs kept.
+ */
 export interface Output {
   out(line: string): void;
   err(line: string): void;
+  /** A document on stdout: JSON, a Markdown comment, a chart. */
+  document(text: string): void;
 }
 
 /** Where a command runs: injected, so the core's pure parts stay free of process globals. */

@@ -17,7 +17,7 @@ export const driftCommand: Command = {
   async run(args, context) {
     const folder = await pulledFolder(folderArgument(args, context, 'drift'));
     const drift = await withClient(manifestTarget(folder, context.env), context.env, (client) => findDrift(client, folder.io, { loaded: folder.loaded }));
-    if (args.values.json === true) context.out(JSON.stringify({ drifted: drift.map(publicDrifted) }, null, 2));
+    if (args.values.json === true) context.document(JSON.stringify({ drifted: drift.map(publicDrifted) }, null, 2));
     else for (const line of driftLines(drift, folder.manifest, folder.root)) context.out(line);
     return drift.length === 0 ? EXIT.ok : EXIT.failed;
   },

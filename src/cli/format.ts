@@ -3,6 +3,7 @@
  * sends the changes, and the contract's JSON shapes for scripts.
  */
 import type { Json } from '../core/json';
+import { inertLine } from '../core/plain-text';
 import type { Change, Plan } from '../core/tenant/plan';
 import { publicChange } from '../core/tenant/plan-text';
 import type { NotTaken, PushResult } from '../core/tenant/push';
@@ -14,12 +15,15 @@ function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** Columns padded to their widest cell; the last one is left ragged. */
-export function table(rows: string[][]): string[] {
+/**
+ * Columns padded to their widest cell; the last one is left ragged. A cell is shown inert before it is measured, so
+ * a name's line break or control character, written as its escape, keeps its row one line and the columns aligned.
+ */
+export function table(cells: string[][]): string[] {
+  const rows = cells.map((row) => row.map(inertLine));
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
   return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ').trimEnd());
 }
-
 
 export function planLines(plan: Plan, folder: string): string[] {
   const { manifest, changes, problems } = plan;

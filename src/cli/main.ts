@@ -4,6 +4,7 @@
  * one message on stderr.
  */
 import { DEFAULT_TIMEOUT_MS } from '../core/client';
+import { inertLine, inertLines } from '../core/plain-text';
 import { parseArguments } from './arguments';
 import { EXIT, PROGRAM, UsageError, type CliContext, type Command, type ExitCode } from './command';
 import { COMMANDS, type CommandEntry } from './commands';
@@ -75,20 +76,28 @@ async function dispatch(argv: readonly string[], context: CliContext, commands: 
   return command.run(parseArguments(rest, command), context);
 }
 
-/** Runs the tool; never throws, and writes nothing that holds the token. */
+/**
+ * Runs the tool; never throws, and writes nothing that holds the token, and no character from a name, a file, the
+ * service or an AI that a terminal would act on: every command writes through here (the token is hidden in the text
+ * as received, then what acts is escaped). A document's escapes are JSON's own `\uXXXX`, so `--json` reads back as
+ * the same data.
+ */
 export async function main(argv: readonly string[], context: CliContext, commands: readonly CommandEntry[] = COMMANDS): Promise<ExitCode> {
   const redact = redactor(context.env[TOKEN_VARIABLE]?.trim());
+  const line = (text: string): string => inertLine(redact(text));
   const safe: CliContext = {
     ...context,
-    out: (line) => context.out(redact(line)),
-    err: (line) => context.err(redact(line)),
-    ...(context.progress ? { progress: { show: (line: string) => context.progress?.show(redact(line)), clear: () => context.progress?.clear() } } : {}),
+    out: (text) => context.out(line(text)),
+    err: (text) => context.err(line(text)),
+    document: (text) => context.document(inertLines(redact(text))),
+    ...(context.progress ? { progress: { show: (text: string) => context.progress?.show(line(text)), clear: () => context.progress?.clear() } } : {}),
   };
   try {
     return await dispatch(argv, safe, commands);
   } catch (error) {
     const { code, message } = failure(error);
     safe.err(message);
+    if (error instanceof UsageError) for (const detail of error.details) safe.err(detail);
     return code;
   }
 }

@@ -29,8 +29,8 @@ export const mapCommand: Command = {
     const changes = args.values.changes === true;
     const { map, changed, unread } = await folderFlowMap(folder.io, folder.manifest, { changes });
     for (const problem of unread) context.err(`note: ${problem}; its resource is not on the map`);
-    if (format === 'json') context.out(JSON.stringify(changes ? { ...map, changed: [...changed] } : map, null, 2));
-    else context.out((format === 'dot' ? dotFlowMap : mermaidFlowMap)(map, { changed }).trimEnd());
+    if (format === 'json') context.document(JSON.stringify(changes ? { ...map, changed: [...changed] } : map, null, 2));
+    else context.document((format === 'dot' ? dotFlowMap : mermaidFlowMap)(map, { changed }).trimEnd());
     return EXIT.ok;
   },
 };

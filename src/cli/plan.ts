@@ -35,7 +35,8 @@ export const planCommand: Command = {
     '--format markdown  print the plan for a pull request\'s comment: summary, problems, notes, a collapsible section per change (texts as diffs), at most 60,000 characters',
     '--drift   also ask the service what changed there since the pull, and note what of it the folder does not change; without it a plan reads only the folder (and asks the service only about the resources the folder changes)',
     '--out <file>  also write a saved plan there (outside the folder, or a dotfile in it), for push --plan: the changes and',
-    '              what each was planned against, no credential; a plan with a conflict or a problem is not written',
+    '              what each was planned against, no credential; a plan with a conflict or a problem is not written;',
+    '              never over a manifest, a push journal, a suite or through a symbolic link',
     'Exits 1 when the plan holds a conflict or a problem, as a push would send nothing.',
   ],
   options: { json: { type: 'boolean' }, format: { type: 'string' }, drift: { type: 'boolean' }, out: { type: 'string' } },
@@ -51,8 +52,8 @@ export const planCommand: Command = {
       return { plan: planned, drift: withDrift ? untouched(planned, await findDrift(client, folder.io, { loaded: { manifest: planned.manifest, problems: [] } })) : undefined };
     });
     for (const note of plan.notes) context.err(`note: ${note}`);
-    if (args.values.json === true) context.out(planJson(plan, drift ? { drift: drift.map(publicDrifted) } : {}));
-    else if (format === 'markdown') context.out(planMarkdown(plan, { notes: drift ? driftNotes(drift) : [] }).trimEnd());
+    if (args.values.json === true) context.document(planJson(plan, drift ? { drift: drift.map(publicDrifted) } : {}));
+    else if (format === 'markdown') context.document(planMarkdown(plan, { notes: drift ? driftNotes(drift) : [] }).trimEnd());
     else for (const line of [...planLines(plan, folder.root), ...(drift ? planDriftLines(drift) : [])]) context.out(line);
     const conflicts = plan.changes.filter((c) => c.action === 'conflict').length;
     const problems = plan.problems.length;

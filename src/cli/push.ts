@@ -82,7 +82,7 @@ export const pushCommand: Command = {
       if (!(error instanceof PushStopped)) throw error;
       const interrupted = stopper.signal.aborted;
       const { code, message } = interrupted ? { code: EXIT.interrupted, message: 'Stopped by Ctrl+C' } : failure(error.reason);
-      if (json) context.out(pushJson({ applied: error.applied, notTaken: [] }));
+      if (json) context.document(pushJson({ applied: error.applied, notTaken: [] }));
       else await printApplied(error.applied, folder, context);
       context.err(error.applied.length === 0
         ? message
@@ -91,7 +91,7 @@ export const pushCommand: Command = {
     } finally {
       release?.();
     }
-    if (json) context.out(pushJson(result));
+    if (json) context.document(pushJson(result));
     else if (result.applied.length === 0) context.out('Nothing to push: no change in the folder since the pull.');
     else await printApplied(result.applied, folder, context);
     for (const missed of result.notTaken) context.err(notTakenLine(missed));

@@ -9,6 +9,7 @@ import type { Plan } from '../core/tenant/plan';
 import { formatSavedPlan, parseSavedPlan, savedPlanPlaceProblem, savePlan, SavedPlanError, type SavedPlan } from '../core/tenant/saved-plan';
 import { messageOf } from '../core/text';
 import { PROGRAM, UsageError, type ArgValue, type CliContext } from './command';
+import { refuseReplacing } from './report-path';
 import type { PulledFolder } from './service';
 
 /** The --out or --plan path, resolved against the working directory; undefined when the flag is not given. */
@@ -22,6 +23,7 @@ function givenPath(value: ArgValue, flag: string, context: CliContext): string |
 export async function outPath(value: ArgValue, folder: string, context: CliContext): Promise<string | undefined> {
   const out = givenPath(value, 'out', context);
   if (out === undefined) return undefined;
+  await refuseReplacing(out, { flag: '--out', output: 'plan', example: 'plan.json' }, {}, context.cwd);
   const place = savedPlanPlaceProblem(folder, out);
   if (place) throw new UsageError(`--out: ${place}.`);
   const parent = path.dirname(out);

@@ -93,11 +93,10 @@ export async function affectedOf<T extends { suite: Pick<Suite, 'resource' | 'ta
   const plan = await withClient(manifestTarget(folder, context.env), context.env, (client) => planPush(client, folder.io, { loaded: folder.loaded }));
   const chosen = affectedByPlan(plan);
   if ('problems' in chosen) {
-    throw new UsageError([
-      `--affected-by ${value}: the planned push of ${folder.root} has ${plural(chosen.problems.length, 'problem')}, so the suites it affects cannot be told and no prompt test ran:`,
+    throw new UsageError(`--affected-by ${value}: the planned push of ${folder.root} has ${plural(chosen.problems.length, 'problem')}, so the suites it affects cannot be told and no prompt test ran:`, [
       ...chosen.problems.map((problem) => `  ${problem}`),
       `Fix ${chosen.problems.length === 1 ? 'it' : 'them'} in the folder (${PROGRAM} plan ${value} lists them too), then run test again.`,
-    ].join('\n'));
+    ]);
   }
   const { affected } = chosen;
   // The CLI runs every suite against --url, whatever connection its target names: the tenant alone tells.

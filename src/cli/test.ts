@@ -173,7 +173,7 @@ export const testCommand: Command = {
 
     const { outcomes, judges, coverage } = done;
     const all = [...outcomes, ...judges.map((j) => j.run)].map((o) => o.result);
-    if (json) context.out(testJson(outcomes, judges.map((j) => ({ entry: judgeEntry(j), requests: j.run.result.requests })), coverage));
+    if (json) context.document(testJson(outcomes, judges.map((j) => ({ entry: judgeEntry(j), requests: j.run.result.requests })), coverage));
     // The totals stay the last line, where CI logs are read.
     else for (const line of [requestsLine(all, bound), totalsLine(outcomes, judges.map((j) => j.run.passed))]) context.out(line);
     if (baselineFlag !== undefined) for (const line of baselineNotes(outcomes, baselineFlag)) context.err(line);

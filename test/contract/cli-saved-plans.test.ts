@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { kindById } from '../../src/core/resources';
@@ -183,6 +183,39 @@ describe('contract: saved plans (CLI)', function () {
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /--plan: .*plan\.json was saved by an earlier version, without the digest .*; save the plan again with this version \(plan --out\)/);
     assert.deepEqual(ctx.service.requests.list(), []);
+  });
+
+  it('never writes over the push journal, a manifest, a suite or through a link: exit 2, the file intact', async () => {
+    // A journal of one step, as a push stopped midway leaves it: overwritten, every command on the folder would fail.
+    await writeFile(at('.convai-tenant.journal'), '{"pending":[]}\n');
+    await mkdir(path.join(work, 'other'));
+    await writeFile(path.join(work, 'other/convai-tenant.json'), '{"connection":"cli"}\n');
+    await writeFile(path.join(work, 'greeting.prompttest.json'), '{"prompt":"Greeting","cases":[]}\n');
+    await writeFile(path.join(work, 'notes.txt'), 'my notes\n');
+    await symlink(path.join(work, 'notes.txt'), path.join(work, 'linked-plan.json'));
+    const refusals: Array<[string, RegExp]> = [
+      ['folder/.convai-tenant.journal', /is named as a tenant folder's push journal \(\.convai-tenant\.journal\), a file this tool reads/],
+      ['folder/convai-tenant.json', /is named as a tenant folder's manifest \(convai-tenant\.json\)/],
+      ['other/convai-tenant.json', /is named as a tenant folder's manifest \(convai-tenant\.json\)/],
+      ['greeting.prompttest.json', /is named as a prompt test suite \(\*\.prompttest\.json\)/],
+      ['linked-plan.json', /is a symbolic link \(to .*notes\.txt\): the plan would replace the file it points to/],
+    ];
+    ctx.service.requests.clear();
+    for (const [out, says] of refusals) {
+      const file = path.join(work, out);
+      const before = await readFile(file);
+      const refused = await run('plan', '--out', out, 'folder');
+      assert.equal(refused.code, 2, `${out}: ${refused.stderr}`);
+      assert.match(refused.stderr, says, out);
+      assert.match(refused.stderr, new RegExp(`^--out ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} .*; nothing was sent: give --out a file of its own, e\\.g\\. --out plan\\.json\\.$`, 'm'), out);
+      assert.deepEqual(await readFile(file), before, `${out} is left as it was`);
+    }
+    assert.deepEqual(ctx.service.requests.list(), [], 'refused before any request');
+    assert.equal((await readFile(path.join(work, 'notes.txt'), 'utf8')), 'my notes\n');
+    // The folder's commands still work, and an ordinary file is written.
+    const ok = await run('plan', '--out', 'plan.json', 'folder');
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(await readFile(path.join(work, 'plan.json'), 'utf8'), /convaiSavedPlan/);
   });
 
   it('refuses a file that is no saved plan, naming it (exit 2)', async () => {

@@ -21,6 +21,11 @@ describe('the command-line tool: where test --junit may write', () => {
     writeFileSync(path.join(cwd, 'tenant/convai-tenant.json'), '{}');
     writeFileSync(path.join(cwd, 'old.xml'), '');
     symlinkSync(path.join(cwd, 'suites/a.prompttest.json'), path.join(cwd, 'link.xml'));
+    mkdirSync(path.join(cwd, 'other'));
+    writeFileSync(path.join(cwd, 'other/convai-tenant.json'), '{}');
+    writeFileSync(path.join(cwd, 'other/.convai-tenant.journal'), '');
+    symlinkSync(path.join(cwd, 'old.xml'), path.join(cwd, 'old-link.xml'));
+    symlinkSync(path.join(cwd, 'nowhere.xml'), path.join(cwd, 'dangling.xml'));
     inputs = { suites: [path.join(cwd, 'suites/a.prompttest.json')], baseline: 'baseline.json', affectedBy: './tenant' };
   });
   after(() => rmSync(cwd, { recursive: true, force: true }));
@@ -38,6 +43,17 @@ describe('the command-line tool: where test --junit may write', () => {
     await refused('baseline.json', /is the --baseline report baseline\.json/);
     await refused('tenant/convai-tenant.json', /is inside the tenant folder \.\/tenant that --affected-by reads; nothing was sent: give --junit a path outside it/);
     await refused('tenant/ai_prompts/new/report.xml', /is inside the tenant folder/);
+  });
+
+  it('refuses the tool\'s own files, any folder\'s, there or not, and a symbolic link, wherever it points', async () => {
+    await refused('other/convai-tenant.json', /is named as a tenant folder's manifest \(convai-tenant\.json\), a file this tool reads; nothing was sent: give --junit a file of its own, e\.g\. --junit prompt-tests\.xml\.$/);
+    await refused('other/.convai-tenant.journal', /is named as a tenant folder's push journal \(\.convai-tenant\.journal\)/);
+    await refused('Convai-Tenant.JSON', /is named as a tenant folder's manifest/);
+    await refused('new.prompttest.json', /is named as a prompt test suite \(\*\.prompttest\.json\)/);
+    await refused('labels.judgetest.json', /is named as a judge's labelled calls \(\*\.judgetest\.json\)/);
+    await refused('ask.apirequest.json', /is named as a request definition \(\*\.apirequest\.json\)/);
+    await refused('old-link.xml', /is a symbolic link \(to .*old\.xml\): the report would replace the file it points to; nothing was sent: give --junit a file of its own/);
+    await refused('dangling.xml', /is a symbolic link \(to .*nowhere\.xml\)/);
   });
 
   it('refuses a folder, and a path under a file, naming the fix', async () => {

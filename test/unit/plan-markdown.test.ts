@@ -106,6 +106,21 @@ describe('plan as a pull request comment (Markdown)', () => {
     assert.equal(codeSpan(' x '), '`  x  `');
   });
 
+  it('shows a terminal\'s controls and bidi overrides as escapes, in names, values and diffs alike', () => {
+    const name = 'Invoice \u202Egnp.exe \u001b[31mred\u0007 \u009b2J';
+    const md = planMarkdown(planOf([
+      update('ai_prompts/invoice.json', [
+        { field: 'system', old: 'Say hi.', new: 'Say \u001b]8;;https://evil.example/\u0007hi\u001b]8;;\u0007\r\n\tthen \u2067bye.' },
+        { field: 'description', old: null, new: name },
+      ], name),
+    ], [name], [name]));
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what must not be there
+    assert.equal(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u.exec(md), null, md);
+    assert.ok(md.includes('<code>Invoice \\u202Egnp.exe \\u001B[31mred\\u0007 \\u009B2J</code>'), md);
+    assert.ok(md.includes('+Say \\u001B]8;;https://evil.example/\\u0007hi\\u001B]8;;\\u0007␍'), md);
+    assert.ok(md.includes('+\tthen \\u2067bye.'), 'a tab in a text stays');
+  });
+
   it('masks a URL password in what is not a value (names, problems, notes, the service)', () => {
     const url = 'postgres://admin:url-password-123@db.example/x';
     const md = planMarkdown({ ...planOf([update('ai_prompts/a.json', [{ field: 'max_tokens', old: 1, new: 2 }], url)], [`a.json: ${url}`], [url]), manifest: { ...manifest, baseUrl: 'https://user:base-password@convai.example' } }, { notes: [url] });

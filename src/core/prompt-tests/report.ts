@@ -1,6 +1,7 @@
 /** A suite's results as the contract returns them, as `test --json` prints them and as CI systems read them (JUnit XML). */
 import type { TurnResult } from './conversation';
 import { cut } from '../text';
+import { inertLines } from '../plain-text';
 import { caseMessages, type CaseResult, type CriterionTally, type SuiteResult, type Verdict } from './run';
 import type { TranscriptLine } from './simulation';
 
@@ -76,10 +77,9 @@ export function caseReport(result: CaseResult): CaseReport {
 
 const XML: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
-/** Text for XML: escaped, and without the control characters XML 1.0 cannot hold. */
+/** Text for XML: escaped, its control and bidi characters (most of which XML 1.0 cannot hold) shown as escapes, less the two non-characters. */
 function xml(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[&<>"']/g, (c) => XML[c] ?? c);
+  return inertLines(text).replace(/[\ufffe\uffff]/g, '').replace(/[&<>"']/g, (c) => XML[c] ?? c);
 }
 
 function seconds(ms: number): string {

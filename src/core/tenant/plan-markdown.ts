@@ -14,6 +14,7 @@ import { kindOfSegment } from '../resources';
 import { CREDENTIAL_MASK } from '../credentials';
 import { cut, plural } from '../text';
 import { LIMITS } from '../limits';
+import { inertLine, inertLines } from '../plain-text';
 import { hideUrlPasswords } from '../url-credentials';
 import type { Change, ChangeAction, FieldChange, Plan } from './plan';
 
@@ -42,12 +43,6 @@ function shown(text: string): string {
   return String(hideUrlPasswords(text, CREDENTIAL_MASK));
 }
 
-/** Line breaks and other control characters as visible escapes: in a code span or `<summary>` a blank line would end it. */
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => JSON.stringify(c).slice(1, -1));
-}
-
 function longestRun(text: string, char: string): number {
   let longest = 0;
   let run = 0;
@@ -60,19 +55,23 @@ function longestRun(text: string, char: string): number {
 
 /** A code span its text cannot close: fenced by more backticks than the text's longest run (CommonMark 6.1). */
 export function codeSpan(text: string): string {
-  const inner = oneLine(text);
+  // Line breaks, controls and bidi overrides as escapes: a blank line would end a code span, U+202E reverse the text after it.
+  const inner = inertLine(text);
   const fence = '`'.repeat(longestRun(inner, '`') + 1);
   const padded = /^`|`$/.test(inner) || (/^ .*[^ ].* $/.test(inner)) ? ` ${inner} ` : inner;
   return `${fence}${padded}${fence}`;
 }
 
 function htmlText(text: string): string {
-  return oneLine(shown(text)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return inertLine(shown(text)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** A fenced block its lines cannot close (a longer fence than any backtick run in them); a carriage return, a line end there, shown as ␍. */
+/**
+ * A fenced block its lines cannot close (a longer fence than any backtick run in them); a carriage return, a line end
+ * there, shown as ␍, and any other control or bidi character as its escape (a tab stays).
+ */
 function fenced(info: string, lines: readonly string[]): string[] {
-  const body = lines.map((line) => line.replace(/\r/g, '␍'));
+  const body = lines.map((line) => inertLines(line.replace(/\r/g, '␍')));
   const fence = '`'.repeat(Math.max(3, ...body.map((line) => longestRun(line, '`') + 1)));
   return [`${fence}${info}`, ...body, fence];
 }
