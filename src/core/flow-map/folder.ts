@@ -17,7 +17,10 @@ export interface FolderMap {
   changed: Set<string>;
   /** Each node's JSON file in the folder, which opening the node shows. */
   files: Map<string, string>;
-  /** Files that could not be read (`file: message`): their resources are not on the map. */
+  /**
+   * The folder's problems (`file: message`), a file that cannot be read among them: its resource is not on the map,
+   * and a reference to it is not dangling.
+   */
   unread: string[];
 }
 
@@ -34,7 +37,12 @@ export async function folderFlowMap(io: FolderIO, manifest: Manifest, options: {
   const scan = await scanFolder(io, { texts: options.changes === true, pulled });
   // The read-only references go back where the service holds them, so the map reads one shape from either.
   const resources: MapResource[] = scan.local.map((r) => ({ segment: r.segment, ...(r.id === undefined ? {} : { id: r.id }), file: r.file, name: nameOf(r, pulled), values: withReadOnly(r.values) }));
-  const map = buildFlowMap(resources);
+  // A pulled resource whose file cannot be read is still the tenant's: references to it (by id or by file) are not dangling.
+  const unread = new Set([...scan.unreadable].flatMap((file) => {
+    const entry = pulled.get(file);
+    return entry ? [file, nodeId(entry)] : [file];
+  }));
+  const map = buildFlowMap(resources, unread);
   const changed = new Set<string>();
   if (options.changes === true) {
     // The plan of the files just read: a deleted resource has no node left to mark.
