@@ -25,14 +25,20 @@ const REDACTED = '[redacted]';
 const WORD = /[\p{L}\p{N}_]/u;
 /** No word or number the tool writes holds a string this long by chance. */
 const ANYWHERE_FROM = 16;
+/**
+ * A shorter token is no secret that hiding keeps (a few characters are guessed sooner than read from a log), and it
+ * is the tool's own ids and numbers as often as an echo: `2` made a coverage edge `ai_prompts/[redacted] -> ai_prompts/2`
+ * beside the key `ai_prompts/2`. So it is shown as it is.
+ */
+const HIDDEN_FROM = 8;
 
 /**
  * Where the token is hidden. A token of ANYWHERE_FROM characters or more, as real ones are, is hidden wherever it is:
- * an echo can glue it to other characters (the `\n` of an escaped line break, a URL's `%20`). A shorter one (`1`,
- * `test`) is part of the tool's own numbers and words, and hiding it there would make the output false (`1.5 s`, `10
- * passed`). So such a token is hidden where it stands on its own: an edge of it that is a letter, digit or `_` must
- * meet no such character (an escape's letter, as the `n` of `\n`, is no such character), nor a decimal point between
- * digits. An edge that is no such character (base64's `=`) needs no boundary: nothing runs on across it. A token that
+ * an echo can glue it to other characters (the `\n` of an escaped line break, a URL's `%20`). A shorter one
+ * (`12345678`, `password`) can be part of the tool's own numbers and words, and hiding it there would make the output
+ * false (`0.12345678`, `passwords`). So such a token is hidden where it stands on its own: an edge of it that is a
+ * letter, digit or `_` must meet no such character (an escape's letter, as the `n` of `\n`, is no such character), nor
+ * a decimal point between digits. An edge that is no such character (base64's `=`) needs no boundary: nothing runs on across it. A token that
  * is a common word is hidden wherever it stands as that word: that can make the tool's sentences odd, never show a
  * credential.
  */
@@ -74,9 +80,9 @@ function redactJsonValues(text: string, hide: (value: string) => string): string
   });
 }
 
-/** Belt and braces: whatever a line holds, the token is not written out. */
+/** Belt and braces: whatever a line holds, the token (of HIDDEN_FROM characters or more) is not written out. */
 export function redactor(token: string | undefined): (text: string) => string {
-  if (!token) return (text) => text;
+  if (!token || Array.from(token).length < HIDDEN_FROM) return (text) => text;
   const pattern = tokenPattern(token);
   const hide = (value: string): string => value.replace(pattern, REDACTED);
   return (text) => (isJsonDocument(text) ? redactJsonValues(text, hide) : hide(text));

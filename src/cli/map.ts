@@ -28,7 +28,7 @@ export const mapCommand: Command = {
     const folder = await pulledFolder(folderArgument(args, context, 'map'));
     const changes = args.values.changes === true;
     const { map, changed, unread } = await folderFlowMap(folder.io, folder.manifest, { changes });
-    for (const problem of unread) context.err(`note: ${problem}; its resource is not on the map`);
+    for (const problem of unread) context.err(`note: ${problem}; its resource is not on the map, and references to it are not checked`);
     if (format === 'json') context.document(JSON.stringify(changes ? { ...map, changed: [...changed] } : map, null, 2));
     else context.document((format === 'dot' ? dotFlowMap : mermaidFlowMap)(map, { changed }).trimEnd());
     return EXIT.ok;

@@ -44,7 +44,7 @@ export const planCommand: Command = {
   async run(args, context) {
     const format = formatFrom(args.values.format, args.values.json === true);
     const folder = await pulledFolder(folderArgument(args, context, 'plan'));
-    const out = await outPath(args.values.out, folder.root, context);
+    const out = await outPath(args.values.out, folder, context);
     const withDrift = args.values.drift === true;
     const { plan, drift } = await withClient(manifestTarget(folder, context.env), context.env, async (client) => {
       const planned = await planPush(client, folder.io, { loaded: folder.loaded });

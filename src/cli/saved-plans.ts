@@ -20,11 +20,11 @@ function givenPath(value: ArgValue, flag: string, context: CliContext): string |
 }
 
 /** Where `plan --out` writes: a file that can be written, outside the folder or a dotfile in it. */
-export async function outPath(value: ArgValue, folder: string, context: CliContext): Promise<string | undefined> {
+export async function outPath(value: ArgValue, folder: Pick<PulledFolder, 'root' | 'manifest'>, context: CliContext): Promise<string | undefined> {
   const out = givenPath(value, 'out', context);
   if (out === undefined) return undefined;
   await refuseReplacing(out, { flag: '--out', output: 'plan', example: 'plan.json' }, {}, context.cwd);
-  const place = savedPlanPlaceProblem(folder, out);
+  const place = savedPlanPlaceProblem(folder.root, out, folder.manifest);
   if (place) throw new UsageError(`--out: ${place}.`);
   const parent = path.dirname(out);
   const [target, directory] = await Promise.all([stat(out).catch(() => undefined), stat(parent).catch(() => undefined)]);

@@ -107,6 +107,19 @@ describe('contract: map (CLI)', function () {
     assert.doesNotMatch(unmarked.stdout, /changed/, 'without --changes nothing is marked');
   });
 
+  it('says a file that cannot be read is unreadable, naming it, and calls no reference to its resource dangling', async () => {
+    const triage = entries.find((e) => e.name === 'Order Triage') as Entry;
+    await writeFile(at(triage.file), '{ "id": ');
+    const json = await map('--format', 'json', 'folder');
+    assert.equal(json.code, 0, json.stderr);
+    const model = JSON.parse(json.stdout) as FlowMap;
+    assert.ok(!model.nodes.some((n) => n.id === node('ai_prompts', 'Order Triage')));
+    assert.deepEqual(model.problems.filter((p) => p.kind === 'dangling'), [], 'the greeting and the intent name a resource the tenant holds');
+    assert.match(json.stderr, new RegExp(`^note: ${triage.file.replace('.', '\\.')}:1:\\d+: .*; its resource is not on the map, and references to it are not checked$`, 'm'));
+    const mermaid = await map('folder');
+    assert.doesNotMatch(mermaid.stdout, /missing_/);
+  });
+
   it('refuses an unknown format (exit 2), naming the formats, before reading the folder', async () => {
     const result = await map('--format', 'svg', 'no-such-folder');
     assert.equal(result.code, 2);

@@ -87,7 +87,7 @@ describe('contract: the command-line tool\'s surface', function () {
     });
     after(() => short.close());
 
-    it('a short one (1) leaves --json valid, with the right numbers', async () => {
+    it('a short one (1), no secret to hide, leaves names, ids and numbers as they are, and --json valid', async () => {
       await writeFile(path.join(work, 'short.prompttest.json'), JSON.stringify({
         target: { tenantId: 1 }, prompt: 'Order Triage', cases: [echoes('says 1', '1'), echoes('passes', 'ok'), expectsOther('fails once', '1.5 and 11'), { ...echoes('thrice', 'again'), repeat: 3 }],
       }));
@@ -98,9 +98,13 @@ describe('contract: the command-line tool\'s surface', function () {
       assert.equal(report.failed, 1);
       const cases = report.suites[0]?.cases ?? [];
       assert.deepEqual(cases.map((c) => [c.name, c.passed, c.runs, c.passes, c.passRate]), [
-        ['says [redacted]', true, 1, 1, 1], ['passes', true, 1, 1, 1], ['fails once', false, 1, 0, 0], ['thrice', true, 3, 3, 1],
+        ['says 1', true, 1, 1, 1], ['passes', true, 1, 1, 1], ['fails once', false, 1, 0, 0], ['thrice', true, 3, 3, 1],
       ]);
       assert.equal(cases[2]?.messages[0], 'response: does not contain "gpt-5"; it is "Echo (gpt-4o-mini): 1.5 and 11"', 'a number holding the token is no token');
+      const text = await runCli(['test', '--url', short.url, 'short.prompttest.json'], work, { CONVAI_TOKEN: '1' });
+      assert.equal(text.code, 1, text.stderr);
+      assert.match(text.stdout, /^ {2}says 1 +/m);
+      assert.doesNotMatch(text.stdout + text.stderr, /redacted/);
     });
 
     it('a realistic one never shows, even where the service echoes it, in tables, --json, errors and the JUnit file', async () => {

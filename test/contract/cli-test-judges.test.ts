@@ -99,6 +99,19 @@ describe('contract: the command-line tool (test: judge calibration)', function (
     assert.match(judge.messages.join('\n'), /1 of 2 labels could not be judged/);
   });
 
+  it('advises about the failed requests, not about adding labels, when the pass labels were not judged', async () => {
+    await judgeFile('unjudged/refunds.judgetest.json', ['pass', 'fail', 'fail'], { minKappa: 0 });
+    await faults({ queue: [{ match: 'test_prompt', status: 500, body: '{"error":"model overloaded"}', count: 1 }, { match: 'test_prompt', status: 200, body: answer('fail'), count: 2 }] });
+    const result = await run(['--json', 'unjudged']);
+    assert.equal(result.code, 1, result.stderr);
+    const judge = entry(result);
+    assert.deepEqual([judge.labels, judge.kappa, judge.cases[0]?.errors, judge.passed], [2, null, 1, false]);
+    const said = judge.messages.join('\n');
+    assert.match(said, /1 of 3 labels could not be judged \(the request failed\)/);
+    assert.match(said, /kappa cannot be computed: the file's 1 "pass" label was not judged \(a failed request or a cancelled run\), so every label weighed and every verdict is "fail"; run the file again once the judge answers/);
+    assert.doesNotMatch(said, /add labels/, 'the file has a pass label already');
+  });
+
   it('refuses, sending nothing, a judge file with a problem or a judge the tenant lacks', async () => {
     await mkdir(path.join(work, 'broken'), { recursive: true });
     await writeFile(path.join(work, 'broken/a.judgetest.json'), '{ "judge": "Order Triage", "labels": [], "repeat": 2 }');

@@ -13,28 +13,39 @@ describe('the command-line tool: redacting the token', () => {
     }
   });
 
-  it('leaves a short token inside numbers and words alone, and hides it where it stands alone', () => {
-    const hide = redactor('1');
-    assert.equal(hide('Prompt tests: 10 passed, 21 failed, 1.5 s, 0.1 s, v2.1.0, id1, 1x'), 'Prompt tests: 10 passed, 21 failed, 1.5 s, 0.1 s, v2.1.0, id1, 1x');
-    assert.equal(hide('the token is 1; (1) "1" 1.'), 'the token is [redacted]; ([redacted]) "[redacted]" [redacted].');
-    assert.equal(hide('an escaped line break: line\\n1\\t1'), 'an escaped line break: line\\n[redacted]\\t[redacted]', 'the n of \\n is no letter of a word');
-    const word = redactor('pass');
-    assert.equal(word('passed, PASS, passes, bypass, a pass'), 'passed, PASS, passes, bypass, a [redacted]');
+  it('leaves a shorter token inside numbers and words alone, and hides it where it stands alone', () => {
+    const hide = redactor('12345678');
+    assert.equal(hide('Prompt tests: 123456789 passed, 0.12345678 s, 12345678.5 s, v2.12345678.0, id12345678, 12345678x'), 'Prompt tests: 123456789 passed, 0.12345678 s, 12345678.5 s, v2.12345678.0, id12345678, 12345678x');
+    assert.equal(hide('the token is 12345678; (12345678) "12345678" 12345678.'), 'the token is [redacted]; ([redacted]) "[redacted]" [redacted].');
+    assert.equal(hide('an escaped line break: line\\n12345678\\t12345678'), 'an escaped line break: line\\n[redacted]\\t[redacted]', 'the n of \\n is no letter of a word');
+    const word = redactor('password');
+    assert.equal(word('passwords, PASSWORD, password1, mypassword, a password'), 'passwords, PASSWORD, password1, mypassword, a [redacted]');
   });
 
   it('needs no boundary at an edge that is no word character', () => {
-    const hide = redactor('ab+/=');
-    assert.equal(hide('(ab+/=y'), '([redacted]y', 'nothing runs on across a trailing =');
-    assert.equal(hide('xab+/='), 'xab+/=', 'its leading letter is glued to the x');
-    assert.equal(redactor('=ab')('x=ab.'), 'x[redacted].');
+    const hide = redactor('abcdef+/=');
+    assert.equal(hide('(abcdef+/=y'), '([redacted]y', 'nothing runs on across a trailing =');
+    assert.equal(hide('xabcdef+/='), 'xabcdef+/=', 'its leading letter is glued to the x');
+    assert.equal(redactor('=abcdefg')('x=abcdefg.'), 'x[redacted].');
   });
 
   it('keeps a JSON document parseable and its numbers and keys true, hiding the token in string values only', () => {
-    const report = { passed: 1, failed: 11, suites: [{ file: '1.prompttest.json', cases: [{ name: '1', passRate: 0.1, interval: [0.01, 1], messages: ['it is "1"', 'line\n1'] }] }] };
-    const hidden = JSON.parse(redactor('1')(JSON.stringify(report, null, 2))) as typeof report;
-    assert.deepEqual(hidden, { ...report, suites: [{ file: '[redacted].prompttest.json', cases: [{ name: '[redacted]', passRate: 0.1, interval: [0.01, 1], messages: ['it is "[redacted]"', 'line\n[redacted]'] }] }] });
-    const keyed = JSON.stringify({ test: 'a test', tests: ['test'] });
-    assert.equal(redactor('test')(keyed), JSON.stringify({ test: 'a [redacted]', tests: ['[redacted]'] }));
+    const token = '12345678';
+    const report = { passed: 12345678, failed: 11, suites: [{ file: `${token}.prompttest.json`, cases: [{ name: token, passRate: 0.12345678, interval: [0.01, 1], messages: [`it is "${token}"`, `line\n${token}`] }] }] };
+    const hidden = JSON.parse(redactor(token)(JSON.stringify(report, null, 2))) as typeof report;
+    assert.deepEqual(hidden, { ...report, suites: [{ file: '[redacted].prompttest.json', cases: [{ name: '[redacted]', passRate: 0.12345678, interval: [0.01, 1], messages: ['it is "[redacted]"', 'line\n[redacted]'] }] }] });
+    const keyed = JSON.stringify({ testcase: 'a testcase', testcases: ['testcase'] });
+    assert.equal(redactor('testcase')(keyed), JSON.stringify({ testcase: 'a [redacted]', testcases: ['[redacted]'] }));
+  });
+
+  it('shows a token shorter than 8 characters as it is: no secret, and the tool\'s own ids and numbers as often as an echo', () => {
+    const coverage = JSON.stringify({ coverage: [{ tenantId: 1, nodes: { 'ai_prompts/1': 'passed', 'ai_prompts/2': 'passed' }, edges: ['ai_prompts/1 -> ai_prompts/2'] }] }, null, 2);
+    for (const token of ['1', '2', 'pass', 'test123']) {
+      const hide = redactor(token);
+      assert.equal(hide(coverage), coverage, token);
+      assert.equal(hide('1 passed, 2 failed: ai_prompts/2 (id 2) -> ai_prompts/1; pass test123'), '1 passed, 2 failed: ai_prompts/2 (id 2) -> ai_prompts/1; pass test123', token);
+    }
+    assert.equal(redactor('test1234')('a test1234'), 'a [redacted]', 'from 8 characters on it is hidden');
   });
 
   it('finds a token after an escaped newline in JSON, and writes back a valid string around any token', () => {
@@ -43,8 +54,8 @@ describe('the command-line tool: redacting the token', () => {
     const hidden = hide(text);
     assert.ok(!hidden.includes(LONG));
     assert.deepEqual(JSON.parse(hidden), { messages: ['answer:\n[redacted]', '"[redacted]"\\'] });
-    const quoted = redactor('a"b');
-    assert.deepEqual(JSON.parse(quoted(JSON.stringify({ m: 'x a"b y' }))), { m: 'x [redacted] y' });
+    const quoted = redactor('a"bcdefg');
+    assert.deepEqual(JSON.parse(quoted(JSON.stringify({ m: 'x a"bcdefg y' }))), { m: 'x [redacted] y' });
   });
 
   it('changes nothing without a token', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { kindById } from '../../src/core/resources';
 import { memoryFolder, type FolderEntry } from '../../src/core/tenant/folder-io';
-import { folderLayout, type FolderLayout } from '../../src/core/tenant/folder-layout';
+import { folderLayout, isFolderExtra, type FolderLayout } from '../../src/core/tenant/folder-layout';
 import { writeManifest } from '../../src/core/tenant/manifest';
 import { writeResource } from '../../src/core/tenant/representation';
 
@@ -70,6 +70,17 @@ describe('tenant folders: what every entry of a folder is', () => {
   it('allows READMEs, dotfiles and dot-folders anywhere, without looking into dot-folders', () => {
     const found = layout('README.md', 'readme', 'ReadMe.txt', '.gitignore', '.git/', '.git/config', '.vscode/settings.json', 'ai_prompts/README.md', 'ai_prompts/.DS_Store', 'ai_prompts/.drafts/x.txt', '.env@');
     assert.deepEqual(found, { resources: [], problems: [] });
+  });
+
+  it('takes a file the manifest lists, and its text parts, for a resource whatever its name, so an older pull\'s README is never an extra', () => {
+    const pulled = new Set(['ai_prompts/readme-guide.json', 'datasources/readme.json', 'ai_prompts/.hidden.json']);
+    const paths = ['README.md', 'ai_prompts/README.md', 'ai_prompts/readme-guide.json', 'ai_prompts/readme-guide.system.md', 'datasources/readme.json', 'ai_prompts/.hidden.json', 'ai_prompts/.hidden.user_prompt.md', 'ai_prompts/.drafts/x.json'];
+    const found = folderLayout(entries(...paths), pulled);
+    assert.deepEqual(found.problems, []);
+    assert.deepEqual(found.resources.map((r) => [r.file, r.parts]), [['ai_prompts/.hidden.json', ['user_prompt']], ['ai_prompts/readme-guide.json', ['system']], ['datasources/readme.json', []]]);
+    assert.deepEqual(folderLayout(entries(...paths)), { resources: [], problems: [] }, 'without the manifest they are extras, as the contract has it');
+    assert.deepEqual(paths.filter((path) => isFolderExtra(path, pulled)), ['README.md', 'ai_prompts/README.md', 'ai_prompts/.drafts/x.json']);
+    assert.equal(isFolderExtra('datasources/readme.system.md', pulled), true, 'only a prompt has text parts');
   });
 
   it('suggests the kind a misnamed folder was meant as', () => {

@@ -88,6 +88,19 @@ describe('promote', () => {
     ]);
   });
 
+  it('names a new file so the target\'s plan reads it as the resource: a README\'s, a device\'s, one taken but for its case', async () => {
+    const source = await pulledFolder('staging', 1, [prompt(4, 'README Guide'), prompt(5, 'Con'), prompt(6, 'Greeting'), ['datasources', { id: 7, name: 'Readme', type: 'text', content: 'c' }]]);
+    const target = await pulledFolder('production', 2, []);
+    target.files.set('ai_prompts/Greeting.json', JSON.stringify({ name: 'Hello' }));
+    const promotion = await promote(source, target);
+    assert.deepEqual(promotion.resources.map((r) => [r.action, r.file]), [
+      ['create', 'ai_prompts/4-readme-guide.json'], ['create', 'ai_prompts/con-5.json'], ['create', 'ai_prompts/greeting-2.json'], ['create', 'datasources/7-readme.json'],
+    ]);
+    const planned = await localPlan(target);
+    assert.deepEqual(planned.problems, []);
+    assert.deepEqual(planned.changes.map((c) => c.file).sort(), ['ai_prompts/4-readme-guide.json', 'ai_prompts/Greeting.json', 'ai_prompts/con-5.json', 'ai_prompts/greeting-2.json', 'datasources/7-readme.json']);
+  });
+
   it('carries references over by the name of what they point at', async () => {
     const source = await pulledFolder('staging', 1, [prompt(11, 'Greeting'), ['intents', { id: 12, name: 'hello', intent_type: 1, ai_prompt_id: 11, parent_id: null }]]);
     const target = await pulledFolder('production', 2, [prompt(21, 'Greeting'), ['intents', { id: 22, name: 'hello', intent_type: 1, ai_prompt_id: null, parent_id: null }]]);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { readManifest, type Manifest } from '../../src/core/tenant/manifest';
 import { planPush } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
 import { push } from '../../src/core/tenant/push';
@@ -98,6 +99,27 @@ describe('saved plans', () => {
     io.files.set('.plan.json', formatSavedPlan(saved));
     io.files.set('README.md', '# notes');
     await verifySavedPlan(client, io, saved, { file: '.plan.json' });
+  });
+
+  it('holds a file the manifest lists whatever its name (an older pull\'s README-named one), and is never written over it', async () => {
+    // As an older version named the file of a prompt called "README".
+    for (const [from, to] of [['ai_prompts/greeting.json', 'ai_prompts/readme.json'], ['ai_prompts/greeting.system.md', 'ai_prompts/readme.system.md']] as const) {
+      io.files.set(to, io.files.get(from) as string);
+      io.files.delete(from);
+    }
+    io.files.set('convai-tenant.json', (io.files.get('convai-tenant.json') as string).replace('"ai_prompts/greeting.json"', '"ai_prompts/readme.json"'));
+    const manifest = await readManifest(io) as Manifest;
+    assert.ok(manifest.resources.some((e) => e.id === greeting && e.file === 'ai_prompts/readme.json'));
+    io.files.set('ai_prompts/closing.system.md', 'Say goodbye warmly.');
+    const plan = await planPush(client, io);
+    assert.deepEqual(plan.changes.map((c) => [c.action, c.file]), [['update', 'ai_prompts/closing.json']], 'the README-named file is no delete');
+    const saved = await savePlan(plan, io);
+    assert.ok('ai_prompts/readme.json' in saved.files && 'ai_prompts/readme.system.md' in saved.files, Object.keys(saved.files).join(', '));
+    io.files.set('ai_prompts/readme.system.md', 'Say hello coldly.');
+    await assert.rejects(verifySavedPlan(client, io, saved, { file: 'plan.json' }), (error: unknown) => error instanceof SavedPlanRefused && error.moved.join() === 'ai_prompts/readme.system.md edited');
+    const folder = path.resolve('tenant');
+    assert.match(savedPlanPlaceProblem(folder, path.join(folder, 'ai_prompts', 'readme.json'), manifest) ?? '', /is inside the folder/);
+    assert.equal(savedPlanPlaceProblem(folder, path.join(folder, 'ai_prompts', 'README.plan.json'), manifest), undefined, 'a README it does not list is an extra');
   });
 
   it('refuses after the service changed or deleted a resource in the plan, naming it; others may change', async () => {

@@ -3,6 +3,7 @@ import type { JsonObject } from '../../src/core/json';
 import { mapWithLimit } from '../../src/core/concurrency';
 import { kindById } from '../../src/core/resources';
 import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { folderLayout } from '../../src/core/tenant/folder-layout';
 import { MANIFEST_FILE, resourceBase, slug, writeManifest, type Manifest } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
 import { planDocument, requestOf } from '../../src/core/tenant/plan-text';
@@ -105,6 +106,34 @@ describe('tenant folders: how a resource lives in files', () => {
     assert.equal(resourceBase('ai_prompts', 7, '', undefined, new Set()), 'ai_prompts/ai_prompt-7');
     assert.equal(resourceBase('ai_prompts', 7, 'Greeting', undefined, new Set(['ai_prompts/greeting'])), 'ai_prompts/greeting-7');
     assert.equal(resourceBase('ai_prompts', 7, 'Renamed', 'ai_prompts/greeting.json', new Set()), 'ai_prompts/greeting', 'stable across pulls');
+  });
+
+  it('names no file as something a reader of the folder takes for another: a README, a device, the manifest', () => {
+    assert.equal(resourceBase('ai_prompts', 7, 'README Guide', undefined, new Set()), 'ai_prompts/7-readme-guide');
+    assert.equal(resourceBase('datasources', 8, 'Readme', undefined, new Set()), 'datasources/8-readme');
+    assert.equal(resourceBase('ai_prompts', 7, 'readme.md', undefined, new Set(['ai_prompts/7-readme-md'])), 'ai_prompts/7-readme-md-7');
+    assert.equal(resourceBase('ai_prompts', 7, 'Con', undefined, new Set()), 'ai_prompts/con-7');
+    assert.equal(resourceBase('ai_prompts', 7, 'Convai Tenant', undefined, new Set()), 'ai_prompts/convai-tenant-7');
+    assert.equal(resourceBase('ai_prompts', 7, 'Read me', undefined, new Set()), 'ai_prompts/read-me', 'a name that only looks alike keeps its slug');
+  });
+
+  it('names every resource so the folder reads it as that resource\'s file and text parts alone, with no manifest to say so', () => {
+    const names = [
+      'README', 'readme.md', 'README Guide', 'ReadMe', 'READMEs', '.hidden', '..', '.convai-tenant.journal', '.git', 'convai-tenant', 'Convai Tenant.json',
+      'tenant', 'intents', 'ai_prompts', 'CON', 'con.txt', 'LPT1', 'COM¹', 'nul ', 'aux.', 'conin$', 'Greeting.system.md', 'x.user_prompt', 'Orders.prompttest.json',
+      'Orders.judgetest.json', 'call.apirequest.json', '!!!', '', '  ', 'Grüße', 'ＲＥＡＤＭＥ', 'r\u0065adme', 'Ｃｏｎ', 'a/b?c#d', '../../evil', '%%{init}%%', 'x'.repeat(80),
+    ];
+    const taken = new Set<string>();
+    for (const [index, name] of names.entries()) {
+      const base = resourceBase('ai_prompts', 100 + index, name, undefined, taken);
+      taken.add(base.toLowerCase());
+      const file = `${base}.json`;
+      const read = folderLayout([{ path: 'ai_prompts', type: 'folder' }, { path: file, type: 'file' }, { path: `${base}.system.md`, type: 'file' }]);
+      assert.deepEqual(read, { resources: [{ segment: 'ai_prompts', base, file, parts: ['system'] }], problems: [] }, `"${name}" as ${file}`);
+      assert.notEqual(file.slice(file.indexOf('/') + 1), MANIFEST_FILE, `"${name}" as ${file}`);
+      assert.match(file, /^ai_prompts\/[a-z0-9][a-z0-9_-]*\.json$/, `"${name}" as ${file}: no suffix a reader looks for`);
+    }
+    assert.equal(taken.size, names.length, 'no two are one file on Windows and macOS');
   });
 });
 

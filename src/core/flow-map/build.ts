@@ -28,7 +28,11 @@ function byPlace(a: Placed, b: Placed): number {
   return fa < fb ? -1 : fa > fb ? 1 : 0;
 }
 
-export function buildFlowMap(resources: readonly MapResource[]): FlowMap {
+/**
+ * `unread`: the resources the tenant holds whose files could not be read, by node id and by file. A reference to one
+ * is neither an edge (there is no node) nor dangling (the resource is there): the reader says the file is unreadable.
+ */
+export function buildFlowMap(resources: readonly MapResource[], unread: ReadonlySet<string> = new Set()): FlowMap {
   const placed = resources.filter(isTenantKind).sort(byPlace);
   const nodes: FlowNode[] = [];
   const held = new Map<string, Placed>();
@@ -58,7 +62,8 @@ export function buildFlowMap(resources: readonly MapResource[]): FlowMap {
       // A definition no AI function bears is the prompt's own function, not a broken reference.
       else if (!('name' in reference.target)) {
         const { target } = reference;
-        problems.push({ kind: 'dangling', from, field: reference.field, target: 'id' in target ? `${reference.to}/${target.id}` : target.file });
+        const missing = 'id' in target ? `${reference.to}/${target.id}` : target.file;
+        if (!unread.has(missing)) problems.push({ kind: 'dangling', from, field: reference.field, target: missing });
       }
     }
   }

@@ -5,7 +5,7 @@
 import type { FolderIO } from '../tenant/folder-io';
 import { problemText } from '../tenant/folder-problems';
 import { scanFolder, type LocalResource } from '../tenant/folder-scan';
-import type { Manifest } from '../tenant/manifest';
+import type { Manifest, PulledResource } from '../tenant/manifest';
 import { localPlan } from '../tenant/plan';
 import { withReadOnly } from '../tenant/read-only';
 import { buildFlowMap } from './build';
@@ -17,24 +17,32 @@ export interface FolderMap {
   changed: Set<string>;
   /** Each node's JSON file in the folder, which opening the node shows. */
   files: Map<string, string>;
-  /** Files that could not be read (`file: message`): their resources are not on the map. */
+  /**
+   * The folder's problems (`file: message`), a file that cannot be read among them: its resource is not on the map,
+   * and a reference to it is not dangling.
+   */
   unread: string[];
 }
 
 /** The name a resource goes by: its file's, else the one it was pulled with, else its file's own name. */
-function nameOf(resource: LocalResource, pulledNames: ReadonlyMap<string, string>): string {
+function nameOf(resource: LocalResource, pulled: ReadonlyMap<string, PulledResource>): string {
   const { name } = resource.values;
   if (typeof name === 'string') return name;
-  return pulledNames.get(resource.file) ?? resource.file.slice(resource.file.indexOf('/') + 1).replace(/\.json$/, '');
+  return pulled.get(resource.file)?.name ?? resource.file.slice(resource.file.indexOf('/') + 1).replace(/\.json$/, '');
 }
 
 export async function folderFlowMap(io: FolderIO, manifest: Manifest, options: { changes?: boolean } = {}): Promise<FolderMap> {
   // References live in the JSON files; the prompts' Markdown texts matter only to the plan that --changes asks for.
-  const scan = await scanFolder(io, { texts: options.changes === true });
-  const pulledNames = new Map(manifest.resources.map((entry) => [entry.file, entry.name]));
+  const pulled = new Map(manifest.resources.map((entry) => [entry.file, entry]));
+  const scan = await scanFolder(io, { texts: options.changes === true, pulled });
   // The read-only references go back where the service holds them, so the map reads one shape from either.
-  const resources: MapResource[] = scan.local.map((r) => ({ segment: r.segment, ...(r.id === undefined ? {} : { id: r.id }), file: r.file, name: nameOf(r, pulledNames), values: withReadOnly(r.values) }));
-  const map = buildFlowMap(resources);
+  const resources: MapResource[] = scan.local.map((r) => ({ segment: r.segment, ...(r.id === undefined ? {} : { id: r.id }), file: r.file, name: nameOf(r, pulled), values: withReadOnly(r.values) }));
+  // A pulled resource whose file cannot be read is still the tenant's: references to it (by id or by file) are not dangling.
+  const unread = new Set([...scan.unreadable].flatMap((file) => {
+    const entry = pulled.get(file);
+    return entry ? [file, nodeId(entry)] : [file];
+  }));
+  const map = buildFlowMap(resources, unread);
   const changed = new Set<string>();
   if (options.changes === true) {
     // The plan of the files just read: a deleted resource has no node left to mark.

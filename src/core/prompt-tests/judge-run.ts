@@ -10,7 +10,7 @@ import type { JsonObject } from '../json';
 import { LIMITS } from '../limits';
 import { mapWithLimit } from '../concurrency';
 import { sendOperation } from '../operation';
-import { messageOf } from '../text';
+import { messageOf, plural } from '../text';
 import { calibrate, calibrationLine, meetsKappa, type Calibration, type LabelOutcome } from './calibration';
 import { judgeCriterion, JudgeError, type Judgement } from './judge';
 import type { JudgeFile, Label } from './judge-file';
@@ -77,13 +77,23 @@ function asCase(label: Label, repeat: number, ended: { judgement?: Judgement; un
   return caseResult(testCase, runs);
 }
 
-/** Why a file with these figures and results does not pass; empty when it does. */
-function fileMessages(calibration: Calibration, minKappa: number, result: SuiteResult): string[] {
+/** Why kappa could not be computed: one verdict alone among labels and verdicts, and whether the file has labels of the other. */
+function noKappa(calibration: Calibration, unweighed: readonly Label[]): string {
+  const only = calibration.tpr === null ? 'fail' : 'pass';
+  const other = only === 'pass' ? 'fail' : 'pass';
+  const missed = unweighed.filter((label) => label.expected === other).length;
+  // The file has labels of the other verdict: they were not judged, so adding more would change nothing.
+  if (missed > 0) return `kappa cannot be computed: the file's ${plural(missed, `"${other}" label`)} ${missed === 1 ? 'was' : 'were'} not judged (a failed request or a cancelled run), so every label weighed and every verdict is "${only}"; run the file again once the judge answers`;
+  return `kappa cannot be computed: every label and every verdict is "${only}", which chance alone agrees with; add labels the judge should give the other verdict`;
+}
+
+/** Why a file with these figures and results does not pass; empty when it does. `unweighed`: the labels not judged. */
+function fileMessages(calibration: Calibration, minKappa: number, result: SuiteResult, unweighed: readonly Label[]): string[] {
   const errors = result.cases.filter((c) => c.errors > 0).length;
   const messages: string[] = [];
   if (errors > 0) messages.push(`${errors} of ${result.cases.length} labels could not be judged (the request failed), so the figures leave them out and the file does not pass`);
   if (result.skipped > 0) messages.push(`${result.skipped} of ${result.cases.length} labels were not judged: the run was cancelled`);
-  if (calibration.kappa === null && calibration.labels > 0) messages.push(`kappa cannot be computed: every label and every verdict is "${calibration.tpr === null ? 'fail' : 'pass'}", which chance alone agrees with; add labels the judge should give the other verdict`);
+  if (calibration.kappa === null && calibration.labels > 0) messages.push(noKappa(calibration, unweighed));
   else if (calibration.kappa !== null && !meetsKappa(calibration, minKappa)) messages.push(`kappa ${calibration.kappa.toFixed(2)} is below minKappa ${minKappa.toFixed(2)}: ${calibrationLine(calibration, minKappa)}`);
   return messages;
 }
@@ -128,6 +138,6 @@ export async function runJudgeFile(file: JudgeFile, judgeName: string, ask: AskJ
     requests,
   };
   const calibration = calibrate(file.labels.flatMap((label) => outcomes.get(label) ?? []));
-  const messages = fileMessages(calibration, file.minKappa, result);
+  const messages = fileMessages(calibration, file.minKappa, result, file.labels.filter((label) => !outcomes.has(label)));
   return { result, calibration, minKappa: file.minKappa, passed: messages.length === 0, messages };
 }

@@ -3,14 +3,15 @@
  * below it is a resource file, a text part of one, the manifest, or an
  * allowed extra (`README*`, dotfiles and dot-folders); anything else is a
  * problem naming it and, where there is one, the nearest valid name, so
- * nothing a person puts in the folder is silently ignored.
+ * nothing a person puts in the folder is silently ignored. A file the
+ * manifest lists as pulled is never an extra, whatever its name.
  */
 import { closest } from '../closest-name';
 import { repeatedBy } from '../repeated';
 import { isPromptTextField, PROMPT_TEXT_FIELDS, type PromptTextField } from '../prompt-text';
 import { isTenantSegment, TENANT_SEGMENTS, type Segment, type TenantSegment } from '../resources';
 import type { FolderEntry } from './folder-io';
-import { foldedName, unsafePath } from './folder-paths';
+import { foldedName, isExtraName, unsafePath } from './folder-paths';
 import { MANIFEST_FILE, TENANT_BASE } from './manifest';
 
 /** `path` is relative to the folder; a folder's ends in `/`. `message` starts with the path. */
@@ -26,6 +27,11 @@ export interface ResourceFileSet {
   /** The JSON file's path, the walk's own text: a scan looks 65,000 of them up in maps, each hashed once. */
   file: string;
   parts: PromptTextField[];
+}
+
+/** The files a manifest lists as pulled (its entries' `file`), as a set or a map by file holds them. */
+export interface PulledFiles {
+  has(file: string): boolean;
 }
 
 export interface FolderLayout {
@@ -116,10 +122,10 @@ function pulledNameVerdict(entry: FolderEntry, folder: TenantSegment, name: stri
   return folder === TEXTS_KIND ? { part: `${folder}/${name}`, stem, field: field as PromptTextField } : undefined;
 }
 
-function verdict(entry: FolderEntry, folder: string, name: string): Verdict {
+function verdict(entry: FolderEntry, folder: string, name: string, pulledFiles: PulledFiles | undefined): Verdict {
   const pulled = isTenantSegment(folder) ? pulledNameVerdict(entry, folder, name) : undefined;
   if (pulled) return pulled;
-  if (name.startsWith('.')) return 'allowed';
+  if (name.startsWith('.') && isFolderExtra(entry.path, pulledFiles)) return 'allowed';
   if (entry.type === 'link') return { problem: 'a symbolic link; a tenant folder holds none, so nothing is read through it' };
   if (entry.type === 'other') return { problem: 'neither a file nor a folder (a pipe, socket or device); a tenant folder holds only files and folders' };
   const unsafe = unsafePath(entry.path);
@@ -129,12 +135,31 @@ function verdict(entry: FolderEntry, folder: string, name: string): Verdict {
     const meant = trimmed !== name && unsafePath(trimmed) === undefined ? `${trimmed}${entry.type === 'folder' ? '/' : ''}` : undefined;
     return { problem: `${unsafe}${didYouMean(meant)}` };
   }
-  if (entry.type === 'file' && README_NAME.test(name)) return 'allowed';
+  if (entry.type === 'file' && isFolderExtra(entry.path, pulledFiles)) return 'allowed';
   return isTenantSegment(folder) ? kindVerdict(entry, folder, name) : rootVerdict(entry, name);
 }
 
-/** A README, which a folder may hold anywhere it may hold a file. */
-export const README_NAME = /^readme/i;
+const TEXT_PART = new RegExp(`^(${TEXTS_KIND}/.+)\\.(?:${PROMPT_TEXT_FIELDS.join('|')})\\.md$`);
+
+/** Whether the manifest lists the file as pulled, or it is a text part of a prompt's file it lists. */
+function listedAsPulled(file: string, pulled: PulledFiles): boolean {
+  if (pulled.has(file)) return true;
+  const part = TEXT_PART.exec(file);
+  return part !== null && pulled.has(`${part[1] as string}.json`);
+}
+
+/**
+ * Whether a path (relative to the folder, `/`-separated) is the person's own, which no plan or push reads: a README,
+ * a dotfile or anything in a dot-folder (contract: allowed extras). A file the manifest lists as pulled, or a text part
+ * of one, never is, whatever its name: a folder an older version pulled may hold `ai_prompts/readme-guide.json`,
+ * and a plan that passed it over would delete "README Guide".
+ */
+export function isFolderExtra(file: string, pulled: PulledFiles | undefined): boolean {
+  const segments = file.split('/');
+  const name = segments.pop() ?? '';
+  const extra = isExtraName(name) || segments.some((segment) => segment.startsWith('.'));
+  return extra && !(pulled !== undefined && listedAsPulled(file, pulled));
+}
 
 function byText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -160,7 +185,8 @@ function sameNameProblems(entries: FolderEntry[]): LayoutProblem[] {
 
 const SEGMENT_RANK = new Map<Segment, number>((['tenants', ...TENANT_SEGMENTS] as const).map((segment, rank) => [segment, rank]));
 
-export function folderLayout(entries: readonly FolderEntry[]): FolderLayout {
+/** `pulled`: the manifest's files, which are resources' files whatever their names (isFolderExtra). */
+export function folderLayout(entries: readonly FolderEntry[], pulled?: PulledFiles): FolderLayout {
   const problems: LayoutProblem[] = [];
   const resources = new Map<string, ResourceFileSet>();
   const parts: Array<{ path: string; base: string; stem: string; field: PromptTextField }> = [];
@@ -172,7 +198,7 @@ export function folderLayout(entries: readonly FolderEntry[]): FolderLayout {
     // Only the root and the kinds' folders are looked into; what lies deeper is in a folder judged already.
     if (folder !== '' && !isTenantSegment(folder)) continue;
     judged.push(entry);
-    const result = verdict(entry, folder, name);
+    const result = verdict(entry, folder, name, pulled);
     if (result === 'allowed') continue;
     if ('problem' in result) problems.push({ path: shown(entry), message: `${shown(entry)}: ${result.problem}` });
     else if ('resource' in result) resources.set(result.base, { segment: result.resource, base: result.base, file: entry.path, parts: [] });

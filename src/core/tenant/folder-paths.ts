@@ -63,6 +63,17 @@ function segmentsProblem(file: string): string | undefined {
   return undefined;
 }
 
+/** A README, which a folder may hold anywhere it may hold a file (contract: an allowed extra). */
+const README_NAME = /^readme/i;
+
+/**
+ * Whether a file of this name is, unless the manifest lists it, the person's own that no plan or push reads (the
+ * contract's allowed extras: a README, a dotfile). A pull names no file so (manifest.ts: fileStem).
+ */
+export function isExtraName(name: string): boolean {
+  return name.startsWith('.') || README_NAME.test(name);
+}
+
 /** The key under which two names are one file on a case-insensitive file system (Windows, macOS). */
 export function foldedName(name: string): string {
   // Plain ASCII, which nearly every name is, needs no normalisation.

@@ -42,7 +42,10 @@ export interface ScanOptions {
    * alone (the flow map), which then read half the files of a folder of prompts.
    */
   texts?: boolean;
-  /** The manifest's entries by file: a resource whose files are as an entry records is not parsed until asked. */
+  /**
+   * The manifest's entries by file: a resource whose files are as an entry records is not parsed until asked, and
+   * each entry's file is a resource's whatever its name (folder-layout.ts: isFolderExtra).
+   */
   pulled?: ReadonlyMap<string, PulledResource>;
 }
 
@@ -110,7 +113,7 @@ function matchedEntry(entry: PulledResource | undefined, json: string, markdown:
 
 export async function scanFolder(io: FolderIO, { texts = true, pulled }: ScanOptions = {}): Promise<FolderScan> {
   const entries = await io.walk();
-  const layout = folderLayout(entries);
+  const layout = folderLayout(entries, pulled);
   // The layout's messages lead with the entry's path, which a folder problem keeps apart.
   const problems: FolderProblem[] = layout.problems.map((p) => ({ file: p.path, message: p.message.startsWith(`${p.path}: `) ? p.message.slice(p.path.length + 2) : p.message }));
   const unreadable = new Set<string>();

@@ -6,7 +6,7 @@
 import { formatDocument, parseDocument } from '../json-document';
 import { TENANT_SEGMENTS, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
-import { foldedName, isDeviceName, unsafePath } from './folder-paths';
+import { foldedName, isDeviceName, isExtraName, unsafePath } from './folder-paths';
 import { jsonProblem, type FolderProblem } from './folder-problems';
 import { isJsonObject, type Json, type JsonObject } from '../json';
 import { fieldFingerprint } from './representation';
@@ -366,16 +366,29 @@ export function takenBases(entries: readonly Pick<PulledResource, 'file'>[], fil
   return taken;
 }
 
+const MANIFEST_STEM = MANIFEST_FILE.slice(0, -'.json'.length);
+
+/**
+ * A slug (letters, digits and -, so no dotfile and no suffix such as `.system.md` or `.prompttest.json`) as the stem
+ * of a file that every reader of a folder takes for the resource's and nothing else, told apart by `mark` (its id)
+ * where it would not be: after a device's name (a prompt called "Con" would be no file at all on Windows) or the
+ * manifest's (VS Code takes every convai-tenant.json for a pulled folder's), before a README's, whose start is what
+ * makes it one (a folder keeps "readme-guide.json" as the person's own, and a plan then deleted "README Guide").
+ */
+export function fileStem(slugged: string, mark: number): string {
+  if (isExtraName(slugged)) return `${mark}-${slugged}`;
+  return isDeviceName(slugged) || slugged === MANIFEST_STEM ? `${slugged}-${mark}` : slugged;
+}
+
 /**
  * The base (file without `.json`) of a resource in the folder: the name it had
- * there before, else its name's slug, made unique with its id.
+ * there before, else its name's slug (fileStem), made unique with its id.
  */
 export function resourceBase(segment: Segment, id: number, name: string, previous: string | undefined, taken: ReadonlySet<string>): string {
   if (previous !== undefined) return previous.replace(/\.json$/, '');
   if (segment === 'tenants') return TENANT_BASE;
   const slugged = slug(name);
-  // A file named after a device (a prompt called "Con") would be no file at all on Windows.
-  const stem = slugged === '' ? `${segment.replace(/s$/, '')}-${id}` : isDeviceName(slugged) ? `${slugged}-${id}` : slugged;
+  const stem = slugged === '' ? `${segment.replace(/s$/, '')}-${id}` : fileStem(slugged, id);
   const base = `${segment}/${stem}`;
   return taken.has(foldedName(base)) ? `${base}-${id}` : base;
 }

@@ -10,7 +10,8 @@ import type { ServiceClient } from '../client';
 import { REFERENCE_FIELDS, kindLabel } from '../references';
 import { kindOfSegment, TENANT_SEGMENTS, type TenantSegment } from '../resources';
 import { memoryFolder, type FolderIO } from './folder-io';
-import { MANIFEST_FILE, ManifestError, readManifest, slug, type Manifest, type PulledResource } from './manifest';
+import { fileStem, MANIFEST_FILE, ManifestError, readManifest, slug, takenBases, type Manifest, type PulledResource } from './manifest';
+import { foldedName } from './folder-paths';
 import { problemText } from './folder-problems';
 import { localPlan, planPush, type LocalPlan, type Plan } from './plan';
 import { pullTenant, type PullOptions, type PullTarget } from './pull';
@@ -75,24 +76,26 @@ async function requireManifest(io: FolderIO, side: string): Promise<Manifest> {
   return manifest;
 }
 
-/** A file of its own for a resource the target does not have yet: `<segment>/<name's slug>.json`, numbered when taken. */
-function newFile(segment: TenantSegment, name: string, taken: Set<string>): string {
-  const stem = `${segment}/${slug(name) || segment.replace(/s$/, '')}`;
+/**
+ * A file of its own for a resource the target does not have yet: `<segment>/<name's slug>.json` (told apart by its
+ * source id where a reader would take it for something else, as a pull's), numbered when taken.
+ */
+function newFile(segment: TenantSegment, name: string, sourceId: number, taken: Set<string>): string {
+  const slugged = slug(name);
+  const stem = `${segment}/${slugged === '' ? segment.replace(/s$/, '') : fileStem(slugged, sourceId)}`;
   let base = stem;
-  for (let n = 2; taken.has(base); n++) base = `${stem}-${n}`;
-  taken.add(base);
+  for (let n = 2; taken.has(foldedName(base)); n++) base = `${stem}-${n}`;
+  taken.add(foldedName(base));
   return `${base}.json`;
 }
 
 type Chosen = PromotedResource & { targetId?: number };
 
-/** The file bases a new resource must not take: the pulled resources', and any other resource file already there. */
-async function takenBases(folder: FolderIO, manifest: Manifest): Promise<Set<string>> {
-  const taken = new Set(manifest.resources.map((e) => e.file.replace(/\.json$/, '')));
-  for (const segment of TENANT_SEGMENTS) {
-    for (const name of await folder.list(segment)) if (name.endsWith('.json')) taken.add(`${segment}/${name.slice(0, -'.json'.length)}`);
-  }
-  return taken;
+/** The file bases a new resource must not take (folded): the pulled resources', and any other resource file already there. */
+async function takenInTarget(folder: FolderIO, manifest: Manifest): Promise<Set<string>> {
+  const files: string[] = [];
+  for (const segment of TENANT_SEGMENTS) files.push(...(await folder.list(segment)).map((name) => `${segment}/${name}`));
+  return takenBases(manifest.resources, files);
 }
 
 /** Which source resources to promote, and where each goes in the target; what cannot be matched is a problem. */
@@ -123,7 +126,7 @@ function chooseResources(source: Manifest, target: Manifest, wanted: readonly Re
       const [match] = targets;
       chosen.push(match
         ? { segment, name, action: 'update', sourceFile: from.file, file: match.file, targetId: match.id, problems: [] }
-        : { segment, name, action: 'create', sourceFile: from.file, file: newFile(segment, name, taken), problems: [] });
+        : { segment, name, action: 'create', sourceFile: from.file, file: newFile(segment, name, from.id, taken), problems: [] });
     }
   }
   return chosen;
@@ -193,7 +196,7 @@ export async function promote(source: FolderIO, target: FolderIO, resources?: re
   const sourceManifest = await requireManifest(source, 'source');
   const targetManifest = await requireManifest(target, 'target');
   const problems: string[] = [];
-  const taken = await takenBases(target, targetManifest);
+  const taken = await takenInTarget(target, targetManifest);
   const chosen = chooseResources(sourceManifest, targetManifest, resources, taken, problems);
   const context: ReferenceContext = {
     source: sourceManifest,

@@ -7,8 +7,9 @@
  * each resource's files, and anything else a plan would report), and a hash
  * of the service's state of each resource a change touches. It holds no
  * value of any field, so no credential: the push reads the values from the
- * files it has just verified. READMEs and dotfiles are left out: a push never
- * reads them, and the saved plan may itself be kept as a dotfile in the folder.
+ * files it has just verified. READMEs and dotfiles are left out (unless the
+ * manifest lists them as pulled): a push never reads them, and the saved plan
+ * may itself be kept as a dotfile in the folder.
  *
  * Its file carries a digest of its own content, and is read strictly: a file that is not exactly what was saved (a
  * change listed twice, a name edited, a key added or left out) is refused as altered before anything else is looked
@@ -26,8 +27,8 @@ import { TENANT_SEGMENTS, type Segment } from '../resources';
 import { plural, withoutBom } from '../text';
 import { hideUrlPasswords } from '../url-credentials';
 import type { FolderIO } from './folder-io';
-import { README_NAME } from './folder-layout';
-import { loadManifest, type LoadedManifest, noManifest } from './manifest';
+import { isFolderExtra, type PulledFiles } from './folder-layout';
+import { loadManifest, type LoadedManifest, type Manifest, noManifest } from './manifest';
 import { planPush, type Plan } from './plan';
 import { PushRefused } from './push-refused';
 
@@ -94,15 +95,14 @@ function stateHash(values: JsonObject | undefined): string | undefined {
   return values === undefined ? undefined : sha256(canonical(values));
 }
 
-/** Whether a push never reads the entry: a README, a dotfile, or anything in a dot-folder. */
-function isExtra(entry: string): boolean {
-  const segments = entry.split('/');
-  return segments.some((segment) => segment.startsWith('.')) || README_NAME.test(segments.at(-1) ?? '');
+/** The files of the manifest's entries: never extras, whatever their names. */
+function pulledFiles(manifest: Manifest): Set<string> {
+  return new Set(manifest.resources.map((entry) => entry.file));
 }
 
 /** A hash of each file below the folder a push reads or a plan reports, by path in code-unit order. */
-export async function folderFileHashes(io: FolderIO): Promise<Record<string, string>> {
-  const entries = (await io.walk()).filter((entry) => entry.type !== 'folder' && !isExtra(entry.path));
+async function folderFileHashes(io: FolderIO, pulled: PulledFiles): Promise<Record<string, string>> {
+  const entries = (await io.walk()).filter((entry) => entry.type !== 'folder' && !isFolderExtra(entry.path, pulled));
   const files = entries.filter((entry) => entry.type === 'file').map((entry) => entry.path);
   const texts = new Map(files.map((file, index) => [file, index]));
   const read = await io.readMany(files);
@@ -137,7 +137,7 @@ export async function savePlan(plan: Plan, io: FolderIO): Promise<SavedPlan> {
       name: change.name, fields: change.fields, file: change.file, ...(service === undefined ? {} : { service }),
     };
   });
-  return { baseUrl: hiddenUrl(plan.manifest.baseUrl), tenantId: plan.manifest.tenantId, files: await folderFileHashes(io), changes };
+  return { baseUrl: hiddenUrl(plan.manifest.baseUrl), tenantId: plan.manifest.tenantId, files: await folderFileHashes(io, pulledFiles(plan.manifest)), changes };
 }
 
 /** The digest of a saved plan's file: of its content without the digest, as canonical JSON (no layout, no key order). */
@@ -236,13 +236,14 @@ export function parseSavedPlan(text: string, file: string): SavedPlan {
 
 /**
  * Why a saved plan must not be written at `out` (absolute), or undefined when it may: inside the folder any file
- * but a resource's, a README or a dotfile is a problem of every plan, so there it must be a dotfile.
+ * but a resource's, a README or a dotfile is a problem of every plan, so there it must be a dotfile. `manifest`, when
+ * known, names the files pulled, which are resources' whatever their names.
  */
-export function savedPlanPlaceProblem(folder: string, out: string): string | undefined {
+export function savedPlanPlaceProblem(folder: string, out: string, manifest?: Manifest): string | undefined {
   const relative = path.relative(folder, out);
   if (relative === '') return `${out} is the folder itself: give a file outside it (e.g. ${path.join(path.dirname(folder), 'plan.json')})`;
   if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-  if (isExtra(relative.split(path.sep).join('/'))) return undefined;
+  if (isFolderExtra(relative.split(path.sep).join('/'), manifest && pulledFiles(manifest))) return undefined;
   return `${out} is inside the folder, where any other file is a problem of the plan: write it outside the folder (e.g. ${path.join(path.dirname(folder), 'plan.json')}) or as a dotfile in it (e.g. ${path.join(folder, '.plan.json')})`;
 }
 
@@ -303,7 +304,7 @@ export async function verifySavedPlan(client: ServiceClient, io: FolderIO, saved
   if (saved.tenantId !== manifest.tenantId || !sameBaseUrl(saved.baseUrl, hiddenUrl(manifest.baseUrl))) {
     throw new SavedPlanError(`${file} is a plan of tenant ${saved.tenantId} of ${saved.baseUrl}, but the folder holds tenant ${manifest.tenantId} of ${hiddenUrl(manifest.baseUrl)}: push it with the folder it was made of`);
   }
-  const files = compare(saved.files, await folderFileHashes(io));
+  const files = compare(saved.files, await folderFileHashes(io, pulledFiles(manifest)));
   const again = 'review what moved, plan again and push the new plan';
   if (files.length > 0) {
     throw new SavedPlanRefused(`Nothing was sent: the folder changed since ${file} was made (${files.join('; ')}); ${again}.`, files);
