@@ -61,6 +61,16 @@ describe('names and service texts shown as text', () => {
   let tenantId = 0;
   let iconsId = 0;
   let folder = '';
+  /** Delete Resource… on the prompt of icons, up to its confirmation. */
+  const askToDelete = async (page: Page): Promise<Locator> => {
+    await documentTab(page).click();
+    await runCommand(page, 'ConvAI: Delete Resource…');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor();
+    return dialog;
+  };
+  /** The prompt of icons' own tab. */
+  const documentTab = (page: Page): Locator => page.locator(`.tabs-container .tab[data-resource-name="${iconsId}.json"]`);
 
   before(async () => {
     service = adminClient();
@@ -101,21 +111,28 @@ describe('names and service texts shown as text', () => {
     await input.fill('Approved');
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Approved' }).first();
     await row.waitFor();
-    assert.ok((await row.innerText()).includes('$(alert) $(zap) $(check) Approved \\u202Elmth.exe'), await row.innerText());
-    assert.equal(await row.locator(ICON_CLASSES).count(), 0, 'the name drew icons');
+    const listed = await row.innerText();
+    const icons = await row.locator(ICON_CLASSES).count();
+    // Opened first, for the tests after this one, whatever the row showed.
     await choose(page, 'Approved');
-    await page.locator(`.tabs-container .tab.active[data-resource-name="${iconsId}.json"]`).waitFor();
+    await documentTab(page).waitFor();
+    assert.ok(listed.includes('$(alert) $(zap) $(check) Approved \\u202Elmth.exe') && !listed.includes(RLO), listed);
+    assert.equal(icons, 0, 'the name drew icons');
   });
 
-  it('a save refused with a 422 quotes the service\'s text as text, and a save then names the resource as text in the status bar', async () => {
+  it('a save refused with a 422 quotes the service\'s text as text: no link runs', async () => {
     const { page } = workbench();
+    await documentTab(page).click();
     await page.locator('.editor-group-container.active .view-lines span', { hasText: /^"original"$/ }).dblclick();
     await page.keyboard.type('mine');
     await queueFault({ match: `PUT /api/v1/ai_prompts/${iconsId}`, status: 422, body: JSON.stringify({ errors: { description: [`is refused, ${LINK}`] } }) });
     await page.keyboard.press('Control+s');
     await clicksRunNothing(page, [[await notification(page, /Failed to save/), 'the "Failed to save" notification']]);
+  });
 
-    await page.locator(`.tabs-container .tab.active[data-resource-name="${iconsId}.json"]`).click();
+  it('a save names the resource as text in the status bar: no icon, no override', async () => {
+    const { page } = workbench();
+    await documentTab(page).click();
     await page.keyboard.press('Control+s');
     const saved = page.locator('.statusbar-item', { hasText: 'Saved' });
     await saved.waitFor();
@@ -124,15 +141,20 @@ describe('names and service texts shown as text', () => {
     assert.equal(await saved.locator(ICON_CLASSES).count(), 0, 'the name drew icons in the status bar');
   });
 
-  it('the delete confirmation shows the name inert, and the service\'s answer to the delete is text', async () => {
+  it('the delete confirmation shows the name inert: no icon, no override', async () => {
     const { page } = workbench();
-    await runCommand(page, 'ConvAI: Delete Resource…');
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.waitFor();
+    const dialog = await askToDelete(page);
     const text = await dialog.innerText();
     // A dialog draws no icons: the escape that keeps `$(` from being one in the status bar shows here as written.
     assert.ok(text.includes('Delete "\\$(alert) \\$(zap) \\$(check) Approved \\u202Elmth.exe"') && !text.includes(RLO), text);
     assert.equal(await dialog.locator(ICON_CLASSES).count(), 0, 'the name drew icons in the dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('the service\'s answer to a delete is shown as text: no link runs', async () => {
+    const { page } = workbench();
+    const dialog = await askToDelete(page);
     // The service's status text is its own: here one holding a link (the resource stays; the tenant goes after).
     await queueFault({ match: `DELETE /api/v1/ai_prompts/${iconsId}`, status: 200, body: JSON.stringify({ status: `Deleted. ${LINK}` }) });
     await dialog.getByRole('button', { name: 'Delete' }).click();
