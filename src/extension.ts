@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plain } from './core/plain-text';
 import { COMMANDS, registerCommand } from './commands';
 import * as connections from './connections/register';
 import * as documents from './documents/register';
@@ -46,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): ConvaiApi {
   } catch (error) {
     // VS Code does not tell the user that activation failed, so say it here.
     log.for('main').error(error instanceof Error ? error : messageOf(error));
-    void vscode.window.showErrorMessage(`ConvAI Config failed to start: ${messageOf(error)}`);
+    void vscode.window.showErrorMessage(plain`ConvAI Config failed to start: ${messageOf(error)}`);
     throw error;
   }
 }

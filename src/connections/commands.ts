@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plain } from '../core/plain-text';
 import { pickConnection } from './pickers';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { parseBaseUrl } from '../core/base-url';
@@ -92,7 +93,7 @@ export function registerConnectionCommands(log: Log, connections: Connections): 
       const answer = await askConnection(connections);
       if (!answer) return;
       await connections.upsert(answer.connection, answer.token);
-      void vscode.window.showInformationMessage(`Connection "${answer.connection.name}" added.`);
+      void vscode.window.showInformationMessage(plain`Connection "${answer.connection.name}" added.`);
     }),
 
     registerCommand(log, COMMANDS.removeConnection, async (arg) => {
@@ -103,7 +104,7 @@ export function registerConnectionCommands(log: Log, connections: Connections): 
       const name = namedConnection(arg) ?? (await pickConnection(connections, { placeHolder: 'Connection to remove', alwaysAsk: true }));
       if (!name) return;
       const confirmed = await vscode.window.showWarningMessage(
-        `Remove the connection "${name}"? Its token is deleted from secret storage; the service is not changed.`,
+        plain`Remove the connection "${name}"? Its token is deleted from secret storage; the service is not changed.`,
         { modal: true },
         'Remove',
       );
@@ -120,7 +121,7 @@ export function registerConnectionCommands(log: Log, connections: Connections): 
       const token = await askToken(name);
       if (token === undefined) return;
       await connections.setToken(name, validateToken(token));
-      void vscode.window.showInformationMessage(`Token of "${name}" saved.`);
+      void vscode.window.showInformationMessage(plain`Token of "${name}" saved.`);
     }),
   ];
 }

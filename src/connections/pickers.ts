@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plainText } from '../core/plain-text';
 import { tenantsListing, type ListingCache } from '../core/listing-cache';
 import { isResourceId } from '../core/references';
 import type { Connections } from './registry';
@@ -32,10 +33,11 @@ export async function pickConnection(connections: Connections, question: Connect
   const [only] = candidates;
   if (candidates.length === 1 && only && !question.alwaysAsk) return only.name;
   const picked = await vscode.window.showQuickPick(
-    candidates.map((c) => ({ label: c.name, description: `${c.baseUrl}${c.readOnly ? ' · read-only' : ''}` })),
+    // Shown as text (a quick pick draws `$(x)` as an icon); the name itself is what the command gets.
+    candidates.map((c) => ({ label: plainText(c.name), description: plainText(`${c.baseUrl}${c.readOnly ? ' · read-only' : ''}`), name: c.name })),
     { title: question.title, placeHolder: question.placeHolder },
   );
-  return picked?.label;
+  return picked?.name;
 }
 
 /** A connection (unless given) and one of the tenants its token may see (the shared listing), chosen by name. */
@@ -45,9 +47,13 @@ export async function pickTenant(connections: Connections, listings: ListingCach
   if (name === undefined) return undefined;
   const tenants = await listings.items(tenantsListing(name));
   const picked = await vscode.window.showQuickPick(
-    tenants.flatMap((t) => (isResourceId(t.id) ? [{ label: typeof t.name === 'string' ? t.name : `Tenant ${t.id}`, description: `#${t.id}`, id: t.id }] : [])),
+    tenants.flatMap((t) => {
+      if (!isResourceId(t.id)) return [];
+      const tenantName = typeof t.name === 'string' ? t.name : `Tenant ${t.id}`;
+      return [{ label: plainText(tenantName), description: `#${t.id}`, id: t.id, tenantName }];
+    }),
     // Typing a tenant's id finds it too.
-    { title: `${title} (${name})`, placeHolder: 'Tenant (name or id)', matchOnDescription: true },
+    { title: `${title} (${plainText(name)})`, placeHolder: 'Tenant (name or id)', matchOnDescription: true },
   );
-  return picked ? { connection: name, tenantId: picked.id, name: picked.label } : undefined;
+  return picked ? { connection: name, tenantId: picked.id, name: picked.tenantName } : undefined;
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plainText } from '../core/plain-text';
 import { documentFate, droppedListings, type Change, type DocumentFate } from '../core/changes';
 import { mapWithLimit } from '../core/concurrency';
 import { LIMITS } from '../core/limits';
@@ -119,7 +120,7 @@ export class Changes implements vscode.Disposable {
   }
 
   private notify(kept: readonly Covered[]): void {
-    const names = kept.map((c) => describeLocation(c.location)).join(', ');
+    const names = kept.map((c) => plainText(describeLocation(c.location))).join(', ');
     const gone = kept.some((c) => c.fate === 'gone');
     void vscode.window.showWarningMessage(
       `Changed on the service${gone ? ' or deleted' : ''} while ${kept.length > 1 ? 'these have' : 'this has'} unsaved changes: ${names}. `

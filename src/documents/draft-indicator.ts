@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plain, plainText } from '../core/plain-text';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { describeLocation, isFile, toResourceUriString, wholeOf } from '../core/uri';
 import type { Log } from '../log';
@@ -58,7 +59,7 @@ async function chooseAction(uri: vscode.Uri, drafts: Drafts, files: ConvaiFileSy
   const connection = uri.authority;
   const label = labelOf(uri);
   const items: Array<vscode.QuickPickItem & { run: () => Promise<void> }> = [
-    { label: `$(cloud-upload) Save to "${connection}" now`, description: SAVE_KEY, run: () => saveInEditor(uri) },
+    { label: plain`$(cloud-upload) Save to "${connection}" now`, description: SAVE_KEY, run: () => saveInEditor(uri) },
     {
       label: '$(sync) Upload on auto-save',
       description: 'from now on, when the text is valid and nothing conflicts',
@@ -69,14 +70,14 @@ async function chooseAction(uri: vscode.Uri, drafts: Drafts, files: ConvaiFileSy
     },
     {
       label: '$(discard) Discard the draft',
-      description: `take the service's version of ${label}`,
+      description: plain`take the service's version of ${label}`,
       run: async () => {
-        const answer = await vscode.window.showWarningMessage(`Discard your edits to ${label}?`, { modal: true, detail: `The document then shows what "${connection}" holds.` }, 'Discard');
+        const answer = await vscode.window.showWarningMessage(plain`Discard your edits to ${label}?`, { modal: true, detail: plain`The document then shows what "${connection}" holds.` }, 'Discard');
         if (answer === 'Discard') await discard(uri, drafts, files);
       },
     },
   ];
-  const chosen = await vscode.window.showQuickPick(items, { title: `${label} is not uploaded`, placeHolder: drafts.why(uri.toString()) ?? 'kept as a draft' });
+  const chosen = await vscode.window.showQuickPick(items, { title: plain`${label} is not uploaded`, placeHolder: plainText(drafts.why(uri.toString()) ?? 'kept as a draft') });
   await chosen?.run();
 }
 
@@ -95,8 +96,8 @@ export function draftIndicator(log: Log, drafts: Drafts, files: ConvaiFileSystem
     }
     const connection = uri.authority;
     const why = drafts.why(uri.toString());
-    item.text = `$(arrow-up) Not uploaded · ${SAVE_KEY} saves to ${connection}`;
-    item.tooltip = `${labelOf(uri)}: your edits are kept here as a draft and were not sent to "${connection}"${why ? ` (${why})` : ''}. ${SAVE_KEY} saves them to the service; click for more.`;
+    item.text = plain`$(arrow-up) Not uploaded · ${SAVE_KEY} saves to ${connection}`;
+    item.tooltip = plain`${labelOf(uri)}: your edits are kept here as a draft and were not sent to "${connection}"` + (why ? plain` (${why})` : '') + `. ${SAVE_KEY} saves them to the service; click for more.`;
     item.show();
   };
   update();

@@ -13,6 +13,7 @@ import { kindOf, requireLocation, target, toUri } from '../shared/locations';
 import type { Drafts } from './drafts';
 import type { DocumentState, DocumentStore } from './store';
 import { messageOf } from '../core/text';
+import { plain, plainText } from '../core/plain-text';
 import { serviceBase, type ServiceBase } from '../core/service-base';
 import { LIMITS } from '../core/limits';
 
@@ -245,7 +246,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     } catch (error) {
       if (error instanceof ServiceError && error.status === 403) {
         throw vscode.FileSystemError.NoPermissions(
-          `${error.message} The token may not list tenants: set "tenantId" of the connection "${connectionName}" in convai.connections.`,
+          plain`${error.message} The token may not list tenants: set "tenantId" of the connection "${connectionName}" in convai.connections.`,
         );
       }
       throw this.toFileSystemError(uri, error);
@@ -256,7 +257,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     const connection = this.connections.get(location.connection);
     if (!connection) {
       throw vscode.FileSystemError.Unavailable(
-        `There is no ConvAI connection named "${location.connection}". Add it with "ConvAI: Add Connection".`,
+        plain`There is no ConvAI connection named "${location.connection}". Add it with "ConvAI: Add Connection".`,
       );
     }
     return connection;
@@ -279,7 +280,8 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
 
 export function toFileSystemError(error: unknown): vscode.FileSystemError {
   if (error instanceof vscode.FileSystemError) return error;
-  const message = messageOf(error);
+  // VS Code quotes it in a notification ("Failed to save …"), where a Markdown link of the service's text is a command.
+  const message = plainText(messageOf(error));
   if (!(error instanceof ServiceError)) return new vscode.FileSystemError(message);
   if (error.status === 404) return vscode.FileSystemError.FileNotFound(message);
   if (error.status === 401 || error.status === 403) return vscode.FileSystemError.NoPermissions(message);

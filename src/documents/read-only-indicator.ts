@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plain } from '../core/plain-text';
 import type { Connections } from '../connections/registry';
 import { parseUri } from '../shared/locations';
 
@@ -10,8 +11,8 @@ export function readOnlyIndicator(connections: Connections): vscode.Disposable[]
     const location = vscode.window.activeTextEditor && parseUri(vscode.window.activeTextEditor.document.uri);
     const connection = location && connections.get(location.connection);
     if (connection?.readOnly) {
-      item.text = `$(lock) ${connection.name}: read-only`;
-      item.tooltip = `The connection "${connection.name}" is read-only (readOnly in convai.connections): its documents cannot be saved, and creates, deletes and actions are refused.`;
+      item.text = plain`$(lock) ${connection.name}: read-only`;
+      item.tooltip = plain`The connection "${connection.name}" is read-only (readOnly in convai.connections): its documents cannot be saved, and creates, deletes and actions are refused.`;
       item.show();
     } else {
       item.hide();

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plain } from '../core/plain-text';
 import type { JsonObject } from '../core/json';
 import { Debouncer } from '../core/debounce';
 import { serviceBase, type ServiceBase } from '../core/service-base';
@@ -128,7 +129,8 @@ export class Saver implements vscode.Disposable {
       // From its JSON or one of its parts, alike.
       if (whole.type === 'resource' && whole.segment === 'ai_prompts') walkthroughStepDone('editPrompt');
       this.log.for('documents').info(`Saved ${label}.`);
-      vscode.window.setStatusBarMessage(`$(cloud-upload) Saved ${label}`, 5000);
+      // Our icon, then the name as text: the status bar draws `$(x)` in it as an icon too.
+      vscode.window.setStatusBarMessage(plain`$(cloud-upload) Saved ${label}`, 5000);
       this.showSaved(uri, location, text, detail, how.byEditor);
       // Its other open views (its whole document, its parts) show the saved state; a dirty one keeps its base, so its
       // next save meets the conflict check on what changed here.
@@ -204,12 +206,12 @@ export class Saver implements vscode.Disposable {
   }
 
   private async resolveConflict(uri: vscode.Uri, label: string, fields: string[], serviceText: string, interactive: boolean): Promise<void> {
-    const what = `${label} changed on the service since it was read (${fields.join(', ')})`;
+    const what = plain`${label} changed on the service since it was read (${fields.join(', ')})`;
     if (!interactive) {
       throw new vscode.FileSystemError(`Conflict: ${what}; nothing was sent. Read it again and reapply the change.`);
     }
     const choice = await vscode.window.showWarningMessage(
-      `${label} changed on the service since you opened it: ${fields.join(', ')}.`,
+      plain`${label} changed on the service since you opened it: ${fields.join(', ')}.`,
       { modal: true, detail: 'Compare your version with the service\'s, overwrite their changes with yours, or cancel (your text stays).' },
       COMPARE,
       OVERWRITE,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { plainText } from '../core/plain-text';
 import type { Logger } from '../core/logger';
 import type { Log } from '../log';
 import { parsePageMessage, type HostMessage, type MapView, type PageMessage } from './messages';
@@ -49,7 +50,8 @@ export class FlowMapPanel implements vscode.Disposable {
   show(view: MapView, actions: MapActions, { follows = false } = {}): Promise<void> {
     if (follows && !this.panel) return Promise.resolve();
     const panel = this.panel ?? this.create();
-    panel.title = view.title;
+    // The tab shows the tenant's name as text: a right-to-left override in it would reverse the tab's title.
+    panel.title = plainText(view.title);
     if (!follows) panel.reveal(undefined, false);
     this.actions = actions;
     const seq = (this.sent += 1);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plain } from '../core/plain-text';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/json';
 import { promptPlaceholders } from '../core/prompt-text';
@@ -42,7 +43,7 @@ async function settleUnsaved(drafts: Drafts, uri: vscode.Uri, label: string, ver
   const resource = uri.toString();
   if (!hasUnsavedEdits(drafts, resource)) return true;
   const choice = await vscode.window.showWarningMessage(
-    `${label} has changes that are not saved to the service (unsaved, or kept as a draft by auto-save).`,
+    plain`${label} has changes that are not saved to the service (unsaved, or kept as a draft by auto-save).`,
     { modal: true, detail: 'The service runs the saved version. Save first to run your changes.' },
     `Save and ${verb}`,
     `${verb} Saved Version`,

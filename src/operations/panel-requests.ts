@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plain } from '../core/plain-text';
 import { responseOf, type RunRecord } from '../core/history';
 import type { FormPlace, InputsForms } from '../core/inputs-form';
 import { parseResourcePath, toResourceUriString } from '../core/uri';
@@ -64,7 +65,7 @@ export function handlePanelRequests(log: Log, panel: ResultsPanel, runner: Runne
         const text = run && field(run, request.field);
         if (text === undefined) return;
         await vscode.env.clipboard.writeText(text);
-        vscode.window.setStatusBarMessage(`$(copy) Copied ${request.field}`, 3000);
+        vscode.window.setStatusBarMessage(plain`$(copy) Copied ${request.field}`, 3000);
         return;
       }
       case 'rerun': {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { plain } from '../core/plain-text';
 import type { Logger } from '../core/logger';
 import { shortLabel } from '../core/uri';
 import type { Log } from '../log';
@@ -41,7 +42,7 @@ export class ResultsPanel implements vscode.Disposable {
     if (this.panel) this.panel.reveal(undefined, preserveFocus);
     else this.panel = this.create(preserveFocus);
     // The tab names the resource, as the page's heading does.
-    this.panel.title = `Results: ${shortLabel(model.resourceLabel)}`;
+    this.panel.title = plain`Results: ${shortLabel(model.resourceLabel)}`;
     const webview = this.panel.webview;
     // scripts/build.mjs keeps './render' in dist/results-render.js, loaded at the panel's first render.
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { plain } from '../core/plain-text';
 import type { JsonObject } from '../core/json';
 import { conversationTurns, type ConversationLink } from '../core/run-conversations';
 import type { Operation, RunRecord } from '../core/history';
@@ -146,7 +147,7 @@ export class Runner implements Runs {
     }
     const result = job.interactive
       // In the status bar: the panel shows the run and its Cancel button, so a notification would only repeat them.
-      ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `${TITLES[operation]} ${label}…` }, () => job.execute(controller.signal))
+      ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: plain`${TITLES[operation]} ${label}…` }, () => job.execute(controller.signal))
       : await job.execute(controller.signal);
     if (this.current === controller) this.current = undefined;
     if (this.running === running) this.running = undefined;

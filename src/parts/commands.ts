@@ -1,5 +1,6 @@
 import { applyEdits, modify } from '../core/jsonc';
 import * as vscode from 'vscode';
+import { plainText } from '../core/plain-text';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { agentElementNames } from '../core/document-views';
 import { isJsonObject, type JsonObject } from '../core/json';
@@ -48,7 +49,7 @@ async function pickPart(resource: PromptOrAgent, files: ConvaiFileSystem): Promi
   const agent = files.serviceObject(uri) ?? (await files.fetch(uri, resource)).base;
   const names = agentElementNames(agent);
   if (names.length === 0) throw new Error('This agent has no prompt elements (configuration.prompt) to open; add one in its document first.');
-  const picked = await vscode.window.showQuickPick(names.map((element) => ({ label: element, description: 'prompt text (Markdown)', element })), { placeHolder: 'Open the prompt text of which element?' });
+  const picked = await vscode.window.showQuickPick(names.map((element) => ({ label: plainText(element), description: 'prompt text (Markdown)', element })), { placeHolder: 'Open the prompt text of which element?' });
   return picked && partOf(resource, picked);
 }
 
@@ -107,7 +108,7 @@ async function addAiFunction(listings: ListingCache, arg: unknown): Promise<Json
       return undefined;
     }
     chosen = (await vscode.window.showQuickPick(
-      addable.map((f) => ({ label: String(f.name), description: typeof f.description === 'string' ? f.description : '', fn: f })),
+      addable.map((f) => ({ label: plainText(String(f.name)), description: plainText(typeof f.description === 'string' ? f.description : ''), fn: f })),
       { placeHolder: 'Add which AI function to the prompt\'s function definitions?', matchOnDescription: true },
     ))?.fn;
     if (!chosen) return undefined;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plain } from '../core/plain-text';
 import type { ListingCache } from '../core/listing-cache';
 import { describeLocation, isPart, partName, shortLabel, toResourceUriString, wholeOf } from '../core/uri';
 import type { ChangeReport } from '../documents/changes';
@@ -26,8 +27,9 @@ export function partOwnerIndicator(listings: ListingCache, onDidChange: vscode.E
     // Named by id at once; by name once the listing answers (it is usually cached by the tree that opened the part).
     const show = (owner: string): void => {
       const part = partName(location);
-      item.text = `$(file-symlink-file) ${shortLabel(owner)} · ${part}`;
-      item.tooltip = `${part} of ${owner}. Click to open its whole document.`;
+      // Our icon, then the owner's name as text: the status bar draws `$(x)` in a name as an icon too.
+      item.text = plain`$(file-symlink-file) ${shortLabel(owner)} · ${part}`;
+      item.tooltip = plain`${part} of ${owner}. Click to open its whole document.`;
       item.command = { title: 'Open the Whole Document', command: 'vscode.open', arguments: [vscode.Uri.parse(toResourceUriString(whole))] };
       item.show();
     };

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { plain, plainText } from '../core/plain-text';
 import { callTranscriptText, labellableCall, type LabellableCall } from '../core/prompt-tests/call-transcript';
 import { JUDGE_SUFFIX, parseJudgeFile } from '../core/prompt-tests/judge-file';
 import type { CaseResult } from '../core/prompt-tests/run';
@@ -84,11 +85,11 @@ export class CallTranscripts implements vscode.Disposable {
     if (call.judged.length === 0) throw new Error('This call has no criterion a judge decides, so there is no judge to calibrate with it.');
     const criterion = call.judged.length === 1
       ? call.judged[0] as JudgedCriterion
-      : (await vscode.window.showQuickPick(call.judged.map((c) => ({ label: c.name, description: `judged by ${JSON.stringify(c.judge)}`, criterion: c })), { placeHolder: 'Criterion to label the call for' }))?.criterion;
+      : (await vscode.window.showQuickPick(call.judged.map((c) => ({ label: plainText(c.name), description: plain`judged by ${JSON.stringify(c.judge)}`, criterion: c })), { placeHolder: 'Criterion to label the call for' }))?.criterion;
     if (!criterion) return undefined;
     const verdict = await vscode.window.showQuickPick(
-      [{ label: 'pass', detail: `The call meets the rubric: ${criterion.rubric}` }, { label: 'fail', detail: 'The call does not meet the rubric.' }],
-      { placeHolder: `Your verdict on "${criterion.name}"` },
+      [{ label: 'pass', detail: plain`The call meets the rubric: ${criterion.rubric}` }, { label: 'fail', detail: 'The call does not meet the rubric.' }],
+      { placeHolder: plain`Your verdict on "${criterion.name}"` },
     );
     if (!verdict) return undefined;
     const where = await pickJudgeFile(criterion);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plainText } from '../core/plain-text';
 import type { JsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
 import { completionFilterText, isResourceId, isTypedName, kindLabel, nameTarget, referenceValueAt } from '../core/references';
@@ -35,9 +36,9 @@ export class ReferenceCompletions implements vscode.CompletionItemProvider {
     };
     const targets = offered.map((summary, index) => {
       const name = nameTarget(target, summary);
-      const completion = item(name.name, String(summary.id), vscode.CompletionItemKind.Reference);
-      completion.detail = name.label;
-      if (name.description !== undefined) completion.documentation = name.description;
+      const completion = item(plainText(name.name), String(summary.id), vscode.CompletionItemKind.Reference);
+      completion.detail = plainText(name.label);
+      if (name.description !== undefined) completion.documentation = plainText(name.description);
       // The listing's order (by id), or the search's ranking, ahead of null.
       completion.sortText = `0${String(index).padStart(6, '0')}`;
       return completion;

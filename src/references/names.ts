@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plain, plainText } from '../core/plain-text';
 import type { ListingCache } from '../core/listing-cache';
 import type { ChangeReport } from '../documents/changes';
 import { findReferenceValues, itemWithId, namesId, nameTarget, type TargetName } from '../core/references';
@@ -39,9 +40,10 @@ export class ReferenceNameHints implements vscode.InlayHintsProvider, vscode.Dis
     const named = await namedReferences(this.listings, document, range);
     if (token.isCancellationRequested) return [];
     return named.map(({ range: value, target }) => {
-      const hint = new vscode.InlayHint(value.end, `· ${target.name}`);
+      // A name in the line of the editor, as text: a right-to-left override in it would reverse the rest of the line.
+      const hint = new vscode.InlayHint(value.end, plain`· ${target.name}`);
       hint.paddingLeft = true;
-      hint.tooltip = target.description === undefined ? target.heading : `${target.heading}\n${target.description}`;
+      hint.tooltip = target.description === undefined ? plainText(target.heading) : `${plainText(target.heading)}\n${plainText(target.description)}`;
       return hint;
     });
   }
@@ -59,8 +61,8 @@ export class ReferenceNameHovers implements vscode.HoverProvider {
   async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
     const [named] = await namedReferences(this.listings, document, position);
     if (!named || token.isCancellationRequested) return undefined;
-    const contents = [new vscode.MarkdownString().appendText(named.target.heading)];
-    if (named.target.description !== undefined) contents.push(new vscode.MarkdownString().appendText(named.target.description));
+    const contents = [new vscode.MarkdownString().appendText(plainText(named.target.heading))];
+    if (named.target.description !== undefined) contents.push(new vscode.MarkdownString().appendText(plainText(named.target.description)));
     return new vscode.Hover(contents, named.range);
   }
 }

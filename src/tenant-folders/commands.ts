@@ -7,6 +7,7 @@ import { pushed } from '../core/changes';
 import { diskFolder } from '../core/tenant/folder-io';
 import { MANIFEST_FILE, slug, type Manifest } from '../core/tenant/manifest';
 import { planPush, type Plan } from '../core/tenant/plan';
+import { codeSpan } from '../core/tenant/plan-markdown';
 import { planDocument, publicChange, type PublicChange } from '../core/tenant/plan-text';
 import { pullTenant } from '../core/tenant/pull';
 import { push, type PushResult } from '../core/tenant/push';
@@ -21,6 +22,7 @@ import { PlanView } from './plan-view';
 import { checkedPlanPath, pickPlanTarget, pickSavedPlan, readSavedPlan, writeSavedPlan } from './saved-plans';
 import { pickTenant } from '../connections/pickers';
 import { messageOf, plural } from '../core/text';
+import { plain, plainText } from '../core/plain-text';
 import { showFailure } from '../ui/notify';
 import type { FolderEvents } from './folder-events';
 import { cancellable, countProgress, type Progress } from '../ui/progress';
@@ -60,21 +62,21 @@ async function pickFolder(name: string): Promise<string | undefined> {
   const base = slug(name) || 'tenant';
   const proposed = workspace && vscode.Uri.joinPath(workspace, base);
   const items: Array<vscode.QuickPickItem & { folder?: vscode.Uri }> = [
-    ...(proposed ? [{ label: `$(new-folder) ${vscode.workspace.asRelativePath(proposed)}`, description: 'a folder of the workspace for this tenant', folder: proposed }] : []),
+    ...(proposed ? [{ label: plain`$(new-folder) ${vscode.workspace.asRelativePath(proposed)}`, description: 'a folder of the workspace for this tenant', folder: proposed }] : []),
     { label: '$(folder-opened) Choose a folder…', description: 'an empty folder, or one pulled into before' },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `Pull ${name} into`, placeHolder: 'The tenant\'s files go into this folder' });
+  const picked = await vscode.window.showQuickPick(items, { title: plain`Pull ${name} into`, placeHolder: 'The tenant\'s files go into this folder' });
   if (!picked) return undefined;
   let folder = picked.folder ?? (await vscode.window.showOpenDialog({
-    canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Pull Here', title: `Pull ${name} into (an empty folder, or one pulled into before)`, defaultUri: workspace,
+    canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Pull Here', title: plain`Pull ${name} into (an empty folder, or one pulled into before)`, defaultUri: workspace,
   }))?.[0];
   if (!folder) return undefined;
   if (await folderState(folder) === 'other') {
     const inside = vscode.Uri.joinPath(folder, base);
     const fix = `Pull into ${base}/ inside it`;
-    const choice = await vscode.window.showWarningMessage(`${folder.fsPath} holds other files and no pulled tenant (${MANIFEST_FILE}); a plan of it would report every one of them.`, { modal: true }, fix);
+    const choice = await vscode.window.showWarningMessage(plain`${folder.fsPath} holds other files and no pulled tenant (${MANIFEST_FILE}); a plan of it would report every one of them.`, { modal: true }, fix);
     if (choice !== fix) return undefined;
-    if (await folderState(inside) === 'other') throw new Error(`${inside.fsPath} holds other files too: choose an empty folder, or one pulled into before.`);
+    if (await folderState(inside) === 'other') throw new Error(plain`${inside.fsPath} holds other files too: choose an empty folder, or one pulled into before.`);
     folder = inside;
   }
   await vscode.workspace.fs.createDirectory(folder);
@@ -130,7 +132,7 @@ async function pullInto(
     // Cancel is the user's choice, not a failure: what was written is recorded, and the next pull goes on from it.
     if (!stop.signal.aborted) throw error;
     log.for('tenant-folders').info(`Pull of tenant ${target.tenantId} of ${connection.name} into ${folder} stopped by Cancel after ${written} resources.`);
-    void vscode.window.showInformationMessage(`Pull of ${target.name} stopped: ${folder} holds the ${written} resources pulled so far, recorded in its manifest. Pull again into it to complete it.`);
+    void vscode.window.showInformationMessage(plain`Pull of ${target.name} stopped: ${folder} holds the ${written} resources pulled so far, recorded in its manifest. Pull again into it to complete it.`);
     return undefined;
   } finally {
     events.written(folder, 'pull');
@@ -140,10 +142,10 @@ async function pullInto(
   for (const note of result.notes) folderLog.info(note);
   for (const duplicate of result.duplicates) folderLog.warn(duplicate);
   if (!programmatic) {
-    if (result.duplicates.length > 0) void vscode.window.showWarningMessage(`Pulled, but names repeat: ${result.duplicates.join(' ')}`);
-    const kept = result.keptLocalChanges.length > 0 ? ` Kept your changes in ${result.keptLocalChanges.join(', ')}.` : '';
+    if (result.duplicates.length > 0) void vscode.window.showWarningMessage(`Pulled, but names repeat: ${result.duplicates.map(plainText).join(' ')}`);
+    const kept = result.keptLocalChanges.length > 0 ? ` Kept your changes in ${result.keptLocalChanges.map(plainText).join(', ')}.` : '';
     const inWorkspace = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(folder)) !== undefined;
-    const choice = await vscode.window.showInformationMessage(`Pulled ${result.resources} resources of ${target.name} into ${folder}.${kept}`, ...(inWorkspace ? [] : ['Add to Workspace']));
+    const choice = await vscode.window.showInformationMessage(`${plain`Pulled ${result.resources} resources of ${target.name} into ${folder}.`}${kept}`, ...(inWorkspace ? [] : ['Add to Workspace']));
     if (choice === 'Add to Workspace') vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders?.length ?? 0, 0, { uri: vscode.Uri.file(folder) });
   }
   return { folder, resources: result.resources };
@@ -175,14 +177,14 @@ async function pullAgain(connections: Connections, log: Log, events: FolderEvent
 /** A push refused for a conflict: the way out is a pull of that folder, one click away. */
 function offerPullAgain(connections: Connections, log: Log, events: FolderEvents, folder: string, refusal: PushRefused): void {
   log.for('tenant-folders').warn(refusal.message);
-  void vscode.window.showErrorMessage(refusal.message, PULL_AGAIN, SHOW_LOG).then(async (choice) => {
+  void vscode.window.showErrorMessage(plainText(refusal.message), PULL_AGAIN, SHOW_LOG).then(async (choice) => {
     if (choice === SHOW_LOG) log.show();
     if (choice === PULL_AGAIN) await pullAgain(connections, log, events, folder).catch((error: unknown) => showFailure(log, error));
   });
 }
 
 function confirmation(plan: Plan): string {
-  const lines = plan.changes.map((c) => `• ${c.action} ${c.segment} "${c.name}"${c.fields.length > 0 ? ` (${c.fields.join(', ')})` : ''}`);
+  const lines = plan.changes.map((c) => plain`• ${c.action} ${c.segment} "${c.name}"` + (c.fields.length > 0 ? plain` (${c.fields.join(', ')})` : ''));
   const deletes = plan.changes.filter((c) => c.action === 'delete').length;
   return `${lines.join('\n')}${deletes > 0 ? `\n\n${deletes} resource${deletes > 1 ? 's are' : ' is'} deleted on the service; that cannot be undone.` : ''}`;
 }
@@ -206,7 +208,7 @@ async function pushFolder(connections: Connections, changes: Changes, log: Log, 
       return { applied: [] };
     }
     if (!conflicted && plan.problems.length === 0) {
-      const choice = await vscode.window.showWarningMessage(`Push ${plural(plan.changes.length, 'change')} to tenant ${plan.manifest.tenantId} on ${connection}?`, { modal: true, detail: confirmation(plan) }, PUSH);
+      const choice = await vscode.window.showWarningMessage(plain`Push ${plural(plan.changes.length, 'change')} to tenant ${plan.manifest.tenantId} on ${connection}?`, { modal: true, detail: confirmation(plan) }, PUSH);
       if (choice !== PUSH) return undefined;
     }
   }
@@ -214,7 +216,7 @@ async function pushFolder(connections: Connections, changes: Changes, log: Log, 
     push(connections.client(connection), diskFolder(folder), plan, {
       // Programmatic, the plan was made just now (shown to a user first, it may be old by the time they confirm); a
       // saved plan is sent in its order, one change at a time.
-      signal, ...(savedPlan === undefined ? { justPlanned: programmatic } : { concurrency: 1 }), onProgress: (change, index, total) => progress?.report({ message: `${index + 1} of ${total}: ${change.action} "${change.name}"`, increment: 100 / total }),
+      signal, ...(savedPlan === undefined ? { justPlanned: programmatic } : { concurrency: 1 }), onProgress: (change, index, total) => progress?.report({ message: plain`${index + 1} of ${total}: ${change.action} "${change.name}"`, increment: 100 / total }),
     });
   let result: PushResult;
   try {
@@ -237,7 +239,7 @@ async function pushFolder(connections: Connections, changes: Changes, log: Log, 
     const missed = result.notTaken.map((m) => `${m.file}: ${m.field} (sent ${JSON.stringify(m.sent)}, the service holds ${JSON.stringify(m.holds ?? null)})`).join('; ');
     throw new Error(`The service did not take every field as sent, so the push stopped there: ${missed}. The folder keeps your values of those fields, so the next plan shows them again.`);
   }
-  if (!programmatic) void vscode.window.showInformationMessage(`Pushed ${plural(result.applied.length, 'change')} to tenant ${plan.manifest.tenantId} on ${connection}.`);
+  if (!programmatic) void vscode.window.showInformationMessage(plain`Pushed ${plural(result.applied.length, 'change')} to tenant ${plan.manifest.tenantId} on ${connection}.`);
   return { applied: result.applied.map(publicChange) };
 }
 
@@ -252,7 +254,7 @@ async function showPlan(connections: Connections, view: PlanView, events: Folder
   if (!programmatic) await view.show(planned.folder, planDocument(planned.plan, planned.folder));
   if (out !== undefined) {
     await writeSavedPlan(planned.plan, planned.folder, out);
-    if (!programmatic) void vscode.window.showInformationMessage(`Saved the plan to ${out}; "ConvAI: Push Saved Plan…" pushes exactly it, or nothing if the folder or the service moved.`);
+    if (!programmatic) void vscode.window.showInformationMessage(plain`Saved the plan to ${out}; "ConvAI: Push Saved Plan…" pushes exactly it, or nothing if the folder or the service moved.`);
   }
   const { changes, problems } = planned.plan;
   return { changes: changes.map(publicChange), problems };
@@ -271,7 +273,7 @@ async function replanPreview(connections: Connections, view: PlanView, events: F
     await view.update(folder, planDocument(planned.plan, folder));
   } catch (error) {
     log.for('tenant-folders').warn(`${folder}: the plan preview could not be planned again: ${messageOf(error)}`);
-    await view.update(folder, `# Push plan of ${folder}\n\nOut of date: the folder was pushed or pulled since this plan, and planning it again failed: ${messageOf(error)}\n\nRun Plan Push again.\n`);
+    await view.update(folder, `# Push plan of ${codeSpan(folder)}\n\nOut of date: the folder was pushed or pulled since this plan, and planning it again failed: ${codeSpan(messageOf(error))}\n\nRun Plan Push again.\n`);
   }
 }
 

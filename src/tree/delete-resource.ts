@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { plain, plainText } from '../core/plain-text';
 import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import { sameBaseUrl } from '../core/base-url';
 import { deletion } from '../core/changes';
@@ -81,14 +82,14 @@ interface Known {
 async function confirm(services: DeleteServices, connection: { name: string; baseUrl: string }, location: FileLocation, name: string): Promise<boolean> {
   const label = describeLocation(location);
   const { references: refs, looked } = await knownReferences(services, connection, location);
-  const lines = refs.map((r) => `• ${kindOfSegment(r.segment).label} "${r.name}" (#${r.id}) refers to it through ${r.field}`);
+  const lines = refs.map((r) => plain`• ${kindOfSegment(r.segment).label} "${r.name}" (#${r.id}) refers to it through ${r.field}`);
   const detail = [
     location.type === 'tenant' ? 'Every resource of this tenant is deleted with it.' : '',
     refs.length > 0 ? `${plural(refs.length, 'resource')} of the tenant refer${refs.length > 1 ? '' : 's'} to it:\n${lines.join('\n')}` : '',
     looked,
     'This cannot be undone.',
   ].filter(Boolean).join('\n\n');
-  const choice = await vscode.window.showWarningMessage(`Delete "${name}", ${label}?`, { modal: true, detail }, DELETE);
+  const choice = await vscode.window.showWarningMessage(plain`Delete "${name}", ${label}?`, { modal: true, detail }, DELETE);
   return choice === DELETE;
 }
 
@@ -122,7 +123,7 @@ export function registerDeleteCommand(log: Log, connections: Connections, servic
     const { location } = targeted;
     const connection = connections.require(location.connection);
     if (connection.readOnly) {
-      throw new Error(`Not deleted: the connection "${connection.name}" is read-only (readOnly in convai.connections).`);
+      throw new Error(plain`Not deleted: the connection "${connection.name}" is read-only (readOnly in convai.connections).`);
     }
     const client = connections.client(location.connection);
     const kind = kindOf(location);
@@ -135,7 +136,8 @@ export function registerDeleteCommand(log: Log, connections: Connections, servic
     const status = await client.delete(kind, id, tenantId);
     await services.changes.report(deletion(location));
     await closeEditors(vscode.Uri.parse(toResourceUriString(location)));
-    if (!programmatic) void vscode.window.showInformationMessage(status);
+    // The service's own words: shown as text, since a notification makes a Markdown link a command.
+    if (!programmatic) void vscode.window.showInformationMessage(plainText(status));
     return status;
   });
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plain, plainText } from '../core/plain-text';
 import { mapWithLimit } from '../core/concurrency';
 import type { JsonObject } from '../core/json';
 import { LIMITS } from '../core/limits';
@@ -100,9 +101,10 @@ function pickResource(connection: string, searched: Searched): Promise<vscode.Ur
   const show = (query: string): void => {
     const found = matches(connection, searched, query);
     pick.items = found.matches.map((match) => ({
-      label: match.name,
+      // Names as text: a quick pick draws `$(zap)` as an icon, and a right-to-left override reverses the row.
+      label: plainText(match.name),
       description: `${kindOfSegment(match.segment).label} #${match.id}`,
-      detail: searched.tenants > 1 ? `${names.get(match.tenantId) ?? ''} (#${match.tenantId})` : undefined,
+      detail: searched.tenants > 1 ? plain`${names.get(match.tenantId) ?? ''} (#${match.tenantId})` : undefined,
       // The index has matched already; VS Code's own filter would hide a name holding the word inside another.
       alwaysShow: true,
       uri: vscode.Uri.parse(match.uri),

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plain, plainText } from '../core/plain-text';
 import type { JsonObject } from '../core/json';
 import { packageName, resourceLabel } from '../core/labels';
 import { kindOfSegment, type TenantSegment } from '../core/resources';
@@ -41,17 +42,18 @@ function contextValue(base: string, readOnly: boolean): string {
 }
 
 function connectionItem(node: ConnectionNode, context: ItemContext): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.connectionName, vscode.TreeItemCollapsibleState.Collapsed);
+  const item = new vscode.TreeItem(plainText(node.connectionName), vscode.TreeItemCollapsibleState.Collapsed);
   const problem = context.state !== 'unknown' && context.state !== 'connected';
   item.description = [context.readOnly ? 'read-only' : '', STATE_TEXT[context.state]].filter(Boolean).join(' · ');
   item.iconPath = new vscode.ThemeIcon(problem ? 'warning' : context.readOnly ? 'lock' : 'plug');
-  item.tooltip = `Connection ${node.connectionName}${context.readOnly ? ' (read-only: writes are refused)' : ''}`;
+  item.tooltip = plain`Connection ${node.connectionName}` + `${context.readOnly ? ' (read-only: writes are refused)' : ''}`;
   item.contextValue = contextValue('connection', context.readOnly);
   return item;
 }
 
 function tenantItem(node: TenantNode, context: ItemContext): vscode.TreeItem {
-  const name = typeof node.summary.name === 'string' ? node.summary.name : `Tenant ${node.tenantId}`;
+  // The service's text shown as text: a right-to-left override would reverse what follows it.
+  const name = plainText(typeof node.summary.name === 'string' ? node.summary.name : `Tenant ${node.tenantId}`);
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Collapsed);
   const pkg = node.summary.booked_package === undefined ? undefined : `${packageName(node.summary.booked_package)} package`;
   item.description = [`#${node.tenantId}`, pkg].filter(Boolean).join(' · ');
@@ -72,12 +74,13 @@ function kindItem(node: KindNode, context: ItemContext, outcome?: ListOutcome): 
 }
 
 function groupItem(node: GroupNode, context: ItemContext): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
+  const label = plainText(node.label);
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
   const plural = kindOfSegment(node.segment).pluralLabel;
   item.description = countText(node.items.length);
   item.tooltip = node.by === 'field'
-    ? `${countText(node.items.length)} ${plural} of the group ${node.label}`
-    : `${countText(node.items.length)} ${plural} whose names run ${node.label}`;
+    ? `${countText(node.items.length)} ${plural} of the group ${label}`
+    : `${countText(node.items.length)} ${plural} whose names run ${label}`;
   item.iconPath = new vscode.ThemeIcon(node.by === 'field' ? 'folder' : 'list-flat');
   item.contextValue = contextValue(`group:${node.segment}`, context.readOnly);
   return item;
@@ -89,11 +92,12 @@ function resourceItem(node: ResourceNode, context: ItemContext): vscode.TreeItem
   // A prompt's and an agent's parts, an intent's children.
   const hasChildren = node.segment === 'ai_prompts' || node.segment === 'agents' || node.children.some((c) => c.parent_id === node.id);
   const collapsible = hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
-  const item = new vscode.TreeItem(label, collapsible);
+  const item = new vscode.TreeItem(plainText(label), collapsible);
   const uri = vscode.Uri.parse(toResourceUriString({ type: 'resource', connection: node.connectionName, tenantId: node.tenantId, segment: node.segment, id: node.id }));
-  item.description = description;
-  // Plain text: values come from the service and must not be read as Markdown.
-  item.tooltip = `${kind.label} ${node.id}\n${details.join('\n')}`;
+  // The service's text shown as text: a right-to-left override in a name would reverse what follows it.
+  item.description = plainText(description);
+  // Plain text too: values come from the service and must not be read as Markdown.
+  item.tooltip = `${kind.label} ${node.id}\n${details.map(plainText).join('\n')}`;
   item.iconPath = new vscode.ThemeIcon(KIND_ICONS[node.segment]);
   item.resourceUri = uri;
   item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
@@ -113,7 +117,7 @@ const PART_DESCRIPTIONS: Readonly<Record<string, string>> = {
 function partItem(node: PartNode, context: ItemContext): vscode.TreeItem {
   const { location } = node;
   const label = location.type === 'part' ? location.part : location.element;
-  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(plainText(label), vscode.TreeItemCollapsibleState.None);
   const uri = vscode.Uri.parse(toResourceUriString(location));
   item.description = location.type === 'part' ? PART_DESCRIPTIONS[location.part] : 'prompt text · Markdown';
   item.tooltip = `The ${partName(location)} as a document of its own: saving it sends this field alone.`;
@@ -126,8 +130,8 @@ function partItem(node: PartNode, context: ItemContext): vscode.TreeItem {
 }
 
 function noticeItem(node: NoticeNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
-  item.tooltip = node.message;
+  const item = new vscode.TreeItem(plainText(node.message), vscode.TreeItemCollapsibleState.None);
+  item.tooltip = plainText(node.message);
   item.contextValue = `notice:${node.notice}`;
   switch (node.notice) {
     case 'no-token':

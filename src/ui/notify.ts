@@ -2,15 +2,19 @@ import * as vscode from 'vscode';
 import { ServiceError } from '../core/errors';
 import type { Log } from '../log';
 import { messageOf } from '../core/text';
+import { plainText } from '../core/plain-text';
 
 const SHOW_LOG = 'Show Log';
 const SET_TOKEN = 'Set Token';
 
-/** Shows a failure without blocking the caller; a 401 offers to set the connection's token. */
+/**
+ * Shows a failure without blocking the caller; a 401 offers to set the connection's token. The message quotes the
+ * service's texts and names, shown as text: a notification would make a Markdown link of them a command.
+ */
 export function showFailure(log: Log, error: unknown): void {
   const unauthorized = error instanceof ServiceError && error.status === 401 && error.connection;
   const actions = unauthorized ? [SET_TOKEN, SHOW_LOG] : [SHOW_LOG];
-  void vscode.window.showErrorMessage(messageOf(error), ...actions).then((choice) => {
+  void vscode.window.showErrorMessage(plainText(messageOf(error)), ...actions).then((choice) => {
     if (choice === SHOW_LOG) log.show();
     if (choice === SET_TOKEN && error instanceof ServiceError) {
       void vscode.commands.executeCommand('convai.setToken', new ConnectionRef(error.connection ?? ''));

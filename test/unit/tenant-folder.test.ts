@@ -199,9 +199,26 @@ describe('tenant folders: the plan as people read it', () => {
   it('writes a Markdown document with old and new values, pipes escaped', () => {
     const manifest = { connection: 'local', baseUrl: 'http://x', tenantId: 1, resources: [] };
     const text = planDocument({ manifest, changes: [change], problems: [], notes: [], local: new Map() }, '/tmp/f');
-    assert.match(text, /### 1\. update ai_prompts "Order Triage" \(id 2\)/);
+    assert.match(text, /### 1\. update ai_prompts `Order Triage` \(id 2\)/);
     assert.match(text, /`PUT \/api\/v1\/ai_prompts\/2\?tenant_id=1`/);
     assert.match(text, /\| `system` \| `"a\\\|b"` \| `"c"` \|/);
+  });
+
+  it('shows names, files, reasons, problems and notes as code spans they cannot close, never as Markdown', () => {
+    const manifest = { connection: 'local', baseUrl: 'http://x', tenantId: 1, resources: [] };
+    const hostile = [
+      { ...change, action: 'delete' as const, name: '__proto__', file: 'ai_prompts/__proto__.json', values: [] },
+      { ...change, action: 'conflict' as const, name: '[click](command:convai.refreshTree)', reason: 'see **here**', values: [] },
+      { ...change, name: 'a ``tick``\n# heading' },
+    ];
+    const text = planDocument({ manifest, changes: hostile, problems: ['<b>bold</b>'], notes: ['_note_'], local: new Map() }, '/tmp/f');
+    assert.ok(text.includes('### 1. delete ai_prompts `__proto__` (id 2)'), text);
+    assert.ok(text.includes('File: `ai_prompts/__proto__.json`'), text);
+    assert.ok(text.includes('### 2. conflict ai_prompts `[click](command:convai.refreshTree)` (id 2)'), text);
+    assert.ok(text.includes('**Conflict:** `see **here**`.'), text);
+    assert.ok(text.includes('### 3. update ai_prompts ```a ``tick``\\n# heading``` (id 2)'), text);
+    assert.ok(text.includes('- `<b>bold</b>`') && text.includes('- `_note_`'), text);
+    assert.ok(!/^# heading/m.test(text), 'a line break in a name starts no line of its own');
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import type { Json } from '../json';
 import type { Change, Plan } from './plan';
+import { codeSpan } from './plan-markdown';
 import { plural } from '../text';
 
 export interface ChangeRequest {
@@ -40,23 +41,31 @@ export function publicChange(change: Change): PublicChange {
   return { action: change.action, segment: change.segment, ...(change.id === undefined ? {} : { id: change.id }), name: change.name, fields: change.fields };
 }
 
-/** A value in a Markdown table cell: JSON, on one line, cut when long, pipes escaped. */
+/**
+ * Text of the folder or the service in a table cell: a code span its text cannot close (as the plan's comment shows
+ * it, see plan-markdown.ts), pipes escaped, which a table reads before the span.
+ */
+function cellText(text: string): string {
+  return codeSpan(text).replace(/\|/g, '\\|');
+}
+
+/** A value in a Markdown table cell: JSON, on one line, cut when long. */
 function cell(value: Json | undefined): string {
   if (value === undefined) return '—';
   const text = JSON.stringify(value);
-  const short = text.length > 120 ? `${text.slice(0, 119)}…` : text;
-  return `\`${short.replace(/\|/g, '\\|').replace(/`/g, "'")}\``;
+  return cellText(text.length > 120 ? `${text.slice(0, 119)}…` : text);
 }
 
 function changeSection(change: Change, index: number, tenantId: number): string[] {
   const request = requestOf(change, tenantId);
-  const title = `${index + 1}. ${change.action} ${change.segment} "${change.name}"${change.id === undefined ? '' : ` (id ${change.id})`}`;
-  const lines = [`### ${title}`, '', `File: \`${change.file}\``, ''];
+  // A name, a file, a field and a reason are the folder's or the service's text: code spans, never Markdown.
+  const title = `${index + 1}. ${change.action} ${change.segment} ${codeSpan(change.name)}${change.id === undefined ? '' : ` (id ${change.id})`}`;
+  const lines = [`### ${title}`, '', `File: ${codeSpan(change.file)}`, ''];
   if (request) lines.push(`\`${request.method} ${request.path}\``, '');
-  if (change.reason) lines.push(`**Conflict:** ${change.reason}. Nothing is sent while a conflict is in the plan.`, '');
+  if (change.reason) lines.push(`**Conflict:** ${codeSpan(change.reason)}. Nothing is sent while a conflict is in the plan.`, '');
   if (change.values.length > 0) {
     lines.push('| field | old (service) | new (folder) |', '|---|---|---|');
-    for (const value of change.values) lines.push(`| \`${value.field}\` | ${cell(value.old)} | ${cell(value.new)} |`);
+    for (const value of change.values) lines.push(`| ${cellText(value.field)} | ${cell(value.old)} | ${cell(value.new)} |`);
     lines.push('');
   }
   return lines;
@@ -70,13 +79,13 @@ export function planDocument(plan: Plan, folder: string): string {
     ? (problems.length === 0 ? 'No change in the folder since the pull.' : 'No change to push, but the problems below must be fixed first.')
     : `${plural(changes.length, 'change')}, sent in this order${conflicts > 0 ? `; ${plural(conflicts, 'conflict')}, so a push sends nothing until they are resolved` : ''}.`;
   const lines = [
-    `# Push plan: tenant ${manifest.tenantId} on ${manifest.connection}`,
+    `# Push plan: tenant ${manifest.tenantId} on ${codeSpan(manifest.connection)}`,
     '',
-    `Folder \`${folder}\`, service ${manifest.baseUrl}. ${summary}`,
+    `Folder ${codeSpan(folder)}, service ${codeSpan(manifest.baseUrl)}. ${summary}`,
     '',
   ];
-  if (problems.length > 0) lines.push('## Problems (a push sends nothing until they are fixed)', '', ...problems.map((p) => `- ${p}`), '');
-  if (plan.notes.length > 0) lines.push('## Settled by looking at the service', '', ...plan.notes.map((n) => `- ${n}`), '');
+  if (problems.length > 0) lines.push('## Problems (a push sends nothing until they are fixed)', '', ...problems.map((p) => `- ${codeSpan(p)}`), '');
+  if (plan.notes.length > 0) lines.push('## Settled by looking at the service', '', ...plan.notes.map((n) => `- ${codeSpan(n)}`), '');
   if (changes.length > 0) lines.push('## Changes', '', ...changes.flatMap((change, index) => changeSection(change, index, manifest.tenantId)));
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -6,6 +6,7 @@
  */
 import { notPulled } from '../../shared/pulled-folder';
 import * as vscode from 'vscode';
+import { plain } from '../../core/plain-text';
 import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
 import type { Log } from '../../log';
 import { affectedByPlan } from '../../core/prompt-tests/affected';
@@ -69,7 +70,7 @@ export function registerRunAffectedTests(log: Log, folders: PulledFolders): vsco
     const suites = await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl, title: 'Running affected prompt tests' }, run);
     const failed = suites.reduce((sum, s) => sum + s.failed, 0);
     void vscode.window.showInformationMessage(suites.length === 0
-      ? `No prompt test suite of this workspace is affected by the planned push of ${control.label}.`
+      ? plain`No prompt test suite of this workspace is affected by the planned push of ${control.label}.`
       : `Ran ${plural(suites.length, 'affected suite')}: ${failed === 0 ? 'every case passed' : `${plural(failed, 'case')} failed; see the Testing view`}.`);
     return { suites };
   });

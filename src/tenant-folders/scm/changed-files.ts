@@ -5,6 +5,7 @@
  */
 import type { JsonObject } from '../../core/json';
 import { PROMPT_TEXT_FIELDS } from '../../core/prompt-text';
+import { plain } from '../../core/plain-text';
 import { kindOfSegment, type Segment } from '../../core/resources';
 import type { Manifest, PulledResource } from '../../core/tenant/manifest';
 import type { LocalChange } from '../../core/tenant/plan';
@@ -78,9 +79,9 @@ const VERBS: Record<ChangeAction, string> = { create: 'New', update: 'Changed', 
 /** What a row's tooltip says: the action, the resource and the fields. */
 export function describe(row: ChangedFile): string {
   const { change } = row;
-  const what = `${kindOfSegment(change.segment).label} "${change.name}"`;
-  const fields = row.fields.length > 0 ? `: ${row.fields.join(', ')}` : '';
-  const reason = change.reason ? ` (${change.reason})` : '';
-  const problems = change.problems?.length ? ` — cannot be sent: ${change.problems.join(' ')}` : '';
+  const what = plain`${kindOfSegment(change.segment).label} "${change.name}"`;
+  const fields = row.fields.length > 0 ? plain`: ${row.fields.join(', ')}` : '';
+  const reason = change.reason ? plain` (${change.reason})` : '';
+  const problems = change.problems?.length ? plain` — cannot be sent: ${change.problems.join(' ')}` : '';
   return `${VERBS[change.action]}${reason} · ${what}${fields}${problems}`;
 }

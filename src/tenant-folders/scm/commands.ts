@@ -1,5 +1,6 @@
 import { notPulled } from '../../shared/pulled-folder';
 import * as vscode from 'vscode';
+import { plain } from '../../core/plain-text';
 import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
 import type { Log } from '../../log';
 import type { ResourceName } from '../../core/tenant/promote';
@@ -139,8 +140,8 @@ function registerPromote(log: Log, deps: ScmDeps, comparisons: Comparisons): vsc
     })));
     if (applied === undefined) return undefined;
     void vscode.window.showInformationMessage(applied.length === 0
-      ? `Nothing to promote: tenant ${target.tenantId} on ${target.connection} already matches.`
-      : `Promoted ${plural(applied.length, 'resource')} to tenant ${target.tenantId} on ${target.connection}.`);
+      ? plain`Nothing to promote: tenant ${target.tenantId} on ${target.connection} already matches.`
+      : plain`Promoted ${plural(applied.length, 'resource')} to tenant ${target.tenantId} on ${target.connection}.`);
     await control.refresh();
     return { applied };
   });

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plain } from '../../core/plain-text';
 import { COMMANDS } from '../../commands';
 import type { Connections } from '../../connections/registry';
 import type { Segment } from '../../core/resources';
@@ -61,7 +62,7 @@ export class CompareControl implements vscode.Disposable {
 
   static async open(source: TenantRef, target: TenantRef, deps: ScmDeps): Promise<CompareControl> {
     const pair = await pullPair(deps.connections, source, target);
-    const label = `ConvAI compare: ${await tenantName(pair.source, source)} → ${await tenantName(pair.target, target)}`;
+    const label = plain`ConvAI compare: ${await tenantName(pair.source, source)} → ${await tenantName(pair.target, target)}`;
     return new CompareControl(source, target, pair, label, deps);
   }
 

@@ -6,6 +6,7 @@
  * is given its rows, from the palette it asks for the folder and the resource.
  */
 import * as vscode from 'vscode';
+import { plain, plainText } from '../../core/plain-text';
 import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
 import { isResourceId } from '../../core/references';
 import { kindOfSegment, TENANT_SEGMENTS, type Segment } from '../../core/resources';
@@ -44,7 +45,7 @@ function registerDrift(log: Log, folders: PulledFolders): vscode.Disposable {
     if (!control) return undefined;
     const drifted = programmatic ? await control.findDrift() : await findDriftShown(control);
     if (!programmatic) {
-      if (drifted.length === 0) void vscode.window.showInformationMessage(`Nothing changed on the service of ${control.label} since the pull.`);
+      if (drifted.length === 0) void vscode.window.showInformationMessage(plain`Nothing changed on the service of ${control.label} since the pull.`);
       else await vscode.commands.executeCommand('workbench.view.scm');
     }
     return { drifted: drifted.map(publicDrifted) };
@@ -63,14 +64,14 @@ function targetArg(arg: Record<string, unknown>): { segment: Segment; id: number
 async function pickDrifted(control: PulledFolderControl): Promise<Drifted | undefined> {
   const drifted = control.currentDrift().length > 0 ? control.currentDrift() : await findDriftShown(control);
   if (drifted.length === 0) {
-    void vscode.window.showInformationMessage(`Nothing changed on the service of ${control.label} since the pull: there is no service version to take.`);
+    void vscode.window.showInformationMessage(plain`Nothing changed on the service of ${control.label} since the pull: there is no service version to take.`);
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(drifted.map((item) => ({
-    label: item.name,
-    description: `${kindOfSegment(item.segment).label} · ${item.change === 'changed' ? `changed: ${item.fields.join(', ')}` : item.change} on the service`,
+    label: plainText(item.name),
+    description: plainText(`${kindOfSegment(item.segment).label} · ${item.change === 'changed' ? `changed: ${item.fields.join(', ')}` : item.change} on the service`),
     item,
-  })), { title: `${TAKE}: ${control.label}`, placeHolder: 'The resource whose service version the folder takes' });
+  })), { title: plain`${TAKE}: ${control.label}`, placeHolder: 'The resource whose service version the folder takes' });
   return picked?.item;
 }
 
@@ -78,7 +79,7 @@ async function pickDrifted(control: PulledFolderControl): Promise<Drifted | unde
 async function confirmed(control: PulledFolderControl, items: readonly Drifted[]): Promise<boolean> {
   const edited = items.filter((item) => item.file !== undefined && control.changedLocally(item.file));
   if (edited.length === 0) return true;
-  const names = edited.map((item) => `"${item.name}"`).join(', ');
+  const names = edited.map((item) => plain`"${item.name}"`).join(', ');
   const choice = await vscode.window.showWarningMessage(
     `Take the service's version of ${names}? Your changes to ${edited.length === 1 ? 'its files' : 'their files'} in the folder are replaced.`, { modal: true }, TAKE);
   return choice === TAKE;

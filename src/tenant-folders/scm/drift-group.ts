@@ -7,6 +7,7 @@
  * would write it; Take Service Version writes that version into the folder.
  */
 import * as vscode from 'vscode';
+import { plain, plainText } from '../../core/plain-text';
 import type { ServiceClient } from '../../core/client';
 import { kindOfSegment } from '../../core/resources';
 import { findDrift, type DriftChange, type Drifted } from '../../core/tenant/drift';
@@ -68,7 +69,7 @@ function labelOf(drifted: Drifted, row: ChangedFile): string {
   // A created resource's JSON file holds all its fields: naming them says nothing.
   const fields = drifted.change === 'changed' || row.file !== row.change.file ? `: ${row.fields.join(', ')}` : '';
   const suffix = drifted.change === 'changed' ? '' : ` (${drifted.change === 'created' ? 'new' : 'deleted'} on the service)`;
-  return `${drifted.name}${fields}${suffix}`;
+  return plainText(`${drifted.name}${fields}${suffix}`);
 }
 
 export class DriftGroup implements vscode.Disposable {
@@ -146,7 +147,7 @@ export class DriftGroup implements vscode.Disposable {
     const found = this.found;
     const states = found ? this.current(manifest).flatMap((item) => this.states(item, found.manifest, connection)) : [];
     this.group.resourceStates = states;
-    this.group.label = this.error ? `${LABEL} (not checked: ${this.error})` : LABEL;
+    this.group.label = this.error ? plain`${LABEL} (not checked: ${this.error})` : LABEL;
     // A failed check shows on the group even with nothing listed, rather than in a message after every refresh.
     this.group.hideWhenEmpty = this.error === undefined;
     return states;

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
+import { plain } from '../../core/plain-text';
 import { COMMANDS } from '../../commands';
 import type { ServiceClient } from '../../core/client';
 import { ServiceError } from '../../core/errors';
@@ -37,7 +38,7 @@ export interface CheckResult {
 
 function labelOf(manifest: Manifest): string {
   const tenant = manifest.resources.find((entry) => entry.segment === 'tenants');
-  return `ConvAI: ${tenant?.name ?? `tenant ${manifest.tenantId}`} (${manifest.connection})`;
+  return plain`ConvAI: ${tenant?.name ?? `tenant ${manifest.tenantId}`} (${manifest.connection})`;
 }
 
 /** How the list stands, in the status bar: short, and in its tooltip. */
@@ -219,7 +220,7 @@ export class PulledFolderControl implements vscode.Disposable {
     } catch (error) {
       if (generation !== this.generation) return;
       this.deps.log.warn(`${this.root.fsPath}: ${messageOf(error)}`);
-      this.scm.statusBarCommands = [{ title: '$(error) Not read', tooltip: `${messageOf(error)} Click to read the folder again.`, command: COMMANDS.refreshTenantChanges, arguments: [this.scm] }];
+      this.scm.statusBarCommands = [{ title: '$(error) Not read', tooltip: plain`${messageOf(error)} Click to read the folder again.`, command: COMMANDS.refreshTenantChanges, arguments: [this.scm] }];
     }
   }
 
@@ -383,7 +384,7 @@ export class PulledFolderControl implements vscode.Disposable {
     const status = 'problem' in connection
       ? { text: connection.problem, short: '$(warning) No connection' }
       : statusOf(plan, checked, this.drift.summary(plan.manifest), this.checkError);
-    this.scm.statusBarCommands = [{ title: status.short, tooltip: `${status.text} Click to check again.`, command: COMMANDS.refreshTenantChanges, arguments: [this.scm] }];
+    this.scm.statusBarCommands = [{ title: status.short, tooltip: plain`${status.text} Click to check again.`, command: COMMANDS.refreshTenantChanges, arguments: [this.scm] }];
   }
 
   /** The service's version of a file: what a pull would write for the resource's current state. */

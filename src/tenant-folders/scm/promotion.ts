@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plain } from '../../core/plain-text';
 import type { Connections } from '../../connections/registry';
 import { kindLabel } from '../../core/references';
 import type { Segment } from '../../core/resources';
@@ -29,23 +30,23 @@ export interface PromotionRequest {
   confirm: boolean;
 }
 
-const tenantText = (ref: TenantRef): string => `tenant ${ref.tenantId} on ${ref.connection}`;
+const tenantText = (ref: TenantRef): string => plain`tenant ${ref.tenantId} on ${ref.connection}`;
 const VERBS = { create: 'Create', update: 'Update', delete: 'Delete', conflict: 'Conflict' } as const;
 /** A modal dialog taller than the window hides its buttons. */
 const LISTED = 20;
 
 function what(change: Change): string {
-  return change.segment === 'tenants' ? `tenant "${change.name}"` : `${kindLabel(change.segment)} "${change.name}"`;
+  return change.segment === 'tenants' ? plain`tenant "${change.name}"` : plain`${kindLabel(change.segment)} "${change.name}"`;
 }
 
 function line(change: Change): string {
-  return `${VERBS[change.action]} ${what(change)}${change.fields.length > 0 ? ` (${change.fields.join(', ')})` : ''}`;
+  return `${VERBS[change.action]} ${what(change)}${change.fields.length > 0 ? plain` (${change.fields.join(', ')})` : ''}`;
 }
 
 async function confirmed(request: PromotionRequest, sends: readonly Change[]): Promise<boolean> {
   const lines = sends.slice(0, LISTED).map(line);
   if (sends.length > LISTED) lines.push(`… and ${sends.length - LISTED} more`);
-  const detail = [...lines, '', `Credentials are never copied: updated resources keep ${request.target.connection}'s own.`].join('\n');
+  const detail = [...lines, '', plain`Credentials are never copied: updated resources keep ${request.target.connection}'s own.`].join('\n');
   const message = `Promote ${plural(sends.length, 'resource')} from ${tenantText(request.source)} to ${tenantText(request.target)}?`;
   return (await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Promote')) === 'Promote';
 }
