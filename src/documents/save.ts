@@ -118,7 +118,7 @@ export class Saver implements vscode.Disposable {
     const client = this.connections.client(location.connection);
     try {
       const current = await client.get(kind, id, tenantId);
-      const conflicts = conflictingFields(kind, sends, base, current);
+      const conflicts = conflictingFields(kind, sends, base, current, edited);
       if (conflicts.length > 0) await this.resolveConflict(uri, label, conflicts, this.files().present(uri, location, current), how.interactive);
       const answer = await client.update(kind, id, sentBody(kind, edited, sends), tenantId);
       const detail = serviceBase(answerLacksDetail(answer, current) ? await client.get(kind, id, tenantId) : answer);
