@@ -44,6 +44,17 @@ describe('prompt tests and integration actions', () => {
     assert.deepEqual(result, await admin.testPrompt(kind('ai_prompts'), prompt.id as number, TENANT, body));
   });
 
+  it('keeps a prompt parameter named __proto__ in what it sends and in the run it records', async () => {
+    const [prompt] = await admin.list(kind('ai_prompts'), TENANT);
+    assert.ok(prompt);
+    const uri = promptUri(prompt.id as number);
+    const promptParams = JSON.parse('{"__proto__": "kept", "customer_name": "Ada"}') as JsonObject;
+    const result = await vscode.commands.executeCommand<JsonObject>('convai.testPrompt', { uri: uri.toString(), promptText: 'Hello', promptParams });
+    assert.equal(JSON.stringify(result.next_prompt_params), '{"__proto__":"kept","customer_name":"Ada"}', 'the service received it');
+    const [run] = await vscode.commands.executeCommand<RunRecord[]>('convai.showRunHistory', { uri: uri.toString() });
+    assert.equal(JSON.stringify(run?.inputs.prompt_params), '{"__proto__":"kept","customer_name":"Ada"}', 'the results panel shows the run it recorded');
+  });
+
   it('executeAction returns the service object for an integration', async () => {
     const result = await vscode.commands.executeCommand('convai.executeAction', { uri: integrationUri(await firstIntegration()).toString(), action: 'ping' });
     assert.deepEqual(result, { result: 'pong', status: 'success' });
