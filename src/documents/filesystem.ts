@@ -79,8 +79,21 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     if (!isFile(location)) {
       return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions };
     }
-    const state = this.store.get(uri.toString()) ?? (await this.fetch(uri, location));
+    const state = this.heldState(uri) ?? (await this.fetch(uri, location));
     return { type: vscode.FileType.File, ctime: state.ctime, mtime: state.mtime, size: Buffer.byteLength(state.text), permissions };
+  }
+
+  /**
+   * The state a stat describes without asking the service: a fresh read's, a draft's, or an open document's (its
+   * base is what its next save is checked against). Any other is read again, so that the size VS Code judges a
+   * document by (a "very large" file is not opened) is the resource's now, not that of an answer long gone.
+   */
+  private heldState(uri: vscode.Uri): DocumentState | undefined {
+    const key = uri.toString();
+    const cached = this.store.get(key);
+    if (!cached) return undefined;
+    const held = Date.now() - cached.fetchedAt < LIMITS.freshRead.value || this.drafts.has(key) || vscode.workspace.textDocuments.some((d) => d.uri.toString() === key);
+    return held ? cached : undefined;
   }
 
   async readDirectory(uri: vscode.Uri): Promise<Entry[]> {
