@@ -202,7 +202,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     const existing = this.reads.get(key);
     if (existing) return existing.pending;
     const { id, tenantId } = target(whole);
-    const pending = this.call(uri, () => this.connections.client(location.connection).get(kindOf(whole), id, tenantId));
+    const pending = this.call(uri, () => this.connections.client(location.connection).get(kindOf(whole), id, tenantId), 'document');
     const settled = (): void => {
       if (this.reads.get(key)?.pending === pending) this.reads.delete(key);
     };
@@ -275,19 +275,29 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     return connection;
   }
 
-  private async call<T>(uri: vscode.Uri, request: () => Promise<T>): Promise<T> {
+  /** `read`: a document's text, which VS Code's editor does not explain when it cannot be read. */
+  private async call<T>(uri: vscode.Uri, request: () => Promise<T>, read?: 'document'): Promise<T> {
     try {
       return await request();
     } catch (error) {
-      throw this.toFileSystemError(uri, error);
+      throw this.toFileSystemError(uri, error, read);
     }
   }
 
-  private toFileSystemError(uri: vscode.Uri, error: unknown): vscode.FileSystemError {
+  private toFileSystemError(uri: vscode.Uri, error: unknown, read?: 'document'): vscode.FileSystemError {
     this.log.for('documents').warn(`${uri.toString()}: ${messageOf(error)}`);
-    if (error instanceof ServiceError && error.status === 401) showFailure(this.log, error);
+    // The editor of a document that could not be read says only "unexpected error, consult the log" (a missing file
+    // aside): the reason and its fix are shown beside it.
+    const unexplained = read === 'document' && !(error instanceof ServiceError && (error.status === 404 || error.kind === 'cancelled'));
+    if (unexplained) showFailure(this.log, error);
+    else offerSetToken(this.log, error);
     return toFileSystemError(error);
   }
+}
+
+/** A 401 offers Set Token beside the message VS Code shows for the failure, which has no button of ours. */
+export function offerSetToken(log: Log, error: unknown): void {
+  if (error instanceof ServiceError && error.status === 401) showFailure(log, error);
 }
 
 export function toFileSystemError(error: unknown): vscode.FileSystemError {
