@@ -338,7 +338,7 @@ describe('agent prompt texts as documents of their own', () => {
   it('says in the tree which elements it leaves out, and why', async () => {
     const odd = (await admin.create(agents, {
       name: 'Odd names agent',
-      configuration: { prompt: [{ name: 'Greeting', prompt: 'Hi.' }, { name: '../../evil', prompt: 'x' }, { name: 'a/b?c#d', prompt: 'y' }] },
+      configuration: { prompt: [{ name: 'Greeting', prompt: 'Hi.' }, { name: '../../evil', prompt: 'x' }, { name: 'a/b?c#d', prompt: 'y' }, { name: 'gnp.\u202Eexe/x', prompt: 'z' }] },
     }, TENANT)).id as number;
     const own = await ownTree(CONNECTION, adminToken);
     try {
@@ -360,7 +360,8 @@ describe('agent prompt texts as documents of their own', () => {
       const notices = elements.filter((node): node is NoticeNode => node instanceof NoticeNode);
       assert.equal(notices.length, 1, 'one notice names what is left out');
       const item = await provider.getTreeItem(notices[0] as NoticeNode);
-      assert.match(String(item.label), /^Not listed: 2 prompt elements "\.\.\/\.\.\/evil", "a\/b\?c#d"\. .*cannot name a document: rename it/);
+      assert.match(String(item.label), /^Not listed: 3 prompt elements "\.\.\/\.\.\/evil", "a\/b\?c#d", "gnp\.\\u202Eexe\/x"\. .*cannot name a document: rename it/);
+      assert.doesNotMatch(String(item.label), /\u202E/, 'a right-to-left override shows as its escape');
     } finally {
       own.dispose();
       await admin.delete(agents, odd, TENANT);
