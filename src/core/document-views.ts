@@ -119,6 +119,17 @@ export function agentElementNames(detail: JsonObject): string[] {
   return (agentElements(detail) ?? []).flatMap((e) => (typeof e.name === 'string' && isElementFileName(e.name) ? [e.name] : []));
 }
 
+/** The names of an agent's prompt elements that cannot name a document of their own (agentElementNames leaves them out). */
+export function agentElementsLeftOut(detail: JsonObject): string[] {
+  return (agentElements(detail) ?? []).flatMap((e) => (typeof e.name === 'string' && !isElementFileName(e.name) ? [e.name] : []));
+}
+
+/** Why the elements `names` have no document of their own, and the fix; each name quoted as JSON, so it reads as data. */
+export function leftOutElementsNote(names: readonly string[]): string {
+  const listed = names.map((name) => JSON.stringify(name)).join(', ');
+  return `Not listed: ${names.length === 1 ? 'the prompt element' : `${names.length} prompt elements`} ${listed}. A name that is empty, "." or "..", or holds "/" cannot name a document: rename it in the agent's document (configuration.prompt) to open its text here.`;
+}
+
 /** The `prompt` text of the element of an agent's `configuration.prompt` with this name. */
 function agentPromptView(kind: ResourceKind, element: string): DocumentView {
   const find = (detail: JsonObject): JsonObject => {

@@ -77,6 +77,7 @@ const STATUS_FIXES: Readonly<Record<number, Fix>> = {
   408: { remedy: 'retryLater', say: () => 'Try again later' },
   429: { remedy: 'retryLater', say: () => 'The service is rate-limiting requests; try again later' },
   500: { remedy: 'retryLater', say: () => 'The service failed; try again later, or ask its administrator about the error' },
+  502: { remedy: 'retryLater', say: () => 'A gateway or proxy in front of the service got no usable answer from it; try again later, or ask the service\'s administrator if it lasts' },
   503: { remedy: 'retryLater', say: () => 'Try again later' },
   504: { remedy: 'retryLater', say: () => 'Try again later' },
 };

@@ -55,11 +55,8 @@ export const DEFAULT_LIMITS: HistoryLimits = {
 function clipStrings(value: unknown, max: number): unknown {
   if (typeof value === 'string') return value.length > max ? `${value.slice(0, max)}… [${value.length - max} more characters not kept in the history]` : value;
   if (Array.isArray(value)) return value.map((item) => clipStrings(item, max));
-  if (isJsonObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = clipStrings(item, max);
-    return out;
-  }
+  // Made as own properties, so that a key such as `__proto__` (a parameter typed in a form) stays data.
+  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clipStrings(item, max)]));
   return value;
 }
 

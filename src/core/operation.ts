@@ -50,10 +50,13 @@ export function answeredOutcome(operation: ServiceOperation, response: JsonObjec
   return { kind: failed ? 'failed-status' : 'ok', response };
 }
 
-/** A failed request's outcome: a cancellation is no failure of the service, so it is told apart. */
+/**
+ * A failed request's outcome: a cancellation is no failure of the service, so it is told apart. The status is an
+ * HTTP error's only: a success whose body could not be read is no HTTP error of that status.
+ */
 export function failedOutcome(error: unknown): RunOutcome {
   if (error instanceof ServiceError && error.kind === 'cancelled') return { kind: 'cancelled' };
-  return { kind: 'error', message: messageOf(error), status: error instanceof ServiceError ? error.status : undefined };
+  return { kind: 'error', message: messageOf(error), status: error instanceof ServiceError && error.kind === 'http' ? error.status : undefined };
 }
 
 /** Sends the target's operation with the inputs as its body; rejects when the request fails. */

@@ -6,6 +6,7 @@
 import { NEUTRAL_ADVICE, type Advice } from './advice';
 import { httpError, redirectError, responseError, type RequestInfo, type ServiceError } from './errors';
 import { isJsonObject, type Json, type JsonObject } from './json';
+import { clip } from './service-message';
 
 /** A complete answer, as interpretResponse reads it. */
 export interface RawResponse {
@@ -55,7 +56,7 @@ export function interpretResponse(info: RequestInfo, response: RawResponse, shap
   try {
     body = JSON.parse(response.text) as Json;
   } catch {
-    throw responseError(info, response.status, 'a body that is not valid JSON');
+    throw responseError(info, response.status, `a body that is not valid JSON (${response.contentType ? `content type ${clip(response.contentType)}` : 'no content type'})`);
   }
   if (shape === 'array') {
     if (!Array.isArray(body)) throw responseError(info, response.status, 'a body that is not a JSON array');

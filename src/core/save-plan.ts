@@ -3,7 +3,7 @@
  * pure, so every rule is unit-tested without VS Code.
  */
 import { editableFields, type ResourceKind } from './resources';
-import { isJsonObject, own, valueAt, type Json, type JsonObject } from './json';
+import { canonical, isJsonObject, own, valueAt, type Json, type JsonObject } from './json';
 
 export interface FieldProblem {
   path: Array<string | number>;
@@ -71,14 +71,18 @@ export function updateBody(kind: ResourceKind, edited: JsonObject): JsonObject {
 }
 
 /**
- * The fields among `sends` that changed on the service since `base` was read:
- * what the save would overwrite. Fields the save does not send (read-only or
- * derived ones, an `updated_at`, another part's field) are no conflict.
+ * The fields among `sends` that changed on the service since `base` was read
+ * to something other than what the save sends (`edited`): what the save would
+ * overwrite. Fields the save does not send (read-only or derived ones, an
+ * `updated_at`, another part's field) are no conflict, nor is a field the
+ * service already holds as edited (an earlier save of this text whose answer
+ * was lost).
  */
-export function conflictingFields(kind: ResourceKind, sends: readonly string[], base: JsonObject, current: JsonObject): string[] {
+export function conflictingFields(kind: ResourceKind, sends: readonly string[], base: JsonObject, current: JsonObject, edited: JsonObject): string[] {
   const before = updateBody(kind, base);
-  const after = updateBody(kind, current);
-  return sends.filter((field) => !same(own(before, field), own(after, field)));
+  const now = updateBody(kind, current);
+  const saved = updateBody(kind, edited);
+  return sends.filter((field) => !same(own(before, field), own(now, field)) && canonical(own(now, field)) !== canonical(own(saved, field)));
 }
 
 /** The update body of a view: the fields it sends, as the service takes them. */

@@ -80,8 +80,21 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     if (!isFile(location)) {
       return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions };
     }
-    const state = this.store.get(uri.toString()) ?? (await this.fetch(uri, location));
+    const state = this.heldState(uri) ?? (await this.fetch(uri, location));
     return { type: vscode.FileType.File, ctime: state.ctime, mtime: state.mtime, size: Buffer.byteLength(state.text), permissions };
+  }
+
+  /**
+   * The state a stat describes without asking the service: a fresh read's, a draft's, or an open document's (its
+   * base is what its next save is checked against). Any other is read again, so that the size VS Code judges a
+   * document by (a "very large" file is not opened) is the resource's now, not that of an answer long gone.
+   */
+  private heldState(uri: vscode.Uri): DocumentState | undefined {
+    const key = uri.toString();
+    const cached = this.store.get(key);
+    if (!cached) return undefined;
+    const held = Date.now() - cached.fetchedAt < LIMITS.freshRead.value || this.drafts.has(key) || vscode.workspace.textDocuments.some((d) => d.uri.toString() === key);
+    return held ? cached : undefined;
   }
 
   async readDirectory(uri: vscode.Uri): Promise<Entry[]> {
@@ -190,7 +203,7 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     const existing = this.reads.get(key);
     if (existing) return existing.pending;
     const { id, tenantId } = target(whole);
-    const pending = this.call(uri, () => this.connections.client(location.connection).get(kindOf(whole), id, tenantId));
+    const pending = this.call(uri, () => this.connections.client(location.connection).get(kindOf(whole), id, tenantId), 'document');
     const settled = (): void => {
       if (this.reads.get(key)?.pending === pending) this.reads.delete(key);
     };
@@ -263,19 +276,29 @@ export class ConvaiFileSystem implements vscode.FileSystemProvider {
     return connection;
   }
 
-  private async call<T>(uri: vscode.Uri, request: () => Promise<T>): Promise<T> {
+  /** `read`: a document's text, which VS Code's editor does not explain when it cannot be read. */
+  private async call<T>(uri: vscode.Uri, request: () => Promise<T>, read?: 'document'): Promise<T> {
     try {
       return await request();
     } catch (error) {
-      throw this.toFileSystemError(uri, error);
+      throw this.toFileSystemError(uri, error, read);
     }
   }
 
-  private toFileSystemError(uri: vscode.Uri, error: unknown): vscode.FileSystemError {
+  private toFileSystemError(uri: vscode.Uri, error: unknown, read?: 'document'): vscode.FileSystemError {
     this.log.for('documents').warn(`${uri.toString()}: ${messageOf(error)}`);
-    if (error instanceof ServiceError && error.status === 401) showFailure(this.log, error);
+    // The editor of a document that could not be read says only "unexpected error, consult the log" (a missing file
+    // aside): the reason and its fix are shown beside it.
+    const unexplained = read === 'document' && !(error instanceof ServiceError && (error.status === 404 || error.kind === 'cancelled'));
+    if (unexplained) showFailure(this.log, error);
+    else offerSetToken(this.log, error);
     return toFileSystemError(error);
   }
+}
+
+/** A 401 offers Set Token beside the message VS Code shows for the failure, which has no button of ours. */
+export function offerSetToken(log: Log, error: unknown): void {
+  if (error instanceof ServiceError && error.status === 401) showFailure(log, error);
 }
 
 export function toFileSystemError(error: unknown): vscode.FileSystemError {

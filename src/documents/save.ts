@@ -14,7 +14,7 @@ import type { Log } from '../log';
 import type { SaveDiagnostics } from './diagnostics';
 import type { Drafts } from './drafts';
 import { messageOf, plural } from '../core/text';
-import { toFileSystemError, type ConvaiFileSystem } from './filesystem';
+import { offerSetToken, toFileSystemError, type ConvaiFileSystem } from './filesystem';
 import { parseUri, target } from '../shared/locations';
 import { walkthroughStepDone } from '../shared/walkthrough';
 import type { ServiceVersions } from './service-version';
@@ -119,7 +119,7 @@ export class Saver implements vscode.Disposable {
     const client = this.connections.client(location.connection);
     try {
       const current = await client.get(kind, id, tenantId);
-      const conflicts = conflictingFields(kind, sends, base, current);
+      const conflicts = conflictingFields(kind, sends, base, current, edited);
       if (conflicts.length > 0) await this.resolveConflict(uri, label, conflicts, this.files().present(uri, location, current), how.interactive);
       const answer = await client.update(kind, id, sentBody(kind, edited, sends), tenantId);
       const detail = serviceBase(answerLacksDetail(answer, current) ? await client.get(kind, id, tenantId) : answer);
@@ -137,6 +137,8 @@ export class Saver implements vscode.Disposable {
       await this.changes.report(written(whole), { origin: key, answer: { whole, detail } });
     } catch (error) {
       this.log.for('documents').warn(`Not saved: ${label}: ${messageOf(error)}`);
+      // VS Code's message of a failed save offers Retry, Save As and Revert; a 401's own fix is Set Token.
+      if (how.interactive) offerSetToken(this.log, error);
       throw toFileSystemError(error);
     }
   }

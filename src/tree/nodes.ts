@@ -103,7 +103,8 @@ export class PartNode {
   }
 }
 
-export type NoticeKind = 'no-token' | 'unauthorized' | 'unreachable' | 'error' | 'empty' | 'loading';
+/** `left-out`: children the service holds that the tree cannot show, named with the reason. */
+export type NoticeKind = 'no-token' | 'unauthorized' | 'unreachable' | 'error' | 'empty' | 'loading' | 'left-out';
 
 /** A message in place of children that could not be shown (one per failing parent: no error storm). */
 export class NoticeNode {

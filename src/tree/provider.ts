@@ -9,10 +9,11 @@ import { tenantsListing, type ListingCache, type ListingScope, type Outcome } fr
 import type { Changes } from '../documents/changes';
 import { kindById, kindOfSegment, TENANT_SEGMENTS, type TenantSegment } from '../core/resources';
 import { pageOf, type TreeLevel } from '../core/tree-groups';
-import { agentElementNames } from '../core/document-views';
+import { agentElementNames, agentElementsLeftOut, leftOutElementsNote } from '../core/document-views';
 import { PROMPT_PARTS } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import { messageOf } from '../core/text';
+import { plainText } from '../core/plain-text';
 import { TREE_PAGE_SIZE_SETTING, treePageSize } from '../shared/settings';
 import { toTreeItem, type ConnectionState } from './items';
 import { ConnectionNode, GroupNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
@@ -224,7 +225,9 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     }
     const outcome = await settle(this.connections.client(node.connectionName).get(kindById('agent'), node.id, node.tenantId));
     if (!outcome.ok) return [this.notice(node, outcome.error)];
-    return agentElementNames(outcome.value).map((element) => this.intern(new PartNode({ type: 'agentPrompt', ...at, segment: 'agents', element })));
+    const elements = agentElementNames(outcome.value).map((element): TreeNode => this.intern(new PartNode({ type: 'agentPrompt', ...at, segment: 'agents', element })));
+    const leftOut = agentElementsLeftOut(outcome.value);
+    return leftOut.length === 0 ? elements : [...elements, this.intern(new NoticeNode(node.connectionName, node.key, 'left-out', plainText(leftOutElementsNote(leftOut))))];
   }
 
   /** Redraws what shows the dropped listings; they load again when VS Code asks. */

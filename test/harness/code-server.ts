@@ -23,6 +23,11 @@ export interface CodeServerOptions {
   packages?: string[];
   /** code-server's --log: trace, debug, info, warn or error. */
   logLevel?: 'trace' | 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * Workspace trust on, the folder not trusted: the workbench opens it in Restricted Mode, as VS Code opens a cloned
+   * repository. Off by default, so that nothing asks about trust.
+   */
+  restricted?: boolean;
 }
 
 export interface CodeServer {
@@ -41,6 +46,13 @@ const startTimeoutMs = 60_000;
 const defaultUserSettings = {
   'security.workspace.trust.enabled': false,
   'workbench.startupEditor': 'none',
+};
+
+// Trust on, and the folder opened in Restricted Mode without the modal question that would cover the workbench.
+const restrictedUserSettings = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.emptyWindow': false,
 };
 
 // The process group, not just the pid: code-server leaves a file-watcher child behind otherwise.
@@ -89,7 +101,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.writeFileSync(
     path.join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ ...defaultUserSettings, ...options.userSettings }, null, 2),
+    JSON.stringify({ ...defaultUserSettings, ...(options.restricted ? restrictedUserSettings : {}), ...options.userSettings }, null, 2),
   );
   // Its own config file, so a developer's ~/.config/code-server (password, bind address) plays no part.
   const configFile = path.join(profile, 'config.yaml');
@@ -116,7 +128,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       '--bind-addr', '127.0.0.1:0',
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      ...(options.restricted ? [] : ['--disable-workspace-trust']),
       ...(options.logLevel ? ['--log', options.logLevel] : []),
       '--user-data-dir', userDataDir,
       '--extensions-dir', extensionsDir,

@@ -43,14 +43,30 @@ export interface UiWorkbench {
   close(): Promise<void>;
 }
 
-/**
- * Starts all three; on failure stops what did start. `codeServerBin` comes from scripts/test.mjs. With `vsix`,
- * the extension is that package, installed as a user installs it, instead of the repository's folder.
- */
-export async function startUiWorkbench(codeServerBin: string | undefined, vsix?: string): Promise<UiWorkbench> {
+export interface UiWorkbenchOptions {
+  /** The extension is this package, installed as a user installs it, instead of the repository's folder. */
+  vsix?: string;
+  /**
+   * The folder opens in Restricted Mode (trust on, the folder not trusted) with this `.vscode/settings.json`, as a
+   * cloned repository's. Its code-server and browser logs are apart from the shared workbench's.
+   */
+  restrictedWorkspaceSettings?: Record<string, unknown>;
+}
+
+export const uiRestrictedCodeServerLog = path.join(testOutputDir, 'ui-restricted-code-server.log');
+export const uiRestrictedBrowserConsoleLog = path.join(testOutputDir, 'ui-restricted-browser-console.log');
+
+/** Starts all three; on failure stops what did start. `codeServerBin` comes from scripts/test.mjs. */
+export async function startUiWorkbench(codeServerBin: string | undefined, options: UiWorkbenchOptions = {}): Promise<UiWorkbench> {
   if (!codeServerBin) throw new Error('no code-server given (CONVAI_CODE_SERVER); run the UI tests through `npm test -- ui`');
+  const { vsix, restrictedWorkspaceSettings } = options;
+  const restricted = restrictedWorkspaceSettings !== undefined;
   fs.mkdirSync(testOutputDir, { recursive: true });
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-ui-'));
+  if (restricted) {
+    fs.mkdirSync(path.join(workspace, '.vscode'));
+    fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify(restrictedWorkspaceSettings, null, 2));
+  }
   let service: RunningService | undefined;
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
@@ -67,11 +83,12 @@ export async function startUiWorkbench(codeServerBin: string | undefined, vsix?:
       workspace,
       env: { CONVAI_START_CONNECTION: JSON.stringify(connection) },
       userSettings: quietSettings,
-      logFile: uiCodeServerLog,
+      logFile: restricted ? uiRestrictedCodeServerLog : uiCodeServerLog,
+      restricted,
       extensions: [path.join(repoRoot, 'scripts', 'start-connection')],
       ...(vsix ? { packages: [vsix] } : {}),
     });
-    workbench = await openWorkbench(workbenchUrl(server, vsix ? undefined : developmentPayload(server, repoRoot)), uiBrowserConsoleLog);
+    workbench = await openWorkbench(workbenchUrl(server, vsix ? undefined : developmentPayload(server, repoRoot)), restricted ? uiRestrictedBrowserConsoleLog : uiBrowserConsoleLog);
     // Lists render only their visible rows: a tall page keeps an expanded tenant's rows all in the DOM.
     await workbench.page.setViewportSize({ width: 1400, height: 900 });
     // Below mocha's 60 s per test, so that a wait that never ends fails with Playwright's account of it.

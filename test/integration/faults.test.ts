@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { LIMITS } from '../../src/core/limits';
 import { addConnection, admin, clearFaults, documentUri, injectFaults, kind, rejection, removeConnection, replaceText } from './support';
 
 const CONNECTION = 'faults';
@@ -76,6 +77,18 @@ describe('hostile and broken answers', () => {
     await detailAnswers(id, JSON.stringify({ id, name: 'huge', description, parameters: null, tenant_id: TENANT }));
     const document = await vscode.workspace.openTextDocument(functionUri(id));
     assert.ok(document.getText().length > 20 * 1024 * 1024);
+  });
+
+  it('sizes a document by what the service holds now, not by one very large answer', async () => {
+    const id = await newFunction('once-large');
+    const large = 2 * 1024 * 1024;
+    await detailAnswers(id, JSON.stringify({ id, name: 'once-large', description: 'x'.repeat(large), parameters: null, tenant_id: TENANT }));
+    assert.ok((await vscode.workspace.fs.stat(functionUri(id))).size > large);
+    await clearFaults();
+    // A stat within the read window reuses the read it follows (LIMITS.freshRead); this one comes after the window.
+    await new Promise((resolve) => setTimeout(resolve, LIMITS.freshRead.value));
+    const { size } = await vscode.workspace.fs.stat(functionUri(id));
+    assert.ok(size < 1024, `the stat still says ${size} bytes`);
   });
 
   it('survives 10,000-deep nesting with the data or a clear error', async () => {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../../src/core/json';
 import type { RunRecord } from '../../src/core/history';
-import { addConnection, admin, canonical, documentUri, kind, rejection, removeConnection, replaceText } from './support';
+import { addConnection, admin, canonical, clearFaults, documentUri, injectFaults, kind, rejection, removeConnection, replaceText } from './support';
 
 const CONNECTION = 'ops';
 const READ_ONLY = 'ops-ro';
@@ -44,6 +44,17 @@ describe('prompt tests and integration actions', () => {
     assert.deepEqual(result, await admin.testPrompt(kind('ai_prompts'), prompt.id as number, TENANT, body));
   });
 
+  it('keeps a prompt parameter named __proto__ in what it sends and in the run it records', async () => {
+    const [prompt] = await admin.list(kind('ai_prompts'), TENANT);
+    assert.ok(prompt);
+    const uri = promptUri(prompt.id as number);
+    const promptParams = JSON.parse('{"__proto__": "kept", "customer_name": "Ada"}') as JsonObject;
+    const result = await vscode.commands.executeCommand<JsonObject>('convai.testPrompt', { uri: uri.toString(), promptText: 'Hello', promptParams });
+    assert.equal(JSON.stringify(result.next_prompt_params), '{"__proto__":"kept","customer_name":"Ada"}', 'the service received it');
+    const [run] = await vscode.commands.executeCommand<RunRecord[]>('convai.showRunHistory', { uri: uri.toString() });
+    assert.equal(JSON.stringify(run?.inputs.prompt_params), '{"__proto__":"kept","customer_name":"Ada"}', 'the results panel shows the run it recorded');
+  });
+
   it('executeAction returns the service object for an integration', async () => {
     const result = await vscode.commands.executeCommand('convai.executeAction', { uri: integrationUri(await firstIntegration()).toString(), action: 'ping' });
     assert.deepEqual(result, { result: 'pong', status: 'success' });
@@ -66,6 +77,21 @@ describe('prompt tests and integration actions', () => {
     assert.match(promptError.message, /422 .*deactivated/);
     const [run] = await vscode.commands.executeCommand<RunRecord[]>('convai.showRunHistory', { uri: uri.toString() });
     assert.equal(run?.outcome.kind, 'error');
+  });
+
+  it('reports an answer that is not JSON as such, naming its content type, not as an HTTP error', async () => {
+    const id = await firstIntegration();
+    const uri = integrationUri(id);
+    await injectFaults({ match: `POST /api/v1/integrations/${id}/execute_action`, status: 200, body: '<html><body>Signed out</body></html>', contentType: 'text/html' });
+    try {
+      const error = await rejection(vscode.commands.executeCommand('convai.executeAction', { uri: uri.toString(), action: 'ping' }));
+      assert.match(error.message, /answered 200 with a body that is not valid JSON \(content type text\/html\)/);
+      const [run] = await vscode.commands.executeCommand<RunRecord[]>('convai.showRunHistory', { uri: uri.toString() });
+      assert.ok(run?.outcome.kind === 'error', `the run's outcome: ${JSON.stringify(run?.outcome)}`);
+      assert.equal(run.outcome.status, undefined, 'the results panel shows "HTTP error <status>" for a status');
+    } finally {
+      await clearFaults();
+    }
   });
 
   it('runs the saved version when the document has unsaved changes, and records that', async () => {

@@ -3,8 +3,10 @@ import * as vscode from 'vscode';
 import type { JsonObject } from '../../src/core/json';
 import { toResourceUriString, type PartLocation, type PromptPart } from '../../src/core/uri';
 import {
-  addConnection, admin, clearFaults, clearRequests, diagnosticsWhen, documentText, documentUri, injectFaults, kind, receivedRequests, removeConnection, replaceText, revertAll, writeError,
+  addConnection, admin, adminToken, clearFaults, clearRequests, diagnosticsWhen, documentText, documentUri, injectFaults, kind, receivedRequests, removeConnection, replaceText, revertAll, writeError,
 } from './support';
+import { KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from '../../src/tree/nodes';
+import { ownTree } from './own-tree';
 
 const CONNECTION = 'parts';
 const TENANT = 1;
@@ -331,6 +333,39 @@ describe('agent prompt texts as documents of their own', () => {
   it('lists the elements as the agent\'s prompts folder', async () => {
     const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.parse(`convai://${CONNECTION}/tenants/${TENANT}/agents/${id}/prompts/`));
     assert.deepEqual(entries.map(([name]) => name), ['Greeting.md', 'Order help.md']);
+  });
+
+  it('says in the tree which elements it leaves out, and why', async () => {
+    const odd = (await admin.create(agents, {
+      name: 'Odd names agent',
+      configuration: { prompt: [{ name: 'Greeting', prompt: 'Hi.' }, { name: '../../evil', prompt: 'x' }, { name: 'a/b?c#d', prompt: 'y' }, { name: 'gnp.\u202Eexe/x', prompt: 'z' }] },
+    }, TENANT)).id as number;
+    const own = await ownTree(CONNECTION, adminToken);
+    try {
+      const { provider } = own;
+      const child = async (node: TreeNode | undefined, found: (node: TreeNode) => boolean): Promise<TreeNode> => {
+        const children = await provider.getChildren(node);
+        const match = children.find(found);
+        assert.ok(match, `among ${children.length} children`);
+        return match;
+      };
+      const connection = await child(undefined, (node) => node.connectionName === CONNECTION);
+      const tenant = await child(connection, (node) => node instanceof TenantNode && node.tenantId === TENANT);
+      const kindNode = await child(tenant, (node) => node instanceof KindNode && node.segment === 'agents');
+      const agent = await child(kindNode, (node) => node instanceof ResourceNode && node.id === odd);
+      const elements = await provider.getChildren(agent);
+      assert.deepEqual(elements.filter((node) => node instanceof PartNode).map((node) => (node as PartNode).location), [
+        { type: 'agentPrompt', connection: CONNECTION, tenantId: TENANT, segment: 'agents', id: odd, element: 'Greeting' },
+      ]);
+      const notices = elements.filter((node): node is NoticeNode => node instanceof NoticeNode);
+      assert.equal(notices.length, 1, 'one notice names what is left out');
+      const item = await provider.getTreeItem(notices[0] as NoticeNode);
+      assert.match(String(item.label), /^Not listed: 3 prompt elements "\.\.\/\.\.\/evil", "a\/b\?c#d", "gnp\.\\u202Eexe\/x"\. .*cannot name a document: rename it/);
+      assert.doesNotMatch(String(item.label), /\u202E/, 'a right-to-left override shows as its escape');
+    } finally {
+      own.dispose();
+      await admin.delete(agents, odd, TENANT);
+    }
   });
 
   it('says which element is missing when it was renamed', async () => {

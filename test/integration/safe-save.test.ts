@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { ServiceClient } from '../../src/core/client';
 import type { JsonObject } from '../../src/core/json';
 import { startService, type RunningService } from '../service/server';
-import { addConnection, admin, canonical, diagnosticsWhen, documentText, documentUri, kind, removeConnection, replaceText, revertAll } from './support';
+import { addConnection, admin, canonical, clearFaults, diagnosticsWhen, documentText, documentUri, injectFaults, kind, removeConnection, replaceText, revertAll, writeError } from './support';
 
 const TENANT = 1;
 
@@ -43,6 +43,34 @@ describe('safe save: a conflict is a change to a field the save sends', () => {
     assert.equal(after.speak, 'Saved although an action was renamed.');
     await documentText(document, (text) => text === canonical(after), 'the document to show the service\'s detail');
     assert.match(document.getText(), /renamed elsewhere/);
+  });
+});
+
+describe('safe save after an answer was lost', () => {
+  const CONNECTION = 'lost-answer';
+
+  before(async () => addConnection(CONNECTION));
+  after(async () => {
+    await clearFaults();
+    await removeConnection(CONNECTION);
+  });
+  afterEach(revertAll);
+
+  it('saves again with no conflict when the service holds exactly what the document saves', async () => {
+    const id = (await admin.create(kind('ai_functions'), { name: 'lost_answer_fn', description: 'before' }, TENANT)).id as number;
+    try {
+      const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'ai_functions', id });
+      const document = await vscode.workspace.openTextDocument(uri);
+      const text = canonical({ ...(JSON.parse(document.getText()) as JsonObject), description: 'after' });
+      await injectFaults({ match: `PUT /api/v1/ai_functions/${id}`, loseAnswer: true });
+      const lost = await writeError(uri, text);
+      assert.match(lost.message, /closed the connection/);
+      assert.equal((await admin.get(kind('ai_functions'), id, TENANT)).description, 'after', 'the service applied the update whose answer was lost');
+      await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+      assert.equal((await admin.get(kind('ai_functions'), id, TENANT)).description, 'after');
+    } finally {
+      await admin.delete(kind('ai_functions'), id, TENANT);
+    }
   });
 });
 

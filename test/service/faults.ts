@@ -11,6 +11,8 @@ export interface Fault {
   contentType?: string;
   /** The Retry-After header of the injected answer, e.g. "1" (seconds), as a rate-limiting service sends with 429. */
   retryAfter?: string;
+  /** The Location header of the injected answer, as a moved service or a sign-in page sends with a 3xx. */
+  location?: string;
   /** Destroy the socket without answering. */
   drop?: true;
   /**
@@ -83,7 +85,11 @@ export function faultReply(fault: Fault): Reply | undefined {
   return {
     status: fault.status ?? 500,
     body: fault.body ?? JSON.stringify({ error: 'injected fault' }),
-    headers: { 'content-type': fault.contentType ?? JSON_TYPE, ...(fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter }) },
+    headers: {
+      'content-type': fault.contentType ?? JSON_TYPE,
+      ...(fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter }),
+      ...(fault.location === undefined ? {} : { location: fault.location }),
+    },
   };
 }
 
@@ -122,6 +128,11 @@ function parseFault(value: Json, where: string): Fault {
     if (/[\r\n]/.test(retryAfter)) throw badRequest(`${where}.retryAfter must be one line`);
     fault.retryAfter = retryAfter;
   }
+  const location = text(value, 'location', where);
+  if (location !== undefined) {
+    if (/[\r\n]/.test(location)) throw badRequest(`${where}.location must be one line`);
+    fault.location = location;
+  }
   const status = integer(value, 'status', where, 200, 599);
   if (status !== undefined) fault.status = status;
   const count = integer(value, 'count', where, 1, Number.MAX_SAFE_INTEGER);
@@ -131,7 +142,7 @@ function parseFault(value: Json, where: string): Fault {
   if (flag(value, 'drop', where)) fault.drop = true;
   if (flag(value, 'loseAnswer', where)) {
     // Each of these decides the answer, which a lost answer never has.
-    const clashing = (['drop', 'status', 'body', 'contentType', 'retryAfter', 'stallBodyMs'] as const).filter((field) => fault[field] !== undefined);
+    const clashing = (['drop', 'status', 'body', 'contentType', 'retryAfter', 'location', 'stallBodyMs'] as const).filter((field) => fault[field] !== undefined);
     if (clashing.length > 0) throw badRequest(`${where}.loseAnswer cannot be combined with ${clashing.join(', ')}`);
     fault.loseAnswer = true;
   }

@@ -31,7 +31,7 @@ before(async function () {
   // Cold starts take about 5 s here; code-server alone may take up to a minute before it gives up.
   this.timeout(120_000);
   // The installed suite shares these hooks and names its package here.
-  current = await startUiWorkbench(process.env.CONVAI_CODE_SERVER, process.env.CONVAI_VSIX);
+  current = await startUiWorkbench(process.env.CONVAI_CODE_SERVER, { vsix: process.env.CONVAI_VSIX });
 });
 
 // The page as the failing test left it: often the quickest way to see why.

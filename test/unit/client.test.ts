@@ -84,7 +84,7 @@ describe('ServiceClient transport', () => {
     });
     const error = await serviceRejection(connect(server.url).get(prompts, 1, 1));
     assert.equal(error.kind, 'response');
-    assert.match(error.message, /not valid JSON/);
+    assert.match(error.message, /answered 200 with a body that is not valid JSON \(content type application\/json\)/);
   });
 
   it('times out a body that stalls, within the one deadline', async () => {

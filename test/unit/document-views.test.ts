@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
 import { CREDENTIAL_MASK } from '../../src/core/credentials';
-import { MissingPartError, viewOf, type ViewRead } from '../../src/core/document-views';
+import { agentElementNames, agentElementsLeftOut, leftOutElementsNote, MissingPartError, viewOf, type ViewRead } from '../../src/core/document-views';
 import type { FileLocation, PromptPart } from '../../src/core/uri';
 
 const at = { connection: 'local', tenantId: 1 } as const;
@@ -120,6 +120,17 @@ describe('document views', () => {
     it('says so when the element is no longer there', () => {
       assert.throws(() => viewOf(element('Gone')).render(agent), MissingPartError);
       assert.match(problems(viewOf(element('Gone')).read('x', agent)).join(), /no prompt element named "Gone"/);
+    });
+
+    it('tells the elements whose names cannot name a document, with the reason and the fix', () => {
+      const odd: JsonObject = { configuration: { prompt: [{ name: 'Greeting' }, { name: '../../evil' }, { name: 'a/b?c#d' }, { name: '..' }, { prompt: 'no name' }] } };
+      assert.deepEqual(agentElementNames(odd), ['Greeting']);
+      assert.deepEqual(agentElementsLeftOut(odd), ['../../evil', 'a/b?c#d', '..']);
+      assert.equal(
+        leftOutElementsNote(agentElementsLeftOut(odd)),
+        'Not listed: 3 prompt elements "../../evil", "a/b?c#d", "..". A name that is empty, "." or "..", or holds "/" cannot name a document: rename it in the agent\'s document (configuration.prompt) to open its text here.',
+      );
+      assert.match(leftOutElementsNote(['a/b']), /^Not listed: the prompt element "a\/b"\./);
     });
   });
 

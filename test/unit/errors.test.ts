@@ -43,7 +43,8 @@ describe('service error messages', () => {
 
   it('falls back to the status text for an HTML error page', () => {
     const error = httpError(info, 502, '<html><body>Bad gateway</body></html>', 'text/html');
-    assert.match(error.message, /502 Bad Gateway: Bad Gateway$/);
+    assert.match(error.message, /502 Bad Gateway: Bad Gateway\. A gateway or proxy in front of the service got no usable answer from it; try again later, or ask the service's administrator if it lasts\.$/);
+    assert.equal(error.remedy, 'retryLater');
   });
 
   it('clips very long service messages', () => {

@@ -36,6 +36,13 @@ describe('run history', () => {
     assert.equal(stored.outcome.response.response, `${'x'.repeat(10)}… [40 more characters not kept in the history]`);
   });
 
+  it('keeps a parameter named __proto__ as data', () => {
+    const typed = { ...run('a', 1), inputs: { prompt_text: 'hi', prompt_params: JSON.parse('{"__proto__": "x", "name": "Ada"}') as Record<string, string> } };
+    const stored = runsOf(addRun({}, typed), 'a')[0];
+    assert.equal(JSON.stringify(stored?.inputs.prompt_params), '{"__proto__":"x","name":"Ada"}');
+    assert.equal(Object.getPrototypeOf(stored?.inputs.prompt_params), Object.prototype);
+  });
+
   it('survives a JSON round trip, as extension storage does', () => {
     const history = addRun({}, run('a', 1));
     assert.deepEqual(JSON.parse(JSON.stringify(history)), history);

@@ -67,6 +67,8 @@ describe('operation: one way to run test_prompt and execute_action', () => {
     const info = { method: 'GET', path: '/api/v1/ai_prompts/1' };
     assert.deepEqual(failedOutcome(new ServiceError({ ...info, kind: 'cancelled' }, 'cancelled')), { kind: 'cancelled' });
     assert.deepEqual(failedOutcome(new ServiceError({ ...info, kind: 'http', status: 404 }, 'not found')), { kind: 'error', message: 'not found', status: 404 });
+    const unreadable = new ServiceError({ ...info, kind: 'response', status: 200 }, 'answered 200 with a body that is not valid JSON');
+    assert.deepEqual(failedOutcome(unreadable), { kind: 'error', message: unreadable.message, status: undefined }, 'a 200 that is not JSON is no HTTP error');
     assert.deepEqual(failedOutcome(new Error('broken')), { kind: 'error', message: 'broken', status: undefined });
   });
 

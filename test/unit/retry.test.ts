@@ -79,7 +79,10 @@ describe('ServiceClient: retries of reads', () => {
     assert.equal(server.requests, 3);
     assert.equal(error.status, 502);
     assert.equal(error.attempts, 3);
-    assert.equal(error.message, 'local: GET /api/v1/ai_prompts/4?tenant_id=1 failed with 502 Bad Gateway: upstream down. Gave up after 3 attempts. Try again later.');
+    assert.equal(
+      error.message,
+      'local: GET /api/v1/ai_prompts/4?tenant_id=1 failed with 502 Bad Gateway: upstream down. A gateway or proxy in front of the service got no usable answer from it; try again later, or ask the service\'s administrator if it lasts. Gave up after 3 attempts.',
+    );
   });
 
   it('waits as long as Retry-After asks, in seconds or as an HTTP date', async () => {

@@ -57,20 +57,34 @@ describe('save plan', () => {
 
     it('are changes on the service to a field the save sends', () => {
       const current = { ...base, display_name: 'Billing (theirs)' };
-      assert.deepEqual(conflictingFields(intent, ['name', 'display_name'], base, current), ['display_name']);
+      assert.deepEqual(conflictingFields(intent, ['name', 'display_name'], base, current, base), ['display_name']);
     });
 
     it('are not changes to read-only or derived fields, nor to fields the save does not send', () => {
       const current = { ...base, ai_actions: [{ id: 1, name: 'Renamed elsewhere' }], updated_at: 'b' };
-      assert.deepEqual(conflictingFields(intent, ['name', 'display_name'], base, current), []);
-      assert.deepEqual(conflictingFields(prompt, ['system'], { system: 'a', user_prompt: 'x' }, { system: 'a', user_prompt: 'y' }), [], 'another part');
+      assert.deepEqual(conflictingFields(intent, ['name', 'display_name'], base, current, base), []);
+      assert.deepEqual(conflictingFields(prompt, ['system'], { system: 'a', user_prompt: 'x' }, { system: 'a', user_prompt: 'y' }, { system: 'a', user_prompt: 'x' }), [], 'another part');
     });
 
     it('of an agent compare what its configuration sends, not the service-kept parts of its elements', () => {
       const element = { id: 9, name: 'main', prompt: 'Hi', tools: [] };
       const agentBase = { configuration: { name: 'A', prompt: [element] } };
-      assert.deepEqual(conflictingFields(agent, ['configuration'], agentBase, { configuration: { name: 'A', prompt: [{ ...element, tools: [1] }] } }), []);
-      assert.deepEqual(conflictingFields(agent, ['configuration'], agentBase, { configuration: { name: 'A', prompt: [{ ...element, prompt: 'Hey' }] } }), ['configuration']);
+      assert.deepEqual(conflictingFields(agent, ['configuration'], agentBase, { configuration: { name: 'A', prompt: [{ ...element, tools: [1] }] } }, agentBase), []);
+      assert.deepEqual(conflictingFields(agent, ['configuration'], agentBase, { configuration: { name: 'A', prompt: [{ ...element, prompt: 'Hey' }] } }, agentBase), ['configuration']);
+    });
+
+    it('are not changes the service holds exactly as the save sends them, such as an earlier save whose answer was lost', () => {
+      const edited = { ...base, display_name: 'Billing (mine)', name: 'billing' };
+      const current = { ...base, display_name: 'Billing (mine)', updated_at: 'b' };
+      assert.deepEqual(conflictingFields(intent, ['name', 'display_name'], base, current, edited), []);
+      assert.deepEqual(conflictingFields(intent, ['name', 'display_name'], base, { ...current, name: 'theirs' }, edited), ['name'], 'another field of theirs still is');
+      const parameters = { type: 'object', properties: { q: { type: 'string' } } };
+      const fn = kindById('function');
+      assert.deepEqual(
+        conflictingFields(fn, ['parameters'], { parameters: null }, { parameters }, { parameters: { properties: { q: { type: 'string' } }, type: 'object' } }),
+        [],
+        'equal objects whatever the order of their keys',
+      );
     });
   });
 
