@@ -16,8 +16,10 @@
  * bidirectional controls that reorder the text after them (U+202E turns
  * "gnp.exe" into "exe.png").
  */
+// eslint-disable-next-line no-control-regex
 const ACTIVE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 /** The same, less the line feed and tab that a text of several lines keeps. */
+// eslint-disable-next-line no-control-regex
 const ACTIVE_IN_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
@@ -35,6 +37,22 @@ export function inertLine(text: string): string {
 /** Text of several lines, each kept, with every other active character written as its escape. */
 export function inertLines(text: string): string {
   return text.replace(ACTIVE_IN_LINES, escaped);
+}
+
+/**
+ * Where some reader starts a new line: LF, CR alone or before LF, and the vertical tab, form feed, file, group and
+ * record separators, next line, line and paragraph separators that other readers (Unicode's line breaking, Python's
+ * splitlines, some editors) break at.
+ */
+// eslint-disable-next-line no-control-regex
+const LINE_BREAK = /\r\n|[\n\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/g;
+
+/**
+ * Text of several lines whose every line after the first starts with `indent`, at each character any reader breaks a
+ * line at (written as a line feed): so text set after a label can never start a line of its own that reads as one.
+ */
+export function indentedLines(text: string, indent: string): string {
+  return text.replace(LINE_BREAK, `\n${indent}`);
 }
 
 /**
