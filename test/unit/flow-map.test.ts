@@ -4,6 +4,7 @@
  * checked by their grammar against hostile names.
  */
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { buildFlowMap } from '../../src/core/flow-map/build';
 import { dotFlowMap } from '../../src/core/flow-map/dot';
 import { mermaidFlowMap } from '../../src/core/flow-map/mermaid';
@@ -147,6 +148,21 @@ describe('flow map: names that read as syntax to Mermaid or Graphviz', () => {
     assert.deepEqual(dotProblems(text), []);
     assert.deepEqual(dotLabels(text).filter((label) => !['next', 'next_prompt_id'].includes(label)), shown);
     assert.match(text, /^ {2}"ai_prompts\/3" \[label="&amp;lt;b&amp;gt; &amp;#60;i&amp;#62; &amp;amp; \(AI Prompt\)"\];$/m);
+  });
+
+  it('draws any names as one chart of each kind, its labels reading as the names', () => {
+    const unit = fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+      fc.constantFrom('%%{', '}%%', '%', '&lt;', '&#60;', '&amp;', '#quot;', '#35;', 'fa:fa-car', ':', '\\', '\\n', '"', '`', '[', ']', '{', '}', '|', '<b>', '\n', '\r', '\u2028', '\u0085', '\u202E', 'end'));
+    fc.assert(fc.property(fc.array(fc.string({ unit, maxLength: 12 }), { minLength: 1, maxLength: 4 }), (names) => {
+      const map = buildFlowMap(names.map((name, i) => at('ai_prompts', i + 1, name)));
+      const shown = names.map((name) => `${inertLine(name)} (AI Prompt)`);
+      const mermaid = mermaidFlowMap(map);
+      assert.deepEqual(mermaidProblems(mermaid), [], mermaid);
+      assert.deepEqual(mermaidLabels(mermaid), shown, mermaid);
+      const dot = dotFlowMap(map);
+      assert.deepEqual(dotProblems(dot), [], dot);
+      assert.deepEqual(dotLabels(dot), shown, dot);
+    }), { numRuns: 1_000 });
   });
 
   it('the checks refuse what a tool would read as a directive, an entity, an icon or a control', () => {
