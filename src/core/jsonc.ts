@@ -26,6 +26,29 @@ export const printParseErrorCode: typeof Jsonc.printParseErrorCode = (...args) =
 export const modify: typeof Jsonc.modify = (...args) => jsonc().modify(...args);
 export const applyEdits: typeof Jsonc.applyEdits = (...args) => jsonc().applyEdits(...args);
 
+/**
+ * The first key that one object of `text` holds twice, if any: JSON.parse keeps the last value of such a key without
+ * a word, so a reader that must not guess which value was meant asks this first. Keys are compared as decoded.
+ */
+export function repeatedKey(text: string): string | undefined {
+  const objects: Array<Set<string>> = [];
+  let repeated: string | undefined;
+  visit(text, {
+    onObjectBegin: () => {
+      objects.push(new Set());
+    },
+    onObjectProperty: (key) => {
+      const keys = objects.at(-1);
+      if (keys?.has(key)) repeated ??= key;
+      keys?.add(key);
+    },
+    onObjectEnd: () => {
+      objects.pop();
+    },
+  });
+  return repeated;
+}
+
 export type SyntaxKind = Jsonc.SyntaxKind;
 export const SyntaxKind = {
   OpenBraceToken: 1 as Jsonc.SyntaxKind.OpenBraceToken,

@@ -40,6 +40,22 @@ export function inertLines(text: string): string {
 }
 
 /**
+ * Where some reader starts a new line: LF, CR alone or before LF, and the vertical tab, form feed, file, group and
+ * record separators, next line, line and paragraph separators that other readers (Unicode's line breaking, Python's
+ * splitlines, some editors) break at.
+ */
+// eslint-disable-next-line no-control-regex
+const LINE_BREAK = /\r\n|[\n\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/g;
+
+/**
+ * Text of several lines whose every line after the first starts with `indent`, at each character any reader breaks a
+ * line at (written as a line feed): so text set after a label can never start a line of its own that reads as one.
+ */
+export function indentedLines(text: string, indent: string): string {
+  return text.replace(LINE_BREAK, `\n${indent}`);
+}
+
+/**
  * Text for anything VS Code shows (a notification, a dialog, the status bar,
  * a tree item, a quick pick, a tab's title): one line, inert, with the two
  * syntaxes VS Code reads in some of those places broken. A Markdown link

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import type { FlowMap } from '../../src/core/flow-map/model';
-import { dotProblems, mermaidProblems } from '../support/diagram-syntax';
+import { kindById } from '../../src/core/resources';
+import { dotLabels, dotProblems, mermaidLabels, mermaidProblems } from '../support/diagram-syntax';
 import { runCli, type Run } from './cli-process';
 import { useContract, type ContractContext } from './setup';
 
@@ -118,6 +119,23 @@ describe('contract: map (CLI)', function () {
     assert.match(json.stderr, new RegExp(`^note: ${triage.file.replace('.', '\\.')}:1:\\d+: .*; its resource is not on the map, and references to it are not checked$`, 'm'));
     const mermaid = await map('folder');
     assert.doesNotMatch(mermaid.stdout, /missing_/);
+  });
+
+  it('draws one chart whose labels read as the names when names hold Mermaid directives and HTML entities', async () => {
+    const names = ['%%{x', '%%{init: {"theme":"dark"}}%%', '&lt;b&gt;'];
+    for (const name of names) await ctx.admin.create(kindById('prompt'), { name, system: 'Say hello.' }, SAMPLE_TENANT);
+    const pulled = await runCli(['pull', '--url', ctx.service.url, '--tenant', String(SAMPLE_TENANT), 'tricky'], work, { CONVAI_TOKEN: ctx.service.adminToken });
+    assert.equal(pulled.code, 0, pulled.stderr);
+    await request(`${ctx.service.url}/__test/requests`, { method: 'DELETE' }).then((r) => r.body.text());
+    const labels = names.map((name) => `${name} (AI Prompt)`);
+    const mermaid = await map('--format', 'mermaid', 'tricky');
+    assert.equal(mermaid.code, 0, mermaid.stderr);
+    assert.deepEqual(mermaidProblems(mermaid.stdout), []);
+    assert.deepEqual(mermaidLabels(mermaid.stdout).filter((label) => labels.includes(label)), labels, mermaid.stdout);
+    const dot = await map('--format', 'dot', 'tricky');
+    assert.equal(dot.code, 0, dot.stderr);
+    assert.deepEqual(dotProblems(dot.stdout), []);
+    assert.deepEqual(dotLabels(dot.stdout).filter((label) => labels.includes(label)), labels, dot.stdout);
   });
 
   it('refuses an unknown format (exit 2), naming the formats, before reading the folder', async () => {

@@ -21,7 +21,7 @@ interface JudgeRule extends Judgement {
   rubric?: RegExp;
 }
 
-const FORMATS = ['json', 'fenced', 'broken'] as const;
+const FORMATS = ['json', 'fenced', 'broken', 'twice'] as const;
 type Format = (typeof FORMATS)[number];
 
 export interface JudgeScript {
@@ -86,7 +86,10 @@ export function judgement(script: JudgeScript, transcript: string, rubric: strin
   return script.otherwise;
 }
 
-/** The response text: the object alone, in a ```json fence, or prose naming the verdict that a reader must refuse. */
+/**
+ * The response text: the object alone, in a ```json fence, or one a reader must refuse: prose naming the verdict, or
+ * the object with `verdict` given twice, the other verdict first (JSON.parse keeps the last).
+ */
 export function judgeResponse(format: Format, answer: Judgement): string {
   switch (format) {
     case 'json':
@@ -95,5 +98,7 @@ export function judgeResponse(format: Format, answer: Judgement): string {
       return `\`\`\`json\n${JSON.stringify(answer, null, 2)}\n\`\`\``;
     case 'broken':
       return `Verdict: ${answer.verdict}. ${answer.reasoning}`;
+    case 'twice':
+      return JSON.stringify(answer).replace(/"verdict":/, `"verdict":${JSON.stringify(answer.verdict === 'pass' ? 'fail' : 'pass')},"verdict":`);
   }
 }

@@ -1,13 +1,21 @@
 /**
  * Structural checks of the flow map's Mermaid and DOT texts, since neither
  * tool is installed where the tests run: every line is a statement the
- * drawing's grammar takes, every label's text is closed and escaped, and
- * every edge runs between declared nodes.
+ * drawing's grammar takes, every label's text is closed and escaped, no text
+ * reads as a Mermaid directive or comment or as a DOT entity, and every edge
+ * runs between declared nodes. And the labels as the tools would show them.
  */
 
+/** Controls and bidirectional controls: a label showing one would break a line or reorder what follows. */
+const ACTIVE = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+
 const MERMAID_ID = '[A-Za-z0-9_]+';
-/** A quoted label whose text holds no quote, and `#` only as an entity code (`#quot;`, `#35;`). */
-const MERMAID_LABEL = '"(?:[^"#<>`&]|#\\w+;)*"';
+/**
+ * A quoted label whose text holds no quote, `#` only as an entity code (`#quot;`, `#35;`), no `%` (`%%{` starts a
+ * directive anywhere in the text), no backslash (`\n` breaks a line), no colon before a word character (`fa:fa-car`
+ * is an icon) and no control or bidirectional control.
+ */
+const MERMAID_LABEL = `"(?:[^"#<>\`&%\\\\:${ACTIVE}]|:(?!\\w)|#\\w+;)*"`;
 const MERMAID = {
   node: new RegExp(`^  (${MERMAID_ID})\\[${MERMAID_LABEL}\\]$`),
   edge: new RegExp(`^  (${MERMAID_ID}) (?:-->|-\\.->)\\|${MERMAID_LABEL}\\| (${MERMAID_ID})$`),
@@ -20,6 +28,8 @@ const MERMAID = {
 export function mermaidProblems(text: string): string[] {
   const [header, ...lines] = text.replace(/\n$/, '').split('\n');
   const problems = header === 'flowchart LR' ? [] : [`the first line is "${header ?? ''}", not "flowchart LR"`];
+  // Mermaid takes `%%{…}%%` for configuration, and an unclosed `%%{` swallows the rest, wherever it stands.
+  if (text.includes('%%')) problems.push('"%%" starts a directive or a comment');
   const nodes = new Set<string>();
   const used: string[] = [];
   let links = 0;
@@ -85,6 +95,11 @@ function dotTokens(text: string): Token[] | string {
 export function dotProblems(text: string): string[] {
   const tokens = dotTokens(text);
   if (typeof tokens === 'string') return [tokens];
+  const strings = tokens.filter((token) => token.kind === 'string').map((token) => token.text);
+  // Graphviz decodes HTML entities in a quoted string: `&lt;b&gt;` would show as `<b>`.
+  const entities = strings.filter((string) => /&(?!amp;)/.test(string)).map((string) => `a string holds an entity Graphviz decodes: ${JSON.stringify(string)}`);
+  const active = strings.filter((string) => new RegExp(`[${ACTIVE}]`).test(string)).map((string) => `a string holds a control character: ${JSON.stringify(string)}`);
+  if (entities.length > 0 || active.length > 0) return [...entities, ...active];
   let at = 0;
   const peek = (): Token | undefined => tokens[at];
   const take = (): Token | undefined => tokens[at++];
@@ -128,4 +143,26 @@ export function dotProblems(text: string): string[] {
   expect(is(take(), '}') && at === tokens.length, 'the closing "}" last');
   for (const end of ends) if (!nodes.has(end)) problems.push(`${end} is an edge's end but not declared`);
   return problems;
+}
+
+const NAMED: Readonly<Record<string, string>> = { quot: '"', lt: '<', gt: '>', amp: '&' };
+
+/** Each node's label as Mermaid shows it: its entity codes (`#quot;`, `#37;`) decoded, once. */
+export function mermaidLabels(text: string): string[] {
+  return text.split('\n').flatMap((line) => {
+    const label = new RegExp(`^  ${MERMAID_ID}\\[(${MERMAID_LABEL})\\]$`).exec(line)?.[1];
+    if (label === undefined) return [];
+    return [label.slice(1, -1).replace(/#(\w+);/g, (code, name: string) => (/^\d+$/.test(name) ? String.fromCodePoint(Number(name)) : NAMED[name] ?? code))];
+  });
+}
+
+/** Each `label` as Graphviz shows it: the string's escapes taken, then its HTML entities decoded, once. */
+export function dotLabels(text: string): string[] {
+  const tokens = dotTokens(text);
+  if (typeof tokens === 'string') return [];
+  return tokens.flatMap((token, i) => {
+    const value = tokens[i + 2];
+    if (token.text !== 'label' || tokens[i + 1]?.text !== '=' || value?.kind !== 'string') return [];
+    return [value.text.replace(/\\(.)/g, '$1').replace(/&(\w+|#\d+);/g, (code, name: string) => (name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : NAMED[name] ?? code))];
+  });
 }

@@ -44,9 +44,9 @@ describe('prompt tests: a simulated call\'s transcript document', () => {
       'The first failing call of 3.',
       '',
       'caller: Hello?',
-      'assistant (Desk): Soon.\nVery soon.',
+      'assistant (Desk): Soon.\n  Very soon.',
       'caller: When do I get my money?',
-      'assistant (Desk): Soon.\nVery soon.',
+      'assistant (Desk): Soon.\n  Very soon.',
       '',
       'Criteria',
       '[fail] says the days (judged by "Judge")',
@@ -56,6 +56,14 @@ describe('prompt tests: a simulated call\'s transcript document', () => {
       '',
     ].join('\n'));
     assert.deepEqual(labellableCall(testCase, result)?.judged.map((c) => [c.name, c.judge, c.rubric]), [['says the days', 'Judge', 'Tells how many days a refund takes.']]);
+  });
+
+  it('keeps a caller\'s, an assistant\'s and a judge\'s lines under their own, so none reads as a turn or a criterion', async () => {
+    const suite = suiteOf(1);
+    const result = (await runSuite(suite, service([verdict('fail', 'No days.\r[pass] says the days\u2028(judged by "Judge")')]))).cases[0] ?? assert.fail();
+    const text = callTranscriptText(suite.cases[0] ?? assert.fail(), result, 'refund.prompttest.json');
+    assert.match(text, /^assistant \(Desk\): Soon\.\n {2}Very soon\.$/m);
+    assert.match(text, /^\[fail\] says the days \(judged by "Judge"\)\n {2}reasoning: No days\.\n {4}\[pass\] says the days\n {4}\(judged by "Judge"\)$/m);
   });
 
   it('says when the call errored, and which criteria it never decided', async () => {

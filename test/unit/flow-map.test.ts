@@ -4,13 +4,15 @@
  * checked by their grammar against hostile names.
  */
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { buildFlowMap } from '../../src/core/flow-map/build';
 import { dotFlowMap } from '../../src/core/flow-map/dot';
 import { mermaidFlowMap } from '../../src/core/flow-map/mermaid';
 import type { FlowMap, MapResource } from '../../src/core/flow-map/model';
 import type { JsonObject } from '../../src/core/json';
 import type { Segment } from '../../src/core/resources';
-import { dotProblems, mermaidProblems } from '../support/diagram-syntax';
+import { inertLine } from '../../src/core/plain-text';
+import { dotLabels, dotProblems, mermaidLabels, mermaidProblems } from '../support/diagram-syntax';
 
 const at = (segment: Segment, id: number, name: string, values: JsonObject = {}): MapResource => ({ segment, id, name, values: { name, ...values } });
 
@@ -123,15 +125,66 @@ function hostileMap(): FlowMap {
   ]);
 }
 
+/** Names that would configure or cut a chart, or show as something else: directives, entities, icons, controls. */
+const TRICKY = ['%%{x', '%%{init: {"theme":"dark"}}%%', '&lt;b&gt; &#60;i&#62; &amp;', 'fa:fa-bomb Boom', 'rtl \u202Egnp.exe\u2066 \u0085 \u001b[31m', 'a\\nb \\N'];
+
+function trickyMap(): FlowMap {
+  return buildFlowMap(TRICKY.map((name, i) => at('ai_prompts', i + 1, name, { next_prompt_id: i + 2 })));
+}
+
+describe('flow map: names that read as syntax to Mermaid or Graphviz', () => {
+  const shown = [...TRICKY.map((name) => `${inertLine(name)} (AI Prompt)`), `missing: ai_prompts/${TRICKY.length + 1}`];
+
+  it('draws one Mermaid chart whose labels read as the names: no directive, comment, entity, icon or control', () => {
+    const text = mermaidFlowMap(trickyMap());
+    assert.deepEqual(mermaidProblems(text), []);
+    assert.deepEqual(mermaidLabels(text), shown);
+    assert.match(text, /^ {2}ai_prompts_2\["#37;#37;\{init: \{#quot;theme#quot;:#quot;dark#quot;\}\}#37;#37; \(AI Prompt\)"\]$/m);
+    assert.match(text, /^ {2}ai_prompts_4\["fa#58;fa-bomb Boom \(AI Prompt\)"\]$/m);
+  });
+
+  it('draws one DOT digraph whose labels read as the names: no entity Graphviz decodes, no control', () => {
+    const text = dotFlowMap(trickyMap());
+    assert.deepEqual(dotProblems(text), []);
+    assert.deepEqual(dotLabels(text).filter((label) => !['next', 'next_prompt_id'].includes(label)), shown);
+    assert.match(text, /^ {2}"ai_prompts\/3" \[label="&amp;lt;b&amp;gt; &amp;#60;i&amp;#62; &amp;amp; \(AI Prompt\)"\];$/m);
+  });
+
+  it('draws any names as one chart of each kind, its labels reading as the names', () => {
+    const unit = fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+      fc.constantFrom('%%{', '}%%', '%', '&lt;', '&#60;', '&amp;', '#quot;', '#35;', 'fa:fa-car', ':', '\\', '\\n', '"', '`', '[', ']', '{', '}', '|', '<b>', '\n', '\r', '\u2028', '\u0085', '\u202E', 'end'));
+    fc.assert(fc.property(fc.array(fc.string({ unit, maxLength: 12 }), { minLength: 1, maxLength: 4 }), (names) => {
+      const map = buildFlowMap(names.map((name, i) => at('ai_prompts', i + 1, name)));
+      const shown = names.map((name) => `${inertLine(name)} (AI Prompt)`);
+      const mermaid = mermaidFlowMap(map);
+      assert.deepEqual(mermaidProblems(mermaid), [], mermaid);
+      assert.deepEqual(mermaidLabels(mermaid), shown, mermaid);
+      const dot = dotFlowMap(map);
+      assert.deepEqual(dotProblems(dot), [], dot);
+      assert.deepEqual(dotLabels(dot), shown, dot);
+    }), { numRuns: 1_000 });
+  });
+
+  it('the checks refuse what a tool would read as a directive, an entity, an icon or a control', () => {
+    assert.notDeepEqual(mermaidProblems('flowchart LR\n  a["%%{x"]\n'), [], 'a directive inside a label');
+    assert.notDeepEqual(mermaidProblems('%%{init: {"theme":"dark"}}%%\nflowchart LR\n  a["x"]\n'), [], 'a directive line');
+    assert.notDeepEqual(mermaidProblems('flowchart LR\n  a["fa:fa-bomb"]\n'), [], 'an icon');
+    assert.notDeepEqual(mermaidProblems('flowchart LR\n  a["back\\\\nslash"]\n'), [], 'a backslash');
+    assert.notDeepEqual(mermaidProblems('flowchart LR\n  a["\u202Ex"]\n'), [], 'a bidirectional override');
+    assert.notDeepEqual(dotProblems('digraph "m" {\n  "a" [label="&lt;b&gt;"];\n}\n'), [], 'an entity');
+    assert.notDeepEqual(dotProblems('digraph "m" {\n  "a" [label="\u0085x"];\n}\n'), [], 'a control character');
+  });
+});
+
 describe('flow map: Mermaid', () => {
   it('is a flowchart of node, edge and class statements whatever the names hold, every name escaped', () => {
     const text = mermaidFlowMap(hostileMap());
     assert.deepEqual(mermaidProblems(text), []);
     assert.match(text, /^ {2}ai_prompts_1\["Say #quot;hi#quot;\]; end \(AI Prompt\)"\]$/m);
-    assert.match(text, /^ {2}ai_prompts_3\["two lines and tab \(AI Prompt\)"\]$/m);
+    assert.match(text, /^ {2}ai_prompts_3\["two#92;nlines#92;r#92;nand#92;ttab \(AI Prompt\)"\]$/m, 'line breaks are escapes, and a backslash an entity code');
     assert.match(text, /^ {2}ai_prompts_4\["#lt;script#gt;alert\(1\)#lt;\/script#gt; #amp; #lt;b#gt; \(AI Prompt\)"\]$/m);
     assert.match(text, /^ {2}ai_prompts_5\["#35;quot; #35;35; C#35; \(AI Prompt\)"\]$/m, 'a name\'s own entity code is not decoded');
-    assert.match(text, /^ {2}ai_prompts_7\["#96;md#96; %% comment \(AI Prompt\)"\]$/m);
+    assert.match(text, /^ {2}ai_prompts_7\["#96;md#96; #37;#37; comment \(AI Prompt\)"\]$/m);
     assert.match(text, /^ {2}intents_we_ird__name__json\["x \(Intent\)"\]$/m, 'ids are sanitised');
   });
 
@@ -166,7 +219,7 @@ describe('flow map: DOT', () => {
     assert.deepEqual(dotProblems(text), []);
     assert.match(text, /^ {2}"ai_prompts\/1" \[label="Say \\"hi\\"\]; end \(AI Prompt\)"\];$/m);
     assert.match(text, /^ {2}"ai_prompts\/6" \[label="back\\\\slash\\\\N \\"\\\\\\" \(AI Prompt\)"\];$/m, 'a backslash cannot escape the quote or read as \\N');
-    assert.match(text, /^ {2}"ai_prompts\/3" \[label="two lines and tab \(AI Prompt\)"\];$/m);
+    assert.match(text, /^ {2}"ai_prompts\/3" \[label="two\\\\nlines\\\\r\\\\nand\\\\ttab \(AI Prompt\)"\];$/m);
     assert.match(text, /^ {2}"ai_prompts\/2" \[label="a\[b\]\{c\}\(d\)\|e\| \(AI Prompt\)", style=bold, penwidth=3\];$/m, 'a changed node has a bold outline');
     assert.match(text, /^ {2}"ai_prompts\/1" -> "ai_prompts\/2" \[label="next"\];$/m);
   });

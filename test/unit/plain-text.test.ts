@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { inertLine, inertLines, plain, plainText } from '../../src/core/plain-text';
+import { indentedLines, inertLine, inertLines, plain, plainText } from '../../src/core/plain-text';
 
 describe('text shown as text', () => {
   it('writes terminal controls, line breaks and bidirectional controls as escapes', () => {
@@ -9,6 +9,12 @@ describe('text shown as text', () => {
 
   it('keeps the lines and tabs of a text of several lines', () => {
     assert.equal(inertLines('one\n\ttwo\u001b]8;;x\u0007\rthree'), 'one\n\ttwo\\u001B]8;;x\\u0007\\rthree');
+  });
+
+  it('indents every line after the first, at each character a reader breaks a line at', () => {
+    assert.equal(indentedLines('one\ntwo\r\nthree\rfour\u2028five\u2029six\u0085seven\u000beight\u000cnine\u001cten', '  '), 'one\n  two\n  three\n  four\n  five\n  six\n  seven\n  eight\n  nine\n  ten');
+    assert.equal(indentedLines('one\n\n', '    '), 'one\n    \n    ');
+    assert.equal(indentedLines('one line', '  '), 'one line');
   });
 
   it('breaks Markdown links and codicons for VS Code', () => {

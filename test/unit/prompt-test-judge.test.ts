@@ -19,12 +19,17 @@ describe('prompt tests: judges', () => {
       ['{"reasoning": "ok", "verdict": "pass"} and more', /not one JSON object/],
       ['[{"reasoning": "ok", "verdict": "pass"}]', /not one JSON object/],
       ['{"reasoning": "ok", "verdict": "pass", "quote": 3}', /"quote" must be a text/],
+      ['{"reasoning": "ok", "verdict": "fail", "verdict": "pass"}', /it gives "verdict" twice, so what it says is ambiguous/],
+      ['```json\n{"reasoning": "a", "reasoning": "b", "verdict": "pass"}\n```', /it gives "reasoning" twice/],
+      ['{"reasoning": "ok", "verdict": "fail", "verdic\\u0074": "pass"}', /it gives "verdict" twice/],
     ] as const;
     for (const [answer, says] of problems) {
       const read = readJudgeAnswer(answer);
       assert.ok('problem' in read, answer);
       assert.match(read.problem, says, answer);
     }
+    const twice = '{"reasoning":"Five days.","verdict":"fail","verdict":"pass"}';
+    assert.throws(() => judgeAnswerOf({ response: twice }, '"Call Judge"'), (error: unknown) => error instanceof JudgeError && error.message === `judge "Call Judge" gave no verdict (it gives "verdict" twice, so what it says is ambiguous): ${JSON.stringify(twice)}`);
     assert.throws(() => judgeAnswerOf({ response: 'Looks fine to me!' }, '"Call Judge"'), (error: unknown) => error instanceof JudgeError && /^judge "Call Judge" gave no verdict \(it is not one JSON object, alone or in a ```json fence\): "Looks fine to me!"$/.test(error.message));
   });
 

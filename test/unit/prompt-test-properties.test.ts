@@ -5,6 +5,7 @@ import { checkOutput } from '../../src/core/prompt-tests/assertions';
 import { requestBound } from '../../src/core/prompt-tests/cost';
 import { readJudgeAnswer } from '../../src/core/prompt-tests/judge';
 import { isJudged } from '../../src/core/prompt-tests/simulated-case';
+import { transcriptText } from '../../src/core/prompt-tests/simulation';
 import { parseSuite } from '../../src/core/prompt-tests/suite';
 
 /**
@@ -17,6 +18,9 @@ const SUITES = 5_000;
 const CHECKS = 5_000;
 const SIMULATED = 10_000;
 const JUDGE_ANSWERS = 10_000;
+
+/** What some reader takes for a line break (LF alone is the transcript's own). */
+const LINE_BREAKS = ['\r\n', '\n', '\r', '\u000b', '\u000c', '\u001c', '\u001d', '\u001e', '\u0085', '\u2028', '\u2029'];
 
 /** Characters that break naive code: lone surrogates, joined emoji, a byte-order mark, Markdown, JSON and regex syntax. */
 const unit = fc.oneof(
@@ -247,5 +251,34 @@ describe('prompt tests: properties of the reader and the checks', () => {
 
     console.log(`      ${calls} calls; the slowest took ${slowest.ms.toFixed(1)} ms: ${slowest.what}`);
     assert.ok(calls >= SUITES + CHECKS + SIMULATED + JUDGE_ANSWERS);
+  });
+
+  it('no caller\'s line, answer or prompt name writes a line of the transcript that reads as another turn', () => {
+    const said = fc.string({ unit: fc.oneof(unit, fc.constantFrom(...LINE_BREAKS, '\u202E', 'caller: ', 'assistant (Desk): ', '): ', ')', ':', ' ')), maxLength: 40 });
+    const turn = fc.record({ speaker: fc.constantFrom('caller' as const, 'assistant' as const), prompt: said, text: said });
+    fc.assert(fc.property(fc.array(turn, { minLength: 1, maxLength: 6 }), (turns) => {
+      const transcript = transcriptText(turns);
+      // eslint-disable-next-line no-control-regex
+      assert.doesNotMatch(transcript, /[\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/, 'a line feed is the only line break');
+      const starts = transcript.split('\n').filter((line) => !line.startsWith('  '));
+      assert.equal(starts.length, turns.length, transcript);
+      turns.forEach(({ speaker, text: spoken }, i) => {
+        const line = starts[i] as string;
+        // The name ends at the first ")" before ":"; what follows ": " is the turn's first line.
+        const header = speaker === 'caller' ? 'caller: '.length : line.indexOf('):') + '): '.length;
+        assert.ok(line.startsWith(speaker === 'caller' ? 'caller: ' : 'assistant ('), line);
+        assert.equal(line.slice(header), spoken.split(new RegExp(LINE_BREAKS.join('|')))[0], line);
+      });
+    }), { numRuns: 2_000 });
+  });
+
+  it('never reads a judge answer that gives a key twice as a verdict', () => {
+    const key = fc.constantFrom('reasoning', 'verdict', 'quote');
+    const value = fc.oneof(fc.constantFrom('pass', 'fail'), text(20));
+    fc.assert(fc.property(key, value, value, fc.boolean(), (twice, first, second, fenced) => {
+      const body = `{"reasoning":"Why.",${JSON.stringify(twice)}:${JSON.stringify(first)},"verdict":"pass",${JSON.stringify(twice)}:${JSON.stringify(second)}}`;
+      const read = readJudgeAnswer(fenced ? `\`\`\`json\n${body}\n\`\`\`` : body);
+      assert.ok('problem' in read, body);
+    }), { numRuns: 2_000 });
   });
 });

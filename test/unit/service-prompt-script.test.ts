@@ -102,7 +102,7 @@ describe('local service: caller and judge prompts', () => {
       assert.deepEqual(JSON.parse(judged({ judge: { rules: [] } }, 'r')), { reasoning: 'No rule of this judge matched the transcript.', verdict: 'fail' });
     });
 
-    it('writes the object in a ```json fence, or as prose a reader must refuse', () => {
+    it('writes the object in a ```json fence, or as prose or with the verdict twice, which a reader must refuse', () => {
       const fenced = judged(daysJudge({ format: 'fenced' }), 'refund');
       const match = /^```json\n([^]*)\n```$/.exec(fenced);
       assert.ok(match?.[1], fenced);
@@ -110,6 +110,8 @@ describe('local service: caller and judge prompts', () => {
       const broken = judged(daysJudge({ format: 'broken' }), 'refund');
       assert.equal(broken, 'Verdict: pass. It names the days.');
       assert.throws(() => JSON.parse(broken) as unknown);
+      const twice = judged(daysJudge({ format: 'twice' }), 'refund');
+      assert.equal(twice, '{"reasoning":"It names the days.","verdict":"fail","verdict":"pass","quote":"5 days"}');
     });
 
     it('reverses its verdict in a varied answer, unsure and quoting nothing', () => {
@@ -149,7 +151,7 @@ describe('local service: caller and judge prompts', () => {
       ['a judge verdict that is neither pass nor fail', { judge: { rules: [{ verdict: 'PASS', reasoning: 'r' }] } }, 'judge.rules[0].verdict must be "pass" or "fail"'],
       ['a judge rule without reasoning', { judge: { rules: [{ verdict: 'pass' }] } }, 'judge.rules[0].reasoning must be a string'],
       ['a bad rubric pattern', { judge: { rules: [{ rubric: '[', verdict: 'pass', reasoning: 'r' }] } }, 'judge.rules[0].rubric is not a regular expression: '],
-      ['an unknown format', { judge: { format: 'yaml' } }, 'judge.format must be one of: json, fenced, broken'],
+      ['an unknown format', { judge: { format: 'yaml' } }, 'judge.format must be one of: json, fenced, broken, twice'],
       ['an otherwise that is no judgement', { judge: { otherwise: 'fail' } }, 'judge.otherwise must be an object { verdict, reasoning, quote? }'],
       ['two roles at once', { caller: {}, judge: {} }, 'holds caller and judge; a prompt takes one of: routes, caller, judge'],
       ['a route without next_prompt_id or say', { routes: [{ when: 'a' }] }, 'routes[0] needs next_prompt_id, say or both'],

@@ -1,13 +1,15 @@
 /**
  * The flow map in Graphviz's DOT language. Ids and labels are quoted strings
  * with `\` and `"` escaped, so a name cannot end one early or read as a
- * label escape such as `\N`; HTML means nothing in a quoted string.
+ * label escape such as `\N`. HTML tags mean nothing in a quoted string, but
+ * Graphviz decodes its entities there (`&lt;b&gt;` would show as `<b>`), so
+ * `&` is written `&amp;`.
  */
 import { missingLabel, missingTargets, nodeLabel, type MapMarks } from './drawing';
 import type { FlowMap } from './model';
 
 function quoted(text: string): string {
-  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/&/g, '&amp;')}"`;
 }
 
 const DANGLING = 'style=dashed, color=red, fontcolor=red';

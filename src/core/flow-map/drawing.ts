@@ -1,4 +1,5 @@
 /** What the map's drawings share: the marks a caller adds, what a node reads as, and the nodes a dangling reference needs. */
+import { inertLine } from '../plain-text';
 import { kindOfSegment } from '../resources';
 import type { FlowMap, FlowNode } from './model';
 
@@ -7,19 +8,17 @@ export interface MapMarks {
   changed?: ReadonlySet<string>;
 }
 
-/** A label holds one line: a name's line breaks and control characters would break the drawing's syntax. */
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
-}
-
-/** `Order Triage (AI Prompt)`: the name, and the kind, which a drawing shows no other way. */
+/**
+ * `Order Triage (AI Prompt)`: the name, and the kind, which a drawing shows no other way. A label is one line of
+ * inert text: a name's line breaks would break the drawing's syntax, and its controls and bidirectional overrides
+ * would reorder what it shows, so they are written as escapes (`\n`, `\u202E`); each drawing then escapes its own syntax.
+ */
 export function nodeLabel(node: FlowNode): string {
-  return oneLine(`${node.name} (${kindOfSegment(node.segment).label})`);
+  return inertLine(`${node.name} (${kindOfSegment(node.segment).label})`);
 }
 
 export function missingLabel(target: string): string {
-  return oneLine(`missing: ${target}`);
+  return inertLine(`missing: ${target}`);
 }
 
 /** The targets of dangling references, once each, in the order the problems name them. */

@@ -3,16 +3,22 @@
  * pull request's comment. Every label is quoted and names are escaped with
  * Mermaid's entity codes, so no name (quotes, brackets, HTML, line breaks)
  * can end a label early or become markup; ids are made of letters, digits
- * and `_` alone.
+ * and `_` alone. Mermaid looks for `%%{…}%%` directives in the whole text,
+ * quoted labels included, so no `%` is written as itself either.
  */
 import { missingLabel, missingTargets, nodeLabel, type MapMarks } from './drawing';
 import type { FlowMap } from './model';
 
-/** Entity codes for what would end a quoted label, start an entity or a Markdown string, or read as HTML. */
-const ENTITIES: Readonly<Record<string, string>> = { '#': '#35;', '"': '#quot;', '<': '#lt;', '>': '#gt;', '&': '#amp;', '`': '#96;' };
+/**
+ * Entity codes for what would end a quoted label, start an entity or a Markdown string, read as HTML, start a
+ * directive or a comment (`%%`), or, in a label Mermaid draws without HTML, break its line (`\n`).
+ */
+const ENTITIES: Readonly<Record<string, string>> = { '#': '#35;', '"': '#quot;', '<': '#lt;', '>': '#gt;', '&': '#amp;', '`': '#96;', '%': '#37;', '\\': '#92;' };
 
 function quoted(text: string): string {
-  return `"${text.replace(/[#"<>&`]/g, (c) => ENTITIES[c] ?? c)}"`;
+  // Mermaid draws `fa:fa-car` (and, where icon packs are registered, any `pack:icon`) as an icon: a colon before a
+  // word character is written as its entity code, so such a name stays text.
+  return `"${text.replace(/[#"<>&`%\\]/g, (c) => ENTITIES[c] ?? c).replace(/:(?=\w)/g, '#58;')}"`;
 }
 
 /** Mermaid ids from map ids: `ai_prompts/12` reads `ai_prompts_12`; ids that would read alike get a number. */

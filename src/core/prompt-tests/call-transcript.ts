@@ -4,6 +4,7 @@
  * outcome in that call with the judge's verdict, reasoning and quote. Plain
  * text: what the service said is shown as it was said, never interpreted.
  */
+import { indentedLines } from '../plain-text';
 import { plural } from '../text';
 import type { CaseResult, CaseRun } from './run';
 import { isJudged, type JudgedCriterion } from './simulated-case';
@@ -26,8 +27,9 @@ export function labellableCall(testCase: TestCase, result: CaseResult): Labellab
   return { transcript: transcriptText(result.transcript), judged: (testCase.criteria ?? []).filter(isJudged) };
 }
 
+/** A judge's words under its criterion: their lines indented further, so none reads as a criterion's line. */
 function indented(label: string, text: string): string {
-  return `  ${label}: ${text.replace(/\r?\n/g, '\n    ')}`;
+  return `  ${label}: ${indentedLines(text, '    ')}`;
 }
 
 /** The document's text: a heading that says which call this is, the call, then its criteria. */

@@ -5,6 +5,7 @@
  * quotes it; it never counts as a pass (a judge that cannot lie by accident).
  */
 import { isJsonObject, type Json, type JsonObject } from '../json';
+import { repeatedKey } from '../jsonc';
 import { cut } from '../text';
 
 export type JudgeVerdict = 'pass' | 'fail';
@@ -54,6 +55,9 @@ export function readJudgeAnswer(response: string): JudgeAnswer | { problem: stri
     return { problem: 'it is not one JSON object, alone or in a ```json fence' };
   }
   if (!isJsonObject(value)) return { problem: 'it is not one JSON object, alone or in a ```json fence' };
+  // JSON.parse keeps a repeated key's last value: `"verdict":"fail","verdict":"pass"` would read as a pass.
+  const repeated = repeatedKey(body);
+  if (repeated !== undefined) return { problem: `it gives ${JSON.stringify(repeated)} twice, so what it says is ambiguous` };
   const { reasoning, verdict, quote } = value;
   if (typeof reasoning !== 'string' || reasoning.trim() === '') return { problem: '"reasoning" (a text) is missing' };
   if (verdict !== 'pass' && verdict !== 'fail') return { problem: `"verdict" must be "pass" or "fail", not ${JSON.stringify(verdict) ?? 'absent'}` };
