@@ -63,7 +63,7 @@ describe('contract: the command-line tool (test: requests sent and their bound)'
     assert.equal(testPrompts(await logged()), 1);
     const [only] = (JSON.parse(result.stdout) as JsonReport).suites[0]?.cases ?? [];
     assert.deepEqual([only?.verdict, only?.passed, only?.errors], ['error', false, 1]);
-    assert.match(only?.reason ?? '', /429 Too Many Requests: slow down\. It was not sent again: the run has sent as many requests that run a test or write as its limit allows \(1, each retry counted\)/);
+    assert.match(only?.reason ?? '', /429 Too Many Requests: slow down\. .*It was not sent again: the run has sent as many requests that run a test or write as its limit allows \(1, each retry counted\)/);
     assert.equal((JSON.parse(result.stdout) as JsonReport).requests, (await logged()).length);
   });
 

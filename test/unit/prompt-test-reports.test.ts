@@ -28,7 +28,7 @@ describe('prompt test reports: JUnit XML', () => {
     const xml = junitXml([{ name: 'a.prompttest.json', result }]);
     assert.match(xml, /<testsuites tests="4" failures="1" errors="1" skipped="1">/);
     assert.match(xml, /name="steady" time="0\.020"><properties><property name="runs" value="2"\/><property name="passes" value="2"\/><property name="errors" value="0"\/><property name="passRate" value="1"\/><property name="verdict" value="pass"\/><\/properties><\/testcase>/);
-    assert.match(xml, /name="down"[^\n]*<property name="runs" value="0"\/><property name="passes" value="0"\/><property name="errors" value="1"\/>[^\n]*<\/properties><property name="verdict" value="error"\/><\/properties><error message="1 of 1 run errored \(so it is not counted\): 503 Service Unavailable">/);
+    assert.match(xml, /name="down"[^\n]*<property name="runs" value="0"\/><property name="passes" value="0"\/><property name="errors" value="1"\/>[^\n]*<property name="verdict" value="error"\/><\/properties><error message="1 of 1 run errored \(so it is not counted\): 503 Service Unavailable">/);
     assert.match(xml, /name="wrong"[^\n]*<failure message="response: is not equal to the expected value: expected Bonjour, actual &lt;Hello&gt;">/);
     assert.match(xml, /name="later"[^\n]*<skipped message="not run: the run was cancelled"\/><\/testcase>/);
   });

@@ -103,7 +103,7 @@ describe('ServiceClient: retries of reads', () => {
     assert.equal(server.requests, 4, 'a listing sent three times, the operation once');
     assert.deepEqual([budget.sent, budget.spent], [4, 1]);
     assert.equal(refused.status, 429);
-    assert.match(refused.message, /429 Too Many Requests: slow down\. It was not sent again: the run has sent as many requests that run a test or write as its limit allows \(1, each retry counted\)\.$/);
+    assert.match(refused.message, /429 Too Many Requests: slow down\. .*It was not sent again: the run has sent as many requests that run a test or write as its limit allows \(1, each retry counted\)\.$/);
     const unsent = await serviceRejection(connect(server.url, { budget }).testPrompt(kind, 3, 1, { prompt_text: 'again' }));
     assert.equal(server.requests, 4);
     assert.match(unsent.message, /POST \/api\/v1\/ai_prompts\/3\/test_prompt\?tenant_id=1 was not sent: the run has sent as many requests that run a test or write as its limit allows \(1/);
