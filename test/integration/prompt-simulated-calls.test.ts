@@ -87,6 +87,29 @@ describe('prompt test suites: simulated calls and judge files', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('answers error, not fail, of a criterion whose judge answered without a verdict, quoting the answer, and still decides the others', async () => {
+    const uri = vscode.Uri.joinPath(folder, 'unjudged.prompttest.json');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(JSON.stringify({
+      target: { connection: CONNECTION, tenantId: TENANT },
+      prompt: 'Sim Desk',
+      cases: [{
+        name: 'unjudged call',
+        simulate: { caller: 'Sim Caller', persona: 'Your kettle broke.', opening: 'Hello? My kettle broke.', maxTurns: 1 },
+        criteria: [
+          { name: 'says how long a refund takes', judge: 'Sim Judge', rubric: 'The assistant tells the caller how many days a refund takes.' },
+          { name: 'stays at the desk', expect: { prompt: 'Sim Desk' } },
+        ],
+      }],
+    }, null, 2)));
+    await injectFaults(...answers(ids.judge, ['Sounds good to me.']));
+    const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', { uri: uri.toString() });
+    const [call] = result.cases;
+    assert.deepEqual([call?.verdict, call?.passed, call?.runs, call?.errors], ['error', false, 0, 1]);
+    assert.match(call?.reason ?? '', /^1 of 1 run errored \(so it is not counted\): criterion "says how long a refund takes": judge "Sim Judge" gave no verdict .*"Sounds good to me\."$/);
+    assert.deepEqual(call?.criteria?.map((c) => [c.name, c.verdict, c.runs, c.errors]), [['says how long a refund takes', 'error', 0, 1], ['stays at the desk', 'pass', 1, 0]]);
+    assert.match(call?.criteria?.[0]?.reason ?? '', /^1 of 1 call did not decide it \(so it is not counted\): judge "Sim Judge" gave no verdict .*"Sounds good to me\."$/);
+  });
+
   it('runs a judge file and answers the judge\'s figures', async () => {
     const uri = vscode.Uri.joinPath(folder, 'sim-judge.judgetest.json');
     await vscode.workspace.fs.writeFile(uri, Buffer.from(JSON.stringify({
