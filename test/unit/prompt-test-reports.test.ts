@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { baselineFor, BaselineError, parseBaseline } from '../../src/core/prompt-tests/baseline';
 import { caseReport, junitXml } from '../../src/core/prompt-tests/report';
 import { cut } from '../../src/core/text';
-import { caseMessages, caseResult, type CaseRun, type SuiteResult } from '../../src/core/prompt-tests/run';
+import { caseMessages, caseResult, verdictLine, type CaseRun, type SuiteResult } from '../../src/core/prompt-tests/run';
 import { inShard, parseShard } from '../../src/core/prompt-tests/shard';
 import type { TestCase } from '../../src/core/prompt-tests/suite';
 
@@ -65,6 +65,7 @@ describe('prompt test reports: JUnit XML', () => {
     assert.deepEqual([result.verdict, result.passed, result.runs, result.reason], ['error', false, 0, '3 of 3 runs errored (so they are not counted): 503 Service Unavailable']);
     assert.deepEqual(caseMessages(result), ['3 of 3 runs errored (so they are not counted): 503 Service Unavailable'], 'no "passed 0 of 0 answered runs"');
     assert.deepEqual([caseReport(result).verdict, caseReport(result).reason], ['error', result.reason]);
+    assert.equal(verdictLine(result), 'error', 'no "0/0 passed, 95% interval 0–100%"');
   });
 });
 

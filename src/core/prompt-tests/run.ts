@@ -245,7 +245,8 @@ export function caseResult(testCase: TestCase, details: CaseRun[], before?: Tall
 
 /** "flaky: 14/20 passed, 95% interval 48–86%": a verdict with how sure it is. */
 export function verdictLine(result: Pick<CaseResult, 'verdict' | 'passes' | 'runs' | 'interval'>): string {
-  return `${result.verdict}: ${tallyLine(result)}`;
+  // No decided run, no rate: "0/0 passed, 95% interval 0–100%" would read as a result.
+  return result.runs > 0 ? `${result.verdict}: ${tallyLine(result)}` : result.verdict;
 }
 
 /** "14/20 passed, 95% interval 48–86%". */
