@@ -9,6 +9,7 @@ import type { Advice } from '../core/advice';
 import { parseBaseUrl, sameBaseUrl } from '../core/base-url';
 import { ServiceClient } from '../core/client';
 import { LIMITS } from '../core/limits';
+import type { RequestBudget } from '../core/request-budget';
 import { diskFolder, type FolderIO } from '../core/tenant/folder-io';
 import { loadManifest, MANIFEST_FILE, type LoadedManifest, type Manifest } from '../core/tenant/manifest';
 import { TENANT_SEGMENTS } from '../core/resources';
@@ -91,14 +92,15 @@ export function timeoutMsFrom(env: NodeJS.ProcessEnv): number | undefined {
   return seconds * 1000;
 }
 
-export function clientFor(target: ServiceTarget, env: NodeJS.ProcessEnv): ServiceClient {
+/** `budget`: counts what the client sends and holds a run to its bound (test). */
+export function clientFor(target: ServiceTarget, env: NodeJS.ProcessEnv, budget?: RequestBudget): ServiceClient {
   const { baseUrl, urlSource, token } = target;
-  return new ServiceClient({ baseUrl, token: () => token, timeoutMs: timeoutMsFrom(env), advice: cliAdvice(urlSource) });
+  return new ServiceClient({ baseUrl, token: () => token, timeoutMs: timeoutMsFrom(env), advice: cliAdvice(urlSource), budget });
 }
 
 /** Runs `work` with a client whose connection pool is closed afterwards, so the process can exit. */
-export async function withClient<T>(target: ServiceTarget, env: NodeJS.ProcessEnv, work: (client: ServiceClient) => Promise<T>): Promise<T> {
-  const client = clientFor(target, env);
+export async function withClient<T>(target: ServiceTarget, env: NodeJS.ProcessEnv, work: (client: ServiceClient) => Promise<T>, budget?: RequestBudget): Promise<T> {
+  const client = clientFor(target, env, budget);
   try {
     return await work(client);
   } finally {

@@ -7,6 +7,7 @@ import { caseMessages, tallyLine, type CaseResult, type CriterionTally, type Sui
 import type { Suite } from '../core/prompt-tests/suite';
 import type { ResolvedTarget } from '../core/prompt-tests/target';
 import type { TenantCoverage } from '../core/flow-map/coverage';
+import type { RequestBudget } from '../core/request-budget';
 import { table } from './format';
 import { plural } from '../core/text';
 
@@ -21,8 +22,7 @@ export interface SuiteOutcome {
 const REASON_INDENT = '      ';
 
 function verdict(result: CaseResult): string {
-  if (result.skipped) return result.runs + result.errors === 0 ? 'SKIP' : 'STOPPED';
-  return result.errors > 0 ? 'ERROR' : result.verdict.toUpperCase();
+  return result.verdict.toUpperCase();
 }
 
 function duration(result: CaseResult): string {
@@ -55,7 +55,7 @@ function reasons(result: CaseResult): string[] {
 
 /** A simulated call's criteria under its row, each with its verdict over the calls. */
 function criteriaLines(criteria: readonly CriterionTally[]): string[] {
-  return criteria.map((c) => `${REASON_INDENT}criterion ${JSON.stringify(c.name)}: ${c.verdict.toUpperCase()}, ${tallyLine(c)}`);
+  return criteria.map((c) => `${REASON_INDENT}criterion ${JSON.stringify(c.name)}: ${c.verdict.toUpperCase()}, ${c.reason ?? tallyLine(c)}`);
 }
 
 export function suiteLines({ name, target, result }: Pick<SuiteOutcome, 'name' | 'target' | 'result'>): string[] {
@@ -93,9 +93,12 @@ export function totalsLine(outcomes: readonly SuiteOutcome[], judges: readonly b
   return `Prompt tests: ${sum((r) => r.passed)} passed, ${sum((r) => r.failed)} failed${skipped > 0 ? `, ${skipped} skipped` : ''} (${plural(outcomes.length, 'suite')})${judged}`;
 }
 
-/** "12 requests sent (the run could send at most 40)": what the run cost, against the bound it was allowed. */
-export function requestsLine(results: ReadonlyArray<Pick<SuiteResult, 'requests'>>, bound: number): string {
-  return `${plural(results.reduce((sum, r) => sum + r.requests, 0), 'request')} sent (the run could send at most ${bound})`;
+/**
+ * "14 requests sent: 12 that ran a test (its cases could send at most 40, retries within 1000), 2 reads": what the
+ * service received, retries and reads included, against what the cases could send and the limit retries are held to.
+ */
+export function requestsLine(budget: Pick<RequestBudget, 'sent' | 'spent'>, bound: number, limit: number): string {
+  return `${plural(budget.sent, 'request')} sent: ${budget.spent} that ran a test (its cases could send at most ${bound}, retries within ${limit}), ${plural(budget.sent - budget.spent, 'read')}`;
 }
 
 /**
@@ -103,14 +106,14 @@ export function requestsLine(results: ReadonlyArray<Pick<SuiteResult, 'requests'
  * convai.runPromptTests count; judge files' entries follow the suites', outside the counts (a judge's result is its
  * kappa, not its labels). `coverage` is the flow map's, one entry per tenant the suites ran against.
  */
-export function testJson(outcomes: readonly SuiteOutcome[], judges: ReadonlyArray<{ entry: object; requests: number }> = [], coverage: readonly TenantCoverage[] = []): string {
+export function testJson(outcomes: readonly SuiteOutcome[], judges: readonly object[], coverage: readonly TenantCoverage[], requests: number): string {
   const sum = (pick: (r: SuiteResult) => number): number => total(outcomes, pick);
   return JSON.stringify({
     passed: sum((r) => r.passed),
     failed: sum((r) => r.failed),
     skipped: sum((r) => r.skipped),
-    requests: sum((r) => r.requests) + judges.reduce((all, j) => all + j.requests, 0),
-    suites: [...outcomes.map((o) => ({ file: o.name, ...(o.result.baseline ? { baseline: o.result.baseline } : {}), cases: o.result.cases.map(caseReport) })), ...judges.map((j) => j.entry)],
+    requests,
+    suites: [...outcomes.map((o) => ({ file: o.name, ...(o.result.baseline ? { baseline: o.result.baseline } : {}), cases: o.result.cases.map(caseReport) })), ...judges],
     coverage,
   }, null, 2);
 }

@@ -16,6 +16,7 @@ import { planPush } from '../core/tenant/plan';
 import { messageOf, plural } from '../core/text';
 import { PROGRAM, UsageError, type CliContext } from './command';
 import { LIMITS } from '../core/limits';
+import type { RequestBudget } from '../core/request-budget';
 import { manifestTarget, pulledFolder, withClient } from './service';
 import type { SuiteFile } from './suites';
 
@@ -31,22 +32,26 @@ export function concurrencyFrom(value: string | undefined): number {
   return n;
 }
 
+/** Without --max-requests: a run that could send more is refused, as nobody in CI is there to ask. */
+export const DEFAULT_MAX_REQUESTS = LIMITS.testRequests.value;
+
 /**
- * `--max-requests <n>`: the most requests the run may send, checked against what its cases can send at most before
- * anything is sent (contract: "Simulated callers"), since a simulated call's turns and judges each cost a request.
+ * `--max-requests <n>` (default DEFAULT_MAX_REQUESTS): the most requests that run a test or write the run may send,
+ * each retry counted. `bound` is the most its cases can send (contract: "Simulated callers"), since a simulated
+ * call's turns and judges each cost a request; a run whose bound exceeds the limit is refused before anything is sent.
  */
 export function requestLimitFrom(
   value: string | undefined, files: ReadonlyArray<Pick<Selected, 'suite' | 'only'>>, judges: ReadonlyArray<{ file: Pick<JudgeFile, 'labels' | 'repeat'> }> = [],
-): number {
+): { bound: number; limit: number } {
   // A judge file asks its judge repeat times per label.
   const bound = files.reduce((sum, file) => sum + requestBound(file.suite, file.only), 0) + judges.reduce((sum, { file }) => sum + file.labels.length * file.repeat, 0);
-  if (value === undefined) return bound;
-  const limit = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new UsageError(`--max-requests "${value}" is not a number of requests: give a whole number from 1, e.g. --max-requests 500.`);
-  if (bound > limit) {
-    throw new UsageError(`This run could send up to ${bound} requests, more than --max-requests ${limit}, so nothing was sent. Run fewer cases (a --shard, fewer suites), lower their repeat, maxTurns or judgeRepeat, or raise --max-requests.`);
+  const limit = value === undefined ? DEFAULT_MAX_REQUESTS : /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new UsageError(`--max-requests "${value ?? ''}" is not a number of requests: give a whole number from 1, e.g. --max-requests 500.`);
+  if (bound <= limit) return { bound, limit };
+  if (value === undefined) {
+    throw new UsageError(`This run could send up to ${bound} requests, more than the ${DEFAULT_MAX_REQUESTS} that test sends without --max-requests, so nothing was sent. Run fewer cases (a --shard, fewer suites), lower their repeat, maxTurns or judgeRepeat, or allow it with --max-requests ${bound}.`);
   }
-  return bound;
+  throw new UsageError(`This run could send up to ${bound} requests, more than --max-requests ${limit}, so nothing was sent. Run fewer cases (a --shard, fewer suites), lower their repeat, maxTurns or judgeRepeat, or raise --max-requests.`);
 }
 
 /** A suite and the names of its cases to run (all of them without --shard). */
@@ -87,10 +92,12 @@ export async function baselineFrom(value: string | undefined, cwd: string): Prom
  * The suites whose prompt or integration the planned push of the pulled folder `value` could change; a suite of
  * another tenant (by --tenant, else its target) names another prompt, whatever its name.
  */
-export async function affectedOf<T extends { suite: Pick<Suite, 'resource' | 'target'> }>(files: readonly T[], value: string | undefined, tenant: number | undefined, context: CliContext): Promise<T[]> {
+export async function affectedOf<T extends { suite: Pick<Suite, 'resource' | 'target'> }>(
+  files: readonly T[], value: string | undefined, tenant: number | undefined, context: CliContext, budget?: RequestBudget,
+): Promise<T[]> {
   if (value === undefined) return [...files];
   const folder = await pulledFolder(path.resolve(context.cwd, value));
-  const plan = await withClient(manifestTarget(folder, context.env), context.env, (client) => planPush(client, folder.io, { loaded: folder.loaded }));
+  const plan = await withClient(manifestTarget(folder, context.env), context.env, (client) => planPush(client, folder.io, { loaded: folder.loaded }), budget);
   const chosen = affectedByPlan(plan);
   if ('problems' in chosen) {
     throw new UsageError(`--affected-by ${value}: the planned push of ${folder.root} has ${plural(chosen.problems.length, 'problem')}, so the suites it affects cannot be told and no prompt test ran:`, [

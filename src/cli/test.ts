@@ -16,10 +16,11 @@ import { redactor } from './failure';
 import { baseUrlFrom, tenantIdFrom, TOKEN_VARIABLE, tokenFrom, URL_VARIABLE, withClient, type ServiceTarget } from './service';
 import { junitPath } from './report-path';
 import { findSuites, loadSuite, type SuiteFile } from './suites';
-import { affectedOf, baselineFrom, CONCURRENCY, concurrencyFrom, requestLimitFrom, shardOf, type Selected } from './test-options';
+import { affectedOf, baselineFrom, CONCURRENCY, concurrencyFrom, DEFAULT_MAX_REQUESTS, requestLimitFrom, shardOf, type Selected } from './test-options';
 import { baselineNotes, requestsLine, suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
 import { isJudgeFile, judgeEntry, judgeJunit, judgeLines, judgeShardOf, loadJudgeFile, resolveJudges, runJudge, type JudgeOutcome, type LoadedJudge } from './judge-files';
 import { messageOf, plural } from '../core/text';
+import { RequestBudget } from '../core/request-budget';
 
 function text(value: ArgValue): string | undefined {
   return typeof value === 'string' ? value : undefined;
@@ -88,12 +89,12 @@ export const testCommand: Command = {
     `--url <base URL>        the service, e.g. https://convai.example.com (default: the environment variable ${URL_VARIABLE})`,
     '--tenant <id>           the tenant to test in (default: each suite\'s "target": { "tenantId" })',
     '--junit <file>          also write a JUnit XML report, one testsuite per suite file; a file or folder that can be written, not a suite, the baseline or a path in the --affected-by folder',
-    '--json                  print { passed, failed, skipped, suites: [ { file, cases: [ { name, passed, verdict, runs, passes, errors, passRate, interval, regressed?, messages, turns? } ] } ], coverage: [ { tenantId, nodes, edges } ] }; a judge file\'s entry is { file, judge, labels, agreement, tpr, tnr, kappa, consistency, minKappa, passed, messages, cases } (its labels as cases, not in the counts); coverage is the flow map\'s: each prompt of a tenant the suites ran against "passed", "failed" or "untested", and the hand-overs { from, to } that conversations and simulated calls took',
+    '--json                  print { passed, failed, skipped, requests, suites: [ { file, cases: [ { name, passed, verdict, reason?, runs, passes, errors, passRate, interval, regressed?, messages, turns? } ] } ], coverage: [ { tenantId, nodes, edges } ] } (verdict pass, flaky or fail, or, when no run decided it, error or skipped with the reason); a judge file\'s entry is { file, judge, labels, agreement, tpr, tnr, kappa, consistency, minKappa, passed, messages, cases } (its labels as cases, not in the counts); coverage is the flow map\'s: each prompt of a tenant the suites ran against "passed", "failed" or "untested", and the hand-overs { from, to } that conversations and simulated calls took',
     `--concurrency <n>       requests at once, 1 to ${CONCURRENCY.max} (default ${CONCURRENCY.default})`,
     '--shard <i>/<n>         run only the i-th of n parts of the cases, split by a stable hash of file and case name',
     '--baseline <file>       a report of test --json: a case whose passes dropped significantly against it (one-sided Fisher test, p < 0.05) is regressed and fails; suites are matched by their path from the file name up, wherever the run starts, and what matched nothing is said',
     '--affected-by <folder>  run only the suites whose prompt or integration the planned push of this pulled tenant folder changes (by its new name or, renamed, its old one), or whose prompt links to a changed one through next_prompt_id or exit_prompt_id',
-    '--max-requests <n>      refuse, sending nothing, a run that could send more than n requests (a simulated call sends an assistant and a caller request per turn, and each judgement); every run says how many it sent',
+    `--max-requests <n>      the most requests that run a test a run may send, each retry counted (default ${DEFAULT_MAX_REQUESTS}): a run whose cases could send more is refused, sending nothing (a simulated call sends an assistant and a caller request per turn, and each judgement), and a retry beyond it is not sent; every run says how many requests it sent, reads included`,
     'Folders are searched recursively, skipping node_modules and folders whose name starts with a dot.',
     'A *.judgetest.json file (a judge prompt\'s labelled calls) reports its labels and its judge\'s agreement, TPR, TNR, Cohen\'s kappa and consistency; it fails when kappa is below its minKappa, whatever its labels. --shard runs it whole in one shard; --baseline does not apply to it.',
     'Exits 0 when every case passed and every judge met its minKappa, 1 otherwise.',
@@ -135,9 +136,12 @@ export const testCommand: Command = {
       else if ('file' in read) loadedJudges.push(read);
       else loaded.push(read);
     }
-    const files = await affectedOf(shardOf(loaded, shardFlag), affectedFlag, tenant, context);
-    const judgeFiles = loadedJudges.length === 0 ? [] : await affectedOf(judgeShardOf(loadedJudges, shardFlag), affectedFlag, tenant, context);
-    const bound = requestLimitFrom(text(args.values['max-requests']), files, judgeFiles);
+    // Every request of the run is counted, the plan --affected-by reads included; the bound is known once the cases are.
+    const budget = new RequestBudget();
+    const files = await affectedOf(shardOf(loaded, shardFlag), affectedFlag, tenant, context, budget);
+    const judgeFiles = loadedJudges.length === 0 ? [] : await affectedOf(judgeShardOf(loadedJudges, shardFlag), affectedFlag, tenant, context, budget);
+    const { bound, limit } = requestLimitFrom(text(args.values['max-requests']), files, judgeFiles);
+    budget.limit = limit;
 
     const stopper = new AbortController();
     const release = context.onInterrupt?.(() => stopper.abort());
@@ -161,7 +165,7 @@ export const testCommand: Command = {
           if (!json) for (const line of [...judgeLines(outcome), '']) context.out(line);
         }
         return { outcomes, judges: judged, coverage: coverageByTenant(outcomes, (tenantId) => promptNodes(prompts.get(tenantId) ?? [])) };
-      });
+      }, budget);
     } finally {
       release?.();
     }
@@ -172,10 +176,9 @@ export const testCommand: Command = {
     }
 
     const { outcomes, judges, coverage } = done;
-    const all = [...outcomes, ...judges.map((j) => j.run)].map((o) => o.result);
-    if (json) context.document(testJson(outcomes, judges.map((j) => ({ entry: judgeEntry(j), requests: j.run.result.requests })), coverage));
+    if (json) context.document(testJson(outcomes, judges.map(judgeEntry), coverage, budget.sent));
     // The totals stay the last line, where CI logs are read.
-    else for (const line of [requestsLine(all, bound), totalsLine(outcomes, judges.map((j) => j.run.passed))]) context.out(line);
+    else for (const line of [requestsLine(budget, bound, limit), totalsLine(outcomes, judges.map((j) => j.run.passed))]) context.out(line);
     if (baselineFlag !== undefined) for (const line of baselineNotes(outcomes, baselineFlag)) context.err(line);
     if (junit !== undefined) await writeJunit(junit, [...outcomes, ...judges.map(judgeJunit)], context);
     if (stopper.signal.aborted) {

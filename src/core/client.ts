@@ -25,6 +25,7 @@ import { silentLogger, type Logger } from './logger';
 import { createDispatcher, proxyRoute, type NetworkSettings } from './network';
 import type { ResourceKind } from './resources';
 import type { JsonObject } from './json';
+import type { RequestBudget } from './request-budget';
 
 export interface ClientOptions {
   /** The connection's name, put at the start of every error message. */
@@ -44,6 +45,8 @@ export interface ClientOptions {
   readonly log?: Logger;
   /** How errors tell this shell's users to fix things (a setting, an environment variable); shell-neutral when absent. */
   readonly advice?: Advice;
+  /** Counts every request sent, retries included, and holds those that run a test or write to a run's bound. */
+  readonly budget?: RequestBudget;
 }
 
 /** Repeating reads (GET only) that failed on the way, not at the service. */
@@ -263,7 +266,10 @@ export class ServiceClient {
       if (halted) throw halted.kind === 'cancelled' ? halted : afterAttempts(halted, attempt);
     };
 
+    const budget = this.options.budget;
     for (let attempt = 1; ; attempt++) {
+      // Counted here, where every attempt passes, so the count is what the service received.
+      if (budget && !budget.take(method)) throw notSentError(info, budget.refusal());
       const started = Date.now();
       if (this.tracing) this.log.trace(`${method} ${info.path} ${traceHeaders(headers)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       let response: RawResponse;
@@ -287,6 +293,7 @@ export class ServiceClient {
       const refusedUnhandled = response.status === 429 && asked !== undefined;
       if (attempt > retries || !(isRead ? RETRY_STATUSES.has(response.status) : refusedUnhandled)) throw afterAttempts(failure, attempt);
       if (asked !== undefined && asked > this.maxRetryAfterMs) throw waitTooLongError(failure, asked, this.maxRetryAfterMs, attempt);
+      if (budget && !budget.allows(method)) throw afterAttempts(failure, attempt, `It was not sent again: ${budget.refusal()}.`);
       await pause(asked ?? this.delaysMs[attempt - 1] ?? 0, `the service answered ${response.status} ${statusText(response.status)}`, failure, attempt);
     }
   }

@@ -90,6 +90,11 @@ export const LIMITS = {
     setting: { name: 'convai.confirmRequestsAbove', minimum: 0, integer: true },
   },
   /**
+   * The most requests that run a test or write a command-line `test` run may send without --max-requests: a CI job
+   * has nobody to ask, and a suite mistyped to thousands of calls would spend before anyone saw it.
+   */
+  testRequests: { value: 1_000, unit: 'requests' },
+  /**
    * Children the ConvAI tree shows under one node before it pages by groups and name ranges: VS Code slows down
    * with thousands of children (extension contract, "Large tenants").
    */

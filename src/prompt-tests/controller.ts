@@ -36,7 +36,8 @@ function noteAt(text: string, location: vscode.Location): vscode.TestMessage {
 
 /** How sure a verdict is, when more than one run weighed it (contract: "Verdicts over repeated runs"). */
 function verdictOf(result: CaseResult): string | undefined {
-  return result.repeat > 1 || result.verdict === 'flaky' ? verdictLine(result) : undefined;
+  // No decided run, no rate: the errors or the cancellation say why.
+  return result.runs > 0 && (result.repeat > 1 || result.verdict === 'flaky') ? verdictLine(result) : undefined;
 }
 
 /** A conversation's turn in the Testing view: the text it sends, cut to a line. */
@@ -68,16 +69,15 @@ function locationOf(uri: vscode.Uri, item: vscode.TestItem): vscode.Location {
  */
 /**
  * A simulated case's criteria, each on its own item: its verdict over the calls, and when it failed, why (the judges'
- * reasoning). A criterion no answered call decided errored when calls errored, else was not reached.
+ * reasoning); when calls or judges errored, or the run was cancelled, why it was not decided.
  */
 function reportCriteria(run: vscode.TestRun, placing: Placing, item: vscode.TestItem, result: CaseResult): void {
   for (const child of childrenOf(item)) {
     const where = locationOf(placing.uri, child);
     const tally = result.criteria?.find((c) => c.name === child.label);
-    if (!tally || tally.runs === 0) {
-      if (result.errors > 0) run.errored(child, noteAt(errorsLine(result), where));
-      else run.skipped(child);
-    } else if (tally.verdict === 'fail') run.failed(child, [verdictLine(tally), ...tally.reasons].map((text) => noteAt(text, where)));
+    if (!tally || tally.verdict === 'skipped') run.skipped(child);
+    else if (tally.verdict === 'error') run.errored(child, noteAt(tally.reason ?? 'not decided', where));
+    else if (tally.verdict === 'fail') run.failed(child, [verdictLine(tally), ...tally.reasons].map((text) => noteAt(text, where)));
     else {
       run.passed(child);
       run.appendOutput(`${result.name} › ${tally.name}: ${verdictLine(tally)}\r\n`, where, child);
@@ -88,7 +88,7 @@ function reportCriteria(run: vscode.TestRun, placing: Placing, item: vscode.Test
 function report(run: vscode.TestRun, placing: Placing, item: vscode.TestItem, testCase: TestCase, result: CaseResult, unsaved: string | undefined, transcript?: vscode.Uri): void {
   const where = locationOf(placing.uri, item);
   const verdict = verdictOf(result);
-  if (result.skipped) {
+  if (result.verdict === 'skipped') {
     run.skipped(item);
     // Cancelled partway: what ended is still evidence, told beside the case.
     if (result.details.length > 0) run.appendOutput(`${testCase.name}: ${[...tallyMessages(result), verdictLine(result)].join('; ')}\r\n`, where, item);
@@ -101,7 +101,7 @@ function report(run: vscode.TestRun, placing: Placing, item: vscode.TestItem, te
       ...[...tallyMessages(result), ...(verdict ? [verdict] : []), ...(unsaved ? [unsaved] : [])].map((text) => noteAt(text, where)),
       ...(transcript ? [transcriptMessage(transcript)] : []),
     ];
-    if (result.errors > 0 && result.failures.length === 0 && !result.skipped) run.errored(item, messages, result.durationMs);
+    if (result.verdict === 'error') run.errored(item, messages, result.durationMs);
     else run.failed(item, messages, result.durationMs);
   }
   // A passed test takes no message in VS Code's API: its verdict goes to the output, attached to it.

@@ -60,12 +60,12 @@ describe('contract: the command-line tool (test: simulated calls)', function () 
     assert.deepEqual(call?.criteria.map((c) => [c.name, c.runs, c.passes, c.verdict]), [['says how long a refund takes', 3, 3, 'pass'], ['reaches triage', 3, 3, 'pass'], ['ends soon', 3, 3, 'pass']]);
     assert.deepEqual(call?.transcript.map((l) => `${l.speaker}${l.prompt ? ` (${l.prompt})` : ''}`), ['caller', 'assistant (Support Greeting)', 'caller', 'assistant (Order Triage)', 'caller']);
     assert.match(call?.transcript.at(-1)?.text ?? '', /^\[end\]/);
-    // Per call: 2 answers, 2 caller lines, 3 judgements.
-    assert.equal(report.requests, 3 * 7);
+    // Per call: 2 answers, 2 caller lines, 3 judgements; and the listing the suite's prompt was found in.
+    assert.equal(report.requests, 3 * 7 + 1);
     const table = await run('goal.prompttest.json');
     assert.match(table.stdout, /^ {6}criterion "says how long a refund takes": PASS, 3\/3 passed, 95% interval 43–100%$/m);
     // At most 3 × (2 × 6 turns + 1 judged criterion × 3).
-    assert.match(table.stdout, /^21 requests sent \(the run could send at most 45\)$/m);
+    assert.match(table.stdout, /^22 requests sent: 21 that ran a test \(its cases could send at most 45, retries within 1000\), 1 read$/m);
   });
 
   it('fails a call a judge failed, the judge\'s reasoning in --json and in JUnit', async () => {
@@ -78,7 +78,7 @@ describe('contract: the command-line tool (test: simulated calls)', function () 
     const reasoning = 'This judge knows only the rubric about how many days a refund takes.';
     assert.deepEqual([call?.verdict, call?.passes, call?.runs], ['fail', 0, 3]);
     const { interval, ...kettle } = call?.criteria[1] as Criterion & { interval: number[] };
-    assert.deepEqual(kettle, { name: 'offers a new kettle', runs: 3, passes: 0, passRate: 0, verdict: 'fail', reasons: [reasoning, reasoning, reasoning] });
+    assert.deepEqual(kettle, { name: 'offers a new kettle', runs: 3, passes: 0, passRate: 0, verdict: 'fail', errors: 0, reasons: [reasoning, reasoning, reasoning] });
     assert.equal(interval[0], 0);
     assert.equal(call?.messages[0], `criterion "offers a new kettle": judged fail: ${reasoning}`);
     const xml = await readFile(path.join(work, 'fails.xml'), 'utf8');

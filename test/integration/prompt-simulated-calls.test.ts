@@ -27,6 +27,23 @@ describe('prompt test suites: simulated calls and judge files', () => {
   const ids: Record<'desk' | 'caller' | 'judge', number> = { desk: 0, caller: 0, judge: 0 };
   let folder: vscode.Uri;
   const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('convai');
+  /** A suite of one simulated call at the desk, judged on the refund's days and checked to stay at the desk. */
+  const callSuite = async (file: string, name: string, maxTurns: number): Promise<vscode.Uri> => {
+    const uri = vscode.Uri.joinPath(folder, file);
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(JSON.stringify({
+      target: { connection: CONNECTION, tenantId: TENANT },
+      prompt: 'Sim Desk',
+      cases: [{
+        name,
+        simulate: { caller: 'Sim Caller', persona: 'Your kettle broke.', opening: 'Hello? My kettle broke.', maxTurns },
+        criteria: [
+          { name: 'says how long a refund takes', judge: 'Sim Judge', rubric: 'The assistant tells the caller how many days a refund takes.' },
+          { name: 'stays at the desk', expect: { prompt: 'Sim Desk' } },
+        ],
+      }],
+    }, null, 2)));
+    return uri;
+  };
 
   before(async () => {
     await addConnection(CONNECTION);
@@ -49,19 +66,7 @@ describe('prompt test suites: simulated calls and judge files', () => {
   });
 
   it('runs a simulated call and answers each criterion\'s tally and the failed call\'s transcript, which opens with the judge\'s reasoning', async () => {
-    const uri = vscode.Uri.joinPath(folder, 'refund.prompttest.json');
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(JSON.stringify({
-      target: { connection: CONNECTION, tenantId: TENANT },
-      prompt: 'Sim Desk',
-      cases: [{
-        name: 'annoyed caller',
-        simulate: { caller: 'Sim Caller', persona: 'Your kettle broke.', opening: 'Hello? My kettle broke.', maxTurns: 2 },
-        criteria: [
-          { name: 'says how long a refund takes', judge: 'Sim Judge', rubric: 'The assistant tells the caller how many days a refund takes.' },
-          { name: 'stays at the desk', expect: { prompt: 'Sim Desk' } },
-        ],
-      }],
-    }, null, 2)));
+    const uri = await callSuite('refund.prompttest.json', 'annoyed caller', 2);
     await injectFaults(
       ...answers(ids.caller, ['When do I get my money?']),
       ...answers(ids.judge, [verdict('fail', 'The assistant never says how many days.', 'When do I get my money?')]),
@@ -85,6 +90,17 @@ describe('prompt test suites: simulated calls and judge files', () => {
     assert.match(text, /^\[fail\] says how long a refund takes \(judged by "Sim Judge"\)\n {2}reasoning: The assistant never says how many days\.\n {2}quote: "When do I get my money\?"$/m);
     assert.match(text, /^\[pass\] stays at the desk \(checked on the call\)$/m);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('answers error, not fail, of a criterion whose judge answered without a verdict, quoting the answer, and still decides the others', async () => {
+    const uri = await callSuite('unjudged.prompttest.json', 'unjudged call', 1);
+    await injectFaults(...answers(ids.judge, ['Sounds good to me.']));
+    const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', { uri: uri.toString() });
+    const [call] = result.cases;
+    assert.deepEqual([call?.verdict, call?.passed, call?.runs, call?.errors], ['error', false, 0, 1]);
+    assert.match(call?.reason ?? '', /^1 of 1 run errored \(so it is not counted\): criterion "says how long a refund takes": judge "Sim Judge" gave no verdict .*"Sounds good to me\."$/);
+    assert.deepEqual(call?.criteria?.map((c) => [c.name, c.verdict, c.runs, c.errors]), [['says how long a refund takes', 'error', 0, 1], ['stays at the desk', 'pass', 1, 0]]);
+    assert.match(call?.criteria?.[0]?.reason ?? '', /^1 of 1 call did not decide it \(so it is not counted\): judge "Sim Judge" gave no verdict .*"Sounds good to me\."$/);
   });
 
   it('runs a judge file and answers the judge\'s figures', async () => {

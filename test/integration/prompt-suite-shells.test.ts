@@ -63,13 +63,14 @@ describe('prompt test suites: one run for VS Code and the CLI', () => {
     // A failed request's message names the connection in VS Code, which the CLI has not: the one thing each shell words.
     const pick = (c: PromptTestCase): Partial<PromptTestCase> => ({ ...Object.fromEntries(FIELDS.map((f) => [f, c[f]])), messages: c.messages.map((m) => m.replace(`: ${CONNECTION}: `, ': ')) });
     assert.deepEqual(inEditor.cases.map((c) => [c.name, c.verdict, c.passed, c.runs, c.passes, c.errors]), [
-      ['errors first', 'fail', false, 1, 1, 2],
+      ['errors first', 'error', false, 1, 1, 2],
       ['varies', 'flaky', true, 20, inEditor.cases[1]?.passes, 0],
       ['wrong value', 'fail', false, 1, 0, 0],
       ['always', 'pass', true, 1, 1, 0],
     ]);
     assert.ok((inEditor.cases[1]?.passes ?? 20) < 20, 'the seeded answers vary');
-    assert.match(inEditor.cases[0]?.messages[0] ?? '', /^2 of 3 runs errored \(no answer, so they are not counted\): .*500/);
+    assert.match(inEditor.cases[0]?.messages[0] ?? '', /^2 of 3 runs errored \(so they are not counted\): .*500/);
+    assert.match(inEditor.cases[0]?.reason ?? '', /^2 of 3 runs errored \(so they are not counted\): .*500/);
 
     await sameAnswers();
     const cli = vscode.extensions.getExtension('convai.convai-config')?.extensionPath;

@@ -71,6 +71,7 @@ describe('prompt tests: a simulated call\'s transcript document', () => {
     const result = (await runSuite(suite, service(['no verdict here']))).cases[0] ?? assert.fail();
     const text = callTranscriptText(suite.cases[0] ?? assert.fail(), result, 'refund.prompttest.json');
     assert.match(text, /^Simulated call "refund" \(refund\.prompttest\.json\)\nThe call, which failed\.\nIt errored \(no evidence either way\): criterion "says the days": judge "Judge" gave no verdict/);
-    assert.match(text, /^\[not decided\] says the days \(judged by "Judge"\): the call ended before it was$/m);
+    assert.match(text, /^\[error\] says the days \(judged by "Judge"\)\n {2}why: judge "Judge" gave no verdict \(.*\): "no verdict here"$/m);
+    assert.match(text, /^\[pass\] stays at the desk \(checked on the call\)$/m, 'a judge without a verdict keeps no other criterion from being decided');
   });
 });

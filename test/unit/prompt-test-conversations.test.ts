@@ -71,8 +71,8 @@ describe('prompt tests: conversations', () => {
     const sent: TurnRequest[] = [];
     const failing = Object.assign((c: unknown, context: ExecuteContext) => (context.turn?.turn === 2 ? Promise.reject(new Error('503 Service Unavailable')) : fakeService(sent)(c as never, context)), { prompts: { first: 1, names } });
     const failed = await runSuite(conversation([{ prompt_text: 'Hello' }, { prompt_text: 'Refund' }]), failing);
-    assert.deepEqual(failed.cases.map(caseMessages)[0], ['1 of 1 run errored (no answer, so it is not counted): turn 2: sent to "Billing" (2): 503 Service Unavailable']);
-    assert.deepEqual([failed.cases[0]?.errors, failed.cases[0]?.runs, failed.cases[0]?.verdict], [1, 0, 'fail']);
+    assert.deepEqual(failed.cases.map(caseMessages)[0], ['1 of 1 run errored (so it is not counted): turn 2: sent to "Billing" (2): 503 Service Unavailable']);
+    assert.deepEqual([failed.cases[0]?.errors, failed.cases[0]?.runs, failed.cases[0]?.verdict], [1, 0, 'error']);
     assert.equal(failed.cases[0]?.turns?.[1]?.error, 'turn 2: sent to "Billing" (2): 503 Service Unavailable');
   });
 

@@ -32,7 +32,7 @@ describe('prompt tests: a judge file run', () => {
     }), { concurrency: 1 });
     const byName = new Map(run.result.cases.map((c) => [c.name, c]));
     assert.deepEqual([...byName.values()].map((c) => [c.name, c.passed, c.verdict, c.runs, c.passes, c.errors]), [
-      ['agrees', true, 'pass', 3, 3, 0], ['split', true, 'flaky', 3, 2, 0], ['wrong', false, 'fail', 3, 1, 0], ['garbled', false, 'fail', 1, 0, 0], ['lost', false, 'fail', 0, 0, 1],
+      ['agrees', true, 'pass', 3, 3, 0], ['split', true, 'flaky', 3, 2, 0], ['wrong', false, 'fail', 3, 1, 0], ['garbled', false, 'fail', 1, 0, 0], ['lost', false, 'error', 0, 0, 1],
     ]);
     assert.equal(byName.get('wrong')?.failures[0]?.message, 'the judge said "pass" (2 of 3), labelled "fail": It gives a number.');
     assert.match(byName.get('garbled')?.failures[0]?.message ?? '', /^judge "Call Judge" gave no verdict .*"Looks fine!"/);

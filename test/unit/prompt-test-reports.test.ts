@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { baselineFor, BaselineError, parseBaseline } from '../../src/core/prompt-tests/baseline';
 import { caseReport, junitXml } from '../../src/core/prompt-tests/report';
 import { cut } from '../../src/core/text';
-import { caseMessages, caseResult, type CaseRun, type SuiteResult } from '../../src/core/prompt-tests/run';
+import { caseMessages, caseResult, verdictLine, type CaseRun, type SuiteResult } from '../../src/core/prompt-tests/run';
 import { inShard, parseShard } from '../../src/core/prompt-tests/shard';
 import type { TestCase } from '../../src/core/prompt-tests/suite';
 
@@ -14,7 +14,7 @@ const wrong = (expected: string, actual: string): CaseRun => ({
 const requestFailed: CaseRun = { passed: false, durationMs: 10, failures: [], error: '503 Service Unavailable' };
 const runs = (passes: number, total: number): CaseRun[] => Array.from({ length: total }, (_, i) => (i < passes ? pass : wrong('a', 'b')));
 const suiteOf = (...cases: SuiteResult['cases']): SuiteResult => ({
-  passed: cases.filter((c) => c.passed).length, failed: cases.filter((c) => !c.passed && !c.skipped).length, skipped: cases.filter((c) => c.skipped).length, cases, requests: 0,
+  passed: cases.filter((c) => c.passed).length, failed: cases.filter((c) => !c.passed && !c.skipped).length, skipped: cases.filter((c) => c.skipped).length, cases,
 });
 
 describe('prompt test reports: JUnit XML', () => {
@@ -28,7 +28,7 @@ describe('prompt test reports: JUnit XML', () => {
     const xml = junitXml([{ name: 'a.prompttest.json', result }]);
     assert.match(xml, /<testsuites tests="4" failures="1" errors="1" skipped="1">/);
     assert.match(xml, /name="steady" time="0\.020"><properties><property name="runs" value="2"\/><property name="passes" value="2"\/><property name="errors" value="0"\/><property name="passRate" value="1"\/><property name="verdict" value="pass"\/><\/properties><\/testcase>/);
-    assert.match(xml, /name="down"[^\n]*<property name="runs" value="0"\/><property name="passes" value="0"\/><property name="errors" value="1"\/>[^\n]*<\/properties><error message="1 of 1 run errored \(no answer, so it is not counted\): 503 Service Unavailable">/);
+    assert.match(xml, /name="down"[^\n]*<property name="runs" value="0"\/><property name="passes" value="0"\/><property name="errors" value="1"\/>[^\n]*<property name="verdict" value="error"\/><\/properties><error message="1 of 1 run errored \(so it is not counted\): 503 Service Unavailable">/);
     assert.match(xml, /name="wrong"[^\n]*<failure message="response: is not equal to the expected value: expected Bonjour, actual &lt;Hello&gt;">/);
     assert.match(xml, /name="later"[^\n]*<skipped message="not run: the run was cancelled"\/><\/testcase>/);
   });
@@ -47,17 +47,25 @@ describe('prompt test reports: JUnit XML', () => {
 
   it('keeps errored runs apart from the evidence: out of runs, the rate and the interval, and the case never passes', () => {
     const result = caseResult(testCase('e', 10, 0.5), [...runs(7, 7), requestFailed, requestFailed, requestFailed]);
-    assert.deepEqual([result.runs, result.passes, result.errors, result.passRate, result.verdict, result.passed], [7, 7, 3, 1, 'fail', false]);
+    assert.deepEqual([result.runs, result.passes, result.errors, result.passRate, result.verdict, result.passed], [7, 7, 3, 1, 'error', false]);
     assert.deepEqual(result.interval, caseResult(testCase('e', 7), runs(7, 7)).interval);
-    assert.deepEqual(caseMessages(result), ['3 of 10 runs errored (no answer, so they are not counted): 503 Service Unavailable']);
+    assert.deepEqual(caseMessages(result), ['3 of 10 runs errored (so they are not counted): 503 Service Unavailable']);
     assert.match(junitXml([{ name: 'a', result: suiteOf(result) }]), /<testsuites tests="1" failures="0" errors="1" skipped="0">/);
   });
 
   it('reports what ended of a case a cancellation cut short, and does not pass it', () => {
     const result = caseResult(testCase('s', 20), runs(14, 14));
-    assert.deepEqual([result.runs, result.passes, result.skipped, result.passed], [14, 14, true, false]);
+    assert.deepEqual([result.runs, result.passes, result.skipped, result.passed, result.verdict, result.reason], [14, 14, true, false, 'skipped', 'stopped: the run was cancelled after 14 of 20 runs']);
     assert.deepEqual(caseMessages(result), ['stopped: the run was cancelled after 14 of 20 runs']);
-    assert.match(junitXml([{ name: 'a', result: suiteOf(result) }]), /<property name="runs" value="14"\/>.*<skipped message="stopped: the run was cancelled after 14 of 20 runs"\/>/);
+    assert.match(junitXml([{ name: 'a', result: suiteOf(result) }]), /<property name="runs" value="14"\/>.*<property name="verdict" value="skipped"\/><\/properties><skipped message="stopped: the run was cancelled after 14 of 20 runs"\/>/);
+  });
+
+  it('says error, not fail, of a case whose every run errored, with the reason and no rate of nothing', () => {
+    const result = caseResult(testCase('down', 3), [requestFailed, requestFailed, requestFailed]);
+    assert.deepEqual([result.verdict, result.passed, result.runs, result.reason], ['error', false, 0, '3 of 3 runs errored (so they are not counted): 503 Service Unavailable']);
+    assert.deepEqual(caseMessages(result), ['3 of 3 runs errored (so they are not counted): 503 Service Unavailable'], 'no "passed 0 of 0 answered runs"');
+    assert.deepEqual([caseReport(result).verdict, caseReport(result).reason], ['error', result.reason]);
+    assert.equal(verdictLine(result), 'error', 'no "0/0 passed, 95% interval 0–100%"');
   });
 });
 

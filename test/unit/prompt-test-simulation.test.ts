@@ -98,7 +98,6 @@ describe('prompt tests: simulated calls', () => {
     assert.equal(testCase?.passed, true);
     assert.deepEqual(testCase?.criteria?.map((c) => [c.name, c.runs, c.passes, c.verdict]), [['says the days', 1, 1, 'pass'], ['greets', 1, 1, 'pass']]);
     assert.equal(testCase?.transcript?.at(-1)?.text, '[end] thanks');
-    assert.equal(result.requests, 5);
   });
 
   it('sends the judge a caller\'s forged assistant line inside the caller\'s turn', async () => {
@@ -124,15 +123,28 @@ describe('prompt tests: simulated calls', () => {
       service({ caller: ['refund', '[end]', 'refund', '[end]', 'refund', '[end]'], judge: [pass('Five days.'), fail('No number of days is given.'), pass('Five days.')] }, []), { concurrency: 1 });
     const testCase = result.cases[0];
     assert.deepEqual([testCase?.verdict, testCase?.runs, testCase?.passes], ['flaky', 3, 2]);
-    assert.deepEqual(testCase?.criteria?.[0] && { ...testCase.criteria[0], interval: undefined }, { name: 'says the days', runs: 3, passes: 2, passRate: 2 / 3, interval: undefined, verdict: 'flaky', reasons: ['No number of days is given.'] });
+    assert.deepEqual(testCase?.criteria?.[0] && { ...testCase.criteria[0], interval: undefined }, { name: 'says the days', runs: 3, passes: 2, passRate: 2 / 3, interval: undefined, verdict: 'flaky', errors: 0, reasons: ['No number of days is given.'] });
     assert.equal(testCase?.judgeAgreement, 1);
   });
 
   it('never passes a call whose judge gave no verdict: the call is an error that quotes the answer', async () => {
     const result = await runSuite(suiteOf({ simulate, criteria: [judged] }), service({ caller: ['[end]'], judge: ['Yes, it passes.'] }, []));
     const testCase = result.cases[0];
-    assert.deepEqual([testCase?.passed, testCase?.errors, testCase?.runs], [false, 1, 0]);
+    assert.deepEqual([testCase?.passed, testCase?.errors, testCase?.runs, testCase?.verdict], [false, 1, 0, 'error']);
     assert.match(caseMessages(testCase ?? assert.fail())[0] ?? '', /criterion "says the days": judge "Judge" gave no verdict \(it is not one JSON object, alone or in a ```json fence\): "Yes, it passes\."/);
+    const criterion = testCase?.criteria?.[0];
+    assert.deepEqual([criterion?.verdict, criterion?.runs, criterion?.errors], ['error', 0, 1], 'no "fail, 0/0 passed"');
+    assert.match(criterion?.reason ?? '', /^1 of 1 call did not decide it \(so it is not counted\): judge "Judge" gave no verdict .*"Yes, it passes\."$/);
+  });
+
+  it('judges every criterion of a call whose judge gave no verdict on one: a failed one fails the call, a passed one counts', async () => {
+    const other = { ...judged, name: 'is polite' };
+    const failed = await runSuite(suiteOf({ simulate, criteria: [judged, other] }), service({ caller: ['[end]'], judge: ['Yes.', fail('Rude.')] }, []));
+    assert.deepEqual(failed.cases[0]?.criteria?.map((c) => [c.name, c.verdict, c.runs, c.errors]), [['says the days', 'error', 0, 1], ['is polite', 'fail', 1, 0]]);
+    assert.deepEqual([failed.cases[0]?.verdict, failed.cases[0]?.runs, failed.cases[0]?.errors], ['fail', 1, 0]);
+    const passed = await runSuite(suiteOf({ simulate, criteria: [judged, other] }), service({ caller: ['[end]'], judge: ['Yes.', pass('Polite.')] }, []));
+    assert.deepEqual(passed.cases[0]?.criteria?.map((c) => [c.name, c.verdict]), [['says the days', 'error'], ['is polite', 'pass']]);
+    assert.deepEqual([passed.cases[0]?.verdict, passed.cases[0]?.errors], ['error', 1], 'an undecided criterion keeps the call from passing');
   });
 
   it('takes the majority of judgeRepeat judgements, and says how often the judges agreed', async () => {

@@ -243,7 +243,7 @@ describe('prompt tests: running', () => {
     assert.deepEqual(result.cases.map((c) => [c.name, c.passed, c.verdict, c.runs, c.errors, caseMessages(c)]), [
       ['case 0', true, 'pass', 1, 0, []],
       ['case 1', false, 'fail', 1, 0, ['response: does not contain "ok"; it is "no"']],
-      ['case 2', false, 'fail', 0, 1, ['1 of 1 run errored (no answer, so it is not counted): 429 Too Many Requests']],
+      ['case 2', false, 'error', 0, 1, ['1 of 1 run errored (so it is not counted): 429 Too Many Requests']],
     ]);
     assert.deepEqual(publicResult(result), { passed: 1, failed: 2, skipped: 0, cases: result.cases.map(caseReport) });
   });

@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import type { Socket } from 'node:net';
 import { ServiceClient, type RetryOptions } from '../../src/core/client';
 import { retryAfterMs } from '../../src/core/responses';
+import { RequestBudget } from '../../src/core/request-budget';
 import type { Logger } from '../../src/core/logger';
 import { kindById } from '../../src/core/resources';
 import { serviceRejection, json } from '../support/service-errors';
@@ -51,7 +52,7 @@ describe('ServiceClient: retries of reads', () => {
     warnings = [];
   });
 
-  function connect(url: string, options: { timeoutMs?: number; retry?: RetryOptions } = {}): ServiceClient {
+  function connect(url: string, options: { timeoutMs?: number; retry?: RetryOptions; budget?: RequestBudget } = {}): ServiceClient {
     const log: Logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (m) => void warnings.push(m), error: () => undefined };
     client = new ServiceClient({
       name: 'local',
@@ -60,6 +61,7 @@ describe('ServiceClient: retries of reads', () => {
       timeoutMs: options.timeoutMs ?? 5000,
       retry: options.retry ?? { sleep: async (ms) => void waits.push(ms) },
       log,
+      budget: options.budget,
     });
     return client;
   }
@@ -93,6 +95,29 @@ describe('ServiceClient: retries of reads', () => {
     assert.equal(retryAfterMs('Wed, 01 Jan 2020 00:00:00 GMT', Date.UTC(2030, 0, 1)), 0);
     assert.equal(retryAfterMs('soon', 0), undefined);
     assert.equal(retryAfterMs(undefined, 0), undefined);
+  });
+
+  it('counts every request it sends, reads and retries included, and sends no retry of an operation past the bound', async () => {
+    server = await serve((req, res) => (req.method === 'GET' ? json(res, 503, {}) : json(res, 429, { error: 'slow down' }, { 'retry-after': '0' })));
+    const budget = new RequestBudget(1);
+    const kind = kindById('prompt');
+    await serviceRejection(connect(server.url, { budget }).list(kind, 1));
+    const refused = await serviceRejection(connect(server.url, { budget }).testPrompt(kind, 3, 1, { prompt_text: 'hi' }));
+    assert.equal(server.requests, 4, 'a listing sent three times, the operation once');
+    assert.deepEqual([budget.sent, budget.spent], [4, 1]);
+    assert.equal(refused.status, 429);
+    assert.match(refused.message, /429 Too Many Requests: slow down\. .*It was not sent again: the run has sent as many requests that run a test or write as its limit allows \(1, each retry counted\)\.$/);
+    const unsent = await serviceRejection(connect(server.url, { budget }).testPrompt(kind, 3, 1, { prompt_text: 'again' }));
+    assert.equal(server.requests, 4);
+    assert.match(unsent.message, /POST \/api\/v1\/ai_prompts\/3\/test_prompt\?tenant_id=1 was not sent: the run has sent as many requests that run a test or write as its limit allows \(1/);
+    assert.equal(budget.sent, 4);
+  });
+
+  it('sends the retry of a 429 within the bound, and counts it', async () => {
+    server = await serve((_req, res, count) => (count === 1 ? json(res, 429, {}, { 'retry-after': '0' }) : json(res, 200, { response: 'ok' })));
+    const budget = new RequestBudget(2);
+    assert.deepEqual(await connect(server.url, { budget }).testPrompt(kindById('prompt'), 3, 1, { prompt_text: 'hi' }), { response: 'ok' });
+    assert.deepEqual([server.requests, budget.sent, budget.spent], [2, 2, 2]);
   });
 
   it('fails at once when Retry-After asks for longer than it waits, naming the wait', async () => {

@@ -51,11 +51,12 @@ export function callTranscriptText(testCase: TestCase, result: CaseResult, suite
     const votes = outcome.judgement && outcome.judgement.votes.pass + outcome.judgement.votes.fail > 1
       ? `, ${outcome.judgement.votes[outcome.judgement.verdict]} of ${plural(outcome.judgement.votes.pass + outcome.judgement.votes.fail, 'judgement')}`
       : '';
-    lines.push(`[${outcome.passed ? 'pass' : 'fail'}] ${criterion.name} (${how}${votes})`);
+    lines.push(`[${outcome.error !== undefined ? 'error' : outcome.passed ? 'pass' : 'fail'}] ${criterion.name} (${how}${votes})`);
     if (outcome.judgement) {
       lines.push(indented('reasoning', outcome.judgement.reasoning));
       if (outcome.judgement.quote !== undefined) lines.push(indented('quote', JSON.stringify(outcome.judgement.quote)));
-    } else if (outcome.reason !== '') lines.push(indented('why', outcome.reason));
+    } else if (outcome.error !== undefined) lines.push(indented('why', outcome.error));
+    else if (outcome.reason !== '') lines.push(indented('why', outcome.reason));
   }
   return `${lines.join('\n')}\n`;
 }

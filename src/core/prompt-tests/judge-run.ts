@@ -103,17 +103,13 @@ export async function runJudgeFile(file: JudgeFile, judgeName: string, ask: AskJ
   const now = options.now ?? (() => performance.now());
   const signal = options.signal ?? new AbortController().signal;
   const outcomes = new Map<Label, LabelOutcome>();
-  let requests = 0;
   const cases = await mapWithLimit(file.labels, options.concurrency ?? LIMITS.testConcurrency.value, async (label) => {
     if (signal.aborted) return finish(label, undefined);
     options.onLabelStarted?.(label);
     const started = now();
     const request = { rubric: label.rubric, criterion: label.name, transcript: label.transcript };
     try {
-      const judgement = await judgeCriterion((inputs) => {
-        requests++;
-        return ask(inputs, signal);
-      }, request, file.repeat, judgeName);
+      const judgement = await judgeCriterion((inputs) => ask(inputs, signal), request, file.repeat, judgeName);
       outcomes.set(label, { expected: label.expected, judged: judgement.verdict, unanimous: judgement.unanimous });
       return finish(label, { judgement, durationMs: now() - started }, judgement);
     } catch (error) {
@@ -135,7 +131,6 @@ export async function runJudgeFile(file: JudgeFile, judgeName: string, ask: AskJ
     failed: cases.filter((c) => !c.passed && !c.skipped).length,
     skipped: cases.filter((c) => c.skipped).length,
     cases,
-    requests,
   };
   const calibration = calibrate(file.labels.flatMap((label) => outcomes.get(label) ?? []));
   const messages = fileMessages(calibration, file.minKappa, result, file.labels.filter((label) => !outcomes.has(label)));

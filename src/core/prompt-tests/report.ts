@@ -29,6 +29,8 @@ export interface CaseReport {
   name: string;
   passed: boolean;
   verdict: Verdict;
+  /** Why the verdict is `error` or `skipped`. */
+  reason?: string;
   runs: number;
   passes: number;
   errors: number;
@@ -64,9 +66,9 @@ function turnReport(turn: TurnResult): TurnReport {
 
 /** A case as `test --json` prints it: `runs` a count, and `regressed` only when a baseline found a drop. */
 export function caseReport(result: CaseResult): CaseReport {
-  const { name, passed, verdict, runs, passes, errors, passRate, interval, regressed } = result;
+  const { name, passed, verdict, reason, runs, passes, errors, passRate, interval, regressed } = result;
   return {
-    name, passed, verdict, runs, passes, errors, passRate, interval, ...(regressed ? { regressed: true } : {}), messages: detailedMessages(result),
+    name, passed, verdict, ...(reason !== undefined ? { reason } : {}), runs, passes, errors, passRate, interval, ...(regressed ? { regressed: true } : {}), messages: detailedMessages(result),
     // A simulated call's answers are in its transcript, with the caller's lines between them.
     ...(result.turns && !result.transcript ? { turns: result.turns.map(turnReport) } : {}),
     ...(result.criteria ? { criteria: result.criteria } : {}),
@@ -86,11 +88,6 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
-/** A failed request means the case could not be checked: CI systems show that apart from a wrong answer. */
-function requestFailed(result: CaseResult): boolean {
-  return !result.passed && !result.skipped && result.errors > 0;
-}
-
 function properties(result: CaseResult): string {
   const values: Array<[string, string]> = [
     ['runs', String(result.runs)], ['passes', String(result.passes)], ['errors', String(result.errors)], ['passRate', String(result.passRate)], ['verdict', result.verdict],
@@ -100,11 +97,12 @@ function properties(result: CaseResult): string {
   return `<properties>${values.map(([name, value]) => `<property name="${xml(name)}" value="${xml(value)}"/>`).join('')}</properties>`;
 }
 
+/** The case's verdict as CI systems read it: a run that errored could not be checked, apart from a wrong answer. */
 function outcome(result: CaseResult, text: (words: string) => string): string {
   if (result.passed) return '';
-  if (result.skipped) return `<skipped message="${xml(text(caseMessages(result).join('; ')))}"/>`;
+  if (result.verdict === 'skipped') return `<skipped message="${xml(text(caseMessages(result).join('; ')))}"/>`;
   const messages = detailedMessages(result).map(text);
-  const tag = requestFailed(result) ? 'error' : 'failure';
+  const tag = result.verdict === 'error' ? 'error' : 'failure';
   return `<${tag} message="${xml(messages[0] ?? 'failed')}">${xml(messages.join('\n'))}</${tag}>`;
 }
 
@@ -117,9 +115,9 @@ export function junitXml(suites: ReadonlyArray<{ name: string; result: SuiteResu
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const count = (cases: readonly CaseResult[]): { tests: number; failures: number; errors: number; skipped: number } => ({
     tests: cases.length,
-    failures: cases.filter((c) => !c.passed && !c.skipped && !requestFailed(c)).length,
-    errors: cases.filter(requestFailed).length,
-    skipped: cases.filter((c) => c.skipped).length,
+    failures: cases.filter((c) => c.verdict === 'fail').length,
+    errors: cases.filter((c) => c.verdict === 'error').length,
+    skipped: cases.filter((c) => c.verdict === 'skipped').length,
   });
   const counts = (c: ReturnType<typeof count>): string => `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}"`;
   lines.push(`<testsuites ${counts(count(suites.flatMap((s) => s.result.cases)))}>`);

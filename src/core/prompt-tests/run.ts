@@ -43,8 +43,12 @@ export interface CaseRun {
   criteria?: CriterionOutcome[];
 }
 
-/** `pass`: every run passed; `flaky`: some failed, but the rate meets minPassRate; `fail`: it does not, or a run errored. */
-export type Verdict = 'pass' | 'flaky' | 'fail';
+/**
+ * `pass`: every run passed; `flaky`: some failed, but the rate meets minPassRate; `fail`: it does not, or a baseline
+ * saw it drop. A case or criterion that a run did not decide is neither: `error` when a run that ended errored (no
+ * answer, or a judge's answer without a verdict), `skipped` when it did not finish (cancelled, or not reached).
+ */
+export type Verdict = 'pass' | 'flaky' | 'fail' | 'error' | 'skipped';
 
 /** Why a baseline failed a case whose rate alone would pass it. */
 export interface Regression {
@@ -58,6 +62,8 @@ export interface CaseResult {
   /** Did not finish: cancelled before its last run ended. `runs` and `errors` say how far it went. */
   skipped: boolean;
   verdict: Verdict;
+  /** Why the verdict is `error` or `skipped`: how many runs errored and why, or how far a cancelled case went. */
+  reason?: string;
   /** Runs that were answered: the evidence. */
   runs: number;
   passes: number;
@@ -98,6 +104,10 @@ export interface CriterionTally {
   passRate: number;
   interval: [number, number];
   verdict: Verdict;
+  /** Why the verdict is `error` or `skipped`: the calls that did not decide it and why. */
+  reason?: string;
+  /** Calls that ended without deciding it: the call or its judge errored. */
+  errors: number;
   /** Why it failed, in up to three failed calls (a judge's reasoning). */
   reasons: string[];
 }
@@ -110,8 +120,6 @@ export interface SuiteResult {
   cases: CaseResult[];
   /** With a baseline: how many of the cases that ran had a tally there to be compared with. */
   baseline?: { compared: number; cases: number };
-  /** Requests sent, every caller and judge request included. */
-  requests: number;
 }
 
 /** One request's context: a cancellation, the turn of a conversation it sends, and a report of waits before retries. */
@@ -155,23 +163,49 @@ function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
   return [...seen.values()];
 }
 
-function verdictOf(passes: number, runs: number, minPassRate: number): Verdict {
-  const rate = runs === 0 ? 0 : passes / runs;
-  return runs > 0 && passes === runs ? 'pass' : runs > 0 && rate >= minPassRate ? 'flaky' : 'fail';
+/** What a verdict is decided from: the decided runs, the errored ones, and whether every run ended. */
+interface Evidence extends Tally {
+  errors: number;
+  finished: boolean;
+  minPassRate: number;
+  regressed?: boolean;
 }
 
-/** A simulated case's criteria weighed over its answered calls, its shown call's transcript, and how often judges agreed. */
-function criteriaOf(testCase: TestCase, answered: readonly CaseRun[], shown: CaseRun | undefined): Pick<CaseResult, 'criteria' | 'transcript' | 'judgeAgreement'> {
+/** The one rule of a verdict, for cases and criteria alike: only decided runs pass or fail anything. */
+function verdictOf({ passes, runs, errors, finished, minPassRate, regressed }: Evidence): Verdict {
+  if (!finished || runs + errors === 0) return 'skipped';
+  if (errors > 0) return 'error';
+  if (regressed) return 'fail';
+  return passes === runs ? 'pass' : passes / runs >= minPassRate ? 'flaky' : 'fail';
+}
+
+/** "not judged: the run was cancelled", "2 of 3 calls did not decide it: <why>". */
+function criterionReason(verdict: Verdict, errors: number, ended: number, why: readonly string[]): string | undefined {
+  if (verdict === 'error') return `${errors} of ${plural(ended, 'call')} did not decide it (so ${errors === 1 ? 'it is' : 'they are'} not counted): ${why.join('; ')}`;
+  if (verdict === 'skipped') return ended === 0 ? 'not judged: the run was cancelled before a call ended' : `stopped: the run was cancelled after ${plural(ended, 'call')}`;
+  return undefined;
+}
+
+/**
+ * A simulated case's criteria, each weighed over the calls that decided it (a call that errored before its judges, or
+ * whose judge gave no verdict, decided nothing of it), its shown call's transcript, and how often judges agreed.
+ */
+function criteriaOf(testCase: TestCase, details: readonly CaseRun[], shown: CaseRun | undefined): Pick<CaseResult, 'criteria' | 'transcript' | 'judgeAgreement'> {
+  const finished = details.length === testCase.repeat;
   const criteria = (testCase.criteria ?? []).map(({ name }): CriterionTally => {
-    const outcomes = answered.flatMap((run) => run.criteria?.filter((c) => c.name === name) ?? []);
+    const ended = details.map((run) => run.criteria?.find((c) => c.name === name) ?? { name, passed: false, reason: '', error: run.error ?? 'not judged' });
+    const outcomes = ended.filter((o) => o.error === undefined);
     const passes = outcomes.filter((o) => o.passed).length;
     const tally = { passes, runs: outcomes.length };
+    const errors = ended.length - outcomes.length;
+    const verdict = verdictOf({ ...tally, errors, finished, minPassRate: testCase.minPassRate });
+    const reason = criterionReason(verdict, errors, ended.length, [...new Set(ended.flatMap((o) => (o.error === undefined ? [] : [o.error])))]);
     return {
-      name, ...tally, passRate: tally.runs === 0 ? 0 : passes / tally.runs, interval: wilsonInterval(tally),
-      verdict: verdictOf(passes, tally.runs, testCase.minPassRate), reasons: outcomes.filter((o) => !o.passed).slice(0, 3).map((o) => o.reason),
+      name, ...tally, passRate: tally.runs === 0 ? 0 : passes / tally.runs, interval: wilsonInterval(tally), verdict, ...(reason ? { reason } : {}), errors,
+      reasons: outcomes.filter((o) => !o.passed).slice(0, 3).map((o) => o.reason),
     };
   });
-  const judged = answered.flatMap((run) => run.criteria?.flatMap((c) => (c.judgement ? [c.judgement.unanimous] : [])) ?? []);
+  const judged = details.flatMap((run) => run.criteria?.flatMap((c) => (c.judgement ? [c.judgement.unanimous] : [])) ?? []);
   return {
     criteria,
     ...(shown?.transcript ? { transcript: shown.transcript } : {}),
@@ -192,15 +226,17 @@ export function caseResult(testCase: TestCase, details: CaseRun[], before?: Tall
   const skipped = details.length < testCase.repeat;
   const now: Tally = { passes, runs };
   const regressed = before !== undefined && !skipped && droppedSignificantly(before, now) ? { before, p: dropPValue(before, now) } : undefined;
-  const passed = !skipped && errors === 0 && passRate >= testCase.minPassRate && regressed === undefined;
-  const verdict: Verdict = !passed ? 'fail' : passes === runs ? 'pass' : 'flaky';
+  const verdict = verdictOf({ ...now, errors, finished: !skipped, minPassRate: testCase.minPassRate, regressed: regressed !== undefined });
+  const passed = verdict === 'pass' || verdict === 'flaky';
   const shown = details.find((r) => !r.passed) ?? details.at(-1);
+  const errorReasons = [...new Set(details.flatMap((r) => (r.error === undefined ? [] : [r.error])))];
+  const reason = verdict === 'error' ? errorsLine({ errors, runs, errorReasons }) : verdict === 'skipped' ? stopLine({ runs, errors, repeat: testCase.repeat }) : undefined;
   return {
-    name: testCase.name, passed, skipped, verdict, runs, passes, errors, passRate, interval: wilsonInterval(now),
+    name: testCase.name, passed, skipped, verdict, ...(reason ? { reason } : {}), runs, passes, errors, passRate, interval: wilsonInterval(now),
     ...(regressed ? { regressed } : {}),
-    ...(testCase.criteria ? criteriaOf(testCase, answered, shown) : {}),
+    ...(testCase.criteria ? criteriaOf(testCase, details, shown) : {}),
     failures: unique(answered.flatMap((r) => r.failures), (f) => f.message),
-    errorReasons: [...new Set(details.flatMap((r) => (r.error === undefined ? [] : [r.error])))],
+    errorReasons,
     durationMs: details.reduce((sum, r) => sum + r.durationMs, 0),
     ...(shown?.turns ? { turns: shown.turns } : {}),
     details, repeat: testCase.repeat, minPassRate: testCase.minPassRate,
@@ -209,7 +245,8 @@ export function caseResult(testCase: TestCase, details: CaseRun[], before?: Tall
 
 /** "flaky: 14/20 passed, 95% interval 48–86%": a verdict with how sure it is. */
 export function verdictLine(result: Pick<CaseResult, 'verdict' | 'passes' | 'runs' | 'interval'>): string {
-  return `${result.verdict}: ${tallyLine(result)}`;
+  // No decided run, no rate: "0/0 passed, 95% interval 0–100%" would read as a result.
+  return result.runs > 0 ? `${result.verdict}: ${tallyLine(result)}` : result.verdict;
 }
 
 /** "14/20 passed, 95% interval 48–86%". */
@@ -226,18 +263,28 @@ export function regressionLine(result: Pick<CaseResult, 'passes' | 'runs'>, regr
   return `regressed: ${result.passes}/${result.runs} passed, against ${regression.before.passes}/${regression.before.runs} in the baseline (${pText(regression.p)})`;
 }
 
-/** "3 of 10 runs errored (no answer, so they are not counted): <why>". */
+/**
+ * "3 of 10 runs errored (so they are not counted): <why>": the why says what happened (a failed request, a judge's
+ * answer without a verdict, quoted), as an errored run may have had an answer, only no usable one.
+ */
 export function errorsLine(result: Pick<CaseResult, 'errors' | 'runs' | 'errorReasons'>): string {
   const of = result.errors + result.runs;
-  return `${result.errors} of ${plural(of, 'run')} errored (no answer, so ${result.errors === 1 ? 'it is' : 'they are'} not counted): ${result.errorReasons.join('; ')}`;
+  const counted = result.errors === 1 ? 'it is' : 'they are';
+  return `${result.errors} of ${plural(of, 'run')} errored (so ${counted} not counted): ${result.errorReasons.join('; ')}`;
+}
+
+/** "not run: the run was cancelled", "stopped: the run was cancelled after 3 of 10 runs". */
+function stopLine({ runs, errors, repeat }: Pick<CaseResult, 'runs' | 'errors' | 'repeat'>): string {
+  const ended = runs + errors;
+  return ended === 0 ? 'not run: the run was cancelled' : `stopped: the run was cancelled after ${ended} of ${plural(repeat, 'run')}`;
 }
 
 /** What a case that did not pass or finish says of its tally, apart from errors, a regression and failed assertions: a stop, or its rate. */
 export function tallyMessages(result: CaseResult): string[] {
   const lines: string[] = [];
-  const ended = result.runs + result.errors;
-  if (result.skipped) lines.push(ended === 0 ? 'not run: the run was cancelled' : `stopped: the run was cancelled after ${ended} of ${plural(result.repeat, 'run')}`);
-  else if (result.repeat > 1 && result.passRate < result.minPassRate) {
+  if (result.skipped) lines.push(stopLine(result));
+  // A rate of no decided run says nothing: the errors say why there is none.
+  else if (result.repeat > 1 && result.runs > 0 && result.passRate < result.minPassRate) {
     lines.push(`passed ${result.passes} of ${plural(result.runs, 'answered run')} (${percent(result.passRate)}); it needs ${percent(result.minPassRate)}`);
   }
   return lines;
@@ -267,15 +314,13 @@ async function answer(testCase: TestCase, execute: Execute, context: ExecuteCont
 
 /** One suite's cases run and judged; the one engine behind the CLI's `test` and the Testing view. */
 export async function runSuite(suite: Suite, execute: Execute, options: RunOptions = {}): Promise<SuiteResult> {
-  let requests = 0;
   const concurrency = options.concurrency ?? LIMITS.testConcurrency.value;
   // The concurrency bounds requests, not runs: a simulated call sends a dozen requests one after another, and calls
   // in flight side by side keep every slot busy while each waits for its own answers.
   const slot = limiter(concurrency);
-  const counted: Execute = Object.assign((testCase: TestCase, context: ExecuteContext) => slot(() => {
+  const slotted: Execute = Object.assign((testCase: TestCase, context: ExecuteContext) => slot(() => {
     // A request that waited for its slot past a cancellation is not sent.
     if (context.signal.aborted) return Promise.reject(new Error('cancelled before it was sent'));
-    requests++;
     return execute(testCase, context);
   }), { prompts: execute.prompts });
   const now = options.now ?? (() => performance.now());
@@ -295,7 +340,7 @@ export async function runSuite(suite: Suite, execute: Execute, options: RunOptio
     const started = now();
     let run: CaseRun;
     try {
-      const outcome = await answer(testCase, counted, context, now);
+      const outcome = await answer(testCase, slotted, context, now);
       const durationMs = Math.max(0, now() - started - waited);
       const failures = [...outcome.failures];
       if (testCase.maxMs !== undefined && durationMs > testCase.maxMs) {
@@ -329,6 +374,5 @@ export async function runSuite(suite: Suite, execute: Execute, options: RunOptio
     skipped: results.filter((r) => r.skipped).length,
     cases: results,
     ...(options.baseline ? { baseline: { compared, cases: results.filter((r) => !r.skipped).length } } : {}),
-    requests,
   };
 }

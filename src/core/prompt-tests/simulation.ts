@@ -57,6 +57,8 @@ export interface CriterionOutcome {
   reason: string;
   /** A judged criterion's majority. */
   judgement?: Judgement;
+  /** Why it was not decided: its judge's request failed, or the judge answered without a verdict (quoted). */
+  error?: string;
 }
 
 /** What a call came to, before its duration is weighed. */
@@ -155,12 +157,16 @@ export async function runSimulatedCall(testCase: TestCase, execute: Execute, con
       outcomes.push({ name: criterion.name, passed: judgement.verdict === 'pass', reason: judgement.reasoning, judgement });
     } catch (error) {
       if (context.signal.aborted) throw error;
-      return { failures: [], error: `criterion ${JSON.stringify(criterion.name)}: ${messageOf(error)}`, turns: call.turns, transcript: call.transcript, criteria: outcomes };
+      // Undecided, not failed; the other criteria are still judged (contract: "Simulated callers").
+      outcomes.push({ name: criterion.name, passed: false, reason: '', error: messageOf(error) });
     }
   }
-  const failures: CaseFailure[] = outcomes.filter((o) => !o.passed).map((o) => ({
+  const failures: CaseFailure[] = outcomes.filter((o) => !o.passed && o.error === undefined).map((o) => ({
     field: 'criterion', assertion: 'criterion', criterion: o.name,
     message: `criterion ${JSON.stringify(o.name)}: ${o.judgement ? `judged fail: ${o.reason}` : o.reason}`,
   }));
-  return { output: call.turns.at(-1)?.output, failures, turns: call.turns, transcript: call.transcript, criteria: outcomes };
+  // A criterion that failed decides the call; one left undecided keeps a call that would otherwise pass from passing.
+  const undecided = failures.length > 0 ? [] : outcomes.filter((o) => o.error !== undefined);
+  const error = undecided.length > 0 ? undecided.map((o) => `criterion ${JSON.stringify(o.name)}: ${o.error ?? ''}`).join('; ') : undefined;
+  return { output: call.turns.at(-1)?.output, failures, ...(error !== undefined ? { error } : {}), turns: call.turns, transcript: call.transcript, criteria: outcomes };
 }

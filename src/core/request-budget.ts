@@ -1,0 +1,40 @@
+/**
+ * What a run may send and what it sent (contract: "Simulated callers", cost).
+ * The client asks it before every request it sends, a retry included, so the
+ * count is what the service received. Requests that run a test or write
+ * (every method but GET) are held to the run's bound; reads are counted, never
+ * refused.
+ */
+
+/** A read: counted, not bounded. */
+function isRead(method: string): boolean {
+  return method === 'GET';
+}
+
+export class RequestBudget {
+  /** Every request sent: reads, operations, writes and each retry. */
+  sent = 0;
+  /** The requests sent that ran a test or wrote: what the bound holds. */
+  spent = 0;
+
+  /** `limit`: the most requests that run a test or write; set before the run's first such request (unlimited until then). */
+  constructor(public limit = Number.POSITIVE_INFINITY) {}
+
+  /** Whether one more request of `method` may be sent: asked before a retry's wait, so a refused retry waits for nothing. */
+  allows(method: string): boolean {
+    return isRead(method) || this.spent < this.limit;
+  }
+
+  /** Counts a request about to be sent; false, counting nothing, when the bound refuses it. */
+  take(method: string): boolean {
+    if (!this.allows(method)) return false;
+    this.sent++;
+    if (!isRead(method)) this.spent++;
+    return true;
+  }
+
+  /** Why a request was not sent (again). */
+  refusal(): string {
+    return `the run has sent as many requests that run a test or write as its limit allows (${this.limit}, each retry counted)`;
+  }
+}
