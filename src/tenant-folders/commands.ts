@@ -7,7 +7,7 @@ import { pushed } from '../core/changes';
 import { diskFolder } from '../core/tenant/folder-io';
 import { MANIFEST_FILE, slug, type Manifest } from '../core/tenant/manifest';
 import { planPush, type Plan } from '../core/tenant/plan';
-import { codeSpan } from '../core/tenant/plan-markdown';
+import { codeSpan } from '../core/markdown-code';
 import { planDocument, publicChange, type PublicChange } from '../core/tenant/plan-text';
 import { pullTenant } from '../core/tenant/pull';
 import { push, type PushResult } from '../core/tenant/push';

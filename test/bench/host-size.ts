@@ -18,7 +18,7 @@ export const HOST_FILES: readonly string[] = ['extension.js', 'undici.js'];
 export const FIRST_USE_FILES: readonly string[] = ['validators.js', 're2js.js', 'flow-map.js', 'jsonc.js', 'results-render.js'];
 
 /** KB over the undici-only bundle: issue 14's goal, which issue 29 keeps. */
-export const HOST_BUDGET_KB = 150;
+export const HOST_BUDGET_KB = 160;
 
 /** The paths of `files` in `dist`, each required to exist: a missing file would count as nothing. */
 export function distPaths(dist: string, files: readonly string[]): string[] {

@@ -4,7 +4,8 @@ import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
 import type { Manifest } from '../../src/core/tenant/manifest';
 import { planPush, type Change, type Plan } from '../../src/core/tenant/plan';
-import { codeSpan, MARKDOWN_LIMIT, PLAN_MARKER, planMarkdown } from '../../src/core/tenant/plan-markdown';
+import { codeSpan } from '../../src/core/markdown-code';
+import { MARKDOWN_LIMIT, PLAN_MARKER, planMarkdown } from '../../src/core/tenant/plan-markdown';
 import { pullIntoMemory } from '../../src/core/tenant/promote';
 import { startService } from '../service/server';
 

@@ -15,6 +15,7 @@ import { CREDENTIAL_MASK } from '../credentials';
 import { cut, plural } from '../text';
 import { LIMITS } from '../limits';
 import { inertLine, inertLines } from '../plain-text';
+import { codeSpan, longestRun } from '../markdown-code';
 import { hideUrlPasswords } from '../url-credentials';
 import type { Change, ChangeAction, FieldChange, Plan } from './plan';
 
@@ -41,25 +42,6 @@ export interface MarkdownOptions {
  */
 function shown(text: string): string {
   return String(hideUrlPasswords(text, CREDENTIAL_MASK));
-}
-
-function longestRun(text: string, char: string): number {
-  let longest = 0;
-  let run = 0;
-  for (const c of text) {
-    run = c === char ? run + 1 : 0;
-    longest = Math.max(longest, run);
-  }
-  return longest;
-}
-
-/** A code span its text cannot close: fenced by more backticks than the text's longest run (CommonMark 6.1). */
-export function codeSpan(text: string): string {
-  // Line breaks, controls and bidi overrides as escapes: a blank line would end a code span, U+202E reverse the text after it.
-  const inner = inertLine(text);
-  const fence = '`'.repeat(longestRun(inner, '`') + 1);
-  const padded = /^`|`$/.test(inner) || (/^ .*[^ ].* $/.test(inner)) ? ` ${inner} ` : inner;
-  return `${fence}${padded}${fence}`;
 }
 
 function htmlText(text: string): string {

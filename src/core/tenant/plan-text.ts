@@ -5,7 +5,7 @@
  */
 import type { Json } from '../json';
 import type { Change, Plan } from './plan';
-import { codeSpan } from './plan-markdown';
+import { codeSpan } from '../markdown-code';
 import { plural } from '../text';
 
 export interface ChangeRequest {
