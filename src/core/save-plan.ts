@@ -14,8 +14,9 @@ export interface FieldProblem {
 /** The fields of an agent's configuration prompt element that an update sends (section 2.5). */
 const AGENT_PROMPT_REQUEST_FIELDS = ['name', 'prompt', 'initial_response', 'voice'];
 
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/** Equal as JSON, whatever the order of an object's keys. */
+function same(a: Json | undefined, b: Json | undefined): boolean {
+  return canonical(a) === canonical(b);
 }
 
 /** A service-owned field whose value the user changed: the save is refused, naming the field. */
@@ -82,7 +83,7 @@ export function conflictingFields(kind: ResourceKind, sends: readonly string[], 
   const before = updateBody(kind, base);
   const now = updateBody(kind, current);
   const saved = updateBody(kind, edited);
-  return sends.filter((field) => !same(own(before, field), own(now, field)) && canonical(own(now, field)) !== canonical(own(saved, field)));
+  return sends.filter((field) => !same(own(before, field), own(now, field)) && !same(own(now, field), own(saved, field)));
 }
 
 /** The update body of a view: the fields it sends, as the service takes them. */

@@ -13,7 +13,6 @@ import { agentElementNames, agentElementsLeftOut, leftOutElementsNote } from '..
 import { PROMPT_PARTS } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import { messageOf } from '../core/text';
-import { plainText } from '../core/plain-text';
 import { TREE_PAGE_SIZE_SETTING, treePageSize } from '../shared/settings';
 import { toTreeItem, type ConnectionState } from './items';
 import { ConnectionNode, GroupNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
@@ -227,7 +226,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     if (!outcome.ok) return [this.notice(node, outcome.error)];
     const elements = agentElementNames(outcome.value).map((element): TreeNode => this.intern(new PartNode({ type: 'agentPrompt', ...at, segment: 'agents', element })));
     const leftOut = agentElementsLeftOut(outcome.value);
-    return leftOut.length === 0 ? elements : [...elements, this.intern(new NoticeNode(node.connectionName, node.key, 'left-out', plainText(leftOutElementsNote(leftOut))))];
+    return leftOut.length === 0 ? elements : [...elements, this.intern(new NoticeNode(node.connectionName, node.key, 'left-out', leftOutElementsNote(leftOut)))];
   }
 
   /** Redraws what shows the dropped listings; they load again when VS Code asks. */

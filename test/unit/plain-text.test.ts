@@ -23,6 +23,11 @@ describe('text shown as text', () => {
     assert.equal(plainText('already \\$(x)'), 'already \\$(x)');
   });
 
+  it('changes nothing of a text it has made plain, so a label built of plain parts may pass through it again', () => {
+    const once = plainText('[x](command:evil) $(zap) \u202E\u001b[31m');
+    assert.equal(plainText(once), once);
+  });
+
   it('escapes only the interpolated values of a template', () => {
     const name = '[x](command:evil) $(zap)\u202E';
     assert.equal(plain`$(cloud-upload) Saved ${name}`, '$(cloud-upload) Saved [x]\\(command:evil) \\$(zap)\\u202E');
