@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { failurePlace } from '../core/prompt-tests/places';
-import { errorsLine, regressionLine, tallyMessages, verdictLine, type CaseFailure, type CaseResult } from '../core/prompt-tests/run';
+import { errorsLine, regressionLine, tallyMessages, verdictLine } from '../core/prompt-tests/case-messages';
+import type { CaseFailure, CaseResult } from '../core/prompt-tests/types';
 import { requestBound } from '../core/prompt-tests/cost';
 import { parseSuite, SUITE_SUFFIX, type TestCase, type Turn } from '../core/prompt-tests/suite';
 import { COMMANDS } from '../commands';

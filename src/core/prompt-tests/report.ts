@@ -1,9 +1,8 @@
 /** A suite's results as the contract returns them, as `test --json` prints them and as CI systems read them (JUnit XML). */
-import type { TurnResult } from './conversation';
 import { cut } from '../text';
 import { inertLines } from '../plain-text';
-import { caseMessages, type CaseResult, type CriterionTally, type SuiteResult, type Verdict } from './run';
-import type { TranscriptLine } from './simulation';
+import { caseMessages } from './case-messages';
+import type { CaseResult, CriterionTally, SuiteResult, TranscriptLine, TurnResult, Verdict } from './types';
 
 /** `convai.runPromptTests`'s answer: the counts and every case as `test --json` reports it. */
 export function publicResult(result: SuiteResult): { passed: number; failed: number; skipped: number; cases: CaseReport[] } {
