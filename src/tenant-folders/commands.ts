@@ -8,11 +8,13 @@ import { diskFolder } from '../core/tenant/folder-io';
 import { MANIFEST_FILE, slug, type Manifest } from '../core/tenant/manifest';
 import { planPush, type Plan } from '../core/tenant/plan';
 import { codeSpan } from '../core/markdown-code';
-import { planDocument, publicChange, type PublicChange } from '../core/tenant/plan-text';
+import { publicChange, type PublicChange } from '../core/tenant/plan-text';
+import { planMarkdown } from '../core/tenant/plan-markdown';
+import { planVerdict } from '../core/tenant/plan-verdict';
 import { pullTenant } from '../core/tenant/pull';
 import { push, type PushResult } from '../core/tenant/push';
 import { PushRefused } from '../core/tenant/push-refused';
-import { verifySavedPlan } from '../core/tenant/saved-plan';
+import { verifySavedPlan } from '../core/tenant/saved-plan-check';
 import type { Connections } from '../connections/registry';
 import type { Changes } from '../documents/changes';
 import type { Log } from '../log';
@@ -199,7 +201,7 @@ async function pushFolder(connections: Connections, changes: Changes, log: Log, 
   if (!planned) return undefined;
   const { folder, connection, plan } = planned;
   events.planned(folder, plan);
-  const conflicted = plan.changes.some((c) => c.action === 'conflict');
+  const verdict = planVerdict(plan);
   for (const note of plan.notes) log.for('tenant-folders').info(note);
   if (connections.require(connection).readOnly) throw new Error(`Not pushed: the connection "${connection}" is read-only (readOnly in convai.connections). Nothing was sent.`);
   if (!programmatic) {
@@ -207,7 +209,7 @@ async function pushFolder(connections: Connections, changes: Changes, log: Log, 
       void vscode.window.showInformationMessage('Nothing to push: no change in the folder since the pull.');
       return { applied: [] };
     }
-    if (!conflicted && plan.problems.length === 0) {
+    if (verdict.pushable) {
       const choice = await vscode.window.showWarningMessage(plain`Push ${plural(plan.changes.length, 'change')} to tenant ${plan.manifest.tenantId} on ${connection}?`, { modal: true, detail: confirmation(plan) }, PUSH);
       if (choice !== PUSH) return undefined;
     }
@@ -223,14 +225,14 @@ async function pushFolder(connections: Connections, changes: Changes, log: Log, 
     result = programmatic ? await run() : await cancellable(`Pushing to tenant ${plan.manifest.tenantId} on ${connection}`, run);
   } catch (error) {
     // Refused for a conflict, before sending or during the push; a refusal for problems is fixed in the folder.
-    if (!programmatic && error instanceof PushRefused && (conflicted || plan.problems.length === 0)) {
+    if (!programmatic && error instanceof PushRefused && (verdict.conflicts.length > 0 || verdict.pushable)) {
       offerPullAgain(connections, log, events, folder, error);
       return undefined;
     }
     throw error;
   } finally {
     // Refused up front, the push wrote nothing: the plan just shown still holds.
-    if (!conflicted && plan.problems.length === 0) events.written(folder, 'push');
+    if (verdict.pushable) events.written(folder, 'push');
     // What was applied before a failure too shows in the tree (created resources too) and the open documents: one change.
     await changes.report(pushed(connection, plan.manifest.tenantId, plan.changes));
   }
@@ -251,7 +253,7 @@ async function showPlan(connections: Connections, view: PlanView, events: Folder
   const planned = programmatic ? await plannedFolder(connections, arg) : await cancellable('Planning the push…', (signal) => plannedFolder(connections, arg, signal));
   if (!planned) return undefined;
   events.planned(planned.folder, planned.plan);
-  if (!programmatic) await view.show(planned.folder, planDocument(planned.plan, planned.folder));
+  if (!programmatic) await view.show(planned.folder, planMarkdown(planned.plan, { preview: { folder: planned.folder } }));
   if (out !== undefined) {
     await writeSavedPlan(planned.plan, planned.folder, out);
     if (!programmatic) void vscode.window.showInformationMessage(plain`Saved the plan to ${out}; "ConvAI: Push Saved Plan…" pushes exactly it, or nothing if the folder or the service moved.`);
@@ -270,7 +272,7 @@ async function replanPreview(connections: Connections, view: PlanView, events: F
     const planned = await plannedFolder(connections, { folder });
     if (!planned) return;
     events.planned(folder, planned.plan);
-    await view.update(folder, planDocument(planned.plan, folder));
+    await view.update(folder, planMarkdown(planned.plan, { preview: { folder } }));
   } catch (error) {
     log.for('tenant-folders').warn(`${folder}: the plan preview could not be planned again: ${messageOf(error)}`);
     await view.update(folder, `# Push plan of ${codeSpan(folder)}\n\nOut of date: the folder was pushed or pulled since this plan, and planning it again failed: ${codeSpan(messageOf(error))}\n\nRun Plan Push again.\n`);
