@@ -19,9 +19,10 @@ export interface Placing {
 
 /** A failed assertion at its place in the suite: an unequal value (or answering prompt) as a diff of expected and actual. */
 function failureMessage(placing: Placing, testCase: TestCase, failure: CaseFailure): vscode.TestMessage {
-  const message = failure.expected !== undefined && failure.actual !== undefined
-    ? vscode.TestMessage.diff(failure.message, failure.expected, failure.actual)
-    : new vscode.TestMessage(failure.message);
+  const message =
+    failure.expected !== undefined && failure.actual !== undefined
+      ? vscode.TestMessage.diff(failure.message, failure.expected, failure.actual)
+      : new vscode.TestMessage(failure.message);
   const { offset, length } = failurePlace(placing.text, testCase, failure);
   message.location = new vscode.Location(placing.uri, textRange(placing.text, offset, Math.max(length, 1)));
   return message;
@@ -46,7 +47,9 @@ export function turnLabel(turn: Turn, index: number): string {
 /** The link from a failed simulated case to its call's transcript; the message's place is the transcript itself. */
 function transcriptMessage(uri: vscode.Uri): vscode.TestMessage {
   const link = `command:${COMMANDS.openCallTranscript}?${encodeURIComponent(JSON.stringify([uri.toString()]))}`;
-  const text = new vscode.MarkdownString(`[Open the call's transcript](${link}): what was said, and each criterion's verdict with the judge's reasoning.`);
+  const text = new vscode.MarkdownString(
+    `[Open the call's transcript](${link}): what was said, and each criterion's verdict with the judge's reasoning.`,
+  );
   text.isTrusted = { enabledCommands: [COMMANDS.openCallTranscript] };
   return Object.assign(new vscode.TestMessage(text), { location: new vscode.Location(uri, new vscode.Position(0, 0)) });
 }
@@ -74,7 +77,11 @@ function reportCriteria(run: vscode.TestRun, placing: Placing, item: vscode.Test
     const tally = result.criteria?.find((c) => c.name === child.label);
     if (!tally || tally.verdict === 'skipped') run.skipped(child);
     else if (tally.verdict === 'error') run.errored(child, noteAt(tally.reason ?? 'not decided', where));
-    else if (tally.verdict === 'fail') run.failed(child, [verdictLine(tally), ...tally.reasons].map((text) => noteAt(text, where)));
+    else if (tally.verdict === 'fail')
+      run.failed(
+        child,
+        [verdictLine(tally), ...tally.reasons].map((text) => noteAt(text, where)),
+      );
     else {
       run.passed(child);
       run.appendOutput(`${result.name} › ${tally.name}: ${verdictLine(tally)}\r\n`, where, child);
@@ -82,20 +89,35 @@ function reportCriteria(run: vscode.TestRun, placing: Placing, item: vscode.Test
   }
 }
 
-export function report(run: vscode.TestRun, placing: Placing, item: vscode.TestItem, testCase: TestCase, result: CaseResult, unsaved: string | undefined, transcript?: vscode.Uri): void {
+export function report(
+  run: vscode.TestRun,
+  placing: Placing,
+  item: vscode.TestItem,
+  testCase: TestCase,
+  result: CaseResult,
+  unsaved: string | undefined,
+  transcript?: vscode.Uri,
+): void {
   const where = locationOf(placing.uri, item);
   const verdict = verdictOf(result);
   if (result.verdict === 'skipped') {
     run.skipped(item);
     // Cancelled partway: what ended is still evidence, told beside the case.
-    if (result.details.length > 0) run.appendOutput(`${testCase.name}: ${[...tallyMessages(result), verdictLine(result)].join('; ')}\r\n`, where, item);
+    if (result.details.length > 0)
+      run.appendOutput(
+        `${testCase.name}: ${[...tallyMessages(result), verdictLine(result)].join('; ')}\r\n`,
+        where,
+        item,
+      );
   } else if (result.passed) run.passed(item, result.durationMs);
   else {
     const messages = [
       ...(result.errors > 0 ? [noteAt(errorsLine(result), where)] : []),
       ...(result.regressed ? [noteAt(regressionLine(result, result.regressed), where)] : []),
       ...result.failures.map((f) => failureMessage(placing, testCase, f)),
-      ...[...tallyMessages(result), ...(verdict ? [verdict] : []), ...(unsaved ? [unsaved] : [])].map((text) => noteAt(text, where)),
+      ...[...tallyMessages(result), ...(verdict ? [verdict] : []), ...(unsaved ? [unsaved] : [])].map((text) =>
+        noteAt(text, where),
+      ),
       ...(transcript ? [transcriptMessage(transcript)] : []),
     ];
     if (result.verdict === 'error') run.errored(item, messages, result.durationMs);
@@ -108,8 +130,14 @@ export function report(run: vscode.TestRun, placing: Placing, item: vscode.TestI
     const turn = result.turns?.find((t) => t.turn === index + 1);
     if (!turn) run.skipped(turnItem);
     else if (turn.passed) run.passed(turnItem, turn.durationMs);
-    else if (turn.error !== undefined) run.errored(turnItem, noteAt(turn.error, locationOf(placing.uri, turnItem)), turn.durationMs);
-    else run.failed(turnItem, turn.failures.map((f) => failureMessage(placing, testCase, f)), turn.durationMs);
+    else if (turn.error !== undefined)
+      run.errored(turnItem, noteAt(turn.error, locationOf(placing.uri, turnItem)), turn.durationMs);
+    else
+      run.failed(
+        turnItem,
+        turn.failures.map((f) => failureMessage(placing, testCase, f)),
+        turn.durationMs,
+      );
   });
 }
 

@@ -43,7 +43,9 @@ export function errorsLine(result: Pick<CaseResult, 'errors' | 'runs' | 'errorRe
 /** "not run: the run was cancelled", "stopped: the run was cancelled after 3 of 10 runs". */
 export function stopLine({ runs, errors, repeat }: Pick<CaseResult, 'runs' | 'errors' | 'repeat'>): string {
   const ended = runs + errors;
-  return ended === 0 ? 'not run: the run was cancelled' : `stopped: the run was cancelled after ${ended} of ${plural(repeat, 'run')}`;
+  return ended === 0
+    ? 'not run: the run was cancelled'
+    : `stopped: the run was cancelled after ${ended} of ${plural(repeat, 'run')}`;
 }
 
 /** What a case that did not pass or finish says of its tally, apart from errors, a regression and failed assertions: a stop, or its rate. */
@@ -52,7 +54,9 @@ export function tallyMessages(result: CaseResult): string[] {
   if (result.skipped) lines.push(stopLine(result));
   // A rate of no decided run says nothing: the errors say why there is none.
   else if (result.repeat > 1 && result.runs > 0 && result.passRate < result.minPassRate) {
-    lines.push(`passed ${result.passes} of ${plural(result.runs, 'answered run')} (${percent(result.passRate)}); it needs ${percent(result.minPassRate)}`);
+    lines.push(
+      `passed ${result.passes} of ${plural(result.runs, 'answered run')} (${percent(result.passRate)}); it needs ${percent(result.minPassRate)}`,
+    );
   }
   return lines;
 }

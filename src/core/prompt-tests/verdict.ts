@@ -32,8 +32,12 @@ function verdictOf({ passes, runs, errors, finished, minPassRate, regressed }: E
 
 /** "not judged: the run was cancelled", "2 of 3 calls did not decide it: <why>". */
 function criterionReason(verdict: Verdict, errors: number, ended: number, why: readonly string[]): string | undefined {
-  if (verdict === 'error') return `${errors} of ${plural(ended, 'call')} did not decide it (so ${errors === 1 ? 'it is' : 'they are'} not counted): ${why.join('; ')}`;
-  if (verdict === 'skipped') return ended === 0 ? 'not judged: the run was cancelled before a call ended' : `stopped: the run was cancelled after ${plural(ended, 'call')}`;
+  if (verdict === 'error')
+    return `${errors} of ${plural(ended, 'call')} did not decide it (so ${errors === 1 ? 'it is' : 'they are'} not counted): ${why.join('; ')}`;
+  if (verdict === 'skipped')
+    return ended === 0
+      ? 'not judged: the run was cancelled before a call ended'
+      : `stopped: the run was cancelled after ${plural(ended, 'call')}`;
   return undefined;
 }
 
@@ -41,22 +45,47 @@ function criterionReason(verdict: Verdict, errors: number, ended: number, why: r
  * A simulated case's criteria, each weighed over the calls that decided it (a call that errored before its judges, or
  * whose judge gave no verdict, decided nothing of it), its shown call's transcript, and how often judges agreed.
  */
-function criteriaOf(testCase: TestCase, details: readonly CaseRun[], shown: CaseRun | undefined): Pick<CaseResult, 'criteria' | 'transcript' | 'judgeAgreement'> {
+function criteriaOf(
+  testCase: TestCase,
+  details: readonly CaseRun[],
+  shown: CaseRun | undefined,
+): Pick<CaseResult, 'criteria' | 'transcript' | 'judgeAgreement'> {
   const finished = details.length === testCase.repeat;
   const criteria = (testCase.criteria ?? []).map(({ name }): CriterionTally => {
-    const ended = details.map((run) => run.criteria?.find((c) => c.name === name) ?? { name, passed: false, reason: '', error: run.error ?? 'not judged' });
+    const ended = details.map(
+      (run) =>
+        run.criteria?.find((c) => c.name === name) ?? {
+          name,
+          passed: false,
+          reason: '',
+          error: run.error ?? 'not judged',
+        },
+    );
     const outcomes = ended.filter((o) => o.error === undefined);
     const passes = outcomes.filter((o) => o.passed).length;
     const tally = { passes, runs: outcomes.length };
     const errors = ended.length - outcomes.length;
     const verdict = verdictOf({ ...tally, errors, finished, minPassRate: testCase.minPassRate });
-    const reason = criterionReason(verdict, errors, ended.length, [...new Set(ended.flatMap((o) => (o.error === undefined ? [] : [o.error])))]);
+    const reason = criterionReason(verdict, errors, ended.length, [
+      ...new Set(ended.flatMap((o) => (o.error === undefined ? [] : [o.error]))),
+    ]);
     return {
-      name, ...tally, passRate: tally.runs === 0 ? 0 : passes / tally.runs, interval: wilsonInterval(tally), verdict, ...(reason ? { reason } : {}), errors,
-      reasons: outcomes.filter((o) => !o.passed).slice(0, 3).map((o) => o.reason),
+      name,
+      ...tally,
+      passRate: tally.runs === 0 ? 0 : passes / tally.runs,
+      interval: wilsonInterval(tally),
+      verdict,
+      ...(reason ? { reason } : {}),
+      errors,
+      reasons: outcomes
+        .filter((o) => !o.passed)
+        .slice(0, 3)
+        .map((o) => o.reason),
     };
   });
-  const judged = details.flatMap((run) => run.criteria?.flatMap((c) => (c.judgement ? [c.judgement.unanimous] : [])) ?? []);
+  const judged = details.flatMap(
+    (run) => run.criteria?.flatMap((c) => (c.judgement ? [c.judgement.unanimous] : [])) ?? [],
+  );
   return {
     criteria,
     ...(shown?.transcript ? { transcript: shown.transcript } : {}),
@@ -76,20 +105,48 @@ export function caseResult(testCase: TestCase, details: CaseRun[], before?: Tall
   const passRate = runs === 0 ? 0 : passes / runs;
   const skipped = details.length < testCase.repeat;
   const now: Tally = { passes, runs };
-  const regressed = before !== undefined && !skipped && droppedSignificantly(before, now) ? { before, p: dropPValue(before, now) } : undefined;
-  const verdict = verdictOf({ ...now, errors, finished: !skipped, minPassRate: testCase.minPassRate, regressed: regressed !== undefined });
+  const regressed =
+    before !== undefined && !skipped && droppedSignificantly(before, now)
+      ? { before, p: dropPValue(before, now) }
+      : undefined;
+  const verdict = verdictOf({
+    ...now,
+    errors,
+    finished: !skipped,
+    minPassRate: testCase.minPassRate,
+    regressed: regressed !== undefined,
+  });
   const passed = verdict === 'pass' || verdict === 'flaky';
   const shown = details.find((r) => !r.passed) ?? details.at(-1);
   const errorReasons = [...new Set(details.flatMap((r) => (r.error === undefined ? [] : [r.error])))];
-  const reason = verdict === 'error' ? errorsLine({ errors, runs, errorReasons }) : verdict === 'skipped' ? stopLine({ runs, errors, repeat: testCase.repeat }) : undefined;
+  const reason =
+    verdict === 'error'
+      ? errorsLine({ errors, runs, errorReasons })
+      : verdict === 'skipped'
+        ? stopLine({ runs, errors, repeat: testCase.repeat })
+        : undefined;
   return {
-    name: testCase.name, passed, skipped, verdict, ...(reason ? { reason } : {}), runs, passes, errors, passRate, interval: wilsonInterval(now),
+    name: testCase.name,
+    passed,
+    skipped,
+    verdict,
+    ...(reason ? { reason } : {}),
+    runs,
+    passes,
+    errors,
+    passRate,
+    interval: wilsonInterval(now),
     ...(regressed ? { regressed } : {}),
     ...(testCase.criteria ? criteriaOf(testCase, details, shown) : {}),
-    failures: unique(answered.flatMap((r) => r.failures), (f) => f.message),
+    failures: unique(
+      answered.flatMap((r) => r.failures),
+      (f) => f.message,
+    ),
     errorReasons,
     durationMs: details.reduce((sum, r) => sum + r.durationMs, 0),
     ...(shown?.turns ? { turns: shown.turns } : {}),
-    details, repeat: testCase.repeat, minPassRate: testCase.minPassRate,
+    details,
+    repeat: testCase.repeat,
+    minPassRate: testCase.minPassRate,
   };
 }

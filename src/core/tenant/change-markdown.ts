@@ -34,9 +34,18 @@ function asText(value: Json | undefined): string | undefined {
 /** The two sides as texts to diff, when the field is one: a prompt's text, any multi-line string, a long structured value. */
 function textSides(value: FieldChange): [string, string] | undefined {
   const [old, next] = [asText(value.old), asText(value.new)];
-  if (old !== undefined && next !== undefined && (isPromptTextField(value.field) || old.includes('\n') || next.includes('\n'))) return [old, next];
+  if (
+    old !== undefined &&
+    next !== undefined &&
+    (isPromptTextField(value.field) || old.includes('\n') || next.includes('\n'))
+  )
+    return [old, next];
   const structured = (v: Json | undefined): boolean => v === undefined || v === null || typeof v === 'object';
-  if (structured(value.old) && structured(value.new) && canonical(value.old ?? null).length + canonical(value.new ?? null).length > 2 * ONE_LINE) {
+  if (
+    structured(value.old) &&
+    structured(value.new) &&
+    canonical(value.old ?? null).length + canonical(value.new ?? null).length > 2 * ONE_LINE
+  ) {
     const indented = (v: Json | undefined): string => (v === undefined ? '' : JSON.stringify(v, null, 2));
     return [indented(value.old), indented(value.new)];
   }
@@ -67,7 +76,7 @@ const WHAT: Readonly<Record<ChangeAction, string>> = {
   create: 'A push creates it with these fields',
   update: 'A push sends these fields (service → folder)',
   delete: 'Its file was removed from the folder: a push deletes it on the service',
-  conflict: 'A push sends nothing while a conflict is in the plan; the folder\'s fields (service → folder)',
+  conflict: "A push sends nothing while a conflict is in the plan; the folder's fields (service → folder)",
 };
 
 function title(change: Change): string {
@@ -81,5 +90,15 @@ export function changeSection(change: Change, tenantId?: number): string[] {
   const request = tenantId === undefined ? undefined : requestOf(change, tenantId);
   const sent = request ? [codeSpan(`${request.method} ${request.path}`), ''] : [];
   const reason = change.reason === undefined ? [] : [`**Conflict:** ${codeSpan(withoutPasswords(change.reason))}`, ''];
-  return [`<details><summary>${title(change)}</summary>`, '', ...sent, ...reason, `${WHAT[change.action]}.`, '', ...fieldLines(change), '</details>', ''];
+  return [
+    `<details><summary>${title(change)}</summary>`,
+    '',
+    ...sent,
+    ...reason,
+    `${WHAT[change.action]}.`,
+    '',
+    ...fieldLines(change),
+    '</details>',
+    '',
+  ];
 }

@@ -26,7 +26,12 @@ function masked(kind: KindId, field: string, value: Json | undefined): Json | un
   return out;
 }
 
-export function valuesOf(kind: KindId, fields: string[], current: JsonObject | undefined, local: JsonObject | undefined): FieldChange[] {
+export function valuesOf(
+  kind: KindId,
+  fields: string[],
+  current: JsonObject | undefined,
+  local: JsonObject | undefined,
+): FieldChange[] {
   return fields.map((field) => ({
     field,
     ...(current && field in current ? { old: masked(kind, field, current[field]) } : {}),

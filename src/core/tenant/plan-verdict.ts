@@ -34,24 +34,45 @@ export interface PlanVerdict {
  * The verdict on a plan. `outcome` is what the asker leaves undone because of it ("so it was not saved"), said in the
  * sentence right after the refusal.
  */
-export function planVerdict(plan: { readonly changes: readonly Change[]; readonly problems: readonly string[] }, outcome?: string): PlanVerdict {
+export function planVerdict(
+  plan: { readonly changes: readonly Change[]; readonly problems: readonly string[] },
+  outcome?: string,
+): PlanVerdict {
   const conflicts = plan.changes.filter((c) => c.action === 'conflict');
   const { problems } = plan;
   const pushable = conflicts.length === 0 && problems.length === 0;
-  const held = [conflicts.length > 0 ? plural(conflicts.length, 'conflict') : '', problems.length > 0 ? plural(problems.length, 'problem') : ''].filter(Boolean).join(' and ');
-  const fixes = [conflicts.length > 0 ? 'pull again to take the service\'s state (changed files are kept) and merge' : '', problems.length > 0 ? 'fix the files named' : ''].filter(Boolean).join(', ');
-  const summary = plan.changes.length === 0
-    ? (problems.length === 0 ? 'no change in the folder since the pull.' : 'no change to push, but the problems below must be fixed first.')
-    : `${plural(plan.changes.length, 'change')}, sent in this order${pushable ? '' : `; ${held}, so a push sends nothing until they are resolved`}.`;
+  const held = [
+    conflicts.length > 0 ? plural(conflicts.length, 'conflict') : '',
+    problems.length > 0 ? plural(problems.length, 'problem') : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  const fixes = [
+    conflicts.length > 0 ? "pull again to take the service's state (changed files are kept) and merge" : '',
+    problems.length > 0 ? 'fix the files named' : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const blocked = pushable ? '' : `${held}, so a push sends nothing until they are resolved`;
+  const summary =
+    plan.changes.length === 0
+      ? problems.length === 0
+        ? 'no change in the folder since the pull.'
+        : 'no change to push, but the problems below must be fixed first.'
+      : `${plural(plan.changes.length, 'change')}, sent in this order${blocked ? `; ${blocked}` : ''}.`;
   return {
     pushable,
     conflicts,
     problems,
     held,
-    blocked: pushable ? '' : `${held}, so a push sends nothing until they are resolved`,
+    blocked,
     summary,
-    sentence: pushable ? '' : `The plan holds ${held}, which a push would refuse${outcome ? `, ${outcome}` : ''}: ${fixes}, then plan again.`,
-    refusal: pushable ? '' : `Nothing was sent: ${conflicts.length > 0 ? conflictsText(conflicts) : problems.join('; ')}`,
+    sentence: pushable
+      ? ''
+      : `The plan holds ${held}, which a push would refuse${outcome ? `, ${outcome}` : ''}: ${fixes}, then plan again.`,
+    refusal: pushable
+      ? ''
+      : `Nothing was sent: ${conflicts.length > 0 ? conflictsText(conflicts) : problems.join('; ')}`,
   };
 }
 

@@ -12,7 +12,10 @@ export class FolderRecord {
   private readonly entries: ByResource<PulledResource>;
   private pending: PendingCreate[];
 
-  constructor(private readonly io: FolderIO, private readonly manifest: Manifest) {
+  constructor(
+    private readonly io: FolderIO,
+    private readonly manifest: Manifest,
+  ) {
     this.entries = new ByResource(manifest.resources.map((entry) => [entry, entry]));
     this.pending = manifest.pending ?? [];
   }
@@ -23,13 +26,19 @@ export class FolderRecord {
 
   /** A create about to be sent: if its answer is lost, the next plan finds the resource instead of creating it twice. */
   async creating(change: Change): Promise<void> {
-    this.pending = [...this.pending.filter((p) => p.file !== change.file), { segment: change.segment, file: change.file, name: change.name }];
+    this.pending = [
+      ...this.pending.filter((p) => p.file !== change.file),
+      { segment: change.segment, file: change.file, name: change.name },
+    ];
     await journal(this.io, { pending: this.pending });
   }
 
   async set(entry: PulledResource, replacing?: PulledResource): Promise<void> {
     this.entries.set(entry, entry);
-    await journal(this.io, { set: entry, ...(replacing && replacing.file !== entry.file ? { replaces: replacing.file } : {}) });
+    await journal(this.io, {
+      set: entry,
+      ...(replacing && replacing.file !== entry.file ? { replaces: replacing.file } : {}),
+    });
     if (this.pending.some((p) => p.file === entry.file)) {
       this.pending = this.pending.filter((p) => p.file !== entry.file);
       await journal(this.io, { pending: this.pending });

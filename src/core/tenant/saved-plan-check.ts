@@ -35,14 +35,21 @@ function movedOnService(saved: readonly SavedChange[], plan: Plan): string[] {
   const moved: string[] = [];
   for (const change of saved) {
     const current = now.get(change.file);
-    if (!current) moved.push(`${label(change)}: ${change.action === 'delete' ? 'already deleted on the service since the plan was made' : 'no longer in the plan'}`);
+    if (!current)
+      moved.push(
+        `${label(change)}: ${change.action === 'delete' ? 'already deleted on the service since the plan was made' : 'no longer in the plan'}`,
+      );
     else if (current.action === 'conflict') moved.push(`${label(change)}: ${current.reason ?? 'a conflict'}`);
-    else if (stateHash(current.service) !== change.service) moved.push(`${label(change)}: changed on the service since the plan was made`);
-    else if (summary(current) !== summary(change) || current.id !== change.id) moved.push(`${label(change)}: the plan now holds ${summary(current)}, not ${summary(change)}`);
+    else if (stateHash(current.service) !== change.service)
+      moved.push(`${label(change)}: changed on the service since the plan was made`);
+    else if (summary(current) !== summary(change) || current.id !== change.id)
+      moved.push(`${label(change)}: the plan now holds ${summary(current)}, not ${summary(change)}`);
   }
   const savedFiles = new Set(saved.map((change) => change.file));
-  for (const change of plan.changes) if (!savedFiles.has(change.file)) moved.push(`${label(change)}: ${summary(change)} is not in the saved plan`);
-  if (moved.length === 0 && plan.changes.some((change, index) => change.file !== saved[index]?.file)) moved.push('the changes would be sent in another order than saved');
+  for (const change of plan.changes)
+    if (!savedFiles.has(change.file)) moved.push(`${label(change)}: ${summary(change)} is not in the saved plan`);
+  if (moved.length === 0 && plan.changes.some((change, index) => change.file !== saved[index]?.file))
+    moved.push('the changes would be sent in another order than saved');
   return moved;
 }
 
@@ -60,23 +67,36 @@ export interface VerifyOptions {
  * have changed. Throws SavedPlanRefused naming what moved; the plan returned holds exactly the saved changes, in
  * their order.
  */
-export async function verifySavedPlan(client: ServiceClient, io: FolderIO, saved: SavedPlan, options: VerifyOptions): Promise<Plan> {
+export async function verifySavedPlan(
+  client: ServiceClient,
+  io: FolderIO,
+  saved: SavedPlan,
+  options: VerifyOptions,
+): Promise<Plan> {
   const { file } = options;
-  const loaded = options.loaded ?? await loadManifest(io);
+  const loaded = options.loaded ?? (await loadManifest(io));
   if (!loaded) throw noManifest();
   const { manifest } = loaded;
   if (saved.tenantId !== manifest.tenantId || !sameBaseUrl(saved.baseUrl, hiddenUrl(manifest.baseUrl))) {
-    throw new SavedPlanError(`${file} is a plan of tenant ${saved.tenantId} of ${saved.baseUrl}, but the folder holds tenant ${manifest.tenantId} of ${hiddenUrl(manifest.baseUrl)}: push it with the folder it was made of`);
+    throw new SavedPlanError(
+      `${file} is a plan of tenant ${saved.tenantId} of ${saved.baseUrl}, but the folder holds tenant ${manifest.tenantId} of ${hiddenUrl(manifest.baseUrl)}: push it with the folder it was made of`,
+    );
   }
   const files = compare(saved.files, await folderFileHashes(io, pulledFiles(manifest)));
   const again = 'review what moved, plan again and push the new plan';
   if (files.length > 0) {
-    throw new SavedPlanRefused(`Nothing was sent: the folder changed since ${file} was made (${files.join('; ')}); ${again}.`, files);
+    throw new SavedPlanRefused(
+      `Nothing was sent: the folder changed since ${file} was made (${files.join('; ')}); ${again}.`,
+      files,
+    );
   }
   const plan = await planPush(client, io, { signal: options.signal, concurrency: options.concurrency, loaded });
   const moved = movedOnService(saved.changes, plan);
   if (moved.length > 0) {
-    throw new SavedPlanRefused(`Nothing was sent: the service changed since ${file} was made (${moved.join('; ')}); pull to see the service's state, then ${again}.`, moved);
+    throw new SavedPlanRefused(
+      `Nothing was sent: the service changed since ${file} was made (${moved.join('; ')}); pull to see the service's state, then ${again}.`,
+      moved,
+    );
   }
   // What moved is named above, conflicts among it; what is left is a problem of the folder, which a push refuses.
   const verdict = planVerdict(plan);

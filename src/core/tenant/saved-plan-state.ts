@@ -33,7 +33,8 @@ export async function folderFileHashes(io: FolderIO, pulled: PulledFiles): Promi
     const index = texts.get(entry.path);
     const text = index === undefined ? undefined : read[index];
     // A link or a file that cannot be read is a problem of the plan; here it only needs to be told apart.
-    hashes[entry.path] = typeof text === 'string' ? sha256(text) : `${entry.type}${text instanceof Error ? ':unreadable' : ''}`;
+    hashes[entry.path] =
+      typeof text === 'string' ? sha256(text) : `${entry.type}${text instanceof Error ? ':unreadable' : ''}`;
   }
   return hashes;
 }

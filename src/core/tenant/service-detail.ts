@@ -11,9 +11,19 @@ import { READ_ONLY } from './read-only';
 import { changedFields, folderValues } from './representation';
 
 /** The service's current detail of a pulled resource; undefined when it is gone. */
-export async function currentDetail(client: ServiceClient, entry: Pick<PulledResource, 'segment' | 'id'>, tenantId: number, signal?: AbortSignal): Promise<JsonObject | undefined> {
+export async function currentDetail(
+  client: ServiceClient,
+  entry: Pick<PulledResource, 'segment' | 'id'>,
+  tenantId: number,
+  signal?: AbortSignal,
+): Promise<JsonObject | undefined> {
   try {
-    return await client.get(kindOfSegment(entry.segment), entry.id, entry.segment === 'tenants' ? undefined : tenantId, { signal });
+    return await client.get(
+      kindOfSegment(entry.segment),
+      entry.id,
+      entry.segment === 'tenants' ? undefined : tenantId,
+      { signal },
+    );
   } catch (error) {
     if (error instanceof ServiceError && error.status === 404) return undefined;
     throw error;
@@ -26,7 +36,9 @@ export async function currentDetail(client: ServiceClient, entry: Pick<PulledRes
  */
 export function driftedFields(entry: PulledResource, detail: JsonObject): string[] {
   const kind = kindOfSegment(entry.segment);
-  return changedFields(kind, entry.id, folderValues(kind, detail), entry).filter((field) => field !== READ_ONLY || READ_ONLY in entry.fields);
+  return changedFields(kind, entry.id, folderValues(kind, detail), entry).filter(
+    (field) => field !== READ_ONLY || READ_ONLY in entry.fields,
+  );
 }
 
 /** The fields the service changed since the pull that a write would overwrite: never the read-only references. */
