@@ -6,8 +6,8 @@ import type { Json } from '../core/json';
 import { inertLine } from '../core/plain-text';
 import type { Change, Plan } from '../core/tenant/plan';
 import { publicChange } from '../core/tenant/plan-text';
+import { planVerdict, PROBLEMS_HEADING } from '../core/tenant/plan-verdict';
 import type { NotTaken, PushResult } from '../core/tenant/push';
-import { plural } from '../core/text';
 
 const MAX_CELL = 40;
 
@@ -27,11 +27,7 @@ export function table(cells: string[][]): string[] {
 
 export function planLines(plan: Plan, folder: string): string[] {
   const { manifest, changes, problems } = plan;
-  const conflicts = changes.filter((c) => c.action === 'conflict');
-  const head = `Tenant ${manifest.tenantId} of ${manifest.baseUrl}, folder ${folder}:`;
-  const lines = [changes.length === 0
-    ? `${head} ${problems.length === 0 ? 'no change in the folder since the pull.' : 'no change to push, but the problems below must be fixed first.'}`
-    : `${head} ${plural(changes.length, 'change')}, in the order a push sends them${conflicts.length > 0 ? `; ${plural(conflicts.length, 'conflict')}, so a push sends nothing` : ''}.`];
+  const lines = [`Tenant ${manifest.tenantId} of ${manifest.baseUrl}, folder ${folder}: ${planVerdict(plan).summary}`];
   if (changes.length > 0) {
     const rows = [['#', 'action', 'kind', 'id', 'name', 'fields']];
     const reasons = new Map<number, string>();
@@ -48,7 +44,7 @@ export function planLines(plan: Plan, folder: string): string[] {
       if (reason) lines.push(`   conflict: ${reason}`);
     });
   }
-  if (problems.length > 0) lines.push('', 'Problems (a push sends nothing until they are fixed):', ...problems.map((p) => `- ${p}`));
+  if (problems.length > 0) lines.push('', `${PROBLEMS_HEADING}:`, ...problems.map((p) => `- ${p}`));
   return lines;
 }
 

@@ -2,13 +2,13 @@
 import { findDrift, publicDrifted, type Drifted } from '../core/tenant/drift';
 import { planPush, type Plan } from '../core/tenant/plan';
 import { planMarkdown } from '../core/tenant/plan-markdown';
+import { planVerdict } from '../core/tenant/plan-verdict';
 import { formatOption } from './arguments';
 import { EXIT, UsageError, type ArgValue, type Command } from './command';
 import { driftNotes, planDriftLines } from './drift-format';
 import { planJson, planLines } from './format';
 import { outPath, writeSavedPlan } from './saved-plans';
 import { folderArgument, manifestTarget, pulledFolder, withClient } from './service';
-import { plural } from '../core/text';
 
 /** What --format takes; CI's workflow file is checked against it. */
 export const PLAN_FORMATS = ['text', 'markdown'] as const;
@@ -55,13 +55,10 @@ export const planCommand: Command = {
     if (args.values.json === true) context.document(planJson(plan, drift ? { drift: drift.map(publicDrifted) } : {}));
     else if (format === 'markdown') context.document(planMarkdown(plan, { notes: drift ? driftNotes(drift) : [] }).trimEnd());
     else for (const line of [...planLines(plan, folder.root), ...(drift ? planDriftLines(drift) : [])]) context.out(line);
-    const conflicts = plan.changes.filter((c) => c.action === 'conflict').length;
-    const problems = plan.problems.length;
     if (out !== undefined && !await writeSavedPlan(plan, folder, out, context)) return EXIT.failed;
-    if (conflicts === 0 && problems === 0) return EXIT.ok;
-    const held = [conflicts > 0 ? plural(conflicts, 'conflict') : '', problems > 0 ? plural(problems, 'problem') : ''].filter(Boolean).join(' and ');
-    const fixes = [conflicts > 0 ? 'pull again to take the service\'s state (changed files are kept) and merge' : '', problems > 0 ? 'fix the files named' : ''].filter(Boolean).join(', ');
-    context.err(`The plan holds ${held}, so a push would send nothing: ${fixes}, then run plan again.`);
+    const verdict = planVerdict(plan);
+    if (verdict.pushable) return EXIT.ok;
+    context.err(verdict.sentence);
     return EXIT.failed;
   },
 };

@@ -3,7 +3,8 @@
  * reasons under each failed case), and the contract's JSON shape for scripts.
  */
 import { caseReport } from '../core/prompt-tests/report';
-import { caseMessages, tallyLine, type CaseResult, type CriterionTally, type SuiteResult } from '../core/prompt-tests/run';
+import { caseMessages, tallyLine } from '../core/prompt-tests/case-messages';
+import type { CaseResult, CriterionTally, SuiteResult } from '../core/prompt-tests/types';
 import type { Suite } from '../core/prompt-tests/suite';
 import type { ResolvedTarget } from '../core/prompt-tests/target';
 import type { TenantCoverage } from '../core/flow-map/coverage';

@@ -2,7 +2,6 @@
  * Runs of the service's two operations, kept per resource across restarts
  * and bounded in size. Pure: the glue persists the data in extension storage.
  */
-import type { ConversationLink } from './run-conversations';
 import { isJsonObject, type JsonObject } from './json';
 import { LIMITS } from './limits';
 
@@ -19,6 +18,14 @@ export type RunOutcome =
 /** What the service answered in a run, if it answered. */
 export function responseOf(outcome: RunOutcome): JsonObject | undefined {
   return outcome.kind === 'ok' || outcome.kind === 'failed-status' ? outcome.response : undefined;
+}
+
+/** Where a run stands in a conversation; absent on a first turn and on every run older than conversations. */
+export interface ConversationLink {
+  /** 2 for the run that continued a first run, and so on. */
+  turn: number;
+  /** The run this one continued: its resource is the prompt that answered the turn before. */
+  previous: { resource: string; runId: string };
 }
 
 export interface RunRecord {

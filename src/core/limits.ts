@@ -21,7 +21,7 @@ export interface SettingBounds {
 
 export interface Limit {
   readonly value: number;
-  readonly unit: 'ms' | 'seconds' | 'requests' | 'items' | 'characters' | 'steps' | 'levels' | 'turns';
+  readonly unit: 'ms' | 'seconds' | 'requests' | 'connections' | 'items' | 'characters' | 'steps' | 'levels' | 'turns';
   readonly setting?: SettingBounds;
 }
 
@@ -51,6 +51,16 @@ export const LIMITS = {
    * the same, and more only queues at a single service.
    */
   tenantConcurrency: { value: 4, unit: 'requests' },
+  /**
+   * Connections a client keeps open to its service: above the tenant and test concurrency, so requests at once
+   * never wait for a connection, and few enough for a service or proxy that counts them.
+   */
+  serviceConnections: { value: 8, unit: 'connections' },
+  /**
+   * How long an idle connection stays open for the next request: a user's next command within it skips the TLS
+   * handshake, and a service that closes idle connections sooner is met by the client's one retry.
+   */
+  keepAlive: { value: 10_000, unit: 'ms' },
   /**
    * Resources a pull holds at once (details asked, then their files written): memory holds one batch's texts,
    * not a tenant's, and a batch is large enough to keep the requests going.
@@ -109,8 +119,9 @@ export const LIMITS = {
    */
   checkDelay: { value: 300, unit: 'ms' },
   /**
-   * The shortest time between two counts shown in a progress (done of total): each report crosses to the
-   * workbench, and a pull of a large tenant counts 65,000 resources; ten a second still read as moving.
+   * The shortest time between two counts shown in a progress (done of total), in VS Code and on a terminal: each
+   * report crosses to the workbench or rewrites a line, and a pull of a large tenant counts tens of thousands of
+   * resources; ten a second still read as moving.
    */
   progressReports: { value: 100, unit: 'ms' },
   /**
@@ -133,6 +144,13 @@ export const LIMITS = {
    * and nobody goes back to dozens.
    */
   keptReadOnlyTexts: { value: 50, unit: 'items' },
+  /** Rows Go to Resource shows for a typed word: enough to choose from, few enough for the quick pick to draw at once. */
+  goToResults: { value: 100, unit: 'items' },
+  /**
+   * Reference targets completion offers at once: typing narrows them, as the list is marked incomplete and VS Code
+   * asks again.
+   */
+  completionItems: { value: 50, unit: 'items' },
   /** Recent values remembered per input of Test Prompt and Execute Action, offered again in their forms. */
   recentInputs: { value: 10, unit: 'items' },
   /** Runs the history keeps per resource: enough to compare a day's work, small enough for global storage. */
@@ -198,7 +216,10 @@ export const LIMITS = {
    * lost its way.
    */
   mostCallTurns: { value: 50, unit: 'turns' },
-  /** The most times a judged criterion may be judged (judgeRepeat): each is a model call. */
+  /**
+   * The most times one thing is judged: a judged criterion (judgeRepeat), a judge file's label (repeat). Each is a
+   * model call, and a majority of this many is as sure as calibration needs.
+   */
   mostJudgements: { value: 15, unit: 'items' },
 } as const satisfies Record<string, Limit>;
 

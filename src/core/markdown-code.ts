@@ -1,9 +1,10 @@
 /**
- * Any text inside Markdown as a code span: shown as written, never as
- * emphasis, a link or HTML. The pull request's comment of a plan and VS Code's
- * Plan Push preview both write names, files and service texts this way.
+ * Any text inside Markdown as code: a code span, `<code>` in HTML or a fenced
+ * block, shown as written, never as emphasis, a link or HTML. The plan's
+ * Markdown (a pull request's comment, VS Code's Plan Push preview) writes
+ * names, files and service texts this way.
  */
-import { inertLine } from './plain-text';
+import { inertLine, inertLines } from './plain-text';
 
 /** The most times `char` stands in a row in `text`: a fence of one more cannot be closed by the text. */
 export function longestRun(text: string, char: string): number {
@@ -23,4 +24,19 @@ export function codeSpan(text: string): string {
   const fence = '`'.repeat(longestRun(inner, '`') + 1);
   const padded = /^`|`$/.test(inner) || (/^ .*[^ ].* $/.test(inner)) ? ` ${inner} ` : inner;
   return `${fence}${padded}${fence}`;
+}
+
+/** A text as the content of an HTML element (`<code>` in a `<summary>`, where Markdown is not read): on one line, escaped. */
+export function htmlText(text: string): string {
+  return inertLine(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * A fenced block its lines cannot close (a longer fence than any backtick run in them); a carriage return, a line end
+ * there, shown as ␍, and any other control or bidi character as its escape (a tab stays).
+ */
+export function fencedBlock(info: string, lines: readonly string[]): string[] {
+  const body = lines.map((line) => inertLines(line.replace(/\r/g, '␍')));
+  const fence = '`'.repeat(Math.max(3, ...body.map((line) => longestRun(line, '`') + 1)));
+  return [`${fence}${info}`, ...body, fence];
 }

@@ -13,6 +13,7 @@ import { isAbsolute, join } from 'node:path';
 import type * as Tls from 'node:tls';
 import { http, type Dispatcher } from './http';
 import type { ProxyRoute } from './errors';
+import { LIMITS } from './limits';
 
 // Required at first use, not with the module: a command that sends no request (a plan of a folder) needs neither.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -41,7 +42,7 @@ export class NetworkConfigError extends Error {
   }
 }
 
-const KEEP_ALIVE = { keepAliveTimeout: 10_000, connections: 8 } as const;
+const KEEP_ALIVE = { keepAliveTimeout: LIMITS.keepAlive.value, connections: LIMITS.serviceConnections.value } as const;
 
 /**
  * NO_PROXY semantics: `*` matches all; `host` and `.host` (or `*.host`) match

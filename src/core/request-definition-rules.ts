@@ -6,7 +6,6 @@
 import { isMalformedReference, parseApiKey } from './api-key';
 import { isJsonObject } from './json';
 import { API_KEY_PLACEHOLDER, BODYLESS, HEADER_BREAK, HEADER_NAME, type PlaceholderToken, scanPlaceholders } from './request-builder';
-import type { DefinitionProblem } from './request-definition';
 import { validateDocument } from './validation';
 
 export const PROPERTIES_PATH = ['function_definition', 'parameters', 'properties'];
@@ -19,11 +18,14 @@ export type Path = Array<string | number>;
  */
 export type Spot = 'value' | 'key' | 'owner' | { start: number; end: number };
 
+/** Whether a finding keeps the definition from being used (an error) or only advises (a warning). */
+export type Severity = 'error' | 'warning';
+
 export interface Finding {
   path: Path;
   spot: Spot;
   message: string;
-  severity: DefinitionProblem['severity'];
+  severity: Severity;
   /** Whether the message lacks the field's name, which a problem without a position must add. */
   bare: boolean;
 }

@@ -13,7 +13,7 @@ import { locate, locateKey, SYNTAX_MESSAGES, type TextRange } from './json-docum
 import type { RequestDefinition } from './request-builder';
 import { pathText } from './validation';
 import { isJsonObject } from './json';
-import { findingsOf, PROPERTIES_PATH, record, type Finding } from './request-definition-rules';
+import { findingsOf, PROPERTIES_PATH, record, type Finding, type Severity } from './request-definition-rules';
 
 /** How a request definition file's name ends. */
 export const DEFINITION_SUFFIX = '.apirequest.json';
@@ -22,7 +22,7 @@ export interface DefinitionProblem {
   offset: number;
   length: number;
   message: string;
-  severity: 'error' | 'warning';
+  severity: Severity;
 }
 
 export interface ParsedDefinition {

@@ -4,16 +4,8 @@
  * with the prompt that answered it) linked to the turn before. Pure, so the
  * panel and Save as Conversation Case read the turns one way.
  */
-import { responseOf, type RunRecord } from './history';
+import { responseOf, type ConversationLink, type RunRecord } from './history';
 import { isJsonObject, type Json, type JsonObject } from './json';
-
-/** Where a run stands in a conversation; absent on a first turn and on every run older than conversations. */
-export interface ConversationLink {
-  /** 2 for the run that continued a first run, and so on. */
-  turn: number;
-  /** The run this one continued: its resource is the prompt that answered the turn before. */
-  previous: { resource: string; runId: string };
-}
 
 /** The prompt and parameters a run's answer hands the conversation on to; undefined when it names no next prompt. */
 export function nextStep(run: RunRecord): { promptId: number; params: JsonObject } | undefined {

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { plain, plainText } from '../core/plain-text';
 import { callTranscriptText, labellableCall, type LabellableCall } from '../core/prompt-tests/call-transcript';
 import { JUDGE_SUFFIX, parseJudgeFile } from '../core/prompt-tests/judge-file';
-import type { CaseResult } from '../core/prompt-tests/run';
+import type { CaseResult } from '../core/prompt-tests/types';
 import type { JudgedCriterion } from '../core/prompt-tests/simulated-case';
 import type { TestCase } from '../core/prompt-tests/suite';
 import { ReadOnlyDocuments } from '../shared/read-only-documents';

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { operationOf, savedVersionHash } from '../core/operation';
 import type { JsonObject } from '../core/json';
 import type { Tally } from '../core/prompt-tests/statistics';
-import type { CaseResult, CaseRun, SuiteResult } from '../core/prompt-tests/run';
+import type { CaseResult, CaseRun, SuiteResult } from '../core/prompt-tests/types';
 import { parseSuite, type Suite, type TestCase } from '../core/prompt-tests/suite';
 import { caseInputs, caseRunOutcome, prepareSuite, runSuiteAt, TargetError, whereSuiteRuns, type ResolvedTarget } from '../core/prompt-tests/target';
 import { lineColumnText } from '../core/text';

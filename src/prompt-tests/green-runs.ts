@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { isJsonObject, type Json } from '../core/json';
-import type { SuiteResult } from '../core/prompt-tests/run';
+import type { SuiteResult } from '../core/prompt-tests/types';
 import type { Tally } from '../core/prompt-tests/statistics';
 
 const KEY = 'convai.promptTests.greenRuns';

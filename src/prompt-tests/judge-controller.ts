@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { calibrationLine } from '../core/prompt-tests/calibration';
 import { JUDGE_SUFFIX, parseJudgeFile } from '../core/prompt-tests/judge-file';
 import { judgeAsker, prepareJudge, runJudgeFile, type CalibrationResult } from '../core/prompt-tests/judge-run';
-import { caseMessages } from '../core/prompt-tests/run';
+import { caseMessages } from '../core/prompt-tests/case-messages';
 import { TargetError, whereSuiteRuns } from '../core/prompt-tests/target';
 import { lineColumnText, messageOf, plural } from '../core/text';
 import type { Connections } from '../connections/registry';

@@ -2,13 +2,14 @@ import * as vscode from 'vscode';
 import { plainText } from '../core/plain-text';
 import type { JsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
+import { LIMITS } from '../core/limits';
 import { completionFilterText, isResourceId, isTypedName, kindLabel, nameTarget, referenceValueAt } from '../core/references';
 import { listingIndex } from '../core/resource-search';
 import { kindOfSegment, type TenantSegment } from '../core/resources';
 import { listingOf, rangeIn, referringResource } from './documents';
 
-/** The most targets offered at once: typing narrows them (the list is incomplete, so VS Code asks again). */
-const MOST_OFFERED = 50;
+/** The most targets offered at once (core/limits.ts completionItems). */
+const MOST_OFFERED = LIMITS.completionItems.value;
 
 /**
  * Inside a reference field's value: the tenant's resources of the kind it points at, by name, and null where

@@ -4,8 +4,7 @@
  * feature sees it through this, never its folder.
  */
 import type * as vscode from 'vscode';
-import type { ConversationLink } from '../core/run-conversations';
-import type { Operation, RunRecord } from '../core/history';
+import type { ConversationLink, Operation, RunRecord } from '../core/history';
 import type { JsonObject } from '../core/json';
 import type { OperationResult } from '../core/operation';
 

@@ -13,8 +13,6 @@ import type { Connections } from '../connections/registry';
 import { cancellable } from '../ui/progress';
 import { isNode, TenantNode } from './nodes';
 
-/** Rows the quick pick shows for a typed word: enough to choose from, few enough to draw at once. */
-const MOST_SHOWN = 100;
 
 interface Source {
   tenantId: number;
@@ -83,7 +81,7 @@ async function indexes(listings: ListingCache, connection: string, tenants: read
 }
 
 function matches(connection: string, searched: Searched, query: string): { matches: ResourceMatch[]; total: number } {
-  const found = searchAll(searched.sources, query, MOST_SHOWN);
+  const found = searchAll(searched.sources, query, LIMITS.goToResults.value);
   return {
     total: found.total,
     matches: found.hits.map(({ name, value, source }) => {

@@ -4,7 +4,7 @@
 // the other a suite of simulated calls, each call's turns and judgements one after another.
 import { ServiceClient } from '../../src/core/client';
 import type { JsonObject } from '../../src/core/json';
-import { caseMessages } from '../../src/core/prompt-tests/run';
+import { caseMessages } from '../../src/core/prompt-tests/case-messages';
 import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
 import { prepareSuite, runSuiteAt } from '../../src/core/prompt-tests/target';
 import { kindById } from '../../src/core/resources';

@@ -1,18 +1,19 @@
 import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
 import { callTranscriptText, labellableCall, shownCall } from '../../src/core/prompt-tests/call-transcript';
-import { runSuite, type Execute, type ExecuteContext } from '../../src/core/prompt-tests/run';
+import { runSuite } from '../../src/core/prompt-tests/run';
+import type { ExecuteContext, Executor } from '../../src/core/prompt-tests/types';
 import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
 
 /** Desk (1) answers, Caller (10) speaks its lines, Judge (20) gives its verdicts in order. */
-function service(judge: string[]): Execute {
+function service(judge: string[]): Executor {
   const verdicts = [...judge];
-  const execute = (_testCase: unknown, { turn }: ExecuteContext): Promise<JsonObject> => {
+  const send = (_testCase: unknown, { turn }: ExecuteContext): Promise<JsonObject> => {
     if (turn?.promptId === 10) return Promise.resolve({ response: 'When do I get my money?' });
     if (turn?.promptId === 20) return Promise.resolve({ response: verdicts.shift() ?? '' });
     return Promise.resolve({ response: 'Soon.\nVery soon.', next_prompt_id: null });
   };
-  return Object.assign(execute, { prompts: { first: 1, names: new Map([[1, 'Desk'], [10, 'Caller'], [20, 'Judge']]) } });
+  return { send, prompts: { first: 1, names: new Map([[1, 'Desk'], [10, 'Caller'], [20, 'Judge']]) } };
 }
 
 function suiteOf(repeat: number): Suite {

@@ -7,7 +7,8 @@ import * as assert from 'node:assert/strict';
 import { coverageByTenant, coverageOf, promptNodes, type RecordedSuite } from '../../src/core/flow-map/coverage';
 import type { FlowNode } from '../../src/core/flow-map/model';
 import type { JsonObject } from '../../src/core/json';
-import { runSuite, type Execute, type ExecuteContext, type SuiteResult } from '../../src/core/prompt-tests/run';
+import { runSuite } from '../../src/core/prompt-tests/run';
+import type { ExecuteContext, SuiteResult } from '../../src/core/prompt-tests/types';
 import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
 import type { TenantSegment } from '../../src/core/resources';
 
@@ -28,9 +29,9 @@ async function ran(tenantId: number, id: number, cases: JsonObject[], segment: T
   const resource = segment === 'ai_prompts' ? { prompt: id } : { integration: id };
   const { suite, problems } = parseSuite(JSON.stringify({ ...resource, cases }));
   assert.deepEqual(problems.map((p) => p.message), []);
-  const execute = (_testCase: unknown, { turn }: ExecuteContext): Promise<JsonObject> =>
+  const send = (_testCase: unknown, { turn }: ExecuteContext): Promise<JsonObject> =>
     turn ? answer(turn.promptId, String(turn.inputs.prompt_text)) : segment === 'ai_prompts' ? answer(id, 'hello') : Promise.resolve({ result: 'pong' });
-  const result = await runSuite(suite as Suite, Object.assign(execute, { prompts: { first: id, names } }) as Execute);
+  const result = await runSuite(suite as Suite, { send, prompts: { first: id, names } });
   return { target: { kind: { segment }, id, tenantId }, result };
 }
 

@@ -10,7 +10,8 @@ import { memoryFolder } from '../../src/core/tenant/folder-io';
 import { readManifest } from '../../src/core/tenant/manifest';
 import { localPlan, planPush, type Change } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
-import { transcriptText, type TranscriptLine } from '../../src/core/prompt-tests/simulation';
+import { transcriptText } from '../../src/core/prompt-tests/simulation';
+import type { TranscriptLine } from '../../src/core/prompt-tests/types';
 import { dotProblems, mermaidProblems } from '../support/diagram-syntax';
 import { startService, type RunningService } from '../service/server';
 

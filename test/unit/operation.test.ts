@@ -109,7 +109,7 @@ describe('operation: one way to run test_prompt and execute_action', () => {
   });
 
   it('sends a case through the same operation, and records a run without an answer as an error', async () => {
-    const output = await executorFor(client, integration)(testCase({ action: 'echo', params: { n: 1 } }), { signal: new AbortController().signal });
+    const output = await executorFor(client, integration).send(testCase({ action: 'echo', params: { n: 1 } }), { signal: new AbortController().signal });
     assert.deepEqual(output, { result: '{"n":1}', status: 'success' });
     assert.deepEqual(caseRunOutcome('execute_action', { output }), { kind: 'ok', response: output });
     assert.deepEqual(caseRunOutcome('test_prompt', { error: '503 Service Unavailable' }), { kind: 'error', message: '503 Service Unavailable' });

@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
 import { caseReport } from '../../src/core/prompt-tests/report';
-import { caseMessages, runSuite, type Execute, type ExecuteContext } from '../../src/core/prompt-tests/run';
-import type { PromptDirectory, TurnRequest } from '../../src/core/prompt-tests/conversation';
+import { caseMessages } from '../../src/core/prompt-tests/case-messages';
+import { runSuite } from '../../src/core/prompt-tests/run';
+import type { ExecuteContext, Executor, TurnRequest } from '../../src/core/prompt-tests/types';
 import { parseSuite, type Suite, type TestCase } from '../../src/core/prompt-tests/suite';
 
 /** Greeting (1) hands over to Billing (2), which hands over to Closing (3); Closing stays. */
@@ -10,14 +11,14 @@ const ROUTES: Record<number, number | null> = { 1: 2, 2: 3, 3: null };
 const names = new Map([[1, 'Greeting'], [2, 'Billing'], [3, 'Closing']]);
 
 /** A service that answers each prompt with its route and carries the parameters it got forward, plus one. */
-function fakeService(sent: TurnRequest[], answers: (request: TurnRequest) => JsonObject = () => ({})): Execute {
-  const execute = (_testCase: unknown, { turn }: ExecuteContext): Promise<JsonObject> => {
+function fakeService(sent: TurnRequest[], answers: (request: TurnRequest) => JsonObject = () => ({})): Executor {
+  const send = (_testCase: unknown, { turn }: ExecuteContext): Promise<JsonObject> => {
     if (!turn) return Promise.reject(new Error('a conversation sends turns'));
     sent.push(turn);
     const params = (turn.inputs.prompt_params ?? {}) as JsonObject;
     return Promise.resolve({ response: `${names.get(turn.promptId) ?? '?'} heard ${String(turn.inputs.prompt_text)}`, next_prompt_id: ROUTES[turn.promptId] ?? null, next_prompt_params: { ...params, step: turn.turn }, ...answers(turn) });
   };
-  return Object.assign(execute, { prompts: { first: 1, names } });
+  return { send, prompts: { first: 1, names } };
 }
 
 function conversation(turns: unknown[], extra: JsonObject = {}): Suite {
@@ -69,7 +70,7 @@ describe('prompt tests: conversations', () => {
       'turn 2: answered by "Billing" (2); response: not speakable: emphasis "**No**" at line 1, column 1',
     ]);
     const sent: TurnRequest[] = [];
-    const failing = Object.assign((c: unknown, context: ExecuteContext) => (context.turn?.turn === 2 ? Promise.reject(new Error('503 Service Unavailable')) : fakeService(sent)(c as never, context)), { prompts: { first: 1, names } });
+    const failing: Executor = { send: (c, context) => (context.turn?.turn === 2 ? Promise.reject(new Error('503 Service Unavailable')) : fakeService(sent).send(c, context)), prompts: { first: 1, names } };
     const failed = await runSuite(conversation([{ prompt_text: 'Hello' }, { prompt_text: 'Refund' }]), failing);
     assert.deepEqual(failed.cases.map(caseMessages)[0], ['1 of 1 run errored (so it is not counted): turn 2: sent to "Billing" (2): 503 Service Unavailable']);
     assert.deepEqual([failed.cases[0]?.errors, failed.cases[0]?.runs, failed.cases[0]?.verdict], [1, 0, 'error']);
@@ -87,15 +88,15 @@ describe('prompt tests: conversations', () => {
   it('leaves a wait before a retry out of each turn\'s time and the run\'s, so maxMs bounds the service alone', async () => {
     let clock = 0;
     const service = fakeService([]);
-    const waiting: Execute = Object.assign((c: TestCase, context: ExecuteContext) => {
+    const waiting: Executor = { prompts: service.prompts, send: (c: TestCase, context: ExecuteContext) => {
       // Turn 1 is refused once and retried after 1000 ms; each answer itself takes 50 ms.
       if (context.turn?.turn === 1) {
         clock += 1000;
         context.onWait?.(1000);
       }
       clock += 50;
-      return service(c, context);
-    }, { prompts: service.prompts as PromptDirectory });
+      return service.send(c, context);
+    } };
     const result = await runSuite(conversation([{ prompt_text: 'Hello' }, { prompt_text: 'Refund' }], { maxMs: 200 }), waiting, { now: () => clock });
     assert.deepEqual(result.cases[0]?.turns?.map((t) => t.durationMs), [50, 50]);
     assert.deepEqual([result.cases[0]?.durationMs, result.cases[0]?.passed], [100, true]);

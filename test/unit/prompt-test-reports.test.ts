@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import { baselineFor, BaselineError, parseBaseline } from '../../src/core/prompt-tests/baseline';
 import { caseReport, junitXml } from '../../src/core/prompt-tests/report';
 import { cut } from '../../src/core/text';
-import { caseMessages, caseResult, verdictLine, type CaseRun, type SuiteResult } from '../../src/core/prompt-tests/run';
+import { caseMessages, verdictLine } from '../../src/core/prompt-tests/case-messages';
+import { caseResult } from '../../src/core/prompt-tests/verdict';
+import type { CaseRun, SuiteResult } from '../../src/core/prompt-tests/types';
 import { inShard, parseShard } from '../../src/core/prompt-tests/shard';
 import type { TestCase } from '../../src/core/prompt-tests/suite';
 

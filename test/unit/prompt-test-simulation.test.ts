@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
-import type { TurnRequest } from '../../src/core/prompt-tests/conversation';
 import { requestBound } from '../../src/core/prompt-tests/cost';
-import { caseMessages, runSuite, type Execute, type ExecuteContext } from '../../src/core/prompt-tests/run';
-import { transcriptText, type TranscriptLine } from '../../src/core/prompt-tests/simulation';
+import { caseMessages } from '../../src/core/prompt-tests/case-messages';
+import { runSuite } from '../../src/core/prompt-tests/run';
+import { transcriptText } from '../../src/core/prompt-tests/simulation';
+import type { ExecuteContext, Executor, TranscriptLine, TurnRequest } from '../../src/core/prompt-tests/types';
 import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
 
 /** Greeting (1) hands a refund over to Billing (2), which tells the days; Caller (10) plays the caller; Judge (20) judges. */
@@ -19,10 +20,10 @@ interface Script {
 }
 
 /** A service answering by script, each request kept. */
-function service(script: Script, sent: TurnRequest[]): Execute {
+function service(script: Script, sent: TurnRequest[]): Executor {
   const caller = [...script.caller];
   const judge = [...(script.judge ?? [])];
-  const execute = (_testCase: unknown, { turn }: ExecuteContext): Promise<JsonObject> => {
+  const send = (_testCase: unknown, { turn }: ExecuteContext): Promise<JsonObject> => {
     if (!turn) return Promise.reject(new Error('a simulated call sends to prompts by id'));
     sent.push(turn);
     const text = String(turn.inputs.prompt_text);
@@ -33,7 +34,7 @@ function service(script: Script, sent: TurnRequest[]): Execute {
     const handOver: JsonObject = refund ? { topic: 'refund' } : {};
     return Promise.resolve({ response: refund ? 'Let me get billing.' : 'Hello! How can I help?', next_prompt_id: refund ? 2 : null, next_prompt_params: handOver });
   };
-  return Object.assign(execute, { prompts: { first: 1, names } });
+  return { send, prompts: { first: 1, names } };
 }
 
 function suiteOf(testCase: JsonObject): Suite {

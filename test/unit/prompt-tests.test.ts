@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
 import { ASSERTIONS, checkOutput, expectationProblems, isAssertionSet } from '../../src/core/prompt-tests/assertions';
 import { caseReport, junitXml, publicResult } from '../../src/core/prompt-tests/report';
-import { caseMessages, runSuite, verdictLine, type CaseResult, type Execute } from '../../src/core/prompt-tests/run';
+import { caseMessages, verdictLine } from '../../src/core/prompt-tests/case-messages';
+import { runSuite } from '../../src/core/prompt-tests/run';
+import type { CaseResult, Executor } from '../../src/core/prompt-tests/types';
 import { CASE_KEYS, OUTPUTS, parseSuite, suitePath, TURN_KEYS, type Suite } from '../../src/core/prompt-tests/suite';
 import { suiteTemplate } from '../../src/core/prompt-tests/template';
 import { lineColumnText } from '../../src/core/text';
@@ -238,8 +240,8 @@ describe('prompt tests: running', () => {
   });
 
   it('passes and fails cases on their assertions, and a failed request fails its run with the reason', async () => {
-    const execute: Execute = (c) => (c.name === 'case 2' ? Promise.reject(new Error('429 Too Many Requests')) : Promise.resolve({ response: c.name === 'case 0' ? 'ok' : 'no' }));
-    const result = await runSuite(suite([{}, {}, {}]), execute);
+    const execute: Executor['send'] = (c) => (c.name === 'case 2' ? Promise.reject(new Error('429 Too Many Requests')) : Promise.resolve({ response: c.name === 'case 0' ? 'ok' : 'no' }));
+    const result = await runSuite(suite([{}, {}, {}]), { send: execute });
     assert.deepEqual(result.cases.map((c) => [c.name, c.passed, c.verdict, c.runs, c.errors, caseMessages(c)]), [
       ['case 0', true, 'pass', 1, 0, []],
       ['case 1', false, 'fail', 1, 0, ['response: does not contain "ok"; it is "no"']],
@@ -250,16 +252,16 @@ describe('prompt tests: running', () => {
 
   it('weighs repeated runs by the pass rate', async () => {
     let n = 0;
-    const execute: Execute = () => Promise.resolve({ response: n++ % 2 === 0 ? 'ok' : 'no' });
-    const result = await runSuite(suite([{ repeat: 4, minPassRate: 0.5 }, { repeat: 4, minPassRate: 0.75 }]), execute, { concurrency: 1 });
+    const execute: Executor['send'] = () => Promise.resolve({ response: n++ % 2 === 0 ? 'ok' : 'no' });
+    const result = await runSuite(suite([{ repeat: 4, minPassRate: 0.5 }, { repeat: 4, minPassRate: 0.75 }]), { send: execute }, { concurrency: 1 });
     assert.deepEqual(result.cases.map((c) => [c.passed, c.passRate]), [[true, 0.5], [false, 0.5]]);
     assert.match(result.cases.map(caseMessages)[1]?.at(-1) ?? '', /passed 2 of 4 answered runs \(50%\); it needs 75%/);
   });
 
   it('gives every case its runs, passes, interval and verdict: pass, flaky or fail', async () => {
     let n = 0;
-    const execute: Execute = (c) => Promise.resolve({ response: c.name !== 'case 0' && n++ % 10 < 3 ? 'no' : 'ok' });
-    const result = await runSuite(suite([{ repeat: 20 }, { repeat: 20, minPassRate: 0.6 }, { repeat: 10, minPassRate: 0.9 }]), execute, { concurrency: 1 });
+    const execute: Executor['send'] = (c) => Promise.resolve({ response: c.name !== 'case 0' && n++ % 10 < 3 ? 'no' : 'ok' });
+    const result = await runSuite(suite([{ repeat: 20 }, { repeat: 20, minPassRate: 0.6 }, { repeat: 10, minPassRate: 0.9 }]), { send: execute }, { concurrency: 1 });
     assert.deepEqual(result.cases.map((c) => [c.verdict, c.passed, c.passes, c.runs, c.passRate]), [
       ['pass', true, 20, 20, 1],
       ['flaky', true, 14, 20, 0.7],
@@ -272,42 +274,42 @@ describe('prompt tests: running', () => {
   it('never sends more than the concurrency at once', async () => {
     let open = 0;
     let most = 0;
-    const execute: Execute = async () => {
+    const execute: Executor['send'] = async () => {
       most = Math.max(most, ++open);
       await new Promise<void>((resolve) => setImmediate(resolve));
       open--;
       return { response: 'ok' };
     };
-    await runSuite(suite([{ repeat: 5 }, { repeat: 5 }]), execute, { concurrency: 3 });
+    await runSuite(suite([{ repeat: 5 }, { repeat: 5 }]), { send: execute }, { concurrency: 3 });
     assert.equal(most, 3);
   });
 
   it('fails a run slower than maxMs', async () => {
     let clock = 0;
-    const execute: Execute = () => {
+    const execute: Executor['send'] = () => {
       clock += 250;
       return Promise.resolve({ response: 'ok' });
     };
-    const result = await runSuite(suite([{ maxMs: 100 }]), execute, { now: () => clock });
+    const result = await runSuite(suite([{ maxMs: 100 }]), { send: execute }, { now: () => clock });
     assert.deepEqual(result.cases.map(caseMessages)[0], ['duration: took 250 ms, more than maxMs 100']);
   });
 
   it('marks what a cancellation left unrun as skipped', async () => {
     const controller = new AbortController();
-    const execute: Execute = async (c, { signal }) => {
+    const execute: Executor['send'] = async (c, { signal }) => {
       if (c.name === 'case 0') {
         controller.abort();
         return { response: 'ok' };
       }
       return signal.aborted ? Promise.reject(new Error('cancelled')) : { response: 'ok' };
     };
-    const result = await runSuite(suite([{}, {}, {}]), execute, { concurrency: 1, signal: controller.signal });
+    const result = await runSuite(suite([{}, {}, {}]), { send: execute }, { concurrency: 1, signal: controller.signal });
     assert.deepEqual(result.cases.map((c) => [c.passed, c.skipped]), [[true, false], [false, true], [false, true]]);
     assert.equal(result.skipped, 2);
   });
 
   it('writes JUnit XML: one testcase per case, failures with their messages, text escaped', async () => {
-    const result = await runSuite(suite([{ name: 'ok <1>' }, { name: 'bad & sad' }]), (c) => Promise.resolve({ response: c.name === 'ok <1>' ? 'ok' : '<no>' }));
+    const result = await runSuite(suite([{ name: 'ok <1>' }, { name: 'bad & sad' }]), { send: (c) => Promise.resolve({ response: c.name === 'ok <1>' ? 'ok' : '<no>' }) });
     const xml = junitXml([{ name: 'triage.prompttest.json', result }]);
     assert.equal((xml.match(/<testcase /g) ?? []).length, 2);
     assert.match(xml, /<testcase classname="triage\.prompttest\.json" name="ok &lt;1&gt;" time="[\d.]+"><properties>.*<\/properties><\/testcase>/);

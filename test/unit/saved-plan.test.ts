@@ -9,8 +9,9 @@ import { pullTenant } from '../../src/core/tenant/pull';
 import { push } from '../../src/core/tenant/push';
 import { PushRefused } from '../../src/core/tenant/push-refused';
 import {
-  formatSavedPlan, parseSavedPlan, savedPlanPlaceProblem, savePlan, SavedPlanError, SavedPlanRefused, verifySavedPlan, type SavedPlan,
+  formatSavedPlan, parseSavedPlan, savedPlanPlaceProblem, savePlan, SavedPlanError, SavedPlanRefused, type SavedPlan,
 } from '../../src/core/tenant/saved-plan';
+import { verifySavedPlan } from '../../src/core/tenant/saved-plan-check';
 import { startService, type RunningService } from '../service/server';
 
 const prompts = kindById('prompt');

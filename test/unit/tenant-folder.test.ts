@@ -6,7 +6,8 @@ import { memoryFolder } from '../../src/core/tenant/folder-io';
 import { folderLayout } from '../../src/core/tenant/folder-layout';
 import { MANIFEST_FILE, resourceBase, slug, writeManifest, type Manifest } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
-import { planDocument, requestOf } from '../../src/core/tenant/plan-text';
+import { requestOf } from '../../src/core/tenant/plan-text';
+import { PLAN_MARKER, planMarkdown } from '../../src/core/tenant/plan-markdown';
 import { problemOfText, problemText } from '../../src/core/tenant/folder-problems';
 import { fieldHashes, folderValues, KEPT_ON_SERVICE, readResource, resourceFiles, wireValue, writeResource } from '../../src/core/tenant/representation';
 
@@ -196,29 +197,31 @@ describe('tenant folders: the plan as people read it', () => {
     assert.equal(requestOf({ ...change, action: 'conflict' }, 1), undefined);
   });
 
-  it('writes a Markdown document with old and new values, pipes escaped', () => {
+  it('previews the plan as the comment shows it, titled for the folder, each change with its request', () => {
     const manifest = { connection: 'local', baseUrl: 'http://x', tenantId: 1, resources: [] };
-    const text = planDocument({ manifest, changes: [change], problems: [], notes: [], local: new Map() }, '/tmp/f');
-    assert.match(text, /### 1\. update ai_prompts `Order Triage` \(id 2\)/);
-    assert.match(text, /`PUT \/api\/v1\/ai_prompts\/2\?tenant_id=1`/);
-    assert.match(text, /\| `system` \| `"a\\\|b"` \| `"c"` \|/);
+    const values = [{ field: 'description', old: 'a|b', new: 'c' }];
+    const text = planMarkdown({ manifest, changes: [{ ...change, values }], problems: [], notes: [] }, { preview: { folder: '/tmp/f' } });
+    assert.ok(text.startsWith('# Push plan: tenant 1 on `local`\n\nFolder `/tmp/f`, service `http://x`. 1 change, sent in this order.\n'), text);
+    assert.ok(text.includes('<details><summary>update AI Prompt <code>Order Triage</code> (id 2) in <code>ai_prompts/order-triage.json</code></summary>'), text);
+    assert.ok(text.includes('`PUT /api/v1/ai_prompts/2?tenant_id=1`'), text);
+    assert.ok(text.includes('- `description`: `"a|b"` → `"c"`'), text);
+    assert.ok(!text.includes(PLAN_MARKER), 'a preview is no comment');
   });
 
-  it('shows names, files, reasons, problems and notes as code spans they cannot close, never as Markdown', () => {
+  it('shows names, files, reasons, problems and notes as code they cannot close, never as Markdown', () => {
     const manifest = { connection: 'local', baseUrl: 'http://x', tenantId: 1, resources: [] };
     const hostile = [
       { ...change, action: 'delete' as const, name: '__proto__', file: 'ai_prompts/__proto__.json', values: [] },
       { ...change, action: 'conflict' as const, name: '[click](command:convai.refreshTree)', reason: 'see **here**', values: [] },
-      { ...change, name: 'a ``tick``\n# heading' },
+      { ...change, name: 'a ``tick``\n# <b>heading</b>' },
     ];
-    const text = planDocument({ manifest, changes: hostile, problems: ['<b>bold</b>'], notes: ['_note_'], local: new Map() }, '/tmp/f');
-    assert.ok(text.includes('### 1. delete ai_prompts `__proto__` (id 2)'), text);
-    assert.ok(text.includes('File: `ai_prompts/__proto__.json`'), text);
-    assert.ok(text.includes('### 2. conflict ai_prompts `[click](command:convai.refreshTree)` (id 2)'), text);
-    assert.ok(text.includes('**Conflict:** `see **here**`.'), text);
-    assert.ok(text.includes('### 3. update ai_prompts ```a ``tick``\\n# heading``` (id 2)'), text);
+    const text = planMarkdown({ manifest, changes: hostile, problems: ['<b>bold</b>'], notes: ['_note_'] }, { preview: { folder: '/tmp/f' } });
+    assert.ok(text.includes('<summary>delete AI Prompt <code>__proto__</code> (id 2) in <code>ai_prompts/__proto__.json</code></summary>'), text);
+    assert.ok(text.includes('<summary>conflict AI Prompt <code>[click](command:convai.refreshTree)</code> (id 2)'), text);
+    assert.ok(text.includes('**Conflict:** `see **here**`'), text);
+    assert.ok(text.includes('<code>a ``tick``\\n# &lt;b&gt;heading&lt;/b&gt;</code>'), text);
     assert.ok(text.includes('- `<b>bold</b>`') && text.includes('- `_note_`'), text);
-    assert.ok(!/^# heading/m.test(text), 'a line break in a name starts no line of its own');
+    assert.ok(!/^# <b>heading/m.test(text), 'a line break in a name starts no line of its own');
   });
 });
 

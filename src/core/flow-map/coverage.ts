@@ -10,8 +10,7 @@
  * say nothing in its pass rate; it counts neither for nor against.
  */
 import type { ResourceKind } from '../resources';
-import type { CaseResult, CaseRun } from '../prompt-tests/run';
-import type { TurnResult } from '../prompt-tests/conversation';
+import type { CaseResult, CaseRun, TurnResult } from '../prompt-tests/types';
 import type { FlowNode } from './model';
 
 export type CoverageState = 'passed' | 'failed' | 'untested';

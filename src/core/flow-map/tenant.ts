@@ -9,7 +9,7 @@ import { mapWithLimit } from '../concurrency';
 import { LIMITS } from '../limits';
 import type { JsonObject } from '../json';
 import type { Segment } from '../resources';
-import { currentDetail } from '../tenant/plan';
+import { currentDetail } from '../tenant/service-detail';
 import { listTenant, nameOf } from '../tenant/pull';
 import { buildFlowMap } from './build';
 import type { FlowMap, MapResource } from './model';

@@ -6,7 +6,7 @@
  */
 import { indentedLines } from '../plain-text';
 import { plural } from '../text';
-import type { CaseResult, CaseRun } from './run';
+import type { CaseResult, CaseRun } from './types';
 import { isJudged, type JudgedCriterion } from './simulated-case';
 import { transcriptText } from './simulation';
 import type { TestCase } from './suite';

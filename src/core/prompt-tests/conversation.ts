@@ -6,33 +6,8 @@
 import { isJsonObject, type JsonObject } from '../json';
 import { messageOf } from '../text';
 import { checkOutput } from './assertions';
-import type { CaseFailure, CaseRun, Execute, ExecuteContext } from './run';
+import type { CaseFailure, CaseRun, ExecuteContext, Executor, TurnRequest, TurnResult } from './types';
 import { refersTo, type TestCase, type Turn } from './suite';
-
-/** The suite's prompt and the names of the tenant's prompts, from the one listing that resolved the suite's target. */
-export interface PromptDirectory {
-  first: number;
-  names: ReadonlyMap<number, string>;
-}
-
-/** One turn's request: its inputs, sent to the prompt with this id. */
-export interface TurnRequest {
-  /** 1-based. */
-  turn: number;
-  promptId: number;
-  inputs: JsonObject;
-}
-
-/** One turn of a conversation's run, as it was sent and answered. */
-export interface TurnResult extends TurnRequest {
-  promptName: string;
-  durationMs: number;
-  passed: boolean;
-  /** Each message names the turn and the prompt that answered it. */
-  failures: CaseFailure[];
-  output?: JsonObject;
-  error?: string;
-}
 
 /** What a conversation's run came to, before its duration is weighed. */
 export type ConversationOutcome = Pick<CaseRun, 'output' | 'failures' | 'error' | 'turns'>;
@@ -58,8 +33,8 @@ function turnFailures(turn: Turn, number: number, promptId: number, names: Reado
 }
 
 /** Sends a conversation's turns in order; rejects only when the run was cancelled. */
-export async function runConversation(testCase: TestCase, turns: readonly Turn[], execute: Execute, context: ExecuteContext, now: () => number): Promise<ConversationOutcome> {
-  const prompts = execute.prompts;
+export async function runConversation(testCase: TestCase, turns: readonly Turn[], executor: Executor, context: ExecuteContext, now: () => number): Promise<ConversationOutcome> {
+  const prompts = executor.prompts;
   if (!prompts) return { failures: [], error: 'a conversation needs the tenant\'s prompts to route its turns: run the suite with runSuiteAt from a prepared target' };
   const results: TurnResult[] = [];
   let promptId = prompts.first;
@@ -75,7 +50,7 @@ export async function runConversation(testCase: TestCase, turns: readonly Turn[]
     let waited = 0;
     const took = (): number => Math.max(0, now() - started - waited);
     try {
-      output = await execute(testCase, { ...context, turn: request, onWait: (ms) => {
+      output = await executor.send(testCase, { ...context, turn: request, onWait: (ms) => {
         waited += ms;
         context.onWait?.(ms);
       } });

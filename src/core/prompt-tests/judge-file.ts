@@ -9,6 +9,7 @@ import { pathLocator, type TextRange } from '../json-document';
 import { isJsonObject, MAX_DEPTH, type Json } from '../json';
 import { withoutBom } from '../text';
 import type { JudgeVerdict } from './judge';
+import { LIMITS } from '../limits';
 import type { At } from './expect-problems';
 import { parseTarget, tooDeep, type SuiteProblem, type SuiteTarget } from './suite';
 
@@ -40,7 +41,7 @@ export interface JudgeFile {
 
 export const JUDGE_FILE_KEYS: readonly string[] = ['$schema', 'target', 'judge', 'labels', 'repeat', 'minKappa'];
 export const LABEL_KEYS: readonly string[] = ['name', 'rubric', 'transcript', 'expected'];
-export const JUDGE_DEFAULTS = { repeat: 1, minKappa: 0.6, maxRepeat: 15 } as const;
+export const JUDGE_DEFAULTS = { repeat: 1, minKappa: 0.6, maxRepeat: LIMITS.mostJudgements.value } as const;
 
 /**
  * Reads a judge file; `file` is undefined when a problem makes it unrunnable. A byte-order mark at the start is

@@ -14,7 +14,8 @@ import { messageOf, plural } from '../text';
 import { calibrate, calibrationLine, meetsKappa, type Calibration, type LabelOutcome } from './calibration';
 import { judgeCriterion, JudgeError, type Judgement } from './judge';
 import type { JudgeFile, Label } from './judge-file';
-import { caseResult, type CaseRun, type CaseResult, type SuiteResult } from './run';
+import { caseResult } from './verdict';
+import type { CaseRun, CaseResult, SuiteResult } from './types';
 import type { TestCase } from './suite';
 import { prepareSuite, type ResolvedTarget } from './target';
 

@@ -5,7 +5,7 @@
  */
 import { locate, type TextRange } from '../json-document';
 import { isAssertionSet } from './assertions';
-import type { CaseFailure } from './run';
+import type { CaseFailure } from './types';
 import type { TestCase } from './suite';
 
 /** The failure's path inside its case's object. */

@@ -1,9 +1,8 @@
 /** A suite's results as the contract returns them, as `test --json` prints them and as CI systems read them (JUnit XML). */
-import type { TurnResult } from './conversation';
 import { cut } from '../text';
 import { inertLines } from '../plain-text';
-import { caseMessages, type CaseResult, type CriterionTally, type SuiteResult, type Verdict } from './run';
-import type { TranscriptLine } from './simulation';
+import { caseMessages } from './case-messages';
+import type { CaseResult, SuiteResult, TurnResult } from './types';
 
 /** `convai.runPromptTests`'s answer: the counts and every case as `test --json` reports it. */
 export function publicResult(result: SuiteResult): { passed: number; failed: number; skipped: number; cases: CaseReport[] } {
@@ -25,27 +24,16 @@ export function detailedMessages(result: CaseResult): string[] {
   });
 }
 
-export interface CaseReport {
-  name: string;
-  passed: boolean;
-  verdict: Verdict;
-  /** Why the verdict is `error` or `skipped`. */
-  reason?: string;
-  runs: number;
-  passes: number;
-  errors: number;
-  passRate: number;
-  interval: [number, number];
+/** A case as reports write it (the contract's JSON): the result's tallies, its messages, and its turns as sent. */
+export interface CaseReport
+  extends Pick<
+    CaseResult,
+    'name' | 'passed' | 'verdict' | 'reason' | 'runs' | 'passes' | 'errors' | 'passRate' | 'interval' | 'criteria' | 'transcript' | 'judgeAgreement'
+  > {
   regressed?: boolean;
   messages: string[];
   /** A conversation's turns as sent in its first failing run, else its last. */
   turns?: TurnReport[];
-  /** A simulated call's criteria, each weighed over the calls. */
-  criteria?: CriterionTally[];
-  /** A simulated call's first failing call, else its last. */
-  transcript?: TranscriptLine[];
-  /** The share of judged criteria whose judgeRepeat judgements all agreed. */
-  judgeAgreement?: number;
 }
 
 export interface TurnReport {

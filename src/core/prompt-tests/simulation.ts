@@ -9,18 +9,10 @@ import { isJsonObject, type JsonObject } from '../json';
 import { indentedLines, inertLine } from '../plain-text';
 import { messageOf } from '../text';
 import { checkOutput } from './assertions';
-import type { PromptDirectory, TurnRequest, TurnResult } from './conversation';
-import { judgeCriterion, type Judgement } from './judge';
-import type { CaseFailure, Execute, ExecuteContext } from './run';
+import { judgeCriterion } from './judge';
+import type { CaseFailure, CriterionOutcome, ExecuteContext, Executor, PromptDirectory, TranscriptLine, TurnRequest, TurnResult } from './types';
 import { isJudged, type CheckedCriterion, type Criterion, type Simulation } from './simulated-case';
 import { refersTo, type TestCase } from './suite';
-
-export interface TranscriptLine {
-  speaker: 'caller' | 'assistant';
-  /** The prompt that answered, by name (assistant lines). */
-  prompt?: string;
-  text: string;
-}
 
 /**
  * A prompt's name as a turn's first line writes it: on that line (line breaks, controls and bidirectional controls
@@ -49,18 +41,6 @@ export function transcriptText(lines: readonly TranscriptLine[]): string {
 /** How a call ended. */
 export type CallEnd = 'maxTurns' | 'stopWhen' | 'caller';
 
-/** A criterion's outcome in one call. */
-export interface CriterionOutcome {
-  name: string;
-  passed: boolean;
-  /** Why it failed (a judge's reasoning, what a check found); empty when it passed, unless a judge said why. */
-  reason: string;
-  /** A judged criterion's majority. */
-  judgement?: Judgement;
-  /** Why it was not decided: its judge's request failed, or the judge answered without a verdict (quoted). */
-  error?: string;
-}
-
 /** What a call came to, before its duration is weighed. */
 export interface CallOutcome {
   output?: JsonObject;
@@ -80,11 +60,11 @@ function promptId(ref: string | number, prompts: PromptDirectory): number {
 const ENDS = /^\[end\]/i;
 
 /** The call itself: caller and assistant in turn, each assistant answer a turn of the run. */
-async function converse(testCase: TestCase, simulation: Simulation, execute: Execute, context: ExecuteContext, prompts: PromptDirectory, now: () => number) {
+async function converse(testCase: TestCase, simulation: Simulation, executor: Executor, context: ExecuteContext, prompts: PromptDirectory, now: () => number) {
   const transcript: TranscriptLine[] = [];
   const turns: TurnResult[] = [];
   const caller = promptId(simulation.caller, prompts);
-  const ask = (turn: number, id: number, inputs: JsonObject): Promise<JsonObject> => execute(testCase, { ...context, turn: { turn, promptId: id, inputs } });
+  const ask = (turn: number, id: number, inputs: JsonObject): Promise<JsonObject> => executor.send(testCase, { ...context, turn: { turn, promptId: id, inputs } });
   let line = simulation.opening;
   let assistant = prompts.first;
   let carried = testCase.prompt_params;
@@ -132,13 +112,13 @@ function checked(criterion: CheckedCriterion, turns: readonly TurnResult[], end:
  * A simulated call and its criteria. A failed request, or a judge answer that is no verdict, makes the call an error:
  * it is no evidence about the assistant, and never a pass.
  */
-export async function runSimulatedCall(testCase: TestCase, execute: Execute, context: ExecuteContext, now: () => number): Promise<CallOutcome> {
-  const prompts = execute.prompts;
+export async function runSimulatedCall(testCase: TestCase, executor: Executor, context: ExecuteContext, now: () => number): Promise<CallOutcome> {
+  const prompts = executor.prompts;
   const { simulate, criteria = [], judgeRepeat = 1 } = testCase;
   if (!prompts || !simulate) return { failures: [], error: 'a simulated call needs the tenant\'s prompts: run the suite with runSuiteAt from a prepared target', turns: [], transcript: [], criteria: [] };
   let call: Awaited<ReturnType<typeof converse>>;
   try {
-    call = await converse(testCase, simulate, execute, context, prompts, now);
+    call = await converse(testCase, simulate, executor, context, prompts, now);
   } catch (error) {
     if (context.signal.aborted) throw error;
     return { failures: [], error: `the call: ${messageOf(error)}`, turns: [], transcript: [], criteria: [] };
@@ -153,7 +133,7 @@ export async function runSimulatedCall(testCase: TestCase, execute: Execute, con
     const judge = promptId(criterion.judge, prompts);
     const judgeName = JSON.stringify(prompts.names.get(judge) ?? `#${judge}`);
     try {
-      const judgement = await judgeCriterion((inputs) => execute(testCase, { ...context, turn: { turn: call.turns.length, promptId: judge, inputs } }), { rubric: criterion.rubric, criterion: criterion.name, transcript: text }, judgeRepeat, judgeName);
+      const judgement = await judgeCriterion((inputs) => executor.send(testCase, { ...context, turn: { turn: call.turns.length, promptId: judge, inputs } }), { rubric: criterion.rubric, criterion: criterion.name, transcript: text }, judgeRepeat, judgeName);
       outcomes.push({ name: criterion.name, passed: judgement.verdict === 'pass', reason: judgement.reasoning, judgement });
     } catch (error) {
       if (context.signal.aborted) throw error;

@@ -9,7 +9,8 @@ import { answeredOutcome, operationOf, sendOperation, type OperationTarget } fro
 import { kindOfSegment } from '../resources';
 import { INPUT_FIELDS, type ServiceOperation } from '../run-inputs';
 import { closest } from '../closest-name';
-import { runSuite, type CaseRun, type Execute, type ExecuteContext, type RunOptions, type SuiteResult } from './run';
+import { runSuite, type RunOptions } from './run';
+import type { CaseRun, ExecuteContext, Executor, SuiteResult } from './types';
 import { refersTo, type Suite, type SuiteProblem, type SuiteTarget, type TestCase } from './suite';
 import { isJudged } from './simulated-case';
 import type { TextRange } from '../json-document';
@@ -116,11 +117,11 @@ export function caseInputs(operation: ServiceOperation, testCase: TestCase): Jso
 }
 
 /** One request of a case: the target's operation with the case's inputs, or a conversation's turn sent to the prompt it was routed to. */
-export function executorFor(client: ServiceClient, target: OperationTarget | ResolvedTarget): Execute {
+export function executorFor(client: ServiceClient, target: OperationTarget | ResolvedTarget): Executor {
   const operation = operationOf(target.kind);
   const send = (testCase: TestCase, { signal, turn, onWait }: ExecuteContext): Promise<JsonObject> =>
     turn ? sendOperation(client, { ...target, id: turn.promptId }, turn.inputs, { signal, onWait }) : sendOperation(client, target, caseInputs(operation, testCase), { signal, onWait });
-  return 'names' in target ? Object.assign(send, { prompts: { first: target.id, names: target.names } }) : send;
+  return 'names' in target ? { send, prompts: { first: target.id, names: target.names } } : { send };
 }
 
 /** A suite run against its prepared target: the one suite run behind the CLI's `test` and the Testing view. */

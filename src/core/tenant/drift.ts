@@ -13,7 +13,7 @@ import type { JsonObject } from '../json';
 import { TENANT_SEGMENTS, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
 import { loadManifest, resourceBase, type LoadedManifest, type PulledResource, noManifest } from './manifest';
-import { currentDetail, driftedFields } from './plan';
+import { currentDetail, driftedFields } from './service-detail';
 import { listTenant, nameOf, tenantRecord } from './pull';
 
 export type DriftChange = 'changed' | 'created' | 'deleted';

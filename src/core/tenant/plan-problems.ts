@@ -3,7 +3,7 @@
  * to files that are not there, values the service would refuse, text parts
  * that are gone, names used twice. Each problem sits at its file and place.
  */
-import type { JsonObject } from '../json';
+import type { Json, JsonObject } from '../json';
 import { PROMPT_TEXT_FIELDS } from '../prompt-text';
 import { REFERENCE_FIELDS } from '../references';
 import { repeatedBy } from '../repeated';
@@ -13,7 +13,8 @@ import { jsonProblem, type FolderProblem } from './folder-problems';
 import type { LocalResource } from './folder-scan';
 import type { PulledResource } from './manifest';
 import { READ_ONLY, readOnlyHeld } from './read-only';
-import { KEPT_ON_SERVICE, resolveKept, sameFingerprint, textFile, wireValue } from './representation';
+import { folderShape, KEPT_ON_SERVICE, resolveKept, sameFingerprint, textFile, wireValue } from './representation';
+import type { ServiceNames } from './service-names';
 
 /** Reference fields that name a file of the folder (a resource created in the same push) instead of an id. */
 export function fileReferences(segment: Segment, values: JsonObject): Array<{ field: string; file: string }> {
@@ -115,3 +116,19 @@ export function duplicateNames(resources: readonly LocalResource[], entryOf: (r:
   }));
 }
 
+/** A kept credential the service does not hold where the file keeps it: a push would fail there, so the plan says it now. */
+export function keptProblems(resource: LocalResource, fields: readonly string[], detail: JsonObject): FolderProblem[] {
+  const held = folderShape(kindOfSegment(resource.segment), detail);
+  return fields.flatMap((field) => resolveKept(resource.values[field] as Json, held[field], [field]).missing)
+    .map((path) => fieldProblem(resource, path, `${path.join('.')}: keeps ${KEPT_ON_SERVICE}, but the service holds no credential there (a password inside a URL is kept only while the URL's scheme, user and host stay the same); put the value in the file`));
+}
+
+/** The name a create or a rename would give a resource, when the service already has another resource of that kind so named. */
+export async function nameTaken(names: ServiceNames, resource: LocalResource): Promise<FolderProblem[]> {
+  const name = resource.values.name;
+  if (typeof name !== 'string') return [];
+  const holders = await names.unknownHolders(resource.segment, name);
+  if (holders.length === 0) return [];
+  const label = kindOfSegment(resource.segment).label;
+  return [fieldProblem(resource, ['name'], `name: the service already holds ${label} "${name}" (id ${holders.map((h) => h.id).join(', ')}), which this folder does not; pull to get it, or choose another name`)];
+}

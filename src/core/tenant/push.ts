@@ -19,13 +19,13 @@ import { kindOfSegment, type ResourceKind } from '../resources';
 import type { FolderIO } from './folder-io';
 import { limiter } from '../concurrency';
 import { LIMITS } from '../limits';
-import { ByResource } from './by-resource';
-import { journal, writeManifest, type Manifest, type PendingCreate, type PulledResource } from './manifest';
+import type { PulledResource } from './manifest';
 import type { Change, LocalResource, Plan } from './plan';
-import { changedOnService, currentDetail } from './plan';
+import { changedOnService, currentDetail } from './service-detail';
+import { planVerdict } from './plan-verdict';
+import { FolderRecord } from './push-record';
 import { fileReferences } from './plan-problems';
 import { fieldsNotTaken, folderShape, folderValues, pulledState, removeResource, resolveKept, shownAfterWrite, textFile, wireValue, writeResource } from './representation';
-import { plural } from '../text';
 import { PushRefused } from './push-refused';
 
 /** A field the service did not take as sent: reported as an error, naming the resource and the field. */
@@ -88,47 +88,6 @@ function staleRefusal(change: Change, fields: readonly string[] | undefined): Pu
   return new PushRefused(`${change.file}: ${change.segment} "${change.name}" was ${what} on the service while the push ran, so it was not overwritten; pull again to see the service's state, then push the rest`);
 }
 
-/** The manifest as a push keeps it current: entries found by kind and id, each step appended to its journal. */
-class FolderRecord {
-  private readonly entries: ByResource<PulledResource>;
-  private pending: PendingCreate[];
-
-  constructor(private readonly io: FolderIO, private readonly manifest: Manifest) {
-    this.entries = new ByResource(manifest.resources.map((entry) => [entry, entry]));
-    this.pending = manifest.pending ?? [];
-  }
-
-  entryOf(change: Change): PulledResource | undefined {
-    return change.id === undefined ? undefined : this.entries.get({ segment: change.segment, id: change.id });
-  }
-
-  /** A create about to be sent: if its answer is lost, the next plan finds the resource instead of creating it twice. */
-  async creating(change: Change): Promise<void> {
-    this.pending = [...this.pending.filter((p) => p.file !== change.file), { segment: change.segment, file: change.file, name: change.name }];
-    await journal(this.io, { pending: this.pending });
-  }
-
-  async set(entry: PulledResource, replacing?: PulledResource): Promise<void> {
-    this.entries.set(entry, entry);
-    await journal(this.io, { set: entry, ...(replacing && replacing.file !== entry.file ? { replaces: replacing.file } : {}) });
-    if (this.pending.some((p) => p.file === entry.file)) {
-      this.pending = this.pending.filter((p) => p.file !== entry.file);
-      await journal(this.io, { pending: this.pending });
-    }
-  }
-
-  async delete(entry: PulledResource | undefined): Promise<void> {
-    if (!entry) return;
-    this.entries.delete(entry);
-    await journal(this.io, { drop: entry.file });
-  }
-
-  /** The journal folded into the manifest, once, when the push ends however it ends. */
-  async fold(): Promise<void> {
-    await writeManifest(this.io, { ...this.manifest, resources: [...this.entries.values()], pending: this.pending });
-  }
-}
-
 /**
  * Whether an answer to an update stands for a GET after it: it holds every detail field (a prompt's does, by the
  * service's API; an intent's lacks its actions). Judged by the answer itself, so a service that answers less is read.
@@ -167,11 +126,8 @@ function deleteGroups(deletes: readonly Change[]): Change[][] {
  * starts nothing more; what is under way finishes and is recorded, then the journal is folded into the manifest.
  */
 export async function push(client: ServiceClient, io: FolderIO, plan: Plan, options: PushOptions = {}): Promise<PushResult> {
-  const conflicts = plan.changes.filter((c) => c.action === 'conflict');
-  if (conflicts.length > 0) {
-    throw new PushRefused(`Nothing was sent: ${plural(conflicts.length, 'resource')} changed both here and on the service since the pull: ${conflicts.map((c) => `${c.file}: ${c.reason ?? 'conflict'}`).join('; ')}. Pull again: your changed files are kept and the plan then shows them against the service's state; review the old and new values, then push.`);
-  }
-  if (plan.problems.length > 0) throw new PushRefused(`Nothing was sent: ${plan.problems.join('; ')}`);
+  const verdict = planVerdict(plan);
+  if (!verdict.pushable) throw new PushRefused(verdict.refusal);
   const { manifest } = plan;
   const record = new FolderRecord(io, manifest);
   const ids = new Map<string, number>([...plan.local.values()].flatMap((r) => (r.id === undefined ? [] : [[r.file, r.id] as const])));

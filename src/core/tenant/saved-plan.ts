@@ -17,19 +17,16 @@
  * an edit of the plan. The digest has no secret: it catches an edit by hand or a damaged file, not a forger who
  * computes it again.
  */
-import { hash } from 'node:crypto';
 import path from 'node:path';
-import { sameBaseUrl } from '../base-url';
-import type { ServiceClient } from '../client';
-import { CREDENTIAL_MASK } from '../credentials';
 import { canonical, isJsonObject, own, type JsonObject } from '../json';
 import { TENANT_SEGMENTS, type Segment } from '../resources';
-import { plural, withoutBom } from '../text';
-import { hideUrlPasswords } from '../url-credentials';
+import { withoutBom } from '../text';
 import type { FolderIO } from './folder-io';
-import { isFolderExtra, type PulledFiles } from './folder-layout';
-import { loadManifest, type LoadedManifest, type Manifest, noManifest } from './manifest';
-import { planPush, type Plan } from './plan';
+import { folderFileHashes, hiddenUrl, pulledFiles, sha256, stateHash } from './saved-plan-state';
+import { isFolderExtra } from './folder-layout';
+import type { Manifest } from './manifest';
+import type { Plan } from './plan';
+import { planVerdict } from './plan-verdict';
 import { PushRefused } from './push-refused';
 
 /** The format's version: a saved plan of another version is refused rather than read wrongly. 2: with a digest. */
@@ -88,48 +85,13 @@ export class SavedPlanRefused extends PushRefused {
 const SEGMENTS: readonly string[] = ['tenants', ...TENANT_SEGMENTS];
 const ACTIONS: readonly string[] = ['create', 'update', 'delete'];
 
-const sha256 = (text: string): string => hash('sha256', text, 'hex');
-
-/** A resource's state as a plan compared it; undefined for none (a create). */
-function stateHash(values: JsonObject | undefined): string | undefined {
-  return values === undefined ? undefined : sha256(canonical(values));
-}
-
-/** The files of the manifest's entries: never extras, whatever their names. */
-function pulledFiles(manifest: Manifest): Set<string> {
-  return new Set(manifest.resources.map((entry) => entry.file));
-}
-
-/** A hash of each file below the folder a push reads or a plan reports, by path in code-unit order. */
-async function folderFileHashes(io: FolderIO, pulled: PulledFiles): Promise<Record<string, string>> {
-  const entries = (await io.walk()).filter((entry) => entry.type !== 'folder' && !isFolderExtra(entry.path, pulled));
-  const files = entries.filter((entry) => entry.type === 'file').map((entry) => entry.path);
-  const texts = new Map(files.map((file, index) => [file, index]));
-  const read = await io.readMany(files);
-  const hashes: Record<string, string> = {};
-  for (const entry of entries) {
-    const index = texts.get(entry.path);
-    const text = index === undefined ? undefined : read[index];
-    // A link or a file that cannot be read is a problem of the plan; here it only needs to be told apart.
-    hashes[entry.path] = typeof text === 'string' ? sha256(text) : `${entry.type}${text instanceof Error ? ':unreadable' : ''}`;
-  }
-  return hashes;
-}
-
-function hiddenUrl(baseUrl: string): string {
-  return hideUrlPasswords(baseUrl, CREDENTIAL_MASK) as string;
-}
-
 /**
  * The plan as a saved plan, with the folder's files as they are now (read right after the plan, so a file edited
  * later is caught). A plan a push would refuse (a conflict or a problem) cannot be saved.
  */
 export async function savePlan(plan: Plan, io: FolderIO): Promise<SavedPlan> {
-  const conflicts = plan.changes.filter((c) => c.action === 'conflict');
-  if (conflicts.length > 0 || plan.problems.length > 0) {
-    const held = [conflicts.length > 0 ? plural(conflicts.length, 'conflict') : '', plan.problems.length > 0 ? plural(plan.problems.length, 'problem') : ''].filter(Boolean).join(' and ');
-    throw new SavedPlanError(`The plan holds ${held}, which a push would refuse, so it was not saved: resolve them, then plan again.`);
-  }
+  const verdict = planVerdict(plan, 'so it was not saved');
+  if (!verdict.pushable) throw new SavedPlanError(verdict.sentence);
   const changes = plan.changes.map((change): SavedChange => {
     const service = stateHash(change.service);
     return {
@@ -245,75 +207,4 @@ export function savedPlanPlaceProblem(folder: string, out: string, manifest?: Ma
   if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
   if (isFolderExtra(relative.split(path.sep).join('/'), manifest && pulledFiles(manifest))) return undefined;
   return `${out} is inside the folder, where any other file is a problem of the plan: write it outside the folder (e.g. ${path.join(path.dirname(folder), 'plan.json')}) or as a dotfile in it (e.g. ${path.join(folder, '.plan.json')})`;
-}
-
-function compare(saved: Record<string, string>, now: Record<string, string>): string[] {
-  const moved: string[] = [];
-  for (const file of Object.keys(now)) {
-    if (!(file in saved)) moved.push(`${file} added`);
-    else if (saved[file] !== now[file]) moved.push(`${file} edited`);
-  }
-  for (const file of Object.keys(saved)) if (!(file in now)) moved.push(`${file} removed`);
-  return moved.sort();
-}
-
-function label(change: Pick<SavedChange, 'segment' | 'id' | 'name' | 'file'>): string {
-  return `${change.file} (${change.segment}${change.id === undefined ? '' : ` ${change.id}`} "${change.name}")`;
-}
-
-function summary(change: { action: string; fields: readonly string[] }): string {
-  return `${change.action}${change.fields.length > 0 ? ` of ${change.fields.join(', ')}` : ''}`;
-}
-
-/** What differs between the saved plan's changes and the plan made now, each naming the resource. */
-function movedOnService(saved: readonly SavedChange[], plan: Plan): string[] {
-  const now = new Map(plan.changes.map((change) => [change.file, change]));
-  const moved: string[] = [];
-  for (const change of saved) {
-    const current = now.get(change.file);
-    if (!current) moved.push(`${label(change)}: ${change.action === 'delete' ? 'already deleted on the service since the plan was made' : 'no longer in the plan'}`);
-    else if (current.action === 'conflict') moved.push(`${label(change)}: ${current.reason ?? 'a conflict'}`);
-    else if (stateHash(current.service) !== change.service) moved.push(`${label(change)}: changed on the service since the plan was made`);
-    else if (summary(current) !== summary(change) || current.id !== change.id) moved.push(`${label(change)}: the plan now holds ${summary(current)}, not ${summary(change)}`);
-  }
-  const savedFiles = new Set(saved.map((change) => change.file));
-  for (const change of plan.changes) if (!savedFiles.has(change.file)) moved.push(`${label(change)}: ${summary(change)} is not in the saved plan`);
-  if (moved.length === 0 && plan.changes.some((change, index) => change.file !== saved[index]?.file)) moved.push('the changes would be sent in another order than saved');
-  return moved;
-}
-
-export interface VerifyOptions {
-  /** The saved plan's path, for the messages. */
-  file: string;
-  signal?: AbortSignal;
-  concurrency?: number;
-  loaded?: LoadedManifest;
-}
-
-/**
- * The plan to push for a saved plan: checked against the folder's files (before any request) and against the
- * service's state of every resource it touches (read at the given concurrency). Resources it does not touch may
- * have changed. Throws SavedPlanRefused naming what moved; the plan returned holds exactly the saved changes, in
- * their order.
- */
-export async function verifySavedPlan(client: ServiceClient, io: FolderIO, saved: SavedPlan, options: VerifyOptions): Promise<Plan> {
-  const { file } = options;
-  const loaded = options.loaded ?? await loadManifest(io);
-  if (!loaded) throw noManifest();
-  const { manifest } = loaded;
-  if (saved.tenantId !== manifest.tenantId || !sameBaseUrl(saved.baseUrl, hiddenUrl(manifest.baseUrl))) {
-    throw new SavedPlanError(`${file} is a plan of tenant ${saved.tenantId} of ${saved.baseUrl}, but the folder holds tenant ${manifest.tenantId} of ${hiddenUrl(manifest.baseUrl)}: push it with the folder it was made of`);
-  }
-  const files = compare(saved.files, await folderFileHashes(io, pulledFiles(manifest)));
-  const again = 'review what moved, plan again and push the new plan';
-  if (files.length > 0) {
-    throw new SavedPlanRefused(`Nothing was sent: the folder changed since ${file} was made (${files.join('; ')}); ${again}.`, files);
-  }
-  const plan = await planPush(client, io, { signal: options.signal, concurrency: options.concurrency, loaded });
-  const moved = movedOnService(saved.changes, plan);
-  if (moved.length > 0) {
-    throw new SavedPlanRefused(`Nothing was sent: the service changed since ${file} was made (${moved.join('; ')}); pull to see the service's state, then ${again}.`, moved);
-  }
-  if (plan.problems.length > 0) throw new SavedPlanRefused(`Nothing was sent: ${plan.problems.join('; ')}`, plan.problems);
-  return plan;
 }

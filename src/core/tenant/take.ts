@@ -8,7 +8,7 @@ import type { ServiceClient } from '../client';
 import { kindOfSegment, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
 import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, resourceBase, takenBases, writeManifest, noManifest } from './manifest';
-import { currentDetail } from './plan';
+import { currentDetail } from './service-detail';
 import { nameOf } from './pull';
 import { folderValues, pulledState, removeResource, writeResource } from './representation';
 

@@ -8,7 +8,7 @@ import { PROMPT_TEXT_FIELDS } from '../../core/prompt-text';
 import { plain } from '../../core/plain-text';
 import { kindOfSegment, type Segment } from '../../core/resources';
 import type { Manifest, PulledResource } from '../../core/tenant/manifest';
-import type { LocalChange } from '../../core/tenant/plan';
+import type { LocalChange } from '../../core/tenant/local-changes';
 import { textFile } from '../../core/tenant/representation';
 
 export type ChangeAction = 'create' | 'update' | 'delete' | 'conflict';

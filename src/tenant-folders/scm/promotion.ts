@@ -5,6 +5,7 @@ import { kindLabel } from '../../core/references';
 import type { Segment } from '../../core/resources';
 import { readManifest } from '../../core/tenant/manifest';
 import type { Change } from '../../core/tenant/plan';
+import { planVerdict } from '../../core/tenant/plan-verdict';
 import { planPromotion, type ResourceName } from '../../core/tenant/promote';
 import { push } from '../../core/tenant/push';
 import type { TenantPair } from './compare-control';
@@ -62,11 +63,12 @@ export async function runPromotion(connections: Connections, request: PromotionR
   if (connection.readOnly) throw new Error(`Nothing was promoted: the connection "${connection.name}" is read-only (readOnly in convai.connections).`);
   const client = connections.client(target.connection);
   const { plan, folder } = await planPromotion(client, request.pair.source, request.pair.target, request.resources);
-  const conflicts = plan.changes.filter((c) => c.action === 'conflict');
+  // A promotion is a push: what a push would refuse is refused, in the words of a comparison, whose fix is a refresh.
+  const { conflicts, problems } = planVerdict(plan);
   if (conflicts.length > 0) {
     throw new Error(`Nothing was promoted: ${conflicts.map((c) => `${what(c)} (${c.reason ?? 'conflict'})`).join('; ')} on ${tenantText(target)} since it was pulled for this comparison. Refresh the comparison to see its current state, then promote again.`);
   }
-  if (plan.problems.length > 0) throw new Error(`Nothing was promoted: ${plan.problems.join(' ')}`);
+  if (problems.length > 0) throw new Error(`Nothing was promoted: ${problems.join(' ')}`);
   if (plan.changes.length === 0) return [];
   if (request.confirm && !(await confirmed(request, plan.changes))) return undefined;
   const result = await push(client, folder, plan);
