@@ -60,10 +60,10 @@ async function pullShown(services: FolderCommandServices, target: PullTarget, fo
   try {
     result = await cancellable(`Pulling ${target.name} into ${folder}`, (signal, progress) => {
       signal.addEventListener('abort', () => stop.abort());
-      const shown = countProgress(progress, (done, total) => `${done} of ${total} resources`);
+      const report = countProgress(progress, (done, total) => `${done} of ${total} resources`);
       const onProgress = (done: number, total: number): void => {
         written = done;
-        shown(done, total);
+        report(done, total);
       };
       return pullInto(services, target, folder, { signal, onProgress });
     });
