@@ -60,16 +60,28 @@ export function isProgrammatic(arg: unknown): arg is Record<string, unknown> {
 }
 
 /**
+ * A command's two ways in, around one operation: a user's (palette, menu, keybinding), which asks for what it lacks
+ * and shows progress and the outcome, and a program's (`executeCommand(id, { … })`), which takes its arguments as
+ * given and shows nothing. Which one a call takes is decided here, once.
+ */
+export interface CommandShells<T> {
+  interactive: (arg: unknown, ...rest: unknown[]) => Promise<T | undefined>;
+  programmatic: (args: Record<string, unknown>) => Promise<T | undefined>;
+}
+
+type Handler = (arg: unknown, ...rest: unknown[]) => unknown;
+
+/**
  * Registers a command behind one wrapper. A programmatic caller gets the
  * rejection and sees nothing; a user sees the failure with "Show Log" (and
  * "Set Token" for a 401), and the command resolves.
  */
-export function registerCommand(
-  log: Log,
-  id: CommandId,
-  handler: (arg: unknown, ...rest: unknown[]) => unknown,
-): vscode.Disposable {
+export function registerCommand<T>(log: Log, id: CommandId, command: Handler | CommandShells<T>): vscode.Disposable {
   const logger = log.for('commands');
+  const handler: Handler =
+    typeof command === 'function'
+      ? command
+      : (arg, ...rest) => (isProgrammatic(arg) ? command.programmatic(arg) : command.interactive(arg, ...rest));
   return vscode.commands.registerCommand(id, async (arg: unknown, ...rest: unknown[]) => {
     try {
       return await handler(arg, ...rest);

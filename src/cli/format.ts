@@ -61,12 +61,13 @@ export function appliedLine(change: Change, id = change.id): string {
   return `${PAST[change.action]} ${change.segment} "${change.name}"${shownId}${fields}`;
 }
 
-function shown(value: Json | undefined): string {
+/** A field's value in one short line: its JSON, clipped. */
+function clippedJson(value: Json | undefined): string {
   return value === undefined ? 'nothing' : clip(JSON.stringify(value), 80);
 }
 
 export function notTakenLine(missed: NotTaken): string {
-  return `${missed.file}: the service did not take "${missed.field}" as sent (sent ${shown(missed.sent)}, it holds ${shown(missed.holds)}); the folder keeps your value, so the next plan shows it again: check it against the service's rules.`;
+  return `${missed.file}: the service did not take "${missed.field}" as sent (sent ${clippedJson(missed.sent)}, it holds ${clippedJson(missed.holds)}); the folder keeps your value, so the next plan shows it again: check it against the service's rules.`;
 }
 
 export function pushJson(result: PushResult): string {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { plain } from '../core/plain-text';
 import { pickConnection } from './pickers';
-import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import { COMMANDS, registerCommand } from '../commands';
 import { parseBaseUrl } from '../core/base-url';
 import type { Log } from '../log';
 import { ConnectionRef } from '../ui/notify';
@@ -84,23 +84,19 @@ async function askConnection(connections: Connections): Promise<{ connection: Co
 
 export function registerConnectionCommands(log: Log, connections: Connections): vscode.Disposable[] {
   return [
-    registerCommand(log, COMMANDS.addConnection, async (arg) => {
-      if (isProgrammatic(arg)) {
-        const connection = validateConnection(arg);
-        await connections.upsert(connection, validateToken(arg.token));
-        return;
-      }
-      const answer = await askConnection(connections);
-      if (!answer) return;
-      await connections.upsert(answer.connection, answer.token);
-      void vscode.window.showInformationMessage(plain`Connection "${answer.connection.name}" added.`);
+    registerCommand(log, COMMANDS.addConnection, {
+      programmatic: async (args) => connections.upsert(validateConnection(args), validateToken(args.token)),
+      interactive: async () => {
+        const answer = await askConnection(connections);
+        if (!answer) return;
+        await connections.upsert(answer.connection, answer.token);
+        void vscode.window.showInformationMessage(plain`Connection "${answer.connection.name}" added.`);
+      },
     }),
 
-    registerCommand(log, COMMANDS.removeConnection, async (arg) => {
-      if (isProgrammatic(arg)) {
-        await connections.remove(validateName(arg.name));
-        return;
-      }
+    registerCommand(log, COMMANDS.removeConnection, {
+      programmatic: async (args) => connections.remove(validateName(args.name)),
+      interactive: async (arg) => {
       const name = namedConnection(arg) ?? (await pickConnection(connections, { placeHolder: 'Connection to remove', alwaysAsk: true }));
       if (!name) return;
       const confirmed = await vscode.window.showWarningMessage(
@@ -109,19 +105,19 @@ export function registerConnectionCommands(log: Log, connections: Connections): 
         'Remove',
       );
       if (confirmed === 'Remove') await connections.remove(name);
+      },
     }),
 
-    registerCommand(log, COMMANDS.setToken, async (arg) => {
-      if (isProgrammatic(arg)) {
-        await connections.setToken(validateName(arg.name), validateToken(arg.token));
-        return;
-      }
+    registerCommand(log, COMMANDS.setToken, {
+      programmatic: async (args) => connections.setToken(validateName(args.name), validateToken(args.token)),
+      interactive: async (arg) => {
       const name = namedConnection(arg) ?? (await pickConnection(connections, { placeHolder: 'Connection whose token to set', alwaysAsk: true }));
       if (!name) return;
       const token = await askToken(name);
       if (token === undefined) return;
       await connections.setToken(name, validateToken(token));
       void vscode.window.showInformationMessage(plain`Token of "${name}" saved.`);
+      },
     }),
   ];
 }

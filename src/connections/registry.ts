@@ -9,6 +9,7 @@ import {
   NETWORK_SETTINGS, networkSettings, networkSettingsKey, readConnections, requestTimeoutMs, writeConnections, type Connection,
 } from '../shared/settings';
 import { TokenStore } from './tokens';
+import { DisposableStore } from '../core/disposable-store';
 
 /**
  * The configured connections and one service client per connection, each
@@ -21,7 +22,7 @@ export class Connections implements vscode.Disposable {
   private readonly clients = new Map<string, { client: ServiceClient; settings: string }>();
   private readonly tokenCache = new Map<string, Promise<string | undefined>>();
   private readonly changed = new vscode.EventEmitter<void>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   readonly onDidChange = this.changed.event;
   readonly tokens: TokenStore;
 
@@ -118,7 +119,7 @@ export class Connections implements vscode.Disposable {
 
   dispose(): void {
     this.disposeClients();
-    for (const disposable of this.disposables) disposable.dispose();
+    this.disposables.dispose();
   }
 
   private token(connection: Connection): Promise<string | undefined> {

@@ -218,7 +218,7 @@ function tunnelStatus(errors: readonly object[]): number | undefined {
 }
 
 /** Text for any thrown value; String() itself throws for an object without a prototype. */
-function shown(value: unknown): string {
+function thrownText(value: unknown): string {
   if (value instanceof Error) return value.message || value.name;
   if (typeof value === 'string') return value;
   try {
@@ -259,7 +259,7 @@ function networkReason(error: unknown, proxy: ProxyRoute | undefined, advice: Ad
   }
   // The innermost message names the cause; "fetch failed" and the like only wrap it.
   const messages = errors.map((e) => (e instanceof Error ? e.message : '')).filter((m) => m && m !== 'fetch failed');
-  const detail = messages[messages.length - 1] ?? shown(error);
+  const detail = messages[messages.length - 1] ?? thrownText(error);
   const check = proxy ? `check the network, ${proxy.source} and ${advice.baseUrl}` : `check the network and ${advice.baseUrl}, and ${advice.proxy}`;
   return { text: `${clip(detail)}${codes[0] ? ` (${codes[0]})` : ''}; ${check}` };
 }
@@ -274,7 +274,7 @@ export function networkError(info: RequestInfo, error: unknown, proxy?: ProxyRou
 
 /** A request that could not be sent because the network settings are wrong (a CA file, a proxy address). */
 export function notSentError(info: RequestInfo, problem: unknown): ServiceError {
-  return new ServiceError({ ...info, kind: 'network', cause: problem }, `${describeRequest(info)} was not sent: ${sentence(shown(problem))}`);
+  return new ServiceError({ ...info, kind: 'network', cause: problem }, `${describeRequest(info)} was not sent: ${sentence(thrownText(problem))}`);
 }
 
 export function timeoutError(info: RequestInfo, timeoutMs: number, advice = NEUTRAL_ADVICE): ServiceError {

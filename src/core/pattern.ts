@@ -12,8 +12,8 @@ import { LIMITS } from './limits';
 let engine: typeof Re2 | undefined;
 
 /**
- * re2js, loaded at the first pattern rather than with its importers: evaluating it costs a command that matches
- * nothing (a plan, a pull) some 40 ms, and the bundles keep it in a file of their own (dist/re2js.js).
+ * re2js, loaded at the first pattern rather than with its importers: evaluating it is a large share of the start of a
+ * command that matches nothing (a plan, a pull), so the bundles keep it in a file of their own (dist/re2js.js).
  */
 function re2js(): typeof Re2 {
   // A require, not an import: an import would load it with the module that names it.
@@ -46,9 +46,9 @@ const FLAG_LIST = 'i (ignore case), m (^ and $ at every line), s (. matches line
 const LITERAL = /^\/(.*)\/([A-Za-z]*)$/s;
 
 /**
- * Linear time is the text's length times the program's: at 500 steps, an answer of a few thousand characters takes
- * some 25 ms at worst, at 1000 about 75, and `[a-z]{5000}` would take seconds. Patterns people write to check an
- * answer are far smaller; a length limit is maxLength's.
+ * Linear time is the text's length times the program's, so the program's size bounds a match's time: `[a-z]{5000}`
+ * on an answer of a few thousand characters would take seconds. Patterns people write to check an answer are far
+ * smaller; a length limit is maxLength's.
  */
 const MAX_PROGRAM = LIMITS.patternProgram.value;
 

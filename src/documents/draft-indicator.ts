@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { plain, plainText } from '../core/plain-text';
-import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import { COMMANDS, registerCommand } from '../commands';
 import { describeLocation, isFile, toResourceUriString, wholeOf } from '../core/uri';
 import type { Log } from '../log';
 import type { Drafts } from './drafts';
@@ -110,17 +110,19 @@ export function draftIndicator(log: Log, drafts: Drafts, files: ConvaiFileSystem
       decorations.changed(uris);
       update();
     }),
-    registerCommand(log, COMMANDS.resolveDraft, async (arg) => {
-      if (isProgrammatic(arg)) {
-        const uri = typeof arg.uri === 'string' ? vscode.Uri.parse(arg.uri) : arg.uri instanceof vscode.Uri ? arg.uri : undefined;
+    registerCommand(log, COMMANDS.resolveDraft, {
+      programmatic: async (args) => {
+        const uri = typeof args.uri === 'string' ? vscode.Uri.parse(args.uri) : args.uri instanceof vscode.Uri ? args.uri : undefined;
         if (!uri || !drafts.has(uri.toString())) throw new Error('uri must name a ConvAI document that has a draft not uploaded.');
-        if (arg.action === 'discard') return discard(uri, drafts, files);
-        if (arg.action === 'save') return saveInEditor(uri);
+        if (args.action === 'discard') return discard(uri, drafts, files);
+        if (args.action === 'save') return saveInEditor(uri);
         throw new Error('action must be "save" (upload the draft) or "discard" (take the service\'s version).');
-      }
-      const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-      if (!uri || !drafts.has(uri.toString())) throw new Error('The active editor has no draft: every edit of it was saved or discarded.');
-      return chooseAction(uri, drafts, files);
+      },
+      interactive: async (arg) => {
+        const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+        if (!uri || !drafts.has(uri.toString())) throw new Error('The active editor has no draft: every edit of it was saved or discarded.');
+        return chooseAction(uri, drafts, files);
+      },
     }),
   ];
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import { COMMANDS, registerCommand } from '../commands';
 import { SCHEME } from '../core/uri';
 import { fileTarget } from '../shared/locations';
 import type { Connections } from '../connections/registry';
@@ -24,8 +24,7 @@ export interface Documents {
 
 /** Shows one document's credentials in clear; they are masked everywhere by default. */
 function registerReveal(log: Log, files: ConvaiFileSystem, drafts: Drafts): vscode.Disposable {
-  return registerCommand(log, COMMANDS.revealCredentials, async (arg) => {
-    const targeted = fileTarget(isProgrammatic(arg) ? arg.uri : arg, !isProgrammatic(arg));
+  const reveal = async (targeted: ReturnType<typeof fileTarget>): Promise<void> => {
     if (!targeted) throw new Error('uri must name an open ConvAI resource document whose credentials to reveal.');
     const { uri, location } = targeted;
     if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.isDirty)) {
@@ -41,6 +40,10 @@ function registerReveal(log: Log, files: ConvaiFileSystem, drafts: Drafts): vsco
       await vscode.window.showTextDocument(document, { preview: false });
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
+  };
+  return registerCommand(log, COMMANDS.revealCredentials, {
+    programmatic: (args) => reveal(fileTarget(args.uri, false)),
+    interactive: (arg) => reveal(fileTarget(arg, true)),
   });
 }
 

@@ -20,6 +20,7 @@ import { walkthroughStepDone } from '../shared/walkthrough';
 import type { ServiceVersions } from './service-version';
 import type { DocumentStore } from './store';
 import type { Changes } from './changes';
+import { DisposableStore } from '../core/disposable-store';
 
 const COMPARE = 'Compare';
 const OVERWRITE = 'Overwrite';
@@ -55,7 +56,7 @@ export class Saver implements vscode.Disposable {
   private readonly refused = new Set<string>();
   /** Checks while typing wait for a pause (core/limits.ts checkDelay); a save checks at once. */
   private readonly checks = new Debouncer();
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables = new DisposableStore();
 
   constructor(
     private readonly files: () => ConvaiFileSystem,
@@ -67,7 +68,7 @@ export class Saver implements vscode.Disposable {
     private readonly drafts: Drafts,
     private readonly changes: Changes,
   ) {
-    this.disposables = [
+    this.disposables.push(
       vscode.workspace.onWillSaveTextDocument((event) => {
         if (parseUri(event.document.uri)) this.saveReasons.set(event.document.uri.toString(), event.reason);
       }),
@@ -81,7 +82,7 @@ export class Saver implements vscode.Disposable {
         this.refused.delete(document.uri.toString());
         if (parseUri(document.uri)) this.diagnostics.clear(document.uri);
       }),
-    ];
+    );
   }
 
   /**
@@ -159,7 +160,7 @@ export class Saver implements vscode.Disposable {
 
   dispose(): void {
     this.checks.dispose();
-    for (const disposable of this.disposables) disposable.dispose();
+    this.disposables.dispose();
   }
 
   /** The saved document shows the service's object; an editor's save is still under way, so that waits for it. */

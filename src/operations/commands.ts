@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { plain } from '../core/plain-text';
-import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import { COMMANDS, registerCommand } from '../commands';
 import type { JsonObject } from '../core/json';
 import { promptPlaceholders } from '../core/prompt-text';
 import { kindOfSegment, type TenantSegment } from '../core/resources';
@@ -54,14 +54,15 @@ async function settleUnsaved(drafts: Drafts, uri: vscode.Uri, label: string, ver
 
 export function registerOperationCommands(log: Log, connections: Connections, runner: Runner, history: HistoryStore, listings: ListingCache, drafts: Drafts): vscode.Disposable[] {
   return [
-    registerCommand(log, COMMANDS.testPrompt, async (arg) => {
-      if (isProgrammatic(arg)) {
-        const { uri, location } = resourceOf(arg.uri, ['ai_prompts'], false);
-        const inputs: JsonObject = { prompt_text: requiredString(arg.promptText, 'promptText') };
-        const params = optionalObject(arg.promptParams, 'promptParams');
+    registerCommand(log, COMMANDS.testPrompt, {
+      programmatic: async (args) => {
+        const { uri, location } = resourceOf(args.uri, ['ai_prompts'], false);
+        const inputs: JsonObject = { prompt_text: requiredString(args.promptText, 'promptText') };
+        const params = optionalObject(args.promptParams, 'promptParams');
         if (params) inputs.prompt_params = params;
         return (await runner.run({ operation: 'test_prompt', uri, location, inputs, interactive: false })).response;
-      }
+      },
+      interactive: async (arg) => {
       const { uri, location } = resourceOf(arg, ['ai_prompts'], true);
       const label = await describeNamed(listings, location);
       if (!(await settleUnsaved(drafts, uri, label, 'Test'))) return undefined;
@@ -71,16 +72,18 @@ export function registerOperationCommands(log: Log, connections: Connections, ru
       const inputs = await runner.askInputs({ resource, label }, 'test_prompt', draft);
       if (!inputs) return undefined;
       return (await runner.run({ operation: 'test_prompt', uri, location, inputs, interactive: true })).response;
+      },
     }),
 
-    registerCommand(log, COMMANDS.executeAction, async (arg) => {
-      if (isProgrammatic(arg)) {
-        const { uri, location } = resourceOf(arg.uri, ['integrations'], false);
-        const inputs: JsonObject = { action: requiredString(arg.action, 'action') };
-        const params = optionalObject(arg.params, 'params');
+    registerCommand(log, COMMANDS.executeAction, {
+      programmatic: async (args) => {
+        const { uri, location } = resourceOf(args.uri, ['integrations'], false);
+        const inputs: JsonObject = { action: requiredString(args.action, 'action') };
+        const params = optionalObject(args.params, 'params');
         if (params) inputs.params = params;
         return (await runner.run({ operation: 'execute_action', uri, location, inputs, interactive: false })).response;
-      }
+      },
+      interactive: async (arg) => {
       const { uri, location } = resourceOf(arg, ['integrations'], true);
       const label = await describeNamed(listings, location);
       runner.refuseReadOnly('execute_action', location);
@@ -92,13 +95,16 @@ export function registerOperationCommands(log: Log, connections: Connections, ru
       const inputs = await runner.askInputs({ resource, label }, 'execute_action', draft);
       if (!inputs) return undefined;
       return (await runner.run({ operation: 'execute_action', uri, location, inputs, interactive: true })).response;
+      },
     }),
 
-    registerCommand(log, COMMANDS.showRunHistory, async (arg) => {
-      const { uri, location } = resourceOf(isProgrammatic(arg) ? arg.uri : arg, ['ai_prompts', 'integrations'], !isProgrammatic(arg));
-      if (isProgrammatic(arg)) return history.runs(uri.toString());
-      runner.show(uri.toString(), await describeNamed(listings, location));
-      return undefined;
+    registerCommand(log, COMMANDS.showRunHistory, {
+      programmatic: async (args) => history.runs(resourceOf(args.uri, ['ai_prompts', 'integrations'], false).uri.toString()),
+      interactive: async (arg) => {
+        const { uri, location } = resourceOf(arg, ['ai_prompts', 'integrations'], true);
+        runner.show(uri.toString(), await describeNamed(listings, location));
+        return undefined;
+      },
     }),
   ];
 }

@@ -1,7 +1,7 @@
 import { applyEdits, modify } from '../core/jsonc';
 import * as vscode from 'vscode';
 import { plainText } from '../core/plain-text';
-import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import { COMMANDS, registerCommand, type CommandShells } from '../commands';
 import { agentElementNames } from '../core/document-views';
 import { isJsonObject, type JsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
@@ -53,22 +53,27 @@ async function pickPart(resource: PromptOrAgent, files: ConvaiFileSystem): Promi
   return picked && partOf(resource, picked);
 }
 
-async function openPart(log: Log, files: ConvaiFileSystem, arg: unknown, choice: unknown): Promise<string | undefined> {
-  if (isProgrammatic(arg)) {
-    const resource = promptOrAgent(arg.uri);
-    if (!resource) throw new Error('uri must name an AI prompt or an agent: convai://<connection>/tenants/<tenantId>/ai_prompts|agents/<id>.json.');
-    const part = partOf(resource, arg);
-    await vscode.window.showTextDocument(toUri(part), { preview: false });
-    return toResourceUriString(part);
-  }
-  const resource = promptOrAgent(arg);
-  if (!resource) throw new Error('Open an AI prompt or an agent (or choose one in the ConvAI view) to open one of its parts.');
-  const part = typeof choice === 'object' && choice !== null ? partOf(resource, choice) : await pickPart(resource, files);
-  if (!part) return undefined;
-  // Beside the whole document, which stays where it is.
-  await vscode.window.showTextDocument(toUri(part), { preview: false, viewColumn: vscode.ViewColumn.Beside });
-  log.for('parts').debug(`Opened ${toResourceUriString(part)}.`);
-  return toResourceUriString(part);
+/** `convai.openPromptPart`: `{ uri, part… }` opened as named, or a part of the open resource picked (or the menu's). */
+function openPartCommand(log: Log, files: ConvaiFileSystem): CommandShells<string> {
+  return {
+    programmatic: async (args) => {
+      const resource = promptOrAgent(args.uri);
+      if (!resource) throw new Error('uri must name an AI prompt or an agent: convai://<connection>/tenants/<tenantId>/ai_prompts|agents/<id>.json.');
+      const part = partOf(resource, args);
+      await vscode.window.showTextDocument(toUri(part), { preview: false });
+      return toResourceUriString(part);
+    },
+    interactive: async (arg, choice) => {
+      const resource = promptOrAgent(arg);
+      if (!resource) throw new Error('Open an AI prompt or an agent (or choose one in the ConvAI view) to open one of its parts.');
+      const part = typeof choice === 'object' && choice !== null ? partOf(resource, choice) : await pickPart(resource, files);
+      if (!part) return undefined;
+      // Beside the whole document, which stays where it is.
+      await vscode.window.showTextDocument(toUri(part), { preview: false, viewColumn: vscode.ViewColumn.Beside });
+      log.for('parts').debug(`Opened ${toResourceUriString(part)}.`);
+      return toResourceUriString(part);
+    },
+  };
 }
 
 /** A function definition (section 2.9) made from one of the tenant's AI functions (section 2.3). */
@@ -83,9 +88,8 @@ function definitionOf(aiFunction: JsonObject): JsonObject {
 }
 
 /** Appends one of the tenant's AI functions to a prompt's function_defs document, which the user then saves. */
-async function addAiFunction(listings: ListingCache, arg: unknown): Promise<JsonObject | undefined> {
-  const programmatic = isProgrammatic(arg);
-  const resource = promptOrAgent(programmatic ? arg.uri : arg);
+async function addAiFunction(listings: ListingCache, target: unknown, chooser: FunctionChooser, show: boolean): Promise<JsonObject | undefined> {
+  const resource = promptOrAgent(target);
   if (resource?.segment !== 'ai_prompts') throw new Error('Open an AI prompt or its function_defs to add an AI function to it.');
   const part: PartLocation = { type: 'part', connection: resource.connection, tenantId: resource.tenantId, segment: 'ai_prompts', id: resource.id, part: 'function_defs' };
   const document = await vscode.workspace.openTextDocument(toUri(part));
@@ -96,36 +100,49 @@ async function addAiFunction(listings: ListingCache, arg: unknown): Promise<Json
   if (!outcome.ok) throw outcome.error;
   const functions = outcome.value.filter((f) => typeof f.name === 'string' && f.name !== '');
   if (functions.length === 0) throw new Error(`Tenant ${resource.tenantId} has no AI functions yet: create one under AI Functions in the ConvAI view.`);
-  let chosen: JsonObject | undefined;
-  if (programmatic) {
-    chosen = functions.find((f) => f.name === arg.name);
-    if (!chosen) throw new Error(`name must name one of tenant ${resource.tenantId}'s AI functions: ${functions.map((f) => String(f.name)).join(', ')}.`);
-    if (defined.has(chosen.name)) throw new Error(`function_defs already defines "${String(chosen.name)}"; function names must be unique.`);
-  } else {
-    const addable = functions.filter((f) => !defined.has(f.name));
-    if (addable.length === 0) {
-      void vscode.window.showInformationMessage(`function_defs already holds every AI function of tenant ${resource.tenantId}.`);
-      return undefined;
-    }
-    chosen = (await vscode.window.showQuickPick(
-      addable.map((f) => ({ label: plainText(String(f.name)), description: plainText(typeof f.description === 'string' ? f.description : ''), fn: f })),
-      { placeHolder: 'Add which AI function to the prompt\'s function definitions?', matchOnDescription: true },
-    ))?.fn;
-    if (!chosen) return undefined;
-  }
+  const chosen = await chooser(functions, defined, resource.tenantId);
+  if (!chosen) return undefined;
   const definition = definitionOf(chosen);
   const text = document.getText();
   const edits = modify(text, [value.length], definition, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
   const edit = new vscode.WorkspaceEdit();
   edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(text.length)), applyEdits(text, edits));
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the edit to function_defs.');
-  if (!programmatic) await vscode.window.showTextDocument(document, { preview: false });
+  if (show) await vscode.window.showTextDocument(document, { preview: false });
   return definition;
 }
 
+/** Which of the tenant's AI functions to add, given those already defined; undefined adds none. */
+type FunctionChooser = (functions: JsonObject[], defined: ReadonlySet<unknown>, tenantId: number) => Promise<JsonObject | undefined>;
+
+/** A program's choice: the function named, refused when it is not there or already defined. */
+const namedFunction = (name: unknown): FunctionChooser => async (functions, defined, tenantId) => {
+  const chosen = functions.find((f) => f.name === name);
+  if (!chosen) throw new Error(`name must name one of tenant ${tenantId}'s AI functions: ${functions.map((f) => String(f.name)).join(', ')}.`);
+  if (defined.has(chosen.name)) throw new Error(`function_defs already defines "${String(chosen.name)}"; function names must be unique.`);
+  return chosen;
+};
+
+/** A user's choice among the functions not yet defined. */
+const pickFunction: FunctionChooser = async (functions, defined, tenantId) => {
+  const addable = functions.filter((f) => !defined.has(f.name));
+  if (addable.length === 0) {
+    void vscode.window.showInformationMessage(`function_defs already holds every AI function of tenant ${tenantId}.`);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    addable.map((f) => ({ label: plainText(String(f.name)), description: plainText(typeof f.description === 'string' ? f.description : ''), fn: f })),
+    { placeHolder: 'Add which AI function to the prompt\'s function definitions?', matchOnDescription: true },
+  );
+  return picked?.fn;
+};
+
 export function registerPartCommands(log: Log, files: ConvaiFileSystem, listings: ListingCache): vscode.Disposable[] {
   return [
-    registerCommand(log, COMMANDS.openPromptPart, (arg, choice) => openPart(log, files, arg, choice)),
-    registerCommand(log, COMMANDS.addAiFunction, (arg) => addAiFunction(listings, arg)),
+    registerCommand(log, COMMANDS.openPromptPart, openPartCommand(log, files)),
+    registerCommand(log, COMMANDS.addAiFunction, {
+      programmatic: (args) => addAiFunction(listings, args.uri, namedFunction(args.name), false),
+      interactive: (arg) => addAiFunction(listings, arg, pickFunction, true),
+    }),
   ];
 }

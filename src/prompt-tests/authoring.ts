@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { applyEdits, modify } from '../core/jsonc';
 import * as vscode from 'vscode';
-import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import { COMMANDS, registerCommand, type CommandShells } from '../commands';
 import type { Json, JsonObject } from '../core/json';
 import { conversationCase, conversationTurns } from '../core/run-conversations';
 import { responseOf, type RunRecord } from '../core/history';
@@ -28,11 +28,14 @@ function newSuiteText(resource: Tested, name: string, testCase: JsonObject): str
   return suiteTemplate({ target: { connection: resource.connection, tenantId: resource.tenantId }, segment: resource.segment, name, cases: [testCase] });
 }
 
-async function chooseFile(programmatic: boolean, given: unknown, name: string): Promise<vscode.Uri | undefined> {
-  if (programmatic) {
-    if (typeof given !== 'string' || !path.isAbsolute(given) || !given.endsWith(SUITE_SUFFIX)) throw new Error(`file must be an absolute path ending in ${SUITE_SUFFIX}.`);
-    return vscode.Uri.file(given);
-  }
+/** The suite file a program names: an absolute path ending in the suite suffix. */
+function givenSuiteFile(given: unknown): vscode.Uri {
+  if (typeof given !== 'string' || !path.isAbsolute(given) || !given.endsWith(SUITE_SUFFIX)) throw new Error(`file must be an absolute path ending in ${SUITE_SUFFIX}.`);
+  return vscode.Uri.file(given);
+}
+
+/** The suite file a user chooses, proposed in the workspace under the resource's name. */
+async function askSuiteFile(name: string): Promise<vscode.Uri | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   // The filter names `json`, the extension a dialog can see: with `prompttest.json`, one appended it to the proposed
   // name, which already ends so, and wrote `….prompttest.json.prompttest.json`.
@@ -89,13 +92,12 @@ function testedOf(uri: string): Tested {
  * Adds a case to the resource's suite in the workspace (a programmatic caller's `file`), or starts one with it
  * (a user chooses where); `makeCase` gets the names taken, so the new case's is unique. Resolves to the suite's URI.
  */
-async function addCase(resource: Tested, name: string, makeCase: (taken: ReadonlySet<string>) => JsonObject, arg: unknown): Promise<string | undefined> {
-  const programmatic = isProgrammatic(arg);
-  const existing = programmatic && typeof arg.file === 'string' ? vscode.Uri.file(arg.file) : await suiteOf(resource, name);
+async function addCase(resource: Tested, name: string, makeCase: (taken: ReadonlySet<string>) => JsonObject, where: CaseDestination): Promise<string | undefined> {
+  const existing = where.file ?? await suiteOf(resource, name);
   if (!existing || !(await exists(existing))) {
-    const uri = existing ?? await chooseFile(false, undefined, name);
+    const uri = existing ?? await askSuiteFile(name);
     if (!uri) return undefined;
-    return createSuite(uri, newSuiteText(resource, name, makeCase(new Set())), !programmatic);
+    return createSuite(uri, newSuiteText(resource, name, makeCase(new Set())), where.show);
   }
   const document = await vscode.workspace.openTextDocument(existing);
   const text = document.getText();
@@ -107,8 +109,36 @@ async function addCase(resource: Tested, name: string, makeCase: (taken: Readonl
   edit.replace(existing, new vscode.Range(document.positionAt(0), document.positionAt(text.length)), applyEdits(text, edits));
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the edit to the suite.');
   await document.save();
-  if (!programmatic) await vscode.window.showTextDocument(document, { preview: false });
+  if (where.show) await vscode.window.showTextDocument(document, { preview: false });
   return existing.toString();
+}
+
+/** Where a saved case goes: the suite a program names (else the resource's suite, or one the user chooses), shown to a user. */
+interface CaseDestination {
+  file?: vscode.Uri;
+  show: boolean;
+}
+
+/** A command that adds a case made of a recorded run: a program may name the suite's file, and is shown nothing. */
+function caseCommand(save: (arg: unknown, where: CaseDestination) => Promise<string | undefined>): CommandShells<string> {
+  return {
+    programmatic: (args) => save(args, { file: typeof args.file === 'string' ? vscode.Uri.file(args.file) : undefined, show: false }),
+    interactive: (arg) => save(arg, { show: true }),
+  };
+}
+
+/** The resource a new suite tests, or the fix. */
+function testedTarget(location: Parameters<typeof tested>[0]): Tested {
+  const resource = tested(location);
+  if (!resource) throw new Error('Open an AI prompt or an integration (or choose one in the ConvAI view) to start a test suite for it.');
+  return resource;
+}
+
+/** A new suite's first case, which runs as it stands (a greeting, and an answer that says something), for the user to sharpen. */
+function firstCase(resource: Tested, detail: JsonObject): JsonObject {
+  if (resource.segment !== 'ai_prompts') return { name: 'ping', action: 'ping', expect: { status: 'success' } };
+  const params = Object.fromEntries(promptPlaceholders(detail).map((p) => [p, '']));
+  return { name: 'answers a greeting', prompt_text: 'Hello', ...(Object.keys(params).length > 0 ? { prompt_params: params } : {}), expect: { response: { matches: '\\S' } } };
 }
 
 export function registerAuthoring(log: Log, connections: Connections, history: HistoryStore): vscode.Disposable[] {
@@ -117,27 +147,26 @@ export function registerAuthoring(log: Log, connections: Connections, history: H
     return { name: typeof detail.name === 'string' ? detail.name : String(resource.id), detail };
   };
   return [
-    registerCommand(log, COMMANDS.newPromptTestSuite, async (arg) => {
-      const programmatic = isProgrammatic(arg);
-      const resource = tested(fileTarget(programmatic ? arg.uri : arg, !programmatic)?.location);
-      if (!resource) throw new Error('Open an AI prompt or an integration (or choose one in the ConvAI view) to start a test suite for it.');
-      const { name, detail } = await nameOf(resource);
-      const uri = await chooseFile(programmatic, programmatic ? arg.file : undefined, name);
-      if (!uri) return undefined;
-      const params = Object.fromEntries(promptPlaceholders(detail).map((p) => [p, '']));
-      const first: JsonObject = resource.segment === 'ai_prompts'
-        // A case that runs as it stands (a greeting, and an answer that says something), for the user to sharpen.
-        ? { name: 'answers a greeting', prompt_text: 'Hello', ...(Object.keys(params).length > 0 ? { prompt_params: params } : {}), expect: { response: { matches: '\\S' } } }
-        : { name: 'ping', action: 'ping', expect: { status: 'success' } };
-      return createSuite(uri, newSuiteText(resource, name, first), !programmatic);
+    registerCommand(log, COMMANDS.newPromptTestSuite, {
+      programmatic: async (args) => {
+        const resource = testedTarget(fileTarget(args.uri, false)?.location);
+        const { name, detail } = await nameOf(resource);
+        return createSuite(givenSuiteFile(args.file), newSuiteText(resource, name, firstCase(resource, detail)), false);
+      },
+      interactive: async (arg) => {
+        const resource = testedTarget(fileTarget(arg, true)?.location);
+        const { name, detail } = await nameOf(resource);
+        const uri = await askSuiteFile(name);
+        return uri && createSuite(uri, newSuiteText(resource, name, firstCase(resource, detail)), true);
+      },
     }),
-    registerCommand(log, COMMANDS.saveAsTestCase, async (arg) => {
+    registerCommand(log, COMMANDS.saveAsTestCase, caseCommand(async (arg, where) => {
       const run = history.named(arg);
       if (!run || run.operation === 'send_request') throw new Error('resource and runId must name a recorded test_prompt or execute_action run (see convai.showRunHistory).');
       const resource = testedOf(run.resource);
-      return addCase(resource, (await nameOf(resource)).name, (names) => caseOf(run, names), arg);
-    }),
-    registerCommand(log, COMMANDS.saveAsConversationCase, async (arg) => {
+      return addCase(resource, (await nameOf(resource)).name, (names) => caseOf(run, names), where);
+    })),
+    registerCommand(log, COMMANDS.saveAsConversationCase, caseCommand(async (arg, where) => {
       const last = history.named(arg);
       if (!last?.conversation) throw new Error('resource and runId must name a recorded turn of a conversation continued in the results panel (convai.continueConversation).');
       const turns = conversationTurns(last, (resource, runId) => history.find(resource, runId));
@@ -145,7 +174,7 @@ export function registerAuthoring(log: Log, connections: Connections, history: H
       // The name each answering prompt has now, asked once per prompt: the case expects it by name, as a person writes it.
       const names = new Map<string, string>();
       for (const run of turns) if (!names.has(run.resource)) names.set(run.resource, (await nameOf(testedOf(run.resource))).name);
-      return addCase(testedOf(firstUri), names.get(firstUri) ?? '', (taken) => conversationCase(turns, (run) => names.get(run.resource) ?? '', taken), arg);
-    }),
+      return addCase(testedOf(firstUri), names.get(firstUri) ?? '', (taken) => conversationCase(turns, (run) => names.get(run.resource) ?? '', taken), where);
+    })),
   ];
 }

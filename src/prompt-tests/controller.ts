@@ -11,12 +11,13 @@ import type { GreenRuns } from './green-runs';
 import { messageOf, plural } from '../core/text';
 import { textRange } from '../ui/text-range';
 import { childrenOf, report, turnLabel, type Placing } from './test-results';
+import { DisposableStore } from '../core/disposable-store';
 
 export class PromptTestController implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('convai.promptTests', 'ConvAI Prompt Tests');
   /** A suite's problems at their places: what its schema cannot say (an unknown assertion, a bad pattern or schema). */
   private readonly problems = vscode.languages.createDiagnosticCollection('convai-prompt-tests');
-  private readonly disposables: vscode.Disposable[] = [this.controller, this.problems];
+  private readonly disposables = new DisposableStore();
 
   constructor(
     private readonly deps: SuiteDeps, private readonly greenRuns: GreenRuns, private readonly transcripts: CallTranscripts, private readonly suiteRuns: SuiteRuns,
@@ -32,7 +33,7 @@ export class PromptTestController implements vscode.Disposable {
     this.controller.createRunProfile('Run against Last Green Run', vscode.TestRunProfileKind.Run, async (request, token) => {
       if (await this.affordable(request)) await this.run(request, token, true);
     }, false);
-    this.disposables.push(...watchTestFiles(SUITE_SUFFIX, (uri) => this.update(uri), (uri) => {
+    this.disposables.push(this.controller, this.problems, ...watchTestFiles(SUITE_SUFFIX, (uri) => this.update(uri), (uri) => {
       this.controller.items.delete(uri.toString());
       this.problems.delete(uri);
     }));
@@ -171,6 +172,6 @@ export class PromptTestController implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const disposable of this.disposables) disposable.dispose();
+    this.disposables.dispose();
   }
 }

@@ -17,10 +17,11 @@ import { testConcurrency, testTarget } from '../shared/settings';
 import { textRange } from '../ui/text-range';
 import { suiteText } from './execution';
 import { discoverTestFiles, fileItem, watchTestFiles } from './test-files';
+import { DisposableStore } from '../core/disposable-store';
 
 export class JudgeTestController implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('convai.judgeTests', 'ConvAI Judge Calibration');
-  private readonly disposables: vscode.Disposable[] = [this.controller];
+  private readonly disposables = new DisposableStore();
 
   constructor(private readonly connections: Connections) {
     this.controller.resolveHandler = async (item) => {
@@ -30,7 +31,7 @@ export class JudgeTestController implements vscode.Disposable {
     this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, async (request, token) => {
       for (const item of request.include ?? [...this.controller.items].map(([, i]) => i)) await this.run(item.parent ?? item, token);
     }, true);
-    this.disposables.push(...watchTestFiles(JUDGE_SUFFIX, (uri) => this.update(uri), (uri) => this.controller.items.delete(uri.toString())));
+    this.disposables.push(this.controller, ...watchTestFiles(JUDGE_SUFFIX, (uri) => this.update(uri), (uri) => this.controller.items.delete(uri.toString())));
   }
 
   async discover(): Promise<void> {
@@ -104,6 +105,6 @@ export class JudgeTestController implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const disposable of this.disposables) disposable.dispose();
+    this.disposables.dispose();
   }
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import { COMMANDS, registerCommand } from '../commands';
 import { publicResult } from '../core/prompt-tests/report';
 import { JUDGE_SUFFIX } from '../core/prompt-tests/judge-file';
 import { SUITE_SUFFIX } from '../core/prompt-tests/suite';
@@ -49,25 +49,10 @@ export function register(
   const suiteRuns = new SuiteRuns();
   const tests = new PromptTestController({ connections, history, drafts }, new GreenRuns(context.workspaceState), transcripts, suiteRuns);
   const judges = new JudgeTestController(connections);
-  context.subscriptions.push(
-    suiteRuns,
-    transcripts,
-    tests,
-    judges,
-    registerCommand(log, COMMANDS.labelCall, (arg) => {
-      if (isProgrammatic(arg)) return labelCall(labelCallArgs(arg));
-      // From a transcript's editor title (its URI), or the palette with a transcript open: ask.
-      const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-      if (uri?.scheme !== CALL_SCHEME) throw new Error('Label This Call works on a call\'s transcript: open one from a failed simulated case\'s result in Test Results; a program passes { file, rubric, transcript, expected, name?, judge? }.');
-      return transcripts.label(uri);
-    }),
-    registerCommand(log, COMMANDS.openCallTranscript, (arg) => transcripts.open(arg instanceof vscode.Uri ? arg : vscode.Uri.parse(String(arg)))),
-    ...registerAuthoring(log, connections, history),
-    registerCommand(log, COMMANDS.runPromptTests, async (arg) => {
-      const uri = suiteUri(isProgrammatic(arg) ? arg.uri : arg);
-      if (uri.path.endsWith(JUDGE_SUFFIX)) return runJudgeCommand(judges, uri);
-      const baseline = isProgrammatic(arg) ? arg.baseline : undefined;
-      if (baseline !== undefined && baseline !== 'lastGreenRun') throw new Error(`baseline must be "lastGreenRun" (compare with the suite's last green run) or left out (got ${JSON.stringify(baseline)}).`);
+  /** Runs a suite (or a judge file) in the Testing view; resolves with its result as the contract gives it. */
+  async function runSuiteFile(uri: vscode.Uri, baseline: unknown) {
+    if (uri.path.endsWith(JUDGE_SUFFIX)) return runJudgeCommand(judges, uri);
+    if (baseline !== undefined && baseline !== 'lastGreenRun') throw new Error(`baseline must be "lastGreenRun" (compare with the suite's last green run) or left out (got ${JSON.stringify(baseline)}).`);
       const item = await tests.update(uri);
       if (!item) throw new Error(`${uri.toString()} cannot be read.`);
       if (item.error !== undefined) throw new SuiteError(`${vscode.workspace.asRelativePath(uri)} cannot run: ${typeof item.error === 'string' ? item.error : item.error.value}`);
@@ -81,6 +66,26 @@ export function register(
       } finally {
         cancel.dispose();
       }
+    }
+  context.subscriptions.push(
+    suiteRuns,
+    transcripts,
+    tests,
+    judges,
+    registerCommand(log, COMMANDS.labelCall, {
+      programmatic: async (args) => labelCall(labelCallArgs(args)),
+      interactive: async (arg) => {
+        // From a transcript's editor title (its URI), or the palette with a transcript open: ask.
+        const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+        if (uri?.scheme !== CALL_SCHEME) throw new Error('Label This Call works on a call\'s transcript: open one from a failed simulated case\'s result in Test Results; a program passes { file, rubric, transcript, expected, name?, judge? }.');
+        return transcripts.label(uri);
+      },
+    }),
+    registerCommand(log, COMMANDS.openCallTranscript, (arg) => transcripts.open(arg instanceof vscode.Uri ? arg : vscode.Uri.parse(String(arg)))),
+    ...registerAuthoring(log, connections, history),
+    registerCommand(log, COMMANDS.runPromptTests, {
+      programmatic: (args) => runSuiteFile(suiteUri(args.uri), args.baseline),
+      interactive: (arg) => runSuiteFile(suiteUri(arg), undefined),
     }),
   );
   return { suiteRuns };

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { withSuffix } from '../core/file-names';
-import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import { COMMANDS, registerCommand } from '../commands';
 import type { JsonObject } from '../core/json';
 import { MASK, maskSecret } from '../core/api-key';
 import type { RunRecord } from '../core/history';
@@ -69,16 +69,29 @@ class Previews implements vscode.Disposable {
 export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage, runner: Runs): vscode.Disposable[] {
   const previews = new Previews();
 
-  const load = async (arg: unknown): Promise<{ loaded: LoadedDefinition; args: Record<string, unknown> } | undefined> => {
-    if (isProgrammatic(arg)) {
-      const loaded = arg.definition !== undefined ? loadFromObject(arg.definition) : await loadFromUri(vscode.Uri.parse(String(arg.uri)));
-      return { loaded, args: argumentsOf(arg.arguments) };
-    }
+  type Request = { loaded: LoadedDefinition; args: Record<string, unknown> };
+  /** A program names the definition (its object or its file's URI) and gives the arguments. */
+  const given = async (args: Record<string, unknown>): Promise<Request> => {
+    const definition = args.definition;
+    const loaded = definition !== undefined ? loadFromObject(definition) : await loadFromUri(vscode.Uri.parse(String(args.uri)));
+    return { loaded, args: argumentsOf(args.arguments) };
+  };
+  /** A user picks the definition (or runs it from its editor) and is asked for its arguments. */
+  const asked = async (arg: unknown): Promise<Request | undefined> => {
     const uri = await pickDefinition(arg);
     if (!uri) return undefined;
     const loaded = await loadFromUri(uri);
     const args = await askArguments(loaded);
     return args === undefined ? undefined : { loaded, args };
+  };
+  /** The request as its preview shows it, the API Key masked, and why the key cannot be resolved yet, if so. */
+  const previewOf = async (request: Request): Promise<{ shown: JsonObject; problem?: string }> => {
+    // A preview masks the key anyway, so one that cannot be resolved yet need not stop it.
+    const key = await resolveApiKey(request.loaded.definition, secrets).then(
+      (apiKey) => ({ apiKey, problem: undefined }),
+      (error: unknown) => ({ apiKey: MASK, problem: messageOf(error) }),
+    );
+    return { shown: preview(buildRequest(request.loaded.definition, request.args, key.apiKey), key.apiKey), problem: key.problem };
   };
 
   const sendRecorded = async (loaded: LoadedDefinition, args: Record<string, unknown>, interactive: boolean): Promise<JsonObject | undefined> => {
@@ -115,29 +128,31 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
       await sendRecorded(loaded, argumentsOf(run.inputs.arguments), true);
     }),
 
-    registerCommand(log, COMMANDS.previewRequest, async (arg) => {
-      const request = await load(arg);
-      if (!request) return undefined;
-      // A preview masks the key anyway, so one that cannot be resolved yet need not stop it.
-      const key = await resolveApiKey(request.loaded.definition, secrets).then(
-        (apiKey) => ({ apiKey, problem: undefined }),
-        (error: unknown) => ({ apiKey: MASK, problem: messageOf(error) }),
-      );
-      const shown = preview(buildRequest(request.loaded.definition, request.args, key.apiKey), key.apiKey);
-      if (isProgrammatic(arg)) return shown;
-      const sayBefore = request.loaded.definition.say_before;
-      await previews.show(request.loaded, {
-        ...(sayBefore ? { say_before: sayBefore } : {}),
-        ...shown,
-        ...(key.problem ? { note: `Sending needs the API Key: ${key.problem}` } : {}),
-      });
-      return shown;
+    registerCommand(log, COMMANDS.previewRequest, {
+      programmatic: async (args) => (await previewOf(await given(args))).shown,
+      interactive: async (arg) => {
+        const request = await asked(arg);
+        if (!request) return undefined;
+        const { shown, problem } = await previewOf(request);
+        const sayBefore = request.loaded.definition.say_before;
+        await previews.show(request.loaded, {
+          ...(sayBefore ? { say_before: sayBefore } : {}),
+          ...shown,
+          ...(problem ? { note: `Sending needs the API Key: ${problem}` } : {}),
+        });
+        return shown;
+      },
     }),
 
-    registerCommand(log, COMMANDS.sendRequest, async (arg) => {
-      const request = await load(arg);
-      if (!request) return undefined;
-      return sendRecorded(request.loaded, request.args, !isProgrammatic(arg));
+    registerCommand(log, COMMANDS.sendRequest, {
+      programmatic: async (args) => {
+        const request = await given(args);
+        return sendRecorded(request.loaded, request.args, false);
+      },
+      interactive: async (arg) => {
+        const request = await asked(arg);
+        return request && sendRecorded(request.loaded, request.args, true);
+      },
     }),
 
     registerCommand(log, COMMANDS.newRequestDefinition, async () => {
@@ -162,24 +177,37 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
       return uri;
     }),
 
-    registerCommand(log, COMMANDS.storeRequestSecret, async (arg) => {
-      const given = isProgrammatic(arg) ? arg : {};
-      const name = typeof given.name === 'string' ? given.name : await vscode.window.showInputBox({
-        title: 'Store Request Secret',
-        prompt: 'Name, used in a definition as "api_key": "${secret:NAME}"',
-        validateInput: (value) => (SECRET_NAME.test(value) ? undefined : 'Start with a letter or "_"; then letters, digits, ".", "_", "-".'),
-      });
-      if (!name) return undefined;
-      if (!SECRET_NAME.test(name)) throw new Error(`name must start with a letter or "_" and hold only letters, digits, ".", "_" and "-" (got ${JSON.stringify(name)}).`);
-      const value = typeof given.value === 'string' ? given.value : await vscode.window.showInputBox({ title: `Secret "${name}"`, password: true, ignoreFocusOut: true, prompt: 'Kept in VS Code\'s secret storage, never in files or settings.' });
-      if (value === undefined || value === '') return undefined;
-      try {
-        await secrets.store(SECRET_PREFIX + name, value);
-      } catch (error) {
-        throw new Error(`The secret "${name}" could not be stored in the system keychain (${messageOf(error)}); it is never kept in plain text instead.`);
-      }
-      if (!isProgrammatic(arg)) void vscode.window.showInformationMessage(`Secret "${name}" stored. Use it as "api_key": "\${secret:${name}}".`);
-      return undefined;
+    registerCommand(log, COMMANDS.storeRequestSecret, {
+      programmatic: async (args) => storeSecret(secrets, secretName(args.name), args.value),
+      interactive: async () => {
+        const name = await vscode.window.showInputBox({
+          title: 'Store Request Secret',
+          prompt: 'Name, used in a definition as "api_key": "${secret:NAME}"',
+          validateInput: (value) => (SECRET_NAME.test(value) ? undefined : 'Start with a letter or "_"; then letters, digits, ".", "_", "-".'),
+        });
+        if (!name) return undefined;
+        const value = await vscode.window.showInputBox({ title: `Secret "${secretName(name)}"`, password: true, ignoreFocusOut: true, prompt: 'Kept in VS Code\'s secret storage, never in files or settings.' });
+        if (value === undefined || value === '') return undefined;
+        await storeSecret(secrets, name, value);
+        void vscode.window.showInformationMessage(`Secret "${name}" stored. Use it as "api_key": "\${secret:${name}}".`);
+        return undefined;
+      },
     }),
   ];
+}
+
+function secretName(name: unknown): string {
+  if (typeof name !== 'string' || !SECRET_NAME.test(name)) throw new Error(`name must start with a letter or "_" and hold only letters, digits, ".", "_" and "-" (got ${JSON.stringify(name)}).`);
+  return name;
+}
+
+/** Stores a request secret in VS Code's secret storage, never anywhere else. */
+async function storeSecret(secrets: vscode.SecretStorage, name: string, value: unknown): Promise<undefined> {
+  if (typeof value !== 'string' || value === '') throw new Error(`value must be the secret "${name}" as a non-empty string.`);
+  try {
+    await secrets.store(SECRET_PREFIX + name, value);
+  } catch (error) {
+    throw new Error(`The secret "${name}" could not be stored in the system keychain (${messageOf(error)}); it is never kept in plain text instead.`);
+  }
+  return undefined;
 }

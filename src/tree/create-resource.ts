@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { pickConnection, pickTenant } from '../connections/pickers';
-import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import { COMMANDS, registerCommand } from '../commands';
 import type { JsonObject } from '../core/json';
 import { DATASOURCE_TYPES, ENUMS, kindOfSegment, requiredOnCreate, TENANT_SEGMENTS, type ResourceKind, type Segment, type TenantSegment } from '../core/resources';
 import { toResourceUriString, type FileLocation } from '../core/uri';
@@ -111,8 +111,9 @@ async function create(connections: Connections, changes: Changes, request: Creat
 }
 
 export function registerCreateCommand(log: Log, connections: Connections, changes: Changes, listings: ListingCache): vscode.Disposable {
-  return registerCommand(log, COMMANDS.createResource, async (arg) => {
-    if (isProgrammatic(arg)) return create(connections, changes, validateRequest(arg));
+  return registerCommand(log, COMMANDS.createResource, {
+    programmatic: (args) => create(connections, changes, validateRequest(args)),
+    interactive: async (arg) => {
     const target = await askTarget(arg, connections, listings);
     if (!target) return undefined;
     const kind = kindOfSegment(target.segment);
@@ -125,5 +126,6 @@ export function registerCreateCommand(log: Log, connections: Connections, change
       await vscode.commands.executeCommand('vscode.open', vscode.Uri.parse(toResourceUriString(locationOf(request, created.id))));
     }
     return created;
+    },
   });
 }

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { plain, plainText } from '../core/plain-text';
-import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
+import { COMMANDS, registerCommand } from '../commands';
+import type { ServiceClient } from '../core/client';
 import { sameBaseUrl } from '../core/base-url';
 import { deletion } from '../core/changes';
 import { mapWithLimit } from '../core/concurrency';
@@ -16,6 +17,7 @@ import { MANIFEST_FILE, readManifest } from '../core/tenant/manifest';
 import type { Changes } from '../documents/changes';
 import { describeLocation, isFile, toResourceUriString, wholeOf, type FileLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
+import type { Connection } from '../shared/settings';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import { fileTarget, kindOf, parseUri, target, toUri } from '../shared/locations';
 import type { Log } from '../log';
@@ -111,33 +113,49 @@ interface DeleteServices {
   changes: Changes;
 }
 
+/** The delete itself, as both shells run it: refused on a read-only connection, reported, its editors closed. */
+async function deleteTarget(
+  connections: Connections,
+  services: DeleteServices,
+  location: FileLocation,
+  ask: (client: ServiceClient, connection: Connection) => Promise<boolean>,
+): Promise<string | undefined> {
+  const connection = connections.require(location.connection);
+  if (connection.readOnly) {
+    throw new Error(plain`Not deleted: the connection "${connection.name}" is read-only (readOnly in convai.connections).`);
+  }
+  const client = connections.client(location.connection);
+  if (!(await ask(client, connection))) return undefined;
+  const { id, tenantId } = target(location);
+  const status = await client.delete(kindOf(location), id, tenantId);
+  await services.changes.report(deletion(location));
+  await closeEditors(vscode.Uri.parse(toResourceUriString(location)));
+  return status;
+}
+
 export function registerDeleteCommand(log: Log, connections: Connections, services: DeleteServices): vscode.Disposable {
-  return registerCommand(log, COMMANDS.deleteResource, async (arg) => {
-    const programmatic = isProgrammatic(arg);
-    const targeted = fileTarget(programmatic ? arg.uri : arg, !programmatic);
-    if (!targeted) {
-      throw new Error(programmatic
-        ? `uri must name a ConvAI resource such as convai://<connection>/tenants/<tenantId>/<kind>/<id>.json (got ${JSON.stringify(arg.uri)}).`
-        : 'Open a ConvAI resource or choose one in the ConvAI view to delete it.');
-    }
-    const { location } = targeted;
-    const connection = connections.require(location.connection);
-    if (connection.readOnly) {
-      throw new Error(plain`Not deleted: the connection "${connection.name}" is read-only (readOnly in convai.connections).`);
-    }
-    const client = connections.client(location.connection);
-    const kind = kindOf(location);
+  /** Asks the user, naming the resource as the tree shows it or as the service holds it. */
+  const confirmFor = (arg: unknown, location: FileLocation) => async (client: ServiceClient, connection: Connection): Promise<boolean> => {
     const { id, tenantId } = target(location);
-    const mustAsk = programmatic ? arg.confirm === true : true;
-    if (mustAsk) {
-      const summary = arg instanceof ResourceNode || arg instanceof TenantNode ? arg.summary : await client.get(kind, id, tenantId);
-      if (!(await confirm(services, connection, location, String(summary.name ?? summary.display_name ?? `#${id}`)))) return undefined;
-    }
-    const status = await client.delete(kind, id, tenantId);
-    await services.changes.report(deletion(location));
-    await closeEditors(vscode.Uri.parse(toResourceUriString(location)));
-    // The service's own words: shown as text, since a notification makes a Markdown link a command.
-    if (!programmatic) void vscode.window.showInformationMessage(plainText(status));
-    return status;
+    const summary = arg instanceof ResourceNode || arg instanceof TenantNode ? arg.summary : await client.get(kindOf(location), id, tenantId);
+    return confirm(services, connection, location, String(summary.name ?? summary.display_name ?? `#${id}`));
+  };
+  return registerCommand(log, COMMANDS.deleteResource, {
+    programmatic: async (args) => {
+      const targeted = fileTarget(args.uri, false);
+      if (!targeted) {
+        throw new Error(`uri must name a ConvAI resource such as convai://<connection>/tenants/<tenantId>/<kind>/<id>.json (got ${JSON.stringify(args.uri)}).`);
+      }
+      const ask = args.confirm === true ? confirmFor(args, targeted.location) : async (): Promise<boolean> => true;
+      return deleteTarget(connections, services, targeted.location, ask);
+    },
+    interactive: async (arg) => {
+      const targeted = fileTarget(arg, true);
+      if (!targeted) throw new Error('Open a ConvAI resource or choose one in the ConvAI view to delete it.');
+      const status = await deleteTarget(connections, services, targeted.location, confirmFor(arg, targeted.location));
+      // The service's own words: shown as text, since a notification makes a Markdown link a command.
+      if (status !== undefined) void vscode.window.showInformationMessage(plainText(status));
+      return status;
+    },
   });
 }

@@ -17,14 +17,14 @@ export function register(
   const tree = new ResourceTreeProvider(connections, listings, changes);
   const view = vscode.window.createTreeView('convai.resources', { treeDataProvider: tree, showCollapseAll: true });
   // Also when the view was shown before the walkthrough's completion events were listened to (its onView).
-  const shown = (): void => {
+  const tickWhenVisible = (): void => {
     if (view.visible) walkthroughStepDone('browseTree');
   };
-  shown();
+  tickWhenVisible();
   context.subscriptions.push(
     tree,
     view,
-    view.onDidChangeVisibility(shown),
+    view.onDidChangeVisibility(tickWhenVisible),
     ...registerTreeCommands(log, tree, connections, listings),
     registerCreateCommand(log, connections, changes, listings),
     registerDeleteCommand(log, connections, { files, listings, changes }),

@@ -95,7 +95,7 @@ function nearMisses(expectation: JsonObject): Array<{ key?: string; message: str
 }
 
 /** Values as people compare them: strings as they are, anything else as indented JSON. */
-export function shown(value: Json | undefined): string {
+export function comparableText(value: Json | undefined): string {
   if (value === undefined) return '(absent)';
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
@@ -121,7 +121,7 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
   const text = textOf(actual);
   switch (assertion) {
     case 'equals':
-      return canonical(expected) === canonical(actual) ? undefined : fail('is not equal to the expected value', { expected: shown(expected), actual: shown(actual) });
+      return canonical(expected) === canonical(actual) ? undefined : fail('is not equal to the expected value', { expected: comparableText(expected), actual: comparableText(actual) });
     case 'contains':
       return actual !== undefined && text.includes(expected as string) ? undefined : fail(`does not contain ${JSON.stringify(expected)}; it is ${JSON.stringify(text)}`);
     case 'notContains':

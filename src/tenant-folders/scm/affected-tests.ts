@@ -7,7 +7,7 @@
 import { notPulled } from '../../shared/pulled-folder';
 import * as vscode from 'vscode';
 import { plain } from '../../core/plain-text';
-import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
+import { COMMANDS, registerCommand } from '../../commands';
 import type { Log } from '../../log';
 import { affectedByPlan } from '../../core/prompt-tests/affected';
 import { runsInFolder, whereSuiteRuns } from '../../core/prompt-tests/target';
@@ -20,15 +20,17 @@ import type { PulledFolders } from './pulled-folders';
 
 type SuiteAnswer = ReturnType<typeof publicResult> & { uri: string };
 
-/** The folder a call names: `{ folder }` as a URI (or its text), else the list the view's title bar belongs to. */
-async function folderOf(arg: unknown, folders: PulledFolders): Promise<PulledFolderControl> {
-  if (isProgrammatic(arg)) {
-    const folder = arg.folder instanceof vscode.Uri ? arg.folder : typeof arg.folder === 'string' ? vscode.Uri.parse(arg.folder) : undefined;
-    if (!folder) throw new Error('folder must be the URI of a pulled tenant folder (a vscode.Uri or its text).');
-    const control = await folders.byFolder(folder.fsPath);
-    if (!control) throw notPulled(folder.fsPath);
-    return control;
-  }
+/** The folder a program names: `{ folder }` as a URI (or its text). */
+async function givenFolder(folders: PulledFolders, given: unknown): Promise<PulledFolderControl> {
+  const folder = given instanceof vscode.Uri ? given : typeof given === 'string' ? vscode.Uri.parse(given) : undefined;
+  if (!folder) throw new Error('folder must be the URI of a pulled tenant folder (a vscode.Uri or its text).');
+  const control = await folders.byFolder(folder.fsPath);
+  if (!control) throw notPulled(folder.fsPath);
+  return control;
+}
+
+/** The folder a user's click names: the list the view's title bar belongs to, or the one pulled folder. */
+async function clickedFolder(folders: PulledFolders, arg: unknown): Promise<PulledFolderControl> {
   const all = await folders.all();
   const control = (await folders.find(arg)) ?? (all.length === 1 ? all[0] : undefined);
   if (!control) throw new Error('Run Affected Tests from the title bar of a pulled folder\'s list in the Source Control view.');
@@ -55,23 +57,28 @@ async function affectedSuites(control: PulledFolderControl): Promise<vscode.Uri[
   return chosen;
 }
 
+/** Runs the affected suites in turn through `convai.runPromptTests`, which shows each in the Testing view. */
+async function runAffected(control: PulledFolderControl): Promise<SuiteAnswer[]> {
+  const suites: SuiteAnswer[] = [];
+  for (const uri of await affectedSuites(control)) {
+    const result = await vscode.commands.executeCommand<ReturnType<typeof publicResult>>(COMMANDS.runPromptTests, { uri: uri.toString() });
+    suites.push({ uri: uri.toString(), ...result });
+  }
+  return suites;
+}
+
 export function registerRunAffectedTests(log: Log, folders: PulledFolders): vscode.Disposable {
-  return registerCommand(log, COMMANDS.runAffectedTests, async (arg): Promise<{ suites: SuiteAnswer[] }> => {
-    const control = await folderOf(arg, folders);
-    const run = async (): Promise<SuiteAnswer[]> => {
-      const suites: SuiteAnswer[] = [];
-      for (const uri of await affectedSuites(control)) {
-        const result = await vscode.commands.executeCommand<ReturnType<typeof publicResult>>(COMMANDS.runPromptTests, { uri: uri.toString() });
-        suites.push({ uri: uri.toString(), ...result });
-      }
-      return suites;
-    };
-    if (isProgrammatic(arg)) return { suites: await run() };
-    const suites = await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl, title: 'Running affected prompt tests' }, run);
-    const failed = suites.reduce((sum, s) => sum + s.failed, 0);
-    void vscode.window.showInformationMessage(suites.length === 0
-      ? plain`No prompt test suite of this workspace is affected by the planned push of ${control.label}.`
-      : `Ran ${plural(suites.length, 'affected suite')}: ${failed === 0 ? 'every case passed' : `${plural(failed, 'case')} failed; see the Testing view`}.`);
-    return { suites };
+  return registerCommand<{ suites: SuiteAnswer[] }>(log, COMMANDS.runAffectedTests, {
+    programmatic: async (args) => ({ suites: await runAffected(await givenFolder(folders, args.folder)) }),
+    interactive: async (arg) => {
+      const control = await clickedFolder(folders, arg);
+      const title = 'Running affected prompt tests';
+      const suites = await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl, title }, () => runAffected(control));
+      const failed = suites.reduce((sum, s) => sum + s.failed, 0);
+      void vscode.window.showInformationMessage(suites.length === 0
+        ? plain`No prompt test suite of this workspace is affected by the planned push of ${control.label}.`
+        : `Ran ${plural(suites.length, 'affected suite')}: ${failed === 0 ? 'every case passed' : `${plural(failed, 'case')} failed; see the Testing view`}.`);
+      return { suites };
+    },
   });
 }

@@ -1,7 +1,7 @@
 import { notPulled } from '../../shared/pulled-folder';
 import * as vscode from 'vscode';
 import { plain } from '../../core/plain-text';
-import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
+import { COMMANDS, registerCommand } from '../../commands';
 import type { Log } from '../../log';
 import type { ResourceName } from '../../core/tenant/promote';
 import { messageOf, plural } from '../../core/text';
@@ -35,13 +35,14 @@ function viewArgs(arg: unknown, rest: unknown[]): unknown[] {
 
 /** Refresh: checks pulled folders against the service, or pulls a comparison's tenants again. */
 function registerRefresh(log: Log, folders: PulledFolders, comparisons: Comparisons): vscode.Disposable {
-  return registerCommand(log, COMMANDS.refreshTenantChanges, async (arg): Promise<CheckResult | Comparison | undefined> => {
-    if (isProgrammatic(arg)) {
-      if (typeof arg.folder !== 'string') throw new Error('folder must be the absolute path of a pulled tenant folder.');
-      const control = await folders.byFolder(arg.folder);
-      if (!control) throw notPulled(arg.folder);
+  return registerCommand<CheckResult | Comparison>(log, COMMANDS.refreshTenantChanges, {
+    programmatic: async (args) => {
+      if (typeof args.folder !== 'string') throw new Error('folder must be the absolute path of a pulled tenant folder.');
+      const control = await folders.byFolder(args.folder);
+      if (!control) throw notPulled(args.folder);
       return control.refresh();
-    }
+    },
+    interactive: async (arg) => {
     const comparison = comparisons.find(arg);
     if (comparison) return vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => comparison.refresh());
     const folder = await folders.find(arg);
@@ -65,30 +66,28 @@ function registerRefresh(log: Log, folders: PulledFolders, comparisons: Comparis
     const failures = results.flatMap((r, i) => (r.status === 'rejected' ? [`${targets[i]?.label}: ${messageOf(r.reason)}`] : []));
     if (failures.length > 0) throw new Error(failures.join(' '));
     return results.length === 1 && results[0]?.status === 'fulfilled' ? results[0].value : undefined;
+    },
   });
 }
 
 /** Compare Tenant With…: from a tenant of the tree (the source), from the palette, or `{ source, target }`. */
 function registerCompare(log: Log, deps: ScmDeps, comparisons: Comparisons): vscode.Disposable {
-  return registerCommand(log, COMMANDS.compareTenants, async (arg): Promise<Comparison | undefined> => {
-    let source: TenantRef | undefined;
-    let target: TenantRef | undefined;
-    if (isProgrammatic(arg)) {
-      source = tenantRefArg(arg.source, 'source');
-      target = tenantRefArg(arg.target, 'target');
-    } else {
-      source = tenantOfNode(arg) ?? await pickTenant(deps.connections, deps.listings, 'Compare: the tenant to promote from');
-      target = source && await pickTenant(deps.connections, deps.listings, `Compare tenant ${source.tenantId} on ${source.connection} with`);
-    }
-    if (!source || !target) return undefined;
+  const compare = async (source: TenantRef, target: TenantRef): Promise<Comparison> => {
     if (sameTenant(source, target)) throw new Error('Pick two different tenants: a tenant compared with itself has nothing to promote.');
-    const [from, to] = [source, target];
-    const { comparison } = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Comparing tenant ${from.tenantId} on ${from.connection} with tenant ${to.tenantId} on ${to.connection}…` },
-      () => comparisons.open(from, to),
-    );
-    if (!isProgrammatic(arg)) await vscode.commands.executeCommand('workbench.view.scm');
-    return comparison;
+    const title = `Comparing tenant ${source.tenantId} on ${source.connection} with tenant ${target.tenantId} on ${target.connection}…`;
+    const opened = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => comparisons.open(source, target));
+    return opened.comparison;
+  };
+  return registerCommand(log, COMMANDS.compareTenants, {
+    programmatic: async (args) => compare(tenantRefArg(args.source, 'source'), tenantRefArg(args.target, 'target')),
+    interactive: async (arg) => {
+      const source = tenantOfNode(arg) ?? await pickTenant(deps.connections, deps.listings, 'Compare: the tenant to promote from');
+      const target = source && await pickTenant(deps.connections, deps.listings, `Compare tenant ${source.tenantId} on ${source.connection} with`);
+      if (!source || !target) return undefined;
+      const comparison = await compare(source, target);
+      await vscode.commands.executeCommand('workbench.view.scm');
+      return comparison;
+    },
   });
 }
 
@@ -120,16 +119,17 @@ async function promoted(deps: ScmDeps, target: TenantRef, promote: () => Promise
 }
 
 function registerPromote(log: Log, deps: ScmDeps, comparisons: Comparisons): vscode.Disposable {
-  return registerCommand(log, COMMANDS.promote, async (arg, ...rest): Promise<{ applied: AppliedChange[] } | undefined> => {
-    if (isProgrammatic(arg)) {
-      const source = tenantRefArg(arg.source, 'source');
-      const target = tenantRefArg(arg.target, 'target');
+  return registerCommand<{ applied: AppliedChange[] }>(log, COMMANDS.promote, {
+    programmatic: async (given) => {
+      const source = tenantRefArg(given.source, 'source');
+      const target = tenantRefArg(given.target, 'target');
       if (sameTenant(source, target)) throw new Error('source and target must be two different tenants.');
-      const resources = resourceNamesArg(arg.resources);
+      const resources = resourceNamesArg(given.resources);
       const pair = await pullPair(deps.connections, source, target);
-      const applied = await promoted(deps, target, () => runPromotion(deps.connections, { source, target, pair, resources, confirm: arg.confirm !== false }));
+      const applied = await promoted(deps, target, () => runPromotion(deps.connections, { source, target, pair, resources, confirm: given.confirm !== false }));
       return { applied: applied ?? [] };
-    }
+    },
+    interactive: async (arg, ...rest) => {
     const args = viewArgs(arg, rest);
     const control = args.map((a) => comparisons.find(a)).find((c) => c !== undefined) ?? (await comparisons.choose());
     if (!control) throw new Error('There is no comparison to promote from: run "ConvAI: Compare Tenant With…" first.');
@@ -144,6 +144,7 @@ function registerPromote(log: Log, deps: ScmDeps, comparisons: Comparisons): vsc
       : plain`Promoted ${plural(applied.length, 'resource')} to tenant ${target.tenantId} on ${target.connection}.`);
     await control.refresh();
     return { applied };
+    },
   });
 }
 

@@ -10,6 +10,7 @@ import { changedFiles, changeName } from './changed-files';
 import type { ScmDeps } from './deps';
 import type { TenantRef } from './tenant-refs';
 import { plural } from '../../core/text';
+import { DisposableStore } from '../../core/disposable-store';
 
 export const COMPARE_SCM = 'convai-compare';
 
@@ -57,7 +58,7 @@ export class CompareControl implements vscode.Disposable {
   private readonly scm: vscode.SourceControl;
   private readonly group: vscode.SourceControlResourceGroup;
   private readonly key = `compare:${++comparisons}`;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   private promoted: MemoryFolder | undefined;
 
   static async open(source: TenantRef, target: TenantRef, deps: ScmDeps): Promise<CompareControl> {
@@ -141,6 +142,6 @@ export class CompareControl implements vscode.Disposable {
 
   dispose(): void {
     this.deps.decorations.withdraw(this);
-    for (const disposable of this.disposables) disposable.dispose();
+    this.disposables.dispose();
   }
 }

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { plain, plainText } from '../../core/plain-text';
-import { COMMANDS, isProgrammatic, registerCommand } from '../../commands';
+import { COMMANDS, registerCommand } from '../../commands';
 import { isResourceId } from '../../core/references';
 import { kindOfSegment, TENANT_SEGMENTS, type Segment } from '../../core/resources';
 import { publicDrifted, type Drifted } from '../../core/tenant/drift';
@@ -39,16 +39,19 @@ function findDriftShown(control: PulledFolderControl): Thenable<Drifted[]> {
 }
 
 function registerDrift(log: Log, folders: PulledFolders): vscode.Disposable {
-  return registerCommand(log, COMMANDS.drift, async (arg) => {
-    const programmatic = isProgrammatic(arg);
-    const control = await controlOf(folders, programmatic ? arg.folder : arg);
-    if (!control) return undefined;
-    const drifted = programmatic ? await control.findDrift() : await findDriftShown(control);
-    if (!programmatic) {
+  return registerCommand(log, COMMANDS.drift, {
+    programmatic: async (args) => {
+      const control = await controlOf(folders, args.folder);
+      return control && { drifted: (await control.findDrift()).map(publicDrifted) };
+    },
+    interactive: async (arg) => {
+      const control = await controlOf(folders, arg);
+      if (!control) return undefined;
+      const drifted = await findDriftShown(control);
       if (drifted.length === 0) void vscode.window.showInformationMessage(plain`Nothing changed on the service of ${control.label} since the pull.`);
       else await vscode.commands.executeCommand('workbench.view.scm');
-    }
-    return { drifted: drifted.map(publicDrifted) };
+      return { drifted: drifted.map(publicDrifted) };
+    },
   });
 }
 
@@ -86,13 +89,14 @@ async function confirmed(control: PulledFolderControl, items: readonly Drifted[]
 }
 
 function registerTake(log: Log, folders: PulledFolders): vscode.Disposable {
-  return registerCommand(log, COMMANDS.takeServiceVersion, async (arg, ...rest) => {
-    if (isProgrammatic(arg)) {
-      const control = await controlOf(folders, typeof arg.folder === 'string' ? arg.folder : undefined);
+  return registerCommand(log, COMMANDS.takeServiceVersion, {
+    programmatic: async (args) => {
+      const control = await controlOf(folders, typeof args.folder === 'string' ? args.folder : undefined);
       if (!control) throw new Error('folder must be the absolute path of a pulled tenant folder.');
-      await control.take(targetArg(arg));
+      await control.take(targetArg(args));
       return undefined;
-    }
+    },
+    interactive: async (arg, ...rest) => {
     // The view hands the row clicked and the rows selected, sometimes as one array; a row of each file of a resource.
     const rows = [arg, ...rest].flat().filter((a): a is DriftState => a instanceof DriftState);
     const byFolder = new Map<string, Map<string, Drifted>>();
@@ -108,6 +112,7 @@ function registerTake(log: Log, folders: PulledFolders): vscode.Disposable {
       for (const item of items.values()) await control.take(item);
     }
     return undefined;
+    },
   });
 }
 
