@@ -113,8 +113,14 @@ await build({
   define: { CONVAI_CLI_VERSION: JSON.stringify(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version) },
   plugins: [undiciApart, validatorsApart, re2jsApart],
 });
-// What `convai` runs: dist/cli-main.js started from the code an earlier run kept (src/cli/code-cache.ts).
-await build({ ...common, entryPoints: [path.join(root, 'src/cli-start.ts')], outfile: path.join(root, 'dist/cli.js'), banner: { js: '#!/usr/bin/env node' } });
+// What `convai` runs: node's compile cache turned on, then dist/cli-main.js required (src/cli-start.ts).
+await build({
+  ...common,
+  entryPoints: [path.join(root, 'src/cli-start.ts')],
+  outfile: path.join(root, 'dist/cli.js'),
+  external: ['./cli-main.js'],
+  banner: { js: '#!/usr/bin/env node' },
+});
 
 // The schemas of pulled tenant folders' files, derived from schemas/ (package.json's jsonValidation points here).
 writeFolderSchemas(path.join(root, 'schemas'), path.join(root, 'dist', 'schemas', 'folder'));
