@@ -63,7 +63,8 @@ describe('contract: the command-line tool\'s surface', function () {
       assert.match(version.stdout, /^\d+\.\d+\.\d+/);
     }
     assert.equal(existsSync(cache), false, 'the tool wrote into its cache folder');
-    assert.equal(existsSync(compiled), 'enableCompileCache' in module, 'node\'s compile cache is used exactly where node has one');
+    const hasCompileCache = 'enableCompileCache' in module;
+    assert.equal(existsSync(compiled), hasCompileCache, 'node\'s compile cache is used exactly where node has one');
   });
 
   it('reads a negative number as the flag\'s value and says what the flag takes, however it is written', async () => {

@@ -95,9 +95,9 @@ describe('the installed package', () => {
     await resultsPanel(page).locator('pre', { hasText: /^Echo \(/ }).first().waitFor();
   });
 
-  it('shows a live tenant\'s flow map from the tree when the token may not read the tenant\'s record (403)', async () => {
+  it('shows a live tenant\'s flow map from the tree when the tenant record is refused (403)', async () => {
     const { page, service: local } = workbench();
-    // The answer a tenant's own token gets; the map's file, loaded apart, must know it as the main file's client's error.
+    // What a tenant's own token gets: the map's file, loaded apart, must know it as the main file's client's error.
     const forbidden = { match: `GET /api/v1/tenants/${TENANT}`, status: 403, body: '{"error":"Forbidden"}' };
     const faults = `${local.url}/__test/faults`;
     const queued = await request(faults, { method: 'POST', body: JSON.stringify({ queue: [forbidden] }) });

@@ -10,7 +10,17 @@ import { folderFlowMap } from '../../src/core/flow-map/folder';
 import type { FlowMap } from '../../src/core/flow-map/model';
 import { diskFolder } from '../../src/core/tenant/folder-io';
 import { readManifest } from '../../src/core/tenant/manifest';
-import { addConnection, admin, adminToken, clearFaults, injectFaults, kind, rejection, removeConnection, serviceUrl } from './support';
+import {
+  addConnection,
+  admin,
+  adminToken,
+  clearFaults,
+  injectFaults,
+  kind,
+  rejection,
+  removeConnection,
+  serviceUrl,
+} from './support';
 
 const CONNECTION = 'flow-map';
 const SCOPED = 'flow-map-tenant';
@@ -92,32 +102,38 @@ describe('convai.showFlowMap', () => {
   });
 
   // The map's bundle is loaded apart from the extension's: these hold it to the client's errors (scripts/build.mjs).
+  const liveMap = (connection: string): Thenable<FlowMap> =>
+    vscode.commands.executeCommand<FlowMap>('convai.showFlowMap', { connection, tenantId: 1 });
+
   it('leaves out a resource deleted while it reads the live tenant: listed, then 404 for its detail', async () => {
-    const before = await vscode.commands.executeCommand<FlowMap>('convai.showFlowMap', { connection: CONNECTION, tenantId: 1 });
+    const before = await liveMap(CONNECTION);
     const id = (await admin.create(kind('ai_prompts'), { name: 'Deleted While Mapped' }, 1)).id as number;
-    const listed = await request(`${serviceUrl}/api/v1/ai_prompts?tenant_id=1`, { headers: { authorization: `Bearer ${adminToken}` } });
+    const listed = await request(`${serviceUrl}/api/v1/ai_prompts?tenant_id=1`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
     const list = await listed.body.text();
     assert.ok(list.includes('Deleted While Mapped'), list);
     await admin.delete(kind('ai_prompts'), id, 1);
     // The list answers as it did before the delete; the detail, read after it, is the service's own 404.
     await injectFaults({ match: 'GET /api/v1/ai_prompts', status: 200, body: list, contentType: 'application/json' });
     try {
-      const shown = await vscode.commands.executeCommand<FlowMap>('convai.showFlowMap', { connection: CONNECTION, tenantId: 1 });
-      assert.deepEqual(shown, before);
+      assert.deepEqual(await liveMap(CONNECTION), before);
     } finally {
       await clearFaults();
     }
   });
 
-  it('reads the live tenant with the tenant\'s own token, which may not read the tenant\'s record (403)', async () => {
-    const tenantToken = String((await admin.get(kind('tenants'), 1)).auth_token);
-    await vscode.commands.executeCommand('convai.addConnection', { name: SCOPED, baseUrl: serviceUrl, token: tenantToken, tenantId: 1 });
+  it('reads the live tenant with its own token, which may not read the tenant record (403)', async () => {
+    const token = String((await admin.get(kind('tenants'), 1)).auth_token);
+    const scoped = { name: SCOPED, baseUrl: serviceUrl, token, tenantId: 1 };
+    await vscode.commands.executeCommand('convai.addConnection', scoped);
     try {
-      const live = await vscode.commands.executeCommand<FlowMap>('convai.showFlowMap', { connection: CONNECTION, tenantId: 1 });
-      const scoped = await vscode.commands.executeCommand<FlowMap>('convai.showFlowMap', { connection: SCOPED, tenantId: 1 });
-      assert.deepEqual(scoped, live);
-      const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('convai.flowMap'));
-      assert.equal(tab?.label, `Flow Map: tenant 1 (${SCOPED})`, 'named by its id: the tenant\'s record was refused');
+      const live = await liveMap(CONNECTION);
+      assert.deepEqual(await liveMap(SCOPED), live);
+      const tab = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('convai.flowMap'));
+      assert.equal(tab?.label, `Flow Map: tenant 1 (${SCOPED})`, 'named by its id: the tenant record was refused');
     } finally {
       await removeConnection(SCOPED);
     }

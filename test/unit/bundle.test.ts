@@ -63,11 +63,15 @@ describe('bundles: the extension host stays small', () => {
   });
 
   it('a file loaded at first use holds no module of the main file, which it takes from there instead', () => {
-    const sources = (file: string): string[] => (JSON.parse(readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources;
+    const sources = (file: string): string[] =>
+      (JSON.parse(readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources;
     const main = new Set(sources('extension.js'));
     // The vscode API's names, read once per bundle (scripts/vscode-api.mjs): no module of ours, and no state.
-    const copied = (file: string): string[] => sources(file).filter((source) => main.has(source) && source !== 'vscode-api:vscode');
-    for (const file of FIRST_USE_FILES) assert.deepEqual(copied(file), [], `dist/${file} holds copies of modules of dist/extension.js`);
+    const copied = (file: string): string[] =>
+      sources(file).filter((source) => main.has(source) && source !== 'vscode-api:vscode');
+    for (const file of FIRST_USE_FILES) {
+      assert.deepEqual(copied(file), [], `dist/${file} holds copies of modules of dist/extension.js`);
+    }
   });
 
   it('package.json pins undici to the installed version, whose lib/ paths dist/undici.js is built from', () => {
