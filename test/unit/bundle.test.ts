@@ -4,7 +4,15 @@ import * as os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { bytesOf, distPaths, FIRST_USE_FILES, HOST_BUDGET_KB, HOST_FILES } from '../bench/host-size';
+import {
+  bytesOf,
+  distPaths,
+  FIRST_USE_FILES,
+  HOST_BUDGET_KB,
+  HOST_FILES,
+  SHIPPED_BUDGET_KB,
+  shippedFiles,
+} from '../bench/host-size';
 import { repoRoot } from '../harness/paths';
 
 /**
@@ -54,6 +62,14 @@ describe('bundles: the extension host stays small', () => {
     const floor = await undiciOnlyBytes();
     const over = (host - floor) / 1024;
     assert.ok(over <= HOST_BUDGET_KB, `${HOST_FILES.join(' + ')} weigh ${(host / 1024).toFixed(1)} KB, ${over.toFixed(1)} KB over the undici-only bundle (${(floor / 1024).toFixed(1)} KB): the budget is ${HOST_BUDGET_KB} KB (docs/performance.md)`);
+  });
+
+  it(`the package's JavaScript is within ${SHIPPED_BUDGET_KB} KB of an undici-only bundle`, async function () {
+    this.timeout(20_000);
+    const files = shippedFiles(repoRoot);
+    assert.ok(files.includes('extension.js') && files.includes('webview/flow-map.js'), files.join(', '));
+    const over = (bytesOf(distPaths(dist, files)) - (await undiciOnlyBytes())) / 1024;
+    assert.ok(over <= SHIPPED_BUDGET_KB, `${files.join(' + ')}: ${over.toFixed(1)} KB over the undici-only bundle`);
   });
 
   it('the main file leaves what it loads at first use to its own files', () => {
