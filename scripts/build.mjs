@@ -54,7 +54,7 @@ const validatorsApart = { name: 'validators', setup: (b) => b.onResolve({ filter
 /**
  * The flow map (its panel, reading a map and the map's core) in dist/flow-map.js, loaded at the first map
  * (src/flow-map/register.ts): the extension host's budget (docs/performance.md) has no room for a feature most
- * sessions never open. The modules it shares with dist/extension.js hold no state of their own.
+ * sessions never open.
  * @type {import('esbuild').Plugin}
  */
 const flowMapApart = {
@@ -63,8 +63,54 @@ const flowMapApart = {
 };
 
 /**
+ * The bundles the extension loads at first use (the flow map's, the results panel's rendering) hold only the modules
+ * dist/extension.js does not: they take every other from it, which loaded them already, as its export `modules`. A
+ * second copy of a module would be a second copy of its classes: an error the client throws (a ServiceError) would be
+ * no instance of the copy's class, and what a reader tolerates by its status (a 404, a 403) would fail it instead.
+ * @param {ReadonlySet<string>} inExtension the modules dist/extension.js holds, by path in the repository
+ */
+function sharedWithExtension(inExtension) {
+  /** @type {Set<string>} the modules taken, by path in the repository */
+  const taken = new Set();
+  /** @type {import('esbuild').Plugin} */
+  const plugin = {
+    name: 'shared-with-extension',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, async (args) => {
+        if (args.pluginData === 'resolving' || args.namespace !== 'file') return undefined;
+        const resolved = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: 'resolving',
+        });
+        const module = path.relative(root, resolved.path).split(path.sep).join('/');
+        if (resolved.errors.length > 0 || resolved.external || !inExtension.has(module)) return resolved;
+        taken.add(module);
+        return { path: module, namespace: 'extension' };
+      });
+      b.onResolve({ filter: /.*/, namespace: 'extension' }, (args) => ({ path: args.path, external: true }));
+      b.onLoad({ filter: /.*/, namespace: 'extension' }, (args) => ({
+        contents: `module.exports = require('./extension.js').modules[${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+  /** @param {string} main the extension's own entry, from the repository */
+  const entry = (main) => {
+    const modules = [...taken].sort();
+    return [
+      `export * from '${main}';`,
+      ...modules.map((module, i) => `import * as m${i} from './${module}';`),
+      `export const modules = { ${modules.map((module, i) => `${JSON.stringify(module)}: m${i}`).join(', ')} };`,
+    ].join('\n');
+  };
+  return { plugin, entry };
+}
+
+/**
  * The results panel's rendering (src/operations/render.ts and its parts) in dist/results-render.js, loaded at the
- * panel's first render: some 9 KB that activation never runs. It renders text from what it is given and holds no state.
+ * panel's first render: code that activation never runs.
  * @type {import('esbuild').Plugin}
  */
 const resultsRenderApart = {
@@ -74,14 +120,51 @@ const resultsRenderApart = {
 
 // undici waits in a file of its own until the first request, the schemas until the first check and re2js until the
 // first pattern, so activation loads none of them (docs/performance.md counts what it does load against a budget).
+/** @type {import('esbuild').BuildOptions} */
+const extension = {
+  ...common,
+  absWorkingDir: root,
+  outfile: path.join(root, 'dist/extension.js'),
+  plugins: [
+    undiciApart,
+    validatorsApart,
+    re2jsApart,
+    jsoncApart,
+    flowMapApart,
+    resultsRenderApart,
+    vscodeApiOnce(root),
+  ],
+};
+// The modules dist/extension.js holds, by their path in the repository (as esbuild's metafile names them).
+const { metafile } = await build({
+  ...extension,
+  entryPoints: [path.join(root, 'src/extension.ts')],
+  write: false,
+  metafile: true,
+});
+const shared = sharedWithExtension(new Set(Object.keys(metafile.inputs)));
 await build({
   ...common,
-  entryPoints: [path.join(root, 'src/extension.ts')],
-  outfile: path.join(root, 'dist/extension.js'),
-  plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, flowMapApart, resultsRenderApart, vscodeApiOnce(root)],
+  entryPoints: [path.join(root, 'src/operations/render.ts')],
+  outfile: path.join(root, 'dist/results-render.js'),
+  plugins: [shared.plugin],
 });
-await build({ ...common, entryPoints: [path.join(root, 'src/operations/render.ts')], outfile: path.join(root, 'dist/results-render.js') });
-await build({ ...common, entryPoints: [path.join(root, 'src/flow-map/opened.ts')], outfile: path.join(root, 'dist/flow-map.js'), plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, vscodeApiOnce(root)] });
+await build({
+  ...common,
+  entryPoints: [path.join(root, 'src/flow-map/opened.ts')],
+  outfile: path.join(root, 'dist/flow-map.js'),
+  plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, vscodeApiOnce(root), shared.plugin],
+});
+// dist/extension.js: src/extension.ts, and the modules the bundles above take from it.
+await build({
+  ...extension,
+  stdin: {
+    contents: shared.entry('./src/extension.ts'),
+    resolveDir: root,
+    sourcefile: 'extension-entry.js',
+    loader: 'js',
+  },
+});
 // The folders' thread's script, beside both bundles that start it (src/core/tenant/folder-thread.ts).
 await build({ ...common, entryPoints: [path.join(root, 'src/core/tenant/folder-thread-worker.ts')], outfile: path.join(root, 'dist/folder-thread-worker.js') });
 // These three are shared by the extension and the command-line tool; dist/jsonc.js is the extension's alone.
@@ -113,8 +196,14 @@ await build({
   define: { CONVAI_CLI_VERSION: JSON.stringify(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version) },
   plugins: [undiciApart, validatorsApart, re2jsApart],
 });
-// What `convai` runs: dist/cli-main.js started from the code an earlier run kept (src/cli/code-cache.ts).
-await build({ ...common, entryPoints: [path.join(root, 'src/cli-start.ts')], outfile: path.join(root, 'dist/cli.js'), banner: { js: '#!/usr/bin/env node' } });
+// What `convai` runs: node's compile cache turned on, then dist/cli-main.js required (src/cli-start.ts).
+await build({
+  ...common,
+  entryPoints: [path.join(root, 'src/cli-start.ts')],
+  outfile: path.join(root, 'dist/cli.js'),
+  external: ['./cli-main.js'],
+  banner: { js: '#!/usr/bin/env node' },
+});
 
 // The schemas of pulled tenant folders' files, derived from schemas/ (package.json's jsonValidation points here).
 writeFolderSchemas(path.join(root, 'schemas'), path.join(root, 'dist', 'schemas', 'folder'));

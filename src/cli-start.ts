@@ -1,12 +1,12 @@
 /**
- * dist/cli.js, the command that `convai` runs: starts the command-line tool's bundle (dist/cli-main.js, from
- * src/cli.ts) from the code an earlier run of the same command kept (src/cli/code-cache.ts).
+ * dist/cli.js, what `convai` runs: turns on node's compile cache, then runs the command-line tool's bundle
+ * (dist/cli-main.js, from src/cli.ts). The cache must be on before the bundle is loaded, or node compiles the bundle
+ * anew on every run; so the bundle is a file of its own, which this small one requires.
  */
-import path from 'node:path';
-import { codeCacheFile, startBundle } from './cli/code-cache';
+import module from 'node:module';
 
-const started = startBundle(path.join(__dirname, 'cli-main.js'), codeCacheFile(process.env, process.argv[2]));
-// Kept after a run that did its work, so the code holds what the command compiles when it succeeds.
-process.once('exit', (code) => {
-  if (code === 0) started.keep();
-});
+/** Node 22.1 and later have a compile cache; an older node just compiles the tool on each run. */
+const withCompileCache = module as typeof module & { enableCompileCache?: () => unknown };
+withCompileCache.enableCompileCache?.();
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+require('./cli-main.js');

@@ -17,7 +17,15 @@ import { CALLS, measureCallThroughput, measureSuiteThroughput, SUITE_CASES, SUIT
 import { measureFolders, type FolderSamples } from './folders';
 import { measureLargeFolders, type LargeFolderSamples } from './large-folders';
 import { type FlowMapSamples, measureFlowMap } from './flow-map';
-import { bytesOf, distPaths, FIRST_USE_FILES, HOST_BUDGET_KB, HOST_FILES } from './host-size';
+import {
+  bytesOf,
+  distPaths,
+  FIRST_USE_FILES,
+  HOST_BUDGET_KB,
+  HOST_FILES,
+  SHIPPED_BUDGET_KB,
+  shippedFiles,
+} from './host-size';
 import { measureHostMemory } from './host-memory';
 import { benchUsage, type BenchGroup, parseBenchArgs } from './options';
 
@@ -62,6 +70,12 @@ function extensionMeasurements({ runs, validation, undiciBundle, requestLog, mem
   return [
     medianOfRatios('activation: require + activate() vs require of an undici-only bundle', runs.map((run) => run.host.activation), 1.5),
     sizeDifference('extension-host JS (extension.js + undici.js) vs the undici-only bundle', bytesOf(distPaths(dist, HOST_FILES)), bytesOf([undiciBundle]), HOST_BUDGET_KB),
+    sizeDifference(
+      'the extension\'s whole JavaScript (every file the package ships) vs the undici-only bundle',
+      bytesOf(distPaths(dist, shippedFiles(repoRoot))),
+      bytesOf([undiciBundle]),
+      SHIPPED_BUDGET_KB,
+    ),
     independent('open a prompt never read (openTextDocument)', pooled((run) => run.host.open), 1.5),
     requests('requests to the service per open', (run) => run.host.opened),
     independent('save an edited prompt (TextDocument.save)', pooled((run) => run.host.save), 2),

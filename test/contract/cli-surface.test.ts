@@ -4,7 +4,9 @@
  * token that never shows in what the tool prints, whatever it is.
  */
 import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import module from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { kindById } from '../../src/core/resources';
@@ -50,6 +52,19 @@ describe('contract: the command-line tool\'s surface', function () {
     assert.equal(tool.code, 0);
     assert.match(tool.stdout, /^Exit codes: 0 success; .*; 130 stopped by Ctrl\+C\.$/m);
     assert.match(tool.stdout, /node dist\/cli\.js help <command>/);
+  });
+
+  it('keeps no compiled code in its cache folder: node\'s compile cache holds it, where node has one', async () => {
+    const cache = path.join(work, 'cache');
+    const compiled = path.join(work, 'compile-cache');
+    for (let i = 0; i < 2; i++) {
+      const version = await runCli(['--version'], work, { CONVAI_CACHE_DIR: cache, NODE_COMPILE_CACHE: compiled });
+      assert.equal(version.code, 0, version.stderr);
+      assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+    }
+    assert.equal(existsSync(cache), false, 'the tool wrote into its cache folder');
+    const hasCompileCache = 'enableCompileCache' in module;
+    assert.equal(existsSync(compiled), hasCompileCache, 'node\'s compile cache is used exactly where node has one');
   });
 
   it('reads a negative number as the flag\'s value and says what the flag takes, however it is written', async () => {

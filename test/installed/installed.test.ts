@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
+import { request } from 'undici';
 import type { ServiceClient } from '../../src/core/client';
 import { formatDocument } from '../../src/core/json-document';
 import { kindById } from '../../src/core/resources';
@@ -92,5 +93,23 @@ describe('the installed package', () => {
     await answerTestPrompt(page, 'Where is my order?', 'customer_name', '{"customer_name": "Ada", "order_id": "A-1042", "message": "Where is it?"}');
     await resultsPanel(page).getByText('Where is my order?').first().waitFor();
     await resultsPanel(page).locator('pre', { hasText: /^Echo \(/ }).first().waitFor();
+  });
+
+  it('shows a live tenant\'s flow map from the tree when the tenant record is refused (403)', async () => {
+    const { page, service: local } = workbench();
+    // What a tenant's own token gets: the map's file, loaded apart, must know it as the main file's client's error.
+    const forbidden = { match: `GET /api/v1/tenants/${TENANT}`, status: 403, body: '{"error":"Forbidden"}' };
+    const faults = `${local.url}/__test/faults`;
+    const queued = await request(faults, { method: 'POST', body: JSON.stringify({ queue: [forbidden] }) });
+    assert.equal(queued.statusCode, 200, await queued.body.text());
+    try {
+      await treeRow(tree, 'Acme Support', 2).click({ button: 'right' });
+      // VS Code's menus act on the focused item; the keyboard is the dependable way to choose one.
+      await page.locator('.context-view .monaco-menu .action-label', { hasText: 'Show Flow Map' }).hover();
+      await page.keyboard.press('Enter');
+      await page.locator('.tabs-container .tab', { hasText: `Flow Map: Acme Support (${uiConnectionName})` }).waitFor();
+    } finally {
+      await (await request(faults, { method: 'DELETE' })).body.text();
+    }
   });
 });

@@ -4,14 +4,26 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { request } from 'undici';
 import * as vscode from 'vscode';
 import { folderFlowMap } from '../../src/core/flow-map/folder';
 import type { FlowMap } from '../../src/core/flow-map/model';
 import { diskFolder } from '../../src/core/tenant/folder-io';
 import { readManifest } from '../../src/core/tenant/manifest';
-import { addConnection, admin, kind, rejection, removeConnection } from './support';
+import {
+  addConnection,
+  admin,
+  adminToken,
+  clearFaults,
+  injectFaults,
+  kind,
+  rejection,
+  removeConnection,
+  serviceUrl,
+} from './support';
 
 const CONNECTION = 'flow-map';
+const SCOPED = 'flow-map-tenant';
 
 describe('convai.showFlowMap', () => {
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-flow-map-'));
@@ -86,6 +98,44 @@ describe('convai.showFlowMap', () => {
       assert.deepEqual(pulled.coverage, shown.coverage, 'the tenant\'s pulled folder shows the same coverage');
     } finally {
       await vscode.workspace.fs.delete(suite);
+    }
+  });
+
+  // The map's bundle is loaded apart from the extension's: these hold it to the client's errors (scripts/build.mjs).
+  const liveMap = (connection: string): Thenable<FlowMap> =>
+    vscode.commands.executeCommand<FlowMap>('convai.showFlowMap', { connection, tenantId: 1 });
+
+  it('leaves out a resource deleted while it reads the live tenant: listed, then 404 for its detail', async () => {
+    const before = await liveMap(CONNECTION);
+    const id = (await admin.create(kind('ai_prompts'), { name: 'Deleted While Mapped' }, 1)).id as number;
+    const listed = await request(`${serviceUrl}/api/v1/ai_prompts?tenant_id=1`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    const list = await listed.body.text();
+    assert.ok(list.includes('Deleted While Mapped'), list);
+    await admin.delete(kind('ai_prompts'), id, 1);
+    // The list answers as it did before the delete; the detail, read after it, is the service's own 404.
+    await injectFaults({ match: 'GET /api/v1/ai_prompts', status: 200, body: list, contentType: 'application/json' });
+    try {
+      assert.deepEqual(await liveMap(CONNECTION), before);
+    } finally {
+      await clearFaults();
+    }
+  });
+
+  it('reads the live tenant with its own token, which may not read the tenant record (403)', async () => {
+    const token = String((await admin.get(kind('tenants'), 1)).auth_token);
+    const scoped = { name: SCOPED, baseUrl: serviceUrl, token, tenantId: 1 };
+    await vscode.commands.executeCommand('convai.addConnection', scoped);
+    try {
+      const live = await liveMap(CONNECTION);
+      assert.deepEqual(await liveMap(SCOPED), live);
+      const tab = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('convai.flowMap'));
+      assert.equal(tab?.label, `Flow Map: tenant 1 (${SCOPED})`, 'named by its id: the tenant record was refused');
+    } finally {
+      await removeConnection(SCOPED);
     }
   });
 

@@ -4,7 +4,15 @@ import * as os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { bytesOf, distPaths, FIRST_USE_FILES, HOST_BUDGET_KB, HOST_FILES } from '../bench/host-size';
+import {
+  bytesOf,
+  distPaths,
+  FIRST_USE_FILES,
+  HOST_BUDGET_KB,
+  HOST_FILES,
+  SHIPPED_BUDGET_KB,
+  shippedFiles,
+} from '../bench/host-size';
 import { repoRoot } from '../harness/paths';
 
 /**
@@ -56,10 +64,30 @@ describe('bundles: the extension host stays small', () => {
     assert.ok(over <= HOST_BUDGET_KB, `${HOST_FILES.join(' + ')} weigh ${(host / 1024).toFixed(1)} KB, ${over.toFixed(1)} KB over the undici-only bundle (${(floor / 1024).toFixed(1)} KB): the budget is ${HOST_BUDGET_KB} KB (docs/performance.md)`);
   });
 
+  it(`the package's JavaScript is within ${SHIPPED_BUDGET_KB} KB of an undici-only bundle`, async function () {
+    this.timeout(20_000);
+    const files = shippedFiles(repoRoot);
+    assert.ok(files.includes('extension.js') && files.includes('webview/flow-map.js'), files.join(', '));
+    const over = (bytesOf(distPaths(dist, files)) - (await undiciOnlyBytes())) / 1024;
+    assert.ok(over <= SHIPPED_BUDGET_KB, `${files.join(' + ')}: ${over.toFixed(1)} KB over the undici-only bundle`);
+  });
+
   it('the main file leaves what it loads at first use to its own files', () => {
     const main = readFileSync(path.join(dist, 'extension.js'), 'utf8');
     for (const file of FIRST_USE_FILES) assert.ok(main.includes(`require("./${file}")`), `dist/extension.js requires ./${file} rather than holding it`);
     distPaths(dist, FIRST_USE_FILES);
+  });
+
+  it('a file loaded at first use holds no module of the main file, which it takes from there instead', () => {
+    const sources = (file: string): string[] =>
+      (JSON.parse(readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources;
+    const main = new Set(sources('extension.js'));
+    // The vscode API's names, read once per bundle (scripts/vscode-api.mjs): no module of ours, and no state.
+    const copied = (file: string): string[] =>
+      sources(file).filter((source) => main.has(source) && source !== 'vscode-api:vscode');
+    for (const file of FIRST_USE_FILES) {
+      assert.deepEqual(copied(file), [], `dist/${file} holds copies of modules of dist/extension.js`);
+    }
   });
 
   it('package.json pins undici to the installed version, whose lib/ paths dist/undici.js is built from', () => {
