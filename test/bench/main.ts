@@ -103,19 +103,19 @@ function describeMachine(): string {
 // figure is the median of its pairs' ratios.
 function folderMeasurements({ pull, repull, plan, drift }: FolderSamples): Measurement[] {
   return [
-    medianOfRatios('pull a tenant of 1,000 prompts into a new folder (CLI)', pull, 1.3),
-    medianOfRatios('pull it again into the unchanged folder (CLI)', repull, 1.3),
-    medianOfRatios('plan the unchanged folder of 1,000 prompts (CLI)', plan, 1.5),
-    medianOfRatios('drift of that folder, nothing drifted (CLI)', drift, 1.3),
+    medianOfRatios('pull a tenant of 1,000 prompts into a new folder (CLI)', pull, 1.5),
+    medianOfRatios('pull it again into the unchanged folder (CLI)', repull, 1.5),
+    medianOfRatios('plan the unchanged folder of 1,000 prompts (CLI)', plan, 1.75),
+    medianOfRatios('drift of that folder, nothing drifted (CLI)', drift, 1.5),
   ];
 }
 
 function largeFolderMeasurements({ pull, plan, push, pullMemory }: LargeFolderSamples): Measurement[] {
   return [
-    medianOfRatios('pull the large tenant (65,001 resources) into a new folder (CLI)', pull, 1.3),
+    medianOfRatios('pull the large tenant (65,001 resources) into a new folder (CLI)', pull, 1.5),
     memoryBound('peak memory of that pull (CLI, max RSS; a bound: the issue\'s 500 MB)', candidates(pullMemory), floors(pullMemory), 500),
-    medianOfRatios('plan the unchanged folder of the large tenant (CLI)', plan, 1.5),
-    medianOfRatios('push 100 edited prompt texts into it (CLI plan + push)', push, 1.3),
+    medianOfRatios('plan the unchanged folder of the large tenant (CLI)', plan, 1.75),
+    medianOfRatios('push 100 edited prompt texts into it (CLI plan + push)', push, 1.5),
   ];
 }
 
