@@ -4,8 +4,9 @@ import { COMMANDS, isProgrammatic, registerCommand } from '../commands';
 import type { JsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
 import { pushed } from '../core/changes';
-import { diskFolder } from '../core/tenant/folder-io';
-import { MANIFEST_FILE, slug, type Manifest } from '../core/tenant/manifest';
+import { DiskFolder } from '../core/tenant/disk-folder';
+import { MANIFEST_FILE, type Manifest } from '../core/tenant/manifest';
+import { slug } from '../core/tenant/resource-paths';
 import { planPush, type Plan } from '../core/tenant/plan';
 import { codeSpan } from '../core/markdown-code';
 import { planDocument, publicChange, type PublicChange } from '../core/tenant/plan-text';
@@ -112,7 +113,7 @@ async function pullInto(
   let written = 0;
   const work = (signal?: AbortSignal, progress?: Progress): ReturnType<typeof pullTenant> => {
     const shown = countProgress(progress, (done, total) => `${done} of ${total} resources`);
-    return pullTenant(connections.client(connection.name), diskFolder(folder), { connection: connection.name, baseUrl: connection.baseUrl, tenantId: target.tenantId }, {
+    return pullTenant(connections.client(connection.name), new DiskFolder(folder), { connection: connection.name, baseUrl: connection.baseUrl, tenantId: target.tenantId }, {
       signal,
       onProgress: (done, total) => {
         written = done;
@@ -158,8 +159,8 @@ async function plannedFolder(connections: Connections, arg: unknown, signal?: Ab
   const connection = connectionOf(connections, await manifestOf(folder));
   const client = connections.client(connection);
   const plan = savedPlan === undefined
-    ? await planPush(client, diskFolder(folder), { signal })
-    : await verifySavedPlan(client, diskFolder(folder), await readSavedPlan(savedPlan), { file: savedPlan, signal });
+    ? await planPush(client, new DiskFolder(folder), { signal })
+    : await verifySavedPlan(client, new DiskFolder(folder), await readSavedPlan(savedPlan), { file: savedPlan, signal });
   return { folder, connection, plan };
 }
 
@@ -213,7 +214,7 @@ async function pushFolder(connections: Connections, changes: Changes, log: Log, 
     }
   }
   const run = (signal?: AbortSignal, progress?: vscode.Progress<{ message?: string; increment?: number }>): Promise<PushResult> =>
-    push(connections.client(connection), diskFolder(folder), plan, {
+    push(connections.client(connection), new DiskFolder(folder), plan, {
       // Programmatic, the plan was made just now (shown to a user first, it may be old by the time they confirm); a
       // saved plan is sent in its order, one change at a time.
       signal, ...(savedPlan === undefined ? { justPlanned: programmatic } : { concurrency: 1 }), onProgress: (change, index, total) => progress?.report({ message: plain`${index + 1} of ${total}: ${change.action} "${change.name}"`, increment: 100 / total }),

@@ -91,7 +91,7 @@ function staleRefusal(change: Change, fields: readonly string[] | undefined): Pu
 /** The manifest as a push keeps it current: entries found by kind and id, each step appended to its journal. */
 class FolderRecord {
   private readonly entries: ByResource<PulledResource>;
-  private pending: PendingCreate[];
+  private pending: readonly PendingCreate[];
 
   constructor(private readonly io: FolderIO, private readonly manifest: Manifest) {
     this.entries = new ByResource(manifest.resources.map((entry) => [entry, entry]));

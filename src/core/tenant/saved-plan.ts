@@ -26,7 +26,7 @@ import { canonical, isJsonObject, own, type JsonObject } from '../json';
 import { TENANT_SEGMENTS, type Segment } from '../resources';
 import { plural, withoutBom } from '../text';
 import { hideUrlPasswords } from '../url-credentials';
-import type { FolderIO } from './folder-io';
+import { readAll, type FolderIO } from './folder-io';
 import { isFolderExtra, type PulledFiles } from './folder-layout';
 import { loadManifest, type LoadedManifest, type Manifest, noManifest } from './manifest';
 import { planPush, type Plan } from './plan';
@@ -105,7 +105,7 @@ async function folderFileHashes(io: FolderIO, pulled: PulledFiles): Promise<Reco
   const entries = (await io.walk()).filter((entry) => entry.type !== 'folder' && !isFolderExtra(entry.path, pulled));
   const files = entries.filter((entry) => entry.type === 'file').map((entry) => entry.path);
   const texts = new Map(files.map((file, index) => [file, index]));
-  const read = await io.readMany(files);
+  const read = await readAll(io, files);
   const hashes: Record<string, string> = {};
   for (const entry of entries) {
     const index = texts.get(entry.path);

@@ -5,7 +5,8 @@ import { plain } from '../../core/plain-text';
 import { COMMANDS } from '../../commands';
 import type { ServiceClient } from '../../core/client';
 import { ServiceError } from '../../core/errors';
-import { diskFolder, type FolderIO } from '../../core/tenant/folder-io';
+import { DiskFolder } from '../../core/tenant/disk-folder';
+import type { FolderIO } from '../../core/tenant/folder-io';
 import { MANIFEST_FILE, readManifest, type Manifest } from '../../core/tenant/manifest';
 import { localPlan, planPush, type Change, type LocalPlan, type Plan } from '../../core/tenant/plan';
 import type { Drifted } from '../../core/tenant/drift';
@@ -113,12 +114,12 @@ export class PulledFolderControl implements vscode.Disposable {
 
   /** The label shows the manifest's tenant and connection: a folder whose manifest says otherwise needs a new control. */
   static async open(root: vscode.Uri, deps: ScmDeps): Promise<PulledFolderControl | undefined> {
-    const manifest = await readManifest(diskFolder(root.fsPath));
+    const manifest = await readManifest(new DiskFolder(root.fsPath));
     return manifest ? new PulledFolderControl(root, manifest, deps) : undefined;
   }
 
   private constructor(readonly root: vscode.Uri, manifest: Manifest, private readonly deps: ScmDeps) {
-    this.io = diskFolder(root.fsPath);
+    this.io = new DiskFolder(root.fsPath);
     this.key = `service:${root.fsPath}`;
     this.scm = vscode.scm.createSourceControl(PULLED_FOLDER_SCM, labelOf(manifest), root);
     // A tenant folder takes no commit message: how things stand shows in the status bar and the lists.
