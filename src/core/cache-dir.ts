@@ -1,6 +1,7 @@
 /**
- * The folder of what the tools keep between runs and can always make again (folders' stamps, the command-line tool's
- * compiled code): `CONVAI_CACHE_DIR`, else `convai-config` in the user's cache folder. Removing it costs one slower run.
+ * The folder of what the tools keep between runs and can always make again (folders' file stat caches, the
+ * command-line tool's compiled code): `CONVAI_CACHE_DIR`, else `convai-config` in the user's cache folder. Removing it
+ * costs one slower run.
  */
 import os from 'node:os';
 import path from 'node:path';
