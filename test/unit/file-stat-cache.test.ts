@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
 import { LIMITS } from '../../src/core/limits';
-import { cacheLine, cacheText, parseCache, settled, statsText, type FileStat } from '../../src/core/tenant/file-stat-cache';
+import { cacheLine, cacheText, parseCache, settled, statsDigest, type FileStat } from '../../src/core/tenant/file-stat-cache';
 import type { FolderIO } from '../../src/core/tenant/folder-io';
 import { DiskFolder } from '../../src/core/tenant/disk-folder';
 import { writeManifest, type PulledResource } from '../../src/core/tenant/manifest';
@@ -85,20 +85,20 @@ describe('the file stat cache: a plan reads only what changed since the last sca
     const plan = await localPlan(io);
     assert.deepEqual(resourceReads(io), ['ai_prompts/refunds.json', 'ai_prompts/refunds.user_prompt.md', 'ai_prompts/refunds.system.md']);
     assert.deepEqual(plan.changes.map((c) => c.fields), [['user_prompt']]);
-    for (const old of ['convai-folder-stamps 3', 'convai-file-stat-cache 0']) assert.equal(parseCache(`${old}\nintents/orders.json\tx\t\t1:2:3:4\n`).size, 0);
+    for (const old of ['convai-folder-stamps 3', 'convai-file-stat-cache 1']) assert.equal(parseCache(`${old}\nintents/orders.json\tx\t\t1:2:3:4\n`).size, 0);
   });
 
-  it('keeps each file\'s stats in full, so that a change of any number, or of the files\' order, changes the line', () => {
+  it('digests the stats of a resource\'s files so that a change of any number, or of the files\' order, changes the line', () => {
     // Times of today in microseconds pass 2^32 many times over; an inode may take all of a number's 53 bits.
     const json = { size: 812, mtimeMs: 1_764_617_409_123.456, ctimeMs: 1_764_617_409_123.456, ino: 2 ** 53 - 3 };
     const text = { size: 40, mtimeMs: 1_764_617_409_124.001, ctimeMs: 1_764_617_409_124.001, ino: 9_120_331 };
-    const seen = new Set([statsText([json, text]), statsText([text, json]), statsText([json]), statsText([])]);
+    const seen = new Set([statsDigest([json, text]), statsDigest([text, json]), statsDigest([json]), statsDigest([])]);
     for (const field of ['size', 'mtimeMs', 'ctimeMs', 'ino'] as const) {
-      seen.add(statsText([{ ...json, [field]: json[field] + 1 }, text]));
-      seen.add(statsText([json, { ...text, [field]: text[field] + (field.endsWith('Ms') ? 0.001 : 1) }]));
+      seen.add(statsDigest([{ ...json, [field]: json[field] + 1 }, text]));
+      seen.add(statsDigest([json, { ...text, [field]: text[field] + (field.endsWith('Ms') ? 0.001 : 1) }]));
     }
     assert.equal(seen.size, 12);
-    assert.equal(statsText([json, undefined]), undefined, 'a file without a stat: nothing to cache');
+    assert.equal(statsDigest([json, undefined]), undefined, 'a file without a stat: nothing to cache');
   });
 
   it('trusts a stat only when the file had settled before it was taken', () => {

@@ -8,6 +8,7 @@
  * the write before it leaves the times unchanged, so a file changed within the
  * settle window of its stat is read again next time.
  */
+import { hash } from 'node:crypto';
 import { LIMITS } from '../limits';
 
 /** The metadata of one file that changes whenever its content does. */
@@ -21,7 +22,7 @@ export interface FileStat {
 }
 
 /** Changed with the layout of a line, so that a cache of another version is never trusted. */
-const HEADER = 'convai-file-stat-cache 1';
+const HEADER = 'convai-file-stat-cache 2';
 
 /**
  * Whether a stat of a file with these times, taken at `takenAt`, may be trusted later: the file had not changed for a
@@ -33,20 +34,23 @@ export function settled({ mtimeMs, ctimeMs }: FileStat, takenAt: number): boolea
   return takenAt - Math.max(mtimeMs, ctimeMs) >= window;
 }
 
-/** What the cache keeps of one resource's files' stats, in order; undefined when a file has none (missing, refused). */
-export function statsText(stats: ReadonlyArray<FileStat | undefined>): string | undefined {
+/**
+ * What the cache keeps of one resource's files' stats, in order: a hash of them all (a large folder's cache holds
+ * 65,000 lines, read whole by every scan); undefined when a file has none (missing, refused).
+ */
+export function statsDigest(stats: ReadonlyArray<FileStat | undefined>): string | undefined {
   const texts: string[] = [];
   for (const stat of stats) {
     if (stat === undefined) return undefined;
     texts.push(`${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`);
   }
-  return texts.join(',');
+  return hash('sha1', texts.join(','), 'base64url');
 }
 
 /**
  * A resource's files as a scan found them as pulled, as one line: its JSON file, the manifest entry's hash of the
- * files (representation.ts: filesHash), the prompt text fields with a Markdown file, and the stats of the JSON file
- * and then of each part's. A later scan makes the line of what it finds and compares the two.
+ * files (representation.ts: filesHash), the prompt text fields with a Markdown file, and the digest of the stats of
+ * the JSON file and then of each part's. A later scan makes the line of what it finds and compares the two.
  */
 export function cacheLine(file: string, filesHash: string, parts: readonly string[], stats: string): string {
   return `${file}\t${filesHash}\t${parts.join(',')}\t${stats}`;

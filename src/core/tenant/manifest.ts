@@ -72,7 +72,9 @@ function fieldsOfText(text: string): Record<string, string> {
 }
 
 function isFingerprints(value: unknown): value is Record<string, string> {
-  return isJsonObject(value) && Object.values(value).every((fingerprint) => typeof fingerprint === 'string');
+  if (!isJsonObject(value)) return false;
+  for (const field in value) if (typeof value[field] !== 'string') return false;
+  return true;
 }
 
 /** `at`: where the entry is, for the message of one that is not an entry: `convai-tenant.json: resources[3]`. */
@@ -89,14 +91,14 @@ function pulledResource(value: unknown, at: string): PulledResource {
   if (typeof fields !== 'string' && !isFingerprints(fields)) {
     throw new ManifestError(`${at}.fields must hold the field hashes of a pull`);
   }
-  return entryRecord({
+  return {
     segment: segment as Segment,
     id,
     file,
     name: typeof name === 'string' ? name : `#${id}`,
-    fields: typeof fields === 'string' ? fieldsOfText(fields) : fields,
     ...(typeof files === 'string' ? { files } : {}),
-  });
+    fields: typeof fields === 'string' ? fieldsOfText(fields) : fields,
+  };
 }
 
 function pendingCreate(value: unknown, at: string): PendingCreate {

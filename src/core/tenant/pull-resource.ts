@@ -8,7 +8,7 @@
 import type { Json, JsonObject } from '../json';
 import { PROMPT_TEXT_FIELDS, type PromptTextField } from '../prompt-text';
 import type { ResourceKind } from '../resources';
-import { cacheLine, settled, statsText } from './file-stat-cache';
+import { cacheLine, settled, statsDigest } from './file-stat-cache';
 import { readAll, type FolderIO } from './folder-io';
 import type { PulledResource } from './manifest';
 import { READ_ONLY } from './read-only';
@@ -128,7 +128,7 @@ async function statLine(
   if (!files || !io.fileStats || !io.statCache) return undefined;
   const takenAt = Date.now();
   const stats = await io.fileStats(files.files);
-  const text = statsText(stats);
+  const text = statsDigest(stats);
   if (text === undefined) return undefined;
   const allSettled = stats.every((stat) => stat !== undefined && settled(stat, takenAt));
   return { line: cacheLine(file, filesHashed, files.parts, text), settled: allSettled };

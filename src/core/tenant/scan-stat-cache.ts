@@ -4,7 +4,7 @@
  * last found them as pulled (the scan does not read or hash them), and the
  * lines to keep for the next scan.
  */
-import { cacheLine, cacheText, parseCache, settled, statsText } from './file-stat-cache';
+import { cacheLine, cacheText, parseCache, settled, statsDigest } from './file-stat-cache';
 import type { FolderIO } from './folder-io';
 import type { ResourceFileSet } from './folder-layout';
 import type { PulledResource } from './manifest';
@@ -50,7 +50,7 @@ export class ScanStatCache {
     let at = 0;
     for (const resource of candidates) {
       const own = stats.slice(at, (at += 1 + resource.parts.length));
-      const text = statsText(own);
+      const text = statsDigest(own);
       if (text === undefined) continue;
       const entry = pulled.get(resource.file) as PulledResource;
       const line = cacheLine(resource.file, entry.files as string, resource.parts, text);
