@@ -165,8 +165,8 @@ await build({
     loader: 'js',
   },
 });
-// The folders' thread's script, beside both bundles that start it (src/core/tenant/folder-thread.ts).
-await build({ ...common, entryPoints: [path.join(root, 'src/core/tenant/folder-thread-worker.ts')], outfile: path.join(root, 'dist/folder-thread-worker.js') });
+// The writer worker's script, beside both bundles that start it (src/core/tenant/writer-worker.ts).
+await build({ ...common, entryPoints: [path.join(root, 'src/core/tenant/writer-worker-script.ts')], outfile: path.join(root, 'dist/writer-worker-script.js') });
 // These three are shared by the extension and the command-line tool; dist/jsonc.js is the extension's alone.
 await build({ ...common, entryPoints: [undiciSubset], outfile: path.join(root, 'dist/undici.js') });
 await build({ ...common, stdin: { contents: "export * from 're2js';", resolveDir: root, sourcefile: 're2js.js', loader: 'js' }, outfile: path.join(root, 'dist/re2js.js') });

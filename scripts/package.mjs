@@ -30,7 +30,7 @@ export function packageExtension({ build }) {
  * The command-line tool's files in dist/: its start, the tool, what it loads at its first request, check and pattern,
  * and its folders' thread.
  */
-const CLI_FILES = ['cli.js', 'cli-main.js', 're2js.js', 'undici.js', 'validators.js', 'folder-thread-worker.js'];
+const CLI_FILES = ['cli.js', 'cli-main.js', 're2js.js', 'undici.js', 'validators.js', 'writer-worker-script.js'];
 
 const CLI_README = `# convai
 

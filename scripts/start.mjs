@@ -59,10 +59,10 @@ rmSync(sampleFolder, { recursive: true, force: true });
 const { ServiceClient } = require(path.join(repoRoot, 'out', 'src', 'core', 'client.js'));
 /** @type {{ pullTenant: (client: unknown, io: unknown, target: { connection: string, baseUrl: string, tenantId: number }) => Promise<unknown> }} */
 const { pullTenant } = require(path.join(repoRoot, 'out', 'src', 'core', 'tenant', 'pull.js'));
-/** @type {{ diskFolder: (root: string) => unknown }} */
-const { diskFolder } = require(path.join(repoRoot, 'out', 'src', 'core', 'tenant', 'folder-io.js'));
+/** @type {{ DiskFolder: new (root: string) => unknown }} */
+const { DiskFolder } = require(path.join(repoRoot, 'out', 'src', 'core', 'tenant', 'disk-folder.js'));
 const sampleClient = new ServiceClient({ baseUrl: service.url, token: () => service.adminToken });
-await pullTenant(sampleClient, diskFolder(sampleFolder), { connection: 'local', baseUrl: service.url, tenantId: 1 });
+await pullTenant(sampleClient, new DiskFolder(sampleFolder), { connection: 'local', baseUrl: service.url, tenantId: 1 });
 await sampleClient.close();
 // The suite of the README's tour (step 4), the same text the UI test of that step runs.
 /** @type {{ SAMPLE_SUITE_FILE: string, sampleSuiteText: (connection: string) => string }} */

@@ -3,9 +3,10 @@
  * pulled before, `pull <folder>` takes both from its manifest.
  */
 import { stat } from 'node:fs/promises';
-import { diskFolder } from '../core/tenant/folder-io';
+import { DiskFolder } from '../core/tenant/disk-folder';
 import { loadManifest } from '../core/tenant/manifest';
-import { pullTenant, type KeptChange, type PullResult } from '../core/tenant/pull';
+import { pullTenant, type PullResult } from '../core/tenant/pull';
+import type { KeptChange } from '../core/tenant/pull-resource';
 import { EXIT, UsageError, type ArgValue, type Command } from './command';
 import { baseUrlFrom, folderArgument, manifestTarget, tenantIdFrom, tokenFrom, withClient } from './service';
 import { plural } from '../core/text';
@@ -61,7 +62,7 @@ export const pullCommand: Command = {
     if (named !== undefined && !CONNECTION_NAME.test(named)) throw new UsageError(`--connection "${named}" is not a connection name: use 1 to 40 characters of a-z, 0-9 and -.`);
     const root = folderArgument(args, context, 'pull');
     if (await stat(root).then((s) => !s.isDirectory(), () => false)) throw new UsageError(`${root} is a file: give a folder to pull into (it is created if missing).`);
-    const io = diskFolder(root);
+    const io = new DiskFolder(root, { blocking: true });
     // Pulling again keeps the name, the service and the tenant the folder has (perhaps given in VS Code) unless told otherwise.
     const loaded = await loadManifest(io);
     const target = url === undefined && loaded

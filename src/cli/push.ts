@@ -1,7 +1,7 @@
 /** `push [--json] <folder>`: plans, then sends the plan, without a prompt (CI runs it). */
 import { readManifest } from '../core/tenant/manifest';
 import { planPush, type Change } from '../core/tenant/plan';
-import { tenantRecord } from '../core/tenant/pull';
+import { tenantRecord } from '../core/tenant/tenant-listing';
 import { push, type PushResult } from '../core/tenant/push';
 import { SavedPlanError } from '../core/tenant/saved-plan';
 import { verifySavedPlan } from '../core/tenant/saved-plan-check';

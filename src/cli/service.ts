@@ -10,9 +10,9 @@ import { parseBaseUrl, sameBaseUrl } from '../core/base-url';
 import { ServiceClient } from '../core/client';
 import { LIMITS } from '../core/limits';
 import type { RequestBudget } from '../core/request-budget';
-import { diskFolder, type FolderIO } from '../core/tenant/folder-io';
+import { DiskFolder } from '../core/tenant/disk-folder';
+import type { FolderIO } from '../core/tenant/folder-io';
 import { loadManifest, MANIFEST_FILE, type LoadedManifest, type Manifest } from '../core/tenant/manifest';
-import { TENANT_SEGMENTS } from '../core/resources';
 import { PROGRAM, UsageError, type CliContext, type ParsedArgs } from './command';
 import { messageOf } from '../core/text';
 
@@ -120,8 +120,8 @@ export interface PulledFolder {
 export async function pulledFolder(root: string): Promise<PulledFolder> {
   const kind = await stat(root).then((s) => (s.isDirectory() ? 'folder' : 'file'), () => 'missing');
   if (kind !== 'folder') throw new UsageError(`${root} ${kind === 'missing' ? 'does not exist' : 'is not a folder'}: give the folder a tenant was pulled into (${PROGRAM} pull --url <base URL> --tenant <id> <folder>).`);
-  // The kinds' folders are listed while the manifest is read: plan and push walk them next.
-  const io = diskFolder(root, { readAhead: ['', ...TENANT_SEGMENTS] });
+  // A command's process does nothing else while it reads the folder: its file calls may block.
+  const io = new DiskFolder(root, { blocking: true });
   const loaded = await loadManifest(io);
   if (!loaded) throw new UsageError(`${root} is not a pulled tenant folder (no ${MANIFEST_FILE}): pull a tenant into it first (${PROGRAM} pull --url <base URL> --tenant <id> <folder>).`);
   baseUrlFrom(loaded.manifest.baseUrl, MANIFEST_URL);

@@ -1,5 +1,5 @@
 /**
- * The folder of what the tools keep between runs and can always make again (folders' stamps): `CONVAI_CACHE_DIR`,
+ * The folder of what the tools keep between runs and can always make again (folders' file stat caches): `CONVAI_CACHE_DIR`,
  * else `convai-config` in the user's cache folder. Removing it costs one slower run.
  */
 import os from 'node:os';

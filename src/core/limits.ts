@@ -67,18 +67,28 @@ export const LIMITS = {
    */
   pullBatch: { value: 500, unit: 'items' },
   /**
-   * Resources a pull must exceed before a thread of its own writes its batches while the next are fetched: starting
-   * the thread costs what writing a few batches does, on the cores the service may share (a pull of 1,000 was slower
-   * with it), and a large tenant's pull writes as long as it fetches.
+   * Resources a pull must exceed before a worker writes its batches while the next are fetched: starting the worker
+   * costs what writing a few batches does, on the cores the service may share, and a large tenant's pull spends as
+   * long writing as fetching.
    */
-  threadedPull: { value: 5_000, unit: 'items' },
+  workerPull: { value: 5_000, unit: 'items' },
   /** Folders a walk of a pulled folder reads at once: a tenant folder has a few, and many must not open together. */
   folderWalk: { value: 8, unit: 'items' },
   /**
-   * Files a scan stamps before it shares the work with a thread of its own (half each): starting the thread costs
-   * what stamping a few thousand files does, and a large tenant's folder holds 165,000.
+   * Files a folder opened by the extension reads or stats at once: enough to keep the disk busy, few enough that a
+   * large folder's scan leaves the thread pool to the rest of the extension host.
    */
-  sharedStamps: { value: 20_000, unit: 'items' },
+  folderFiles: { value: 16, unit: 'items' },
+  /**
+   * How long a file must have been unchanged before its cached stat is trusted, on a clock of whole seconds: the
+   * coarsest common file system's (FAT's two seconds), with room for a network share's.
+   */
+  coarseStatSettle: { value: 3_000, unit: 'ms' },
+  /**
+   * The same on a clock finer than a second (ext4, APFS, NTFS and most shares), which still moves in ticks of the
+   * system's timer, at most Windows' 15.6 ms.
+   */
+  fineStatSettle: { value: 100, unit: 'ms' },
   /**
    * Prompt test and judge requests at once: each is a model call; the maximum keeps a suite from flooding the
    * service.

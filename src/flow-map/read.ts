@@ -5,8 +5,8 @@ import { folderFlowMap } from '../core/flow-map/folder';
 import type { FlowMap } from '../core/flow-map/model';
 import { tenantFlowMap } from '../core/flow-map/tenant';
 import { isTenantSegment, type Segment } from '../core/resources';
-import { diskFolder } from '../core/tenant/folder-io';
-import { nameOf, tenantRecord } from '../core/tenant/pull';
+import { DiskFolder } from '../core/tenant/disk-folder';
+import { nameOf, tenantRecord } from '../core/tenant/tenant-listing';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { JsonObject } from '../core/json';
@@ -28,7 +28,7 @@ export interface Read {
 
 async function readFolder(folder: string, focus: string | undefined): Promise<Read> {
   const manifest = await manifestOf(folder);
-  const { map, files } = await folderFlowMap(diskFolder(folder), manifest);
+  const { map, files } = await folderFlowMap(new DiskFolder(folder), manifest);
   const byFile = new Map([...files].map(([node, file]) => [file, node]));
   const name = path.basename(folder);
   return {

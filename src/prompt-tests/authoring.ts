@@ -9,7 +9,7 @@ import { OUTPUTS, parseSuite, SUITE_SUFFIX, suitePath } from '../core/prompt-tes
 import { suiteTemplate } from '../core/prompt-tests/template';
 import { promptPlaceholders } from '../core/prompt-text';
 import { kindOfSegment } from '../core/resources';
-import { slug } from '../core/tenant/manifest';
+import { slug } from '../core/tenant/resource-paths';
 import { parseResourcePath, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import { fileTarget } from '../shared/locations';

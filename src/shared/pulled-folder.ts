@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MANIFEST_FILE, readManifest, type Manifest } from '../core/tenant/manifest';
-import { diskFolder } from '../core/tenant/folder-io';
+import { DiskFolder } from '../core/tenant/disk-folder';
 
 /**
  * The pulled folder a command names: an absolute path (scripts), a URI (menus,
@@ -32,7 +32,7 @@ export function notPulled(folder: string): Error {
 
 /** The folder's manifest, or an error that says how to get one. */
 export async function manifestOf(folder: string): Promise<Manifest> {
-  const manifest = await readManifest(diskFolder(folder));
+  const manifest = await readManifest(new DiskFolder(folder));
   if (!manifest) throw notPulled(folder);
   return manifest;
 }

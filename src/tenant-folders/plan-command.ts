@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { CommandShells } from '../commands';
 import { codeSpan } from '../core/markdown-code';
-import { diskFolder } from '../core/tenant/folder-io';
+import { DiskFolder } from '../core/tenant/disk-folder';
 import { planPush, type Plan } from '../core/tenant/plan';
 import { publicChange, type PublicChange } from '../core/tenant/plan-text';
 import { planMarkdown } from '../core/tenant/plan-markdown';
@@ -43,8 +43,8 @@ export async function plannedFolder(
   const { signal, savedPlan } = run;
   const plan =
     savedPlan === undefined
-      ? await planPush(client, diskFolder(folder), { signal })
-      : await verifySavedPlan(client, diskFolder(folder), await readSavedPlan(savedPlan), { file: savedPlan, signal });
+      ? await planPush(client, new DiskFolder(folder), { signal })
+      : await verifySavedPlan(client, new DiskFolder(folder), await readSavedPlan(savedPlan), { file: savedPlan, signal });
   return { folder, connection, plan };
 }
 

@@ -2,8 +2,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CommandShells } from '../commands';
 import type { JsonObject } from '../core/json';
-import { diskFolder } from '../core/tenant/folder-io';
-import { MANIFEST_FILE, slug, type Manifest } from '../core/tenant/manifest';
+import { DiskFolder } from '../core/tenant/disk-folder';
+import { MANIFEST_FILE, type Manifest } from '../core/tenant/manifest';
+import { slug } from '../core/tenant/resource-paths';
 import { pullTenant, type PullResult } from '../core/tenant/pull';
 import { plain, plainText } from '../core/plain-text';
 import { pickTenant } from '../connections/pickers';
@@ -41,7 +42,7 @@ async function pullInto(
   const source = { connection: connection.name, baseUrl: connection.baseUrl, tenantId: target.tenantId };
   events.writing(folder);
   try {
-    const result = await pullTenant(connections.client(connection.name), diskFolder(folder), source, run);
+    const result = await pullTenant(connections.client(connection.name), new DiskFolder(folder), source, run);
     const folderLog = log.for('tenant-folders');
     folderLog.info(`Pulled tenant ${target.tenantId} of ${connection.name} into ${folder}: ${result.resources} resources.`);
     for (const note of result.notes) folderLog.info(note);

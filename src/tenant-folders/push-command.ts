@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { CommandShells } from '../commands';
 import { pushed } from '../core/changes';
 import { plain, plainText } from '../core/plain-text';
-import { diskFolder } from '../core/tenant/folder-io';
+import { DiskFolder } from '../core/tenant/disk-folder';
 import type { Plan } from '../core/tenant/plan';
 import { publicChange, type PublicChange } from '../core/tenant/plan-text';
 import { planVerdict } from '../core/tenant/plan-verdict';
@@ -54,7 +54,7 @@ async function pushPlanned(services: FolderCommandServices, planned: PlannedFold
   const order = run.savedPlan === undefined ? { justPlanned: run.justPlanned } : { concurrency: 1 };
   let result: PushResult;
   try {
-    result = await push(services.connections.client(connection), diskFolder(folder), plan, {
+    result = await push(services.connections.client(connection), new DiskFolder(folder), plan, {
       signal: run.signal,
       ...order,
       onProgress: (change, index, total) =>

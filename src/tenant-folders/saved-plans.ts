@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Plan } from '../core/tenant/plan';
 import { formatSavedPlan, parseSavedPlan, savedPlanPlaceProblem, savePlan, type SavedPlan } from '../core/tenant/saved-plan';
-import { diskFolder } from '../core/tenant/folder-io';
+import { DiskFolder } from '../core/tenant/disk-folder';
 
 const FILTERS = { 'Saved plan': ['json'] };
 
@@ -41,7 +41,7 @@ export async function pickSavedPlan(folder: string): Promise<string | undefined>
 
 /** Writes the plan (refused by the core while it holds a conflict or a problem) with the folder's files as they are now. */
 export async function writeSavedPlan(plan: Plan, folder: string, out: string): Promise<void> {
-  await writeFile(out, formatSavedPlan(await savePlan(plan, diskFolder(folder))));
+  await writeFile(out, formatSavedPlan(await savePlan(plan, new DiskFolder(folder))));
 }
 
 export async function readSavedPlan(file: unknown): Promise<SavedPlan> {

@@ -11,7 +11,7 @@ import type { JsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
 import { findReferences, mergeKnown, referringKinds, type Reference } from '../core/references';
 import { kindOfSegment, type TenantSegment } from '../core/resources';
-import { diskFolder } from '../core/tenant/folder-io';
+import { DiskFolder } from '../core/tenant/disk-folder';
 import { pulledObjects } from '../core/tenant/pulled-objects';
 import { MANIFEST_FILE, readManifest } from '../core/tenant/manifest';
 import type { Changes } from '../documents/changes';
@@ -30,7 +30,7 @@ const DELETE = 'Delete';
 async function pulledResources(connection: { name: string; baseUrl: string }, tenantId: number, kinds: readonly TenantSegment[]): Promise<Array<Partial<Record<TenantSegment, JsonObject[]>>>> {
   const manifests = await vscode.workspace.findFiles(`**/${MANIFEST_FILE}`, '**/node_modules/**');
   const read = await mapWithLimit(manifests, LIMITS.tenantConcurrency.value, async (file) => {
-    const io = diskFolder(path.dirname(file.fsPath));
+    const io = new DiskFolder(path.dirname(file.fsPath));
     const manifest = await readManifest(io).catch(() => undefined);
     const ours = manifest?.tenantId === tenantId && (manifest.connection === connection.name || sameBaseUrl(manifest.baseUrl, connection.baseUrl));
     return ours ? [await pulledObjects(io, manifest, kinds)] : [];

@@ -36,7 +36,7 @@ describe('contract: the command-line tool\'s package, installed', function () {
 
   it('holds the tool and what it loads, nothing else to install', async () => {
     const installedAt = path.join(work, 'prefix', 'lib', 'node_modules', 'convai-cli');
-    assert.deepEqual((await readdir(path.join(installedAt, 'dist'))).sort(), ['cli-main.js', 'cli.js', 'folder-thread-worker.js', 're2js.js', 'undici.js', 'validators.js']);
+    assert.deepEqual((await readdir(path.join(installedAt, 'dist'))).sort(), ['cli-main.js', 'cli.js', 're2js.js', 'undici.js', 'validators.js', 'writer-worker-script.js']);
     const manifest = JSON.parse(await readFile(path.join(installedAt, 'package.json'), 'utf8')) as { bin: unknown; dependencies?: unknown };
     assert.deepEqual(manifest.bin, { convai: 'dist/cli.js' });
     assert.equal(manifest.dependencies, undefined);

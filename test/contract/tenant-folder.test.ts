@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { request } from 'undici';
 import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
-import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { readManifest } from '../../src/core/tenant/manifest';
 import { planPush } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
@@ -14,18 +14,18 @@ import { startContract, type ContractContext } from './setup';
 
 const prompts = kindById('prompt');
 
-function json(io: ReturnType<typeof memoryFolder>, file: string): JsonObject {
+function json(io: MemoryFolder, file: string): JsonObject {
   return JSON.parse(io.files.get(file) ?? 'null') as JsonObject;
 }
 
-function edit(io: ReturnType<typeof memoryFolder>, file: string, change: JsonObject): void {
+function edit(io: MemoryFolder, file: string, change: JsonObject): void {
   io.files.set(file, `${JSON.stringify({ ...json(io, file), ...change }, null, 2)}\n`);
 }
 
 describe('tenant folders against the service', () => {
   let context: ContractContext;
   let tenantId = 0;
-  let io: ReturnType<typeof memoryFolder>;
+  let io: MemoryFolder;
 
   async function faults(...queue: JsonObject[]): Promise<void> {
     await (await request(`${context.service.url}/__test/faults`, { method: 'POST', body: JSON.stringify({ queue }), headers: { 'content-type': 'application/json' } })).body.text();
@@ -38,7 +38,7 @@ describe('tenant folders against the service', () => {
     await context.admin.create(prompts, { name: 'Alpha', system: 'alpha text' }, tenantId);
     await context.admin.create(prompts, { name: 'Beta', description: 'b' }, tenantId);
     await context.admin.create(kindById('action'), { name: 'Call CRM', action_type: 3, integration_id: integration.id as number }, tenantId);
-    io = memoryFolder();
+    io = new MemoryFolder();
     await pullTenant(context.admin, io, { connection: 'local', baseUrl: context.service.url, tenantId });
   });
   afterEach(async () => {

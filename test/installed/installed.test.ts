@@ -44,7 +44,7 @@ describe('the installed package', () => {
     const folder = fs.readdirSync(extensionsDir).find((name) => name.startsWith('convai.convai-config-'));
     assert.ok(folder, `no convai.convai-config-* in ${extensionsDir}: ${fs.readdirSync(extensionsDir).join(', ')}`);
     const files = fs.readdirSync(path.join(extensionsDir, folder), { recursive: true, encoding: 'utf8' });
-    for (const file of ['package.json', 'dist/extension.js', 'dist/undici.js', 'dist/validators.js', 'dist/re2js.js', 'dist/folder-thread-worker.js', 'schemas/ai_prompts.schema.json', 'syntaxes/apirequest.tmLanguage.json', 'media/icon.png', 'media/walkthrough/add-connection.md', 'media/screenshots/tree.png']) {
+    for (const file of ['package.json', 'dist/extension.js', 'dist/undici.js', 'dist/validators.js', 'dist/re2js.js', 'dist/writer-worker-script.js', 'schemas/ai_prompts.schema.json', 'syntaxes/apirequest.tmLanguage.json', 'media/icon.png', 'media/walkthrough/add-connection.md', 'media/screenshots/tree.png']) {
       assert.ok(files.includes(file), `the package holds ${file}`);
     }
     // vsce names these its own way (readme.md, LICENSE.txt, changelog.md).

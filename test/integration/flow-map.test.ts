@@ -8,7 +8,7 @@ import { request } from 'undici';
 import * as vscode from 'vscode';
 import { folderFlowMap } from '../../src/core/flow-map/folder';
 import type { FlowMap } from '../../src/core/flow-map/model';
-import { diskFolder } from '../../src/core/tenant/folder-io';
+import { DiskFolder } from '../../src/core/tenant/disk-folder';
 import { readManifest } from '../../src/core/tenant/manifest';
 import {
   addConnection,
@@ -41,9 +41,9 @@ describe('convai.showFlowMap', () => {
 
   it('answers with a pulled folder\'s map once the panel drew it: the model the folder\'s files give', async () => {
     const shown = await vscode.commands.executeCommand<FlowMap>('convai.showFlowMap', { folder });
-    const manifest = await readManifest(diskFolder(folder));
+    const manifest = await readManifest(new DiskFolder(folder));
     assert.ok(manifest, 'the pull wrote a manifest');
-    const { map } = await folderFlowMap(diskFolder(folder), manifest);
+    const { map } = await folderFlowMap(new DiskFolder(folder), manifest);
     assert.deepEqual(shown, map);
     assert.ok(shown.nodes.some((n) => n.id.startsWith('ai_prompts/') && n.name === 'Order Triage'), 'the sample prompt is a node by its name');
     const kinds = new Set(shown.edges.map((e) => e.kind));

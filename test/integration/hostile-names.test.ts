@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { diskFolder } from '../../src/core/tenant/folder-io';
+import { DiskFolder } from '../../src/core/tenant/disk-folder';
 import { readManifest } from '../../src/core/tenant/manifest';
 import { KindNode, ResourceNode, TenantNode, type TreeNode } from '../../src/tree/nodes';
 import type { ResourceTreeProvider } from '../../src/tree/provider';
@@ -74,7 +74,7 @@ describe('hostile names in labels, titles and the plan preview', () => {
   it('shows names in the Plan Push preview as text: no emphasis, no link', async () => {
     const folder = path.join(temp, 'hostile');
     await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
-    const manifest = await readManifest(diskFolder(folder));
+    const manifest = await readManifest(new DiskFolder(folder));
     assert.ok(manifest, 'the pull wrote a manifest');
     for (const name of [PROTO, LINK]) {
       const entry = manifest.resources.find((e) => e.name === name);

@@ -9,7 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import { request } from 'undici';
 import type { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
-import { slug } from '../../src/core/tenant/manifest';
+import { slug } from '../../src/core/tenant/resource-paths';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { notification } from './notifications';
 import { adminClient } from './service';

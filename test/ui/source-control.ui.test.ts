@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
-import { diskFolder } from '../../src/core/tenant/folder-io';
+import { DiskFolder } from '../../src/core/tenant/disk-folder';
 import { pullTenant } from '../../src/core/tenant/pull';
 import { runCli } from '../contract/cli-process';
 import { saveScreenshot } from '../harness/screenshots';
@@ -56,7 +56,7 @@ describe('the Source Control view of a pulled tenant folder', () => {
     const { page, service } = workbench();
     // The extension is active once the ConvAI view lists the connection.
     await treeRow(await openConvAiView(page), uiConnectionName, 1).waitFor();
-    await pullTenant(client, diskFolder(folder), { connection: uiConnectionName, baseUrl: service.url, tenantId: TENANT });
+    await pullTenant(client, new DiskFolder(folder), { connection: uiConnectionName, baseUrl: service.url, tenantId: TENANT });
     const system = path.join(folder, 'ai_prompts', 'order-triage.system.md');
     // Other tests edit this text on the service too: the check is that the diff shows the service's, whatever it is.
     pulledText = fs.readFileSync(system, 'utf8');

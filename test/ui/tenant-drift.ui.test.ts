@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
-import { diskFolder } from '../../src/core/tenant/folder-io';
+import { DiskFolder } from '../../src/core/tenant/disk-folder';
 import { pullTenant } from '../../src/core/tenant/pull';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
@@ -42,7 +42,7 @@ describe('Changed on the service, in the Source Control view', () => {
     folder = path.join(workspace, 'drift-demo');
     tenantId = (await client.create(kindById('tenant'), { name: 'Drift Demo', email: 'ops@drift-demo.example', package: 'voice' })).id as number;
     promptId = (await client.create(kindById('prompt'), { name: 'Greeting', description: 'Opens every call', system: PULLED }, tenantId)).id as number;
-    await pullTenant(client, diskFolder(folder), { connection: uiConnectionName, baseUrl: service.url, tenantId });
+    await pullTenant(client, new DiskFolder(folder), { connection: uiConnectionName, baseUrl: service.url, tenantId });
   });
   after(async () => {
     fs.rmSync(folder, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { folderFlowMap } from '../../src/core/flow-map/folder';
 import type { FlowMap } from '../../src/core/flow-map/model';
 import { tenantFlowMap } from '../../src/core/flow-map/tenant';
 import { kindById, type ResourceKind } from '../../src/core/resources';
-import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { readManifest } from '../../src/core/tenant/manifest';
 import { pullTenant } from '../../src/core/tenant/pull';
 import { MAP_TENANT, MAP_TENANT_SHAPE } from '../service/sample-data';
@@ -96,7 +96,7 @@ describe('flow map: a live tenant', () => {
   it('gives a pulled folder of the tenant the same map: nodes, edges of every kind and both problems', async () => {
     // A dangling hand-over and a prompt nothing leads to, so both problems are compared too.
     await client.create(prompt, { name: 'Orphan', prompt_type: 1, system: 'Nobody calls me', next_prompt_id: 99999 }, TENANT);
-    const folder = memoryFolder();
+    const folder = new MemoryFolder();
     await pullTenant(client, folder, { connection: 'local', baseUrl: service.url, tenantId: TENANT });
     const manifest = await readManifest(folder);
     assert.ok(manifest);
@@ -118,7 +118,7 @@ describe('flow map: the bench\'s tenant of 1,000 resources', () => {
       const tenant = (await client.list(kindById('tenant'))).find((t) => t.name === MAP_TENANT);
       assert.ok(tenant, `the service holds "${MAP_TENANT}"`);
       const tenantId = tenant.id as number;
-      const folder = memoryFolder();
+      const folder = new MemoryFolder();
       await pullTenant(client, folder, { connection: 'local', baseUrl: service.url, tenantId });
       const manifest = await readManifest(folder);
       assert.ok(manifest);

@@ -3,7 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { diskFolder, memoryFolder, UnsafePathError, type FolderIO } from '../../src/core/tenant/folder-io';
+import { readAll, UnsafePathError, type FolderIO } from '../../src/core/tenant/folder-io';
+import { DiskFolder } from '../../src/core/tenant/disk-folder';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 
 describe('tenant folders: reading and writing files', () => {
   let scratch: string;
@@ -26,7 +28,7 @@ describe('tenant folders: reading and writing files', () => {
   const refused = (pattern: RegExp) => (error: unknown): boolean => error instanceof UnsafePathError && pattern.test(error.message);
 
   it('writes, reads, lists and removes files, creating folders as needed', async () => {
-    const io = diskFolder(root);
+    const io = new DiskFolder(root);
     await io.write('ai_prompts/a.json', '{}');
     await io.write('ai_prompts/a.system.md', 'Be brief.');
     assert.equal(await io.read('ai_prompts/a.system.md'), 'Be brief.');
@@ -39,7 +41,12 @@ describe('tenant folders: reading and writing files', () => {
     assert.deepEqual(await io.list('intents'), []);
   });
 
-  for (const [name, make] of [['on disk', () => diskFolder(root)], ['in memory', () => memoryFolder()]] as const) {
+  const folders = [
+    ['on disk', () => new DiskFolder(root)],
+    ['on disk, blocking (the command-line tool\'s)', () => new DiskFolder(root, { blocking: true })],
+    ['in memory', () => new MemoryFolder()],
+  ] as const;
+  for (const [name, make] of folders) {
     describe(name, () => {
       let io: FolderIO;
       beforeEach(() => {
@@ -92,23 +99,25 @@ describe('tenant folders: reading and writing files', () => {
       it('reads many files at once, in order, a missing one as undefined and an unsafe one as its error', async () => {
         const files = Array.from({ length: 40 }, (_, i) => `intents/i${i}.json`);
         for (const file of files) await io.write(file, file);
-        const outcomes = await io.readMany([...files, 'intents/missing.json', '../outside.json']);
+        const outcomes = await readAll(io, [...files, 'intents/missing.json', '../outside.json']);
         assert.deepEqual(outcomes.slice(0, 41), [...files, undefined]);
         assert.ok(outcomes[41] instanceof UnsafePathError, String(outcomes[41]));
       });
     });
   }
 
-  describe('symbolic links on disk', () => {
+  for (const blocking of [false, true]) describe(`symbolic links on disk${blocking ? ', blocking' : ''}`, () => {
+    const disk = (at: string): DiskFolder => new DiskFolder(at, { blocking });
+
     it('does not read a file that is a link to one outside', async () => {
       mkdirSync(join(root, 'ai_prompts'));
       symlinkSync(join(outside, 'secret.json'), join(root, 'ai_prompts', 'a.json'));
-      await assert.rejects(diskFolder(root).read('ai_prompts/a.json'), refused(/^ai_prompts\/a\.json is a symbolic link; a tenant folder holds no links/));
+      await assert.rejects(disk(root).read('ai_prompts/a.json'), refused(/^ai_prompts\/a\.json is a symbolic link; a tenant folder holds no links/));
     });
 
     it('replaces a file that is a link by a file, leaving what it pointed to as it was', async () => {
       symlinkSync(join(outside, 'secret.json'), join(root, 'convai-tenant.json'));
-      await diskFolder(root).replace('convai-tenant.json', '{}');
+      await disk(root).replace('convai-tenant.json', '{}');
       assert.equal(lstatSync(join(root, 'convai-tenant.json')).isSymbolicLink(), false);
       assert.equal(readFileSync(join(outside, 'secret.json'), 'utf8'), '{"secret": true}');
     });
@@ -117,7 +126,7 @@ describe('tenant folders: reading and writing files', () => {
       mkdirSync(join(root, 'ai_prompts'));
       symlinkSync(join(outside, 'secret.json'), join(root, 'ai_prompts', 'a.json'));
       symlinkSync(join(outside, 'new.json'), join(root, 'ai_prompts', 'b.json'));
-      const io = diskFolder(root);
+      const io = disk(root);
       await assert.rejects(io.write('ai_prompts/a.json', 'overwritten'), refused(/is a symbolic link/));
       await assert.rejects(io.write('ai_prompts/b.json', 'created'), refused(/is a symbolic link/));
       assert.equal(readFileSync(join(outside, 'secret.json'), 'utf8'), '{"secret": true}');
@@ -127,14 +136,14 @@ describe('tenant folders: reading and writing files', () => {
     it('removes a link itself, never the file it points to', async () => {
       mkdirSync(join(root, 'ai_prompts'));
       symlinkSync(join(outside, 'secret.json'), join(root, 'ai_prompts', 'a.json'));
-      await diskFolder(root).remove('ai_prompts/a.json');
+      await disk(root).remove('ai_prompts/a.json');
       assert.equal(existsSync(join(root, 'ai_prompts', 'a.json')), false);
       assert.equal(existsSync(join(outside, 'secret.json')), true);
     });
 
     it('neither reads, writes, lists nor removes through a kind folder that is a link', async () => {
       symlinkSync(outside, join(root, 'ai_prompts'));
-      const io = diskFolder(root);
+      const io = disk(root);
       const through = refused(/^ai_prompts\/\S+ goes through ai_prompts, which is a symbolic link/);
       await assert.rejects(io.read('ai_prompts/secret.json'), through);
       await assert.rejects(io.write('ai_prompts/new.json', '{}'), through);
@@ -148,12 +157,12 @@ describe('tenant folders: reading and writing files', () => {
 
     it('does not create folders through a dangling link planted as a kind folder', async () => {
       symlinkSync(join(outside, 'planted'), join(root, 'ai_prompts'));
-      await assert.rejects(diskFolder(root).write('ai_prompts/new.json', '{}'), refused(/goes through ai_prompts/));
+      await assert.rejects(disk(root).write('ai_prompts/new.json', '{}'), refused(/goes through ai_prompts/));
       assert.equal(existsSync(join(outside, 'planted')), false);
     });
 
     it('finds a link deeper down too, after its parent was checked', async () => {
-      const io = diskFolder(root);
+      const io = disk(root);
       await io.write('ai_prompts/a.json', '{}');
       symlinkSync(outside, join(root, 'ai_prompts', 'sub'));
       await assert.rejects(io.read('ai_prompts/sub/secret.json'), refused(/goes through ai_prompts\/sub,/));
@@ -162,7 +171,7 @@ describe('tenant folders: reading and writing files', () => {
     it('works in a root that is itself reached through a link', async () => {
       const linkedRoot = join(scratch, 'linked-root');
       symlinkSync(root, linkedRoot);
-      const io = diskFolder(linkedRoot);
+      const io = disk(linkedRoot);
       await io.write('ai_prompts/a.json', '{}');
       assert.equal(await io.read('ai_prompts/a.json'), '{}');
       assert.equal(readFileSync(join(root, 'ai_prompts', 'a.json'), 'utf8'), '{}');
@@ -172,24 +181,37 @@ describe('tenant folders: reading and writing files', () => {
       mkdirSync(join(root, 'ai_prompts'));
       symlinkSync(outside, join(root, 'intents'));
       symlinkSync(join(outside, 'secret.json'), join(root, 'ai_prompts', 'a.json'));
-      assert.deepEqual(await diskFolder(root).walk(), [
+      assert.deepEqual(await disk(root).walk(), [
         { path: 'ai_prompts', type: 'folder' },
         { path: 'ai_prompts/a.json', type: 'link' },
         { path: 'intents', type: 'link' },
       ]);
     });
+    it('stats no file that is a link or in a folder that is one, and reads at once only where a folder was looked at', async () => {
+      const io = disk(root);
+      await io.write('ai_prompts/a.json', '{}');
+      symlinkSync(join(outside, 'secret.json'), join(root, 'ai_prompts', 'b.json'));
+      symlinkSync(outside, join(root, 'intents'));
+      const [a, b, c] = await io.fileStats(['ai_prompts/a.json', 'ai_prompts/b.json', 'intents/secret.json']);
+      assert.equal(a?.size, 2);
+      assert.deepEqual([b, c], [undefined, undefined]);
+      if (!blocking) return assert.equal(io.readNow, undefined, 'the extension host never blocks on the disk');
+      assert.equal(io.readNow?.('ai_prompts/a.json'), '{}');
+      assert.throws(() => io.readNow?.('ai_prompts/b.json'), refused(/is a symbolic link/));
+      assert.throws(() => io.readNow?.('intents/secret.json'), refused(/not looked at yet/));
+    });
   });
 
   describe('other entries on disk', () => {
     it('walks a missing root as empty', async () => {
-      assert.deepEqual(await diskFolder(join(scratch, 'never-pulled')).walk(), []);
+      assert.deepEqual(await new DiskFolder(join(scratch, 'never-pulled')).walk(), []);
     });
 
     it('does not read a folder as a file, nor wait on a pipe for a writer', async function () {
       if (process.platform === 'win32') this.skip();
       mkdirSync(join(root, 'intents', 'x.json'), { recursive: true });
       execFileSync('mkfifo', [join(root, 'intents', 'pipe.json')]);
-      const io = diskFolder(root);
+      const io = new DiskFolder(root);
       await assert.rejects(io.read('intents/x.json'), { code: 'EISDIR' });
       assert.ok(['', 'failed'].includes(await io.read('intents/pipe.json').catch(() => 'failed') ?? 'missing'), 'settles at once');
       const pipe = (await io.walk()).find((entry) => entry.path === 'intents/pipe.json');

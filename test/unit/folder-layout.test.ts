@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { kindById } from '../../src/core/resources';
-import { memoryFolder, type FolderEntry } from '../../src/core/tenant/folder-io';
+import { type FolderEntry } from '../../src/core/tenant/folder-io';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { folderLayout, isFolderExtra, type FolderLayout } from '../../src/core/tenant/folder-layout';
 import { writeManifest } from '../../src/core/tenant/manifest';
 import { writeResource } from '../../src/core/tenant/representation';
@@ -57,7 +58,7 @@ describe('tenant folders: what every entry of a folder is', () => {
   });
 
   it('finds no problem in what a pull writes', async () => {
-    const io = memoryFolder();
+    const io = new MemoryFolder();
     await writeManifest(io, { connection: 'c', baseUrl: 'http://x', tenantId: 1, resources: [] });
     await writeResource(io, kindById('tenant'), 1, { name: 'T' }, 'tenant');
     await writeResource(io, kindById('prompt'), 2, { name: 'Order Triage', system: 'Be brief.', user_prompt: 'Hi', assistant: null }, 'ai_prompts/order-triage');

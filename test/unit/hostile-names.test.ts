@@ -6,7 +6,7 @@ import { dotFlowMap } from '../../src/core/flow-map/dot';
 import { folderFlowMap } from '../../src/core/flow-map/folder';
 import { mermaidFlowMap } from '../../src/core/flow-map/mermaid';
 import { kindById } from '../../src/core/resources';
-import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { readManifest } from '../../src/core/tenant/manifest';
 import { localPlan, planPush, type Change } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
@@ -64,7 +64,7 @@ describe('properties: hostile names and answers', () => {
         for (const name of actions) await client.create(kindById('action'), { name, action_type: 1 }, tenantId);
         await client.create(kindById('intent'), { name: first, intent_type: 1, ai_prompt_id: promptIds[0] as number }, tenantId);
 
-        const io = memoryFolder();
+        const io = new MemoryFolder();
         await pullTenant(client, io, { connection: 'local', baseUrl: service.url, tenantId });
         const local = await localPlan(io);
         assert.deepEqual(local.changes, [], 'an untouched pull has no change in the folder');

@@ -1,6 +1,6 @@
 /** For unit tests of the core against the local service: a fresh service and an admin client per test, closed after it. */
 import { ServiceClient } from '../../src/core/client';
-import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { pullTenant } from '../../src/core/tenant/pull';
 import { startService, type RunningService } from '../service/server';
 
@@ -8,7 +8,7 @@ export interface LocalService {
   readonly service: RunningService;
   readonly client: ServiceClient;
   /** The tenant pulled into a folder in memory, through the connection "local". */
-  pulled(tenantId: number): Promise<ReturnType<typeof memoryFolder>>;
+  pulled(tenantId: number): Promise<MemoryFolder>;
 }
 
 /** Call in a `describe`: its tests each get their own service with the sample data. */
@@ -36,7 +36,7 @@ export function useLocalService(adminToken: string): LocalService {
     },
     async pulled(tenantId) {
       const { client, service } = get();
-      const folder = memoryFolder();
+      const folder = new MemoryFolder();
       await pullTenant(client, folder, { connection: 'local', baseUrl: service.url, tenantId });
       return folder;
     },

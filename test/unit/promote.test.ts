@@ -2,10 +2,11 @@ import * as assert from 'node:assert/strict';
 import { ServiceClient } from '../../src/core/client';
 import type { JsonObject } from '../../src/core/json';
 import { kindById, kindOfSegment, type TenantSegment } from '../../src/core/resources';
-import { memoryFolder } from '../../src/core/tenant/folder-io';
-import { resourceBase, writeManifest, type PulledResource } from '../../src/core/tenant/manifest';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
+import { writeManifest, type PulledResource } from '../../src/core/tenant/manifest';
+import { resourceBase } from '../../src/core/tenant/resource-paths';
 import { localPlan } from '../../src/core/tenant/plan';
-import { planPromotion, previewPromotion, promote, pullIntoMemory, type MemoryFolder } from '../../src/core/tenant/promote';
+import { planPromotion, previewPromotion, promote, pullIntoMemory } from '../../src/core/tenant/promote';
 import { writeResource } from '../../src/core/tenant/representation';
 import { push } from '../../src/core/tenant/push';
 import { PushRefused } from '../../src/core/tenant/push-refused';
@@ -16,7 +17,7 @@ type Detail = JsonObject & { id: number; name: string };
 
 /** A folder as a pull leaves it, from details given here instead of fetched. */
 async function pulledFolder(connection: string, tenantId: number, resources: Array<[TenantSegment, Detail]>): Promise<MemoryFolder> {
-  const folder = memoryFolder();
+  const folder = new MemoryFolder();
   const taken = new Set<string>();
   const entries: PulledResource[] = [];
   const all: Array<['tenants' | TenantSegment, Detail]> = [['tenants', { id: tenantId, name: `Tenant on ${connection}` }], ...resources];
@@ -178,7 +179,7 @@ describe('promote', () => {
     const target = await pulledFolder('production', 2, []);
     const { plan } = await withService((client) => planPromotion(client, source, target));
     assert.deepEqual(plan.problems, ['Integration "CRM" is new to tenant 2 on production and holds credentials (tec_params.api_key), which are never copied between tenants; create it on tenant 2 on production with its own credentials first (a promotion then updates it and keeps them), or leave it out.']);
-    await assert.rejects(push(unreachable, memoryFolder(), plan), PushRefused);
+    await assert.rejects(push(unreachable, new MemoryFolder(), plan), PushRefused);
   });
 
   it('leaves the pulled target as it was, for the next promotion and for diffs', async () => {

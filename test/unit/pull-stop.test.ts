@@ -4,19 +4,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceClient } from '../../src/core/client';
 import { kindById, type ResourceKind } from '../../src/core/resources';
-import { diskFolder, memoryFolder } from '../../src/core/tenant/folder-io';
-import { MANIFEST_FILE, readManifest } from '../../src/core/tenant/manifest';
+import { DiskFolder } from '../../src/core/tenant/disk-folder';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
+import { JOURNAL_FILE, MANIFEST_FILE, readManifest } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
 import type { JsonObject } from '../../src/core/json';
 import { startService, type RunningService } from '../service/server';
 import { bulkTenantName } from '../service/sample-data';
 import { LIMITS } from '../../src/core/limits';
+import { StatMemoryFolder } from './stat-memory-folder';
 
 /** More than a batch of details, so a pull stopped in the second batch has written the first. */
 const PROMPTS = 620;
-/** More than a pull writes without a thread of its own (LIMITS.threadedPull): a tenant the service seeds. */
-const BULK_PROMPTS = LIMITS.threadedPull.value + 100;
+/** More than a pull writes without a worker (LIMITS.workerPull): a tenant the service seeds. */
+const BULK_PROMPTS = LIMITS.workerPull.value + 100;
 
 /** A client whose detail GETs fail from the `failFrom`th on: a pull stopped midway (a lost connection, Cancel). */
 class StoppingClient extends ServiceClient {
@@ -48,7 +50,7 @@ describe('pull: stopped midway', () => {
   });
 
   it('leaves a manifest that matches the files written, and the next pull completes the folder', async () => {
-    const io = memoryFolder();
+    const io = new MemoryFolder();
     const target = { connection: 'local', baseUrl: service.url, tenantId };
     client.failFrom = 550;
     await assert.rejects(pullTenant(client, io, target), /connection was lost/);
@@ -66,8 +68,8 @@ describe('pull: stopped midway', () => {
     assert.deepEqual((await localPlan(io)).changes, []);
   });
 
-  it('on disk, where a thread writes each batch while the next is fetched, stops at a file it cannot write with the manifest of what it wrote', async function () {
-    // Two pulls of a tenant large enough for the thread into a folder on disk: as long as the disk takes.
+  it('on disk, where a worker writes each batch while the next is fetched, stops at a file it cannot write with the manifest of what it wrote', async function () {
+    // Two pulls of a tenant large enough for the worker into a folder on disk: as long as the disk takes.
     this.timeout(60_000);
     const scratch = mkdtempSync(join(tmpdir(), 'convai-pull-stop-'));
     try {
@@ -76,8 +78,8 @@ describe('pull: stopped midway', () => {
       const blocked = join(root, 'ai_prompts', 'bulk-prompt-2000.system.md');
       mkdirSync(blocked, { recursive: true });
       const target = { connection: 'local', baseUrl: service.url, tenantId: bulkTenantId };
-      await assert.rejects(pullTenant(client, diskFolder(root, { stampsDir: null }), target), (error: unknown) => (error as NodeJS.ErrnoException).code === 'EISDIR' && /bulk-prompt-2000\.system\.md/.test((error as Error).message));
-      const io = diskFolder(root, { stampsDir: null });
+      await assert.rejects(pullTenant(client, new DiskFolder(root, { statCacheDir: null }), target), (error: unknown) => (error as NodeJS.ErrnoException).code === 'EISDIR' && /bulk-prompt-2000\.system\.md/.test((error as Error).message));
+      const io = new DiskFolder(root, { statCacheDir: null });
       const manifest = await readManifest(io);
       assert.ok(manifest, 'the manifest of what was written');
       const files = new Set(manifest.resources.map((entry) => entry.file));
@@ -96,41 +98,28 @@ describe('pull: stopped midway', () => {
     }
   });
 
-  it('keeps, pulling into the unchanged folder, the stamps of the files it found as pulled: the plan after it reads none', async () => {
-    const io = memoryFolder();
+  it('keeps, pulling into the unchanged folder, the cached stats of the files it found as pulled: the plan after it reads none', async () => {
+    const io = new StatMemoryFolder();
     const target = { connection: 'local', baseUrl: service.url, tenantId };
     await pullTenant(client, io, target);
     await pullTenant(client, io, target);
-    const read: string[] = [];
-    const readMany = io.readMany.bind(io);
-    io.readMany = (files) => {
-      read.push(...files);
-      return readMany(files);
-    };
+    io.reads.length = 0;
     assert.deepEqual((await localPlan(io)).changes, []);
-    assert.deepEqual(read, [], 'every resource was found as pulled by its stamps');
+    assert.deepEqual(io.reads, [MANIFEST_FILE, JOURNAL_FILE], 'every resource was found as pulled by its cached stats');
     io.files.set('ai_prompts/prompt-7.system.md', 'Edited.\n');
     assert.deepEqual((await localPlan(io)).changes.map((change) => change.file), ['ai_prompts/prompt-7.json']);
   });
 
-  it('reads no file of a resource pulled again whose files carry their kept stamps, and reads an edited one', async () => {
-    const io = memoryFolder();
+  it('reads no file of a resource pulled again whose files have their cached stats, and reads an edited one', async () => {
+    const io = new StatMemoryFolder();
     const target = { connection: 'local', baseUrl: service.url, tenantId };
     await pullTenant(client, io, target);
     await pullTenant(client, io, target);
-    const read: string[] = [];
-    const [readOne, readMany] = [io.read.bind(io), io.readMany.bind(io)];
-    io.read = (file) => {
-      read.push(file);
-      return readOne(file);
-    };
-    io.readMany = (files) => {
-      read.push(...files);
-      return readMany(files);
-    };
+    const read = io.reads;
+    read.length = 0;
     const manifest = io.files.get(MANIFEST_FILE);
     const again = await pullTenant(client, io, target);
-    assert.deepEqual([again.written, again.kept, read.filter((file) => file.includes('/'))], [[], [], []], 'no resource file: found as pulled by their stamps alone');
+    assert.deepEqual([again.written, again.kept, read.filter((file) => file.includes('/'))], [[], [], []], 'no resource file: found as pulled by their cached stats alone');
     assert.equal(io.files.get(MANIFEST_FILE), manifest, 'the manifest is written again as it was');
     io.files.set('ai_prompts/prompt-7.system.md', 'Edited.\n');
     const edited = await pullTenant(client, io, target);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import type { Manifest } from '../../src/core/tenant/manifest';
 import { pulledObjects } from '../../src/core/tenant/pulled-objects';
 
@@ -11,22 +11,22 @@ describe('a pulled folder\'s objects of some kinds, for a delete\'s reference wa
   };
 
   it('reads the listed files of those kinds alone, as they are now, with their manifest ids; a broken or missing file is skipped', async () => {
-    const io = memoryFolder(new Map([
+    const io = new MemoryFolder(new Map([
       ['ai_prompts/start.json', '{ "name": "Start", "next_prompt_id": 9 }'],
       ['ai_prompts/broken.json', '{ "name": '],
       ['intents/greet.json', '{ "name": "greet", "ai_prompt_id": 9 }'],
       ['agents/bot.json', '{ "name": "bot" }'],
     ]));
-    const read: string[][] = [];
-    const readMany = io.readMany.bind(io);
-    io.readMany = (files) => {
-      read.push([...files]);
-      return readMany(files);
+    const read: string[] = [];
+    const readOne = io.read.bind(io);
+    io.read = (file) => {
+      read.push(file);
+      return readOne(file);
     };
     assert.deepEqual(await pulledObjects(io, manifest, ['ai_prompts', 'intents']), {
       ai_prompts: [{ name: 'Start', next_prompt_id: 9, id: 3 }],
       intents: [{ name: 'greet', ai_prompt_id: 9, id: 6 }],
     });
-    assert.deepEqual(read.flat().sort(), ['ai_prompts/broken.json', 'ai_prompts/gone.json', 'ai_prompts/start.json', 'intents/greet.json'], 'no agent file was read');
+    assert.deepEqual(read.sort(), ['ai_prompts/broken.json', 'ai_prompts/gone.json', 'ai_prompts/start.json', 'intents/greet.json'], 'no agent file was read');
   });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ServiceClient } from '../../src/core/client';
 import { kindById, type ResourceKind } from '../../src/core/resources';
-import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { JOURNAL_FILE, journal, loadManifest, MANIFEST_FILE, readManifest, writeManifest, type Manifest } from '../../src/core/tenant/manifest';
 import { planPush } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
@@ -36,7 +36,7 @@ describe('push: bounded concurrency and the manifest\'s journal', () => {
   let service: RunningService;
   let client: WatchedClient;
   let tenantId: number;
-  let io: ReturnType<typeof memoryFolder>;
+  let io: MemoryFolder;
 
   const edit = (index: number): void => {
     const file = `ai_prompts/prompt-${index}.json`;
@@ -56,7 +56,7 @@ describe('push: bounded concurrency and the manifest\'s journal', () => {
   beforeEach(async () => {
     tenantId = (await client.create(kindById('tenant'), { name: 'Journal', email: 'j@example.com' })).id as number;
     for (let index = 0; index < PROMPTS; index++) await client.create(prompts, { name: `Prompt ${index}`, system: 'Say hello.' }, tenantId);
-    io = memoryFolder();
+    io = new MemoryFolder();
     await pullTenant(client, io, { connection: 'local', baseUrl: service.url, tenantId });
     client.most = 0;
     client.failing = undefined;
@@ -116,11 +116,10 @@ describe('push: bounded concurrency and the manifest\'s journal', () => {
   it('sends a few updates at once, never more than asked, and rewrites the manifest once', async () => {
     for (let index = 0; index < PROMPTS; index++) edit(index);
     const written: string[] = [];
-    const watched = {
-      ...io,
+    const watched = Object.assign(new MemoryFolder(io.files), {
       write: async (file: string, text: string) => { written.push(file); await io.write(file, text); },
       replace: async (file: string, text: string) => { written.push(file); await io.replace(file, text); },
-    };
+    });
     const result = await push(client, watched, await planPush(client, io), { concurrency: 3, justPlanned: true });
     assert.equal(result.applied.length, PROMPTS);
     assert.equal(client.most, 3);
@@ -133,10 +132,10 @@ describe('push: bounded concurrency and the manifest\'s journal', () => {
     for (let index = 0; index < PROMPTS; index++) edit(index);
     client.failing = idOf(5);
     // The process ends before the journal is folded in: the manifest is never written.
-    const stopped = { ...io, replace: async (file: string, text: string) => {
+    const stopped = Object.assign(new MemoryFolder(io.files), { replace: async (file: string, text: string) => {
       if (file === MANIFEST_FILE) throw new Error('stopped');
       await io.replace(file, text);
-    } };
+    } });
     await assert.rejects(push(client, stopped, await planPush(client, io), { concurrency: 2 }), /stopped|update of/);
     assert.ok(io.files.has(JOURNAL_FILE), 'the steps applied are in the journal');
     const remaining = await planPush(client, io);

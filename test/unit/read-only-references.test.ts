@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
 import { kindById, kindOfSegment, type KindId } from '../../src/core/resources';
 import { findDrift } from '../../src/core/tenant/drift';
-import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { loadManifest, writeManifest } from '../../src/core/tenant/manifest';
 import { localPlan, planPush } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
@@ -15,7 +15,7 @@ const TENANT = 1;
 const INTENT = 'intents/order-status.json';
 const AGENT = 'agents/acme-chat-assistant.json';
 
-type Folder = ReturnType<typeof memoryFolder>;
+type Folder = MemoryFolder;
 
 const json = (folder: Folder, file: string): JsonObject => JSON.parse(folder.files.get(file) ?? '{}') as JsonObject;
 

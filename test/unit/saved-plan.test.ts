@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
-import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { readManifest, type Manifest } from '../../src/core/tenant/manifest';
 import { planPush } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
@@ -24,7 +24,7 @@ describe('saved plans', () => {
   let tenantId: number;
   let greeting: number;
   let closing: number;
-  let io: ReturnType<typeof memoryFolder>;
+  let io: MemoryFolder;
 
   before(async () => {
     service = await startService({ adminToken: 'saved-plan-admin-token' });
@@ -39,7 +39,7 @@ describe('saved plans', () => {
     greeting = (await client.create(prompts, { name: 'Greeting', system: 'Say hello.' }, tenantId)).id as number;
     closing = (await client.create(prompts, { name: 'Closing', system: 'Say goodbye.' }, tenantId)).id as number;
     await client.create(integrations, { name: 'CRM', system: 'http_api', technical_id: 'crm', tec_params: { api_key: SECRET } }, tenantId);
-    io = memoryFolder();
+    io = new MemoryFolder();
     await pullTenant(client, io, { connection: 'local', baseUrl: service.url, tenantId });
   });
 

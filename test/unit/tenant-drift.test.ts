@@ -3,7 +3,7 @@ import { ServiceClient } from '../../src/core/client';
 import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
 import { findDrift, type Drifted } from '../../src/core/tenant/drift';
-import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { loadManifest, MANIFEST_FILE, writeManifest } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
@@ -14,7 +14,7 @@ const prompt = kindById('prompt');
 const action = kindById('action');
 const TENANT = 1;
 
-type Folder = ReturnType<typeof memoryFolder>;
+type Folder = MemoryFolder;
 
 describe('tenant folders: drift and taking the service\'s version', () => {
   const local = useLocalService('drift-unit-token');
@@ -78,7 +78,7 @@ describe('tenant folders: drift and taking the service\'s version', () => {
   it('tolerates a tenant\'s own token, which may not read the tenant\'s record: the rest drifts as usual', async () => {
     const own = new ServiceClient({ baseUrl: local.service.url, token: () => 'acme-tenant-token' });
     try {
-      const folder = memoryFolder();
+      const folder = new MemoryFolder();
       await pullTenant(own, folder, { connection: 'local', baseUrl: local.service.url, tenantId: TENANT });
       assert.deepEqual(await findDrift(own, folder), []);
       const triage = await entryOf(folder, 'Order Triage');

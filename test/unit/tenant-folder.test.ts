@@ -2,9 +2,10 @@ import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
 import { mapWithLimit } from '../../src/core/concurrency';
 import { kindById } from '../../src/core/resources';
-import { memoryFolder } from '../../src/core/tenant/folder-io';
+import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { folderLayout } from '../../src/core/tenant/folder-layout';
-import { MANIFEST_FILE, resourceBase, slug, writeManifest, type Manifest } from '../../src/core/tenant/manifest';
+import { MANIFEST_FILE, writeManifest, type Manifest, type PulledResource } from '../../src/core/tenant/manifest';
+import { resourceBase, slug } from '../../src/core/tenant/resource-paths';
 import { localPlan } from '../../src/core/tenant/plan';
 import { requestOf } from '../../src/core/tenant/plan-text';
 import { PLAN_MARKER, planMarkdown } from '../../src/core/tenant/plan-markdown';
@@ -41,7 +42,7 @@ describe('tenant folders: how a resource lives in files', () => {
   });
 
   it('reads the files back into the same values, so an unedited pull plans nothing', async () => {
-    const io = memoryFolder();
+    const io = new MemoryFolder();
     const values = folderValues(prompt, promptDetail);
     await writeResource(io, prompt, 2, values, 'ai_prompts/order-triage');
     const read = await readResource(prompt, io, 'ai_prompts/order-triage');
@@ -51,7 +52,7 @@ describe('tenant folders: how a resource lives in files', () => {
   });
 
   it('reads a text file less one final newline: appended lines stay apart, an editor\'s final newline changes nothing, a final newline of the text survives', async () => {
-    const io = memoryFolder();
+    const io = new MemoryFolder();
     const values = folderValues(prompt, { ...promptDetail, system: 'One line.' });
     await writeResource(io, prompt, 2, values, 'ai_prompts/p');
     assert.equal(io.files.get('ai_prompts/p.system.md'), 'One line.\n');
@@ -72,7 +73,7 @@ describe('tenant folders: how a resource lives in files', () => {
   });
 
   it('removes a text sibling when the text becomes null', async () => {
-    const io = memoryFolder();
+    const io = new MemoryFolder();
     await writeResource(io, prompt, 2, folderValues(prompt, promptDetail), 'ai_prompts/p');
     await writeResource(io, prompt, 2, folderValues(prompt, { ...promptDetail, system: null }), 'ai_prompts/p');
     assert.equal(io.files.has('ai_prompts/p.system.md'), false);
@@ -92,7 +93,7 @@ describe('tenant folders: how a resource lives in files', () => {
   });
 
   it('refuses a file with an unknown field or a bad id, naming the file and the fix', async () => {
-    const io = memoryFolder(new Map([['intents/a.json', '{"id": "x", "name": "a"}'], ['intents/b.json', '{"name": "b", "ai_actions": []}']]));
+    const io = new MemoryFolder(new Map([['intents/a.json', '{"id": "x", "name": "a"}'], ['intents/b.json', '{"name": "b", "ai_actions": []}']]));
     const a = await readResource(kindById('intent'), io, 'intents/a');
     assert.ok(!a.ok);
     assert.equal(problemText(a.problem), 'intents/a.json:1:8: id: must be the resource\'s integer id, or be left out for a new resource');
@@ -139,9 +140,9 @@ describe('tenant folders: how a resource lives in files', () => {
 });
 
 describe('tenant folders: the plan from the folder alone', () => {
-  async function pulledFolder(): Promise<ReturnType<typeof memoryFolder>> {
-    const io = memoryFolder();
-    const resources: Manifest['resources'] = [];
+  async function pulledFolder(): Promise<MemoryFolder> {
+    const io = new MemoryFolder();
+    const resources: PulledResource[] = [];
     const add = async (segment: 'ai_prompts' | 'intents' | 'ai_actions', kind: ReturnType<typeof kindById>, detail: JsonObject, base: string): Promise<void> => {
       const values = folderValues(kind, detail);
       await writeResource(io, kind, detail.id as number, values, base);
@@ -183,7 +184,7 @@ describe('tenant folders: the plan from the folder alone', () => {
   });
 
   it('is not a pulled folder without a manifest', async () => {
-    await assert.rejects(localPlan(memoryFolder()), new RegExp(`no ${MANIFEST_FILE.replace('.', '\\.')}`));
+    await assert.rejects(localPlan(new MemoryFolder()), new RegExp(`no ${MANIFEST_FILE.replace('.', '\\.')}`));
   });
 });
 

@@ -10,7 +10,7 @@ import { LIMITS } from '../limits';
 import type { JsonObject } from '../json';
 import type { Segment } from '../resources';
 import { currentDetail } from '../tenant/service-detail';
-import { listTenant, nameOf } from '../tenant/pull';
+import { listTenant, nameOf } from '../tenant/tenant-listing';
 import { buildFlowMap } from './build';
 import type { FlowMap, MapResource } from './model';
 

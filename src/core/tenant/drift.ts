@@ -12,9 +12,10 @@ import { LIMITS } from '../limits';
 import type { JsonObject } from '../json';
 import { TENANT_SEGMENTS, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
-import { loadManifest, resourceBase, type LoadedManifest, type PulledResource, noManifest } from './manifest';
+import { loadManifest, type LoadedManifest, type PulledResource, noManifest } from './manifest';
+import { resourceBase } from './resource-paths';
 import { currentDetail, driftedFields } from './service-detail';
-import { listTenant, nameOf, tenantRecord } from './pull';
+import { listTenant, nameOf, tenantRecord } from './tenant-listing';
 
 export type DriftChange = 'changed' | 'created' | 'deleted';
 

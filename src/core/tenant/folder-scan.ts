@@ -5,13 +5,13 @@
  */
 import type { JsonObject } from '../json';
 import { kindOfSegment, type Segment } from '../resources';
-import type { FolderIO } from './folder-io';
+import { readAll, type FolderIO } from './folder-io';
 import { folderLayout, type ResourceFileSet } from './folder-layout';
 import type { FolderProblem } from './folder-problems';
 import type { PromptTextField } from '../prompt-text';
 import type { PulledResource } from './manifest';
 import { filesHash, resourceFromTexts, textFile, textOfFile } from './representation';
-import { ScanStamps } from './scan-stamps';
+import { ScanStatCache } from './scan-stat-cache';
 
 export interface LocalResource {
   segment: Segment;
@@ -54,11 +54,13 @@ interface Texts {
   markdown: ReadonlyMap<PromptTextField, string>;
 }
 
+/** Reads a file at once (FolderIO.readNow). */
+type ReadNow = (file: string) => string | undefined;
+
 /**
- * A resource whose files are as its entry records (their hash, or their kept stamps, say so): the pull or push that
- * wrote them parsed them already. Its texts are read (when the scan did not) and its values parsed at first use; the
- * plan of an unchanged folder of 50,000 prompts never asks. A class, not an object of closures: a scan makes one per
- * resource, and its getters then cost nothing per instance.
+ * A resource whose files are as its entry records (their hash, or their cached stats, say so): the pull or push that
+ * wrote them parsed them already. Its values are parsed at first use, and its texts read then when the scan did not
+ * read them; the plan of an unchanged folder never asks.
  */
 class AsPulled implements LocalResource {
   readonly segment: Segment;
@@ -71,8 +73,7 @@ class AsPulled implements LocalResource {
     { segment, base, file }: ResourceFileSet,
     readonly asPulled: PulledResource,
     readonly parts: PromptTextField[],
-    private readonly io: FolderIO,
-    private texts?: Texts,
+    private texts: Texts | ReadNow,
   ) {
     this.segment = segment;
     this.base = base;
@@ -81,10 +82,12 @@ class AsPulled implements LocalResource {
   }
 
   private read(): Texts {
-    return (this.texts ??= {
-      json: this.io.readKnown(this.file) ?? '',
-      markdown: new Map(this.parts.map((field) => [field, this.io.readKnown(textFile(this.base, field)) ?? ''])),
-    });
+    if (typeof this.texts === 'function') {
+      const readNow = this.texts;
+      const markdown = this.parts.map((field) => [field, readNow(textFile(this.base, field)) ?? ''] as const);
+      this.texts = { json: readNow(this.file) ?? '', markdown: new Map(markdown) };
+    }
+    return this.texts;
   }
 
   get text(): string {
@@ -105,7 +108,11 @@ class AsPulled implements LocalResource {
  * The entry a resource's files match, when the manifest records their hash and they hash to it: the texts as the
  * pull wrote them, every Markdown file's with its one final newline taken off.
  */
-function matchedEntry(entry: PulledResource | undefined, json: string, markdown: ReadonlyMap<PromptTextField, string>): PulledResource | undefined {
+function matchedEntry(
+  entry: PulledResource | undefined,
+  json: string,
+  markdown: ReadonlyMap<PromptTextField, string>,
+): PulledResource | undefined {
   if (entry?.files === undefined) return undefined;
   const parts = [...markdown].map(([field, text]) => [field, textOfFile(text)] as const);
   return filesHash({ json, parts }) === entry.files ? entry : undefined;
@@ -117,20 +124,24 @@ export async function scanFolder(io: FolderIO, { texts = true, pulled }: ScanOpt
   // The layout's messages lead with the entry's path, which a folder problem keeps apart.
   const problems: FolderProblem[] = layout.problems.map((p) => ({ file: p.path, message: p.message.startsWith(`${p.path}: `) ? p.message.slice(p.path.length + 2) : p.message }));
   const unreadable = new Set<string>();
-  const stamps = pulled && texts ? await ScanStamps.take(io, layout.resources, pulled) : undefined;
+  const cache = pulled && texts ? await ScanStatCache.take(io, layout.resources, pulled) : undefined;
+  // A resource whose files have their cached stats is read only when asked, where the folder can read at once.
+  const readNow = io.readNow?.bind(io);
+  const deferred = (resource: ResourceFileSet): PulledResource | undefined =>
+    readNow ? cache?.unchangedEntry(resource) : undefined;
   // Every file in one run, then each resource from its texts: a large folder's scan is its reads. A resource's files
   // are found by their place in the run (its JSON file, then its parts in order), not by a map of 100,000 paths.
   const partsOf = (parts: readonly PromptTextField[]): readonly PromptTextField[] => (texts ? parts : []);
-  const toRead = stamps ? layout.resources.filter((resource) => stamps.unchangedEntry(resource) === undefined) : layout.resources;
-  const read = await io.readMany(toRead.flatMap(({ file, base, parts }) => [file, ...partsOf(parts).map((field) => textFile(base, field))]));
+  const toRead = layout.resources.filter((resource) => deferred(resource) === undefined);
+  const read = await readAll(io, toRead.flatMap(({ file, base, parts }) => [file, ...partsOf(parts).map((field) => textFile(base, field))]));
   const local: LocalResource[] = [];
   let at = 0;
   for (const resource of layout.resources) {
     const { segment, base, file, parts } = resource;
-    const unchanged = stamps?.unchangedEntry(resource);
-    if (unchanged) {
-      stamps?.asPulled(resource, unchanged);
-      local.push(new AsPulled(resource, unchanged, [...parts], io));
+    const unchanged = deferred(resource);
+    if (unchanged && readNow) {
+      cache?.asPulled(resource, unchanged);
+      local.push(new AsPulled(resource, unchanged, [...parts], readNow));
       continue;
     }
     const own = partsOf(parts);
@@ -147,10 +158,11 @@ export async function scanFolder(io: FolderIO, { texts = true, pulled }: ScanOpt
         const text = part(field);
         return text === undefined ? [] : [[field, text] as const];
       }));
-      const entry = matchedEntry(pulled.get(file), json, markdown);
+      // Files with their cached stats hold what the entry records: no need to hash them.
+      const entry = cache?.unchangedEntry(resource) ?? matchedEntry(pulled.get(file), json, markdown);
       if (entry) {
-        stamps?.asPulled(resource, entry);
-        local.push(new AsPulled(resource, entry, [...markdown.keys()], io, { json, markdown }));
+        cache?.asPulled(resource, entry);
+        local.push(new AsPulled(resource, entry, [...markdown.keys()], { json, markdown }));
         continue;
       }
     }
@@ -164,6 +176,6 @@ export async function scanFolder(io: FolderIO, { texts = true, pulled }: ScanOpt
       unreadable.add(file);
     }
   }
-  await stamps?.save();
+  await cache?.save();
   return { local, problems, unreadable };
 }

@@ -9,8 +9,10 @@
 import type { ServiceClient } from '../client';
 import { REFERENCE_FIELDS, kindLabel } from '../references';
 import { kindOfSegment, TENANT_SEGMENTS, type TenantSegment } from '../resources';
-import { memoryFolder, type FolderIO } from './folder-io';
-import { fileStem, MANIFEST_FILE, ManifestError, readManifest, slug, takenBases, type Manifest, type PulledResource } from './manifest';
+import type { FolderIO } from './folder-io';
+import { MemoryFolder } from './memory-folder';
+import { MANIFEST_FILE, ManifestError, readManifest, type Manifest, type PulledResource } from './manifest';
+import { fileStem, slug, takenBases } from './resource-paths';
 import { foldedName } from './folder-paths';
 import { problemText } from './folder-problems';
 import { localPlan, planPush, type LocalPlan, type Plan } from './plan';
@@ -19,7 +21,6 @@ import { READ_ONLY } from './read-only';
 import { KEPT_ON_SERVICE, readResource, writeResource } from './representation';
 import { isJsonObject, valueAt, type Json, type JsonObject, type JsonPath } from '../json';
 
-export type MemoryFolder = ReturnType<typeof memoryFolder>;
 
 /** A resource chosen for promotion, named as people know it in both tenants. */
 export interface ResourceName {
@@ -230,14 +231,14 @@ export async function promote(source: FolderIO, target: FolderIO, resources?: re
 
 /** A tenant pulled into memory: one side of a comparison. */
 export async function pullIntoMemory(client: ServiceClient, target: PullTarget, options: PullOptions = {}): Promise<MemoryFolder> {
-  const folder = memoryFolder();
+  const folder = new MemoryFolder();
   await pullTenant(client, folder, target, options);
   return folder;
 }
 
 /** A copy to promote into, so the pulled target stays as it was for the next promotion and for diffs. */
 export function copyFolder(folder: MemoryFolder): MemoryFolder {
-  return memoryFolder(new Map(folder.files));
+  return new MemoryFolder(new Map(folder.files));
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { parseJsonObject, type JsonObject } from '../json';
 import { isTenantSegment, type TenantSegment } from '../resources';
-import type { FolderIO, ReadOutcome } from './folder-io';
+import { readAll, type FolderIO, type ReadOutcome } from './folder-io';
 import type { Manifest } from './manifest';
 
 /** A file's JSON object; undefined for a file missing, unreadable or holding anything else (a plan names those). */
@@ -22,7 +22,7 @@ function parsedObject(text: ReadOutcome, file: string): JsonObject | undefined {
 /** The folder's objects of `kinds`, each with the id its manifest entry gives it. */
 export async function pulledObjects(io: FolderIO, manifest: Manifest, kinds: readonly TenantSegment[]): Promise<Partial<Record<TenantSegment, JsonObject[]>>> {
   const entries = manifest.resources.filter((entry) => (kinds as readonly string[]).includes(entry.segment));
-  const texts = await io.readMany(entries.map((entry) => entry.file));
+  const texts = await readAll(io, entries.map((entry) => entry.file));
   const out: Partial<Record<TenantSegment, JsonObject[]>> = {};
   entries.forEach((entry, index) => {
     const values = parsedObject(texts[index], entry.file);

@@ -10,7 +10,7 @@ import type { Change } from './plan';
 /** The manifest as a push keeps it current: entries found by kind and id, each step appended to its journal. */
 export class FolderRecord {
   private readonly entries: ByResource<PulledResource>;
-  private pending: PendingCreate[];
+  private pending: readonly PendingCreate[];
 
   constructor(
     private readonly io: FolderIO,

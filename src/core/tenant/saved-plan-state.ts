@@ -6,7 +6,7 @@ import { hash } from 'node:crypto';
 import { CREDENTIAL_MASK } from '../credentials';
 import { canonical, type JsonObject } from '../json';
 import { hideUrlPasswords } from '../url-credentials';
-import type { FolderIO } from './folder-io';
+import { readAll, type FolderIO } from './folder-io';
 import { isFolderExtra, type PulledFiles } from './folder-layout';
 import type { Manifest } from './manifest';
 
@@ -27,7 +27,7 @@ export async function folderFileHashes(io: FolderIO, pulled: PulledFiles): Promi
   const entries = (await io.walk()).filter((entry) => entry.type !== 'folder' && !isFolderExtra(entry.path, pulled));
   const files = entries.filter((entry) => entry.type === 'file').map((entry) => entry.path);
   const texts = new Map(files.map((file, index) => [file, index]));
-  const read = await io.readMany(files);
+  const read = await readAll(io, files);
   const hashes: Record<string, string> = {};
   for (const entry of entries) {
     const index = texts.get(entry.path);

@@ -7,9 +7,10 @@
 import type { ServiceClient } from '../client';
 import { kindOfSegment, type Segment } from '../resources';
 import type { FolderIO } from './folder-io';
-import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, resourceBase, takenBases, writeManifest, noManifest } from './manifest';
+import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, noManifest } from './manifest';
+import { resourceBase, takenBases } from './resource-paths';
 import { currentDetail } from './service-detail';
-import { nameOf } from './pull';
+import { nameOf } from './tenant-listing';
 import { folderValues, pulledState, removeResource, writeResource } from './representation';
 
 export async function takeServiceVersion(client: ServiceClient, io: FolderIO, target: { segment: Segment; id: number }, options: { signal?: AbortSignal } = {}): Promise<void> {

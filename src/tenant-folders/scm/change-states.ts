@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { describe, type ChangeAction, type ChangedFile } from './changed-files';
+import type { Change, LocalPlan } from '../../core/tenant/plan';
+import { changedFiles, changeName, describe, type ChangeAction, type ChangedFile } from './changed-files';
+import type { ReadOnlyFiles } from './read-only-files';
 
 /** Git's letters and colours, which people already read at a glance. */
 const LOOK: Record<ChangeAction, { badge: string; color: string }> = {
@@ -32,6 +34,41 @@ export class ChangeState implements vscode.SourceControlResourceState {
     const gone = row.removed;
     this.decorations = { tooltip: describe(row), strikeThrough: gone, faded: gone };
   }
+}
+
+/**
+ * The rows of a pulled folder's changes, a change that the last check found in `conflicts` as a conflict. With a
+ * connection, a row opens the diff of the service's side (`files`, under `key`) and the folder's; without, the file.
+ */
+export function folderChangeStates(
+  plan: LocalPlan,
+  conflicts: ReadonlyMap<string, Change> | undefined,
+  root: vscode.Uri,
+  service: { files: ReadOnlyFiles; key: string; connection: string | undefined },
+): ChangeState[] {
+  const rows = plan.changes.flatMap((local) => {
+    const conflict = conflicts?.get(local.file);
+    return changedFiles({
+      action: conflict ? 'conflict' : local.action,
+      segment: local.segment,
+      name: changeName(local),
+      file: local.file,
+      fields: local.fields,
+      ...(local.resource ? { values: local.resource.values } : {}),
+      ...(conflict?.reason ? { reason: conflict.reason } : {}),
+    });
+  });
+  const { files, key, connection } = service;
+  return rows.map((row) => {
+    const uri = vscode.Uri.joinPath(root, ...row.file.split('/'));
+    const right = row.removed ? files.empty(row.file) : uri;
+    const title = `${row.file.split('/').pop() ?? row.file} (${serviceSideTitle(connection ?? '')} ↔ folder)`;
+    const command =
+      connection === undefined
+        ? { title: 'Open File', command: 'vscode.open', arguments: [right] }
+        : diffCommand(files.uri(key, row.file), right, title);
+    return new ChangeState(row, uri, command, `tenantFolder:${row.change.action}`);
+  });
 }
 
 /**

@@ -10,7 +10,7 @@ import { ChangeState } from './change-states';
 import { pullPair, type Comparison } from './compare-control';
 import type { Comparisons } from './comparisons';
 import type { ScmDeps } from './deps';
-import type { CheckResult } from './folder-control';
+import type { CheckResult } from './folder-status';
 import type { PulledFolders } from './pulled-folders';
 import { runPromotion, type AppliedChange } from './promotion';
 import { registerRunAffectedTests } from './affected-tests';

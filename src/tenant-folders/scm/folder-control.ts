@@ -1,87 +1,30 @@
-import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import { plain } from '../../core/plain-text';
-import { COMMANDS } from '../../commands';
-import type { ServiceClient } from '../../core/client';
-import { ServiceError } from '../../core/errors';
-import { diskFolder, type FolderIO } from '../../core/tenant/folder-io';
+import { DiskFolder } from '../../core/tenant/disk-folder';
+import type { FolderIO } from '../../core/tenant/folder-io';
 import { MANIFEST_FILE, readManifest, type Manifest } from '../../core/tenant/manifest';
-import { localPlan, planPush, type Change, type LocalPlan, type Plan } from '../../core/tenant/plan';
+import { localPlan, planPush, type LocalPlan, type Plan } from '../../core/tenant/plan';
 import type { Drifted } from '../../core/tenant/drift';
 import { takeServiceVersion } from '../../core/tenant/take';
 import { written } from '../../core/changes';
 import type { Segment } from '../../core/resources';
-import { folderValues, resourceFiles } from '../../core/tenant/representation';
-import { messageOf, plural } from '../../core/text';
-import { connectionOf } from '../folders';
-import { ChangeState, diffCommand, serviceSideTitle } from './change-states';
-import { changedFiles, changeName, pulledResourceOf, type ResourceChange } from './changed-files';
+import { messageOf } from '../../core/text';
+import { folderConnection, type Connected, type FolderConnection } from '../folders';
+import { folderChangeStates } from './change-states';
 import type { ScmDeps } from './deps';
-import { problemState } from './problem-states';
-import { DriftGroup, type DriftSummary } from './drift-group';
-import { kindOfSegment } from '../../core/resources';
-import { Debouncer } from '../../core/debounce';
-import { LIMITS } from '../../core/limits';
+import { ChangeGroups } from './change-groups';
+import { DriftGroup } from './drift-group';
+import { checkResult, labelOf, statusBar, statusOf, type Checked, type CheckResult } from './folder-status';
+import { serviceText } from './service-texts';
+import { FolderWatcher } from './folder-watcher';
 
 export const PULLED_FOLDER_SCM = 'convai';
 
-export interface CheckResult {
-  changes: number;
-  conflicts: number;
-  problems: number;
-  /** Resources changed, created or deleted on the service since the pull; absent when that was not asked. */
-  drifted?: number;
-  /** What the list's status bar item says. */
-  status: string;
-}
-
-function labelOf(manifest: Manifest): string {
-  const tenant = manifest.resources.find((entry) => entry.segment === 'tenants');
-  return plain`ConvAI: ${tenant?.name ?? `tenant ${manifest.tenantId}`} (${manifest.connection})`;
-}
-
-/** How the list stands, in the status bar: short, and in its tooltip. */
-interface Status {
-  text: string;
-  short: string;
-}
-
-/** The last plan against the service: its conflicts hold as long as the folder's manifest is the one it planned against. */
-interface Checked {
-  manifest: Manifest;
-  conflicts: Map<string, Change>;
-  connection: string;
-  at: Date;
-}
-
-const time = (at: Date): string => at.toLocaleTimeString();
-
-/**
- * The status of the list: the folder's problems and changes as read from disk now, the conflicts of the last plan
- * (Plan Push, Push, Refresh) while they still hold, and the drift last found. It never says more than was checked.
- */
-function statusOf(plan: LocalPlan, checked: Checked | undefined, drift: DriftSummary, checkError: string | undefined): Status {
-  const conflicts = checked ? plan.changes.filter((c) => checked.conflicts.has(c.file)).length : 0;
-  const changes = plan.changes.length - conflicts;
-  const problems = plan.problems.length;
-  const parts = [
-    ...(problems > 0 ? [plural(problems, 'problem')] : []),
-    ...(conflicts > 0 ? [plural(conflicts, 'conflict')] : []),
-    ...(changes > 0 ? [plural(changes, 'change')] : []),
-    ...(drift.count ? [`${drift.count} changed on the service`] : []),
-  ];
-  const icon = checkError ? 'error' : problems + conflicts > 0 ? 'warning' : drift.count ? 'cloud-download' : checked || changes === 0 ? 'check' : 'cloud';
-  const unsure = checkError ? 'not checked' : !checked && changes > 0 ? 'conflicts not checked' : '';
-  const short = `$(${icon}) ${parts.length > 0 ? parts.join(' · ') : 'No change since the pull'}${unsure ? `, ${unsure}` : ''}`;
-  const plannedText = checkError
-    ? `Not checked against the service: ${checkError}`
-    : checked ? `${conflicts === 0 ? 'No conflict' : plural(conflicts, 'conflict')} with "${checked.connection}" (planned ${time(checked.at)}).` : 'Conflicts are not checked since the last pull or push: Refresh or Plan Push checks them.';
-  const driftText = drift.error
-    ? `What changed on the service is not known: ${drift.error}`
-    : drift.at ? `${drift.count ? plural(drift.count, 'resource') : 'Nothing'} changed on the service since the pull (checked ${time(drift.at)}).` : 'What changed on the service since the pull: Refresh asks.';
-  const local = `${plural(problems, 'problem')}, ${plural(plan.changes.length, 'change')} in the folder.`;
-  return { short, text: `${local} ${plannedText} ${driftText}` };
+/** What a check against the service may be given: a signal that stops it, and its progress. */
+interface CheckOptions {
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -91,9 +34,7 @@ function statusOf(plan: LocalPlan, checked: Checked | undefined, drift: DriftSum
  */
 export class PulledFolderControl implements vscode.Disposable {
   private readonly scm: vscode.SourceControl;
-  private readonly conflictGroup: vscode.SourceControlResourceGroup;
-  private readonly changeGroup: vscode.SourceControlResourceGroup;
-  private readonly problemGroup: vscode.SourceControlResourceGroup;
+  private readonly groups: ChangeGroups;
   private readonly io: FolderIO;
   private readonly key: string;
   private readonly disposables: vscode.Disposable[] = [];
@@ -104,57 +45,36 @@ export class PulledFolderControl implements vscode.Disposable {
   private local: LocalPlan | undefined;
   private checked: Checked | undefined;
   private checkError: string | undefined;
-  /** File events come in bursts (a pull, a push, a search and replace): one re-read after they settle. */
-  private readonly settle = new Debouncer<'folder'>(LIMITS.settleDelay.value);
   /** Each read of the folder gets a number; a slower, older read does not overwrite a newer one. */
   private generation = 0;
-  /** The folder's file events; none while a pull writes it (hold). */
-  private watcher: vscode.Disposable | undefined;
+  /** The folder's file events, each burst read once; none while a pull writes it (hold). */
+  private readonly watcher: FolderWatcher;
 
   /** The label shows the manifest's tenant and connection: a folder whose manifest says otherwise needs a new control. */
   static async open(root: vscode.Uri, deps: ScmDeps): Promise<PulledFolderControl | undefined> {
-    const manifest = await readManifest(diskFolder(root.fsPath));
+    const manifest = await readManifest(new DiskFolder(root.fsPath));
     return manifest ? new PulledFolderControl(root, manifest, deps) : undefined;
   }
 
-  private constructor(readonly root: vscode.Uri, manifest: Manifest, private readonly deps: ScmDeps) {
-    this.io = diskFolder(root.fsPath);
+  private constructor(
+    readonly root: vscode.Uri,
+    manifest: Manifest,
+    private readonly deps: ScmDeps,
+  ) {
+    this.io = new DiskFolder(root.fsPath);
     this.key = `service:${root.fsPath}`;
     this.scm = vscode.scm.createSourceControl(PULLED_FOLDER_SCM, labelOf(manifest), root);
     // A tenant folder takes no commit message: how things stand shows in the status bar and the lists.
     this.scm.inputBox.visible = false;
-    this.problemGroup = this.scm.createResourceGroup('problems', 'Problems (a push sends nothing until they are fixed)');
-    this.problemGroup.hideWhenEmpty = true;
-    this.conflictGroup = this.scm.createResourceGroup('conflicts', 'Conflicts');
-    this.conflictGroup.hideWhenEmpty = true;
-    this.changeGroup = this.scm.createResourceGroup('changes', 'Changes');
+    this.groups = new ChangeGroups(this.scm, root);
     this.drift = new DriftGroup(this.scm, root, deps);
-    this.watcher = this.watch();
+    this.watcher = new FolderWatcher(root, () => void this.refreshLocal());
     this.disposables.push(
       this.drift,
       this.scm,
       this.vanished,
-      { dispose: () => this.watcher?.dispose() },
+      this.watcher,
       deps.files.add(this.key, (file) => this.serviceText(file)),
-    );
-  }
-
-  /**
-   * The folder's file events, each scheduling a read of it; and the folder's own deletion, which a deletion of the
-   * whole folder reports instead of one event per file in it.
-   */
-  private watch(): vscode.Disposable {
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.root, '**/*'));
-    const itself = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(vscode.Uri.joinPath(this.root, '..'), path.basename(this.root.fsPath)), true, true, false,
-    );
-    return vscode.Disposable.from(
-      watcher,
-      itself,
-      watcher.onDidCreate(() => this.schedule()),
-      watcher.onDidChange(() => this.schedule()),
-      watcher.onDidDelete(() => this.schedule()),
-      itself.onDidDelete(() => this.schedule()),
     );
   }
 
@@ -191,17 +111,11 @@ export class PulledFolderControl implements vscode.Disposable {
    * end reads it once.
    */
   hold(): void {
-    this.watcher?.dispose();
-    this.watcher = undefined;
-    this.settle.cancel('folder');
+    this.watcher.hold();
   }
 
   release(): void {
-    this.watcher ??= this.watch();
-  }
-
-  private schedule(): void {
-    this.settle.schedule('folder', () => void this.refreshLocal());
+    this.watcher.release();
   }
 
   /** Reads the folder's changes from disk and shows them, with the conflicts of the last check. */
@@ -220,7 +134,8 @@ export class PulledFolderControl implements vscode.Disposable {
     } catch (error) {
       if (generation !== this.generation) return;
       this.deps.log.warn(`${this.root.fsPath}: ${messageOf(error)}`);
-      this.scm.statusBarCommands = [{ title: '$(error) Not read', tooltip: plain`${messageOf(error)} Click to read the folder again.`, command: COMMANDS.refreshTenantChanges, arguments: [this.scm] }];
+      const tooltip = plain`${messageOf(error)} Click to read the folder again.`;
+      this.scm.statusBarCommands = statusBar(this.scm, '$(error) Not read', tooltip);
     }
   }
 
@@ -260,7 +175,7 @@ export class PulledFolderControl implements vscode.Disposable {
   }
 
   /** Asks the service what changed there since the pull and lists it under "Changed on the service". */
-  async findDrift(options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<Drifted[]> {
+  async findDrift(options: CheckOptions = {}): Promise<Drifted[]> {
     const connection = await this.client();
     try {
       return await this.drift.fetch(connection.client, this.io, options);
@@ -280,10 +195,12 @@ export class PulledFolderControl implements vscode.Disposable {
   }
 
   /** Checks conflicts and drift, as Refresh does; a failed drift shows on its group and the status, not as a failure. */
-  async refresh(options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<CheckResult> {
-    const [checked] = await Promise.all([this.check(options.signal), this.findDrift(options).catch((error: unknown) => {
-      if (!options.signal?.aborted) this.deps.log.warn(`${this.root.fsPath}: what changed on the service is not known: ${messageOf(error)}`);
-    })]);
+  async refresh(options: CheckOptions = {}): Promise<CheckResult> {
+    const drift = this.findDrift(options).catch((error: unknown) => {
+      if (options.signal?.aborted) return;
+      this.deps.log.warn(`${this.root.fsPath}: what changed on the service is not known: ${messageOf(error)}`);
+    });
+    const [checked] = await Promise.all([this.check(options.signal), drift]);
     return { ...checked, ...this.result() };
   }
 
@@ -299,9 +216,9 @@ export class PulledFolderControl implements vscode.Disposable {
     const tenantId = this.local?.manifest.tenantId;
     if (tenantId === undefined) return;
     const { segment, id } = target;
-    await this.deps.changes.report(written(segment === 'tenants'
-      ? { type: 'tenant', connection: connection.name, tenantId: id }
-      : { type: 'resource', connection: connection.name, tenantId, segment, id }));
+    const name = connection.name;
+    const resource = segment === 'tenants' ? { type: 'tenant' as const, connection: name, tenantId: id } : { type: 'resource' as const, connection: name, tenantId, segment, id };
+    await this.deps.changes.report(written(resource));
   }
 
   /** Whether the folder changed the resource of a JSON file since the pull (its JSON or a text file). */
@@ -318,18 +235,12 @@ export class PulledFolderControl implements vscode.Disposable {
   private result(): CheckResult {
     const plan = this.local;
     if (!plan) throw new Error(`${this.root.fsPath}: the folder was not read.`);
-    const drift = this.drift.summary(plan.manifest);
-    return {
-      changes: plan.changes.length,
-      conflicts: this.checked ? plan.changes.filter((c) => this.checked?.conflicts.has(c.file)).length : 0,
-      problems: plan.problems.length,
-      ...(drift.count === undefined ? {} : { drifted: drift.count }),
-      status: this.scm.statusBarCommands?.[0]?.title ?? '',
-    };
+    const status = this.scm.statusBarCommands?.[0]?.title ?? '';
+    return checkResult(plan, this.checked, this.drift.summary(plan.manifest), status);
   }
 
   /** The connection the folder's commands use, or a failure that says why there is none. */
-  private async client(): Promise<{ name: string; client: ServiceClient }> {
+  private async client(): Promise<Connected> {
     const manifest = this.local?.manifest ?? (await localPlan(this.io)).manifest;
     const connection = this.connection(manifest);
     if ('problem' in connection) {
@@ -339,74 +250,39 @@ export class PulledFolderControl implements vscode.Disposable {
     return connection;
   }
 
-  /** The connection Push would use (folders.ts: by name, else by base URL), or why there is none. */
-  private connection(manifest: Manifest): { name: string; client: ServiceClient } | { problem: string } {
-    try {
-      const name = connectionOf(this.deps.connections, manifest);
-      return { name, client: this.deps.connections.client(name) };
-    } catch (error) {
-      return { problem: `${messageOf(error)} Until then this list shows the folder's changes only.` };
-    }
+  /** The connection Push would use, or why there is none. */
+  private connection(manifest: Manifest): FolderConnection {
+    return folderConnection(this.deps.connections, manifest);
   }
 
   private render(plan: LocalPlan): void {
     const connection = this.connection(plan.manifest);
+    const name = 'name' in connection ? connection.name : undefined;
     // Conflicts hold while the folder's manifest is the one the plan was made against: not after a push or a pull.
     const checked = this.checked && isDeepStrictEqual(this.checked.manifest, plan.manifest) ? this.checked : undefined;
-    const rows = plan.changes.flatMap((local) => {
-      const conflict = checked?.conflicts.get(local.file);
-      const change: ResourceChange = {
-        action: conflict ? 'conflict' : local.action,
-        segment: local.segment,
-        name: changeName(local),
-        file: local.file,
-        fields: local.fields,
-        ...(local.resource ? { values: local.resource.values } : {}),
-        ...(conflict?.reason ? { reason: conflict.reason } : {}),
-      };
-      return changedFiles(change);
-    });
-    const states = rows.map((row) => {
-      const uri = vscode.Uri.joinPath(this.root, ...row.file.split('/'));
-      const right = row.removed ? this.deps.files.empty(row.file) : uri;
-      // Without a connection there is no service version to diff against: the row opens the file.
-      const command = 'name' in connection
-        ? diffCommand(this.deps.files.uri(this.key, row.file), right, `${row.file.split('/').pop() ?? row.file} (${serviceSideTitle(connection.name)} ↔ folder)`)
-        : { title: 'Open File', command: 'vscode.open', arguments: [right] };
-      return new ChangeState(row, uri, command, `tenantFolder:${row.change.action}`);
-    });
-    this.conflictGroup.resourceStates = states.filter((s) => s.row.change.action === 'conflict');
-    this.changeGroup.resourceStates = states.filter((s) => s.row.change.action !== 'conflict');
+    const service = { files: this.deps.files, key: this.key, connection: name };
+    const states = folderChangeStates(plan, checked?.conflicts, this.root, service);
+    this.groups.show(states, plan.problems);
     this.deps.decorations.publish(this, states);
     this.scm.count = plan.changes.length;
-    this.problemGroup.resourceStates = plan.problems.map((problem) => problemState(this.root, problem));
-    this.deps.decorations.publish(this.drift, this.drift.render(plan.manifest, 'name' in connection ? connection.name : plan.manifest.connection));
-    const status = 'problem' in connection
-      ? { text: connection.problem, short: '$(warning) No connection' }
-      : statusOf(plan, checked, this.drift.summary(plan.manifest), this.checkError);
-    this.scm.statusBarCommands = [{ title: status.short, tooltip: plain`${status.text} Click to check again.`, command: COMMANDS.refreshTenantChanges, arguments: [this.scm] }];
+    this.deps.decorations.publish(this.drift, this.drift.render(plan.manifest, name ?? plan.manifest.connection));
+    const status =
+      'problem' in connection
+        ? { text: connection.problem, short: '$(warning) No connection' }
+        : statusOf(plan, checked, this.drift.summary(plan.manifest), this.checkError);
+    this.scm.statusBarCommands = statusBar(this.scm, status.short, plain`${status.text} Click to check again.`);
   }
 
-  /** The service's version of a file: what a pull would write for the resource's current state. */
+  /** The service's version of a file, for the diffs' service side. */
   private async serviceText(file: string): Promise<string | undefined> {
     const manifest = this.local?.manifest ?? (await readManifest(this.io));
-    const entry = manifest && pulledResourceOf(manifest, file);
-    if (!manifest || !entry) return undefined;
+    if (!manifest) return undefined;
     const connection = this.connection(manifest);
     if ('problem' in connection) throw new Error(connection.problem);
-    const kind = kindOfSegment(entry.segment);
-    try {
-      const detail = await connection.client.get(kind, entry.id, entry.segment === 'tenants' ? undefined : manifest.tenantId);
-      return resourceFiles(kind, entry.id, folderValues(kind, detail), entry.file.replace(/\.json$/, '')).get(file);
-    } catch (error) {
-      // Deleted on the service: its side of the diff is empty.
-      if (error instanceof ServiceError && error.status === 404) return undefined;
-      throw error;
-    }
+    return serviceText(connection.client, manifest, file);
   }
 
   dispose(): void {
-    this.settle.dispose();
     // VS Code keeps showing the status of the last list it showed once that list is gone, unless it is emptied first.
     this.scm.statusBarCommands = [];
     this.deps.decorations.withdraw(this);

@@ -1,0 +1,56 @@
+/**
+ * A pulled folder's file events, debounced: a burst (a pull, a push, a search
+ * and replace) calls `changed` once after it settles. The folder's own
+ * deletion counts too, since a deletion of the whole folder reports it
+ * instead of one event per file in it.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Debouncer } from '../../core/debounce';
+import { LIMITS } from '../../core/limits';
+
+export class FolderWatcher implements vscode.Disposable {
+  private readonly settle = new Debouncer<'folder'>(LIMITS.settleDelay.value);
+  /** None while held. */
+  private watcher: vscode.Disposable | undefined;
+
+  constructor(
+    private readonly root: vscode.Uri,
+    private readonly changed: () => void,
+  ) {
+    this.watcher = this.watch();
+  }
+
+  private watch(): vscode.Disposable {
+    const schedule = (): void => this.settle.schedule('folder', this.changed);
+    const files = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.root, '**/*'));
+    const parent = vscode.Uri.joinPath(this.root, '..');
+    const pattern = new vscode.RelativePattern(parent, path.basename(this.root.fsPath));
+    const itself = vscode.workspace.createFileSystemWatcher(pattern, true, true, false);
+    return vscode.Disposable.from(
+      files,
+      itself,
+      files.onDidCreate(schedule),
+      files.onDidChange(schedule),
+      files.onDidDelete(schedule),
+      itself.onDidDelete(schedule),
+    );
+  }
+
+  /** Stops watching (and drops a read waiting for a burst to settle) until `release`. */
+  hold(): void {
+    this.watcher?.dispose();
+    this.watcher = undefined;
+    this.settle.cancel('folder');
+  }
+
+  release(): void {
+    this.watcher ??= this.watch();
+  }
+
+  dispose(): void {
+    this.settle.dispose();
+    this.watcher?.dispose();
+    this.watcher = undefined;
+  }
+}
