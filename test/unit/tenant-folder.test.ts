@@ -4,7 +4,7 @@ import { mapWithLimit } from '../../src/core/concurrency';
 import { kindById } from '../../src/core/resources';
 import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { folderLayout } from '../../src/core/tenant/folder-layout';
-import { MANIFEST_FILE, writeManifest, type Manifest, type PulledResource } from '../../src/core/tenant/manifest';
+import { MANIFEST_FILE, writeManifest, type PulledResource } from '../../src/core/tenant/manifest';
 import { resourceBase, slug } from '../../src/core/tenant/resource-paths';
 import { localPlan } from '../../src/core/tenant/plan';
 import { requestOf } from '../../src/core/tenant/plan-text';
