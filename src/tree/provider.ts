@@ -14,7 +14,7 @@ import { PROMPT_PARTS } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import { messageOf } from '../core/text';
 import { TREE_PAGE_SIZE_SETTING, treePageSize } from '../shared/settings';
-import { toTreeItem, type ConnectionState } from './items';
+import { sameLook, toTreeItem, type ConnectionState } from './items';
 import { ConnectionNode, GroupNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
 import { Redraws } from './redraws';
 
@@ -138,10 +138,12 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   }
 
   private setState(connection: string, state: ConnectionState): void {
-    if (this.states.get(connection) === state) return;
+    const before = this.states.get(connection) ?? 'unknown';
     this.states.set(connection, state);
+    // Learnt as the connection's tenants load: a redraw of its row while VS Code takes them in can lose them, so only
+    // a row that looks different is redrawn (a problem), never for the tenants arriving (unknown to connected).
     const node = this.nodes.get(connection);
-    if (node) this.redraws.redraw(node);
+    if (node && !sameLook(before, state)) this.redraws.redraw(node);
   }
 
   private list(connection: string, tenantId: number, segment: TenantSegment): Promise<Outcome<JsonObject[]>> {
