@@ -46,6 +46,10 @@ describe('Refresh of a connection in the ConvAI view', () => {
     tree = await openConvAiView(workbench().page);
     connection = treeRow(tree, uiConnectionName, 1);
     await connection.waitFor();
+    // Only this connection's tenants are shown, so that a tenant's row is this connection's (others share the names).
+    for (const other of await tree.locator('.monaco-list-row[aria-level="1"][aria-expanded="true"]').all()) {
+      if ((await other.locator('.label-name').innerText()) !== uiConnectionName) await collapse(other);
+    }
   });
 
   it('keeps the tenants listed when Refresh is clicked on the expanded connection while they load', async () => {
