@@ -43,7 +43,8 @@ function mapPage(page: Page): FrameLocator {
 async function useTheme(page: Page, theme: string): Promise<string> {
   await runCommand(page, 'Preferences: Color Theme');
   await newQuickPick(page, 'of colour themes');
-  const was = (await page.locator('.quick-input-list .monaco-list-row.focused .label-name').innerText()).trim();
+  // The picker's own row: rows of earlier quick picks stay in the page, hidden.
+  const was = (await page.locator('.quick-input-list .monaco-list-row.focused .label-name').filter({ visible: true }).innerText()).trim();
   await choose(page, theme);
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   return was;

@@ -18,7 +18,10 @@ export async function openFile(page: Page, file: string): Promise<void> {
   const opened = await Promise.race([waitForFile(`${request}.opened`, 20_000), waitForFile(`${request}.failed`, 20_000)]);
   if (fs.existsSync(`${request}.failed`)) throw new Error(`the workbench did not open ${file}: ${fs.readFileSync(`${request}.failed`, 'utf8')}`);
   if (!opened) throw new Error(`the workbench did not answer the request to open ${file} within 20 s`);
-  await page.locator(`.tabs-container .tab.active[data-resource-name="${path.basename(file)}"]`).waitFor();
+  // The active group's tab, its editor with the keyboard: what the commands run next take as the active editor.
+  const group = page.locator('.editor-group-container.active');
+  await group.locator(`.tabs-container .tab.active[data-resource-name="${path.basename(file)}"]`).waitFor();
+  await group.locator('.monaco-editor.focused').waitFor();
 }
 
 let openings = 0;

@@ -49,13 +49,15 @@ async function startPull(page: Page, folder: string): Promise<void> {
  */
 async function dialogShows(page: Page, value: string, empty: boolean): Promise<void> {
   const shows = (): unknown => {
-    const doc = (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null; querySelectorAll(s: string): Iterable<{ textContent: string | null }> } }).document;
-    const rows = [...doc.querySelectorAll('.quick-input-list .monaco-list-row .label-name')].map((row) => (row.textContent ?? '').trim());
+    const doc = (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null; querySelectorAll(s: string): Iterable<{ textContent: string | null; getClientRects(): { length: number } }> } }).document;
+    // Shown rows only: the rows of earlier quick picks stay in the page, hidden.
+    const rows = [...doc.querySelectorAll('.quick-input-list .monaco-list-row .label-name')].filter((row) => row.getClientRects().length > 0).map((row) => (row.textContent ?? '').trim());
     return { value: doc.querySelector('.quick-input-widget input')?.value ?? '', rows };
   };
   await page.waitForFunction(({ value, empty }) => {
-    const doc = (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null; querySelectorAll(s: string): Iterable<{ textContent: string | null }> } }).document;
-    const rows = [...doc.querySelectorAll('.quick-input-list .monaco-list-row .label-name')].map((row) => (row.textContent ?? '').trim());
+    const doc = (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null; querySelectorAll(s: string): Iterable<{ textContent: string | null; getClientRects(): { length: number } }> } }).document;
+    // Shown rows only: the rows of earlier quick picks stay in the page, hidden.
+    const rows = [...doc.querySelectorAll('.quick-input-list .monaco-list-row .label-name')].filter((row) => row.getClientRects().length > 0).map((row) => (row.textContent ?? '').trim());
     return doc.querySelector('.quick-input-widget input')?.value === value && (empty ? rows.length === 1 && rows[0] === '..' : rows.length > 0);
   }, { value, empty }).catch(async (error: unknown) => {
     throw new Error(`the open dialog shows ${JSON.stringify(await page.evaluate(shows))}, not ${value}`, { cause: error });

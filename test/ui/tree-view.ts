@@ -169,13 +169,13 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   // This command's row, not the first: a recently used command that the text also matches comes first
   // ("ConvAI: Plan Push" for "ConvAI: Push").
   const command = page.getByText(title, { exact: true });
-  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: command }).first();
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: command, visible: true }).first();
   await row.waitFor().catch(async (error: unknown) => {
     throw new Error(`the palette lists no "${title}" for what was typed: ${JSON.stringify(await quickInputState(page))}`, { cause: error });
   });
   // Chosen with the keyboard, as the list can re-render under a pointer (a click then ran the row beside it): the
   // focus moves down to the command's row, then Enter runs it.
-  const focused = page.locator('.quick-input-list .monaco-list-row.focused');
+  const focused = page.locator('.quick-input-list .monaco-list-row.focused').filter({ visible: true });
   for (let step = 0; step < 30; step++) {
     if (await focused.filter({ has: command }).count() > 0) {
       await page.keyboard.press('Enter');
@@ -209,7 +209,8 @@ export async function choose(page: Page, text: string, shown = text): Promise<vo
   await newQuickPick(page, `to choose "${shown}" in`);
   const input = page.locator('.quick-input-widget input');
   await input.fill(text);
-  const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: shown });
+  // Visible: the rows of earlier quick picks stay in the page, hidden, and one may be focused and hold the text.
+  const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: shown }).filter({ visible: true });
   await row.waitFor().catch(async (error: unknown) => {
     const widget = await page.locator('.quick-input-widget').innerText({ timeout: 1_000 }).catch(() => '(no quick input)');
     throw new Error(`no row "${shown}" focused after typing "${text}": ${JSON.stringify(await quickInputState(page))}, showing ${JSON.stringify(widget)}`, { cause: error });
