@@ -36,6 +36,11 @@ const STATE_TEXT: Readonly<Record<ConnectionState, string>> = {
   error: 'error',
 };
 
+/** Whether a connection's row looks the same in both states (a state shows only as a problem's text and icon). */
+export function sameLook(a: ConnectionState, b: ConnectionState): boolean {
+  return STATE_TEXT[a] === STATE_TEXT[b];
+}
+
 /** `resource:ai_prompts` or `resource:ai_prompts:readonly`: menus match these by regular expression. */
 function contextValue(base: string, readOnly: boolean): string {
   return readOnly ? `${base}:readonly` : base;

@@ -14,8 +14,9 @@ import { PROMPT_PARTS } from '../core/uri';
 import type { Connections } from '../connections/registry';
 import { messageOf } from '../core/text';
 import { TREE_PAGE_SIZE_SETTING, treePageSize } from '../shared/settings';
-import { toTreeItem, type ConnectionState } from './items';
+import { sameLook, toTreeItem, type ConnectionState } from './items';
 import { ConnectionNode, GroupNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
+import { Redraws } from './redraws';
 
 async function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
   try {
@@ -32,8 +33,10 @@ async function settle<T>(promise: Promise<T>): Promise<Outcome<T>> {
  * reader at once.
  */
 export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  private readonly changed = new vscode.EventEmitter<TreeNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  /** Every redraw goes through it: none may reach VS Code while it loads children (redraws.ts). */
+  private readonly redraws = new Redraws<TreeNode>((nodes) => this.changed.fire(nodes));
   private readonly states = new Map<string, ConnectionState>();
   private readonly nodes = new Map<string, TreeNode>();
   /** Each list's page, kept while the list is (a listing until it is dropped, a group's members). */
@@ -47,14 +50,15 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   ) {
     this.disposables = [
       this.changed,
+      this.redraws,
       // The listings go stale with the connections too (listings/register.ts); the states are the tree's own.
       connections.onDidChange(() => {
         this.states.clear();
-        this.changed.fire(undefined);
+        this.redraws.redraw(undefined);
       }),
       changes.onDidChange(({ change }) => droppedListings(change).forEach((scope) => this.listingsDropped(scope))),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(TREE_PAGE_SIZE_SETTING)) this.changed.fire(undefined);
+        if (event.affectsConfiguration(TREE_PAGE_SIZE_SETTING)) this.redraws.redraw(undefined);
       }),
     ];
   }
@@ -66,13 +70,17 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
       // when its state changes) makes VS Code register the kinds twice and leave the tenant empty.
       const key = { connection: node.connectionName, tenantId: node.tenantId, segment: node.segment };
       const outcome = this.listings.settled(key);
-      if (!outcome) void this.listings.get(key).then(() => this.changed.fire(node));
+      if (!outcome) void this.listings.get(key).then(() => this.redraws.redraw(node));
       return toTreeItem(node, this.context(node), outcome);
     }
     return toTreeItem(node, this.context(node));
   }
 
-  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+  getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    return this.redraws.loading(() => this.childrenOf(node));
+  }
+
+  private async childrenOf(node?: TreeNode): Promise<TreeNode[]> {
     if (!node) return this.connections.list().map((c) => this.intern(new ConnectionNode(c.name)));
     if (node instanceof ConnectionNode) return this.tenantNodes(node);
     if (node instanceof TenantNode) return this.kindNodes(node);
@@ -101,7 +109,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
       // A notice stands for its parent's failed load, a part for its resource: refresh the parent.
       const parent = this.nodes.get(node.parentKey);
       if (parent) return this.refresh(parent);
-      this.changed.fire(this.nodes.get(node.connectionName));
+      this.redraws.redraw(this.nodes.get(node.connectionName));
       return;
     }
     if (!node || node instanceof ConnectionNode) {
@@ -130,10 +138,12 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
   }
 
   private setState(connection: string, state: ConnectionState): void {
-    if (this.states.get(connection) === state) return;
+    const before = this.states.get(connection) ?? 'unknown';
     this.states.set(connection, state);
+    // Learnt as the connection's tenants load: a redraw of its row while VS Code takes them in can lose them, so only
+    // a row that looks different is redrawn (a problem), never for the tenants arriving (unknown to connected).
     const node = this.nodes.get(connection);
-    if (node) this.changed.fire(node);
+    if (node && !sameLook(before, state)) this.redraws.redraw(node);
   }
 
   private list(connection: string, tenantId: number, segment: TenantSegment): Promise<Outcome<JsonObject[]>> {
@@ -234,10 +244,10 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     // A connection's tenants listing shows as the connection's children.
     const parts = scope.segment === 'tenants' ? [scope.connection] : [scope.connection, scope.tenantId, scope.segment];
     const key = parts.filter((part) => part !== undefined).join('/');
-    if (key === '') this.changed.fire(undefined);
+    if (key === '') this.redraws.redraw(undefined);
     // A node not shown yet loads afresh when it is.
     const node = this.nodes.get(key);
-    if (node) this.changed.fire(node);
+    if (node) this.redraws.redraw(node);
   }
 }
 

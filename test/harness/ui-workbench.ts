@@ -40,6 +40,8 @@ export interface UiWorkbench {
   workspace: string;
   /** code-server's extensions folder, where a package is installed. */
   extensionsDir: string;
+  /** Where a test asks the workbench to open a file by its URI (test/harness/ui-opener). */
+  openRequests: string;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startUiWorkbench(codeServerBin: string | undefined, option
   const restricted = restrictedWorkspaceSettings !== undefined;
   fs.mkdirSync(testOutputDir, { recursive: true });
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-ui-'));
+  const openRequests = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-ui-open-'));
   if (restricted) {
     fs.mkdirSync(path.join(workspace, '.vscode'));
     fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify(restrictedWorkspaceSettings, null, 2));
@@ -74,6 +77,7 @@ export async function startUiWorkbench(codeServerBin: string | undefined, option
     // Each stops what it started even when another failed to.
     await Promise.allSettled([workbench?.close(), server?.close(), service?.close()]);
     fs.rmSync(workspace, { recursive: true, force: true });
+    fs.rmSync(openRequests, { recursive: true, force: true });
   };
   try {
     service = await startLocalService();
@@ -81,11 +85,11 @@ export async function startUiWorkbench(codeServerBin: string | undefined, option
     server = await startCodeServer({
       bin: codeServerBin,
       workspace,
-      env: { CONVAI_START_CONNECTION: JSON.stringify(connection) },
+      env: { CONVAI_START_CONNECTION: JSON.stringify(connection), CONVAI_UI_OPEN_REQUESTS: openRequests },
       userSettings: quietSettings,
       logFile: restricted ? uiRestrictedCodeServerLog : uiCodeServerLog,
       restricted,
-      extensions: [path.join(repoRoot, 'scripts', 'start-connection')],
+      extensions: [path.join(repoRoot, 'scripts', 'start-connection'), path.join(repoRoot, 'test', 'harness', 'ui-opener')],
       ...(vsix ? { packages: [vsix] } : {}),
     });
     workbench = await openWorkbench(workbenchUrl(server, vsix ? undefined : developmentPayload(server, repoRoot)), restricted ? uiRestrictedBrowserConsoleLog : uiBrowserConsoleLog);
@@ -93,7 +97,7 @@ export async function startUiWorkbench(codeServerBin: string | undefined, option
     await workbench.page.setViewportSize({ width: 1400, height: 900 });
     // Below mocha's 60 s per test, so that a wait that never ends fails with Playwright's account of it.
     workbench.page.setDefaultTimeout(20_000);
-    return { page: workbench.page, service, workspace, extensionsDir: server.extensionsDir, close };
+    return { page: workbench.page, service, workspace, extensionsDir: server.extensionsDir, openRequests, close };
   } catch (error) {
     await close();
     throw error;

@@ -12,7 +12,8 @@ import { repoRoot } from '../harness/paths';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { adminClient, samplePromptId } from './service';
-import { choose, expand, openConvAiView, openFile, runCommand, treeRow } from './tree-view';
+import { openFile } from './open-file';
+import { choose, expand, newQuickPick, openConvAiView, runCommand, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
 const FOLDER = 'acme-support';
@@ -41,10 +42,10 @@ function mapPage(page: Page): FrameLocator {
 /** Picks a colour theme by name; resolves with the one that was on, which the picker shows focused as it opens. */
 async function useTheme(page: Page, theme: string): Promise<string> {
   await runCommand(page, 'Preferences: Color Theme');
-  // The picker's own list: a list of an earlier quick pick may still hold a focused row.
-  const was = (await page.locator('.quick-input-widget:visible .quick-input-list .monaco-list-row.focused .label-name').first().innerText()).trim();
+  await newQuickPick(page, 'of colour themes');
+  // The picker's own row: rows of earlier quick picks stay in the page, hidden.
+  const was = (await page.locator('.quick-input-list .monaco-list-row.focused .label-name').filter({ visible: true }).innerText()).trim();
   await choose(page, theme);
-  await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   return was;
 }
@@ -71,7 +72,6 @@ describe('the flow map', () => {
     for (const [name, resource] of Object.entries(RETURNS)) {
       fs.writeFileSync(path.join(folder, name), `${JSON.stringify({ ...resource, ...links[name] }, null, 2)}\n`);
     }
-    // Written now, before Quick Open first lists the workspace's files, so that it lists this one too.
     const client = adminClient();
     const [greeting, triage] = await Promise.all(['Support Greeting', 'Order Triage'].map((name) => samplePromptId(client, 1, name)));
     await client.close();
@@ -92,7 +92,7 @@ describe('the flow map', () => {
 
   it('draws the folder\'s map from a prompt\'s file, centred on that prompt, with its problems listed beside it', async () => {
     const { page } = workbench();
-    await openFile(page, 'order-triage.json');
+    await openFile(page, path.join(workbench().workspace, FOLDER, 'ai_prompts', 'order-triage.json'));
     await runCommand(page, 'ConvAI: Show Flow Map');
     const map = mapPage(page);
     await map.locator('svg#map g.node').first().waitFor();
@@ -124,7 +124,7 @@ describe('the flow map', () => {
 
   it('colours what a suite reached once it ran, by the Coverage toggle', async () => {
     const { page } = workbench();
-    await openFile(page, SUITE);
+    await openFile(page, path.join(workbench().workspace, SUITE));
     await runCommand(page, 'ConvAI: Run Prompt Test Suite');
     await page.locator('.tabs-container .tab', { hasText: 'Flow Map: acme-support' }).click();
     const map = mapPage(page);

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { SAMPLE_SUITE_FILE, sampleSuiteText, TOUR_CASE, TOUR_EDIT } from '../service/sample-suite';
-import { expandedTestRow, openFile, openTestingView, runCommand, runFromRow } from './tree-view';
+import { openFile } from './open-file';
+import { expandedTestRow, openTestingView, runCommand, runFromRow } from './tree-view';
 import { workbench } from './workbench';
 
 describe('the README tour\'s step 4: the sample suite in the Testing view', () => {
@@ -26,7 +27,7 @@ describe('the README tour\'s step 4: the sample suite in the Testing view', () =
 
   it('fails the tour case after the README\'s edit, its expected and actual text side by side', async () => {
     const { page } = workbench();
-    await openFile(page, SAMPLE_SUITE_FILE);
+    await openFile(page, path.join(workbench().workspace, SAMPLE_SUITE_FILE));
     // The README's edit, made as a user makes it: into the editor (the Test Results panel may hold the keyboard after
     // the first run), find the text, then type over it.
     await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();

@@ -33,24 +33,35 @@ async function startPull(page: Page, folder: string): Promise<void> {
   await choose(page, CONNECTION);
   await choose(page, LARGE_TENANT);
   await choose(page, 'Choose a folder…');
-  const input = page.locator('.quick-input-widget input');
-  const rows = page.locator('.quick-input-list .monaco-list-row');
-  const wanted = `${folder}/`;
-  // The dialog starts in the workspace, and puts its path in the input once it has read it: a path typed before
-  // then is replaced. So that path is awaited first, and the typed one checked again before Pull Here.
-  await page.waitForFunction(() => {
-    const field = (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }).document.querySelector('.quick-input-widget input');
-    return field !== null && field.value.endsWith('/');
-  });
-  for (let attempt = 0; ; attempt++) {
-    await input.fill(wanted);
-    // The typed folder's contents: an empty folder, only its way up.
-    await rows.filter({ hasText: '..' }).first().waitFor();
-    if (await input.inputValue() === wanted) break;
-    if (attempt === 3) throw new Error(`the open dialog kept showing ${await input.inputValue()}, not ${wanted}`);
-  }
+  // The dialog starts in the workspace, and puts its path in the input once it has listed it: a path typed before
+  // then is replaced. So the dialog is awaited at rest there, then the typed folder's listing (an empty folder shows
+  // only its way up) with the typed path still in the input.
+  await dialogShows(page, `${workbench().workspace}/`, false);
+  await page.locator('.quick-input-widget input').fill(`${folder}/`);
+  await dialogShows(page, `${folder}/`, true);
   await page.locator('.quick-input-widget .monaco-button', { hasText: 'Pull Here' }).click();
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+/**
+ * Waits until the open dialog holds `value` and has listed that folder: any rows, or (`empty`) only its way up, as
+ * an empty folder shows. Says what it shows otherwise.
+ */
+async function dialogShows(page: Page, value: string, empty: boolean): Promise<void> {
+  const shows = (): unknown => {
+    const doc = (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null; querySelectorAll(s: string): Iterable<{ textContent: string | null; getClientRects(): { length: number } }> } }).document;
+    // Shown rows only: the rows of earlier quick picks stay in the page, hidden.
+    const rows = [...doc.querySelectorAll('.quick-input-list .monaco-list-row .label-name')].filter((row) => row.getClientRects().length > 0).map((row) => (row.textContent ?? '').trim());
+    return { value: doc.querySelector('.quick-input-widget input')?.value ?? '', rows };
+  };
+  await page.waitForFunction(({ value, empty }) => {
+    const doc = (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null; querySelectorAll(s: string): Iterable<{ textContent: string | null; getClientRects(): { length: number } }> } }).document;
+    // Shown rows only: the rows of earlier quick picks stay in the page, hidden.
+    const rows = [...doc.querySelectorAll('.quick-input-list .monaco-list-row .label-name')].filter((row) => row.getClientRects().length > 0).map((row) => (row.textContent ?? '').trim());
+    return doc.querySelector('.quick-input-widget input')?.value === value && (empty ? rows.length === 1 && rows[0] === '..' : rows.length > 0);
+  }, { value, empty }).catch(async (error: unknown) => {
+    throw new Error(`the open dialog shows ${JSON.stringify(await page.evaluate(shows))}, not ${value}`, { cause: error });
+  });
 }
 
 function toast(page: Page, text: string | RegExp): Locator {

@@ -99,64 +99,85 @@ export async function setSideBarWidth(page: Page, width: number): Promise<void> 
   await page.mouse.up();
 }
 
-/**
- * Opens a quick input with `key`, types `text` and waits for `row`. Under load a key can go unheard, a palette that
- * opens late can put its own '>' over what was typed, and a list shows what was known when it opened (the commands of
- * the editor active then, the files of a search already made): the text is typed again while the input does not hold
- * it, and the quick input is closed and opened again, as a user would, up to five times, each given its full time.
- */
-async function quickInputRow(page: Page, key: string, text: string, row: Locator): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  const attempts = 5;
-  for (let attempt = 0; ; attempt++) {
-    // A key pressed while a webview's frame holds the focus reaches the workbench only if the webview passes it on,
-    // which it did not always do (F1 after the results panel): the frame is left first, as a click elsewhere would.
-    await page.evaluate(() => {
-      const active = (globalThis as unknown as { document: { activeElement: { tagName: string; blur(): void } | null } }).document.activeElement;
-      if (active?.tagName === 'IFRAME') active.blur();
-    });
-    await page.keyboard.press(attempt % 2 === 1 && key === 'F1' ? 'Control+Shift+p' : key);
-    try {
-      await input.waitFor({ state: 'visible', timeout: 4_000 });
-      if (attempt === 0) {
-        // Bounded as the wait above is: an input shown but never editable (seen after a webview held the focus) is
-        // closed and asked for again, not waited on for the whole step.
-        await input.fill(text, { timeout: 4_000 });
-      } else {
-        // A filled value the palette missed stays unfiltered: typed, as a user types it, the next time.
-        await input.press('Control+a');
-        await page.keyboard.type(text);
-      }
-      for (let look = 0; look < 8; look++) {
-        if (await row.isVisible()) return;
-        if (await input.inputValue() !== text) await input.fill(text);
-        await row.waitFor({ timeout: 500 }).catch(() => undefined);
-      }
-      if (await row.isVisible()) return;
-      throw new Error(`the quick input showed no row for "${text}"; it holds "${await input.inputValue()}"`);
-    } catch (error) {
-      if (attempt === attempts - 1) throw error;
-      await page.keyboard.press('Escape');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 4_000 }).catch(() => undefined);
-    }
-  }
+/** The quick input's own elements, as the page's script sees them. */
+interface QuickInputState {
+  shown: boolean;
+  focused: boolean;
+  value: string;
+  active: string;
+}
+
+/** Whether the quick input shows, holds the keyboard and what it holds; and which element has the keyboard. */
+function quickInputState(page: Page): Promise<QuickInputState> {
+  return page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { activeElement: { tagName: string; className: string } | null; querySelector(s: string): { value: string; offsetParent: unknown } | null } }).document;
+    const input = doc.querySelector('.quick-input-widget input');
+    const active = doc.activeElement;
+    return {
+      shown: input !== null && input.offsetParent !== null,
+      focused: input !== null && active === (input as unknown),
+      value: input?.value ?? '',
+      active: active ? `${active.tagName.toLowerCase()}.${String(active.className).split(' ').join('.')}` : 'nothing',
+    };
+  });
 }
 
 /**
- * Runs a command through the palette, as a user types it and picks it. The palette lists what the context allows
- * when it opens: opened a moment before an editor just shown became the active one, it lacks that editor's
- * commands, so it is closed and opened again, as a user would, until the command shows or 20 s have passed.
+ * Gives the keyboard to the workbench itself before a quick input opens. A quick input hands the keyboard back, when it
+ * closes, to the element that had it; with none there (or a webview's frame), VS Code gives it to the active editor,
+ * and a webview (the results panel, the flow map) takes it a moment later, asynchronously: when that moment came after
+ * the next question had opened (Pull Tenant's tenant after its connection), the question lost the keyboard and closed,
+ * as a quick input does on losing it, and its input stayed hidden. A key pressed while the frame has the keyboard
+ * reaches the workbench only if the webview passes it on, which it did not always do (F1 after the results panel).
+ * The side bar's view header, or the activity bar's item, takes it instead, at once, and gives it back at once.
+ */
+async function keyboardToWorkbench(page: Page): Promise<void> {
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  const state = await quickInputState(page);
+  if (!state.active.startsWith('iframe') && !state.active.startsWith('body')) return;
+  const candidates = page.locator('.part.sidebar .monaco-list, .part.activitybar .action-item .action-label');
+  const count = await candidates.count();
+  const tried: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const candidate = candidates.nth(index);
+    if (!(await candidate.isVisible())) continue;
+    await candidate.focus();
+    const now = (await quickInputState(page)).active;
+    tried.push(now);
+    if (!now.startsWith('iframe') && !now.startsWith('body')) return;
+  }
+  throw new Error(`the workbench has no element to give the keyboard to; it is at ${state.active} (tried: ${tried.join(', ')})`);
+}
+
+/**
+ * Runs a command through the palette, as a user types it and picks it, once the palette has opened with its '>' and
+ * the keyboard. The palette lists the commands of the context it opened in: a command of an editor shows only once that
+ * editor is active, which the caller waits for (its tab), as a user looks before typing.
  */
 export async function runCommand(page: Page, title: string): Promise<void> {
+  await keyboardToWorkbench(page);
+  await page.keyboard.press('F1');
+  await page.waitForFunction(() => {
+    const doc = (globalThis as unknown as { document: { activeElement: unknown; querySelector(s: string): { value: string; offsetParent: unknown } | null } }).document;
+    const input = doc.querySelector('.quick-input-widget input');
+    return input !== null && input.offsetParent !== null && doc.activeElement === input && input.value === '>';
+  }).catch(async (error: unknown) => {
+    throw new Error(`F1 opened no palette with the keyboard: ${JSON.stringify(await quickInputState(page))}`, { cause: error });
+  });
+  const input = page.locator('.quick-input-widget input');
+  await input.fill(`>${title}`);
   // This command's row, not the first: a recently used command that the text also matches comes first
   // ("ConvAI: Plan Push" for "ConvAI: Push").
-  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.getByText(title, { exact: true }) }).first();
-  await quickInputRow(page, 'F1', `>${title}`, row);
+  const command = page.getByText(title, { exact: true });
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: command, visible: true }).first();
+  await row.waitFor().catch(async (error: unknown) => {
+    throw new Error(`the palette lists no "${title}" for what was typed: ${JSON.stringify(await quickInputState(page))}`, { cause: error });
+  });
   // Chosen with the keyboard, as the list can re-render under a pointer (a click then ran the row beside it): the
   // focus moves down to the command's row, then Enter runs it.
-  const focused = page.locator('.quick-input-list .monaco-list-row.focused');
+  const focused = page.locator('.quick-input-list .monaco-list-row.focused').filter({ visible: true });
   for (let step = 0; step < 30; step++) {
-    if (await focused.filter({ has: page.getByText(title, { exact: true }) }).count() > 0) {
+    if (await focused.filter({ has: command }).count() > 0) {
       await page.keyboard.press('Enter');
       return;
     }
@@ -166,36 +187,34 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 }
 
 /**
- * Types `text` into the open quick pick and takes the first row showing `shown`, once the list shows one. A quick
- * pick that opens only after loading its items (Go to Resource) may open while the text is typed into the one
- * closing before it, and it starts empty: then the text is typed again.
+ * Waits for the quick pick a command has just opened: shown, with the keyboard, and still empty (the palette or the
+ * question before, while they close, hold what was typed into them).
+ */
+export async function newQuickPick(page: Page, purpose: string): Promise<void> {
+  await page.waitForFunction(() => {
+    const doc = (globalThis as unknown as { document: { activeElement: unknown; querySelector(s: string): { value: string; offsetParent: unknown } | null } }).document;
+    const input = doc.querySelector('.quick-input-widget input');
+    return input !== null && input.offsetParent !== null && doc.activeElement === input && input.value === '';
+  }).catch(async (error: unknown) => {
+    const widget = await page.locator('.quick-input-widget').innerText({ timeout: 1_000 }).catch(() => '(no quick input)');
+    throw new Error(`no new quick pick ${purpose}: ${JSON.stringify(await quickInputState(page))}, showing ${JSON.stringify(widget)}`, { cause: error });
+  });
+}
+
+/**
+ * Types `text` into the quick pick a command has just opened (newQuickPick) and takes the row showing `shown`, once
+ * the list has filtered and focused it.
  */
 export async function choose(page: Page, text: string, shown = text): Promise<void> {
+  await newQuickPick(page, `to choose "${shown}" in`);
   const input = page.locator('.quick-input-widget input');
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: shown }).first();
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    await input.fill(text);
-    const timeout = Math.max(deadline - Date.now(), 1);
-    const found = row.waitFor({ timeout }).then(() => true);
-    const cleared = page.waitForFunction((typed) => {
-      const field = (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }).document.querySelector('.quick-input-widget input');
-      return field !== null && field.value !== typed;
-    }, text, { timeout }).then(() => false);
-    // The loser of the race times out later; its rejection is of no interest.
-    found.catch(() => undefined);
-    cleared.catch(() => undefined);
-    try {
-      if (await Promise.race([found, cleared])) break;
-    } catch (error) {
-      // What the quick input showed instead says which input it was.
-      const shownInstead = await page.locator('.quick-input-widget').innerText({ timeout: 1_000 }).catch(() => '(no quick input)');
-      throw new Error(`no row "${shown}" after typing "${text}"; the quick input showed: ${JSON.stringify(shownInstead)}`, { cause: error });
-    }
-  }
-  // A row found among the rows of the word before (Go to Resource lists its first names until the typed word's
-  // arrive) is not yet the one Enter takes: the list is given a moment to put the focus on it.
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: shown }).waitFor({ timeout: 5_000 }).catch(() => undefined);
+  await input.fill(text);
+  // Visible: the rows of earlier quick picks stay in the page, hidden, and one may be focused and hold the text.
+  const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: shown }).filter({ visible: true });
+  await row.waitFor().catch(async (error: unknown) => {
+    const widget = await page.locator('.quick-input-widget').innerText({ timeout: 1_000 }).catch(() => '(no quick input)');
+    throw new Error(`no row "${shown}" focused after typing "${text}": ${JSON.stringify(await quickInputState(page))}, showing ${JSON.stringify(widget)}`, { cause: error });
+  });
   await input.press('Enter');
 }
 
@@ -208,17 +227,4 @@ export async function goToResource(page: Page, connection: string, name: string,
   await runCommand(page, 'ConvAI: Go to Resource…');
   await choose(page, name);
   await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"]`).waitFor();
-}
-
-/**
- * Opens a workspace file through Quick Open, as a user who knows its name does. A file written a moment ago may be
- * missing from a search already made: Quick Open is closed and opened again, as a user would, for a new one, until
- * the file shows or 20 s have passed.
- */
-export async function openFile(page: Page, name: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
-  await quickInputRow(page, 'Control+p', name, row);
-  await input.press('Enter');
-  await page.locator(`.tabs-container .tab.active[data-resource-name="${name}"]`).waitFor();
 }

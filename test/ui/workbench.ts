@@ -12,9 +12,11 @@ const leftovers: string[] = [];
 
 /**
  * Removes `folder` once the workbench has closed, not now: an extension host that knows a pulled folder of 165,000
- * files hears of each removal, and was busy for more than the 20 s the next test's question waited.
+ * files hears of each removal, and was busy for more than the 20 s the next test's question waited. Removed as the
+ * process exits, after the suite's results are written: on a busy disk the removal outlasted the last hook's time.
  */
 export function removeAfterWorkbench(folder: string): void {
+  if (leftovers.length === 0) process.once('exit', () => leftovers.forEach((each) => fs.rmSync(each, { recursive: true, force: true })));
   leftovers.push(folder);
 }
 
@@ -50,5 +52,4 @@ afterEach(async function () {
 after(async function () {
   await current?.close();
   current = undefined;
-  for (const folder of leftovers.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
 });

@@ -14,13 +14,6 @@ function problemOf(written: string): string {
   return writtenPattern(written).problem ?? '(none)';
 }
 
-/** The milliseconds `run` takes. */
-function timed(run: () => void): number {
-  const started = performance.now();
-  run();
-  return performance.now() - started;
-}
-
 describe('prompt tests: patterns in linear time', () => {
   it('reads a bare pattern and /pattern/flags, each flag as JavaScript reads it', () => {
     assert.equal(finds('^Order [A-Z]-\\d+', 'Order A-17 shipped'), true);
@@ -68,11 +61,11 @@ describe('prompt tests: patterns in linear time', () => {
     assert.equal(writtenPattern('^\\w[\\w.-]*@[\\w-]+(\\.[\\w-]+)+$').problem, undefined, 'a pattern as people write them is far smaller');
   });
 
-  it('matches catastrophic patterns in milliseconds, where backtracking would take years', () => {
+  it('matches catastrophic patterns on an answer that backtracking would take years over', () => {
+    // The answer's size is the bound: a backtracking engine would never end here, whatever the machine.
     const answer = `${'a'.repeat(5_000)}!`;
     for (const written of ['(a+)+$', '(.*a){20}$', '(a|aa)+$', '((a*)*)*b', '^(\\w+\\s?)*$', '/(A+)+$/i']) {
-      const ms = timed(() => assert.equal(finds(written, answer), false, written));
-      assert.ok(ms < 500, `${written} took ${ms.toFixed(0)} ms`);
+      assert.equal(finds(written, answer), false, written);
     }
   });
 
@@ -93,10 +86,8 @@ describe('prompt tests: patterns in linear time', () => {
     const slow = { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } }, patternProperties: { '^(x+)+$': { type: 'number' } } };
     assert.equal(schemaProblem(slow), undefined);
     const value = { code: `${'a'.repeat(5_000)}!`, [`${'x'.repeat(5_000)}!`]: 'not checked: the key does not match' };
-    let failures: string[] = [];
-    const ms = timed(() => (failures = schemaFailures(slow, value)));
-    assert.deepEqual(failures, ['/code must match pattern "^(a+)+$"']);
-    assert.ok(ms < 500, `took ${ms.toFixed(0)} ms`);
+    // Answers of this size are the bound, as above.
+    assert.deepEqual(schemaFailures(slow, value), ['/code must match pattern "^(a+)+$"']);
     assert.equal(schemaPattern('^\\p{Lu}').pattern?.test('Éa'), true, 'read with the u flag, as draft-07 says');
     assert.match(schemaProblem({ pattern: '(?!x)' }) ?? '', /^\/pattern: "\(\?!x\)" uses the lookahead \(\?!…\), which linear-time matching/);
     assert.match(schemaProblem({ patternProperties: { '(a)\\1': {} } }) ?? '', /^\/patternProperties\/\(a\)\\1: "\(a\)\\\\1" uses the backreference \\1/);

@@ -45,15 +45,12 @@ describe('prompt tests: spoken answers', () => {
     assert.equal(code, `code "\`${'a'.repeat(27)}👨‍👩‍👧…" at line 1, column 1`);
   });
 
-  it('stays linear on a long answer full of openings that close nothing, or full of findings', function () {
+  it('ends on a long answer full of openings that close nothing, or full of findings, with each finding once', function () {
+    // Bounded as a whole by the time-out, not by a clock per answer: each took tens of seconds at 100 KB when every
+    // opening was searched to the line's end, or every finding compared with every other.
     this.timeout(20_000);
-    // Each took tens of seconds at 100 KB when every opening was searched to the line's end, or every finding compared with every other.
     for (const [unit, findings] of [['**a ', 0], ['[a](', 0], ['[', 0], ['`a', 25_000], ['👍', 50_000], ['- a\n', 25_000]] as const) {
-      const text = unit.repeat(Math.ceil(100_000 / unit.length));
-      const started = performance.now();
-      assert.equal(unspeakable(text).length, findings, unit);
-      const ms = performance.now() - started;
-      assert.ok(ms < 3_000, `${JSON.stringify(unit)}: ${ms.toFixed(0)} ms`);
+      assert.equal(unspeakable(unit.repeat(Math.ceil(100_000 / unit.length))).length, findings, unit);
     }
   });
 
