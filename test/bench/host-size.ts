@@ -17,8 +17,11 @@ export const HOST_FILES: readonly string[] = ['extension.js', 'undici.js'];
  */
 export const FIRST_USE_FILES: readonly string[] = ['validators.js', 're2js.js', 'flow-map.js', 'jsonc.js', 'results-render.js'];
 
-/** KB over the undici-only bundle: issue 14's goal, which issue 29 keeps. */
-export const HOST_BUDGET_KB = 160;
+/**
+ * KB over the undici-only bundle. The host file also exports the modules the files loaded at first use take from it,
+ * so that no class exists twice in a host; the whole shipped JavaScript has a budget of its own (SHIPPED_BUDGET_KB).
+ */
+export const HOST_BUDGET_KB = 170;
 
 /** KB over the undici-only bundle for all the extension's JavaScript, what loads at first use included: issue 43's. */
 export const SHIPPED_BUDGET_KB = 550;
