@@ -1,3 +1,4 @@
+import type { ChangeScope } from '../core/changes';
 import type { JsonObject } from '../core/json';
 import type { TenantSegment } from '../core/resources';
 import { toResourcePath, type PartLocation } from '../core/uri';
@@ -125,4 +126,30 @@ export type TreeNode = ConnectionNode | TenantNode | KindNode | GroupNode | Reso
 /** Whether a command's argument is a node of the tree (or shaped like one, as a test passes it). */
 export function isNode(arg: unknown): arg is TreeNode {
   return typeof arg === 'object' && arg !== null && 'key' in arg && 'connectionName' in arg;
+}
+
+/** What Refresh of a node names. */
+export function refreshed(
+  node: ConnectionNode | TenantNode | KindNode | GroupNode | ResourceNode | undefined,
+): ChangeScope {
+  if (!node) return { type: 'everything' };
+  if (node instanceof ConnectionNode) return { type: 'connection', connection: node.connectionName };
+  const at = { connection: node.connectionName, tenantId: node.tenantId };
+  if (node instanceof TenantNode) return { type: 'tenant', ...at };
+  // A group is a part of its kind's one listing.
+  if (node instanceof KindNode || node instanceof GroupNode) return { type: 'kind', ...at, segment: node.segment };
+  return { type: 'resource', ...at, segment: node.segment, id: node.id };
+}
+
+/** Whether an interned node still stands for `node`: a group by its very members, others by their fields. */
+export function sameNode(existing: TreeNode, node: TreeNode): boolean {
+  if (existing instanceof GroupNode || node instanceof GroupNode) {
+    return (
+      existing instanceof GroupNode &&
+      node instanceof GroupNode &&
+      existing.items === node.items &&
+      existing.nesting === node.nesting
+    );
+  }
+  return JSON.stringify(existing) === JSON.stringify(node);
 }
