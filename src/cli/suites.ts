@@ -7,7 +7,8 @@ import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { JUDGE_SUFFIX } from '../core/prompt-tests/judge-file';
-import { parseSuite, SUITE_SUFFIX, type Suite, type SuiteProblem } from '../core/prompt-tests/suite';
+import { parseSuite } from '../core/prompt-tests/suite-parser';
+import { SUITE_SUFFIX, type Suite, type SuiteProblem } from '../core/prompt-tests/suite';
 import { UsageError } from './command';
 import { lineColumnText, messageOf } from '../core/text';
 

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { requestBound } from '../core/prompt-tests/cost';
-import { parseSuite, SUITE_SUFFIX } from '../core/prompt-tests/suite';
+import { parseSuite } from '../core/prompt-tests/suite-parser';
+import { SUITE_SUFFIX } from '../core/prompt-tests/suite';
 import { confirmRequestsAbove } from '../shared/settings';
 import type { CallTranscripts } from './call-transcripts';
 import type { SuiteRuns } from '../shared/suite-runs';

@@ -5,7 +5,8 @@
 import { ServiceClient } from '../../src/core/client';
 import type { JsonObject } from '../../src/core/json';
 import { caseMessages } from '../../src/core/prompt-tests/case-messages';
-import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
+import { parseSuite } from '../../src/core/prompt-tests/suite-parser';
+import type { Suite } from '../../src/core/prompt-tests/suite';
 import { prepareSuite, runSuiteAt } from '../../src/core/prompt-tests/target';
 import { kindById } from '../../src/core/resources';
 import { startService } from '../service/server';

@@ -3,7 +3,8 @@ import type { JsonObject } from '../../src/core/json';
 import { callTranscriptText, labellableCall, shownCall } from '../../src/core/prompt-tests/call-transcript';
 import { runSuite } from '../../src/core/prompt-tests/run';
 import type { ExecuteContext, Executor } from '../../src/core/prompt-tests/types';
-import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
+import { parseSuite } from '../../src/core/prompt-tests/suite-parser';
+import type { Suite } from '../../src/core/prompt-tests/suite';
 
 /** Desk (1) answers, Caller (10) speaks its lines, Judge (20) gives its verdicts in order. */
 function service(judge: string[]): Executor {

@@ -9,7 +9,8 @@ import type { FlowNode } from '../../src/core/flow-map/model';
 import type { JsonObject } from '../../src/core/json';
 import { runSuite } from '../../src/core/prompt-tests/run';
 import type { ExecuteContext, SuiteResult } from '../../src/core/prompt-tests/types';
-import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
+import { parseSuite } from '../../src/core/prompt-tests/suite-parser';
+import type { Suite } from '../../src/core/prompt-tests/suite';
 import type { TenantSegment } from '../../src/core/resources';
 
 /** Greeting (1) hands a refund over to Billing (2), an order to Orders (3), which does not answer; Caller (10) plays the caller; Judge (20) judges. */

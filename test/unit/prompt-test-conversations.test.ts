@@ -4,7 +4,8 @@ import { caseReport } from '../../src/core/prompt-tests/report';
 import { caseMessages } from '../../src/core/prompt-tests/case-messages';
 import { runSuite } from '../../src/core/prompt-tests/run';
 import type { ExecuteContext, Executor, TurnRequest } from '../../src/core/prompt-tests/types';
-import { parseSuite, type Suite, type TestCase } from '../../src/core/prompt-tests/suite';
+import { parseSuite } from '../../src/core/prompt-tests/suite-parser';
+import type { Suite, TestCase } from '../../src/core/prompt-tests/suite';
 
 /** Greeting (1) hands over to Billing (2), which hands over to Closing (3); Closing stays. */
 const ROUTES: Record<number, number | null> = { 1: 2, 2: 3, 3: null };

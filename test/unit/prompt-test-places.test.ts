@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { failurePlace } from '../../src/core/prompt-tests/places';
-import { parseSuite } from '../../src/core/prompt-tests/suite';
+import { parseSuite } from '../../src/core/prompt-tests/suite-parser';
 
 describe('prompt test failure places', () => {
   const text = `{

@@ -6,7 +6,7 @@ import { requestBound } from '../../src/core/prompt-tests/cost';
 import { readJudgeAnswer } from '../../src/core/prompt-tests/judge';
 import { isJudged } from '../../src/core/prompt-tests/simulated-case';
 import { transcriptText } from '../../src/core/prompt-tests/simulation';
-import { parseSuite } from '../../src/core/prompt-tests/suite';
+import { parseSuite } from '../../src/core/prompt-tests/suite-parser';
 
 /**
  * Whatever a suite holds and whatever the service answers, the reader and the assertion engine answer: a suite or its

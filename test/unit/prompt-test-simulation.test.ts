@@ -5,7 +5,8 @@ import { caseMessages } from '../../src/core/prompt-tests/case-messages';
 import { runSuite } from '../../src/core/prompt-tests/run';
 import { transcriptText } from '../../src/core/prompt-tests/simulation';
 import type { ExecuteContext, Executor, TranscriptLine, TurnRequest } from '../../src/core/prompt-tests/types';
-import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
+import { parseSuite } from '../../src/core/prompt-tests/suite-parser';
+import type { Suite } from '../../src/core/prompt-tests/suite';
 
 /** Greeting (1) hands a refund over to Billing (2), which tells the days; Caller (10) plays the caller; Judge (20) judges. */
 const names = new Map([[1, 'Greeting'], [2, 'Billing'], [10, 'Caller'], [20, 'Judge']]);

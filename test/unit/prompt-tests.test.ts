@@ -5,7 +5,8 @@ import { caseReport, junitXml, publicResult } from '../../src/core/prompt-tests/
 import { caseMessages, verdictLine } from '../../src/core/prompt-tests/case-messages';
 import { runSuite } from '../../src/core/prompt-tests/run';
 import type { CaseResult, Executor } from '../../src/core/prompt-tests/types';
-import { CASE_KEYS, OUTPUTS, parseSuite, suitePath, TURN_KEYS, type Suite } from '../../src/core/prompt-tests/suite';
+import { CASE_KEYS, OUTPUTS, suitePath, TURN_KEYS, type Suite } from '../../src/core/prompt-tests/suite';
+import { parseSuite } from '../../src/core/prompt-tests/suite-parser';
 import { suiteTemplate } from '../../src/core/prompt-tests/template';
 import { lineColumnText } from '../../src/core/text';
 

@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isAssertionSet } from '../../src/core/prompt-tests/assertions';
-import { parseSuite, type Suite } from '../../src/core/prompt-tests/suite';
+import { parseSuite } from '../../src/core/prompt-tests/suite-parser';
+import type { Suite } from '../../src/core/prompt-tests/suite';
 import { SAMPLE_SUITE_FILE, sampleSuiteText, TOUR_CASE, TOUR_EDIT } from '../service/sample-suite';
 
 const readme = readFileSync(path.join(__dirname, '../../../README.md'), 'utf8');

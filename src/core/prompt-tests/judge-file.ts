@@ -11,7 +11,8 @@ import { withoutBom } from '../text';
 import type { JudgeVerdict } from './judge';
 import { LIMITS } from '../limits';
 import type { At } from './expect-problems';
-import { parseTarget, tooDeep, type SuiteProblem, type SuiteTarget } from './suite';
+import { parseTarget, tooDeep } from './suite-parser';
+import type { SuiteProblem, SuiteTarget } from './suite';
 
 export const JUDGE_SUFFIX = '.judgetest.json';
 
