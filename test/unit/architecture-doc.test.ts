@@ -27,4 +27,19 @@ describe('docs/architecture.md', () => {
     const unnamed = folders('src').filter((folder) => !named.includes(folder));
     assert.deepEqual(unnamed, []);
   });
+
+  it('names, for each rule of "Where each rule lives", a module that declares what decides it', () => {
+    const section = page.slice(page.indexOf('Where each rule lives'), page.indexOf('## Layers'));
+    const rows = [...section.matchAll(/^\| (.+?) \| (.+?) \| `(src\/[\w/.-]+)` \|$/gm)];
+    assert.ok(rows.length >= 10, `the table lists the rules (${rows.length} rows found)`);
+    const unfound: string[] = [];
+    for (const [, rule, deciders, file] of rows) {
+      const text = fs.readFileSync(path.join(root, file ?? ''), 'utf8');
+      for (const [, name] of (deciders ?? '').matchAll(/`(\w+)`/g)) {
+        const declared = new RegExp(`export (?:async )?(?:function|const|class|interface|type) ${name}\\b`);
+        if (!declared.test(text)) unfound.push(`${rule}: ${name} is not declared in ${file}`);
+      }
+    }
+    assert.deepEqual(unfound, []);
+  });
 });
