@@ -10,17 +10,15 @@ import {
   cancelledError,
   capitalized,
   describeRequest,
-  isDroppedConnection,
-  networkError,
   notSentError,
   responseError,
   ServiceError,
-  statusText,
   timeoutError,
   waitTooLongError,
-  type ProxyRoute,
   type RequestInfo,
 } from './errors';
+import { statusText } from './http-errors';
+import { isDroppedConnection, networkError, type ProxyRoute } from './network-errors';
 import { silentLogger, type Logger } from './logger';
 import { createDispatcher, proxyRoute, type NetworkSettings } from './network';
 import type { ResourceKind } from './resources';
