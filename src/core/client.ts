@@ -12,7 +12,7 @@ import { notSentError, responseError, ServiceError, type RequestInfo } from './e
 import { silentLogger, type Logger } from './logger';
 import { createDispatcher, proxyRoute, type NetworkSettings } from './network';
 import type { ProxyRoute } from './network-errors';
-import type { ResourceKind } from './resources';
+import type { ResourceKind } from './resource-kind';
 import type { JsonObject } from './json';
 import type { RequestBudget } from './request-budget';
 import { RetryLoop, type RetryOptions } from './retry';

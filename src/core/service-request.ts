@@ -6,7 +6,7 @@ import type { Advice } from './advice';
 import { capitalized, describeRequest, ServiceError, type RequestInfo } from './errors';
 import { http, type Dispatcher } from './http';
 import type { JsonObject } from './json';
-import type { ResourceKind } from './resources';
+import type { ResourceKind } from './resource-kind';
 import type { RawResponse } from './responses';
 
 /** Where a connection's requests go, and the name that leads its messages. */

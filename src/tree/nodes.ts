@@ -1,5 +1,5 @@
 import type { JsonObject } from '../core/json';
-import type { TenantSegment } from '../core/resources';
+import type { TenantSegment } from '../core/resource-kind';
 import { toResourcePath, type PartLocation } from '../core/uri';
 
 /**

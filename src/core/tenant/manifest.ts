@@ -4,7 +4,8 @@
  * it was pulled from, which the plan compares with the folder and the service.
  */
 import { formatDocument, parseDocument } from '../json-document';
-import { TENANT_SEGMENTS, type Segment } from '../resources';
+import { TENANT_SEGMENTS } from '../resources';
+import type { Segment } from '../resource-kind';
 import type { FolderIO } from './folder-io';
 import { foldedName, isDeviceName, isExtraName, unsafePath } from './folder-paths';
 import { jsonProblem, type FolderProblem } from './folder-problems';

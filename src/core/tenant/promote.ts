@@ -8,7 +8,8 @@
  */
 import type { ServiceClient } from '../client';
 import { REFERENCE_FIELDS, kindLabel } from '../references';
-import { kindOfSegment, TENANT_SEGMENTS, type TenantSegment } from '../resources';
+import { kindOfSegment, TENANT_SEGMENTS } from '../resources';
+import type { TenantSegment } from '../resource-kind';
 import { memoryFolder, type FolderIO } from './folder-io';
 import { fileStem, MANIFEST_FILE, ManifestError, readManifest, slug, takenBases, type Manifest, type PulledResource } from './manifest';
 import { foldedName } from './folder-paths';

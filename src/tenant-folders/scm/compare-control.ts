@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { plain } from '../../core/plain-text';
 import { COMMANDS } from '../../commands';
 import type { Connections } from '../../connections/registry';
-import type { Segment } from '../../core/resources';
+import type { Segment } from '../../core/resource-kind';
 import { previewPromotion, pullIntoMemory, type MemoryFolder } from '../../core/tenant/promote';
 import { readManifest } from '../../core/tenant/manifest';
 import { ChangeState, diffCommand } from './change-states';

@@ -11,7 +11,7 @@ import { localPlan, planPush, type Change, type LocalPlan, type Plan } from '../
 import type { Drifted } from '../../core/tenant/drift';
 import { takeServiceVersion } from '../../core/tenant/take';
 import { written } from '../../core/changes';
-import type { Segment } from '../../core/resources';
+import type { Segment } from '../../core/resource-kind';
 import { folderValues, resourceFiles } from '../../core/tenant/representation';
 import { messageOf, plural } from '../../core/text';
 import { connectionOf } from '../folders';
