@@ -220,7 +220,7 @@ export class ServiceClient {
       );
     }
     const info = requestInfo(this.endpoint, method, path, kind, tenantId);
-    // A token at hand is not awaited: a pull sends a thousand requests, and each wait is a turn of the event loop.
+    // A token at hand is not awaited: a pull sends many requests, and each wait is a turn of the event loop.
     const held = this.options.token();
     const token = typeof held === 'string' || held === undefined ? held : await held;
     const request = buildRequest(this.endpoint, info, token, body, this.advice);

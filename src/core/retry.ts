@@ -59,7 +59,7 @@ export class RetryLoop {
   private readonly delaysMs: readonly number[];
   private readonly maxRetryAfterMs: number;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** A silent log builds no messages: the trace lines cost a pull of a thousand resources more than they tell no one. */
+  /** A silent log builds no messages: on a large pull the trace lines would cost time and tell no one. */
   private readonly tracing: boolean;
 
   constructor(
