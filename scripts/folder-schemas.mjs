@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** Fields the service sets; a folder file leaves them out (src/core/resources.ts marks them serviceOwned). */
+/** Fields the service sets; a folder file leaves them out (src/core/resource-table.ts marks them serviceOwned). */
 const SERVICE_OWNED = new Set(['tenant_id', 'number', 'status', 'ai_actions', 'auth_token', 'booked_package']);
 /** Reference fields and what they name (src/core/references.ts). */
 const REFERENCES = { next_prompt_id: 'ai_prompts', exit_prompt_id: 'ai_prompts', ai_prompt_id: 'ai_prompts', parent_id: 'intents', integration_id: 'integrations' };

@@ -6,7 +6,7 @@
  * change service (src/documents/changes.ts) acts on what this module says.
  */
 import { covers, tenantsListing, type ListingKey, type ListingScope } from './listing-cache';
-import type { TenantSegment } from './resources';
+import type { TenantSegment } from './resource-kind';
 import type { Change as PlannedChange } from './tenant/plan';
 import { wholeOf, type FileLocation } from './uri';
 

@@ -4,7 +4,7 @@
  * bearer_token of an agent prompt's integration. Documents show them masked;
  * a save puts the originals back wherever the mask was left untouched.
  */
-import type { KindId } from './resources';
+import type { KindId } from './resource-kind';
 import { isJsonObject, setAt, valueAt, type Json, type JsonObject, type JsonPath } from './json';
 
 export const CREDENTIAL_MASK = '••••••••';

@@ -7,7 +7,8 @@
 import { maskCredentials, restoreCredentials } from './credentials';
 import { formatDocument, parseDocument, type SyntaxProblem } from './json-document';
 import { isPromptTextField } from './prompt-text';
-import { editableFields, kindById, kindOfSegment, type ResourceKind } from './resources';
+import { editableFields, kindById, kindOfSegment } from './resources';
+import type { ResourceKind } from './resource-kind';
 import { isCausedByEdit, ownedFieldChanges, type FieldProblem } from './save-plan';
 import { isElementFileName, type FileLocation } from './uri';
 import { validateDocument } from './validation';

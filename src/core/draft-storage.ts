@@ -6,7 +6,7 @@
 import type { JsonObject } from './json';
 import { maskCredentials, restoreCredentials } from './credentials';
 import { formatDocument } from './json-document';
-import type { KindId } from './resources';
+import type { KindId } from './resource-kind';
 import { serviceBase, type ServiceBase } from './service-base';
 
 export interface Draft {

@@ -4,7 +4,8 @@
  * and do not loop. An unknown keyword is named rather than ignored: a misspelt `requried` would let anything pass.
  */
 import { closest } from './closest-name';
-import { child, JSON_TYPES, resolveRef, type SchemaObject } from './json-schema-check';
+import { child, resolveRef, type SchemaObject } from './json-schema-check';
+import { JSON_TYPES } from './json-schema-validation-keywords';
 import { isJsonObject } from './json';
 import { schemaPattern } from './pattern';
 

@@ -3,7 +3,8 @@
  * alone (list responses), in the words of the service's domain.
  */
 import type { JsonObject } from './json';
-import { ENUMS, type KindId } from './resources';
+import { ENUMS } from './resources';
+import type { KindId } from './resource-kind';
 
 export interface ResourceLabel {
   label: string;

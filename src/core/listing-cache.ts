@@ -7,7 +7,7 @@
  * a write or a Refresh covers (src/core/changes.ts says what).
  */
 import type { JsonObject } from './json';
-import type { TenantSegment } from './resources';
+import type { TenantSegment } from './resource-kind';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 

@@ -12,7 +12,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type * as Tls from 'node:tls';
 import { http, type Dispatcher } from './http';
-import type { ProxyRoute } from './errors';
+import type { ProxyRoute } from './network-errors';
 import { LIMITS } from './limits';
 
 // Required at first use, not with the module: a command that sends no request (a plan of a folder) needs neither.

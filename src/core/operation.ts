@@ -9,7 +9,7 @@ import { ServiceError } from './errors';
 import type { RunOutcome } from './history';
 import type { JsonObject } from './json';
 import { formatDocument } from './json-document';
-import type { KindId, ResourceKind } from './resources';
+import type { KindId, ResourceKind } from './resource-kind';
 import type { ServiceOperation } from './run-inputs';
 import { messageOf } from './text';
 

@@ -8,7 +8,8 @@ import { type Node, parseTree } from './jsonc';
 import type { JsonObject } from './json';
 import type { TextRange } from './json-document';
 import { resourceLabel } from './labels';
-import { kindOfSegment, type TenantSegment } from './resources';
+import { kindOfSegment } from './resources';
+import type { TenantSegment } from './resource-kind';
 
 export interface Reference {
   segment: TenantSegment;

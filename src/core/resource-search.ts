@@ -7,7 +7,7 @@
  */
 import type { JsonObject } from './json';
 import { resourceTitle } from './labels';
-import type { KindId } from './resources';
+import type { KindId } from './resource-kind';
 
 export type MatchRank = 0 | 1 | 2;
 

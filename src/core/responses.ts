@@ -4,7 +4,8 @@
  * token removed), and when a "not now" answer asks to be tried again.
  */
 import { NEUTRAL_ADVICE, type Advice } from './advice';
-import { httpError, redirectError, responseError, type RequestInfo, type ServiceError } from './errors';
+import { responseError, type RequestInfo, type ServiceError } from './errors';
+import { httpError, redirectError } from './http-errors';
 import { isJsonObject, type Json, type JsonObject } from './json';
 import { clip } from './service-message';
 

@@ -2,7 +2,8 @@
  * What a save sends, and what it must refuse before sending anything:
  * pure, so every rule is unit-tested without VS Code.
  */
-import { editableFields, type ResourceKind } from './resources';
+import { editableFields } from './resources';
+import type { ResourceKind } from './resource-kind';
 import { canonical, isJsonObject, own, valueAt, type Json, type JsonObject } from './json';
 
 export interface FieldProblem {

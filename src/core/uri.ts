@@ -3,7 +3,8 @@
  * `toResourcePath` and read by `parseResourcePath`, here and nowhere else.
  * The core works on authority and path strings; the glue wraps them in `vscode.Uri`.
  */
-import { isTenantSegment, kindOfSegment, type TenantSegment } from './resources';
+import { isTenantSegment, kindOfSegment } from './resources';
+import type { TenantSegment } from './resource-kind';
 
 export const SCHEME = 'convai';
 

@@ -9,7 +9,7 @@ import { closest } from './closest-name';
 import { parseDocument } from './json-document';
 import { jsonSchemaFailures } from './json-schema-check';
 import { jsonSchemaProblem } from './json-schema-problems';
-import type { Segment } from './resources';
+import type { Segment } from './resource-kind';
 import { isJsonObject } from './json';
 import { plural } from './text';
 

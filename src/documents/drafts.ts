@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { JsonObject } from '../core/json';
 import { fromStoredDraft, toStoredDraft, type Draft, type StoredDraft } from '../core/draft-storage';
-import type { KindId } from '../core/resources';
+import type { KindId } from '../core/resource-kind';
 import { isFile, toResourceUriString, wholeOf } from '../core/uri';
 import { kindOf, parseUri } from '../shared/locations';
 

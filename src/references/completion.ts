@@ -5,7 +5,8 @@ import type { ListingCache } from '../core/listing-cache';
 import { LIMITS } from '../core/limits';
 import { completionFilterText, isResourceId, isTypedName, kindLabel, nameTarget, referenceValueAt } from '../core/references';
 import { listingIndex } from '../core/resource-search';
-import { kindOfSegment, type TenantSegment } from '../core/resources';
+import { kindOfSegment } from '../core/resources';
+import type { TenantSegment } from '../core/resource-kind';
 import { listingOf, rangeIn, referringResource } from './documents';
 
 /** The most targets offered at once (core/limits.ts completionItems). */

@@ -5,7 +5,7 @@ import type { JsonObject } from '../core/json';
 import type { TextRange } from '../core/json-document';
 import type { ListingCache } from '../core/listing-cache';
 import { REFERENCE_FIELDS, type ReferenceValue } from '../core/references';
-import type { TenantSegment } from '../core/resources';
+import type { TenantSegment } from '../core/resource-kind';
 import { SCHEME, type ResourceLocation } from '../core/uri';
 import { parseUri, toUri } from '../shared/locations';
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { kindOfSegment, type ResourceKind } from '../core/resources';
+import { kindOfSegment } from '../core/resources';
+import type { ResourceKind } from '../core/resource-kind';
 import { isFile, isPart, parseResourcePath, SCHEME, toResourcePath, wholeOf, type FileLocation, type ResourceLocation, type WholeLocation } from '../core/uri';
 
 export function parseUri(uri: vscode.Uri): ResourceLocation | undefined {

@@ -1,6 +1,6 @@
 import type { ChangeScope } from '../core/changes';
 import type { JsonObject } from '../core/json';
-import type { TenantSegment } from '../core/resources';
+import type { TenantSegment } from '../core/resource-kind';
 import { toResourcePath, type PartLocation } from '../core/uri';
 
 /**

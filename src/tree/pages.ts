@@ -1,6 +1,7 @@
 import type { JsonObject } from '../core/json';
 import { resourceTitle } from '../core/labels';
-import { kindOfSegment, type TenantSegment } from '../core/resources';
+import { kindOfSegment } from '../core/resources';
+import type { TenantSegment } from '../core/resource-kind';
 import { pageOf, type TreeLevel } from '../core/tree-groups';
 import { treePageSize } from '../shared/settings';
 import { GroupNode, KindNode, ResourceNode, type TreeNode } from './nodes';

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import type { FlowMap } from '../../src/core/flow-map/model';
-import { kindById, type ResourceKind } from '../../src/core/resources';
+import { kindById } from '../../src/core/resources';
+import type { ResourceKind } from '../../src/core/resource-kind';
 import { runCli, type Run } from './cli-process';
 import { freshTenant, useContract, type ContractContext } from './setup';
 

@@ -1,7 +1,9 @@
 // The local service's duplicateNames option: a tenant in which two prompts share a name and two actions do.
 import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
-import { KINDS, kindById, type ResourceKind } from '../../src/core/resources';
+import { kindById } from '../../src/core/resources';
+import { KINDS } from '../../src/core/resource-table';
+import type { ResourceKind } from '../../src/core/resource-kind';
 import { DUPLICATE_NAMES_TENANT } from '../service/sample-data';
 import { raw } from './fixtures';
 import { startContract, type ContractContext } from './setup';

@@ -1,12 +1,12 @@
 import { request } from 'undici';
 import type { JsonObject } from '../../src/core/json';
-import type { KindId } from '../../src/core/resources';
+import type { KindId } from '../../src/core/resource-kind';
 
 export { serviceRejection as rejection } from '../support/service-errors';
 
 /**
  * Response shapes transcribed from service-api.md (sections 2 and 4.1), kept
- * apart from src/core/resources.ts so a wrong table or a wrong service fails.
+ * apart from src/core/resource-table.ts so a wrong table or a wrong service fails.
  */
 export const SPEC: Readonly<Record<KindId, { summary: string[]; detail: string[]; create: string[]; update: string[] }>> = {
   integration: {

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { KINDS, kindById, type ResourceKind } from '../../src/core/resources';
+import { kindById } from '../../src/core/resources';
+import { KINDS } from '../../src/core/resource-table';
+import type { ResourceKind } from '../../src/core/resource-kind';
 import { SAMPLES, SPEC, rejection } from './fixtures';
 import { startContract, type ContractContext } from './setup';
 

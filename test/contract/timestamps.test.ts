@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
-import { KINDS, kindById, type ResourceKind } from '../../src/core/resources';
+import { kindById } from '../../src/core/resources';
+import { KINDS } from '../../src/core/resource-table';
+import type { ResourceKind } from '../../src/core/resource-kind';
 import { Store } from '../service/store';
 import { raw, SAMPLES, SPEC } from './fixtures';
 import { startContract, type ContractContext } from './setup';

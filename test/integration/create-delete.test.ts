@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../../src/core/json';
-import { TENANT_SEGMENTS, type Segment } from '../../src/core/resources';
+import { TENANT_SEGMENTS } from '../../src/core/resources';
+import type { Segment } from '../../src/core/resource-kind';
 import { addConnection, admin, documentUri, kind, removeConnection, rejection } from './support';
 
 const CONNECTION = 'crud';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Json, JsonObject } from '../../src/core/json';
-import type { Segment } from '../../src/core/resources';
+import type { Segment } from '../../src/core/resource-kind';
 import type { FileLocation } from '../../src/core/uri';
 import {
   addConnection, admin, shown, clearFaults, clearRequests, receivedRequests, documentText, documentUri, injectFaults, kind, removeConnection, replaceText, revertAll, writeError,

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../../src/core/json';
-import type { TenantSegment } from '../../src/core/resources';
+import type { TenantSegment } from '../../src/core/resource-kind';
 import { addConnection, admin, diagnosticsWhen, documentUri, kind, removeConnection, replaceText } from './support';
 
 const CONNECTION = 'refs';

@@ -1,7 +1,7 @@
 /**
  * The local service's own statement of its eight resource kinds, transcribed
  * from service-api.md sections 2 and 4. The extension states the same facts in
- * src/core/resources.ts; this file must not import them, or a wrong fact there
+ * src/core/resource-table.ts; this file must not import them, or a wrong fact there
  * would be wrong here too and no test could fail. test/unit/service-kinds.test.ts
  * compares the two statements fact by fact.
  *

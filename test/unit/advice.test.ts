@@ -3,7 +3,9 @@ import { cliAdvice, MANIFEST_URL } from '../../src/cli/service';
 import { VS_CODE_ADVICE } from '../../src/shared/advice';
 import { NEUTRAL_ADVICE, type Advice } from '../../src/core/advice';
 import { parseBaseUrl } from '../../src/core/base-url';
-import { httpError, networkError, redirectError, timeoutError } from '../../src/core/errors';
+import { timeoutError } from '../../src/core/errors';
+import { httpError, redirectError } from '../../src/core/http-errors';
+import { networkError } from '../../src/core/network-errors';
 
 const info = { connection: 'local', method: 'GET', path: '/api/v1/ai_prompts/3?tenant_id=1' };
 const coded = (code: string): Error => new TypeError('fetch failed', { cause: Object.assign(new Error(code.toLowerCase()), { code }) });

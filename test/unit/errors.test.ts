@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { httpError, networkError, timeoutError } from '../../src/core/errors';
+import { timeoutError } from '../../src/core/errors';
+import { httpError } from '../../src/core/http-errors';
+import { networkError } from '../../src/core/network-errors';
 import { extractServiceMessage } from '../../src/core/service-message';
 
 const info = { method: 'PUT', path: '/api/v1/ai_prompts/3?tenant_id=1' };

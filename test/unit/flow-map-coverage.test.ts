@@ -11,7 +11,7 @@ import { runSuite } from '../../src/core/prompt-tests/run';
 import type { ExecuteContext, SuiteResult } from '../../src/core/prompt-tests/types';
 import { parseSuite } from '../../src/core/prompt-tests/suite-parser';
 import type { Suite } from '../../src/core/prompt-tests/suite';
-import type { TenantSegment } from '../../src/core/resources';
+import type { TenantSegment } from '../../src/core/resource-kind';
 
 /** Greeting (1) hands a refund over to Billing (2), an order to Orders (3), which does not answer; Caller (10) plays the caller; Judge (20) judges. */
 const names = new Map([[1, 'Greeting'], [2, 'Billing'], [3, 'Orders'], [10, 'Caller'], [20, 'Judge']]);

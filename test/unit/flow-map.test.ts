@@ -10,7 +10,7 @@ import { dotFlowMap } from '../../src/core/flow-map/dot';
 import { mermaidFlowMap } from '../../src/core/flow-map/mermaid';
 import type { FlowMap, MapResource } from '../../src/core/flow-map/model';
 import type { JsonObject } from '../../src/core/json';
-import type { Segment } from '../../src/core/resources';
+import type { Segment } from '../../src/core/resource-kind';
 import { inertLine } from '../../src/core/plain-text';
 import { dotLabels, dotProblems, mermaidLabels, mermaidProblems } from '../support/diagram-syntax';
 

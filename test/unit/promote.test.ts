@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { ServiceClient } from '../../src/core/client';
 import type { JsonObject } from '../../src/core/json';
-import { kindById, kindOfSegment, type TenantSegment } from '../../src/core/resources';
+import { kindById, kindOfSegment } from '../../src/core/resources';
+import type { TenantSegment } from '../../src/core/resource-kind';
 import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { writeManifest, type PulledResource } from '../../src/core/tenant/manifest';
 import { resourceBase } from '../../src/core/tenant/resource-paths';

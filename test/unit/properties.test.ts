@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { interpretResponse, retryAfterMs, type RawResponse } from '../../src/core/responses';
-import { networkError, ServiceError } from '../../src/core/errors';
+import { ServiceError } from '../../src/core/errors';
+import { networkError } from '../../src/core/network-errors';
 import { extractServiceMessage, MAX_MESSAGE } from '../../src/core/service-message';
 import { buildRequest, RequestBuildError, type RequestDefinition } from '../../src/core/request-builder';
 

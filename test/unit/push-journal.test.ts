@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ServiceClient } from '../../src/core/client';
-import { kindById, type ResourceKind } from '../../src/core/resources';
+import { kindById } from '../../src/core/resources';
+import type { ResourceKind } from '../../src/core/resource-kind';
 import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { JOURNAL_FILE, journal, loadManifest, MANIFEST_FILE, readManifest, writeManifest, type Manifest } from '../../src/core/tenant/manifest';
 import { planPush } from '../../src/core/tenant/plan';

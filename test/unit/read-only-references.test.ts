@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
-import { kindById, kindOfSegment, type KindId } from '../../src/core/resources';
+import { kindById, kindOfSegment } from '../../src/core/resources';
+import type { KindId } from '../../src/core/resource-kind';
 import { findDrift } from '../../src/core/tenant/drift';
 import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { loadManifest, writeManifest } from '../../src/core/tenant/manifest';

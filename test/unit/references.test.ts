@@ -8,7 +8,7 @@ import {
   danglingMessage, danglingReferences, definedFunctions, findFunctionDefinitionNames, findReferenceValues, nameTarget, namesId, REFERENCE_FIELDS,
   type ReferenceValue,
 } from '../../src/core/references';
-import type { TenantSegment } from '../../src/core/resources';
+import type { TenantSegment } from '../../src/core/resource-kind';
 
 const PROMPT = formatDocument({
   id: 3, name: 'Order Triage', description: 'Classifies', system: 'Answer with one word.', next_prompt_id: 4, exit_prompt_id: null, voice: 'alloy',

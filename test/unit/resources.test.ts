@@ -1,7 +1,15 @@
 import * as assert from 'node:assert/strict';
 import {
-  createFields, editableFields, kindById, kindBySegment, kindOfSegment, KINDS, requiredOnCreate, serviceOwnedFields, TENANT_SEGMENTS,
+  createFields,
+  editableFields,
+  kindById,
+  kindBySegment,
+  kindOfSegment,
+  requiredOnCreate,
+  serviceOwnedFields,
+  TENANT_SEGMENTS,
 } from '../../src/core/resources';
+import { KINDS } from '../../src/core/resource-table';
 
 // A literal transcription of service-api.md section 4.1, so a wrong table fails here.
 const SPEC_4_1: ReadonlyArray<[string, string, string]> = [

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
-import { ServiceClient, type RetryOptions } from '../../src/core/client';
+import { ServiceClient } from '../../src/core/client';
+import type { RetryOptions } from '../../src/core/retry';
 import { retryAfterMs } from '../../src/core/responses';
 import { RequestBudget } from '../../src/core/request-budget';
 import type { Logger } from '../../src/core/logger';

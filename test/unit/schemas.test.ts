@@ -3,8 +3,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatDocument, parseDocument } from '../../src/core/json-document';
 import {
-  DATASOURCE_TYPES, ENUMS, kindBySegment, KINDS, requiredOnCreate, type ResourceKind, type Segment, serviceOwnedFields, VOICE_OPTIONS,
+  DATASOURCE_TYPES,
+  ENUMS,
+  kindBySegment,
+  requiredOnCreate,
+  serviceOwnedFields,
+  VOICE_OPTIONS,
 } from '../../src/core/resources';
+import { KINDS } from '../../src/core/resource-table';
+import type { ResourceKind, Segment } from '../../src/core/resource-kind';
 import { type Problem, type SchemaName, validateDocument } from '../../src/core/validation';
 import type { JsonObject } from '../../src/core/json';
 import { ASSERTIONS } from '../../src/core/prompt-tests/assertions';

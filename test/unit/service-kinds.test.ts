@@ -1,16 +1,18 @@
 import * as assert from 'node:assert/strict';
 import * as core from '../../src/core/resources';
+import type { FieldSpec, KindId } from '../../src/core/resource-kind';
+import { KINDS } from '../../src/core/resource-table';
 import type { Json } from '../../src/core/json';
 import * as service from '../service/kinds';
 
 /*
- * The extension (src/core/resources.ts) and the local service
+ * The extension (src/core/resource-table.ts) and the local service
  * (test/service/kinds.ts) each state the spec's resource facts on their own,
  * so that a wrong fact on one side is caught here instead of being shared by
  * the client and the service that tests it.
  */
 
-const flags = (field: core.FieldSpec | service.Field | undefined) => ({
+const flags = (field: FieldSpec | service.Field | undefined) => ({
   type: field?.type,
   serviceOwned: field?.serviceOwned ?? false,
   requestOnly: field?.requestOnly ?? false,
@@ -20,23 +22,23 @@ const flags = (field: core.FieldSpec | service.Field | undefined) => ({
 const values = (names: object): number[] => Object.keys(names).map(Number);
 
 /** The core's enumerations, by kind and field; the service states them as each field's `allowed`. */
-const CORE_ENUMS: Partial<Record<core.KindId, Record<string, readonly Json[]>>> = {
+const CORE_ENUMS: Partial<Record<KindId, Record<string, readonly Json[]>>> = {
   prompt: { prompt_type: values(core.ENUMS.promptType), mode: values(core.ENUMS.promptMode), voice: core.VOICE_OPTIONS },
   action: { action_type: values(core.ENUMS.actionType), voice: core.VOICE_OPTIONS },
   intent: { intent_type: values(core.ENUMS.intentType) },
   datasource: { type: core.DATASOURCE_TYPES },
 };
 
-describe("the local service's resource facts agree with src/core/resources.ts", () => {
+describe("the local service's resource facts agree with src/core/resource-table.ts", () => {
   it('both name the same kinds', () => {
-    assert.deepEqual(service.KINDS.map((k) => k.id).sort(), core.KINDS.map((k) => k.id).sort());
+    assert.deepEqual(service.KINDS.map((k) => k.id).sort(), KINDS.map((k) => k.id).sort());
   });
 
   it('both name the same voices', () => {
     assert.deepEqual(service.VOICES, core.VOICE_OPTIONS);
   });
 
-  for (const coreKind of core.KINDS) {
+  for (const coreKind of KINDS) {
     describe(coreKind.id, () => {
       const kind = service.kindById(coreKind.id);
 

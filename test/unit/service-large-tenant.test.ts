@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { ServiceClient } from '../../src/core/client';
 import type { JsonObject } from '../../src/core/json';
-import { kindById, type ResourceKind } from '../../src/core/resources';
+import { kindById } from '../../src/core/resources';
+import type { ResourceKind } from '../../src/core/resource-kind';
 import { startService, type RunningService } from '../service/server';
 
 describe('the local service\'s large tenant (--large)', function () {

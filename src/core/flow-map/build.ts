@@ -5,7 +5,8 @@
  * the order they came in, so a map in a pull request only changes when the
  * tenant does.
  */
-import { isTenantSegment, TENANT_SEGMENTS, type TenantSegment } from '../resources';
+import { isTenantSegment, TENANT_SEGMENTS } from '../resources';
+import type { TenantSegment } from '../resource-kind';
 import { heldReferences, type HeldReference } from './held-references';
 import { EDGE_KINDS, nodeId, type FlowEdge, type FlowMap, type FlowNode, type FlowProblem, type MapResource } from './model';
 

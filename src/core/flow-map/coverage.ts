@@ -9,7 +9,7 @@
  * cancelled before a run failed, says nothing about the prompt, as its errors
  * say nothing in its pass rate; it counts neither for nor against.
  */
-import type { ResourceKind } from '../resources';
+import type { ResourceKind } from '../resource-kind';
 import type { CaseResult, CaseRun, TurnResult } from '../prompt-tests/types';
 import type { FlowNode } from './model';
 

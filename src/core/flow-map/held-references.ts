@@ -7,7 +7,7 @@
 import { parseDocument } from '../json-document';
 import { isJsonObject, own, type Json, type JsonObject } from '../json';
 import { isResourceId, REFERENCE_FIELDS } from '../references';
-import type { Segment, TenantSegment } from '../resources';
+import type { Segment, TenantSegment } from '../resource-kind';
 import type { EdgeKind } from './model';
 
 /** What a reference names: an id, a folder's file, or (a prompt's function definition) an AI function's name. */

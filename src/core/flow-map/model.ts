@@ -4,7 +4,7 @@
  * them. One model for the panel, the command's answer and `convai map`.
  */
 import type { JsonObject } from '../json';
-import type { Segment, TenantSegment } from '../resources';
+import type { Segment, TenantSegment } from '../resource-kind';
 
 /** What a reference means, in the contract's order, which is also the order of one resource's edges. */
 export const EDGE_KINDS = ['next', 'exit', 'intent', 'parent', 'action', 'integration', 'function'] as const;

@@ -8,7 +8,7 @@ import type { ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
 import { LIMITS } from '../limits';
 import type { JsonObject } from '../json';
-import type { Segment } from '../resources';
+import type { Segment } from '../resource-kind';
 import { currentDetail } from '../tenant/service-detail';
 import { listTenant, nameOf } from '../tenant/tenant-listing';
 import { buildFlowMap } from './build';

@@ -1,4 +1,4 @@
-import type { Segment } from '../resources';
+import type { Segment } from '../resource-kind';
 
 /**
  * Values by a resource's kind and id. A plan or a push of a folder of 65,000 resources looks each up several times:

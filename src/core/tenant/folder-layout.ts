@@ -9,7 +9,8 @@
 import { closest } from '../closest-name';
 import { repeatedBy } from '../repeated';
 import { isPromptTextField, PROMPT_TEXT_FIELDS, type PromptTextField } from '../prompt-text';
-import { isTenantSegment, TENANT_SEGMENTS, type Segment, type TenantSegment } from '../resources';
+import { isTenantSegment, TENANT_SEGMENTS } from '../resources';
+import type { Segment, TenantSegment } from '../resource-kind';
 import type { FolderEntry } from './folder-io';
 import { foldedName, isExtraName, unsafePath } from './folder-paths';
 import { MANIFEST_FILE, TENANT_BASE } from './manifest';

@@ -4,7 +4,8 @@
  * silently ignored); every resource file is read back into its values.
  */
 import type { JsonObject } from '../json';
-import { kindOfSegment, type Segment } from '../resources';
+import { kindOfSegment } from '../resources';
+import type { Segment } from '../resource-kind';
 import { readAll, type FolderIO } from './folder-io';
 import { folderLayout, type ResourceFileSet } from './folder-layout';
 import type { FolderProblem } from './folder-problems';

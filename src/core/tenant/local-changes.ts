@@ -3,7 +3,8 @@
  * against the service; Source Control, the flow map and promotions read them as they are.
  */
 import { isPromptTextField } from '../prompt-text';
-import { kindOfSegment, type Segment } from '../resources';
+import { kindOfSegment } from '../resources';
+import type { Segment } from '../resource-kind';
 import type { FolderIO } from './folder-io';
 import type { FolderProblem } from './folder-problems';
 import { scanFolder, type FolderScan, type LocalResource } from './folder-scan';

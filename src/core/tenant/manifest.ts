@@ -6,7 +6,8 @@
  * layout, written with JSON.stringify one entry per line, so that a pull's
  * diff in a versioned folder shows one line per resource that changed.
  */
-import { TENANT_SEGMENTS, type Segment } from '../resources';
+import { TENANT_SEGMENTS } from '../resources';
+import type { Segment } from '../resource-kind';
 import type { FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { jsonProblem, type FolderProblem } from './folder-problems';

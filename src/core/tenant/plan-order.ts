@@ -2,7 +2,7 @@
  * The order a push sends a plan's changes in: conflicts first (never sent), then creates and updates so that what is
  * named exists before what names it, kinds first and then references to new files, and deletes the other way.
  */
-import type { Segment } from '../resources';
+import type { Segment } from '../resource-kind';
 import { MANIFEST_FILE } from './manifest';
 import type { FolderProblem } from './folder-problems';
 import type { LocalResource } from './folder-scan';

@@ -1,7 +1,7 @@
 /** A change's fields as a plan shows them: the service's value and the folder's, each with its credentials masked. */
 import { CREDENTIAL_MASK, credentialPaths } from '../credentials';
 import { isJsonObject, setAt, valueAt, type Json, type JsonObject } from '../json';
-import type { KindId } from '../resources';
+import type { KindId } from '../resource-kind';
 import { hideUrlPasswords } from '../url-credentials';
 import { KEPT_ON_SERVICE } from './representation';
 

@@ -6,7 +6,8 @@
 import type { ServiceClient } from '../client';
 import { mapWithLimit } from '../concurrency';
 import { LIMITS } from '../limits';
-import { kindOfSegment, type Segment } from '../resources';
+import { kindOfSegment } from '../resources';
+import type { Segment } from '../resource-kind';
 import type { FolderIO } from './folder-io';
 import { problemText, type FolderProblem } from './folder-problems';
 import type { FolderScan, LocalResource } from './folder-scan';

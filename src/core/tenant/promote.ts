@@ -8,7 +8,8 @@
  */
 import type { ServiceClient } from '../client';
 import { REFERENCE_FIELDS, kindLabel } from '../references';
-import { kindOfSegment, TENANT_SEGMENTS, type TenantSegment } from '../resources';
+import { kindOfSegment, TENANT_SEGMENTS } from '../resources';
+import type { TenantSegment } from '../resource-kind';
 import type { FolderIO } from './folder-io';
 import { MemoryFolder } from './memory-folder';
 import { MANIFEST_FILE, ManifestError, readManifest, type Manifest, type PulledResource } from './manifest';

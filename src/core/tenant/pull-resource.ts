@@ -7,7 +7,7 @@
  */
 import type { Json, JsonObject } from '../json';
 import { PROMPT_TEXT_FIELDS, type PromptTextField } from '../prompt-text';
-import type { ResourceKind } from '../resources';
+import type { ResourceKind } from '../resource-kind';
 import { cacheLine, settled, statsDigest } from './file-stat-cache';
 import { readAll, type FolderIO } from './folder-io';
 import type { PulledResource } from './manifest';

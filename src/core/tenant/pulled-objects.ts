@@ -5,7 +5,8 @@
  * are read, never the whole folder.
  */
 import { parseJsonObject, type JsonObject } from '../json';
-import { isTenantSegment, type TenantSegment } from '../resources';
+import { isTenantSegment } from '../resources';
+import type { TenantSegment } from '../resource-kind';
 import { readAll, type FolderIO, type ReadOutcome } from './folder-io';
 import type { Manifest } from './manifest';
 

@@ -15,7 +15,8 @@
 import type { ServiceClient } from '../client';
 import type { Json, JsonObject } from '../json';
 import { ServiceError } from '../errors';
-import { kindOfSegment, type ResourceKind } from '../resources';
+import { kindOfSegment } from '../resources';
+import type { ResourceKind } from '../resource-kind';
 import type { FolderIO } from './folder-io';
 import { limiter } from '../concurrency';
 import { LIMITS } from '../limits';

@@ -9,7 +9,7 @@
  * by its name across updates, so that is how they are placed back.
  */
 import { isJsonObject, own, type Json, type JsonObject } from '../json';
-import type { KindId, ResourceKind } from '../resources';
+import type { KindId, ResourceKind } from '../resource-kind';
 
 export const READ_ONLY = 'readOnly';
 

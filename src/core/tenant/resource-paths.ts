@@ -4,7 +4,7 @@
  * the file system's case rules, and never a name Windows or VS Code takes for
  * something else.
  */
-import type { Segment } from '../resources';
+import type { Segment } from '../resource-kind';
 import { foldedName, isDeviceName, isExtraName } from './folder-paths';
 import { MANIFEST_FILE, TENANT_BASE, type PulledResource } from './manifest';
 

@@ -19,7 +19,8 @@
  */
 import path from 'node:path';
 import { canonical, isJsonObject, own, type JsonObject } from '../json';
-import { TENANT_SEGMENTS, type Segment } from '../resources';
+import { TENANT_SEGMENTS } from '../resources';
+import type { Segment } from '../resource-kind';
 import { withoutBom } from '../text';
 import type { FolderIO } from './folder-io';
 import { folderFileHashes, hiddenUrl, pulledFiles, sha256, stateHash } from './saved-plan-state';

@@ -6,7 +6,8 @@
  */
 import type { ServiceClient } from '../client';
 import type { JsonObject } from '../json';
-import { kindOfSegment, type Segment } from '../resources';
+import { kindOfSegment } from '../resources';
+import type { Segment } from '../resource-kind';
 import type { Manifest } from './manifest';
 
 export interface NameHolder {

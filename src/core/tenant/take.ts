@@ -5,7 +5,8 @@
  * folder stays as it is: drift is taken one resource at a time, by choice.
  */
 import type { ServiceClient } from '../client';
-import { kindOfSegment, type Segment } from '../resources';
+import { kindOfSegment } from '../resources';
+import type { Segment } from '../resource-kind';
 import type { FolderIO } from './folder-io';
 import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest, noManifest } from './manifest';
 import { resourceBase, takenBases } from './resource-paths';

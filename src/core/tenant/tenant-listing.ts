@@ -8,7 +8,8 @@ import { ServiceError } from '../errors';
 import type { JsonObject } from '../json';
 import { LIMITS } from '../limits';
 import { repeatedBy } from '../repeated';
-import { kindById, kindOfSegment, TENANT_SEGMENTS, type ResourceKind, type Segment } from '../resources';
+import { kindById, kindOfSegment, TENANT_SEGMENTS } from '../resources';
+import type { ResourceKind, Segment } from '../resource-kind';
 import type { PulledResource } from './manifest';
 
 export interface Listed {

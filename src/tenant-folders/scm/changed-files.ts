@@ -6,7 +6,8 @@
 import type { JsonObject } from '../../core/json';
 import { PROMPT_TEXT_FIELDS } from '../../core/prompt-text';
 import { plain } from '../../core/plain-text';
-import { kindOfSegment, type Segment } from '../../core/resources';
+import { kindOfSegment } from '../../core/resources';
+import type { Segment } from '../../core/resource-kind';
 import type { Manifest, PulledResource } from '../../core/tenant/manifest';
 import type { LocalChange } from '../../core/tenant/local-changes';
 import { textFile } from '../../core/tenant/representation';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { plain } from '../../core/plain-text';
 import { COMMANDS } from '../../commands';
 import type { Connections } from '../../connections/registry';
-import type { Segment } from '../../core/resources';
+import type { Segment } from '../../core/resource-kind';
 import type { MemoryFolder } from '../../core/tenant/memory-folder';
 import { previewPromotion, pullIntoMemory } from '../../core/tenant/promote';
 import { readManifest } from '../../core/tenant/manifest';

@@ -8,7 +8,7 @@ import { localPlan, planPush, type LocalPlan, type Plan } from '../../core/tenan
 import type { Drifted } from '../../core/tenant/drift';
 import { takeServiceVersion } from '../../core/tenant/take';
 import { written } from '../../core/changes';
-import type { Segment } from '../../core/resources';
+import type { Segment } from '../../core/resource-kind';
 import { messageOf } from '../../core/text';
 import { folderConnection, type Connected, type FolderConnection } from '../folders';
 import { folderChangeStates } from './change-states';

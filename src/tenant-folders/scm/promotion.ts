@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { plain } from '../../core/plain-text';
 import type { Connections } from '../../connections/registry';
 import { kindLabel } from '../../core/references';
-import type { Segment } from '../../core/resources';
+import type { Segment } from '../../core/resource-kind';
 import { readManifest } from '../../core/tenant/manifest';
 import type { Change } from '../../core/tenant/plan';
 import { planVerdict } from '../../core/tenant/plan-verdict';
