@@ -109,18 +109,25 @@ export async function readAll(io: FolderIO, files: readonly string[]): Promise<R
 
 /** A batch writer that writes each file with `write`, in turn, each batch before its `write` settles. */
 export function writerInTurn(io: Pick<FolderIO, 'write'>): BatchWriter {
-  return {
-    async write(files) {
-      for (const [index, [file, text]] of files.entries()) {
-        try {
-          await io.write(file, text);
-        } catch (error) {
-          throw new PartialWriteError(index, asError(error));
-        }
+  // A batch starts once the one before it has ended, so that a file two batches write holds the later one's text.
+  let previous: Promise<unknown> = Promise.resolve();
+  const writeBatch = async (files: readonly (readonly [string, string])[]): Promise<void> => {
+    for (const [index, [file, text]] of files.entries()) {
+      try {
+        await io.write(file, text);
+      } catch (error) {
+        throw new PartialWriteError(index, asError(error));
       }
+    }
+  };
+  return {
+    write(files) {
+      const batch = previous.then(() => writeBatch(files));
+      previous = batch.catch(() => undefined);
+      return batch;
     },
     async close() {
-      // Every batch was written before its write settled.
+      await previous;
     },
   };
 }
