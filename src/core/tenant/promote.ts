@@ -18,7 +18,8 @@ import { problemText } from './folder-problems';
 import { localPlan, planPush, type LocalPlan, type Plan } from './plan';
 import { pullTenant, type PullOptions, type PullTarget } from './pull';
 import { READ_ONLY } from './read-only';
-import { KEPT_ON_SERVICE, readResource, writeResource } from './representation';
+import { KEPT_ON_SERVICE } from './folder-values';
+import { readResource, writeResource } from './representation';
 import { isJsonObject, valueAt, type Json, type JsonObject, type JsonPath } from '../json';
 
 

@@ -9,7 +9,7 @@ import { plain } from '../../core/plain-text';
 import { kindOfSegment, type Segment } from '../../core/resources';
 import type { Manifest, PulledResource } from '../../core/tenant/manifest';
 import type { LocalChange } from '../../core/tenant/local-changes';
-import { textFile } from '../../core/tenant/representation';
+import { textFile } from '../../core/tenant/resource-files';
 
 export type ChangeAction = 'create' | 'update' | 'delete' | 'conflict';
 
