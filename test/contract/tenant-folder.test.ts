@@ -9,7 +9,7 @@ import { planPush } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
 import { push } from '../../src/core/tenant/push';
 import { PushRefused } from '../../src/core/tenant/push-refused';
-import { KEPT_ON_SERVICE } from '../../src/core/tenant/representation';
+import { KEPT_ON_SERVICE } from '../../src/core/tenant/folder-values';
 import { startContract, type ContractContext } from './setup';
 
 const prompts = kindById('prompt');

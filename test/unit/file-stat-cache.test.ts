@@ -10,7 +10,9 @@ import type { FolderIO } from '../../src/core/tenant/folder-io';
 import { DiskFolder } from '../../src/core/tenant/disk-folder';
 import { writeManifest, type PulledResource } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
-import { folderValues, pulledState, writeResource } from '../../src/core/tenant/representation';
+import { folderValues } from '../../src/core/tenant/folder-values';
+import { pulledState } from '../../src/core/tenant/pulled-state';
+import { writeResource } from '../../src/core/tenant/representation';
 import { StatMemoryFolder } from './stat-memory-folder';
 
 const prompt = kindById('prompt');

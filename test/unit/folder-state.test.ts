@@ -7,7 +7,11 @@ import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { unsafePath } from '../../src/core/tenant/folder-paths';
 import { loadManifest, MANIFEST_FILE, writeManifest, type Manifest } from '../../src/core/tenant/manifest';
 import { localPlan } from '../../src/core/tenant/plan';
-import { changedFields, fieldHashes, filesHash, folderValues, pulledState, resourceTexts, sameFingerprint, unchangedSincePull, writeResource } from '../../src/core/tenant/representation';
+import { fieldHashes, sameFingerprint } from '../../src/core/tenant/field-fingerprints';
+import { folderValues } from '../../src/core/tenant/folder-values';
+import { changedFields, pulledState } from '../../src/core/tenant/pulled-state';
+import { filesHash, resourceTexts } from '../../src/core/tenant/resource-files';
+import { unchangedSincePull, writeResource } from '../../src/core/tenant/representation';
 
 const prompt = kindById('prompt');
 const detail: JsonObject = {

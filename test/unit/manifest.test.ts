@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { kindById } from '../../src/core/resources';
 import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { loadManifest, MANIFEST_FILE, readManifest, writeManifest, type Manifest, type PulledResource } from '../../src/core/tenant/manifest';
-import { folderValues, pulledState } from '../../src/core/tenant/representation';
+import { folderValues } from '../../src/core/tenant/folder-values';
+import { pulledState } from '../../src/core/tenant/pulled-state';
 
 const prompt = kindById('prompt');
 

@@ -11,7 +11,8 @@ import { planPromotion, previewPromotion, promote, pullIntoMemory } from '../../
 import { writeResource } from '../../src/core/tenant/representation';
 import { push } from '../../src/core/tenant/push';
 import { PushRefused } from '../../src/core/tenant/push-refused';
-import { fieldHashes, folderValues, KEPT_ON_SERVICE } from '../../src/core/tenant/representation';
+import { fieldHashes } from '../../src/core/tenant/field-fingerprints';
+import { folderValues, KEPT_ON_SERVICE } from '../../src/core/tenant/folder-values';
 import { startService, type RunningService } from '../service/server';
 
 type Detail = JsonObject & { id: number; name: string };

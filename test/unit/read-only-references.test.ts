@@ -9,7 +9,8 @@ import { localPlan, planPush } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
 import { push } from '../../src/core/tenant/push';
 import { READ_ONLY } from '../../src/core/tenant/read-only';
-import { pulledState, readResource, writeResource } from '../../src/core/tenant/representation';
+import { pulledState } from '../../src/core/tenant/pulled-state';
+import { readResource, writeResource } from '../../src/core/tenant/representation';
 import { useLocalService } from './local-service';
 
 const TENANT = 1;

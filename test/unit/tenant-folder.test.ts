@@ -10,7 +10,10 @@ import { localPlan } from '../../src/core/tenant/plan';
 import { requestOf } from '../../src/core/tenant/plan-text';
 import { PLAN_MARKER, planMarkdown } from '../../src/core/tenant/plan-markdown';
 import { problemOfText, problemText } from '../../src/core/tenant/folder-problems';
-import { fieldHashes, folderValues, KEPT_ON_SERVICE, readResource, resourceFiles, wireValue, writeResource } from '../../src/core/tenant/representation';
+import { fieldHashes } from '../../src/core/tenant/field-fingerprints';
+import { folderValues, KEPT_ON_SERVICE, wireValue } from '../../src/core/tenant/folder-values';
+import { resourceFiles } from '../../src/core/tenant/resource-files';
+import { readResource, writeResource } from '../../src/core/tenant/representation';
 
 const prompt = kindById('prompt');
 const integration = kindById('integration');

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Json } from '../../src/core/json';
 import { CREDENTIAL_MASK } from '../../src/core/credentials';
-import { KEPT_ON_SERVICE as M } from '../../src/core/tenant/representation';
+import { KEPT_ON_SERVICE as M } from '../../src/core/tenant/folder-values';
 import { hideUrlPasswords, restoreUrlPasswords, urlPasswordMarkers } from '../../src/core/url-credentials';
 
 const hidden = (text: string): Json => hideUrlPasswords(text, M);

@@ -11,7 +11,7 @@ import { folderLayout, type ResourceFileSet } from './folder-layout';
 import type { FolderProblem } from './folder-problems';
 import type { PromptTextField } from '../prompt-text';
 import type { PulledResource } from './manifest';
-import { filesHash, resourceFromTexts, textFile, textOfFile } from './representation';
+import { filesHash, resourceFromTexts, textFile, textOfFile } from './resource-files';
 import { ScanStatCache } from './scan-stat-cache';
 
 export interface LocalResource {

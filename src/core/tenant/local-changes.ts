@@ -26,7 +26,8 @@ import {
   valueProblems,
 } from './plan-problems';
 import { READ_ONLY } from './read-only';
-import { changedFields, filesHash, keepPulledNewlines } from './representation';
+import { changedFields, keepPulledNewlines } from './pulled-state';
+import { filesHash } from './resource-files';
 import { sendable } from './service-detail';
 
 /** A change the folder makes, before the service is asked: no conflicts known yet, no old values. */

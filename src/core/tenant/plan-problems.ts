@@ -14,7 +14,9 @@ import { jsonProblem, type FolderProblem } from './folder-problems';
 import type { LocalResource } from './folder-scan';
 import type { PulledResource } from './manifest';
 import { READ_ONLY, readOnlyHeld } from './read-only';
-import { folderShape, KEPT_ON_SERVICE, resolveKept, sameFingerprint, textFile, wireValue } from './representation';
+import { sameFingerprint } from './field-fingerprints';
+import { folderShape, KEPT_ON_SERVICE, resolveKept, wireValue } from './folder-values';
+import { textFile } from './resource-files';
 import type { ServiceNames } from './service-names';
 
 /** Reference fields that name a file of the folder (a resource created in the same push) instead of an id. */

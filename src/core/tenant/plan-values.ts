@@ -3,7 +3,7 @@ import { CREDENTIAL_MASK, credentialPaths } from '../credentials';
 import { isJsonObject, setAt, valueAt, type Json, type JsonObject } from '../json';
 import type { KindId } from '../resource-kind';
 import { hideUrlPasswords } from '../url-credentials';
-import { KEPT_ON_SERVICE } from './representation';
+import { KEPT_ON_SERVICE } from './folder-values';
 
 export interface FieldChange {
   field: string;

@@ -12,18 +12,11 @@ import { cacheLine, settled, statsDigest } from './file-stat-cache';
 import { readAll, type FolderIO } from './folder-io';
 import type { PulledResource } from './manifest';
 import { READ_ONLY } from './read-only';
-import {
-  changedFields,
-  fieldHashes,
-  filesHash,
-  filesOfTexts,
-  folderValues,
-  keepPulledNewlines,
-  readResource,
-  resourceFiles,
-  resourceTexts,
-  textFile,
-} from './representation';
+import { fieldHashes } from './field-fingerprints';
+import { folderValues } from './folder-values';
+import { changedFields, keepPulledNewlines } from './pulled-state';
+import { filesHash, filesOfTexts, resourceFiles, resourceTexts, textFile } from './resource-files';
+import { readResource } from './representation';
 import { nameOf, type Listed } from './tenant-listing';
 
 export interface KeptChange {

@@ -26,7 +26,10 @@ import { changedOnService, currentDetail } from './service-detail';
 import { planVerdict } from './plan-verdict';
 import { FolderRecord } from './push-record';
 import { fileReferences } from './plan-problems';
-import { fieldsNotTaken, folderShape, folderValues, pulledState, removeResource, resolveKept, shownAfterWrite, textFile, wireValue, writeResource } from './representation';
+import { fieldsNotTaken, folderShape, folderValues, resolveKept, shownAfterWrite, wireValue } from './folder-values';
+import { pulledState } from './pulled-state';
+import { textFile } from './resource-files';
+import { removeResource, writeResource } from './representation';
 import { PushRefused } from './push-refused';
 
 /** A field the service did not take as sent: reported as an error, naming the resource and the field. */

@@ -8,7 +8,7 @@ import { cacheLine, cacheText, parseCache, settled, statsDigest } from './file-s
 import type { FolderIO } from './folder-io';
 import type { ResourceFileSet } from './folder-layout';
 import type { PulledResource } from './manifest';
-import { textFile } from './representation';
+import { textFile } from './resource-files';
 
 interface Statted {
   entry: PulledResource;

@@ -8,7 +8,8 @@ import type { JsonObject } from '../json';
 import { kindOfSegment } from '../resources';
 import type { PulledResource } from './manifest';
 import { READ_ONLY } from './read-only';
-import { changedFields, folderValues } from './representation';
+import { folderValues } from './folder-values';
+import { changedFields } from './pulled-state';
 
 /** The service's current detail of a pulled resource; undefined when it is gone. */
 export async function currentDetail(

@@ -9,7 +9,9 @@ import type { ServiceClient } from '../client';
 import { type FolderIO } from './folder-io';
 import type { FolderProblem } from './folder-problems';
 import { isSafeEntry, loadManifest, writeManifest, type LoadedManifest, type PendingCreate } from './manifest';
-import { fieldsNotTaken, folderValues, pulledState, readResource, shownAfterWrite, writeResource } from './representation';
+import { fieldsNotTaken, folderValues, shownAfterWrite } from './folder-values';
+import { pulledState } from './pulled-state';
+import { readResource, writeResource } from './representation';
 import { ServiceNames } from './service-names';
 import { kindOfSegment } from '../resources';
 

@@ -12,7 +12,9 @@ import { isSafeEntry, loadManifest, MANIFEST_FILE, ManifestError, writeManifest,
 import { resourceBase, takenBases } from './resource-paths';
 import { currentDetail } from './service-detail';
 import { nameOf } from './tenant-listing';
-import { folderValues, pulledState, removeResource, writeResource } from './representation';
+import { folderValues } from './folder-values';
+import { pulledState } from './pulled-state';
+import { removeResource, writeResource } from './representation';
 
 export async function takeServiceVersion(client: ServiceClient, io: FolderIO, target: { segment: Segment; id: number }, options: { signal?: AbortSignal } = {}): Promise<void> {
   const loaded = await loadManifest(io);

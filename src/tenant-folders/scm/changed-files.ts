@@ -10,7 +10,7 @@ import { kindOfSegment } from '../../core/resources';
 import type { Segment } from '../../core/resource-kind';
 import type { Manifest, PulledResource } from '../../core/tenant/manifest';
 import type { LocalChange } from '../../core/tenant/local-changes';
-import { textFile } from '../../core/tenant/representation';
+import { textFile } from '../../core/tenant/resource-files';
 
 export type ChangeAction = 'create' | 'update' | 'delete' | 'conflict';
 

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { plain } from '../../core/plain-text';
 import { COMMANDS, registerCommand } from '../../commands';
 import type { Log } from '../../log';
-import type { ResourceName } from '../../core/tenant/promote';
+import type { ResourceName } from '../../core/tenant/promotion-matching';
 import { messageOf, plural } from '../../core/text';
 import { wholeTenant } from '../../core/changes';
 import { ChangeState } from './change-states';

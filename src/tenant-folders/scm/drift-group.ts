@@ -14,7 +14,8 @@ import { findDrift, type DriftChange, type Drifted } from '../../core/tenant/dri
 import type { FolderIO } from '../../core/tenant/folder-io';
 import { loadManifest, MANIFEST_FILE, type Manifest, type PulledResource } from '../../core/tenant/manifest';
 import { resourceBase, takenBases } from '../../core/tenant/resource-paths';
-import { folderValues, resourceFiles } from '../../core/tenant/representation';
+import { folderValues } from '../../core/tenant/folder-values';
+import { resourceFiles } from '../../core/tenant/resource-files';
 import { messageOf } from '../../core/text';
 import { ChangeState, diffCommand, serviceSideTitle } from './change-states';
 import { changedFiles, type ChangeAction, type ChangedFile } from './changed-files';

@@ -6,7 +6,8 @@ import type { ServiceClient } from '../../core/client';
 import { ServiceError } from '../../core/errors';
 import { kindOfSegment } from '../../core/resources';
 import type { Manifest } from '../../core/tenant/manifest';
-import { folderValues, resourceFiles } from '../../core/tenant/representation';
+import { folderValues } from '../../core/tenant/folder-values';
+import { resourceFiles } from '../../core/tenant/resource-files';
 import { pulledResourceOf } from './changed-files';
 
 /** The service's version of a file; undefined for a file of no pulled resource, or of one deleted on the service. */

@@ -1,6 +1,6 @@
 import { isResourceId } from '../../core/references';
 import { isTenantSegment, TENANT_SEGMENTS } from '../../core/resources';
-import type { ResourceName } from '../../core/tenant/promote';
+import type { ResourceName } from '../../core/tenant/promotion-matching';
 import { isJsonObject } from '../../core/json';
 
 /** A tenant on a connection: one side of a comparison. */

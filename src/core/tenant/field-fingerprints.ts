@@ -1,0 +1,56 @@
+/**
+ * What a manifest keeps of a field's value: a fingerprint of its canonical JSON, so that a plan tells which fields
+ * changed since the pull without the folder keeping the pulled values themselves.
+ */
+import { hash } from 'node:crypto';
+import type { Json, JsonObject } from '../json';
+
+/** JSON with sorted keys, so a reordered object is the same value. A primitive (most fields) costs one call. */
+function canonical(value: Json): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  return `{${Object.keys(value)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonical(value[key] as Json)}`)
+    .join(',')}}`;
+}
+
+// One-shot hashing: a pull fingerprints every field of every resource, and a Hash object each costs more than the hash.
+// The digest's first bytes as a string of their own: a slice of the whole hex digest would keep all of it in memory,
+// for every field of every entry a pull holds.
+const digest = (text: string): string => hash('sha256', text, 'buffer').toString('hex', 0, 8);
+
+/** A value kept as itself (`=` and its JSON) is short and holds no space or `:`, which separate a manifest's pairs. */
+const LITERAL = /^[^\s:]{1,24}$/;
+
+/**
+ * What a manifest keeps of one field's value: its canonical JSON itself when short (most fields: a number, null, a
+ * short name), else a hash of it. Folders pulled before fingerprints were kept as themselves hold only hashes.
+ */
+function fingerprint(text: string): string {
+  return text.length <= 24 && LITERAL.test(text) ? `=${text}` : digest(text);
+}
+
+/** What a manifest keeps of one field's value: its fingerprint. */
+export function fieldFingerprint(value: Json): string {
+  return fingerprint(canonical(value));
+}
+
+/** Whether a field's value is the one a manifest's fingerprint was taken of. */
+export function sameFingerprint(kept: string | undefined, value: Json): boolean {
+  if (kept === undefined) return false;
+  const text = canonical(value);
+  return kept.startsWith('=') ? kept === `=${text}` : kept === digest(text);
+}
+
+/** One fingerprint per field: what a manifest keeps of the pulled state, telling which fields changed since. */
+export function fieldHashes(values: JsonObject): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const field of Object.keys(values)) fields[field] = fieldFingerprint(values[field] as Json);
+  return fields;
+}
+
+/** Whether two values are the same JSON, an object's keys in any order. */
+export function sameValue(a: Json | undefined, b: Json | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : canonical(a) === canonical(b);
+}
