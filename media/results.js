@@ -13,11 +13,15 @@ const saved = vscode.getState() || {};
 const state = { picked: Array.isArray(saved.picked) ? saved.picked : [], focus: saved.focus, draft: saved.draft };
 
 function pickBoxes() {
-  return Array.from(document.querySelectorAll('input[data-role="pick"]')).filter((box) => box instanceof HTMLInputElement);
+  return Array.from(document.querySelectorAll('input[data-role="pick"]')).filter(
+    (box) => box instanceof HTMLInputElement,
+  );
 }
 
 function pickedRuns() {
-  return pickBoxes().filter((box) => box.checked).map((box) => box.dataset.run);
+  return pickBoxes()
+    .filter((box) => box.checked)
+    .map((box) => box.dataset.run);
 }
 
 /** Compare works on exactly two runs. */
@@ -92,7 +96,10 @@ function jsonProblem(form) {
   try {
     value = JSON.parse(json);
   } catch (error) {
-    return { field: 'json', message: `${name} must be a JSON object: ${error instanceof Error ? error.message : String(error)}.` };
+    return {
+      field: 'json',
+      message: `${name} must be a JSON object: ${error instanceof Error ? error.message : String(error)}.`,
+    };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { field: 'json', message: `${name} must be a JSON object such as {"name": "value"}.` };
@@ -159,7 +166,12 @@ document.addEventListener('submit', (event) => {
     fieldOf(form, problem.field).focus();
     return;
   }
-  vscode.postMessage({ type: 'runInputs', formId: form.dataset.form, text: fieldOf(form, 'text').value, json: fieldOf(form, 'json').value });
+  vscode.postMessage({
+    type: 'runInputs',
+    formId: form.dataset.form,
+    text: fieldOf(form, 'text').value,
+    json: fieldOf(form, 'json').value,
+  });
 });
 
 document.addEventListener('keydown', (event) => {
@@ -214,8 +226,9 @@ function restore() {
   vscode.setState(state);
   // Only while the page has focus, so a page rendered while the user works elsewhere never takes it.
   if (focused || !focus || !document.hasFocus()) return;
-  const target = Array.from(document.querySelectorAll('button[data-action]')).find((b) =>
-    b.dataset.action === focus.action && b.dataset.run === focus.run && b.dataset.field === focus.field);
+  const target = Array.from(document.querySelectorAll('button[data-action]')).find(
+    (b) => b.dataset.action === focus.action && b.dataset.run === focus.run && b.dataset.field === focus.field,
+  );
   if (target instanceof HTMLButtonElement && !target.disabled) target.focus();
 }
 

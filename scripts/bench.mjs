@@ -24,9 +24,13 @@ try {
   process.exit(2);
 }
 
-const bench = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'test', 'bench', 'main.js'), ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  cwd: repoRoot,
-  env: { ...process.env, CONVAI_CODE_SERVER: codeServer, CONVAI_BENCH_UNDICI_BUNDLE: undiciBundle },
-});
+const bench = spawnSync(
+  process.execPath,
+  [path.join(repoRoot, 'out', 'test', 'bench', 'main.js'), ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+    cwd: repoRoot,
+    env: { ...process.env, CONVAI_CODE_SERVER: codeServer, CONVAI_BENCH_UNDICI_BUNDLE: undiciBundle },
+  },
+);
 process.exit(bench.status ?? 2);

@@ -26,7 +26,10 @@ const undiciSubset = path.join(root, 'src/http/undici-subset.js');
  * undici in dist/undici.js, loaded at the first request (src/core/http.ts).
  * @type {import('esbuild').Plugin}
  */
-const undiciApart = { name: 'undici', setup: (b) => b.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true })) };
+const undiciApart = {
+  name: 'undici',
+  setup: (b) => b.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true })),
+};
 
 /**
  * re2js, the pattern engine of prompt tests, in dist/re2js.js, loaded at the first pattern (src/core/pattern.ts):
@@ -34,14 +37,20 @@ const undiciApart = { name: 'undici', setup: (b) => b.onResolve({ filter: /^undi
  * runs no prompt test never needs to read it.
  * @type {import('esbuild').Plugin}
  */
-const re2jsApart = { name: 're2js', setup: (b) => b.onResolve({ filter: /^re2js$/ }, () => ({ path: './re2js.js', external: true })) };
+const re2jsApart = {
+  name: 're2js',
+  setup: (b) => b.onResolve({ filter: /^re2js$/ }, () => ({ path: './re2js.js', external: true })),
+};
 
 /**
  * jsonc-parser in dist/jsonc.js, loaded at the first JSON text parsed with positions (src/core/jsonc.ts): about 18 KB
  * that activation never runs, in the extension only; the command-line tool keeps it in its bundle.
  * @type {import('esbuild').Plugin}
  */
-const jsoncApart = { name: 'jsonc', setup: (b) => b.onResolve({ filter: /^jsonc-parser$/ }, () => ({ path: './jsonc.js', external: true })) };
+const jsoncApart = {
+  name: 'jsonc',
+  setup: (b) => b.onResolve({ filter: /^jsonc-parser$/ }, () => ({ path: './jsonc.js', external: true })),
+};
 
 /**
  * The compiled schemas in dist/validators.js, loaded at the first check (src/core/validation.ts): about 90 KB that
@@ -49,7 +58,11 @@ const jsoncApart = { name: 'jsonc', setup: (b) => b.onResolve({ filter: /^jsonc-
  * document is edited or saved. They share nothing with the bundles but ajv's runtime helpers, which are small.
  * @type {import('esbuild').Plugin}
  */
-const validatorsApart = { name: 'validators', setup: (b) => b.onResolve({ filter: /\/generated\/validators$/ }, () => ({ path: './validators.js', external: true })) };
+const validatorsApart = {
+  name: 'validators',
+  setup: (b) =>
+    b.onResolve({ filter: /\/generated\/validators$/ }, () => ({ path: './validators.js', external: true })),
+};
 
 /**
  * The flow map (its panel, reading a map and the map's core) in dist/flow-map.js, loaded at the first map
@@ -59,7 +72,12 @@ const validatorsApart = { name: 'validators', setup: (b) => b.onResolve({ filter
  */
 const flowMapApart = {
   name: 'flow-map',
-  setup: (b) => b.onResolve({ filter: /^\.\/opened$/ }, (args) => (args.importer.endsWith(path.join('flow-map', 'register.ts')) ? { path: './flow-map.js', external: true } : undefined)),
+  setup: (b) =>
+    b.onResolve({ filter: /^\.\/opened$/ }, (args) =>
+      args.importer.endsWith(path.join('flow-map', 'register.ts'))
+        ? { path: './flow-map.js', external: true }
+        : undefined,
+    ),
 };
 
 /**
@@ -115,7 +133,12 @@ function sharedWithExtension(inExtension) {
  */
 const resultsRenderApart = {
   name: 'results-render',
-  setup: (b) => b.onResolve({ filter: /^\.\/render$/ }, (args) => (args.importer.endsWith(path.join('operations', 'panel.ts')) ? { path: './results-render.js', external: true } : undefined)),
+  setup: (b) =>
+    b.onResolve({ filter: /^\.\/render$/ }, (args) =>
+      args.importer.endsWith(path.join('operations', 'panel.ts'))
+        ? { path: './results-render.js', external: true }
+        : undefined,
+    ),
 };
 
 // undici waits in a file of its own until the first request, the schemas until the first check and re2js until the
@@ -166,12 +189,33 @@ await build({
   },
 });
 // The writer worker's script, beside both bundles that start it (src/core/tenant/writer-worker.ts).
-await build({ ...common, entryPoints: [path.join(root, 'src/core/tenant/writer-worker-script.ts')], outfile: path.join(root, 'dist/writer-worker-script.js') });
+await build({
+  ...common,
+  entryPoints: [path.join(root, 'src/core/tenant/writer-worker-script.ts')],
+  outfile: path.join(root, 'dist/writer-worker-script.js'),
+});
 // These three are shared by the extension and the command-line tool; dist/jsonc.js is the extension's alone.
 await build({ ...common, entryPoints: [undiciSubset], outfile: path.join(root, 'dist/undici.js') });
-await build({ ...common, stdin: { contents: "export * from 're2js';", resolveDir: root, sourcefile: 're2js.js', loader: 'js' }, outfile: path.join(root, 'dist/re2js.js') });
-await build({ ...common, entryPoints: [path.join(root, 'src/core/generated/validators.ts')], outfile: path.join(root, 'dist/validators.js') });
-await build({ ...common, stdin: { contents: "module.exports = require('jsonc-parser');", resolveDir: root, sourcefile: 'jsonc.js', loader: 'js' }, outfile: path.join(root, 'dist/jsonc.js') });
+await build({
+  ...common,
+  stdin: { contents: "export * from 're2js';", resolveDir: root, sourcefile: 're2js.js', loader: 'js' },
+  outfile: path.join(root, 'dist/re2js.js'),
+});
+await build({
+  ...common,
+  entryPoints: [path.join(root, 'src/core/generated/validators.ts')],
+  outfile: path.join(root, 'dist/validators.js'),
+});
+await build({
+  ...common,
+  stdin: {
+    contents: "module.exports = require('jsonc-parser');",
+    resolveDir: root,
+    sourcefile: 'jsonc.js',
+    loader: 'js',
+  },
+  outfile: path.join(root, 'dist/jsonc.js'),
+});
 
 // The flow map page's script with its layout library, for the browser: only the map's webview loads it, so neither
 // activation nor the extension host's budget pays for it (docs/performance.md gives it a budget of its own).
@@ -193,7 +237,9 @@ await build({
   entryPoints: [path.join(root, 'src/cli.ts')],
   outfile: path.join(root, 'dist/cli-main.js'),
   // `convai --version` (src/cli/version.ts).
-  define: { CONVAI_CLI_VERSION: JSON.stringify(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version) },
+  define: {
+    CONVAI_CLI_VERSION: JSON.stringify(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version),
+  },
   plugins: [undiciApart, validatorsApart, re2jsApart],
 });
 // What `convai` runs: node's compile cache turned on, then dist/cli-main.js required (src/cli-start.ts).
@@ -210,7 +256,13 @@ writeFolderSchemas(path.join(root, 'schemas'), path.join(root, 'dist', 'schemas'
 
 // A full compile into an empty out/ leaves no stale output of deleted sources.
 rmSync(path.join(root, 'out'), { recursive: true, force: true });
-const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', root], { stdio: 'inherit' });
+const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', root], {
+  stdio: 'inherit',
+});
 // The page's script is checked apart, against the browser's types, which the extension's code must not see.
-const page = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'src/flow-map/webview')], { stdio: 'inherit' });
+const page = spawnSync(
+  process.execPath,
+  [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'src/flow-map/webview')],
+  { stdio: 'inherit' },
+);
 process.exit((tsc.status ?? 1) || (page.status ?? 1));

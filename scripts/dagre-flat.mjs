@@ -16,7 +16,10 @@ export const dagreFlatGraphs = {
   setup(b) {
     b.onLoad({ filter: /[\\/]@dagrejs[\\/]dagre[\\/]lib[\\/]position[\\/]bk\.js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8');
-      if (source.split(call).length !== 2) throw new Error(`${args.path} no longer calls ${call} once: check whether dagre still needs scripts/dagre-flat.mjs`);
+      if (source.split(call).length !== 2)
+        throw new Error(
+          `${args.path} no longer calls ${call} once: check whether dagre still needs scripts/dagre-flat.mjs`,
+        );
       return { contents: source.replace(call, skipped), loader: 'js' };
     });
   },

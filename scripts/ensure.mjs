@@ -3,7 +3,17 @@
 // npm dependencies, the Debian packages the tests need, and code-server in an ignored cache folder.
 // Plain JS because it runs before anything is compiled; shared by scripts/test.mjs and scripts/start.mjs.
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +42,11 @@ const ripgrepCacheFile = path.join(
  * @param {{ cwd?: string, env?: NodeJS.ProcessEnv }} [options]
  */
 export function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { stdio: 'inherit', cwd: options.cwd ?? repoRoot, env: options.env ?? process.env });
+  const result = spawnSync(command, args, {
+    stdio: 'inherit',
+    cwd: options.cwd ?? repoRoot,
+    env: options.env ?? process.env,
+  });
   if (result.error) throw new Error(`${command} could not start: ${result.error.message}`);
   if (result.status !== 0) {
     throw new Error(`${command} ${args.join(' ')} failed (${result.signal ?? `exit code ${result.status}`})`);
@@ -129,7 +143,9 @@ export function ensureCodeServer() {
   seedRipgrepCache();
   mkdirSync(codeServerDir, { recursive: true });
   writeFileSync(path.join(codeServerDir, 'package.json'), '{"name":"cs-cache","private":true}\n');
-  console.log(`Installing code-server@${codeServerVersion} into ${path.relative(repoRoot, codeServerDir)} (about a minute)…`);
+  console.log(
+    `Installing code-server@${codeServerVersion} into ${path.relative(repoRoot, codeServerDir)} (about a minute)…`,
+  );
   run(
     'npm',
     [

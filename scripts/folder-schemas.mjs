@@ -9,7 +9,13 @@ import path from 'node:path';
 /** Fields the service sets; a folder file leaves them out (src/core/resource-table.ts marks them serviceOwned). */
 const SERVICE_OWNED = new Set(['tenant_id', 'number', 'status', 'ai_actions', 'auth_token', 'booked_package']);
 /** Reference fields and what they name (src/core/references.ts). */
-const REFERENCES = { next_prompt_id: 'ai_prompts', exit_prompt_id: 'ai_prompts', ai_prompt_id: 'ai_prompts', parent_id: 'intents', integration_id: 'integrations' };
+const REFERENCES = {
+  next_prompt_id: 'ai_prompts',
+  exit_prompt_id: 'ai_prompts',
+  ai_prompt_id: 'ai_prompts',
+  parent_id: 'intents',
+  integration_id: 'integrations',
+};
 const TEXT_FIELDS = ['user_prompt', 'system', 'assistant'];
 const KINDS = ['integrations', 'ai_prompts', 'ai_functions', 'ai_actions', 'agents', 'intents', 'datasources'];
 
@@ -37,23 +43,37 @@ function folderSchema(schema, segment, functionDefinition) {
   for (const [field, property] of Object.entries(schema.properties ?? {})) {
     if (SERVICE_OWNED.has(field)) continue;
     if (field === 'id') {
-      properties.id = { ...property, description: 'The resource\'s id on the service. Leave it out in a new file: the push creates the resource and writes its id here.' };
+      properties.id = {
+        ...property,
+        description:
+          "The resource's id on the service. Leave it out in a new file: the push creates the resource and writes its id here.",
+      };
     } else if (field in REFERENCES) {
       const target = REFERENCES[/** @type {keyof typeof REFERENCES} */ (field)];
       properties[field] = {
         ...property,
         type: ['integer', 'null', 'string'],
         pattern: `^${target}/[^/]+\\.json$`,
-        description: `${property.description ?? ''} In a tenant folder also the path of a resource file of the folder, such as "${target}/welcome.json", for one the same push creates; the push writes its id here.`.trim(),
+        description:
+          `${property.description ?? ''} In a tenant folder also the path of a resource file of the folder, such as "${target}/welcome.json", for one the same push creates; the push writes its id here.`.trim(),
       };
     } else if (segment === 'ai_prompts' && TEXT_FIELDS.includes(field)) {
-      properties[field] = { ...property, description: `${property.description ?? ''} In a tenant folder it usually lives in the sibling file <name>.${field}.md; a value here wins.`.trim() };
+      properties[field] = {
+        ...property,
+        description:
+          `${property.description ?? ''} In a tenant folder it usually lives in the sibling file <name>.${field}.md; a value here wins.`.trim(),
+      };
     } else if (segment === 'ai_prompts' && field === 'settings') {
-      properties[field] = { title: property.title, description: 'The prompt\'s settings as the JSON they hold (sent to the service as JSON text).', type: ['object', 'string', 'null'] };
+      properties[field] = {
+        title: property.title,
+        description: "The prompt's settings as the JSON they hold (sent to the service as JSON text).",
+        type: ['object', 'string', 'null'],
+      };
     } else if (segment === 'ai_prompts' && field === 'function_defs') {
       properties[field] = {
         title: property.title,
-        description: 'The functions the AI may call while this prompt runs, as a JSON array (sent to the service as JSON text). Each name must be unique.',
+        description:
+          'The functions the AI may call while this prompt runs, as a JSON array (sent to the service as JSON text). Each name must be unique.',
         type: ['array', 'string', 'null'],
         items: functionDefinition,
       };
@@ -61,7 +81,12 @@ function folderSchema(schema, segment, functionDefinition) {
       properties[field] = property;
     }
   }
-  return { ...without(schema, '$id'), $id: `https://convai.dev/schemas/folder/${segment}.schema.json`, description: `${schema.description ?? ''} (a file of a pulled tenant folder)`.trim(), properties };
+  return {
+    ...without(schema, '$id'),
+    $id: `https://convai.dev/schemas/folder/${segment}.schema.json`,
+    description: `${schema.description ?? ''} (a file of a pulled tenant folder)`.trim(),
+    properties,
+  };
 }
 
 /**
@@ -71,9 +96,17 @@ function folderSchema(schema, segment, functionDefinition) {
  */
 export function writeFolderSchemas(schemaDir, outDir) {
   mkdirSync(outDir, { recursive: true });
-  const functionDefinition = without(readSchema(path.join(schemaDir, 'function_definition.schema.json')), '$schema', '$id');
+  const functionDefinition = without(
+    readSchema(path.join(schemaDir, 'function_definition.schema.json')),
+    '$schema',
+    '$id',
+  );
   for (const segment of KINDS) {
-    const schema = folderSchema(readSchema(path.join(schemaDir, `${segment}.schema.json`)), segment, functionDefinition);
+    const schema = folderSchema(
+      readSchema(path.join(schemaDir, `${segment}.schema.json`)),
+      segment,
+      functionDefinition,
+    );
     writeFileSync(path.join(outDir, `${segment}.schema.json`), `${JSON.stringify(schema, null, 2)}\n`);
   }
 }

@@ -22,7 +22,13 @@ export function vsixPath() {
 export function packageExtension({ build }) {
   if (build) run(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs')]);
   const vsix = vsixPath();
-  run(process.execPath, [path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', vsix]);
+  run(process.execPath, [
+    path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'),
+    'package',
+    '--no-dependencies',
+    '--out',
+    vsix,
+  ]);
   return vsix;
 }
 
@@ -59,15 +65,23 @@ export function packageCli() {
     for (const file of CLI_FILES) copyFileSync(path.join(repoRoot, 'dist', file), path.join(staging, 'dist', file));
     copyFileSync(path.join(repoRoot, 'LICENSE'), path.join(staging, 'LICENSE'));
     writeFileSync(path.join(staging, 'README.md'), CLI_README);
-    writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify({
-      name: 'convai-cli',
-      version,
-      description: 'Tenant folders and prompt test suites of a Conversational AI Configuration Service, from a terminal or CI.',
-      license,
-      bin: { convai: 'dist/cli.js' },
-      files: CLI_FILES.map((file) => `dist/${file}`),
-      engines: { node: '>=20' },
-    }, null, 2)}\n`);
+    writeFileSync(
+      path.join(staging, 'package.json'),
+      `${JSON.stringify(
+        {
+          name: 'convai-cli',
+          version,
+          description:
+            'Tenant folders and prompt test suites of a Conversational AI Configuration Service, from a terminal or CI.',
+          license,
+          bin: { convai: 'dist/cli.js' },
+          files: CLI_FILES.map((file) => `dist/${file}`),
+          engines: { node: '>=20' },
+        },
+        null,
+        2,
+      )}\n`,
+    );
     run('npm', ['pack', '--silent', '--pack-destination', staging], { cwd: staging });
     const tgz = path.join(repoRoot, `convai-cli-${version}.tgz`);
     renameSync(path.join(staging, `convai-cli-${version}.tgz`), tgz);

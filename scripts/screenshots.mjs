@@ -15,7 +15,9 @@ const suite = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'test.
   env: { ...process.env, CONVAI_SCREENSHOTS: folder },
 });
 if (suite.status !== 0) {
-  console.error('The UI suite failed, so media/screenshots/ may mix old and new pictures (git checkout media/screenshots undoes them).');
+  console.error(
+    'The UI suite failed, so media/screenshots/ may mix old and new pictures (git checkout media/screenshots undoes them).',
+  );
   process.exit(suite.status ?? 1);
 }
 
@@ -24,7 +26,9 @@ const docs = readdirSync(path.join(repoRoot, 'docs'), { recursive: true, encodin
   .map((name) => path.join('docs', name));
 const shown = new Set(
   ['README.md', 'package.json', ...docs].flatMap((file) =>
-    [...readFileSync(path.join(repoRoot, file), 'utf8').matchAll(/media\/screenshots\/([\w-]+\.png)/g)].map(([, name]) => String(name)),
+    [...readFileSync(path.join(repoRoot, file), 'utf8').matchAll(/media\/screenshots\/([\w-]+\.png)/g)].map(
+      ([, name]) => String(name),
+    ),
   ),
 );
 const stale = [...shown].filter((name) => {
@@ -32,7 +36,9 @@ const stale = [...shown].filter((name) => {
   return !existsSync(file) || statSync(file).mtimeMs < started;
 });
 if (stale.length > 0) {
-  console.error(`No UI test wrote these pictures, which the README, docs/ or the walkthrough shows: ${stale.join(', ')}`);
+  console.error(
+    `No UI test wrote these pictures, which the README, docs/ or the walkthrough shows: ${stale.join(', ')}`,
+  );
   process.exit(1);
 }
 console.log(`media/screenshots/: ${[...shown].sort().join(', ')} written.`);

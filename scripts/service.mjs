@@ -20,7 +20,9 @@ await build({
   logLevel: 'warning',
 });
 
-const child = spawn(process.execPath, ['--enable-source-maps', outfile, ...process.argv.slice(2)], { stdio: 'inherit' });
+const child = spawn(process.execPath, ['--enable-source-maps', outfile, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   process.on(signal, () => child.kill(signal));
 }

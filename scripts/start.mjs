@@ -35,7 +35,12 @@ const vsix = installed ? packageExtension({ build: false }) : undefined;
 
 /** @type {{ startService: (o: { port?: number, adminToken: string, duplicateNames?: boolean, largeTenant?: boolean }) => Promise<{ url: string, adminToken: string, tenantTokens: { id: number, name: string, token: string }[], close(): Promise<void> }> }} */
 const { startService } = require(path.join(repoRoot, 'out', 'test', 'service', 'server.js'));
-const service = await startService({ port: Number(process.env.CONVAI_SERVICE_PORT ?? 0), adminToken: `admin-${randomBytes(8).toString('hex')}`, duplicateNames, largeTenant });
+const service = await startService({
+  port: Number(process.env.CONVAI_SERVICE_PORT ?? 0),
+  adminToken: `admin-${randomBytes(8).toString('hex')}`,
+  duplicateNames,
+  largeTenant,
+});
 
 mkdirSync(workspace, { recursive: true });
 writeFileSync(
@@ -48,7 +53,7 @@ writeFileSync(
     '- `acme-support/`: the sample tenant, pulled afresh at every `npm start` (the service starts afresh too);',
     '  edit a file and see it in the Source Control view, then Plan Push.',
     '- `order-triage.prompttest.json`: a prompt test suite; run it from the Testing view (step 4 of the tour in the',
-    '  repository\'s README).',
+    "  repository's README).",
     '',
   ].join('\n'),
 );
@@ -62,14 +67,24 @@ const { pullTenant } = require(path.join(repoRoot, 'out', 'src', 'core', 'tenant
 /** @type {{ DiskFolder: new (root: string) => unknown }} */
 const { DiskFolder } = require(path.join(repoRoot, 'out', 'src', 'core', 'tenant', 'disk-folder.js'));
 const sampleClient = new ServiceClient({ baseUrl: service.url, token: () => service.adminToken });
-await pullTenant(sampleClient, new DiskFolder(sampleFolder), { connection: 'local', baseUrl: service.url, tenantId: 1 });
+await pullTenant(sampleClient, new DiskFolder(sampleFolder), {
+  connection: 'local',
+  baseUrl: service.url,
+  tenantId: 1,
+});
 await sampleClient.close();
 // The suite of the README's tour (step 4), the same text the UI test of that step runs.
 /** @type {{ SAMPLE_SUITE_FILE: string, sampleSuiteText: (connection: string) => string }} */
-const { SAMPLE_SUITE_FILE, sampleSuiteText } = require(path.join(repoRoot, 'out', 'test', 'service', 'sample-suite.js'));
+const { SAMPLE_SUITE_FILE, sampleSuiteText } = require(
+  path.join(repoRoot, 'out', 'test', 'service', 'sample-suite.js'),
+);
 writeFileSync(path.join(workspace, SAMPLE_SUITE_FILE), sampleSuiteText('local'));
 // What a user would want: auto-save does not try to upload every keystroke to the service.
-const settings = { 'convai.connections': [{ name: 'local', baseUrl: service.url }], 'git.openRepositoryInParentFolders': 'never', 'files.autoSave': 'off' };
+const settings = {
+  'convai.connections': [{ name: 'local', baseUrl: service.url }],
+  'git.openRepositoryInParentFolders': 'never',
+  'files.autoSave': 'off',
+};
 const env = {
   CONVAI_START_CONNECTION: JSON.stringify({ name: 'local', baseUrl: service.url, token: service.adminToken }),
   CONVAI_START_WALKTHROUGH_MARKER: path.join(cacheDir, 'walkthrough-shown'),
@@ -78,8 +93,12 @@ const env = {
 console.log(`ConvAI local service: ${service.url}`);
 console.log(`  admin token: ${service.adminToken}`);
 for (const tenant of service.tenantTokens) console.log(`  tenant ${tenant.id} (${tenant.name}) token: ${tenant.token}`);
-console.log('The connection "local" to it is set up already, with the admin token: VS Code opens on the ConvAI view, which');
-console.log('browses it (the first time, beside the Get Started walkthrough). The tokens are for the command-line tool');
+console.log(
+  'The connection "local" to it is set up already, with the admin token: VS Code opens on the ConvAI view, which',
+);
+console.log(
+  'browses it (the first time, beside the Get Started walkthrough). The tokens are for the command-line tool',
+);
 console.log('(CONVAI_TOKEN) and your own requests.');
 
 /** @type {() => Promise<void>} */
@@ -98,7 +117,10 @@ if (desktop) {
   } else {
     extensionArgs.push(`--extensionDevelopmentPath=${repoRoot}`);
   }
-  const child = spawn('code', ['--new-window', '--user-data-dir', userDataDir, ...extensionArgs, workspace], { stdio: 'inherit', env: { ...process.env, ...env } });
+  const child = spawn('code', ['--new-window', '--user-data-dir', userDataDir, ...extensionArgs, workspace], {
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
   stopEditor = async () => void child.kill();
   console.log('Opened VS Code with the extension loaded. Press Ctrl+C to stop the local service.');
 } else {
@@ -116,7 +138,9 @@ if (desktop) {
   const payload = vsix ? undefined : harness.developmentPayload(server, repoRoot);
   stopEditor = () => server.close();
   console.log('');
-  console.log(`Open this URL in a browser (VS Code with the ConvAI extension ${vsix ? `installed from ${path.basename(vsix)}` : 'loaded from source'}):`);
+  console.log(
+    `Open this URL in a browser (VS Code with the ConvAI extension ${vsix ? `installed from ${path.basename(vsix)}` : 'loaded from source'}):`,
+  );
   console.log(`  ${harness.workbenchUrl(server, payload)}`);
   console.log('Press Ctrl+C to stop code-server and the local service.');
 }

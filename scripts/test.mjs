@@ -7,7 +7,8 @@ import path from 'node:path';
 import { ensureCodeServer, ensureNodeModules, ensureSystemPackages, repoRoot, run } from './ensure.mjs';
 
 const suites = process.argv.slice(2);
-const needsCodeServer = suites.length === 0 || ['integration', 'ui', 'installed'].some((suite) => suites.includes(suite));
+const needsCodeServer =
+  suites.length === 0 || ['integration', 'ui', 'installed'].some((suite) => suites.includes(suite));
 
 /**
  * @template T
@@ -41,10 +42,14 @@ try {
 
 // The folders' stamps the tests' pulls and plans keep go with the run, not into the user's cache.
 const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'convai-test-cache-'));
-const suiteRunner = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'test', 'harness', 'run-suites.js'), ...suites], {
-  stdio: 'inherit',
-  cwd: repoRoot,
-  env: { ...process.env, CONVAI_CACHE_DIR: cacheDir, ...(codeServer ? { CONVAI_CODE_SERVER: codeServer } : {}) },
-});
+const suiteRunner = spawnSync(
+  process.execPath,
+  [path.join(repoRoot, 'out', 'test', 'harness', 'run-suites.js'), ...suites],
+  {
+    stdio: 'inherit',
+    cwd: repoRoot,
+    env: { ...process.env, CONVAI_CACHE_DIR: cacheDir, ...(codeServer ? { CONVAI_CODE_SERVER: codeServer } : {}) },
+  },
+);
 rmSync(cacheDir, { recursive: true, force: true });
 process.exit(suiteRunner.status ?? 1);

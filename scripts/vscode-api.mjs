@@ -13,7 +13,9 @@ import path from 'node:path';
  */
 export function vscodeApiNames(root) {
   const declarations = readFileSync(path.join(root, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8');
-  const names = [...declarations.matchAll(/^\texport (?:declare )?(?:class|enum|namespace|const|let|var|function) (\w+)/gm)].map((match) => match[1]);
+  const names = [
+    ...declarations.matchAll(/^\texport (?:declare )?(?:class|enum|namespace|const|let|var|function) (\w+)/gm),
+  ].map((match) => match[1]);
   return [...new Set(names)];
 }
 
@@ -26,7 +28,10 @@ export function vscodeApiOnce(root) {
     name: 'vscode-api-once',
     setup(build) {
       build.onResolve({ filter: /^vscode$/ }, (args) =>
-        args.namespace === 'vscode-api' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-api' });
+        args.namespace === 'vscode-api'
+          ? { path: 'vscode', external: true }
+          : { path: 'vscode', namespace: 'vscode-api' },
+      );
       build.onLoad({ filter: /.*/, namespace: 'vscode-api' }, () => ({
         contents: `import api from 'vscode';\nexport const { ${vscodeApiNames(root).join(', ')} } = api;\n`,
         loader: 'js',

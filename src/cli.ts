@@ -8,7 +8,8 @@ import { terminalProgress } from './cli/progress';
 
 // A reader that stops early (`plan | head`) must neither stop a push midway nor end it with a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') process.stderr.write(`The output could not be written (${error.message}); check where stdout goes.\n`);
+  if (error.code !== 'EPIPE')
+    process.stderr.write(`The output could not be written (${error.message}); check where stdout goes.\n`);
 });
 
 void main(process.argv.slice(2), {

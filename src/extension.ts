@@ -27,7 +27,10 @@ export interface ConvaiApi {
  */
 export function activate(context: vscode.ExtensionContext): ConvaiApi {
   const log = new Log();
-  context.subscriptions.push(log, registerCommand(log, COMMANDS.showLog, () => log.show()));
+  context.subscriptions.push(
+    log,
+    registerCommand(log, COMMANDS.showLog, () => log.show()),
+  );
   const version = (context.extension.packageJSON as { version?: string }).version ?? 'unknown';
   log.for('main').info(`ConvAI Config ${version} activated in VS Code ${vscode.version} (${vscode.env.appHost}).`);
   try {

@@ -16,7 +16,9 @@ exports.activate = async function activate() {
   try {
     await vscode.commands.executeCommand('convai.addConnection', JSON.parse(raw));
   } catch (error) {
-    void vscode.window.showWarningMessage(`npm start could not add the connection "local": ${error instanceof Error ? error.message : String(error)}`);
+    void vscode.window.showWarningMessage(
+      `npm start could not add the connection "local": ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const marker = process.env.CONVAI_START_WALKTHROUGH_MARKER;
   if (marker) await land(marker);
@@ -34,5 +36,8 @@ async function land(marker) {
   const walkthrough = walkthroughs?.[0]?.id;
   if (!walkthrough) return;
   await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION}#${walkthrough}`, false);
-  fs.writeFileSync(marker, `The walkthrough ${EXTENSION}#${walkthrough} was shown by npm start; delete this file to see it again.\n`);
+  fs.writeFileSync(
+    marker,
+    `The walkthrough ${EXTENSION}#${walkthrough} was shown by npm start; delete this file to see it again.\n`,
+  );
 }

@@ -16,7 +16,10 @@ function parseProblem(error: unknown, command: Command): UsageError {
 
 function takesValue(arg: string, options: Options): boolean {
   if (arg.startsWith('--')) return options[arg.slice(2)]?.type === 'string';
-  return /^-[^-]$/.test(arg) && Object.values(options).some((option) => option.short === arg.slice(1) && option.type === 'string');
+  return (
+    /^-[^-]$/.test(arg) &&
+    Object.values(options).some((option) => option.short === arg.slice(1) && option.type === 'string')
+  );
 }
 
 /**
@@ -39,21 +42,34 @@ function negativeValuesJoined(args: readonly string[], options: Options): string
 }
 
 /** A flag given twice keeps neither silently: a script that adds `--shard 2/4` to a line holding `--shard 1/4` runs the wrong part. */
-function refuseRepeats(tokens: NonNullable<ReturnType<typeof parseArgs>['tokens']>, options: Options, command: Command): void {
+function refuseRepeats(
+  tokens: NonNullable<ReturnType<typeof parseArgs>['tokens']>,
+  options: Options,
+  command: Command,
+): void {
   const seen = new Map<string, string | boolean>();
   for (const token of tokens) {
     if (token.kind !== 'option' || options[token.name]?.multiple) continue;
     const value = token.value ?? true;
     const first = seen.get(token.name);
     if (first === undefined) seen.set(token.name, value);
-    else if (first !== value) throw new UsageError(`${command.name}: --${token.name} is given twice, as "${String(first)}" and "${String(value)}"; give it once.`);
+    else if (first !== value)
+      throw new UsageError(
+        `${command.name}: --${token.name} is given twice, as "${String(first)}" and "${String(value)}"; give it once.`,
+      );
   }
 }
 
 export function parseArguments(args: readonly string[], command: Command): ParsedArgs {
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: negativeValuesJoined(args, command.options), options: command.options, allowPositionals: true, strict: true, tokens: true });
+    parsed = parseArgs({
+      args: negativeValuesJoined(args, command.options),
+      options: command.options,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
   } catch (error) {
     throw parseProblem(error, command);
   }
@@ -62,9 +78,17 @@ export function parseArguments(args: readonly string[], command: Command): Parse
 }
 
 /** `--format`, checked before anything is read or sent: one of the command's formats, the first when not given. */
-export function formatOption<F extends string>(value: ArgValue, formats: readonly [F, ...F[]], command: string, alternative = ''): F {
+export function formatOption<F extends string>(
+  value: ArgValue,
+  formats: readonly [F, ...F[]],
+  command: string,
+  alternative = '',
+): F {
   if (value === undefined) return formats[0];
   const format = formats.find((f) => f === value);
-  if (!format) throw new UsageError(`--format "${String(value)}" is not a format of ${command}: give one of ${formats.join(', ')}${alternative}.`);
+  if (!format)
+    throw new UsageError(
+      `--format "${String(value)}" is not a format of ${command}: give one of ${formats.join(', ')}${alternative}.`,
+    );
   return format;
 }

@@ -20,7 +20,10 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 /** A call the tool cannot act on (unknown flag, missing argument, not a pulled folder): exit 2. */
 export class UsageError extends Error {
   /** `details`: lines written under the message, one each (the problems it names). */
-  constructor(message: string, readonly details: readonly string[] = []) {
+  constructor(
+    message: string,
+    readonly details: readonly string[] = [],
+  ) {
     super(message);
   }
 }

@@ -24,23 +24,29 @@ function what(drifted: Drifted): string {
 export function driftLines(drift: readonly Drifted[], manifest: Manifest, folder: string): string[] {
   const head = `Tenant ${manifest.tenantId} of ${manifest.baseUrl}, folder ${folder}:`;
   if (drift.length === 0) return [`${head} nothing changed on the service since the pull.`];
-  const rows = [['change', 'kind', 'id', 'name', 'file', 'fields'], ...drift.map((d) => [d.change, d.segment, String(d.id), d.name, d.file ?? '-', d.fields.join(', ') || '-'])];
+  const rows = [
+    ['change', 'kind', 'id', 'name', 'file', 'fields'],
+    ...drift.map((d) => [d.change, d.segment, String(d.id), d.name, d.file ?? '-', d.fields.join(', ') || '-']),
+  ];
   return [
     `${head} ${plural(drift.length, 'resource')} changed, created or deleted on the service since the pull.`,
     '',
     ...table(rows),
     '',
-    'Pull to take the service\'s state into the folder (the files you changed are kept).',
+    "Pull to take the service's state into the folder (the files you changed are kept).",
   ];
 }
 
 /** What `plan --drift` adds: a note per drifted resource the folder does not change, or that there is none. */
 export function planDriftLines(drift: readonly Drifted[]): string[] {
-  if (drift.length === 0) return ['', 'No drift: the service holds what was pulled of every resource the folder does not change.'];
+  if (drift.length === 0)
+    return ['', 'No drift: the service holds what was pulled of every resource the folder does not change.'];
   return ['', ...driftNotes(drift).map((note) => `note: ${note}`)];
 }
 
 /** One note per drifted resource the folder does not change: the text of plan --drift's notes, in any format. */
 export function driftNotes(drift: readonly Drifted[]): string[] {
-  return drift.map((d) => `${place(d)}: ${what(d)}; the folder does not change it, so a push leaves it as the service holds it.`);
+  return drift.map(
+    (d) => `${place(d)}: ${what(d)}; the folder does not change it, so a push leaves it as the service holds it.`,
+  );
 }

@@ -6,7 +6,8 @@ import { folderArgument, manifestTarget, pulledFolder, withClient } from './serv
 
 export const driftCommand: Command = {
   name: 'drift',
-  summary: 'list what changed, appeared or disappeared on the service since the pull (the base URL comes from the folder\'s manifest)',
+  summary:
+    "list what changed, appeared or disappeared on the service since the pull (the base URL comes from the folder's manifest)",
   usage: '[--json] <folder>',
   details: [
     '--json  print { "drifted": [ { segment, id, name, change: "changed" | "created" | "deleted", fields } ] }',
@@ -16,7 +17,9 @@ export const driftCommand: Command = {
   // Drift fails like a plan's conflict would, so a scheduled CI job shows it.
   async run(args, context) {
     const folder = await pulledFolder(folderArgument(args, context, 'drift'));
-    const drift = await withClient(manifestTarget(folder, context.env), context.env, (client) => findDrift(client, folder.io, { loaded: folder.loaded }));
+    const drift = await withClient(manifestTarget(folder, context.env), context.env, (client) =>
+      findDrift(client, folder.io, { loaded: folder.loaded }),
+    );
     if (args.values.json === true) context.document(JSON.stringify({ drifted: drift.map(publicDrifted) }, null, 2));
     else for (const line of driftLines(drift, folder.manifest, folder.root)) context.out(line);
     return drift.length === 0 ? EXIT.ok : EXIT.failed;

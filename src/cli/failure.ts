@@ -14,8 +14,10 @@ function fileMessage(error: Error & { code?: unknown }): string | undefined {
 }
 
 export function failure(error: unknown): { code: ExitCode; message: string } {
-  if (error instanceof UsageError || error instanceof ManifestError) return { code: EXIT.usage, message: error.message };
-  if (error instanceof PushRefused || error instanceof ServiceError) return { code: EXIT.failed, message: error.message };
+  if (error instanceof UsageError || error instanceof ManifestError)
+    return { code: EXIT.usage, message: error.message };
+  if (error instanceof PushRefused || error instanceof ServiceError)
+    return { code: EXIT.failed, message: error.message };
   if (error instanceof Error) return { code: EXIT.failed, message: fileMessage(error) ?? error.message };
   return { code: EXIT.failed, message: String(error) };
 }

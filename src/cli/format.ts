@@ -22,7 +22,12 @@ function clip(text: string, max: number): string {
 export function table(cells: string[][]): string[] {
   const rows = cells.map((row) => row.map(inertLine));
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 export function planLines(plan: Plan, folder: string): string[] {
@@ -32,7 +37,14 @@ export function planLines(plan: Plan, folder: string): string[] {
     const rows = [['#', 'action', 'kind', 'id', 'name', 'fields']];
     const reasons = new Map<number, string>();
     changes.forEach((change, index) => {
-      rows.push([String(index + 1), change.action, change.segment, change.id === undefined ? '-' : String(change.id), clip(change.name, MAX_CELL), change.fields.join(', ') || '-']);
+      rows.push([
+        String(index + 1),
+        change.action,
+        change.segment,
+        change.id === undefined ? '-' : String(change.id),
+        clip(change.name, MAX_CELL),
+        change.fields.join(', ') || '-',
+      ]);
       if (change.reason) reasons.set(index + 1, `${change.file}: ${change.reason}`);
     });
     const [header, ...body] = table(rows);
@@ -53,7 +65,12 @@ export function planJson(plan: Plan, extra: Record<string, unknown> = {}): strin
   return JSON.stringify({ changes: plan.changes.map(publicChange), problems: plan.problems, ...extra }, null, 2);
 }
 
-const PAST: Readonly<Record<Change['action'], string>> = { create: 'created', update: 'updated', delete: 'deleted', conflict: 'skipped' };
+const PAST: Readonly<Record<Change['action'], string>> = {
+  create: 'created',
+  update: 'updated',
+  delete: 'deleted',
+  conflict: 'skipped',
+};
 
 export function appliedLine(change: Change, id = change.id): string {
   const shownId = id === undefined ? '' : ` (id ${id})`;

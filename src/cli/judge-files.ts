@@ -51,12 +51,28 @@ export function judgeShardOf(files: readonly LoadedJudge[], value: string | unde
 }
 
 /** Every judge file's judge prompt, or every reason one cannot run, as for suites. */
-export function resolveJudges(client: ServiceClient, files: readonly LoadedJudge[], tenant: number | undefined, baseUrl: string): Promise<{ ready: Array<LoadedJudge & { judge: ResolvedTarget }>; problems: string[] }> {
-  return resolveEach(files, tenant, { noun: 'judge file', key: () => 'judge' }, async (file, tenantId) => ({ ...file, judge: await prepareJudge(client, file.file, tenantId, baseUrl) }));
+export function resolveJudges(
+  client: ServiceClient,
+  files: readonly LoadedJudge[],
+  tenant: number | undefined,
+  baseUrl: string,
+): Promise<{ ready: Array<LoadedJudge & { judge: ResolvedTarget }>; problems: string[] }> {
+  return resolveEach(files, tenant, { noun: 'judge file', key: () => 'judge' }, async (file, tenantId) => ({
+    ...file,
+    judge: await prepareJudge(client, file.file, tenantId, baseUrl),
+  }));
 }
 
-export async function runJudge(client: ServiceClient, file: LoadedJudge & { judge: ResolvedTarget }, concurrency: number, signal: AbortSignal): Promise<JudgeOutcome> {
-  const run = await runJudgeFile(file.file, JSON.stringify(file.judge.name), judgeAsker(client, file.judge), { concurrency, signal });
+export async function runJudge(
+  client: ServiceClient,
+  file: LoadedJudge & { judge: ResolvedTarget },
+  concurrency: number,
+  signal: AbortSignal,
+): Promise<JudgeOutcome> {
+  const run = await runJudgeFile(file.file, JSON.stringify(file.judge.name), judgeAsker(client, file.judge), {
+    concurrency,
+    signal,
+  });
   return { ...file, run };
 }
 
@@ -68,13 +84,19 @@ function labelVerdict(result: SuiteResult['cases'][number]): string {
 
 /** The file's labels as a table, each disagreement's reason under its row, then the figures and the file's verdict. */
 export function judgeLines({ name, file, judge, run }: JudgeOutcome): string[] {
-  const lines = [`${name}: judge "${judge.name}" (id ${judge.id}) in tenant ${judge.tenantId}; ${run.result.passed} of ${run.result.cases.length} labels agreed`];
-  const [header, ...body] = table([['label', 'expected', 'result'], ...run.result.cases.map((c, index) => [c.name, file.labels[index]?.expected ?? '', labelVerdict(c)])]);
+  const lines = [
+    `${name}: judge "${judge.name}" (id ${judge.id}) in tenant ${judge.tenantId}; ${run.result.passed} of ${run.result.cases.length} labels agreed`,
+  ];
+  const [header, ...body] = table([
+    ['label', 'expected', 'result'],
+    ...run.result.cases.map((c, index) => [c.name, file.labels[index]?.expected ?? '', labelVerdict(c)]),
+  ]);
   lines.push(`  ${header ?? ''}`);
   body.forEach((row, index) => {
     lines.push(`  ${row}`);
     const result = run.result.cases[index];
-    if (result && !result.passed && !result.skipped) lines.push(...caseReport(result).messages.map((m) => `      - ${m}`));
+    if (result && !result.passed && !result.skipped)
+      lines.push(...caseReport(result).messages.map((m) => `      - ${m}`));
   });
   lines.push(`  ${calibrationLine(run.calibration, run.minKappa)}: ${run.passed ? 'PASSED' : 'FAILED'}`);
   lines.push(...run.messages.map((m) => `  - ${m}`));
@@ -84,14 +106,48 @@ export function judgeLines({ name, file, judge, run }: JudgeOutcome): string[] {
 /** The file's entry in `test --json`: `{ file, judge, labels, agreement, tpr, tnr, kappa, consistency, passed, cases }`. */
 export function judgeEntry({ name, judge, run }: JudgeOutcome): Record<string, unknown> {
   const { labels, agreement, tpr, tnr, kappa, consistency } = run.calibration;
-  return { file: name, judge: judge.name, labels, agreement, tpr, tnr, kappa, consistency, minKappa: run.minKappa, passed: run.passed, messages: run.messages, cases: run.result.cases.map(caseReport) };
+  return {
+    file: name,
+    judge: judge.name,
+    labels,
+    agreement,
+    tpr,
+    tnr,
+    kappa,
+    consistency,
+    minKappa: run.minKappa,
+    passed: run.passed,
+    messages: run.messages,
+    cases: run.result.cases.map(caseReport),
+  };
 }
 
 /** The file's JUnit testsuite: its labels, and a case for the kappa comparison that decides the file. */
 export function judgeJunit({ name, run }: JudgeOutcome): { name: string; result: SuiteResult } {
-  const verdict = caseResult({ name: 'kappa meets minKappa', expect: {}, repeat: 1, minPassRate: 1, range: { offset: 0, length: 0 } }, [{
-    passed: run.passed, durationMs: 0, failures: run.messages.map((message) => ({ field: 'kappa', assertion: 'equals' as const, message, expected: `kappa >= ${run.minKappa}`, actual: `kappa ${run.calibration.kappa ?? 'n/a'}` })),
-  }]);
+  const verdict = caseResult(
+    { name: 'kappa meets minKappa', expect: {}, repeat: 1, minPassRate: 1, range: { offset: 0, length: 0 } },
+    [
+      {
+        passed: run.passed,
+        durationMs: 0,
+        failures: run.messages.map((message) => ({
+          field: 'kappa',
+          assertion: 'equals' as const,
+          message,
+          expected: `kappa >= ${run.minKappa}`,
+          actual: `kappa ${run.calibration.kappa ?? 'n/a'}`,
+        })),
+      },
+    ],
+  );
   const cases = [...run.result.cases, verdict];
-  return { name, result: { ...run.result, cases, passed: run.result.passed + (run.passed ? 1 : 0), failed: run.result.failed + (run.passed ? 0 : 1) } };
+  return {
+    name,
+    result: {
+      ...run.result,
+      cases,
+      passed: run.result.passed + (run.passed ? 1 : 0),
+      failed: run.result.failed + (run.passed ? 0 : 1),
+    },
+  };
 }

@@ -36,12 +36,21 @@ function toolHelp(entries: readonly CommandEntry[]): string[] {
 }
 
 function commandHelp(command: Command): string[] {
-  return [`Usage: ${PROGRAM} ${command.name} ${command.usage}`, '', `${command.summary[0]?.toUpperCase() ?? ''}${command.summary.slice(1)}.`, '', ...command.details.map((d) => `  ${d}`)];
+  return [
+    `Usage: ${PROGRAM} ${command.name} ${command.usage}`,
+    '',
+    `${command.summary[0]?.toUpperCase() ?? ''}${command.summary.slice(1)}.`,
+    '',
+    ...command.details.map((d) => `  ${d}`),
+  ];
 }
 
 function commandNamed(name: string, commands: readonly CommandEntry[]): Command {
   const entry = commands.find((c) => c.name === name);
-  if (!entry) throw new UsageError(`"${name}" is not a command; use one of ${commands.map((c) => c.name).join(', ')} (${PROGRAM} --help).`);
+  if (!entry)
+    throw new UsageError(
+      `"${name}" is not a command; use one of ${commands.map((c) => c.name).join(', ')} (${PROGRAM} --help).`,
+    );
   return entry.load();
 }
 
@@ -49,11 +58,18 @@ function commandNamed(name: string, commands: readonly CommandEntry[]): Command 
 function help(topics: readonly string[], commands: readonly CommandEntry[]): string[] {
   const [topic, ...extra] = topics;
   if (topic === undefined) return toolHelp(commands);
-  if (extra.length > 0) throw new UsageError(`help takes one command, but got also ${extra.map((e) => `"${e}"`).join(', ')}: ${PROGRAM} help <command>.`);
+  if (extra.length > 0)
+    throw new UsageError(
+      `help takes one command, but got also ${extra.map((e) => `"${e}"`).join(', ')}: ${PROGRAM} help <command>.`,
+    );
   return commandHelp(commandNamed(topic, commands));
 }
 
-async function dispatch(argv: readonly string[], context: CliContext, commands: readonly CommandEntry[]): Promise<ExitCode> {
+async function dispatch(
+  argv: readonly string[],
+  context: CliContext,
+  commands: readonly CommandEntry[],
+): Promise<ExitCode> {
   const [name, ...rest] = argv;
   if (name === undefined) {
     for (const line of toolHelp(commands)) context.err(line);
@@ -82,7 +98,11 @@ async function dispatch(argv: readonly string[], context: CliContext, commands: 
  * as received, then what acts is escaped). A document's escapes are JSON's own `\uXXXX`, so `--json` reads back as
  * the same data.
  */
-export async function main(argv: readonly string[], context: CliContext, commands: readonly CommandEntry[] = COMMANDS): Promise<ExitCode> {
+export async function main(
+  argv: readonly string[],
+  context: CliContext,
+  commands: readonly CommandEntry[] = COMMANDS,
+): Promise<ExitCode> {
   const redact = redactor(context.env[TOKEN_VARIABLE]?.trim());
   const line = (text: string): string => inertLine(redact(text));
   const safe: CliContext = {
@@ -90,7 +110,14 @@ export async function main(argv: readonly string[], context: CliContext, command
     out: (text) => context.out(line(text)),
     err: (text) => context.err(line(text)),
     document: (text) => context.document(inertLines(redact(text))),
-    ...(context.progress ? { progress: { show: (text: string) => context.progress?.show(line(text)), clear: () => context.progress?.clear() } } : {}),
+    ...(context.progress
+      ? {
+          progress: {
+            show: (text: string) => context.progress?.show(line(text)),
+            clear: () => context.progress?.clear(),
+          },
+        }
+      : {}),
   };
   try {
     return await dispatch(argv, safe, commands);

@@ -16,7 +16,8 @@ export const PLAN_FORMATS = ['text', 'markdown'] as const;
 /** `--json` keeps its own flag beside `--format`, as scripts already use it. */
 function formatFrom(value: ArgValue, json: boolean): (typeof PLAN_FORMATS)[number] {
   const format = formatOption(value, PLAN_FORMATS, 'plan', ' (or --json for JSON)');
-  if (json && format !== 'text') throw new UsageError(`plan prints one format: give --json or --format ${format}, not both.`);
+  if (json && format !== 'text')
+    throw new UsageError(`plan prints one format: give --json or --format ${format}, not both.`);
   return format;
 }
 
@@ -28,18 +29,23 @@ function untouched(plan: Plan, drift: Drifted[]): Drifted[] {
 
 export const planCommand: Command = {
   name: 'plan',
-  summary: 'show what a push would send (the base URL comes from the folder\'s manifest)',
+  summary: "show what a push would send (the base URL comes from the folder's manifest)",
   usage: '[--json] [--format text|markdown] [--drift] [--out <file>] <folder>',
   details: [
     '--json    print { "changes": [ { action, segment, id?, name, fields } ], "problems": [ … ] } (with --drift, also "drift": [ { segment, id, name, change, fields } ])',
-    '--format markdown  print the plan for a pull request\'s comment: summary, problems, notes, a collapsible section per change (texts as diffs), at most 60,000 characters',
+    "--format markdown  print the plan for a pull request's comment: summary, problems, notes, a collapsible section per change (texts as diffs), at most 60,000 characters",
     '--drift   also ask the service what changed there since the pull, and note what of it the folder does not change; without it a plan reads only the folder (and asks the service only about the resources the folder changes)',
     '--out <file>  also write a saved plan there (outside the folder, or a dotfile in it), for push --plan: the changes and',
     '              what each was planned against, no credential; a plan with a conflict or a problem is not written;',
     '              never over a manifest, a push journal, a suite or through a symbolic link',
     'Exits 1 when the plan holds a conflict or a problem, as a push would send nothing.',
   ],
-  options: { json: { type: 'boolean' }, format: { type: 'string' }, drift: { type: 'boolean' }, out: { type: 'string' } },
+  options: {
+    json: { type: 'boolean' },
+    format: { type: 'string' },
+    drift: { type: 'boolean' },
+    out: { type: 'string' },
+  },
   // A plan a push would refuse (a conflict or a problem) fails, so a pull request's check shows it before the merge.
   async run(args, context) {
     const format = formatFrom(args.values.format, args.values.json === true);
@@ -49,13 +55,23 @@ export const planCommand: Command = {
     const { plan, drift } = await withClient(manifestTarget(folder, context.env), context.env, async (client) => {
       const planned = await planPush(client, folder.io, { loaded: folder.loaded });
       // Asked after the plan, of the manifest as the plan left it (a lost answer settled, say).
-      return { plan: planned, drift: withDrift ? untouched(planned, await findDrift(client, folder.io, { loaded: { manifest: planned.manifest, problems: [] } })) : undefined };
+      return {
+        plan: planned,
+        drift: withDrift
+          ? untouched(
+              planned,
+              await findDrift(client, folder.io, { loaded: { manifest: planned.manifest, problems: [] } }),
+            )
+          : undefined,
+      };
     });
     for (const note of plan.notes) context.err(`note: ${note}`);
     if (args.values.json === true) context.document(planJson(plan, drift ? { drift: drift.map(publicDrifted) } : {}));
-    else if (format === 'markdown') context.document(planMarkdown(plan, { notes: drift ? driftNotes(drift) : [] }).trimEnd());
-    else for (const line of [...planLines(plan, folder.root), ...(drift ? planDriftLines(drift) : [])]) context.out(line);
-    if (out !== undefined && !await writeSavedPlan(plan, folder, out, context)) return EXIT.failed;
+    else if (format === 'markdown')
+      context.document(planMarkdown(plan, { notes: drift ? driftNotes(drift) : [] }).trimEnd());
+    else
+      for (const line of [...planLines(plan, folder.root), ...(drift ? planDriftLines(drift) : [])]) context.out(line);
+    if (out !== undefined && !(await writeSavedPlan(plan, folder, out, context))) return EXIT.failed;
     const verdict = planVerdict(plan);
     if (verdict.pushable) return EXIT.ok;
     context.err(verdict.sentence);

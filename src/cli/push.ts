@@ -14,7 +14,11 @@ import { folderArgument, manifestTarget, pulledFolder, withClient, type PulledFo
 
 /** A push that failed after it started: what went before was applied, and recorded in the folder. */
 class PushStopped extends Error {
-  constructor(readonly reason: unknown, readonly applied: Change[], readonly total: number) {
+  constructor(
+    readonly reason: unknown,
+    readonly applied: Change[],
+    readonly total: number,
+  ) {
     super('push stopped');
   }
 }
@@ -33,13 +37,13 @@ async function printApplied(applied: Change[], folder: PulledFolder, context: Cl
 
 export const pushCommand: Command = {
   name: 'push',
-  summary: 'send the folder\'s changes to the service, in the plan\'s order; nothing when the plan holds a conflict',
+  summary: "send the folder's changes to the service, in the plan's order; nothing when the plan holds a conflict",
   usage: '[--json] [--plan <file>] <folder>',
   details: [
     '--json  print { "applied": [ { action, segment, id?, name, fields } ], "notTaken": [ … ] }',
-    '--plan <file>  send exactly the plan plan --out saved there, in its order; when a file of the folder or the service\'s',
+    "--plan <file>  send exactly the plan plan --out saved there, in its order; when a file of the folder or the service's",
     '               state of a resource in it changed since, send nothing, name what moved and exit 1; the same when the',
-    '               plan\'s own file was altered after it was saved (it carries a digest of its content), naming that file',
+    "               plan's own file was altered after it was saved (it carries a digest of its content), naming that file",
     'Exits 1 when the push is refused (a conflict or a problem), a request fails, or the service did not take a field as sent.',
   ],
   options: { json: { type: 'boolean' }, plan: { type: 'string' } },
@@ -55,9 +59,12 @@ export const pushCommand: Command = {
     try {
       result = await withClient(target, context.env, async (client) => {
         const plan = savedPlan
-          ? await verifySavedPlan(client, folder.io, savedPlan.saved, { file: savedPlan.file, loaded: folder.loaded }).catch((error: unknown) => {
-            throw error instanceof SavedPlanError ? new UsageError(`--plan: ${error.message}.`) : error;
-          })
+          ? await verifySavedPlan(client, folder.io, savedPlan.saved, {
+              file: savedPlan.file,
+              loaded: folder.loaded,
+            }).catch((error: unknown) => {
+              throw error instanceof SavedPlanError ? new UsageError(`--plan: ${error.message}.`) : error;
+            })
           : await planPush(client, folder.io, { loaded: folder.loaded });
         // A plan without changes asked the service nothing, and a token the service rejects must still fail.
         if (plan.changes.length === 0) await tenantRecord(client, folder.manifest.tenantId, {});
@@ -74,7 +81,11 @@ export const pushCommand: Command = {
           return await push(client, folder.io, plan, { ...sending, signal: stopper.signal, onProgress });
         } catch (error) {
           const done = new Set(applied);
-          throw new PushStopped(error, plan.changes.filter((change) => done.has(change)), plan.changes.length);
+          throw new PushStopped(
+            error,
+            plan.changes.filter((change) => done.has(change)),
+            plan.changes.length,
+          );
         } finally {
           context.progress?.clear();
         }
@@ -82,12 +93,16 @@ export const pushCommand: Command = {
     } catch (error) {
       if (!(error instanceof PushStopped)) throw error;
       const interrupted = stopper.signal.aborted;
-      const { code, message } = interrupted ? { code: EXIT.interrupted, message: 'Stopped by Ctrl+C' } : failure(error.reason);
+      const { code, message } = interrupted
+        ? { code: EXIT.interrupted, message: 'Stopped by Ctrl+C' }
+        : failure(error.reason);
       if (json) context.document(pushJson({ applied: error.applied, notTaken: [] }));
       else await printApplied(error.applied, folder, context);
-      context.err(error.applied.length === 0
-        ? message
-        : `${sentence(message)} ${error.applied.length} of ${error.total} changes were applied before it and are recorded in the folder; fix the cause, then run push again to send the rest.`);
+      context.err(
+        error.applied.length === 0
+          ? message
+          : `${sentence(message)} ${error.applied.length} of ${error.total} changes were applied before it and are recorded in the folder; fix the cause, then run push again to send the rest.`,
+      );
       return code;
     } finally {
       release?.();

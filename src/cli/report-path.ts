@@ -45,7 +45,10 @@ async function nearestExisting(at: string): Promise<{ existing: string; stats: B
     const stats = await statOf(current);
     if (stats) return { existing: current, stats, missing };
     // The root always exists; a path whose root does not (a drive not there) cannot be written.
-    if (path.dirname(current) === current) throw new UsageError(`--junit ${at} cannot be written: ${current} does not exist; give --junit a path on a disk there is, e.g. --junit ${EXAMPLE}.`);
+    if (path.dirname(current) === current)
+      throw new UsageError(
+        `--junit ${at} cannot be written: ${current} does not exist; give --junit a path on a disk there is, e.g. --junit ${EXAMPLE}.`,
+      );
     missing.unshift(path.basename(current));
   }
 }
@@ -98,20 +101,37 @@ function refusal(file: WrittenFile, at: string, why: string, fix: string): Usage
  * of its names (`stats`: the file there, if any), one of the tool's own files, or a symbolic link, which would write
  * over the file it points to instead.
  */
-export async function refuseReplacing(at: string, file: WrittenFile, inputs: RunInputs, cwd: string, stats?: BigIntStats): Promise<void> {
+export async function refuseReplacing(
+  at: string,
+  file: WrittenFile,
+  inputs: RunInputs,
+  cwd: string,
+  stats?: BigIntStats,
+): Promise<void> {
   const ownFix = `give ${file.flag} a file of its own, e.g. ${file.flag} ${file.example}`;
   const input = stats ? await inputAt(stats, inputs, cwd) : undefined;
   if (input) throw refusal(file, at, `is ${input}, which this run reads and the ${file.output} would replace`, ownFix);
   const own = ownFile(at);
   if (own) throw refusal(file, at, `is named as ${own}, a file this tool reads`, ownFix);
-  const link = await lstat(at).then((s) => s.isSymbolicLink(), () => false);
-  if (link) throw refusal(file, at, `is a symbolic link (to ${await readlink(at)}): the ${file.output} would replace the file it points to`, ownFix);
+  const link = await lstat(at).then(
+    (s) => s.isSymbolicLink(),
+    () => false,
+  );
+  if (link)
+    throw refusal(
+      file,
+      at,
+      `is a symbolic link (to ${await readlink(at)}): the ${file.output} would replace the file it points to`,
+      ownFix,
+    );
 }
 
 /** Whether `real` (a real path) is inside the folder `folder` names, itself or below it. */
 async function isInside(real: string, folder: string, cwd: string): Promise<boolean> {
   const root = await realpath(path.resolve(cwd, folder)).catch(() => undefined);
-  return root !== undefined && (real === root || real.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`));
+  return (
+    root !== undefined && (real === root || real.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`))
+  );
 }
 
 /** The report's absolute path, once it is known to be writable and none of the run's inputs. */
@@ -120,12 +140,20 @@ export async function junitPath(value: string, inputs: RunInputs, cwd: string): 
   const at = path.resolve(cwd, value);
   const refuse = (why: string, fix: string): UsageError => refusal(JUNIT, at, why, fix);
   const { existing, stats, missing } = await nearestExisting(at);
-  if (missing.length === 0 && stats.isDirectory()) throw refuse('is a folder', `give --junit a file, e.g. --junit ${path.join(value, EXAMPLE)}`);
-  if (missing.length > 0 && !stats.isDirectory()) throw refuse(`cannot be written: ${existing} is a file, not a folder`, `give --junit a path in a folder, e.g. --junit ${EXAMPLE}`);
+  if (missing.length === 0 && stats.isDirectory())
+    throw refuse('is a folder', `give --junit a file, e.g. --junit ${path.join(value, EXAMPLE)}`);
+  if (missing.length > 0 && !stats.isDirectory())
+    throw refuse(
+      `cannot be written: ${existing} is a file, not a folder`,
+      `give --junit a path in a folder, e.g. --junit ${EXAMPLE}`,
+    );
   // A report inside the pulled folder would be a file its next plan refuses, as no tenant folder holds one.
   const real = path.join(await realpath(existing), ...missing);
-  if (inputs.affectedBy !== undefined && await isInside(real, inputs.affectedBy, cwd)) {
-    throw refuse(`is inside the tenant folder ${inputs.affectedBy} that --affected-by reads`, `give --junit a path outside it, e.g. --junit ${EXAMPLE}`);
+  if (inputs.affectedBy !== undefined && (await isInside(real, inputs.affectedBy, cwd))) {
+    throw refuse(
+      `is inside the tenant folder ${inputs.affectedBy} that --affected-by reads`,
+      `give --junit a path outside it, e.g. --junit ${EXAMPLE}`,
+    );
   }
   await refuseReplacing(at, JUNIT, inputs, cwd, missing.length === 0 ? stats : undefined);
   // A file is written in place; a missing one is created in the nearest folder there is (with the folders between).
@@ -133,7 +161,10 @@ export async function junitPath(value: string, inputs: RunInputs, cwd: string): 
   try {
     await access(existing, mode);
   } catch (error) {
-    throw refuse(`cannot be written (${messageOf(error)})`, `give --junit a path ${missing.length === 0 ? 'to a file' : 'in a folder'} you can write to`);
+    throw refuse(
+      `cannot be written (${messageOf(error)})`,
+      `give --junit a path ${missing.length === 0 ? 'to a file' : 'in a folder'} you can write to`,
+    );
   }
   return at;
 }

@@ -20,25 +20,34 @@ export interface ReadTestFile {
  * likely fail the same way for every other file.
  */
 export async function resolveEach<F extends ReadTestFile, R>(
-  files: readonly F[], tenant: number | undefined, what: { noun: string; key: (file: F) => string }, prepare: (file: F, tenantId: number) => Promise<R>,
+  files: readonly F[],
+  tenant: number | undefined,
+  what: { noun: string; key: (file: F) => string },
+  prepare: (file: F, tenantId: number) => Promise<R>,
 ): Promise<{ ready: R[]; problems: string[] }> {
   const ready: R[] = [];
   const problems: string[] = [];
   for (const file of files) {
     const { tenantId } = whereSuiteRuns(file.suite, { tenantId: tenant });
     if (tenantId === undefined) {
-      problems.push(`${file.name}: the ${what.noun} names no tenant: pass --tenant <id>, or give the ${what.noun} "target": { "tenantId": <id> }.`);
+      problems.push(
+        `${file.name}: the ${what.noun} names no tenant: pass --tenant <id>, or give the ${what.noun} "target": { "tenantId": <id> }.`,
+      );
       continue;
     }
     try {
       ready.push(await prepare(file, tenantId));
     } catch (error) {
       if (error instanceof TargetError && error.problems.length > 0) {
-        problems.push(...error.problems.map((p) => `${file.name}:${lineColumnText(file.text, p.range.offset)} ${p.message}.`));
+        problems.push(
+          ...error.problems.map((p) => `${file.name}:${lineColumnText(file.text, p.range.offset)} ${p.message}.`),
+        );
         continue;
       }
       if (error instanceof TargetError) {
-        problems.push(`${file.name}: ${error.message.replace(/\.$/, '')}; correct the ${what.noun}'s "${what.key(file)}" or its tenant.`);
+        problems.push(
+          `${file.name}: ${error.message.replace(/\.$/, '')}; correct the ${what.noun}'s "${what.key(file)}" or its tenant.`,
+        );
         continue;
       }
       if (!(error instanceof ServiceError)) throw error;

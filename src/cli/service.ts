@@ -23,25 +23,38 @@ export const TIMEOUT_VARIABLE = 'CONVAI_TIMEOUT_SECONDS';
 /** Node reads this file of extra CAs at start; the client's connections trust them, as they use Node's default roots. */
 export const CA_VARIABLE = 'NODE_EXTRA_CA_CERTS';
 /** As the extension's setting convai.requestTimeoutSeconds: its bounds. */
-export const TIMEOUT_SECONDS = { min: LIMITS.requestTimeout.setting.minimum, max: LIMITS.requestTimeout.setting.maximum };
+export const TIMEOUT_SECONDS = {
+  min: LIMITS.requestTimeout.setting.minimum,
+  max: LIMITS.requestTimeout.setting.maximum,
+};
 /** Where plan and push take the base URL from. */
 export const MANIFEST_URL = `baseUrl in the folder's ${MANIFEST_FILE}`;
 
 /** The token, only ever from the environment: an argument would land in shell history and CI logs. */
 export function tokenFrom(env: NodeJS.ProcessEnv): string {
   const token = env[TOKEN_VARIABLE]?.trim();
-  if (!token) throw new UsageError(`${TOKEN_VARIABLE} is not set: put the service's token in the environment variable ${TOKEN_VARIABLE} (a secret in CI).`);
+  if (!token)
+    throw new UsageError(
+      `${TOKEN_VARIABLE} is not set: put the service's token in the environment variable ${TOKEN_VARIABLE} (a secret in CI).`,
+    );
   // Sent as is, such a token fails every request as a network error, which points the wrong way.
   // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(token)) throw new UsageError(`${TOKEN_VARIABLE} holds a space, a line break or a control character, which no token has: put the token alone in it (did a command that set it print two lines?).`);
+  if (/[\s\u0000-\u001f\u007f]/.test(token))
+    throw new UsageError(
+      `${TOKEN_VARIABLE} holds a space, a line break or a control character, which no token has: put the token alone in it (did a command that set it print two lines?).`,
+    );
   return token;
 }
 
 /** The single folder argument, resolved against the working directory. */
 export function folderArgument(args: ParsedArgs, context: CliContext, command: string): string {
   const [folder, ...extra] = args.positionals;
-  if (folder === undefined || folder === '') throw new UsageError(`${command} needs a folder: ${PROGRAM} ${command} … <folder>.`);
-  if (extra.length > 0) throw new UsageError(`${command} takes one folder, but got also ${extra.map((e) => `"${e}"`).join(', ')}; quote a path that holds spaces.`);
+  if (folder === undefined || folder === '')
+    throw new UsageError(`${command} needs a folder: ${PROGRAM} ${command} … <folder>.`);
+  if (extra.length > 0)
+    throw new UsageError(
+      `${command} takes one folder, but got also ${extra.map((e) => `"${e}"`).join(', ')}; quote a path that holds spaces.`,
+    );
   return path.resolve(context.cwd, folder);
 }
 
@@ -87,7 +100,9 @@ export function timeoutMsFrom(env: NodeJS.ProcessEnv): number | undefined {
   if (!text) return undefined;
   const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
   if (!(seconds >= TIMEOUT_SECONDS.min && seconds <= TIMEOUT_SECONDS.max)) {
-    throw new UsageError(`${TIMEOUT_VARIABLE} "${text}" is not a request time-out: give a number of seconds from ${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max}, e.g. ${TIMEOUT_VARIABLE}=60.`);
+    throw new UsageError(
+      `${TIMEOUT_VARIABLE} "${text}" is not a request time-out: give a number of seconds from ${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max}, e.g. ${TIMEOUT_VARIABLE}=60.`,
+    );
   }
   return seconds * 1000;
 }
@@ -95,11 +110,22 @@ export function timeoutMsFrom(env: NodeJS.ProcessEnv): number | undefined {
 /** `budget`: counts what the client sends and holds a run to its bound (test). */
 export function clientFor(target: ServiceTarget, env: NodeJS.ProcessEnv, budget?: RequestBudget): ServiceClient {
   const { baseUrl, urlSource, token } = target;
-  return new ServiceClient({ baseUrl, token: () => token, timeoutMs: timeoutMsFrom(env), advice: cliAdvice(urlSource), budget });
+  return new ServiceClient({
+    baseUrl,
+    token: () => token,
+    timeoutMs: timeoutMsFrom(env),
+    advice: cliAdvice(urlSource),
+    budget,
+  });
 }
 
 /** Runs `work` with a client whose connection pool is closed afterwards, so the process can exit. */
-export async function withClient<T>(target: ServiceTarget, env: NodeJS.ProcessEnv, work: (client: ServiceClient) => Promise<T>, budget?: RequestBudget): Promise<T> {
+export async function withClient<T>(
+  target: ServiceTarget,
+  env: NodeJS.ProcessEnv,
+  work: (client: ServiceClient) => Promise<T>,
+  budget?: RequestBudget,
+): Promise<T> {
   const client = clientFor(target, env, budget);
   try {
     return await work(client);
@@ -118,12 +144,21 @@ export interface PulledFolder {
 
 /** A folder a tenant was pulled into; anything else is a usage error. */
 export async function pulledFolder(root: string): Promise<PulledFolder> {
-  const kind = await stat(root).then((s) => (s.isDirectory() ? 'folder' : 'file'), () => 'missing');
-  if (kind !== 'folder') throw new UsageError(`${root} ${kind === 'missing' ? 'does not exist' : 'is not a folder'}: give the folder a tenant was pulled into (${PROGRAM} pull --url <base URL> --tenant <id> <folder>).`);
+  const kind = await stat(root).then(
+    (s) => (s.isDirectory() ? 'folder' : 'file'),
+    () => 'missing',
+  );
+  if (kind !== 'folder')
+    throw new UsageError(
+      `${root} ${kind === 'missing' ? 'does not exist' : 'is not a folder'}: give the folder a tenant was pulled into (${PROGRAM} pull --url <base URL> --tenant <id> <folder>).`,
+    );
   // A command's process does nothing else while it reads the folder: its file calls may block.
   const io = new DiskFolder(root, { blocking: true });
   const loaded = await loadManifest(io);
-  if (!loaded) throw new UsageError(`${root} is not a pulled tenant folder (no ${MANIFEST_FILE}): pull a tenant into it first (${PROGRAM} pull --url <base URL> --tenant <id> <folder>).`);
+  if (!loaded)
+    throw new UsageError(
+      `${root} is not a pulled tenant folder (no ${MANIFEST_FILE}): pull a tenant into it first (${PROGRAM} pull --url <base URL> --tenant <id> <folder>).`,
+    );
   baseUrlFrom(loaded.manifest.baseUrl, MANIFEST_URL);
   return { root, io, manifest: loaded.manifest, loaded };
 }
@@ -137,7 +172,9 @@ export function manifestTarget(folder: Pick<PulledFolder, 'root' | 'manifest'>, 
   const { baseUrl } = folder.manifest;
   const expected = env[URL_VARIABLE]?.trim();
   if (expected && !sameBaseUrl(baseUrlFrom(expected, URL_VARIABLE), baseUrl)) {
-    throw new UsageError(`${MANIFEST_FILE} names the service ${baseUrl}, but ${URL_VARIABLE} is ${expected}: nothing was sent, so that a changed manifest cannot send the token to another host; check baseUrl in ${path.join(folder.root, MANIFEST_FILE)}, or set ${URL_VARIABLE} to that service.`);
+    throw new UsageError(
+      `${MANIFEST_FILE} names the service ${baseUrl}, but ${URL_VARIABLE} is ${expected}: nothing was sent, so that a changed manifest cannot send the token to another host; check baseUrl in ${path.join(folder.root, MANIFEST_FILE)}, or set ${URL_VARIABLE} to that service.`,
+    );
   }
   return { baseUrl: baseUrlFrom(baseUrl, MANIFEST_URL), urlSource: MANIFEST_URL, token };
 }
@@ -145,6 +182,9 @@ export function manifestTarget(folder: Pick<PulledFolder, 'root' | 'manifest'>, 
 /** A tenant id given on the command line, checked before any request. */
 export function tenantIdFrom(text: string, flag: string): number {
   const id = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
-  if (!Number.isSafeInteger(id)) throw new UsageError(`${flag} "${text}" is not a tenant id: a tenant id is a whole number, 0 or more; give the tenant's, e.g. ${flag} 1.`);
+  if (!Number.isSafeInteger(id))
+    throw new UsageError(
+      `${flag} "${text}" is not a tenant id: a tenant id is a whole number, 0 or more; give the tenant's, e.g. ${flag} 1.`,
+    );
   return id;
 }

@@ -37,7 +37,8 @@ async function suitesUnder(folder: string, found: Set<string>): Promise<void> {
   }
   for (const entry of entries) {
     const at = path.join(folder, entry.name);
-    if (entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_FOLDERS.has(entry.name)) await suitesUnder(at, found);
+    if (entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_FOLDERS.has(entry.name))
+      await suitesUnder(at, found);
     else if (entry.isFile() && testFile(entry.name)) found.add(at);
   }
 }
@@ -51,13 +52,23 @@ export async function findSuites(args: readonly string[], cwd: string): Promise<
   const found = new Set<string>();
   for (const arg of args) {
     const at = path.resolve(cwd, arg);
-    const kind = await stat(at).then((s) => (s.isDirectory() ? 'folder' : 'file'), () => 'missing');
-    if (kind === 'missing') throw new UsageError(`${arg} does not exist: give a ${SUITE_SUFFIX} file or a folder holding some.`);
+    const kind = await stat(at).then(
+      (s) => (s.isDirectory() ? 'folder' : 'file'),
+      () => 'missing',
+    );
+    if (kind === 'missing')
+      throw new UsageError(`${arg} does not exist: give a ${SUITE_SUFFIX} file or a folder holding some.`);
     if (kind === 'folder') await suitesUnder(at, found);
     else if (testFile(at)) found.add(at);
-    else throw new UsageError(`${arg} is not a prompt test suite: its name must end in ${SUITE_SUFFIX} (or ${JUDGE_SUFFIX} for a judge's labelled calls).`);
+    else
+      throw new UsageError(
+        `${arg} is not a prompt test suite: its name must end in ${SUITE_SUFFIX} (or ${JUDGE_SUFFIX} for a judge's labelled calls).`,
+      );
   }
-  if (found.size === 0) throw new UsageError(`No prompt test suite (*${SUITE_SUFFIX}) or judge file (*${JUDGE_SUFFIX}) was found in ${args.join(', ')}: give a suite file or a folder holding some.`);
+  if (found.size === 0)
+    throw new UsageError(
+      `No prompt test suite (*${SUITE_SUFFIX}) or judge file (*${JUDGE_SUFFIX}) was found in ${args.join(', ')}: give a suite file or a folder holding some.`,
+    );
   return [...found].sort((a, b) => displayName(a, cwd).localeCompare(displayName(b, cwd), 'en'));
 }
 
@@ -66,7 +77,9 @@ export async function findSuites(args: readonly string[], cwd: string): Promise<
  * `file:line:column message`.
  */
 export async function readTestFile<T>(
-  file: string, cwd: string, parse: (text: string) => { value?: T; problems: ReadonlyArray<Pick<SuiteProblem, 'message' | 'range'>> },
+  file: string,
+  cwd: string,
+  parse: (text: string) => { value?: T; problems: ReadonlyArray<Pick<SuiteProblem, 'message' | 'range'>> },
 ): Promise<{ name: string; text: string; value: T } | { problems: string[] }> {
   const name = displayName(file, cwd);
   let text: string;

@@ -49,23 +49,35 @@ function reasons(result: CaseResult): string[] {
   return caseMessages(result).flatMap((message) => {
     const failure = result.failures.find((f) => f.message === message && f.assertion === 'equals');
     const lines = [`- ${message}`];
-    if (failure) lines.push(...labelled('  expected: ', failure.expected ?? ''), ...labelled('  actual:   ', failure.actual ?? '(absent)'));
+    if (failure)
+      lines.push(
+        ...labelled('  expected: ', failure.expected ?? ''),
+        ...labelled('  actual:   ', failure.actual ?? '(absent)'),
+      );
     return lines.map((line) => `${REASON_INDENT}${line}`);
   });
 }
 
 /** A simulated call's criteria under its row, each with its verdict over the calls. */
 function criteriaLines(criteria: readonly CriterionTally[]): string[] {
-  return criteria.map((c) => `${REASON_INDENT}criterion ${JSON.stringify(c.name)}: ${c.verdict.toUpperCase()}, ${c.reason ?? tallyLine(c)}`);
+  return criteria.map(
+    (c) =>
+      `${REASON_INDENT}criterion ${JSON.stringify(c.name)}: ${c.verdict.toUpperCase()}, ${c.reason ?? tallyLine(c)}`,
+  );
 }
 
 export function suiteLines({ name, target, result }: Pick<SuiteOutcome, 'name' | 'target' | 'result'>): string[] {
   const skipped = result.skipped > 0 ? `, ${result.skipped} skipped` : '';
-  const lines = [`${name}: ${target.kind.label} "${target.name}" (id ${target.id}) in tenant ${target.tenantId}; ${result.passed} of ${plural(result.cases.length, 'case')} passed${skipped}`];
+  const lines = [
+    `${name}: ${target.kind.label} "${target.name}" (id ${target.id}) in tenant ${target.tenantId}; ${result.passed} of ${plural(result.cases.length, 'case')} passed${skipped}`,
+  ];
   // The pass rate says something only of repeated cases and errored runs; a suite without any leaves the column out.
   const rated = result.cases.some((c) => passRate(c) !== '');
   const row = (...cells: string[]): string[] => (rated ? cells : cells.filter((_, column) => column !== 2));
-  const rows = [row('case', 'result', 'pass rate', 'duration'), ...result.cases.map((c) => row(c.name, verdict(c), passRate(c), duration(c)))];
+  const rows = [
+    row('case', 'result', 'pass rate', 'duration'),
+    ...result.cases.map((c) => row(c.name, verdict(c), passRate(c), duration(c))),
+  ];
   const [header, ...body] = table(rows);
   lines.push(`  ${header ?? ''}`);
   // A failed case's reasons go right under its row, where the reader is looking.
@@ -107,16 +119,32 @@ export function requestsLine(budget: Pick<RequestBudget, 'sent' | 'spent'>, boun
  * convai.runPromptTests count; judge files' entries follow the suites', outside the counts (a judge's result is its
  * kappa, not its labels). `coverage` is the flow map's, one entry per tenant the suites ran against.
  */
-export function testJson(outcomes: readonly SuiteOutcome[], judges: readonly object[], coverage: readonly TenantCoverage[], requests: number): string {
+export function testJson(
+  outcomes: readonly SuiteOutcome[],
+  judges: readonly object[],
+  coverage: readonly TenantCoverage[],
+  requests: number,
+): string {
   const sum = (pick: (r: SuiteResult) => number): number => total(outcomes, pick);
-  return JSON.stringify({
-    passed: sum((r) => r.passed),
-    failed: sum((r) => r.failed),
-    skipped: sum((r) => r.skipped),
-    requests,
-    suites: [...outcomes.map((o) => ({ file: o.name, ...(o.result.baseline ? { baseline: o.result.baseline } : {}), cases: o.result.cases.map(caseReport) })), ...judges],
-    coverage,
-  }, null, 2);
+  return JSON.stringify(
+    {
+      passed: sum((r) => r.passed),
+      failed: sum((r) => r.failed),
+      skipped: sum((r) => r.skipped),
+      requests,
+      suites: [
+        ...outcomes.map((o) => ({
+          file: o.name,
+          ...(o.result.baseline ? { baseline: o.result.baseline } : {}),
+          cases: o.result.cases.map(caseReport),
+        })),
+        ...judges,
+      ],
+      coverage,
+    },
+    null,
+    2,
+  );
 }
 
 /** What a baseline was compared with: a run it matched only in part, or not at all, must not pass for a comparison. */
@@ -125,7 +153,9 @@ export function baselineNotes(outcomes: readonly SuiteOutcome[], file: string): 
   const ran = total(outcomes, (r) => r.baseline?.cases ?? 0);
   if (ran === 0) return [];
   if (compared === 0) {
-    return [`--baseline ${file}: no case of this run is in it, so nothing was compared. Give a report that test --json wrote for these suites.`];
+    return [
+      `--baseline ${file}: no case of this run is in it, so nothing was compared. Give a report that test --json wrote for these suites.`,
+    ];
   }
   const partial = outcomes.filter((o) => o.result.baseline && o.result.baseline.compared < o.result.baseline.cases);
   return partial.map((o) => {

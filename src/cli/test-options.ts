@@ -27,7 +27,9 @@ export function concurrencyFrom(value: string | undefined): number {
   if (value === undefined) return CONCURRENCY.default;
   const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
   if (!Number.isSafeInteger(n) || n < 1 || n > CONCURRENCY.max) {
-    throw new UsageError(`--concurrency "${value}" is not a number of requests at once: give a whole number from 1 to ${CONCURRENCY.max}, e.g. --concurrency ${CONCURRENCY.default}.`);
+    throw new UsageError(
+      `--concurrency "${value}" is not a number of requests at once: give a whole number from 1 to ${CONCURRENCY.max}, e.g. --concurrency ${CONCURRENCY.default}.`,
+    );
   }
   return n;
 }
@@ -41,17 +43,28 @@ export const DEFAULT_MAX_REQUESTS = LIMITS.testRequests.value;
  * call's turns and judges each cost a request; a run whose bound exceeds the limit is refused before anything is sent.
  */
 export function requestLimitFrom(
-  value: string | undefined, files: ReadonlyArray<Pick<Selected, 'suite' | 'only'>>, judges: ReadonlyArray<{ file: Pick<JudgeFile, 'labels' | 'repeat'> }> = [],
+  value: string | undefined,
+  files: ReadonlyArray<Pick<Selected, 'suite' | 'only'>>,
+  judges: ReadonlyArray<{ file: Pick<JudgeFile, 'labels' | 'repeat'> }> = [],
 ): { bound: number; limit: number } {
   // A judge file asks its judge repeat times per label.
-  const bound = files.reduce((sum, file) => sum + requestBound(file.suite, file.only), 0) + judges.reduce((sum, { file }) => sum + file.labels.length * file.repeat, 0);
+  const bound =
+    files.reduce((sum, file) => sum + requestBound(file.suite, file.only), 0) +
+    judges.reduce((sum, { file }) => sum + file.labels.length * file.repeat, 0);
   const limit = value === undefined ? DEFAULT_MAX_REQUESTS : /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new UsageError(`--max-requests "${value ?? ''}" is not a number of requests: give a whole number from 1, e.g. --max-requests 500.`);
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new UsageError(
+      `--max-requests "${value ?? ''}" is not a number of requests: give a whole number from 1, e.g. --max-requests 500.`,
+    );
   if (bound <= limit) return { bound, limit };
   if (value === undefined) {
-    throw new UsageError(`This run could send up to ${bound} requests, more than the ${DEFAULT_MAX_REQUESTS} that test sends without --max-requests, so nothing was sent. Run fewer cases (a --shard, fewer suites), lower their repeat, maxTurns or judgeRepeat, or allow it with --max-requests ${bound}.`);
+    throw new UsageError(
+      `This run could send up to ${bound} requests, more than the ${DEFAULT_MAX_REQUESTS} that test sends without --max-requests, so nothing was sent. Run fewer cases (a --shard, fewer suites), lower their repeat, maxTurns or judgeRepeat, or allow it with --max-requests ${bound}.`,
+    );
   }
-  throw new UsageError(`This run could send up to ${bound} requests, more than --max-requests ${limit}, so nothing was sent. Run fewer cases (a --shard, fewer suites), lower their repeat, maxTurns or judgeRepeat, or raise --max-requests.`);
+  throw new UsageError(
+    `This run could send up to ${bound} requests, more than --max-requests ${limit}, so nothing was sent. Run fewer cases (a --shard, fewer suites), lower their repeat, maxTurns or judgeRepeat, or raise --max-requests.`,
+  );
 }
 
 /** A suite and the names of its cases to run (all of them without --shard). */
@@ -63,7 +76,10 @@ export interface Selected extends SuiteFile {
 export function shardOf(files: readonly SuiteFile[], value: string | undefined): Selected[] {
   if (value === undefined) return [...files];
   const shard = parseShard(value);
-  if (!shard) throw new UsageError(`--shard "${value}" is not a part of the run: give i/n, the i-th of n parts with i from 1 to n, e.g. --shard 2/4.`);
+  if (!shard)
+    throw new UsageError(
+      `--shard "${value}" is not a part of the run: give i/n, the i-th of n parts with i from 1 to n, e.g. --shard 2/4.`,
+    );
   return files.flatMap((file) => {
     const only = new Set(file.suite.cases.filter((c) => inShard(shard, file.name, c.name)).map((c) => c.name));
     return only.size === 0 ? [] : [{ ...file, only }];
@@ -93,22 +109,40 @@ export async function baselineFrom(value: string | undefined, cwd: string): Prom
  * another tenant (by --tenant, else its target) names another prompt, whatever its name.
  */
 export async function affectedOf<T extends { suite: Pick<Suite, 'resource' | 'target'> }>(
-  files: readonly T[], value: string | undefined, tenant: number | undefined, context: CliContext, budget?: RequestBudget,
+  files: readonly T[],
+  value: string | undefined,
+  tenant: number | undefined,
+  context: CliContext,
+  budget?: RequestBudget,
 ): Promise<T[]> {
   if (value === undefined) return [...files];
   const folder = await pulledFolder(path.resolve(context.cwd, value));
-  const plan = await withClient(manifestTarget(folder, context.env), context.env, (client) => planPush(client, folder.io, { loaded: folder.loaded }), budget);
+  const plan = await withClient(
+    manifestTarget(folder, context.env),
+    context.env,
+    (client) => planPush(client, folder.io, { loaded: folder.loaded }),
+    budget,
+  );
   const chosen = affectedByPlan(plan);
   if ('problems' in chosen) {
-    throw new UsageError(`--affected-by ${value}: the planned push of ${folder.root} has ${plural(chosen.problems.length, 'problem')}, so the suites it affects cannot be told and no prompt test ran:`, [
-      ...chosen.problems.map((problem) => `  ${problem}`),
-      `Fix ${chosen.problems.length === 1 ? 'it' : 'them'} in the folder (${PROGRAM} plan ${value} lists them too), then run test again.`,
-    ]);
+    throw new UsageError(
+      `--affected-by ${value}: the planned push of ${folder.root} has ${plural(chosen.problems.length, 'problem')}, so the suites it affects cannot be told and no prompt test ran:`,
+      [
+        ...chosen.problems.map((problem) => `  ${problem}`),
+        `Fix ${chosen.problems.length === 1 ? 'it' : 'them'} in the folder (${PROGRAM} plan ${value} lists them too), then run test again.`,
+      ],
+    );
   }
   const { affected } = chosen;
   // The CLI runs every suite against --url, whatever connection its target names: the tenant alone tells.
-  const inFolder = (suite: Pick<Suite, 'target'>): boolean => runsInFolder({ tenantId: whereSuiteRuns(suite, { tenantId: tenant }).tenantId }, { tenantId: folder.manifest.tenantId });
+  const inFolder = (suite: Pick<Suite, 'target'>): boolean =>
+    runsInFolder(
+      { tenantId: whereSuiteRuns(suite, { tenantId: tenant }).tenantId },
+      { tenantId: folder.manifest.tenantId },
+    );
   const kept = files.filter((file) => inFolder(file.suite) && affected(file.suite));
-  context.err(`--affected-by ${value}: ${plural(plan.changes.length, 'planned change')}; ${kept.length} of ${plural(files.length, 'suite')} affected.`);
+  context.err(
+    `--affected-by ${value}: ${plural(plan.changes.length, 'planned change')}; ${kept.length} of ${plural(files.length, 'suite')} affected.`,
+  );
   return kept;
 }

@@ -21,7 +21,6 @@ function namedConnection(arg: unknown): string | undefined {
   return undefined;
 }
 
-
 function errorOf(check: () => unknown): string | undefined {
   try {
     check();
@@ -34,7 +33,7 @@ function errorOf(check: () => unknown): string | undefined {
 async function askToken(name: string): Promise<string | undefined> {
   return vscode.window.showInputBox({
     title: `Token for ${name}`,
-    prompt: 'The bearer token; it is kept in VS Code\'s secret storage, never in settings.',
+    prompt: "The bearer token; it is kept in VS Code's secret storage, never in settings.",
     password: true,
     ignoreFocusOut: true,
     validateInput: (value) => errorOf(() => validateToken(value)),
@@ -50,12 +49,14 @@ async function askConnection(connections: Connections): Promise<{ connection: Co
     ignoreFocusOut: true,
     validateInput: (value) =>
       errorOf(() => validateName(value)) ??
-      (connections.get(value) ? { message: `"${value}" exists and will be replaced.`, severity: vscode.InputBoxValidationSeverity.Warning } : undefined),
+      (connections.get(value)
+        ? { message: `"${value}" exists and will be replaced.`, severity: vscode.InputBoxValidationSeverity.Warning }
+        : undefined),
   });
   if (name === undefined) return undefined;
   const baseUrl = await vscode.window.showInputBox({
     title,
-    prompt: 'The service\'s base URL; /api/v1 is appended.',
+    prompt: "The service's base URL; /api/v1 is appended.",
     placeHolder: 'https://config.example.com',
     ignoreFocusOut: true,
     validateInput: (value) => errorOf(() => parseBaseUrl(value, VS_CODE_ADVICE)),
@@ -73,12 +74,21 @@ async function askConnection(connections: Connections): Promise<{ connection: Co
   const mode = await vscode.window.showQuickPick(
     [
       { label: 'Read and write', readOnly: false },
-      { label: 'Read-only', readOnly: true, detail: 'Refuse every create, update, delete and action on this connection.' },
+      {
+        label: 'Read-only',
+        readOnly: true,
+        detail: 'Refuse every create, update, delete and action on this connection.',
+      },
     ],
     { title, placeHolder: 'May this connection change the service?' },
   );
   if (!mode) return undefined;
-  const connection = validateConnection({ name, baseUrl, tenantId: tenantText === '' ? undefined : Number(tenantText), readOnly: mode.readOnly });
+  const connection = validateConnection({
+    name,
+    baseUrl,
+    tenantId: tenantText === '' ? undefined : Number(tenantText),
+    readOnly: mode.readOnly,
+  });
   return { connection, token: validateToken(token) };
 }
 
@@ -97,26 +107,30 @@ export function registerConnectionCommands(log: Log, connections: Connections): 
     registerCommand(log, COMMANDS.removeConnection, {
       programmatic: async (args) => connections.remove(validateName(args.name)),
       interactive: async (arg) => {
-      const name = namedConnection(arg) ?? (await pickConnection(connections, { placeHolder: 'Connection to remove', alwaysAsk: true }));
-      if (!name) return;
-      const confirmed = await vscode.window.showWarningMessage(
-        plain`Remove the connection "${name}"? Its token is deleted from secret storage; the service is not changed.`,
-        { modal: true },
-        'Remove',
-      );
-      if (confirmed === 'Remove') await connections.remove(name);
+        const name =
+          namedConnection(arg) ??
+          (await pickConnection(connections, { placeHolder: 'Connection to remove', alwaysAsk: true }));
+        if (!name) return;
+        const confirmed = await vscode.window.showWarningMessage(
+          plain`Remove the connection "${name}"? Its token is deleted from secret storage; the service is not changed.`,
+          { modal: true },
+          'Remove',
+        );
+        if (confirmed === 'Remove') await connections.remove(name);
       },
     }),
 
     registerCommand(log, COMMANDS.setToken, {
       programmatic: async (args) => connections.setToken(validateName(args.name), validateToken(args.token)),
       interactive: async (arg) => {
-      const name = namedConnection(arg) ?? (await pickConnection(connections, { placeHolder: 'Connection whose token to set', alwaysAsk: true }));
-      if (!name) return;
-      const token = await askToken(name);
-      if (token === undefined) return;
-      await connections.setToken(name, validateToken(token));
-      void vscode.window.showInformationMessage(plain`Token of "${name}" saved.`);
+        const name =
+          namedConnection(arg) ??
+          (await pickConnection(connections, { placeHolder: 'Connection whose token to set', alwaysAsk: true }));
+        if (!name) return;
+        const token = await askToken(name);
+        if (token === undefined) return;
+        await connections.setToken(name, validateToken(token));
+        void vscode.window.showInformationMessage(plain`Token of "${name}" saved.`);
       },
     }),
   ];

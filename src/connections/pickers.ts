@@ -23,27 +23,48 @@ export interface ConnectionQuestion {
  * The one way every command asks for a connection: each shows its base URL and
  * whether it is read-only; none to choose from is an error that says how to add one.
  */
-export async function pickConnection(connections: Connections, question: ConnectionQuestion): Promise<string | undefined> {
+export async function pickConnection(
+  connections: Connections,
+  question: ConnectionQuestion,
+): Promise<string | undefined> {
   const candidates = connections.list().filter((c) => !question.writable || !c.readOnly);
   if (candidates.length === 0) {
-    throw new Error(question.writable && connections.list().length > 0
-      ? 'Every ConvAI connection is read-only (readOnly in convai.connections): add one that may change things with "ConvAI: Add Connection".'
-      : 'There is no ConvAI connection yet: add one with "ConvAI: Add Connection".');
+    throw new Error(
+      question.writable && connections.list().length > 0
+        ? 'Every ConvAI connection is read-only (readOnly in convai.connections): add one that may change things with "ConvAI: Add Connection".'
+        : 'There is no ConvAI connection yet: add one with "ConvAI: Add Connection".',
+    );
   }
   const [only] = candidates;
   if (candidates.length === 1 && only && !question.alwaysAsk) return only.name;
   const picked = await vscode.window.showQuickPick(
     // Shown as text (a quick pick draws `$(x)` as an icon); the name itself is what the command gets.
-    candidates.map((c) => ({ label: plainText(c.name), description: plainText(`${c.baseUrl}${c.readOnly ? ' · read-only' : ''}`), name: c.name })),
+    candidates.map((c) => ({
+      label: plainText(c.name),
+      description: plainText(`${c.baseUrl}${c.readOnly ? ' · read-only' : ''}`),
+      name: c.name,
+    })),
     { title: question.title, placeHolder: question.placeHolder },
   );
   return picked?.name;
 }
 
 /** A connection (unless given) and one of the tenants its token may see (the shared listing), chosen by name. */
-export async function pickTenant(connections: Connections, listings: ListingCache, title: string, options: { connection?: string; writable?: boolean } = {}): Promise<TenantChoice | undefined> {
+export async function pickTenant(
+  connections: Connections,
+  listings: ListingCache,
+  title: string,
+  options: { connection?: string; writable?: boolean } = {},
+): Promise<TenantChoice | undefined> {
   // Asked even when there is one: the choice of a connection and then its tenant is the one people know here.
-  const name = options.connection ?? (await pickConnection(connections, { title, placeHolder: 'Connection', writable: options.writable, alwaysAsk: true }));
+  const name =
+    options.connection ??
+    (await pickConnection(connections, {
+      title,
+      placeHolder: 'Connection',
+      writable: options.writable,
+      alwaysAsk: true,
+    }));
   if (name === undefined) return undefined;
   const tenants = await listings.items(tenantsListing(name));
   const picked = await vscode.window.showQuickPick(

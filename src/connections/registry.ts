@@ -6,7 +6,13 @@ import { kindById } from '../core/resources';
 import type { Log } from '../log';
 import { VS_CODE_ADVICE } from '../shared/advice';
 import {
-  NETWORK_SETTINGS, networkSettings, networkSettingsKey, readConnections, requestTimeoutMs, writeConnections, type Connection,
+  NETWORK_SETTINGS,
+  networkSettings,
+  networkSettingsKey,
+  readConnections,
+  requestTimeoutMs,
+  writeConnections,
+  type Connection,
 } from '../shared/settings';
 import { TokenStore } from './tokens';
 import { DisposableStore } from '../core/disposable-store';
@@ -26,7 +32,10 @@ export class Connections implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   readonly tokens: TokenStore;
 
-  constructor(secrets: vscode.SecretStorage, private readonly log: Log) {
+  constructor(
+    secrets: vscode.SecretStorage,
+    private readonly log: Log,
+  ) {
     this.tokens = new TokenStore(secrets);
     this.reload();
     this.disposables.push(

@@ -53,7 +53,9 @@ export class TokenStore {
     if (!raw) return undefined;
     try {
       const parsed = JSON.parse(raw) as Partial<StoredToken>;
-      return typeof parsed.origin === 'string' && typeof parsed.token === 'string' ? { origin: parsed.origin, token: parsed.token } : undefined;
+      return typeof parsed.origin === 'string' && typeof parsed.token === 'string'
+        ? { origin: parsed.origin, token: parsed.token }
+        : undefined;
     } catch {
       return undefined;
     }

@@ -41,6 +41,6 @@ export const NEUTRAL_ADVICE: Advice = {
   caCertificates: 'add its PEM file to the trusted CA certificates',
   proxy: 'set a proxy if this network needs one',
   proxyCredentials: 'give them in the proxy address as http://user:password@host:port',
-  proxyStrictSSL: 'stop verifying the proxy\'s certificate',
+  proxyStrictSSL: "stop verifying the proxy's certificate",
   noProxy: 'let requests to its host skip the proxy',
 };

@@ -7,8 +7,11 @@ import path from 'node:path';
 
 export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.CONVAI_CACHE_DIR) return env.CONVAI_CACHE_DIR;
-  const base = process.platform === 'win32' ? env.LOCALAPPDATA ?? path.join(os.homedir(), 'AppData', 'Local')
-    : process.platform === 'darwin' ? path.join(os.homedir(), 'Library', 'Caches')
-      : env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache');
+  const base =
+    process.platform === 'win32'
+      ? (env.LOCALAPPDATA ?? path.join(os.homedir(), 'AppData', 'Local'))
+      : process.platform === 'darwin'
+        ? path.join(os.homedir(), 'Library', 'Caches')
+        : (env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'));
   return path.join(base, 'convai-config');
 }

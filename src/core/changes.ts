@@ -53,10 +53,14 @@ function listingScopeOf(scope: ChangeScope): ListingScope[] {
 /** The listings a change drops, each once and none inside another: a push of a hundred prompts drops the prompts' listing once. */
 export function droppedListings(change: Change): ListingScope[] {
   // Equal scopes once first: a push of thousands of resources names a handful of listings, compared pairwise below.
-  const all = [...new Map(change.scopes.flatMap(listingScopeOf).map((scope) => [JSON.stringify(scope), scope] as const)).values()];
+  const all = [
+    ...new Map(change.scopes.flatMap(listingScopeOf).map((scope) => [JSON.stringify(scope), scope] as const)).values(),
+  ];
   const kept: ListingScope[] = [];
   all.forEach((scope, index) => {
-    const covered = all.some((other, at) => at !== index && covers(other, scope) && (!covers(scope, other) || at < index));
+    const covered = all.some(
+      (other, at) => at !== index && covers(other, scope) && (!covers(scope, other) || at < index),
+    );
     if (!covered) kept.push(scope);
   });
   return kept;
@@ -86,7 +90,9 @@ function fateIn(scope: ChangeScope, location: FileLocation): DocumentFate {
     case 'kind':
       return whole.type === 'resource' && whole.segment === scope.segment ? 'reload' : 'untouched';
     case 'resource':
-      return whole.type === 'resource' && whole.segment === scope.segment && whole.id === scope.id ? gone(scope.deleted) : 'untouched';
+      return whole.type === 'resource' && whole.segment === scope.segment && whole.id === scope.id
+        ? gone(scope.deleted)
+        : 'untouched';
   }
 }
 
@@ -109,9 +115,18 @@ function scopeOf(location: FileLocation, deleted: boolean): ChangeScope {
   const whole = wholeOf(location);
   if (whole.type === 'tenant') {
     // A tenant deleted takes every resource of it along; one saved or created changes only its own record.
-    return deleted ? { type: 'tenant', connection: whole.connection, tenantId: whole.tenantId, deleted } : { type: 'tenantRecord', connection: whole.connection, tenantId: whole.tenantId };
+    return deleted
+      ? { type: 'tenant', connection: whole.connection, tenantId: whole.tenantId, deleted }
+      : { type: 'tenantRecord', connection: whole.connection, tenantId: whole.tenantId };
   }
-  return { type: 'resource', connection: whole.connection, tenantId: whole.tenantId, segment: whole.segment, id: whole.id, ...(deleted ? { deleted } : {}) };
+  return {
+    type: 'resource',
+    connection: whole.connection,
+    tenantId: whole.tenantId,
+    segment: whole.segment,
+    id: whole.id,
+    ...(deleted ? { deleted } : {}),
+  };
 }
 
 /** A save or a create of one resource (or of a tenant's record), from any of its documents. */
@@ -125,11 +140,27 @@ export function deletion(location: FileLocation): Change {
 }
 
 /** What a push (or a promotion's push) of a folder's changes touched in its tenant: every change planned, as one change. */
-export function pushed(connection: string, tenantId: number, changes: readonly Pick<PlannedChange, 'action' | 'segment' | 'id'>[]): Change {
+export function pushed(
+  connection: string,
+  tenantId: number,
+  changes: readonly Pick<PlannedChange, 'action' | 'segment' | 'id'>[],
+): Change {
   return {
-    scopes: changes.filter((c) => c.action !== 'conflict').map((c): ChangeScope => c.segment === 'tenants'
-      ? { type: 'tenantRecord', connection, tenantId }
-      : { type: 'resource', connection, tenantId, segment: c.segment, ...(c.id === undefined ? {} : { id: c.id }), ...(c.action === 'delete' ? { deleted: true } : {}) }),
+    scopes: changes
+      .filter((c) => c.action !== 'conflict')
+      .map(
+        (c): ChangeScope =>
+          c.segment === 'tenants'
+            ? { type: 'tenantRecord', connection, tenantId }
+            : {
+                type: 'resource',
+                connection,
+                tenantId,
+                segment: c.segment,
+                ...(c.id === undefined ? {} : { id: c.id }),
+                ...(c.action === 'delete' ? { deleted: true } : {}),
+              },
+      ),
   };
 }
 

@@ -1,5 +1,9 @@
 /** Bounded parallel work: at most `limit` calls of `work` at once, results in input order. */
-export async function mapWithLimit<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapWithLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -41,7 +45,10 @@ export function limiter(limit: number): <T>(work: () => Promise<T>) => Promise<T
  * done, so nothing is handled after it. Results in the items' order.
  */
 export async function handledInTurn<T, D, R>(
-  items: readonly T[], limit: number, fetch: (item: T) => Promise<D>, handle: (item: T, fetched: D) => R | Promise<R>,
+  items: readonly T[],
+  limit: number,
+  fetch: (item: T) => Promise<D>,
+  handle: (item: T, fetched: D) => R | Promise<R>,
 ): Promise<R[]> {
   const results = new Array<R>(items.length);
   let handling: Promise<void> = Promise.resolve();
@@ -55,12 +62,14 @@ export async function handledInTurn<T, D, R>(
       failed ??= { error };
       throw error;
     }
-    handling = handling.then(async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (!failed) results[index] = await handle(item, fetched);
-    }).catch((error: unknown) => {
-      failed ??= { error };
-    });
+    handling = handling
+      .then(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!failed) results[index] = await handle(item, fetched);
+      })
+      .catch((error: unknown) => {
+        failed ??= { error };
+      });
   });
   try {
     await fetching;

@@ -26,12 +26,17 @@ function secretsIn(value: Json | undefined, path: JsonPath, out: JsonPath[]): vo
 /** Where the credentials of a detail object are. */
 export function credentialPaths(kind: KindId, detail: JsonObject): JsonPath[] {
   const paths: JsonPath[] = [];
-  if (kind === 'tenant' && typeof detail.auth_token === 'string' && detail.auth_token !== '') paths.push(['auth_token']);
+  if (kind === 'tenant' && typeof detail.auth_token === 'string' && detail.auth_token !== '')
+    paths.push(['auth_token']);
   if (kind === 'integration') secretsIn(detail.tec_params, ['tec_params'], paths);
   if (kind === 'agent' && isJsonObject(detail.configuration) && Array.isArray(detail.configuration.prompt)) {
     detail.configuration.prompt.forEach((element, index) => {
       const integration = isJsonObject(element) ? element.integration : undefined;
-      if (isJsonObject(integration) && typeof integration.bearer_token === 'string' && integration.bearer_token !== '') {
+      if (
+        isJsonObject(integration) &&
+        typeof integration.bearer_token === 'string' &&
+        integration.bearer_token !== ''
+      ) {
         paths.push(['configuration', 'prompt', index, 'integration', 'bearer_token']);
       }
     });
@@ -40,13 +45,17 @@ export function credentialPaths(kind: KindId, detail: JsonObject): JsonPath[] {
 }
 
 export function maskCredentials(kind: KindId, detail: JsonObject): JsonObject {
-  return credentialPaths(kind, detail).reduce<Json>((masked, path) => setAt(masked, path, CREDENTIAL_MASK), detail) as JsonObject;
+  return credentialPaths(kind, detail).reduce<Json>(
+    (masked, path) => setAt(masked, path, CREDENTIAL_MASK),
+    detail,
+  ) as JsonObject;
 }
 
 /** The edited object with every still-masked credential set back to the original's value. */
 export function restoreCredentials(kind: KindId, edited: JsonObject, original: JsonObject): JsonObject {
   return credentialPaths(kind, original).reduce<Json>(
-    (restored, path) => (valueAt(restored, path) === CREDENTIAL_MASK ? setAt(restored, path, valueAt(original, path) ?? null) : restored),
+    (restored, path) =>
+      valueAt(restored, path) === CREDENTIAL_MASK ? setAt(restored, path, valueAt(original, path) ?? null) : restored,
     edited,
   ) as JsonObject;
 }

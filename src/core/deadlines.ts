@@ -38,7 +38,11 @@ export class Deadlines {
    * The deadline, and the signal a request listens to: the deadline joined with the caller's cancellation when there
    * is one, shared as the deadline is (joining costs more than the deadline itself, and a pull sends 65,000).
    */
-  forCall(caller: AbortSignal | undefined, timeoutMs: number, now = Date.now()): { deadline: AbortSignal; signal: AbortSignal } {
+  forCall(
+    caller: AbortSignal | undefined,
+    timeoutMs: number,
+    now = Date.now(),
+  ): { deadline: AbortSignal; signal: AbortSignal } {
     const deadline = this.signal(timeoutMs, now);
     const shared = this.shared as Shared;
     if (!caller) return { deadline, signal: deadline };

@@ -13,10 +13,13 @@ export class Debouncer<K = string> {
   /** Runs `work` once `key` has had no other schedule for the delay; an earlier waiting work of the key is dropped. */
   schedule(key: K, work: () => void): void {
     this.cancel(key);
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      work();
-    }, this.delayMs));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        work();
+      }, this.delayMs),
+    );
   }
 
   /** Whether work of `key` is waiting: a check that runs now would be superseded by it. */

@@ -16,12 +16,12 @@ import { isJsonObject, type Json, type JsonObject } from './json';
 
 export type ViewRead =
   | {
-    ok: true;
-    /** The detail object as the save makes it. */
-    edited: JsonObject;
-    /** The fields the save sends, the only ones a change on the service can conflict with. */
-    sends: string[];
-  }
+      ok: true;
+      /** The detail object as the save makes it. */
+      edited: JsonObject;
+      /** The fields the save sends, the only ones a change on the service can conflict with. */
+      sends: string[];
+    }
   | { ok: false; syntax: SyntaxProblem[]; problems: FieldProblem[] };
 
 export interface DocumentView {
@@ -47,7 +47,8 @@ function wholeView(kind: ResourceKind): DocumentView {
     read(text, base) {
       const { value, syntaxProblems } = parseDocument(text);
       if (syntaxProblems.length > 0) return refused([], syntaxProblems);
-      if (!isJsonObject(value)) return refused([{ path: [], keyword: 'type', message: 'the document must be a JSON object' }]);
+      if (!isJsonObject(value))
+        return refused([{ path: [], keyword: 'type', message: 'the document must be a JSON object' }]);
       // Masked credentials the user left alone are the service's values.
       const edited = restoreCredentials(kind.id, value, base);
       const problems = [
@@ -55,7 +56,11 @@ function wholeView(kind: ResourceKind): DocumentView {
         ...validateDocument(kind.segment, edited).filter((p) => isCausedByEdit(base, edited, p)),
       ];
       if (problems.length > 0) return refused(problems);
-      return { ok: true, edited, sends: editableFields(kind).filter((field) => Object.prototype.hasOwnProperty.call(edited, field)) };
+      return {
+        ok: true,
+        edited,
+        sends: editableFields(kind).filter((field) => Object.prototype.hasOwnProperty.call(edited, field)),
+      };
     },
   };
 }
@@ -87,7 +92,8 @@ function jsonPartView(kind: ResourceKind, field: 'function_defs' | 'settings'): 
     kind,
     render(detail) {
       const value = detail[field];
-      if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) return formatDocument(empty);
+      if (value === null || value === undefined || (typeof value === 'string' && value.trim() === ''))
+        return formatDocument(empty);
       const held = heldJson(value);
       return held ? formatDocument(held.parsed) : String(value);
     },
@@ -105,7 +111,9 @@ function jsonPartView(kind: ResourceKind, field: 'function_defs' | 'settings'): 
 }
 
 function settingsProblems(value: unknown): FieldProblem[] {
-  return isJsonObject(value) ? [] : [{ path: [], keyword: 'type', message: 'settings must be a JSON object, such as {"language": "en"}' }];
+  return isJsonObject(value)
+    ? []
+    : [{ path: [], keyword: 'type', message: 'settings must be a JSON object, such as {"language": "en"}' }];
 }
 
 /** The elements of an agent's `configuration.prompt`; undefined when it has no such list. */
@@ -117,12 +125,16 @@ export function agentElements(detail: JsonObject): JsonObject[] | undefined {
 
 /** The names of an agent's prompt elements that can name a document of their own. */
 export function agentElementNames(detail: JsonObject): string[] {
-  return (agentElements(detail) ?? []).flatMap((e) => (typeof e.name === 'string' && isElementFileName(e.name) ? [e.name] : []));
+  return (agentElements(detail) ?? []).flatMap((e) =>
+    typeof e.name === 'string' && isElementFileName(e.name) ? [e.name] : [],
+  );
 }
 
 /** The names of an agent's prompt elements that cannot name a document of their own (agentElementNames leaves them out). */
 export function agentElementsLeftOut(detail: JsonObject): string[] {
-  return (agentElements(detail) ?? []).flatMap((e) => (typeof e.name === 'string' && !isElementFileName(e.name) ? [e.name] : []));
+  return (agentElements(detail) ?? []).flatMap((e) =>
+    typeof e.name === 'string' && !isElementFileName(e.name) ? [e.name] : [],
+  );
 }
 
 /** Why the elements `names` have no document of their own, and the fix; each name quoted as JSON, so it reads as data. */
@@ -135,7 +147,10 @@ export function leftOutElementsNote(names: readonly string[]): string {
 function agentPromptView(kind: ResourceKind, element: string): DocumentView {
   const find = (detail: JsonObject): JsonObject => {
     const found = agentElements(detail)?.find((e) => e.name === element);
-    if (!found) throw new MissingPartError(`The agent has no prompt element named "${element}" (in configuration.prompt): it was renamed or removed; the agent's configuration.prompt lists the elements it has.`);
+    if (!found)
+      throw new MissingPartError(
+        `The agent has no prompt element named "${element}" (in configuration.prompt): it was renamed or removed; the agent's configuration.prompt lists the elements it has.`,
+      );
     return found;
   };
   return {

@@ -30,5 +30,9 @@ export function toStoredDraft(kind: KindId, draft: Draft): StoredDraft {
 
 /** The draft again, its base's masked credentials taken from what the service holds now. */
 export function fromStoredDraft(kind: KindId, stored: StoredDraft, current: JsonObject): Draft {
-  return { text: stored.text, base: serviceBase(restoreCredentials(kind, JSON.parse(stored.maskedBase) as JsonObject, current)), why: stored.why };
+  return {
+    text: stored.text,
+    base: serviceBase(restoreCredentials(kind, JSON.parse(stored.maskedBase) as JsonObject, current)),
+    why: stored.why,
+  };
 }

@@ -60,17 +60,24 @@ export const DEFAULT_LIMITS: HistoryLimits = {
 };
 
 function clipStrings(value: unknown, max: number): unknown {
-  if (typeof value === 'string') return value.length > max ? `${value.slice(0, max)}… [${value.length - max} more characters not kept in the history]` : value;
+  if (typeof value === 'string')
+    return value.length > max
+      ? `${value.slice(0, max)}… [${value.length - max} more characters not kept in the history]`
+      : value;
   if (Array.isArray(value)) return value.map((item) => clipStrings(item, max));
   // Made as own properties, so that a key such as `__proto__` (a parameter typed in a form) stays data.
-  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clipStrings(item, max)]));
+  if (isJsonObject(value))
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clipStrings(item, max)]));
   return value;
 }
 
 /** The history with `run` added first for its resource; the oldest runs and least recent resources drop out. */
 export function addRun(history: HistoryData, run: RunRecord, limits: HistoryLimits = DEFAULT_LIMITS): HistoryData {
   const stored = clipStrings(run, limits.maxStringLength) as RunRecord;
-  const runs = [stored, ...(history[run.resource] ?? []).filter((r) => r.id !== run.id)].slice(0, limits.runsPerResource);
+  const runs = [stored, ...(history[run.resource] ?? []).filter((r) => r.id !== run.id)].slice(
+    0,
+    limits.runsPerResource,
+  );
   const others = Object.entries(history).filter(([resource]) => resource !== run.resource);
   // Most recently run resources first; a resource's newest run is its first.
   others.sort(([, a], [, b]) => (b[0]?.startedAt ?? '').localeCompare(a[0]?.startedAt ?? ''));

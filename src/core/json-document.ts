@@ -48,7 +48,10 @@ export function parseDocument(text: string): ParsedDocument {
     return { value: JSON.parse(text) as unknown, syntaxProblems: [] };
   } catch (error) {
     const syntaxProblems = syntaxProblemsOf(text);
-    return { value: undefined, syntaxProblems: syntaxProblems.length > 0 ? syntaxProblems : [{ offset: 0, length: 0, message: String(error) }] };
+    return {
+      value: undefined,
+      syntaxProblems: syntaxProblems.length > 0 ? syntaxProblems : [{ offset: 0, length: 0, message: String(error) }],
+    };
   }
 }
 
@@ -98,7 +101,8 @@ export function pathLocator(text: string): {
       if (!node) {
         return undefined;
       }
-      const key = node.parent?.type === 'property' && node.parent.children?.[1] === node ? node.parent.children[0] : undefined;
+      const key =
+        node.parent?.type === 'property' && node.parent.children?.[1] === node ? node.parent.children[0] : undefined;
       return rangeOf(key ?? node);
     },
   };

@@ -26,7 +26,10 @@ export function jsonSchemaProblem(schema: unknown): string | undefined {
   checkSchema(schema, '', walk);
   if (walk.problems.length === 0) {
     const loop = refLoop(walk);
-    if (loop !== undefined) walk.problems.push(`${loop}: its $ref leads back to it without stepping into the value, so the check would never end`);
+    if (loop !== undefined)
+      walk.problems.push(
+        `${loop}: its $ref leads back to it without stepping into the value, so the check would never end`,
+      );
   }
   return walk.problems.length === 0 ? undefined : walk.problems.join('; ');
 }
@@ -45,7 +48,9 @@ function checkSchema(node: unknown, at: string, walk: Walk): void {
       shape(argument, child(at, keyword), walk);
     } else {
       const known = closest(keyword, Object.keys(SHAPES));
-      walk.problems.push(`${child(at, keyword)}: unknown keyword${known === undefined ? ' (not one of the draft-07 keywords this check supports)' : `; did you mean "${known}"?`}`);
+      walk.problems.push(
+        `${child(at, keyword)}: unknown keyword${known === undefined ? ' (not one of the draft-07 keywords this check supports)' : `; did you mean "${known}"?`}`,
+      );
     }
   }
 }
@@ -67,16 +72,21 @@ function must(test: (argument: unknown) => boolean, what: string): Shape {
   };
 }
 
-const isNames = (argument: unknown): boolean => Array.isArray(argument) && argument.every((name) => typeof name === 'string');
+const isNames = (argument: unknown): boolean =>
+  Array.isArray(argument) && argument.every((name) => typeof name === 'string');
 const anything: Shape = () => undefined;
 const text = must((argument) => typeof argument === 'string', 'a text');
-const count = must((argument) => Number.isSafeInteger(argument) && (argument as number) >= 0, 'a whole number, 0 or more');
+const count = must(
+  (argument) => Number.isSafeInteger(argument) && (argument as number) >= 0,
+  'a whole number, 0 or more',
+);
 const number = must((argument) => typeof argument === 'number', 'a number');
 const names = must(isNames, 'an array of property names');
 const subschema: Shape = checkSchema;
 
 function schemaList(argument: unknown, at: string, walk: Walk): void {
-  if (!Array.isArray(argument) || argument.length === 0) walk.problems.push(`${at}: must be a non-empty array of schemas, not ${describe(argument)}`);
+  if (!Array.isArray(argument) || argument.length === 0)
+    walk.problems.push(`${at}: must be a non-empty array of schemas, not ${describe(argument)}`);
   else argument.forEach((schema, index) => checkSchema(schema, child(at, index), walk));
 }
 
@@ -96,18 +106,25 @@ const SHAPES: Record<string, Shape | undefined> = {
     const wrong = types.find((type) => !(JSON_TYPES as readonly unknown[]).includes(type));
     if (types.length > 0 && wrong === undefined) return;
     const known = typeof wrong === 'string' ? closest(wrong, [...JSON_TYPES]) : undefined;
-    walk.problems.push(`${at}: ${describe(wrong)} is no JSON Schema type; use one of ${JSON_TYPES.join(', ')}${known === undefined ? '' : ` (did you mean "${known}"?)`}`);
+    walk.problems.push(
+      `${at}: ${describe(wrong)} is no JSON Schema type; use one of ${JSON_TYPES.join(', ')}${known === undefined ? '' : ` (did you mean "${known}"?)`}`,
+    );
   },
   enum: must((argument) => Array.isArray(argument) && argument.length > 0, 'a non-empty array of the allowed values'),
   const: anything,
   $ref: (argument, at, walk) => {
     if (typeof argument !== 'string') return text(argument, at, walk);
     if (!argument.startsWith('#')) {
-      walk.problems.push(`${at}: ${JSON.stringify(argument)} is not in this schema; only local references such as "#/definitions/name" can be followed`);
+      walk.problems.push(
+        `${at}: ${JSON.stringify(argument)} is not in this schema; only local references such as "#/definitions/name" can be followed`,
+      );
       return;
     }
     const target = resolveRef(walk.root, argument);
-    if (typeof target !== 'boolean' && !isJsonObject(target)) walk.problems.push(`${at}: ${JSON.stringify(argument)} points at ${target === undefined ? 'nothing' : 'no schema'} in this schema`);
+    if (typeof target !== 'boolean' && !isJsonObject(target))
+      walk.problems.push(
+        `${at}: ${JSON.stringify(argument)} points at ${target === undefined ? 'nothing' : 'no schema'} in this schema`,
+      );
   },
   allOf: schemaList,
   anyOf: schemaList,
@@ -133,10 +150,14 @@ const SHAPES: Record<string, Shape | undefined> = {
   propertyNames: subschema,
   minProperties: count,
   maxProperties: count,
-  dependencies: mapOf((argument, at, walk) => (Array.isArray(argument) ? names(argument, at, walk) : checkSchema(argument, at, walk)), 'property names or schemas'),
+  dependencies: mapOf(
+    (argument, at, walk) => (Array.isArray(argument) ? names(argument, at, walk) : checkSchema(argument, at, walk)),
+    'property names or schemas',
+  ),
   dependentRequired: mapOf(names, 'property names'),
 
-  items: (argument, at, walk) => (Array.isArray(argument) ? schemaList(argument, at, walk) : checkSchema(argument, at, walk)),
+  items: (argument, at, walk) =>
+    Array.isArray(argument) ? schemaList(argument, at, walk) : checkSchema(argument, at, walk),
   additionalItems: subschema,
   minItems: count,
   maxItems: count,
@@ -198,7 +219,9 @@ function refLoop(walk: Walk): string | undefined {
 
 function sameValueSchemas(node: SchemaObject, root: SchemaObject): unknown[] {
   const lists = [node.allOf, node.anyOf, node.oneOf].flatMap((list) => (Array.isArray(list) ? list : []));
-  const dependencies = isJsonObject(node.dependencies) ? Object.values(node.dependencies).filter((d) => !Array.isArray(d)) : [];
+  const dependencies = isJsonObject(node.dependencies)
+    ? Object.values(node.dependencies).filter((d) => !Array.isArray(d))
+    : [];
   const ref = typeof node.$ref === 'string' ? [resolveRef(root, node.$ref)] : [];
   return [...ref, ...lists, node.not, node.if, node.then, node.else, ...dependencies];
 }

@@ -46,10 +46,13 @@ export function valueAt(value: Json | undefined, path: JsonPath): Json | undefin
 export function setAt(value: Json, path: JsonPath, next: Json): Json {
   const [step, ...rest] = path;
   if (step === undefined) return next;
-  if (Array.isArray(value) && typeof step === 'number' && step < value.length) return value.map((item, i) => (i === step ? setAt(item, rest, next) : item));
+  if (Array.isArray(value) && typeof step === 'number' && step < value.length)
+    return value.map((item, i) => (i === step ? setAt(item, rest, next) : item));
   if (isJsonObject(value) && typeof step === 'string' && Object.hasOwn(value, step)) {
     // fromEntries defines own keys, so a "__proto__" key stays data and never becomes the copy's prototype.
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === step ? setAt(item, rest, next) : item]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, key === step ? setAt(item, rest, next) : item]),
+    );
   }
   return value;
 }
@@ -57,7 +60,11 @@ export function setAt(value: Json, path: JsonPath, next: Json): Json {
 /** One text for equal values, keys sorted: two values are deeply equal when their canonical texts are. */
 export function canonical(value: Json | undefined): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isJsonObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  if (isJsonObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'undefined';
 }
 
@@ -68,7 +75,11 @@ export const MAX_DEPTH = LIMITS.jsonDepth.value;
 export function deeperThan(value: Json | undefined, limit: number): boolean {
   const pending: Array<{ value: Json | undefined; depth: number }> = [{ value, depth: 0 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const children = Array.isArray(next.value) ? next.value : isJsonObject(next.value) ? Object.values(next.value) : undefined;
+    const children = Array.isArray(next.value)
+      ? next.value
+      : isJsonObject(next.value)
+        ? Object.values(next.value)
+        : undefined;
     if (children === undefined) continue;
     if (next.depth === limit) return true;
     for (const child of children) pending.push({ value: child, depth: next.depth + 1 });

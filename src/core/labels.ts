@@ -42,7 +42,10 @@ function describe(kind: KindId, summary: JsonObject): string {
     case 'action':
       return joined(named(ENUMS.actionType, summary.action_type), text(summary.forward_number));
     case 'intent':
-      return joined(text(summary.name) !== text(summary.display_name) ? text(summary.name) : undefined, named(ENUMS.intentType, summary.intent_type));
+      return joined(
+        text(summary.name) !== text(summary.display_name) ? text(summary.name) : undefined,
+        named(ENUMS.intentType, summary.intent_type),
+      );
     case 'agent':
       return joined(text(summary.number));
     case 'datasource':
@@ -92,7 +95,9 @@ export function nestByParent(items: readonly JsonObject[]): Map<number | undefin
   const ids = new Set(items.map((i) => i.id));
   const children = new Map<number | undefined, JsonObject[]>();
   const parentOf = (item: JsonObject): number | undefined =>
-    typeof item.parent_id === 'number' && item.parent_id !== item.id && ids.has(item.parent_id) && !inCycle(item) ? item.parent_id : undefined;
+    typeof item.parent_id === 'number' && item.parent_id !== item.id && ids.has(item.parent_id) && !inCycle(item)
+      ? item.parent_id
+      : undefined;
   const byId = new Map(items.map((i) => [i.id, i]));
   function inCycle(item: JsonObject): boolean {
     const seen = new Set<unknown>([item.id]);

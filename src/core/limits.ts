@@ -241,7 +241,8 @@ export type LimitName = keyof typeof LIMITS;
  */
 export function withinLimit(limit: Limit, raw: unknown): number {
   const bounds = limit.setting;
-  if (typeof raw !== 'number' || !Number.isFinite(raw) || (bounds?.integer === true && !Number.isInteger(raw))) return limit.value;
+  if (typeof raw !== 'number' || !Number.isFinite(raw) || (bounds?.integer === true && !Number.isInteger(raw)))
+    return limit.value;
   if (!bounds) return raw;
   return Math.min(Math.max(raw, bounds.minimum), bounds.maximum ?? Number.POSITIVE_INFINITY);
 }

@@ -32,7 +32,12 @@ export function linesOf(text: string): string[] {
 }
 
 /** The edit script of a middle that shares no first or last line: Myers' greedy search, kept per edit count to walk back. */
-function middleScript(a: readonly string[], b: readonly string[], workLimit: number, editLimit: number): DiffLine[] | undefined {
+function middleScript(
+  a: readonly string[],
+  b: readonly string[],
+  workLimit: number,
+  editLimit: number,
+): DiffLine[] | undefined {
   const n = a.length;
   const m = b.length;
   const max = Math.min(n + m, editLimit);
@@ -62,7 +67,13 @@ function middleScript(a: readonly string[], b: readonly string[], workLimit: num
   return undefined;
 }
 
-function walkBack(a: readonly string[], b: readonly string[], trace: readonly Int32Array[], last: number, lastK: number): DiffLine[] {
+function walkBack(
+  a: readonly string[],
+  b: readonly string[],
+  trace: readonly Int32Array[],
+  last: number,
+  lastK: number,
+): DiffLine[] {
   const script: DiffLine[] = [];
   let x = a.length;
   let y = b.length;
@@ -98,18 +109,25 @@ function walkBack(a: readonly string[], b: readonly string[], trace: readonly In
 }
 
 /** Every line of both texts in order, each kept, removed or added; a shortest such script while within the bounds. */
-export function diffLines(a: readonly string[], b: readonly string[], limits: { work?: number; edits?: number } = {}): DiffLine[] {
+export function diffLines(
+  a: readonly string[],
+  b: readonly string[],
+  limits: { work?: number; edits?: number } = {},
+): DiffLine[] {
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail += 1;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail])
+    tail += 1;
   const same = (lines: readonly string[]): DiffLine[] => lines.map((text) => ({ kind: 'same', text }));
   const oldMiddle = a.slice(head, a.length - tail);
   const newMiddle = b.slice(head, b.length - tail);
   // Texts rewritten whole share no line: the replacement is then the shortest script, found without the search's square.
   const shared = new Set(oldMiddle);
   const search = newMiddle.some((line) => shared.has(line));
-  const middle = (search ? middleScript(oldMiddle, newMiddle, limits.work ?? DIFF_WORK_LIMIT, limits.edits ?? DIFF_EDIT_LIMIT) : undefined) ?? [
+  const middle = (search
+    ? middleScript(oldMiddle, newMiddle, limits.work ?? DIFF_WORK_LIMIT, limits.edits ?? DIFF_EDIT_LIMIT)
+    : undefined) ?? [
     ...oldMiddle.map((text): DiffLine => ({ kind: 'removed', text })),
     ...newMiddle.map((text): DiffLine => ({ kind: 'added', text })),
   ];
@@ -147,7 +165,13 @@ export function hunksOf(script: readonly DiffLine[], context = 3): Hunk[] {
     const newLines = lines.filter((l) => l.kind !== 'removed').length;
     const oldAt = oldBefore[from] as number;
     const newAt = newBefore[from] as number;
-    hunks.push({ oldStart: oldLines === 0 ? oldAt : oldAt + 1, oldLines, newStart: newLines === 0 ? newAt : newAt + 1, newLines, lines });
+    hunks.push({
+      oldStart: oldLines === 0 ? oldAt : oldAt + 1,
+      oldLines,
+      newStart: newLines === 0 ? newAt : newAt + 1,
+      newLines,
+      lines,
+    });
   }
   return hunks;
 }

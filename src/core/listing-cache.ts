@@ -46,9 +46,12 @@ function keyText(key: ListingKey): string {
 /** Whether dropping `outer` drops every listing `inner` names (a key is the narrowest scope). */
 export function covers(outer: ListingScope, inner: ListingScope): boolean {
   // A tenant's scope never holds the tenants listing, which lies above every tenant.
-  return (outer.connection === undefined || outer.connection === inner.connection)
-    && (outer.tenantId === undefined || (outer.segment !== 'tenants' && inner.segment !== 'tenants' && outer.tenantId === inner.tenantId))
-    && (outer.segment === undefined || outer.segment === inner.segment);
+  return (
+    (outer.connection === undefined || outer.connection === inner.connection) &&
+    (outer.tenantId === undefined ||
+      (outer.segment !== 'tenants' && inner.segment !== 'tenants' && outer.tenantId === inner.tenantId)) &&
+    (outer.segment === undefined || outer.segment === inner.segment)
+  );
 }
 
 interface Entry {

@@ -22,7 +22,7 @@ export function codeSpan(text: string): string {
   // Line breaks, controls and bidi overrides as escapes: a blank line would end a code span, U+202E reverse the text after it.
   const inner = inertLine(text);
   const fence = '`'.repeat(longestRun(inner, '`') + 1);
-  const padded = /^`|`$/.test(inner) || (/^ .*[^ ].* $/.test(inner)) ? ` ${inner} ` : inner;
+  const padded = /^`|`$/.test(inner) || /^ .*[^ ].* $/.test(inner) ? ` ${inner} ` : inner;
   return `${fence}${padded}${fence}`;
 }
 

@@ -51,13 +51,20 @@ const KEEP_ALIVE = { keepAliveTimeout: LIMITS.keepAlive.value, connections: LIMI
  * Host names are never resolved, and an IP never matches a domain entry.
  */
 export function shouldBypassProxy(url: URL, noProxy: readonly string[]): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   return noProxy.some((entry) => matches(entry, host, port));
 }
 
 function matches(raw: string, host: string, port: string): boolean {
-  const entry = raw.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/\/$/, '');
+  const entry = raw
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/\/$/, '');
   if (entry === '*') return true;
   const { name, entryPort } = splitPort(entry);
   if (!name || (entryPort !== undefined && entryPort !== port)) return false;
@@ -102,8 +109,14 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * The environment's proxy for a target, as VS Code reads it: HTTPS_PROXY for
  * https (falling back to HTTP_PROXY), HTTP_PROXY for http; upper case first.
  */
-export function proxyFromEnvironment(env: Environment, target: URL): { proxyUrl?: string; proxySource?: string; noProxy: string[] } {
-  const names = target.protocol === 'https:' ? ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'] : ['HTTP_PROXY', 'http_proxy'];
+export function proxyFromEnvironment(
+  env: Environment,
+  target: URL,
+): { proxyUrl?: string; proxySource?: string; noProxy: string[] } {
+  const names =
+    target.protocol === 'https:'
+      ? ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']
+      : ['HTTP_PROXY', 'http_proxy'];
   const proxySource = names.find((name) => env[name]?.trim());
   const noProxy = splitNoProxy(env.NO_PROXY?.trim() || env.no_proxy || '');
   return proxySource ? { proxyUrl: env[proxySource]?.trim(), proxySource, noProxy } : { noProxy };
@@ -111,7 +124,9 @@ export function proxyFromEnvironment(env: Environment, target: URL): { proxyUrl?
 
 /** VS Code's settings win over the environment, each on its own: a proxy from http.proxy still honours NO_PROXY when http.noProxy is empty. */
 export function chooseProxy(
-  settings: { readonly proxy?: string; readonly noProxy: readonly string[] }, env: Environment, target: URL,
+  settings: { readonly proxy?: string; readonly noProxy: readonly string[] },
+  env: Environment,
+  target: URL,
 ): { proxyUrl?: string; proxySource?: string; noProxy: readonly string[] } {
   const fromEnv = proxyFromEnvironment(env, target);
   const noProxy = settings.noProxy.length > 0 ? settings.noProxy : fromEnv.noProxy;
@@ -127,7 +142,9 @@ export function parseProxyUrl(text: string, source = 'the proxy setting'): URL {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new NetworkConfigError(`${source} "${withoutCredentials(text)}" is not a proxy address: use the form http://host:port.`);
+    throw new NetworkConfigError(
+      `${source} "${withoutCredentials(text)}" is not a proxy address: use the form http://host:port.`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new NetworkConfigError(`${source} must be an http:// or https:// proxy (got ${url.protocol}//).`);
@@ -183,37 +200,51 @@ function defaultCertificates(): readonly string[] {
  * was given (`source`: a setting, a variable) and the file when one cannot be
  * read or holds no certificate, so a typo does not silently leave the CA untrusted.
  */
-export function readCaCertificates(paths: unknown, source: string, read: (path: string) => string = (path) => readFileSync(path, 'utf8')): string[] {
+export function readCaCertificates(
+  paths: unknown,
+  source: string,
+  read: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): string[] {
   if (!Array.isArray(paths) || !paths.every((p): p is string => typeof p === 'string')) {
     throw new NetworkConfigError(`${source} must be an array of paths to PEM files.`);
   }
-  return paths.filter((p) => p.trim() !== '').map((raw) => {
-    const path = raw.trim().replace(/^~(?=$|[\\/])/, () => homedir());
-    if (!isAbsolute(path)) {
-      throw new NetworkConfigError(`${source}: "${raw}" is not an absolute path; use the full path, e.g. ${join(homedir(), 'company-ca.pem')}.`);
-    }
-    let text: string;
-    try {
-      text = read(path);
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      throw new NetworkConfigError(`${source}: cannot read "${path}"${typeof code === 'string' ? ` (${code})` : ''}; correct the path or remove it.`);
-    }
-    checkPem(text, path, source);
-    return text;
-  });
+  return paths
+    .filter((p) => p.trim() !== '')
+    .map((raw) => {
+      const path = raw.trim().replace(/^~(?=$|[\\/])/, () => homedir());
+      if (!isAbsolute(path)) {
+        throw new NetworkConfigError(
+          `${source}: "${raw}" is not an absolute path; use the full path, e.g. ${join(homedir(), 'company-ca.pem')}.`,
+        );
+      }
+      let text: string;
+      try {
+        text = read(path);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        throw new NetworkConfigError(
+          `${source}: cannot read "${path}"${typeof code === 'string' ? ` (${code})` : ''}; correct the path or remove it.`,
+        );
+      }
+      checkPem(text, path, source);
+      return text;
+    });
 }
 
 function checkPem(text: string, path: string, source: string): void {
   const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
   if (blocks.length === 0) {
-    throw new NetworkConfigError(`${source}: "${path}" holds no PEM certificate (-----BEGIN CERTIFICATE-----); export the CA as Base64 (PEM) and give that file instead.`);
+    throw new NetworkConfigError(
+      `${source}: "${path}" holds no PEM certificate (-----BEGIN CERTIFICATE-----); export the CA as Base64 (PEM) and give that file instead.`,
+    );
   }
   for (const block of blocks) {
     try {
       new X509Certificate(block);
     } catch {
-      throw new NetworkConfigError(`${source}: "${path}" holds a damaged certificate; export the CA again as Base64 (PEM).`);
+      throw new NetworkConfigError(
+        `${source}: "${path}" holds a damaged certificate; export the CA again as Base64 (PEM).`,
+      );
     }
   }
 }

@@ -34,12 +34,19 @@ const OPERATIONS: Partial<Record<KindId, ServiceOperation>> = { prompt: 'test_pr
 /** The operation the service offers on a kind; the other kinds have none. */
 export function operationOf(kind: ResourceKind): ServiceOperation {
   const operation = OPERATIONS[kind.id];
-  if (operation === undefined) throw new Error(`${kind.label} has no operation of the service to run: only prompts (test_prompt) and integrations (execute_action) have one.`);
+  if (operation === undefined)
+    throw new Error(
+      `${kind.label} has no operation of the service to run: only prompts (test_prompt) and integrations (execute_action) have one.`,
+    );
   return operation;
 }
 
 /** A short name of the saved version: the service runs what it holds, never the editor's text. */
-export async function savedVersionHash(client: ServiceClient, target: OperationTarget, signal?: AbortSignal): Promise<string> {
+export async function savedVersionHash(
+  client: ServiceClient,
+  target: OperationTarget,
+  signal?: AbortSignal,
+): Promise<string> {
   const saved = await client.get(target.kind, target.id, target.tenantId, { signal });
   return createHash('sha256').update(formatDocument(saved)).digest('hex').slice(0, 8);
 }
@@ -56,21 +63,36 @@ export function answeredOutcome(operation: ServiceOperation, response: JsonObjec
  */
 export function failedOutcome(error: unknown): RunOutcome {
   if (error instanceof ServiceError && error.kind === 'cancelled') return { kind: 'cancelled' };
-  return { kind: 'error', message: messageOf(error), status: error instanceof ServiceError && error.kind === 'http' ? error.status : undefined };
+  return {
+    kind: 'error',
+    message: messageOf(error),
+    status: error instanceof ServiceError && error.kind === 'http' ? error.status : undefined,
+  };
 }
 
 /** Sends the target's operation with the inputs as its body; rejects when the request fails. */
-export async function sendOperation(client: ServiceClient, target: OperationTarget, inputs: JsonObject, call: CallOptions = {}): Promise<JsonObject> {
+export async function sendOperation(
+  client: ServiceClient,
+  target: OperationTarget,
+  inputs: JsonObject,
+  call: CallOptions = {},
+): Promise<JsonObject> {
   const { kind, id, tenantId } = target;
   // The inputs were checked where they were made (the form, a command's arguments, a suite's schema).
-  const answer = operationOf(kind) === 'test_prompt'
-    ? await client.testPrompt(kind, id, tenantId, inputs as { prompt_text: string }, call)
-    : await client.executeAction(kind, id, tenantId, inputs as { action: string }, call);
+  const answer =
+    operationOf(kind) === 'test_prompt'
+      ? await client.testPrompt(kind, id, tenantId, inputs as { prompt_text: string }, call)
+      : await client.executeAction(kind, id, tenantId, inputs as { action: string }, call);
   return answer as unknown as JsonObject;
 }
 
 /** One run end to end: the saved version's hash, then the operation, each way it can end as an outcome. */
-export async function runOperation(client: ServiceClient, target: OperationTarget, inputs: JsonObject, signal?: AbortSignal): Promise<OperationResult> {
+export async function runOperation(
+  client: ServiceClient,
+  target: OperationTarget,
+  inputs: JsonObject,
+  signal?: AbortSignal,
+): Promise<OperationResult> {
   let savedHash: string | undefined;
   try {
     savedHash = await savedVersionHash(client, target, signal);

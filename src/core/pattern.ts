@@ -33,7 +33,12 @@ export interface Pattern {
 export type Compiled = { pattern: Pattern; problem?: undefined } | { pattern?: undefined; problem: string };
 
 /** JavaScript's flags that change what a pattern matches, and RE2's for them; `u` is how RE2 always reads text (by code point). */
-const FLAGS: Readonly<Record<string, (re2: typeof Re2) => number>> = { i: (r) => r.CASE_INSENSITIVE, m: (r) => r.MULTILINE, s: (r) => r.DOTALL, u: () => 0 };
+const FLAGS: Readonly<Record<string, (re2: typeof Re2) => number>> = {
+  i: (r) => r.CASE_INSENSITIVE,
+  m: (r) => r.MULTILINE,
+  s: (r) => r.DOTALL,
+  u: () => 0,
+};
 
 /**
  * `g` asks JavaScript for every match, which a test that asks whether there is one does not need: accepted, so that a
@@ -75,8 +80,10 @@ function flagProblem(flags: string): string | undefined {
   for (const flag of flags) {
     if (seen.has(flag)) return `gives the flag "${flag}" twice; give each flag once`;
     seen.add(flag);
-    if (flag === 'y') return 'has the flag "y" (sticky), which means nothing for a test: the whole text is searched; start the pattern with ^ to match at the start';
-    if (!Object.hasOwn(FLAGS, flag) && flag !== HARMLESS) return `has "${flag}", which is no flag here; use ${FLAG_LIST}`;
+    if (flag === 'y')
+      return 'has the flag "y" (sticky), which means nothing for a test: the whole text is searched; start the pattern with ^ to match at the start';
+    if (!Object.hasOwn(FLAGS, flag) && flag !== HARMLESS)
+      return `has "${flag}", which is no flag here; use ${FLAG_LIST}`;
   }
   return undefined;
 }
@@ -103,12 +110,17 @@ function compile(source: string, flags: string): Compiled {
   const RE2JS = re2js();
   let re2: Re2;
   try {
-    re2 = RE2JS.compile(RE2JS.translateRegExp(rewritten.source), [...flags].reduce((all, flag) => all | (FLAGS[flag]?.(RE2JS) ?? 0), 0));
+    re2 = RE2JS.compile(
+      RE2JS.translateRegExp(rewritten.source),
+      [...flags].reduce((all, flag) => all | (FLAGS[flag]?.(RE2JS) ?? 0), 0),
+    );
   } catch (error) {
     return { problem: `cannot be matched in linear time (${messageOf(error)}); simplify it` };
   }
   if (re2.programSize() > MAX_PROGRAM) {
-    return { problem: `is too large to match quickly (${re2.programSize()} steps; at most ${MAX_PROGRAM}): use smaller repeat counts, and leave a length limit to maxLength` };
+    return {
+      problem: `is too large to match quickly (${re2.programSize()} steps; at most ${MAX_PROGRAM}): use smaller repeat counts, and leave a length limit to maxLength`,
+    };
   }
   return { pattern: { shown: `/${source}/${flags}`, test: (text) => re2.test(text) } };
 }
@@ -141,7 +153,9 @@ function forRe2(source: string): { source: string } | { problem: string } {
         continue;
       }
       if (!inClass && (/^\\[1-9]$/.test(escape) || source.startsWith('\\k<', i))) {
-        return { problem: `uses the backreference ${/^\\[1-9]$/.test(escape) ? escape : '\\k<…>'}, ${UNSUPPORTED}: write out the text it repeats, or check it with another assertion` };
+        return {
+          problem: `uses the backreference ${/^\\[1-9]$/.test(escape) ? escape : '\\k<…>'}, ${UNSUPPORTED}: write out the text it repeats, or check it with another assertion`,
+        };
       }
       out += escape;
       i++;

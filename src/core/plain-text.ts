@@ -20,7 +20,8 @@
 const ACTIVE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 /** The same, less the line feed and tab that a text of several lines keeps. */
 // eslint-disable-next-line no-control-regex -- as above
-const ACTIVE_IN_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+const ACTIVE_IN_LINES =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
@@ -64,10 +65,15 @@ export function indentedLines(text: string, indent: string): string {
  * picks, so `$(` is written `\$(` (which those places show as `$(`).
  */
 export function plainText(text: string): string {
-  return inertLine(text).replace(/\]\(/g, ']\\(').replace(/(?<!\\)\$\(/g, '\\$(');
+  return inertLine(text)
+    .replace(/\]\(/g, ']\\(')
+    .replace(/(?<!\\)\$\(/g, '\\$(');
 }
 
 /** A template literal whose interpolated values are shown by plainText, while its own text (a codicon the extension chose) stays. */
 export function plain(strings: TemplateStringsArray, ...values: readonly unknown[]): string {
-  return strings.reduce((text, part, index) => text + (index === 0 ? '' : plainText(String(values[index - 1]))) + part, '');
+  return strings.reduce(
+    (text, part, index) => text + (index === 0 ? '' : plainText(String(values[index - 1]))) + part,
+    '',
+  );
 }

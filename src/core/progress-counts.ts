@@ -12,7 +12,10 @@ export interface CountReport {
  * count when one progress counts several works side by side.
  */
 export function countReports(
-  report: (shown: CountReport) => void, describe: (done: number, total: number) => string, share = 1, now: () => number = Date.now,
+  report: (shown: CountReport) => void,
+  describe: (done: number, total: number) => string,
+  share = 1,
+  now: () => number = Date.now,
 ): (done: number, total: number) => void {
   let shownAt: number | undefined;
   let shownPercent = 0;

@@ -9,7 +9,10 @@ export class RecentEntries<V> {
   // A Map iterates in insertion order: re-inserting a key makes it the most recent.
   private readonly entries = new Map<string, V>();
 
-  constructor(private readonly limit: number, private readonly inUse: (key: string) => boolean) {}
+  constructor(
+    private readonly limit: number,
+    private readonly inUse: (key: string) => boolean,
+  ) {}
 
   get size(): number {
     return this.entries.size;

@@ -55,7 +55,12 @@ export function findReferences(
     for (const object of objects[from] ?? []) {
       if (object[field] !== target.id || typeof object.id !== 'number') continue;
       if (from === target.segment && object.id === target.id) continue;
-      references.push({ segment: from, id: object.id, name: typeof object.name === 'string' ? object.name : `#${object.id}`, field });
+      references.push({
+        segment: from,
+        id: object.id,
+        name: typeof object.name === 'string' ? object.name : `#${object.id}`,
+        field,
+      });
     }
   }
   return references;
@@ -65,7 +70,9 @@ export function findReferences(
  * What several sources know of a tenant's resources, one object per resource: a later source's fields win
  * (a listing's summary, then a pulled folder's files, then the detail an open document was read from).
  */
-export function mergeKnown(sources: ReadonlyArray<Partial<Record<TenantSegment, readonly JsonObject[]>>>): Partial<Record<TenantSegment, JsonObject[]>> {
+export function mergeKnown(
+  sources: ReadonlyArray<Partial<Record<TenantSegment, readonly JsonObject[]>>>,
+): Partial<Record<TenantSegment, JsonObject[]>> {
   const merged: Partial<Record<TenantSegment, Map<number, JsonObject>>> = {};
   for (const source of sources) {
     for (const [segment, objects] of Object.entries(source) as Array<[TenantSegment, readonly JsonObject[]]>) {
@@ -116,7 +123,8 @@ export function findReferenceValues(text: string, segment: TenantSegment): Refer
     const [key, value] = property.children ?? [];
     const reference = fields.find((f) => f.field === key?.value);
     if (!reference || !value) continue;
-    const id = value.type === 'null' ? null : value.type === 'number' && isResourceId(value.value) ? value.value : undefined;
+    const id =
+      value.type === 'null' ? null : value.type === 'number' && isResourceId(value.value) ? value.value : undefined;
     found.push({ reference, offset: value.offset, length: value.length, id });
   }
   return found;
@@ -201,7 +209,8 @@ export interface TargetName {
 export function nameTarget(segment: TenantSegment, item: JsonObject): TargetName {
   const name = resourceLabel(kindOfSegment(segment).id, item).label;
   const label = `${kindLabel(segment)} ${String(item.id)}`;
-  const description = typeof item.description === 'string' && item.description.trim() !== '' ? item.description.trim() : undefined;
+  const description =
+    typeof item.description === 'string' && item.description.trim() !== '' ? item.description.trim() : undefined;
   return { name, label, heading: `${label} · ${name}`, ...(description === undefined ? {} : { description }) };
 }
 
@@ -214,7 +223,10 @@ export function itemWithId(listing: readonly JsonObject[], id: number): JsonObje
  * References to an id the tenant does not hold. `listing` gives the loaded
  * listing of a kind, undefined when it failed: no listing, no warning.
  */
-export function danglingReferences(values: readonly ReferenceValue[], listing: (segment: TenantSegment) => readonly JsonObject[] | undefined): ReferenceToId[] {
+export function danglingReferences(
+  values: readonly ReferenceValue[],
+  listing: (segment: TenantSegment) => readonly JsonObject[] | undefined,
+): ReferenceToId[] {
   return values.filter(namesId).filter((value) => {
     const items = listing(value.reference.to);
     return items !== undefined && itemWithId(items, value.id) === undefined;
@@ -249,7 +261,10 @@ export function findFunctionDefinitionNames(text: string): DefinitionName[] {
 }
 
 /** The definitions named like one of the tenant's AI functions, with that function's id (the first, should names repeat). */
-export function definedFunctions<T extends DefinitionName>(names: readonly T[], functions: readonly JsonObject[]): Array<{ definition: T; id: number }> {
+export function definedFunctions<T extends DefinitionName>(
+  names: readonly T[],
+  functions: readonly JsonObject[],
+): Array<{ definition: T; id: number }> {
   return names.flatMap((definition) => {
     const id = functions.find((f) => f.name === definition.name && isResourceId(f.id))?.id;
     return isResourceId(id) ? [{ definition, id }] : [];

@@ -102,7 +102,12 @@ function asText(value: unknown): string {
 }
 
 /** Replaces each placeholder; `lookup` gives undefined for a name without a value, which is refused. */
-function fill(text: string, lookup: (name: string) => unknown, missing: (name: string) => string, encode: (text: string, name: string) => string): string {
+function fill(
+  text: string,
+  lookup: (name: string) => unknown,
+  missing: (name: string) => string,
+  encode: (text: string, name: string) => string,
+): string {
   return text.replace(PLACEHOLDER, (_whole, name: string) => {
     const value = lookup(name);
     if (value === undefined) {
@@ -128,7 +133,9 @@ export function buildRequest(
 ): BuiltRequest {
   const method = definition.method.trim().toUpperCase();
   if (!METHOD.test(method)) {
-    throw new RequestBuildError(`method "${definition.method}" is not an HTTP method: use GET, POST, PUT, DELETE or another token.`);
+    throw new RequestBuildError(
+      `method "${definition.method}" is not an HTTP method: use GET, POST, PUT, DELETE or another token.`,
+    );
   }
   // The dynamic parameters that filled a placeholder; the API Key is not one of them.
   const used = new Set<string>();
@@ -138,7 +145,8 @@ export function buildRequest(
     if (value !== undefined) used.add(name);
     return value;
   };
-  const noArgument = (where: string, name: string): string => `${where} placeholder {{${name}}} has no value: pass an argument named "${name}".`;
+  const noArgument = (where: string, name: string): string =>
+    `${where} placeholder {{${name}}} has no value: pass an argument named "${name}".`;
 
   // Rules 1 and 4: URL placeholders take dynamic parameters only, percent-encoded.
   const url = fill(definition.url, argument, (n) => noArgument('URL', n), percentEncode);
@@ -147,14 +155,17 @@ export function buildRequest(
   const headers: Record<string, string> = {};
   for (const [name, template] of Object.entries(definition.headers ?? {})) {
     if (!HEADER_NAME.test(name)) {
-      throw new RequestBuildError(`Header name "${name}" is not valid: use letters, digits and - (no spaces or colons).`);
+      throw new RequestBuildError(
+        `Header name "${name}" is not valid: use letters, digits and - (no spaces or colons).`,
+      );
     }
     const value = fill(
       String(template),
       (n) => (n === API_KEY_PLACEHOLDER ? apiKey || undefined : argument(n)),
-      (n) => (n === API_KEY_PLACEHOLDER
-        ? `Header "${name}" placeholder {{api_key}} has no value: set the definition's "api_key".`
-        : noArgument(`Header "${name}"`, n)),
+      (n) =>
+        n === API_KEY_PLACEHOLDER
+          ? `Header "${name}" placeholder {{api_key}} has no value: set the definition's "api_key".`
+          : noArgument(`Header "${name}"`, n),
       (t) => t,
     );
     if (HEADER_BREAK.test(value)) {
@@ -166,7 +177,10 @@ export function buildRequest(
   // Rule 3: fixed parameters unchanged plus every unmatched dynamic parameter;
   // a fixed parameter wins over a dynamic one of the same name.
   const unmatched = Object.entries(args).filter(([name]) => !used.has(name));
-  const body: Record<string, unknown> = Object.fromEntries([...unmatched, ...Object.entries(definition.fixed_parameters ?? {})]);
+  const body: Record<string, unknown> = Object.fromEntries([
+    ...unmatched,
+    ...Object.entries(definition.fixed_parameters ?? {}),
+  ]);
 
   if (BODYLESS.has(method)) {
     // Rule 6; with unmatched dynamic parameters a GET has no body to carry

@@ -5,7 +5,14 @@
  */
 import { isMalformedReference, parseApiKey } from './api-key';
 import { isJsonObject } from './json';
-import { API_KEY_PLACEHOLDER, BODYLESS, HEADER_BREAK, HEADER_NAME, type PlaceholderToken, scanPlaceholders } from './request-builder';
+import {
+  API_KEY_PLACEHOLDER,
+  BODYLESS,
+  HEADER_BREAK,
+  HEADER_NAME,
+  type PlaceholderToken,
+  scanPlaceholders,
+} from './request-builder';
 import { validateDocument } from './validation';
 
 export const PROPERTIES_PATH = ['function_definition', 'parameters', 'properties'];
@@ -58,11 +65,13 @@ const SCHEMA_MESSAGES: Record<string, Record<string, string>> = {
     '*': `function_definition.description: must be a text that is not empty (${RULE_7})`,
   },
   'function_definition/parameters': {
-    required: 'function_definition.parameters: required (rule 5: give { "type": "object", "properties": {} } when the request takes no parameters)',
+    required:
+      'function_definition.parameters: required (rule 5: give { "type": "object", "properties": {} } when the request takes no parameters)',
   },
   'function_definition/parameters/type': { required: 'function_definition.parameters.type: required, give "object"' },
   'function_definition/parameters/properties': {
-    required: 'function_definition.parameters.properties: required (rule 5: give an empty object {} when the request takes no parameters)',
+    required:
+      'function_definition.parameters.properties: required (rule 5: give an empty object {} when the request takes no parameters)',
   },
 };
 
@@ -74,7 +83,13 @@ function schemaFindings(value: unknown): Finding[] {
     const message = (required ? messages?.required : messages?.['*']) ?? problem.message;
     const spot: Spot = required ? 'owner' : problem.keyword === 'additionalProperties' ? 'key' : 'value';
     // The branches of `method`'s anyOf each fail; they become one message.
-    findings.set(`${JSON.stringify(problem.path)} ${message}`, { path: problem.path, spot, message, severity: 'error', bare: false });
+    findings.set(`${JSON.stringify(problem.path)} ${message}`, {
+      path: problem.path,
+      spot,
+      message,
+      severity: 'error',
+      bare: false,
+    });
   }
   return [...findings.values()];
 }
@@ -100,19 +115,34 @@ function ruleFindings(doc: Record<string, unknown>): Finding[] {
         add(path, spot, 'error', faultMessage(token, written));
       } else if (inHeader && token.name === API_KEY_PLACEHOLDER) {
         if (parseApiKey(doc.api_key).kind === 'none') {
-          add(path, spot, 'error', '{{api_key}} needs an API Key: set "api_key" (a literal, ${env:NAME} or ${secret:NAME})');
+          add(
+            path,
+            spot,
+            'error',
+            '{{api_key}} needs an API Key: set "api_key" (a literal, ${env:NAME} or ${secret:NAME})',
+          );
         }
       } else if (properties === undefined) {
         // The schema already reports the missing properties; every placeholder would repeat it.
         continue;
       } else if (!isParameter(token.name)) {
-        add(path, spot, 'error', token.name === API_KEY_PLACEHOLDER
-          ? '{{api_key}} in the URL names no parameter of the function definition; the API Key fills headers only (rule 2): move it into a header, or add "api_key" to parameters.properties'
-          : `{{${token.name}}} names no parameter of the function definition: add "${token.name}" to parameters.properties, or fix the name`);
+        add(
+          path,
+          spot,
+          'error',
+          token.name === API_KEY_PLACEHOLDER
+            ? '{{api_key}} in the URL names no parameter of the function definition; the API Key fills headers only (rule 2): move it into a header, or add "api_key" to parameters.properties'
+            : `{{${token.name}}} names no parameter of the function definition: add "${token.name}" to parameters.properties, or fix the name`,
+        );
       } else {
         if (!filled.has(token.name)) filled.set(token.name, written);
         if (token.name === API_KEY_PLACEHOLDER) {
-          add(path, spot, 'warning', '{{api_key}} in the URL is the function argument "api_key", not the API Key, which fills headers only (rule 2)');
+          add(
+            path,
+            spot,
+            'warning',
+            '{{api_key}} in the URL is the function argument "api_key", not the API Key, which fills headers only (rule 2)',
+          );
         }
       }
     }
@@ -122,7 +152,12 @@ function ruleFindings(doc: Record<string, unknown>): Finding[] {
   let keyInHeaders = false;
   for (const [name, value] of Object.entries(record(doc.headers))) {
     if (!HEADER_NAME.test(name)) {
-      add(['headers', name], 'key', 'error', `"${name}" is not a valid header name: use letters, digits and - (no spaces or colons)`);
+      add(
+        ['headers', name],
+        'key',
+        'error',
+        `"${name}" is not a valid header name: use letters, digits and - (no spaces or colons)`,
+      );
     }
     if (typeof value !== 'string') continue;
     if (HEADER_BREAK.test(value)) {
@@ -136,13 +171,22 @@ function ruleFindings(doc: Record<string, unknown>): Finding[] {
   if (properties !== undefined) {
     required.forEach((name, index) => {
       if (typeof name === 'string' && !isParameter(name)) {
-        add([...PROPERTIES_PATH.slice(0, 2), 'required', index], 'value', 'error', `"${name}" is required but not defined in parameters.properties`);
+        add(
+          [...PROPERTIES_PATH.slice(0, 2), 'required', index],
+          'value',
+          'error',
+          `"${name}" is required but not defined in parameters.properties`,
+        );
       }
     });
     for (const [name, written] of filled) {
       if (!required.includes(name)) {
-        add([...PROPERTIES_PATH, name], 'key', 'warning',
-          `"${name}" fills ${written} but is not in parameters.required: a call without it cannot be built; add "${name}" to parameters.required`);
+        add(
+          [...PROPERTIES_PATH, name],
+          'key',
+          'warning',
+          `"${name}" fills ${written} but is not in parameters.required: a call without it cannot be built; add "${name}" to parameters.required`,
+        );
       }
     }
   }
@@ -162,12 +206,20 @@ function faultMessage(token: PlaceholderToken, written: string): string {
 }
 
 function apiKeyFindings(apiKey: unknown, keyInHeaders: boolean): Finding[] {
-  const at = (severity: Finding['severity'], message: string): Finding[] => [{ path: ['api_key'], spot: 'value', severity, message, bare: true }];
+  const at = (severity: Finding['severity'], message: string): Finding[] => [
+    { path: ['api_key'], spot: 'value', severity, message, bare: true },
+  ];
   if (isMalformedReference(apiKey)) {
-    return at('error', `${String(apiKey)} is not a valid reference, and would be sent as the key itself: write \${env:NAME} or \${secret:NAME}, NAME starting with a letter or _ and holding letters, digits, _ . -`);
+    return at(
+      'error',
+      `${String(apiKey)} is not a valid reference, and would be sent as the key itself: write \${env:NAME} or \${secret:NAME}, NAME starting with a letter or _ and holding letters, digits, _ . -`,
+    );
   }
   if (parseApiKey(apiKey).kind !== 'none' && !keyInHeaders) {
-    return at('warning', 'the API Key is never sent: no header holds {{api_key}} (rule 2); add one, such as "Authorization": "Bearer {{api_key}}"');
+    return at(
+      'warning',
+      'the API Key is never sent: no header holds {{api_key}} (rule 2); add one, such as "Authorization": "Bearer {{api_key}}"',
+    );
   }
   return [];
 }
@@ -176,7 +228,11 @@ function apiKeyFindings(apiKey: unknown, keyInHeaders: boolean): Finding[] {
  * Rule 6 and the builder's choice: a GET or HEAD sends fixed parameters only in
  * the query string, and only when some argument fills no placeholder.
  */
-function fixedParameterFindings(doc: Record<string, unknown>, properties: Record<string, unknown> | undefined, filled: Map<string, string>): Finding[] {
+function fixedParameterFindings(
+  doc: Record<string, unknown>,
+  properties: Record<string, unknown> | undefined,
+  filled: Map<string, string>,
+): Finding[] {
   const method = typeof doc.method === 'string' ? doc.method.trim().toUpperCase() : '';
   if (!BODYLESS.has(method) || Object.keys(record(doc.fixed_parameters)).length === 0) {
     return [];

@@ -8,7 +8,16 @@
  * own JSON-with-comments files; the definition never goes to the service as text.
  */
 
-import { createScanner, findNodeAtLocation, getLocation, type Node, ParseErrorCode, parseTree, SyntaxKind, visit } from './jsonc';
+import {
+  createScanner,
+  findNodeAtLocation,
+  getLocation,
+  type Node,
+  ParseErrorCode,
+  parseTree,
+  SyntaxKind,
+  visit,
+} from './jsonc';
 import { locate, locateKey, SYNTAX_MESSAGES, type TextRange } from './json-document';
 import type { RequestDefinition } from './request-builder';
 import { pathText } from './validation';
@@ -66,7 +75,13 @@ export function placeholderAt(text: string, offset: number): { inPlaceholder: bo
   const [field] = location.path;
   const depth = field === 'url' ? 1 : field === 'headers' ? 2 : 0;
   const node = location.previousNode;
-  if (depth === 0 || location.path.length !== depth || location.isAtPropertyKey || node?.type !== 'string' || offset <= node.offset) {
+  if (
+    depth === 0 ||
+    location.path.length !== depth ||
+    location.isAtPropertyKey ||
+    node?.type !== 'string' ||
+    offset <= node.offset
+  ) {
     return outside;
   }
   const before = text.slice(node.offset + 1, offset);
@@ -86,14 +101,13 @@ export function parameterNames(definition: unknown): string[] {
     return properties?.type !== 'object'
       ? []
       : (properties.children ?? []).flatMap((property) => {
-        const key: unknown = property.children?.[0]?.value;
-        return typeof key === 'string' ? [key] : [];
-      });
+          const key: unknown = property.children?.[0]?.value;
+          return typeof key === 'string' ? [key] : [];
+        });
   }
   const properties = record(record(record(definition).function_definition).parameters).properties;
   return isJsonObject(properties) ? Object.keys(properties) : [];
 }
-
 
 // ---- syntax
 
@@ -105,17 +119,28 @@ const DEFINITION_SYNTAX_MESSAGES: Partial<Record<ParseErrorCode, string>> = {
 
 function syntaxProblems(text: string): DefinitionProblem[] {
   if (text.trim() === '') {
-    return [{ offset: 0, length: text.length, message: 'The file is empty; expected a JSON object', severity: 'error' }];
+    return [
+      { offset: 0, length: text.length, message: 'The file is empty; expected a JSON object', severity: 'error' },
+    ];
   }
   const problems: DefinitionProblem[] = [];
-  visit(text, {
-    onError(code, offset, length) {
-      // The parser often reports several codes for one spot; the first is the telling one.
-      if (!problems.some((p) => p.offset === offset)) {
-        problems.push({ offset, length, message: DEFINITION_SYNTAX_MESSAGES[code] ?? 'Invalid JSON', severity: 'error' });
-      }
+  visit(
+    text,
+    {
+      onError(code, offset, length) {
+        // The parser often reports several codes for one spot; the first is the telling one.
+        if (!problems.some((p) => p.offset === offset)) {
+          problems.push({
+            offset,
+            length,
+            message: DEFINITION_SYNTAX_MESSAGES[code] ?? 'Invalid JSON',
+            severity: 'error',
+          });
+        }
+      },
     },
-  }, JSONC);
+    JSONC,
+  );
   return problems;
 }
 
@@ -155,7 +180,7 @@ function place(text: string, finding: Finding): TextRange {
     // A missing property: the key of the object that should hold it, or the `{` of the whole document.
     const owner = path.slice(0, -1);
     const root = parseTree(text, [], JSONC);
-    return owner.length === 0 ? { offset: root?.offset ?? 0, length: 1 } : locateKey(text, owner) ?? fallback;
+    return owner.length === 0 ? { offset: root?.offset ?? 0, length: 1 } : (locateKey(text, owner) ?? fallback);
   }
   const root = parseTree(text, [], JSONC);
   const node: Node | undefined = root && findNodeAtLocation(root, path);

@@ -35,7 +35,8 @@ export function fold(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-const isWordCharacter = (character: string | undefined): boolean => character !== undefined && /[\p{L}\p{N}]/u.test(character);
+const isWordCharacter = (character: string | undefined): boolean =>
+  character !== undefined && /[\p{L}\p{N}]/u.test(character);
 
 /** How `folded` holds `word`: at its start, at a word's start, inside a word, or not at all. */
 function rankOf(folded: string, word: string): MatchRank | undefined {
@@ -65,7 +66,9 @@ export class SearchIndex<T> {
   }
 
   search(query: string, limit: number): SearchResult<T> {
-    const words = fold(query).split(/\s+/).filter((word) => word !== '');
+    const words = fold(query)
+      .split(/\s+/)
+      .filter((word) => word !== '');
     const buckets: SearchHit<T>[][] = [[], [], []];
     let total = 0;
     for (const entry of this.entries) {
@@ -88,14 +91,21 @@ function rankOfAll(folded: string, words: readonly string[]): MatchRank | undefi
 }
 
 /** The best `limit` hits of several indexes, as one index of them all would give, each with the source it came from. */
-export function searchAll<T, S>(sources: readonly { index: SearchIndex<T>; source: S }[], query: string, limit: number): { hits: (SearchHit<T> & { source: S })[]; total: number } {
+export function searchAll<T, S>(
+  sources: readonly { index: SearchIndex<T>; source: S }[],
+  query: string,
+  limit: number,
+): { hits: (SearchHit<T> & { source: S })[]; total: number } {
   const results = sources.map(({ index, source }) => {
     const result = index.search(query, limit);
     return { total: result.total, hits: result.hits.map((hit) => ({ ...hit, source, folded: fold(hit.name) })) };
   });
   const hits = results.flatMap((result) => result.hits);
   hits.sort((a, b) => a.rank - b.rank || (a.folded < b.folded ? -1 : a.folded > b.folded ? 1 : 0));
-  return { hits: hits.slice(0, limit).map(({ folded: _folded, ...hit }) => hit), total: results.reduce((sum, result) => sum + result.total, 0) };
+  return {
+    hits: hits.slice(0, limit).map(({ folded: _folded, ...hit }) => hit),
+    total: results.reduce((sum, result) => sum + result.total, 0),
+  };
 }
 
 const listingIndexes = new WeakMap<readonly JsonObject[], SearchIndex<JsonObject>>();
@@ -107,7 +117,10 @@ const listingIndexes = new WeakMap<readonly JsonObject[], SearchIndex<JsonObject
 export function listingIndex(listing: readonly JsonObject[], kind: KindId): SearchIndex<JsonObject> {
   let index = listingIndexes.get(listing);
   if (!index) {
-    index = new SearchIndex(listing.filter((item) => typeof item.id === 'number'), (item) => resourceTitle(kind, item));
+    index = new SearchIndex(
+      listing.filter((item) => typeof item.id === 'number'),
+      (item) => resourceTitle(kind, item),
+    );
     listingIndexes.set(listing, index);
   }
   return index;

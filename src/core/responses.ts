@@ -22,7 +22,11 @@ export interface RawResponse {
 /** An error page that echoes the request must not carry the token into a message or the log. */
 function withoutToken(response: RawResponse, token: string): RawResponse {
   const hide = (text: string): string => text.split(token).join('[redacted]');
-  return { ...response, text: hide(response.text), ...(response.location ? { location: hide(response.location) } : {}) };
+  return {
+    ...response,
+    text: hide(response.text),
+    ...(response.location ? { location: hide(response.location) } : {}),
+  };
 }
 
 /** Retry-After in milliseconds from now: delay-seconds or an HTTP date (a past one is 0); undefined when absent or unreadable. */
@@ -35,7 +39,12 @@ export function retryAfterMs(value: string | undefined, now: number): number | u
 }
 
 /** The error a response that is not a success stands for; undefined for a 2xx. */
-export function statusError(info: RequestInfo, response: RawResponse, advice: Advice, token?: string): ServiceError | undefined {
+export function statusError(
+  info: RequestInfo,
+  response: RawResponse,
+  advice: Advice,
+  token?: string,
+): ServiceError | undefined {
   if (response.status >= 200 && response.status <= 299) return undefined;
   // Only a failure's text reaches a message, so only a failure's is searched for the token.
   const { status, contentType, text, location } = token === undefined ? response : withoutToken(response, token);
@@ -48,16 +57,35 @@ export function statusError(info: RequestInfo, response: RawResponse, advice: Ad
  * the ServiceError that explains why not. Pure, and it throws nothing but
  * ServiceError for any status, content type and body.
  */
-export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'array', advice?: Advice): JsonObject[];
-export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'object', advice?: Advice): JsonObject;
-export function interpretResponse(info: RequestInfo, response: RawResponse, shape: 'array' | 'object', advice = NEUTRAL_ADVICE): JsonObject | JsonObject[] {
+export function interpretResponse(
+  info: RequestInfo,
+  response: RawResponse,
+  shape: 'array',
+  advice?: Advice,
+): JsonObject[];
+export function interpretResponse(
+  info: RequestInfo,
+  response: RawResponse,
+  shape: 'object',
+  advice?: Advice,
+): JsonObject;
+export function interpretResponse(
+  info: RequestInfo,
+  response: RawResponse,
+  shape: 'array' | 'object',
+  advice = NEUTRAL_ADVICE,
+): JsonObject | JsonObject[] {
   const failure = statusError(info, response, advice);
   if (failure) throw failure;
   let body: Json;
   try {
     body = JSON.parse(response.text) as Json;
   } catch {
-    throw responseError(info, response.status, `a body that is not valid JSON (${response.contentType ? `content type ${clip(response.contentType)}` : 'no content type'})`);
+    throw responseError(
+      info,
+      response.status,
+      `a body that is not valid JSON (${response.contentType ? `content type ${clip(response.contentType)}` : 'no content type'})`,
+    );
   }
   if (shape === 'array') {
     if (!Array.isArray(body)) throw responseError(info, response.status, 'a body that is not a JSON array');

@@ -26,10 +26,13 @@ export function linkAfter(run: RunRecord): ConversationLink {
  * keeps a bounded number of runs: where an earlier turn has dropped out, the
  * conversation starts at the oldest turn still kept.
  */
-export function conversationTurns(last: RunRecord, find: (resource: string, runId: string) => RunRecord | undefined): RunRecord[] {
+export function conversationTurns(
+  last: RunRecord,
+  find: (resource: string, runId: string) => RunRecord | undefined,
+): RunRecord[] {
   const turns = [last];
   // Bounded by the last turn's number, so records that (edited by hand) link in a circle still end.
-  for (let run = last; run.conversation && turns.length < (last.conversation?.turn ?? 1);) {
+  for (let run = last; run.conversation && turns.length < (last.conversation?.turn ?? 1); ) {
     const previous = find(run.conversation.previous.resource, run.conversation.previous.runId);
     if (!previous) break;
     turns.unshift(previous);
@@ -46,23 +49,31 @@ const sameJson = (a: Json | undefined, b: Json | undefined): boolean => JSON.str
  * from what the answer before carried, and the prompt that answered each turn
  * (`answeredBy(run)`, its name) as that turn's expectation.
  */
-export function conversationCase(turns: readonly RunRecord[], answeredBy: (run: RunRecord) => string, takenNames: ReadonlySet<string>): JsonObject {
+export function conversationCase(
+  turns: readonly RunRecord[],
+  answeredBy: (run: RunRecord) => string,
+  takenNames: ReadonlySet<string>,
+): JsonObject {
   const [first] = turns;
   if (!first) throw new Error('A conversation case needs at least one turn.');
   const firstParams = first.inputs.prompt_params;
   const caseTurns = turns.map((run, index): JsonObject => {
     const carried = index === 0 ? undefined : nextStep(turns[index - 1] as RunRecord)?.params;
     const sent = run.inputs.prompt_params;
-    const own = index > 0 && isJsonObject(sent)
-      ? Object.fromEntries(Object.entries(sent).filter(([key, value]) => !sameJson(value, carried?.[key])))
-      : {};
+    const own =
+      index > 0 && isJsonObject(sent)
+        ? Object.fromEntries(Object.entries(sent).filter(([key, value]) => !sameJson(value, carried?.[key])))
+        : {};
     return {
       prompt_text: typeof run.inputs.prompt_text === 'string' ? run.inputs.prompt_text : '',
       ...(Object.keys(own).length > 0 ? { prompt_params: own } : {}),
       expect: { prompt: answeredBy(run) },
     };
   });
-  const base = `conversation: ${String(first.inputs.prompt_text ?? '').replace(/\s+/g, ' ').trim().slice(0, 40)}`;
+  const base = `conversation: ${String(first.inputs.prompt_text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 40)}`;
   let name = base;
   for (let n = 2; takenNames.has(name); n++) name = `${base} (${n})`;
   return { name, ...(isJsonObject(firstParams) ? { prompt_params: firstParams } : {}), turns: caseTurns };

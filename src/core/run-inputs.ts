@@ -33,13 +33,25 @@ export function draftOf(operation: ServiceOperation, inputs: JsonObject): Inputs
   const { text, object } = INPUT_FIELDS[operation];
   const value = inputs[text];
   const params = inputs[object];
-  return { text: typeof value === 'string' ? value : '', json: isJsonObject(params) ? JSON.stringify(params, null, 2) : '' };
+  return {
+    text: typeof value === 'string' ? value : '',
+    json: isJsonObject(params) ? JSON.stringify(params, null, 2) : '',
+  };
 }
 
 /** What Test Prompt's form starts with: the prompt's last text (else the last one of all), its placeholders with their last values. */
-export function promptDraft(placeholders: readonly string[], last: JsonObject | undefined, recentText = ''): InputsDraft {
+export function promptDraft(
+  placeholders: readonly string[],
+  last: JsonObject | undefined,
+  recentText = '',
+): InputsDraft {
   const lastParams = isJsonObject(last?.prompt_params) ? last.prompt_params : {};
-  const params = Object.fromEntries(placeholders.map((name): [string, Json] => [name, Object.hasOwn(lastParams, name) ? (lastParams[name] as Json) : '']));
+  const params = Object.fromEntries(
+    placeholders.map((name): [string, Json] => [
+      name,
+      Object.hasOwn(lastParams, name) ? (lastParams[name] as Json) : '',
+    ]),
+  );
   const text = typeof last?.prompt_text === 'string' ? last.prompt_text : recentText;
   return draftOf('test_prompt', { prompt_text: text, ...(placeholders.length > 0 ? { prompt_params: params } : {}) });
 }

@@ -55,7 +55,12 @@ function agentConfiguration(configuration: Json | undefined): Json | undefined {
   return {
     prompt: prompts.map((element) =>
       isJsonObject(element)
-        ? Object.fromEntries(AGENT_PROMPT_REQUEST_FIELDS.filter((f) => own(element, f) !== undefined).map((f) => [f, element[f] as Json]))
+        ? Object.fromEntries(
+            AGENT_PROMPT_REQUEST_FIELDS.filter((f) => own(element, f) !== undefined).map((f) => [
+              f,
+              element[f] as Json,
+            ]),
+          )
         : element,
     ),
   };
@@ -80,11 +85,19 @@ export function updateBody(kind: ResourceKind, edited: JsonObject): JsonObject {
  * service already holds as edited (an earlier save of this text whose answer
  * was lost).
  */
-export function conflictingFields(kind: ResourceKind, sends: readonly string[], base: JsonObject, current: JsonObject, edited: JsonObject): string[] {
+export function conflictingFields(
+  kind: ResourceKind,
+  sends: readonly string[],
+  base: JsonObject,
+  current: JsonObject,
+  edited: JsonObject,
+): string[] {
   const before = updateBody(kind, base);
   const now = updateBody(kind, current);
   const saved = updateBody(kind, edited);
-  return sends.filter((field) => !same(own(before, field), own(now, field)) && !same(own(now, field), own(saved, field)));
+  return sends.filter(
+    (field) => !same(own(before, field), own(now, field)) && !same(own(now, field), own(saved, field)),
+  );
 }
 
 /** The update body of a view: the fields it sends, as the service takes them. */

@@ -51,7 +51,9 @@ function groupsByField<T>(items: readonly T[], groupOf: (item: T) => string | un
     if (members) members.push(item);
     else groups.set(group, [item]);
   }
-  const labels = [...groups.keys()].sort((a, b) => (a === NO_GROUP ? 1 : b === NO_GROUP ? -1 : collator.compare(a, b) || (a < b ? -1 : 1)));
+  const labels = [...groups.keys()].sort((a, b) =>
+    a === NO_GROUP ? 1 : b === NO_GROUP ? -1 : collator.compare(a, b) || (a < b ? -1 : 1),
+  );
   return labels.map((label) => ({ label, by: 'field', items: groups.get(label) ?? [] }));
 }
 
@@ -77,7 +79,11 @@ function nameRanges<T>(items: readonly T[], pageSize: number, nameOf: (item: T) 
     const last = range[range.length - 1]?.name ?? '';
     const from = distinctPrefix(first, ranges[index - 1]?.at(-1)?.name);
     const to = distinctPrefix(last, ranges[index + 1]?.[0]?.name);
-    return { label: from === to ? from : `${from} – ${to}`, by: 'range' as const, items: range.map((entry) => entry.item) };
+    return {
+      label: from === to ? from : `${from} – ${to}`,
+      by: 'range' as const,
+      items: range.map((entry) => entry.item),
+    };
   });
 }
 
@@ -91,7 +97,8 @@ function distinctPrefix(name: string, neighbour: string | undefined): string {
   const theirs = neighbour === undefined ? undefined : Array.from(neighbour);
   for (let length = 1; length <= characters.length; length++) {
     const prefix = characters.slice(0, length).join('');
-    if (theirs === undefined || collator.compare(prefix, theirs.slice(0, length).join('')) !== 0) return prefix.trimEnd();
+    if (theirs === undefined || collator.compare(prefix, theirs.slice(0, length).join('')) !== 0)
+      return prefix.trimEnd();
   }
   return name;
 }

@@ -12,7 +12,11 @@ export const SCHEME = 'convai';
 export type PromptPart = 'system' | 'user_prompt' | 'assistant' | 'function_defs' | 'settings';
 export const PROMPT_PARTS: readonly PromptPart[] = ['system', 'user_prompt', 'assistant', 'function_defs', 'settings'];
 const PART_FILES: Readonly<Record<PromptPart, string>> = {
-  system: 'system.md', user_prompt: 'user_prompt.md', assistant: 'assistant.md', function_defs: 'function_defs.json', settings: 'settings.json',
+  system: 'system.md',
+  user_prompt: 'user_prompt.md',
+  assistant: 'assistant.md',
+  function_defs: 'function_defs.json',
+  settings: 'settings.json',
 };
 
 /** The resources whose texts open as parts, under `<segment>/<id>/`. */
@@ -51,7 +55,12 @@ export type WholeLocation = Extract<FileLocation, { type: 'tenant' | 'resource' 
 export const CONNECTION_NAME = /^[a-z0-9-]{1,40}$/;
 
 export function isFile(location: ResourceLocation): location is FileLocation {
-  return location.type === 'tenant' || location.type === 'resource' || location.type === 'part' || location.type === 'agentPrompt';
+  return (
+    location.type === 'tenant' ||
+    location.type === 'resource' ||
+    location.type === 'part' ||
+    location.type === 'agentPrompt'
+  );
 }
 
 export function isPart(location: ResourceLocation): location is PartLocation {
@@ -115,7 +124,12 @@ function jsonId(name: string | undefined): number | undefined {
 const PART_BY_FILE = new Map(Object.entries(PART_FILES).map(([part, file]) => [file, part as PromptPart]));
 
 /** What lies below `<segment>/<id>/`: a prompt's parts, an agent's element texts. */
-function partLocation(at: InTenant, segment: TenantSegment, resourceId: number, rest: string[]): ResourceLocation | undefined {
+function partLocation(
+  at: InTenant,
+  segment: TenantSegment,
+  resourceId: number,
+  rest: string[],
+): ResourceLocation | undefined {
   const [first, second, ...more] = rest;
   if (more.length > 0) return undefined;
   if (segment === 'ai_prompts') {
@@ -128,7 +142,9 @@ function partLocation(at: InTenant, segment: TenantSegment, resourceId: number, 
   if (first !== 'prompts') return undefined;
   if (second === undefined) return { type: 'agentPromptsFolder', ...at, segment, id: resourceId };
   const element = second.endsWith('.md') ? second.slice(0, -'.md'.length) : undefined;
-  return element !== undefined && isElementFileName(element) ? { type: 'agentPrompt', ...at, segment, id: resourceId, element } : undefined;
+  return element !== undefined && isElementFileName(element)
+    ? { type: 'agentPrompt', ...at, segment, id: resourceId, element }
+    : undefined;
 }
 
 /**
@@ -154,7 +170,8 @@ export function parseResourcePath(connection: string, path: string): ResourceLoc
   if (tenantId === undefined || segment === undefined || !isTenantSegment(segment)) return undefined;
   if (resourcePart === undefined) return { type: 'kindFolder', connection, tenantId, segment };
   const resourceId = jsonId(resourcePart);
-  if (resourceId !== undefined) return rest.length === 0 ? { type: 'resource', connection, tenantId, segment, id: resourceId } : undefined;
+  if (resourceId !== undefined)
+    return rest.length === 0 ? { type: 'resource', connection, tenantId, segment, id: resourceId } : undefined;
   const folderId = id(resourcePart);
   return folderId === undefined ? undefined : partLocation({ connection, tenantId }, segment, folderId, rest);
 }
@@ -174,7 +191,9 @@ export function describeLocation(location: ResourceLocation, name?: string): str
     case 'resource':
     case 'partsFolder':
     case 'agentPromptsFolder':
-      return named(`${kindOfSegment(location.segment).label} ${location.id} of tenant ${location.tenantId} on ${location.connection}`);
+      return named(
+        `${kindOfSegment(location.segment).label} ${location.id} of tenant ${location.tenantId} on ${location.connection}`,
+      );
     case 'part':
     case 'agentPrompt':
       return `${partName(location)} of ${describeLocation(wholeOf(location), name)}`;

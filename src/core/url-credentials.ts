@@ -57,7 +57,11 @@ function urlPasswords(text: string): UrlPassword[] {
 }
 
 /** A copy of the text with each password replaced by what `next` gives for it. */
-function withPasswords(text: string, passwords: UrlPassword[], next: (password: UrlPassword, index: number) => string): string {
+function withPasswords(
+  text: string,
+  passwords: UrlPassword[],
+  next: (password: UrlPassword, index: number) => string,
+): string {
   let out = '';
   let copied = 0;
   passwords.forEach((password, index) => {
@@ -68,14 +72,24 @@ function withPasswords(text: string, passwords: UrlPassword[], next: (password: 
 }
 
 /** A copy of `value` with each string mapped, given the value at the same path of `current` to draw on. */
-function mapStrings(value: Json, current: Json | undefined, path: JsonPath, map: (text: string, current: Json | undefined, path: JsonPath) => string): Json {
+function mapStrings(
+  value: Json,
+  current: Json | undefined,
+  path: JsonPath,
+  map: (text: string, current: Json | undefined, path: JsonPath) => string,
+): Json {
   if (typeof value === 'string') return map(value, current, path);
-  if (Array.isArray(value)) return value.map((item, index) => mapStrings(item, Array.isArray(current) ? current[index] : undefined, [...path, index], map));
+  if (Array.isArray(value))
+    return value.map((item, index) =>
+      mapStrings(item, Array.isArray(current) ? current[index] : undefined, [...path, index], map),
+    );
   if (isJsonObject(value)) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [
-      key,
-      mapStrings(item, isJsonObject(current) ? own(current, key) : undefined, [...path, key], map),
-    ]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        key,
+        mapStrings(item, isJsonObject(current) ? own(current, key) : undefined, [...path, key], map),
+      ]),
+    );
   }
   return value;
 }
@@ -106,7 +120,11 @@ export function hideUrlPasswords(value: Json, marker: string): Json {
  * itself, as the service then no longer holds the password. `missing` names
  * each string that still holds a marker, once, with the marker left there.
  */
-export function restoreUrlPasswords(local: Json, current: Json | undefined, marker: string): { value: Json; missing: JsonPath[] } {
+export function restoreUrlPasswords(
+  local: Json,
+  current: Json | undefined,
+  marker: string,
+): { value: Json; missing: JsonPath[] } {
   if (!someStringHolds(local, marker)) return { value: local, missing: [] };
   const missing: JsonPath[] = [];
   const value = mapStrings(local, current, [], (text, held, path) => {
@@ -118,7 +136,8 @@ export function restoreUrlPasswords(local: Json, current: Json | undefined, mark
       const own = text.slice(password.start, password.end);
       if (own !== marker) return own;
       const counterpart = heldPasswords[index];
-      const heldPassword = counterpart?.owner === password.owner ? heldText.slice(counterpart.start, counterpart.end) : marker;
+      const heldPassword =
+        counterpart?.owner === password.owner ? heldText.slice(counterpart.start, counterpart.end) : marker;
       if (heldPassword === marker) unresolved = true;
       return heldPassword;
     });

@@ -84,7 +84,11 @@ function toProblem(error: ErrorObject, document: unknown): Problem {
   const path = pathOf(error.instancePath, document);
   const schema = error.parentSchema ?? {};
   const param = (name: string): unknown => (error.params as Record<string, unknown>)[name];
-  const problem = (message: string, at = path): Problem => ({ path: at, message: `${pathText(at)}: ${message}`, keyword: error.keyword });
+  const problem = (message: string, at = path): Problem => ({
+    path: at,
+    message: `${pathText(at)}: ${message}`,
+    keyword: error.keyword,
+  });
   switch (error.keyword) {
     case 'required': {
       const missing = String(param('missingProperty'));
@@ -98,7 +102,9 @@ function toProblem(error: ErrorObject, document: unknown): Problem {
     case 'enum':
       return problem(`must be one of ${enumChoices(schema)}`);
     case 'type':
-      return problem(`must be ${String(param('type')).split(',').map(typeName).join(' or ')}, not ${describe(error.data)}`);
+      return problem(
+        `must be ${String(param('type')).split(',').map(typeName).join(' or ')}, not ${describe(error.data)}`,
+      );
     case 'const':
       return problem(`must be ${JSON.stringify(param('allowedValue'))}`);
     case 'minLength':
@@ -115,7 +121,8 @@ function fixForMissing(objectSchema: AnySchemaObject, missing: string): string {
   if (owner === undefined || field === undefined) {
     return '';
   }
-  const lower = (title: string): string => (/^[A-Z][A-Z]/.test(title) ? title : title.charAt(0).toLowerCase() + title.slice(1));
+  const lower = (title: string): string =>
+    /^[A-Z][A-Z]/.test(title) ? title : title.charAt(0).toLowerCase() + title.slice(1);
   const words = lower(field);
   // "its parameters", "a name", "an id"
   const article = /[^s]s$/.test(words) ? 'its' : /^[aeiou]/i.test(words) ? 'an' : 'a';
@@ -145,9 +152,17 @@ function jsonTextProblems(prompt: Record<string, unknown>): Problem[] {
     const parsed = parseDocument(text);
     const syntax = parsed.syntaxProblems[0];
     if (syntax) {
-      problems.push({ path: [field], message: `${field}: must hold ${what} (${syntax.message} at position ${syntax.offset})`, keyword: 'jsonText' });
+      problems.push({
+        path: [field],
+        message: `${field}: must hold ${what} (${syntax.message} at position ${syntax.offset})`,
+        keyword: 'jsonText',
+      });
     } else if (wantArray && !Array.isArray(parsed.value)) {
-      problems.push({ path: [field], message: `${field}: must hold ${what}, not ${describe(parsed.value)}`, keyword: 'jsonText' });
+      problems.push({
+        path: [field],
+        message: `${field}: must hold ${what}, not ${describe(parsed.value)}`,
+        keyword: 'jsonText',
+      });
     } else if (wantArray) {
       // The definitions inside the text, as the function_defs document checks them.
       for (const problem of validateDocument('function_defs', parsed.value)) {
@@ -169,7 +184,12 @@ function duplicateNames(definitions: unknown[]): Problem[] {
     if (typeof name !== 'string') return;
     const earlier = first.get(name);
     if (earlier === undefined) first.set(name, index);
-    else problems.push({ path: [index, 'name'], keyword: 'uniqueName', message: `[${index}].name: "${name}" is already the name of definition [${earlier}]; function names must be unique` });
+    else
+      problems.push({
+        path: [index, 'name'],
+        keyword: 'uniqueName',
+        message: `[${index}].name: "${name}" is already the name of definition [${earlier}]; function names must be unique`,
+      });
   });
   return problems;
 }

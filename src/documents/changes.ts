@@ -71,7 +71,11 @@ export class Changes implements vscode.Disposable {
     this.files().fireChanges(events);
     const noticed = kept.filter((c) => !this.viewUnchanged(c, options.answer));
     if (noticed.length > 0) this.notify(noticed);
-    const report: ChangeReport = { change, reloaded: events.map((e) => e.uri.toString()), kept: kept.map((c) => c.document.uri.toString()) };
+    const report: ChangeReport = {
+      change,
+      reloaded: events.map((e) => e.uri.toString()),
+      kept: kept.map((c) => c.document.uri.toString()),
+    };
     this.emitter.fire(report);
     return report;
   }
@@ -81,14 +85,21 @@ export class Changes implements vscode.Disposable {
   }
 
   /** One clean document made to show the service's state; undefined when it could not be (logged). */
-  private async update({ document, location, fate }: Covered, answer: ReportOptions['answer']): Promise<vscode.FileChangeEvent | undefined> {
+  private async update(
+    { document, location, fate }: Covered,
+    answer: ReportOptions['answer'],
+  ): Promise<vscode.FileChangeEvent | undefined> {
     const { uri } = document;
     if (fate === 'gone') {
       this.files().dropCached(uri);
       return { type: vscode.FileChangeType.Deleted, uri };
     }
     try {
-      if (answer && toResourcePath(answer.whole) === toResourcePath(wholeOf(location)) && answer.whole.connection === location.connection) {
+      if (
+        answer &&
+        toResourcePath(answer.whole) === toResourcePath(wholeOf(location)) &&
+        answer.whole.connection === location.connection
+      ) {
         this.files().show(uri, location, answer.detail);
       } else {
         await this.files().fetch(uri, location);
@@ -112,7 +123,10 @@ export class Changes implements vscode.Disposable {
     const base = this.files().serviceObject(document.uri);
     if (!base) return false;
     try {
-      return this.files().present(document.uri, location, answer.detail) === this.files().present(document.uri, location, base);
+      return (
+        this.files().present(document.uri, location, answer.detail) ===
+        this.files().present(document.uri, location, base)
+      );
     } catch {
       // A part the answer no longer has: that is a change.
       return false;
@@ -123,8 +137,8 @@ export class Changes implements vscode.Disposable {
     const names = kept.map((c) => plainText(describeLocation(c.location))).join(', ');
     const gone = kept.some((c) => c.fate === 'gone');
     void vscode.window.showWarningMessage(
-      `Changed on the service${gone ? ' or deleted' : ''} while ${kept.length > 1 ? 'these have' : 'this has'} unsaved changes: ${names}. `
-      + `Your text is kept (${plural(kept.length, 'document')}): save it to meet the conflict check, or revert to take the service's version.`,
+      `Changed on the service${gone ? ' or deleted' : ''} while ${kept.length > 1 ? 'these have' : 'this has'} unsaved changes: ${names}. ` +
+        `Your text is kept (${plural(kept.length, 'document')}): save it to meet the conflict check, or revert to take the service's version.`,
     );
   }
 }

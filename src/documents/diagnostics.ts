@@ -17,9 +17,12 @@ export class SaveDiagnostics implements vscode.Disposable {
 
   show(uri: vscode.Uri, text: string, syntax: readonly SyntaxProblem[], fields: readonly FieldProblem[]): void {
     const diagnostics = [
-      ...syntax.map((p) => new vscode.Diagnostic(range(text, p.offset, p.length), p.message, vscode.DiagnosticSeverity.Error)),
+      ...syntax.map(
+        (p) => new vscode.Diagnostic(range(text, p.offset, p.length), p.message, vscode.DiagnosticSeverity.Error),
+      ),
       ...fields.map((p) => {
-        const at = (ON_KEY.has(p.keyword) ? locateKey(text, p.path) : undefined) ?? locate(text, p.path) ?? { offset: 0, length: 1 };
+        const at = (ON_KEY.has(p.keyword) ? locateKey(text, p.path) : undefined) ??
+          locate(text, p.path) ?? { offset: 0, length: 1 };
         return new vscode.Diagnostic(range(text, at.offset, at.length), p.message, vscode.DiagnosticSeverity.Error);
       }),
     ];

@@ -36,7 +36,11 @@ class DraftDecorations implements vscode.FileDecorationProvider {
     const key = uri.toString();
     const own = this.drafts.has(key);
     if (!own && this.drafts.ofResource(key).length === 0) return undefined;
-    return new vscode.FileDecoration('↑', own ? 'Not uploaded' : 'A part is not uploaded', new vscode.ThemeColor('gitDecoration.modifiedResourceForeground'));
+    return new vscode.FileDecoration(
+      '↑',
+      own ? 'Not uploaded' : 'A part is not uploaded',
+      new vscode.ThemeColor('gitDecoration.modifiedResourceForeground'),
+    );
   }
 
   dispose(): void {
@@ -64,20 +68,32 @@ async function chooseAction(uri: vscode.Uri, drafts: Drafts, files: ConvaiFileSy
       label: '$(sync) Upload on auto-save',
       description: 'from now on, when the text is valid and nothing conflicts',
       run: async () => {
-        await vscode.workspace.getConfiguration('convai').update('uploadOnAutoSave', true, vscode.ConfigurationTarget.Global);
-        vscode.window.setStatusBarMessage('$(sync) Auto-save now uploads ConvAI documents (convai.uploadOnAutoSave)', 5000);
+        await vscode.workspace
+          .getConfiguration('convai')
+          .update('uploadOnAutoSave', true, vscode.ConfigurationTarget.Global);
+        vscode.window.setStatusBarMessage(
+          '$(sync) Auto-save now uploads ConvAI documents (convai.uploadOnAutoSave)',
+          5000,
+        );
       },
     },
     {
       label: '$(discard) Discard the draft',
       description: plain`take the service's version of ${label}`,
       run: async () => {
-        const answer = await vscode.window.showWarningMessage(plain`Discard your edits to ${label}?`, { modal: true, detail: plain`The document then shows what "${connection}" holds.` }, 'Discard');
+        const answer = await vscode.window.showWarningMessage(
+          plain`Discard your edits to ${label}?`,
+          { modal: true, detail: plain`The document then shows what "${connection}" holds.` },
+          'Discard',
+        );
         if (answer === 'Discard') await discard(uri, drafts, files);
       },
     },
   ];
-  const chosen = await vscode.window.showQuickPick(items, { title: plain`${label} is not uploaded`, placeHolder: plainText(drafts.why(uri.toString()) ?? 'kept as a draft') });
+  const chosen = await vscode.window.showQuickPick(items, {
+    title: plain`${label} is not uploaded`,
+    placeHolder: plainText(drafts.why(uri.toString()) ?? 'kept as a draft'),
+  });
   await chosen?.run();
 }
 
@@ -97,7 +113,10 @@ export function draftIndicator(log: Log, drafts: Drafts, files: ConvaiFileSystem
     const connection = uri.authority;
     const why = drafts.why(uri.toString());
     item.text = plain`$(arrow-up) Not uploaded · ${SAVE_KEY} saves to ${connection}`;
-    item.tooltip = plain`${labelOf(uri)}: your edits are kept here as a draft and were not sent to "${connection}"` + (why ? plain` (${why})` : '') + `. ${SAVE_KEY} saves them to the service; click for more.`;
+    item.tooltip =
+      plain`${labelOf(uri)}: your edits are kept here as a draft and were not sent to "${connection}"` +
+      (why ? plain` (${why})` : '') +
+      `. ${SAVE_KEY} saves them to the service; click for more.`;
     item.show();
   };
   update();
@@ -112,15 +131,22 @@ export function draftIndicator(log: Log, drafts: Drafts, files: ConvaiFileSystem
     }),
     registerCommand(log, COMMANDS.resolveDraft, {
       programmatic: async (args) => {
-        const uri = typeof args.uri === 'string' ? vscode.Uri.parse(args.uri) : args.uri instanceof vscode.Uri ? args.uri : undefined;
-        if (!uri || !drafts.has(uri.toString())) throw new Error('uri must name a ConvAI document that has a draft not uploaded.');
+        const uri =
+          typeof args.uri === 'string'
+            ? vscode.Uri.parse(args.uri)
+            : args.uri instanceof vscode.Uri
+              ? args.uri
+              : undefined;
+        if (!uri || !drafts.has(uri.toString()))
+          throw new Error('uri must name a ConvAI document that has a draft not uploaded.');
         if (args.action === 'discard') return discard(uri, drafts, files);
         if (args.action === 'save') return saveInEditor(uri);
         throw new Error('action must be "save" (upload the draft) or "discard" (take the service\'s version).');
       },
       interactive: async (arg) => {
         const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-        if (!uri || !drafts.has(uri.toString())) throw new Error('The active editor has no draft: every edit of it was saved or discarded.');
+        if (!uri || !drafts.has(uri.toString()))
+          throw new Error('The active editor has no draft: every edit of it was saved or discarded.');
         return chooseAction(uri, drafts, files);
       },
     }),

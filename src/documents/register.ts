@@ -31,7 +31,9 @@ function registerReveal(log: Log, files: ConvaiFileSystem, drafts: Drafts): vsco
       throw new Error('Save or revert the document first: revealing reloads it from the service.');
     }
     if (drafts.has(uri.toString())) {
-      throw new Error('Save or discard the document\'s draft first ("ConvAI: Upload or Discard This Draft…"): revealing reloads it from the service.');
+      throw new Error(
+        'Save or discard the document\'s draft first ("ConvAI: Upload or Discard This Draft…"): revealing reloads it from the service.',
+      );
     }
     files.reveal(uri, location);
     // A change event alone does not make VS Code re-read an open document here; reverting a clean one does.
@@ -48,7 +50,10 @@ function registerReveal(log: Log, files: ConvaiFileSystem, drafts: Drafts): vsco
 }
 
 /** Resources as `convai:` documents: the file system, the one safe-save engine, drafts of auto-save, the change service. */
-export function register(context: vscode.ExtensionContext, { log, connections, listings }: { log: Log; connections: Connections; listings: ListingCache }): Documents {
+export function register(
+  context: vscode.ExtensionContext,
+  { log, connections, listings }: { log: Log; connections: Connections; listings: ListingCache },
+): Documents {
   const store = new DocumentStore();
   // Global, not per workspace: a convai: URI names the same document whichever folder is open.
   const drafts = new Drafts(context.globalState);
@@ -57,7 +62,13 @@ export function register(context: vscode.ExtensionContext, { log, connections, l
   const changes: Changes = new Changes(listings, () => files, drafts, log);
   const saver: Saver = new Saver(() => files, connections, store, diagnostics, serviceVersions, log, drafts, changes);
   const files = new ConvaiFileSystem(
-    connections, listings, store, log, (uri, location, content) => saver.write(uri, location, content), drafts, (change) => changes.report(change),
+    connections,
+    listings,
+    store,
+    log,
+    (uri, location, content) => saver.write(uri, location, content),
+    drafts,
+    (change) => changes.report(change),
   );
   context.subscriptions.push(
     vscode.workspace.registerFileSystemProvider(SCHEME, files, { isCaseSensitive: true }),

@@ -76,7 +76,8 @@ export class Saver implements vscode.Disposable {
       vscode.workspace.onDidSaveTextDocument((document) => this.showServiceVersion(document.uri)),
       vscode.workspace.onDidChangeTextDocument((event) => {
         const { document } = event;
-        if (event.contentChanges.length > 0 && parseUri(document.uri)) this.checks.schedule(document.uri.toString(), () => this.recheck(document));
+        if (event.contentChanges.length > 0 && parseUri(document.uri))
+          this.checks.schedule(document.uri.toString(), () => this.recheck(document));
       }),
       vscode.workspace.onDidCloseTextDocument((document) => {
         this.checks.cancel(document.uri.toString());
@@ -96,7 +97,8 @@ export class Saver implements vscode.Disposable {
     const reason = this.saveReasons.get(key);
     this.saveReasons.delete(key);
     const text = Buffer.from(content).toString('utf8');
-    const auto = reason === vscode.TextDocumentSaveReason.AfterDelay || reason === vscode.TextDocumentSaveReason.FocusOut;
+    const auto =
+      reason === vscode.TextDocumentSaveReason.AfterDelay || reason === vscode.TextDocumentSaveReason.FocusOut;
     const byEditor = reason !== undefined;
     if (!auto) return this.upload(uri, location, text, { byEditor, interactive: byEditor });
     if (!uploadOnAutoSave()) return this.keepDraft(uri, location, text, 'auto-save does not upload', true);
@@ -108,7 +110,12 @@ export class Saver implements vscode.Disposable {
   }
 
   /** `byEditor`: VS Code is saving the document; `interactive`: a person is there to settle a conflict. */
-  private async upload(uri: vscode.Uri, location: FileLocation, text: string, how: { byEditor: boolean; interactive: boolean }): Promise<void> {
+  private async upload(
+    uri: vscode.Uri,
+    location: FileLocation,
+    text: string,
+    how: { byEditor: boolean; interactive: boolean },
+  ): Promise<void> {
     const key = uri.toString();
     const view = viewOf(location);
     const base = this.store.get(key)?.base ?? (await this.files().fetch(uri, location)).base;
@@ -122,7 +129,14 @@ export class Saver implements vscode.Disposable {
     try {
       const current = await client.get(kind, id, tenantId);
       const conflicts = conflictingFields(kind, sends, base, current, edited);
-      if (conflicts.length > 0) await this.resolveConflict(uri, label, conflicts, this.files().present(uri, location, current), how.interactive);
+      if (conflicts.length > 0)
+        await this.resolveConflict(
+          uri,
+          label,
+          conflicts,
+          this.files().present(uri, location, current),
+          how.interactive,
+        );
       const answer = await client.update(kind, id, sentBody(kind, edited, sends), tenantId);
       const detail = serviceBase(answerLacksDetail(answer, current) ? await client.get(kind, id, tenantId) : answer);
       this.refused.delete(key);
@@ -149,14 +163,25 @@ export class Saver implements vscode.Disposable {
    * The auto-saved text becomes the document's content here, on the base it was edited from; nothing is sent.
    * `checkText`: say too when the text could not be saved as it is, since no save tried it.
    */
-  private async keepDraft(uri: vscode.Uri, location: FileLocation, text: string, reason: string, checkText = false): Promise<void> {
+  private async keepDraft(
+    uri: vscode.Uri,
+    location: FileLocation,
+    text: string,
+    reason: string,
+    checkText = false,
+  ): Promise<void> {
     const key = uri.toString();
     const base = this.store.get(key)?.base ?? (await this.files().fetch(uri, location)).base;
     const read = checkText ? viewOf(location).read(text, base) : undefined;
-    const why = read && !read.ok ? `${reason}; ${read.syntax.length > 0 ? 'the text is not valid JSON' : summarizeProblems(read.problems)}` : reason;
+    const why =
+      read && !read.ok
+        ? `${reason}; ${read.syntax.length > 0 ? 'the text is not valid JSON' : summarizeProblems(read.problems)}`
+        : reason;
     this.store.put(key, text, base);
     await this.drafts.keep(key, { text, base, why }, !this.files().isRevealed(uri));
-    this.log.for('documents').info(`Kept as a draft, not uploaded: ${describeLocation(location, nameOf(base))} (${why}).`);
+    this.log
+      .for('documents')
+      .info(`Kept as a draft, not uploaded: ${describeLocation(location, nameOf(base))} (${why}).`);
   }
 
   dispose(): void {
@@ -165,7 +190,13 @@ export class Saver implements vscode.Disposable {
   }
 
   /** The saved document shows the service's object; an editor's save is still under way, so that waits for it. */
-  private showSaved(uri: vscode.Uri, location: FileLocation, text: string, detail: ServiceBase, byEditor: boolean): void {
+  private showSaved(
+    uri: vscode.Uri,
+    location: FileLocation,
+    text: string,
+    detail: ServiceBase,
+    byEditor: boolean,
+  ): void {
     const key = uri.toString();
     const shown = this.files().present(uri, location, detail);
     if (byEditor && shown !== text) {
@@ -185,9 +216,10 @@ export class Saver implements vscode.Disposable {
     if (read.ok) return read;
     this.refused.add(uri.toString());
     this.diagnostics.show(uri, text, read.syntax, read.problems);
-    const reasons = read.syntax.length > 0
-      ? `the text is not valid JSON (${plural(read.syntax.length, 'problem')}, first: ${read.syntax[0]?.message ?? ''})`
-      : summarizeProblems(read.problems);
+    const reasons =
+      read.syntax.length > 0
+        ? `the text is not valid JSON (${plural(read.syntax.length, 'problem')}, first: ${read.syntax[0]?.message ?? ''})`
+        : summarizeProblems(read.problems);
     throw new vscode.FileSystemError(`Not saved, nothing was sent: ${reasons}.`);
   }
 
@@ -209,14 +241,24 @@ export class Saver implements vscode.Disposable {
     }
   }
 
-  private async resolveConflict(uri: vscode.Uri, label: string, fields: string[], serviceText: string, interactive: boolean): Promise<void> {
+  private async resolveConflict(
+    uri: vscode.Uri,
+    label: string,
+    fields: string[],
+    serviceText: string,
+    interactive: boolean,
+  ): Promise<void> {
     const what = plain`${label} changed on the service since it was read (${fields.join(', ')})`;
     if (!interactive) {
       throw new vscode.FileSystemError(`Conflict: ${what}; nothing was sent. Read it again and reapply the change.`);
     }
     const choice = await vscode.window.showWarningMessage(
       plain`${label} changed on the service since you opened it: ${fields.join(', ')}.`,
-      { modal: true, detail: 'Compare your version with the service\'s, overwrite their changes with yours, or cancel (your text stays).' },
+      {
+        modal: true,
+        detail:
+          "Compare your version with the service's, overwrite their changes with yours, or cancel (your text stays).",
+      },
       COMPARE,
       OVERWRITE,
     );

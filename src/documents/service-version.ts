@@ -11,7 +11,10 @@ export class ServiceVersions implements vscode.Disposable {
     const left = documentUri.with({ scheme: SERVICE_VERSION_SCHEME, query: String(Date.now()) });
     this.documents.set(left, serviceText);
     // Beside and pinned: the user's own editor, with the unsaved text, stays where it is.
-    await vscode.commands.executeCommand('vscode.diff', left, documentUri, `${label}: service ↔ yours`, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    await vscode.commands.executeCommand('vscode.diff', left, documentUri, `${label}: service ↔ yours`, {
+      viewColumn: vscode.ViewColumn.Beside,
+      preview: false,
+    });
   }
 
   dispose(): void {

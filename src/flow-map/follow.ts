@@ -12,7 +12,9 @@ import type { JsonObject } from '../core/json';
 import { isTenantSegment } from '../core/resources';
 import type { Changes } from '../documents/changes';
 
-export type MapSource = { type: 'folder'; folder: string } | { type: 'tenant'; connection: string; tenantId: number; name?: string };
+export type MapSource =
+  | { type: 'folder'; folder: string }
+  | { type: 'tenant'; connection: string; tenantId: number; name?: string };
 
 /**
  * The details a live tenant's map was read with, by node id, so reading it
@@ -74,19 +76,34 @@ function settled(redraw: Redraw): { poke(): void; dispose(): void } {
 
 /** What makes the map of `source` stale pokes `redraw`; a live tenant's stale details are dropped first. */
 export function followMap(
-  source: MapSource, details: TenantDetails, { changes }: { changes: Changes }, redraw: Redraw,
+  source: MapSource,
+  details: TenantDetails,
+  { changes }: { changes: Changes },
+  redraw: Redraw,
 ): vscode.Disposable {
   const later = settled(redraw);
   if (source.type === 'folder') {
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(source.folder), '**/*'));
+    const watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(source.folder), '**/*'),
+    );
     const poke = (): void => later.poke();
-    return vscode.Disposable.from(watcher.onDidChange(poke), watcher.onDidCreate(poke), watcher.onDidDelete(poke), watcher, later);
+    return vscode.Disposable.from(
+      watcher.onDidChange(poke),
+      watcher.onDidCreate(poke),
+      watcher.onDidDelete(poke),
+      watcher,
+      later,
+    );
   }
   const { connection, tenantId } = source;
   const changed = changes.onDidChange(({ change }) => {
     if (!touchesTenant(change, connection, tenantId)) return;
     // The details of what the change covers are stale; a created resource's are none yet, the tenant's record is no node.
-    details.drop((segment, id) => isTenantSegment(segment) && documentFate(change, { type: 'resource', connection, tenantId, segment, id }) !== 'untouched');
+    details.drop(
+      (segment, id) =>
+        isTenantSegment(segment) &&
+        documentFate(change, { type: 'resource', connection, tenantId, segment, id }) !== 'untouched',
+    );
     later.poke();
   });
   return vscode.Disposable.from(changed, later);

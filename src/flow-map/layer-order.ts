@@ -46,7 +46,12 @@ function firstOrder({ layerOf, down }: Indexed, layerCount: number, byLayer: num
  * Reorders `layer` by the mean position of each node's neighbours in the layer just swept; a node without any keeps
  * its place. Ties keep the current order, or its reverse when `biasRight`, so that alternate sweeps try both.
  */
-function sortByBarycenter(layer: number[], neighbours: number[][], position: Float64Array, biasRight: boolean): number[] {
+function sortByBarycenter(
+  layer: number[],
+  neighbours: number[][],
+  position: Float64Array,
+  biasRight: boolean,
+): number[] {
   const keyed: Array<{ v: number; key: number; at: number }> = [];
   const fixed: boolean[] = layer.map(() => true);
   layer.forEach((v, at) => {
@@ -83,7 +88,8 @@ function crossingsBetween(upper: number[], lowerSize: number, down: number[][], 
 
 function totalCrossings(layers: number[][], down: number[][], position: Float64Array): number {
   let total = 0;
-  for (let i = 0; i + 1 < layers.length; i++) total += crossingsBetween(layers[i] as number[], (layers[i + 1] as number[]).length, down, position);
+  for (let i = 0; i + 1 < layers.length; i++)
+    total += crossingsBetween(layers[i] as number[], (layers[i + 1] as number[]).length, down, position);
   return total;
 }
 
@@ -96,10 +102,17 @@ function place(layers: number[][], position: Float64Array): void {
  * `l + 1` (what dagre's graph holds once long edges are split into chains of bends). `layerOf` gives every node's
  * layer, from 0, in the order the graph lists them, which the first order follows.
  */
-export function orderLayers(layerOf: ReadonlyMap<string, number>, edges: ReadonlyArray<readonly [string, string]>): string[][] {
+export function orderLayers(
+  layerOf: ReadonlyMap<string, number>,
+  edges: ReadonlyArray<readonly [string, string]>,
+): string[][] {
   const ids = [...layerOf.keys()];
   const index = new Map(ids.map((id, i) => [id, i]));
-  const indexed: Indexed = { layerOf: Int32Array.from(ids, (id) => layerOf.get(id) as number), up: ids.map(() => []), down: ids.map(() => []) };
+  const indexed: Indexed = {
+    layerOf: Int32Array.from(ids, (id) => layerOf.get(id) as number),
+    up: ids.map(() => []),
+    down: ids.map(() => []),
+  };
   for (const [from, to] of edges) {
     const [u, w] = [index.get(from), index.get(to)];
     if (u === undefined || w === undefined || indexed.layerOf[w] !== (indexed.layerOf[u] as number) + 1) {
@@ -109,13 +122,19 @@ export function orderLayers(layerOf: ReadonlyMap<string, number>, edges: Readonl
     (indexed.up[w] as number[]).push(u);
   }
   const layerCount = ids.length === 0 ? 0 : Math.max(...indexed.layerOf) + 1;
-  const byLayer = ids.map((_, i) => i).sort((a, b) => (indexed.layerOf[a] as number) - (indexed.layerOf[b] as number) || a - b);
+  const byLayer = ids
+    .map((_, i) => i)
+    .sort((a, b) => (indexed.layerOf[a] as number) - (indexed.layerOf[b] as number) || a - b);
 
   let layers = firstOrder(indexed, layerCount, byLayer);
   const position = new Float64Array(ids.length);
   place(layers, position);
   let best = { layers, crossings: totalCrossings(layers, indexed.down, position) };
-  for (let sweep = 0, sinceBest = 0; sweep < MAX_SWEEPS && sinceBest < PATIENCE && best.crossings > 0; sweep++, sinceBest++) {
+  for (
+    let sweep = 0, sinceBest = 0;
+    sweep < MAX_SWEEPS && sinceBest < PATIENCE && best.crossings > 0;
+    sweep++, sinceBest++
+  ) {
     // Alternately down (each layer by the one above) and up, with ties biased right every other pair of sweeps.
     const downwards = sweep % 2 === 0;
     const biasRight = sweep % 4 >= 2;

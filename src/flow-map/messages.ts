@@ -74,7 +74,9 @@ export function parsePageMessage(message: unknown): PageMessage | undefined {
     case 'copyMermaid':
       return { type: m.type };
     case 'drawn':
-      return typeof m.seq === 'number' && typeof m.nodes === 'number' ? { type: 'drawn', seq: m.seq, nodes: m.nodes } : undefined;
+      return typeof m.seq === 'number' && typeof m.nodes === 'number'
+        ? { type: 'drawn', seq: m.seq, nodes: m.nodes }
+        : undefined;
     case 'open':
       return typeof m.node === 'string' ? { type: 'open', node: m.node } : undefined;
     case 'exportSvg':

@@ -38,7 +38,10 @@ export class FlowMapPanel implements vscode.Disposable {
   private readonly logger: Logger;
 
   constructor(extensionUri: vscode.Uri, log: Log) {
-    this.roots = { script: vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), media: vscode.Uri.joinPath(extensionUri, 'media') };
+    this.roots = {
+      script: vscode.Uri.joinPath(extensionUri, 'dist', 'webview'),
+      media: vscode.Uri.joinPath(extensionUri, 'media'),
+    };
     this.logger = log.for('flow-map');
   }
 
@@ -82,7 +85,10 @@ export class FlowMapPanel implements vscode.Disposable {
       // Laying out a thousand resources again each time the tab comes back would cost seconds.
       retainContextWhenHidden: true,
     });
-    panel.iconPath = { light: vscode.Uri.joinPath(this.roots.media, 'convai.svg'), dark: vscode.Uri.joinPath(this.roots.media, 'convai-dark.svg') };
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(this.roots.media, 'convai.svg'),
+      dark: vscode.Uri.joinPath(this.roots.media, 'convai-dark.svg'),
+    };
     const { webview } = panel;
     webview.html = mapPage({
       nonce: randomBytes(16).toString('base64'),
@@ -92,7 +98,10 @@ export class FlowMapPanel implements vscode.Disposable {
     });
     const messages = webview.onDidReceiveMessage((message: unknown) => {
       const parsed = parsePageMessage(message);
-      if (parsed) void this.receive(parsed, webview).catch((error: unknown) => this.logger.error(error instanceof Error ? error : String(error)));
+      if (parsed)
+        void this.receive(parsed, webview).catch((error: unknown) =>
+          this.logger.error(error instanceof Error ? error : String(error)),
+        );
       else this.logger.debug('Dropped a message from the flow map page that is not a known request.');
     });
     panel.onDidDispose(() => {
@@ -103,7 +112,8 @@ export class FlowMapPanel implements vscode.Disposable {
       this.actions = undefined;
       this.follower?.dispose();
       this.follower = undefined;
-      for (const waiter of this.waiters.values()) waiter.reject(new Error('The flow map was closed before it was drawn.'));
+      for (const waiter of this.waiters.values())
+        waiter.reject(new Error('The flow map was closed before it was drawn.'));
       this.waiters.clear();
     });
     this.panel = panel;
@@ -138,7 +148,12 @@ export class FlowMapPanel implements vscode.Disposable {
   }
 
   private async exportSvg(svg: string): Promise<void> {
-    const target = await vscode.window.showSaveDialog({ defaultUri: this.actions?.svgFile(), filters: { 'SVG image': ['svg'] }, saveLabel: 'Export', title: 'Export the Flow Map as SVG' });
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: this.actions?.svgFile(),
+      filters: { 'SVG image': ['svg'] },
+      saveLabel: 'Export',
+      title: 'Export the Flow Map as SVG',
+    });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(svg));
     this.logger.info(`Exported the flow map to ${target.fsPath}.`);

@@ -38,7 +38,9 @@ async function readFolder(folder: string, focus: string | undefined): Promise<Re
     title: `Flow Map: ${name}`,
     // A script names a node; a document names its file.
     // A prompt's text file (`order-triage.system.md`) stands for its JSON file.
-    ...(focus === undefined ? {} : { focus: byFile.get(focus) ?? byFile.get(focus.replace(/\.[^/]*$/, '.json')) ?? focus }),
+    ...(focus === undefined
+      ? {}
+      : { focus: byFile.get(focus) ?? byFile.get(focus.replace(/\.[^/]*$/, '.json')) ?? focus }),
     open: (node) => {
       const file = files.get(node);
       return file === undefined ? undefined : vscode.Uri.file(path.join(folder, ...file.split('/')));
@@ -51,13 +53,18 @@ async function readFolder(folder: string, focus: string | undefined): Promise<Re
 export type Shown = 'notification' | 'quiet';
 
 async function readTenant(
-  { connections, files }: { connections: Connections; files: ConvaiFileSystem }, source: Extract<MapSource, { type: 'tenant' }>, details: TenantDetails, shown: Shown,
+  { connections, files }: { connections: Connections; files: ConvaiFileSystem },
+  source: Extract<MapSource, { type: 'tenant' }>,
+  details: TenantDetails,
+  shown: Shown,
 ): Promise<Omit<Read, 'focus'>> {
   const { connection, tenantId } = source;
   const client = connections.client(connections.require(connection).name);
   // An open document's detail is what the service last said of it, as is one read for this map and not changed since.
   const known = (segment: Segment, id: number): JsonObject | undefined =>
-    (isTenantSegment(segment) ? files.serviceObject(toUri({ type: 'resource', connection, tenantId, segment, id })) : undefined) ?? details.get(`${segment}/${id}`);
+    (isTenantSegment(segment)
+      ? files.serviceObject(toUri({ type: 'resource', connection, tenantId, segment, id }))
+      : undefined) ?? details.get(`${segment}/${id}`);
   const read = async (signal?: AbortSignal, progress?: Progress): Promise<{ map: FlowMap; name?: string }> => {
     const tenant = await tenantRecord(client, tenantId, { signal });
     const map = await tenantFlowMap(client, tenantId, {
@@ -86,10 +93,13 @@ async function readTenant(
   };
 }
 
-
 /** The map `source` names as it is now, centred on `focus` when given. */
 export async function readMap(
-  services: { connections: Connections; files: ConvaiFileSystem }, source: MapSource, details: TenantDetails, focus: string | undefined, shown: Shown,
+  services: { connections: Connections; files: ConvaiFileSystem },
+  source: MapSource,
+  details: TenantDetails,
+  focus: string | undefined,
+  shown: Shown,
 ): Promise<Read> {
   if (source.type === 'folder') return readFolder(source.folder, focus);
   const read = await readTenant(services, source, details, shown);

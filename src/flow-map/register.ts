@@ -14,7 +14,22 @@ import type * as Opened from './opened';
  * the layout library load only when a map opens.
  */
 export function register(
-  context: vscode.ExtensionContext, { log, connections, listings, files, changes, suiteRuns }: { log: Log; connections: Connections; listings: ListingCache; files: ConvaiFileSystem; changes: Changes; suiteRuns: SuiteRuns },
+  context: vscode.ExtensionContext,
+  {
+    log,
+    connections,
+    listings,
+    files,
+    changes,
+    suiteRuns,
+  }: {
+    log: Log;
+    connections: Connections;
+    listings: ListingCache;
+    files: ConvaiFileSystem;
+    changes: Changes;
+    suiteRuns: SuiteRuns;
+  },
 ): void {
   let panel: Opened.FlowMapPanel | undefined;
   const show = (arg: unknown): ReturnType<typeof Opened.showFlowMap> => {

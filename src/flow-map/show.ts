@@ -36,7 +36,9 @@ export interface MapServices {
  * since connections come and go.
  */
 function ofService(connections: Connections, read: Read): (connection: string) => boolean {
-  return (connection) => connection === read.tenant.connection || sameBaseUrl(connections.get(connection)?.baseUrl ?? '', read.tenant.baseUrl);
+  return (connection) =>
+    connection === read.tenant.connection ||
+    sameBaseUrl(connections.get(connection)?.baseUrl ?? '', read.tenant.baseUrl);
 }
 
 /** What the workspace's suites reached of the map's tenant; undefined when none of them ran (contract: `coverage`). */
@@ -45,7 +47,11 @@ function coverageNow({ suiteRuns, connections }: MapServices, read: Read): Cover
   return runs.length === 0 ? undefined : coverageOf(runs, read.map.nodes);
 }
 
-export async function showFlowMap(panel: FlowMapPanel, services: MapServices, arg: unknown): Promise<(FlowMap & { coverage?: Coverage }) | undefined> {
+export async function showFlowMap(
+  panel: FlowMapPanel,
+  services: MapServices,
+  arg: unknown,
+): Promise<(FlowMap & { coverage?: Coverage }) | undefined> {
   const request = await requestOf(arg, services.connections, services.listings);
   if (!request) return undefined;
   const { source } = request;
@@ -66,7 +72,9 @@ export async function showFlowMap(panel: FlowMapPanel, services: MapServices, ar
       const again = await readMap(services, source, details, undefined, 'quiet');
       if (!live()) return;
       read = again;
-      await panel.show(mapView(read.map, read.title, undefined, coverageNow(services, read)), actions, { follows: true });
+      await panel.show(mapView(read.map, read.title, undefined, coverageNow(services, read)), actions, {
+        follows: true,
+      });
     } catch (error) {
       // The map on show stays as it was; the next change tries again.
       logger.warn(`The flow map could not be read again: ${error instanceof Error ? error.message : String(error)}`);
@@ -76,7 +84,10 @@ export async function showFlowMap(panel: FlowMapPanel, services: MapServices, ar
   const drawn = panel.show(mapView(read.map, read.title, read.focus, coverage), actions);
   // A suite's run changes only the coverage: the map is drawn again from what was read.
   const tested = services.suiteRuns.onDidRecord((ran) => {
-    if (ran.tenantId === read.tenant.tenantId && ofService(services.connections, read)(ran.connection)) void panel.show(mapView(read.map, read.title, undefined, coverageNow(services, read)), actions, { follows: true });
+    if (ran.tenantId === read.tenant.tenantId && ofService(services.connections, read)(ran.connection))
+      void panel.show(mapView(read.map, read.title, undefined, coverageNow(services, read)), actions, {
+        follows: true,
+      });
   });
   panel.follow(vscode.Disposable.from(followMap(source, details, services, redraw), tested));
   await drawn;

@@ -8,7 +8,10 @@ function problemView(problem: FlowProblem, nameOf: (id: string) => string): View
   if (problem.kind === 'unreachable') {
     return { node: problem.node, text: `${nameOf(problem.node)}: unreachable, no intent, agent or prompt leads to it` };
   }
-  return { node: problem.from, text: `${nameOf(problem.from)}: ${problem.field} names ${problem.target}, which the tenant does not hold` };
+  return {
+    node: problem.from,
+    text: `${nameOf(problem.from)}: ${problem.field} names ${problem.target}, which the tenant does not hold`,
+  };
 }
 
 export function mapView(map: FlowMap, title: string, focus?: string, coverage?: Coverage): MapView {
@@ -18,7 +21,9 @@ export function mapView(map: FlowMap, title: string, focus?: string, coverage?: 
     title,
     nodes: map.nodes.map((n) => ({ id: n.id, segment: n.segment, name: n.name, kind: kindOfSegment(n.segment).label })),
     edges: map.edges,
-    dangling: map.problems.flatMap((p) => (p.kind === 'dangling' ? [{ from: p.from, field: p.field, target: p.target }] : [])),
+    dangling: map.problems.flatMap((p) =>
+      p.kind === 'dangling' ? [{ from: p.from, field: p.field, target: p.target }] : [],
+    ),
     problems: map.problems.map((p) => problemView(p, nameOf)),
     ...(focus !== undefined && names.has(focus) ? { focus } : {}),
     ...(coverage ? { coverage } : {}),

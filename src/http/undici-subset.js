@@ -8,7 +8,12 @@ Object.assign(Dispatcher.prototype, require('undici/lib/api'));
 /** undici's top-level `request(url, { dispatcher, ... })`, for the absolute URLs and explicit dispatchers the client uses. */
 function request(url, options) {
   const { dispatcher, ...rest } = options;
-  return dispatcher.request({ ...rest, origin: url.origin, path: `${url.pathname}${url.search}`, method: rest.method ?? 'GET' });
+  return dispatcher.request({
+    ...rest,
+    origin: url.origin,
+    path: `${url.pathname}${url.search}`,
+    method: rest.method ?? 'GET',
+  });
 }
 
 module.exports = {

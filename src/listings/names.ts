@@ -7,7 +7,11 @@ import { describeLocation, type WholeLocation } from '../core/uri';
  */
 export async function describeNamed(listings: ListingCache, location: WholeLocation): Promise<string> {
   if (location.type === 'tenant') return describeLocation(location);
-  const listed = await listings.get({ connection: location.connection, tenantId: location.tenantId, segment: location.segment });
+  const listed = await listings.get({
+    connection: location.connection,
+    tenantId: location.tenantId,
+    segment: location.segment,
+  });
   const name = listed.ok ? listed.value.find((item) => item.id === location.id)?.name : undefined;
   return describeLocation(location, typeof name === 'string' && name.trim() !== '' ? name : undefined);
 }

@@ -9,11 +9,16 @@ import type { Connections } from '../connections/registry';
  * goes stale when the connections change, when the extension itself changes a
  * resource (the documents feature says so) and on the user's Refresh (the tree).
  */
-export function register(context: vscode.ExtensionContext, { connections }: { connections: Connections }): { listings: ListingCache } {
-  const listings = new ListingCache((key) => key.segment === 'tenants'
-    // visibleTenants holds the rule for a token that may not list tenants.
-    ? connections.visibleTenants(key.connection)
-    : connections.client(key.connection).list(kindOfSegment(key.segment), key.tenantId));
+export function register(
+  context: vscode.ExtensionContext,
+  { connections }: { connections: Connections },
+): { listings: ListingCache } {
+  const listings = new ListingCache((key) =>
+    key.segment === 'tenants'
+      ? // visibleTenants holds the rule for a token that may not list tenants.
+        connections.visibleTenants(key.connection)
+      : connections.client(key.connection).list(kindOfSegment(key.segment), key.tenantId),
+  );
   context.subscriptions.push(connections.onDidChange(() => listings.invalidate()));
   return { listings };
 }

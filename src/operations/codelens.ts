@@ -8,20 +8,30 @@ class OperationLenses implements vscode.CodeLensProvider {
     const location = parseResourcePath(document.uri.authority, document.uri.path);
     if (location?.type !== 'resource') return [];
     const top = new vscode.Range(0, 0, 0, 0);
-    const run = location.segment === 'ai_prompts'
-      ? { title: '$(play) Test Prompt', command: COMMANDS.testPrompt }
-      : location.segment === 'integrations' ? { title: '$(play) Execute Action', command: COMMANDS.executeAction } : undefined;
+    const run =
+      location.segment === 'ai_prompts'
+        ? { title: '$(play) Test Prompt', command: COMMANDS.testPrompt }
+        : location.segment === 'integrations'
+          ? { title: '$(play) Execute Action', command: COMMANDS.executeAction }
+          : undefined;
     if (!run) return [];
     return [
       new vscode.CodeLens(top, { ...run, arguments: [document.uri] }),
-      new vscode.CodeLens(top, { title: '$(history) Run History', command: COMMANDS.showRunHistory, arguments: [document.uri] }),
+      new vscode.CodeLens(top, {
+        title: '$(history) Run History',
+        command: COMMANDS.showRunHistory,
+        arguments: [document.uri],
+      }),
     ];
   }
 }
 
 export function registerCodeLenses(): vscode.Disposable {
   return vscode.languages.registerCodeLensProvider(
-    [{ scheme: SCHEME, pattern: '**/ai_prompts/*.json' }, { scheme: SCHEME, pattern: '**/integrations/*.json' }],
+    [
+      { scheme: SCHEME, pattern: '**/ai_prompts/*.json' },
+      { scheme: SCHEME, pattern: '**/integrations/*.json' },
+    ],
     new OperationLenses(),
   );
 }

@@ -4,7 +4,13 @@
  * value it is given, and only fragments built by `html` itself pass through. Pure (no `vscode`).
  */
 
-const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ENTITIES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /** Text made safe for element content and for quoted attribute values. */
 export function escapeHtml(text: string): string {

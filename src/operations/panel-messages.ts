@@ -60,7 +60,9 @@ export function parsePanelRequest(message: unknown): PanelRequest | undefined {
     case 'saveAsConversationCase':
       return only('type', 'runId') && isId(m.runId) ? { type: m.type, runId: m.runId } : undefined;
     case 'copy':
-      return only('type', 'runId', 'field') && isId(m.runId) && isRunField(m.field) ? { type: 'copy', runId: m.runId, field: m.field } : undefined;
+      return only('type', 'runId', 'field') && isId(m.runId) && isRunField(m.field)
+        ? { type: 'copy', runId: m.runId, field: m.field }
+        : undefined;
     case 'compare': {
       if (!only('type', 'runIds') || !Array.isArray(m.runIds) || m.runIds.length !== 2) return undefined;
       const [a, b] = m.runIds as unknown[];

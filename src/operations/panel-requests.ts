@@ -39,7 +39,13 @@ function field(run: RunRecord, name: string): string | undefined {
  * field names, whose values are looked up in the history, and the texts of
  * the inputs form, which are checked again before anything runs.
  */
-export function handlePanelRequests(log: Log, panel: ResultsPanel, runner: Runner, history: HistoryStore, forms: InputsForms): vscode.Disposable[] {
+export function handlePanelRequests(
+  log: Log,
+  panel: ResultsPanel,
+  runner: Runner,
+  history: HistoryStore,
+  forms: InputsForms,
+): vscode.Disposable[] {
   const find = (runId: string): RunRecord | undefined => {
     const resource = runner.shownResource;
     return resource ? history.find(resource, runId) : undefined;
@@ -88,8 +94,12 @@ export function handlePanelRequests(log: Log, panel: ResultsPanel, runner: Runne
         const [a, b] = request.runIds.map(find);
         if (!a || !b) return;
         const [older, newer] = a.startedAt <= b.startedAt ? [a, b] : [b, a];
-        await vscode.commands.executeCommand('vscode.diff', runUri(older), runUri(newer),
-          `${older.resourceLabel}: run of ${new Date(older.startedAt).toLocaleString()} ↔ ${new Date(newer.startedAt).toLocaleString()}`);
+        await vscode.commands.executeCommand(
+          'vscode.diff',
+          runUri(older),
+          runUri(newer),
+          `${older.resourceLabel}: run of ${new Date(older.startedAt).toLocaleString()} ↔ ${new Date(newer.startedAt).toLocaleString()}`,
+        );
         return;
       }
       case 'saveAsTestCase':
@@ -107,7 +117,9 @@ export function handlePanelRequests(log: Log, panel: ResultsPanel, runner: Runne
         const location = uri && parseResourcePath(uri.authority, uri.path);
         if (typeof next !== 'number' || location?.type !== 'resource') return;
         const target = toResourceUriString({ ...location, segment: 'ai_prompts', id: next });
-        await vscode.commands.executeCommand('vscode.open', vscode.Uri.parse(target), { viewColumn: vscode.ViewColumn.One });
+        await vscode.commands.executeCommand('vscode.open', vscode.Uri.parse(target), {
+          viewColumn: vscode.ViewColumn.One,
+        });
         return;
       }
     }
@@ -115,14 +127,20 @@ export function handlePanelRequests(log: Log, panel: ResultsPanel, runner: Runne
   return [
     new ReadOnlyDocuments(RUN_SCHEME, (uri) => runText(history, uri)),
     // A button's failure (a run refused, a connection gone) is said as a command's would be.
-    panel.onDidRequest((request) => void act(request).catch((error: unknown) => {
-      log.for('operations').error(error instanceof Error ? error : String(error));
-      showFailure(log, error);
-    })),
+    panel.onDidRequest(
+      (request) =>
+        void act(request).catch((error: unknown) => {
+          log.for('operations').error(error instanceof Error ? error : String(error));
+          showFailure(log, error);
+        }),
+    ),
   ];
 }
 
 /** Names a recorded run to a command started from the results panel. */
 export class RunRef {
-  constructor(readonly resource: string, readonly runId: string) {}
+  constructor(
+    readonly resource: string,
+    readonly runId: string,
+  ) {}
 }

@@ -78,17 +78,27 @@ export class ResultsPanel implements vscode.Disposable {
   }
 
   private create(preserveFocus: boolean): vscode.WebviewPanel {
-    return this.wire(vscode.window.createWebviewPanel('convai.results', 'ConvAI Results', { viewColumn: vscode.ViewColumn.Beside, preserveFocus }, {
-      ...this.webviewOptions(),
-      // The caller re-renders on 'ready', so a hidden panel need not stay in memory.
-      retainContextWhenHidden: false,
-      enableFindWidget: true,
-    }));
+    return this.wire(
+      vscode.window.createWebviewPanel(
+        'convai.results',
+        'ConvAI Results',
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
+        {
+          ...this.webviewOptions(),
+          // The caller re-renders on 'ready', so a hidden panel need not stay in memory.
+          retainContextWhenHidden: false,
+          enableFindWidget: true,
+        },
+      ),
+    );
   }
 
   private wire(panel: vscode.WebviewPanel): vscode.WebviewPanel {
     // A tab icon is drawn as an image, where currentColor is black: the dark themes get a light copy.
-    panel.iconPath = { light: vscode.Uri.joinPath(this.media, 'convai.svg'), dark: vscode.Uri.joinPath(this.media, 'convai-dark.svg') };
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(this.media, 'convai.svg'),
+      dark: vscode.Uri.joinPath(this.media, 'convai-dark.svg'),
+    };
     const messages = panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message));
     panel.onDidDispose(() => {
       messages.dispose();
@@ -102,7 +112,8 @@ export class ResultsPanel implements vscode.Disposable {
   private receive(message: unknown): void {
     const request = parsePanelRequest(message);
     if (request) this.requests.fire(request);
-    else this.logger.debug(`Dropped a message from the results page that is not a known request: ${describe(message)}.`);
+    else
+      this.logger.debug(`Dropped a message from the results page that is not a known request: ${describe(message)}.`);
   }
 }
 
@@ -110,6 +121,8 @@ export class ResultsPanel implements vscode.Disposable {
 function describe(message: unknown): string {
   if (typeof message !== 'object' || message === null) return typeof message;
   const type = (message as Record<string, unknown>).type;
-  const keys = Object.keys(message).slice(0, 5).map((key) => key.slice(0, 20));
+  const keys = Object.keys(message)
+    .slice(0, 5)
+    .map((key) => key.slice(0, 20));
   return `type ${typeof type === 'string' ? JSON.stringify(type.slice(0, 40)) : typeof type}, keys ${keys.join(', ')}`;
 }

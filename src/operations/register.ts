@@ -16,7 +16,13 @@ import { Runner } from './runner';
 
 /** Test Prompt and Execute Action, the results panel and its runner, which other features run their jobs through. */
 export function register(
-  context: vscode.ExtensionContext, { log, connections, listings, drafts }: { log: Log; connections: Connections; listings: ListingCache; drafts: Drafts },
+  context: vscode.ExtensionContext,
+  {
+    log,
+    connections,
+    listings,
+    drafts,
+  }: { log: Log; connections: Connections; listings: ListingCache; drafts: Drafts },
 ): { runs: Runs; history: HistoryStore } {
   const history = new HistoryStore(context.globalState);
   const panel = new ResultsPanel(context.extensionUri, log);

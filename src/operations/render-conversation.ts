@@ -21,14 +21,20 @@ function answerOf(run: RunRecord): string {
 }
 
 /** `heading` titles the list; its id is unique on the page (a form may show one conversation, the run shown another). */
-export function conversationSection(turns: readonly RunRecord[], promptNames: Readonly<Record<number, string>> | undefined, heading: { id: string; title: Html | string } = { id: 'conversation-heading', title: 'Conversation' }): Html {
+export function conversationSection(
+  turns: readonly RunRecord[],
+  promptNames: Readonly<Record<number, string>> | undefined,
+  heading: { id: string; title: Html | string } = { id: 'conversation-heading', title: 'Conversation' },
+): Html {
   const firstTurn = turns[0]?.conversation?.turn ?? 1;
   return html`<h3 id="${heading.id}">${heading.title}</h3>
 <ol class="conversation" start="${String(firstTurn)}" aria-labelledby="${heading.id}">
-${turns.map((run) => html`<li class="turn">
+${turns.map(
+  (run) => html`<li class="turn">
 <p class="turn-sent"><span class="turn-label">Sent:</span> ${String(run.inputs.prompt_text ?? '')}</p>
 <p class="turn-prompt"><span class="turn-label">Answered by:</span> ${promptLabel(run.resource, promptNames)}</p>
 <pre class="turn-answer" tabindex="0">\n${answerOf(run)}</pre>
-</li>`)}
+</li>`,
+)}
 </ol>`;
 }

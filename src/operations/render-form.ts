@@ -22,7 +22,9 @@ function textField(form: InputsForm): Html {
     // The parser drops a newline right after <textarea>: this one, not the text's own.
     return html`<textarea id="input-text" data-input="text" rows="${rows(draft.text)}" maxlength="${MAX_INPUT_LENGTH}" aria-describedby="input-problem">\n${draft.text}</textarea>`;
   }
-  const recent = suggestions.length > 0 && html`<datalist id="input-recent">${suggestions.map((value) => html`<option value="${value}">`)}</datalist>`;
+  const recent =
+    suggestions.length > 0 &&
+    html`<datalist id="input-recent">${suggestions.map((value) => html`<option value="${value}">`)}</datalist>`;
   return html`<input id="input-text" data-input="text" type="text" value="${draft.text}" maxlength="${MAX_INPUT_LENGTH}" autocomplete="off"${recent && html` list="input-recent"`} aria-describedby="input-problem">${recent}`;
 }
 
@@ -33,7 +35,10 @@ function continued(turns: readonly RunRecord[], promptNames: Readonly<Record<num
   // Counted by the last turn's number: the history may have dropped the oldest turns.
   const total = turns[turns.length - 1]?.conversation?.turn ?? turns.length;
   const count = total === 1 ? '1 turn' : `${total} turns`;
-  return conversationSection(turns, promptNames, { id: 'continued-heading', title: html`Continuing the conversation of ${time(first.startedAt)}, ${count}` });
+  return conversationSection(turns, promptNames, {
+    id: 'continued-heading',
+    title: html`Continuing the conversation of ${time(first.startedAt)}, ${count}`,
+  });
 }
 
 export function inputsForm(form: InputsForm, promptNames?: Readonly<Record<number, string>>): Html {

@@ -66,7 +66,9 @@ function outcomeText(outcome: RunOutcome): string {
     case 'failed-status':
       return `Failed: status "${textOf(outcome.response.status ?? null)}"`;
     case 'error':
-      return outcome.status === undefined ? `Failed: ${outcome.message}` : `HTTP error ${outcome.status}: ${outcome.message}`;
+      return outcome.status === undefined
+        ? `Failed: ${outcome.message}`
+        : `HTTP error ${outcome.status}: ${outcome.message}`;
     case 'cancelled':
       return 'Cancelled';
   }
@@ -87,13 +89,23 @@ function responsePreview(run: RunRecord): string {
 // ---- Markup ----------------------------------------------------------------------
 
 /** One input or output: its name, Copy (for a recorded run), and the text in a wrapping <pre> that scrolls with the keyboard too. */
-function field(runId: string | undefined, name: RunField, value: Json | undefined, missing: string, extra?: Html): Html {
+function field(
+  runId: string | undefined,
+  name: RunField,
+  value: Json | undefined,
+  missing: string,
+  extra?: Html,
+): Html {
   const id = `field-${name}`;
-  const body = value === undefined
-    ? html`<p class="absent">${missing}</p>`
-    // The parser drops a newline right after <pre>: this one, not the value's own.
-    : html`<pre tabindex="0" aria-labelledby="${id}">\n${textOf(value)}</pre>`;
-  const copy = value !== undefined && runId !== undefined && button('Copy', { action: 'copy', run: runId, field: name }, { ariaLabel: `Copy ${name}` });
+  const body =
+    value === undefined
+      ? html`<p class="absent">${missing}</p>`
+      : // The parser drops a newline right after <pre>: this one, not the value's own.
+        html`<pre tabindex="0" aria-labelledby="${id}">\n${textOf(value)}</pre>`;
+  const copy =
+    value !== undefined &&
+    runId !== undefined &&
+    button('Copy', { action: 'copy', run: runId, field: name }, { ariaLabel: `Copy ${name}` });
   return html`<div class="field">
 <div class="field-head"><h4 id="${id}">${name}</h4>${copy}${extra}</div>
 ${body}
@@ -116,13 +128,19 @@ function outputs(run: RunRecord, promptNames: PanelModel['promptNames']): Html {
     const value = response[name];
     const next = name === 'next_prompt_id' && typeof value === 'number' ? value : undefined;
     const nextName = next === undefined ? undefined : promptNames?.[next];
-    const open = next !== undefined
-      ? button(nextName === undefined ? `Open prompt ${next}` : `Open "${nextName}" (prompt ${next})`, { action: 'openPrompt', run: run.id })
-      : undefined;
+    const open =
+      next !== undefined
+        ? button(nextName === undefined ? `Open prompt ${next}` : `Open "${nextName}" (prompt ${next})`, {
+            action: 'openPrompt',
+            run: run.id,
+          })
+        : undefined;
     return field(run.id, name, value, 'Not in the response.', open);
   });
   const others = Object.entries(response).filter(([key]) => !names.some((name) => name === key));
-  const rest = others.length > 0 && html`<div class="field">
+  const rest =
+    others.length > 0 &&
+    html`<div class="field">
 <h4 id="field-other">Other fields</h4>
 <pre tabindex="0" aria-labelledby="field-other">\n${textOf(Object.fromEntries(others))}</pre>
 </div>`;
@@ -130,7 +148,10 @@ function outputs(run: RunRecord, promptNames: PanelModel['promptNames']): Html {
 }
 
 function versionText(run: RunRecord): Html {
-  const saved = run.version.savedHash === undefined ? html`the saved version` : html`saved version <code>${run.version.savedHash}</code>`;
+  const saved =
+    run.version.savedHash === undefined
+      ? html`the saved version`
+      : html`saved version <code>${run.version.savedHash}</code>`;
   return html`Ran ${saved}${run.version.unsavedChanges && html`; the editor had unsaved changes that did not run`}.`;
 }
 
@@ -156,12 +177,22 @@ ${inputFields(running.operation, running.inputs, undefined)}
 </section>`;
 }
 
-function selectedRun(run: RunRecord, promptNames: PanelModel['promptNames'], conversation: PanelModel['conversation']): Html {
+function selectedRun(
+  run: RunRecord,
+  promptNames: PanelModel['promptNames'],
+  conversation: PanelModel['conversation'],
+): Html {
   const edit = isServiceOperation(run.operation) && button('Edit and Run', { action: 'edit', run: run.id });
-  const save = run.operation !== 'send_request' && responseOf(run.outcome) !== undefined && button('Save as Test Case', { action: 'saveAsTestCase', run: run.id });
+  const save =
+    run.operation !== 'send_request' &&
+    responseOf(run.outcome) !== undefined &&
+    button('Save as Test Case', { action: 'saveAsTestCase', run: run.id });
   const next = nextStep(run);
-  const proceed = next !== undefined && button('Continue Conversation', { action: 'continueConversation', run: run.id });
-  const saveTurns = run.conversation !== undefined && button('Save as Conversation Case', { action: 'saveAsConversationCase', run: run.id });
+  const proceed =
+    next !== undefined && button('Continue Conversation', { action: 'continueConversation', run: run.id });
+  const saveTurns =
+    run.conversation !== undefined &&
+    button('Save as Conversation Case', { action: 'saveAsConversationCase', run: run.id });
   return html`<section aria-labelledby="run-heading">
 ${runHeading(run.operation, run.startedAt)}
 ${status(`${outcomeText(run.outcome)} (${formatDuration(run.durationMs)})`, run.outcome.kind)}
@@ -188,7 +219,9 @@ function historyRow(run: RunRecord, selected: boolean, running: boolean): Html {
 
 function history(model: PanelModel): Html {
   const running = model.running !== undefined;
-  const compare = model.runs.length >= 2 && html`<div class="actions">
+  const compare =
+    model.runs.length >= 2 &&
+    html`<div class="actions">
 ${button('Compare selected', { action: 'compare' }, { disabled: true })}
 <span class="hint">Tick two runs to compare their outputs.</span>
 </div>`;

@@ -32,7 +32,11 @@ export interface RunRequest {
   conversation?: ConversationLink;
 }
 
-const TITLES: Readonly<Record<Operation, string>> = { test_prompt: 'Testing', execute_action: 'Executing an action of', send_request: 'Sending' };
+const TITLES: Readonly<Record<Operation, string>> = {
+  test_prompt: 'Testing',
+  execute_action: 'Executing an action of',
+  send_request: 'Sending',
+};
 
 /** A user's run the panel shows while it runs. */
 type Running = NonNullable<PanelModel['running']> & { resource: string };
@@ -83,9 +87,19 @@ export class Runner implements Runs {
    * Undefined when the form was closed (Cancel, Escape, the panel closed, another form or resource shown).
    */
   /** `continues`: the turns so far of the conversation the run carries on, shown above the form. */
-  async askInputs(place: FormPlace, operation: ServiceOperation, draft: InputsDraft, continues?: readonly RunRecord[]): Promise<JsonObject | undefined> {
+  async askInputs(
+    place: FormPlace,
+    operation: ServiceOperation,
+    draft: InputsDraft,
+    continues?: readonly RunRecord[],
+  ): Promise<JsonObject | undefined> {
     const field = INPUT_FIELDS[operation].text;
-    const answer = this.forms.ask(place, { operation, draft, suggestions: this.history.recent(field), ...(continues ? { continues } : {}) });
+    const answer = this.forms.ask(place, {
+      operation,
+      draft,
+      suggestions: this.history.recent(field),
+      ...(continues ? { continues } : {}),
+    });
     this.show(place.resource, place.label, undefined, true);
     const inputs = await answer;
     const text = inputs?.[field];
@@ -96,7 +110,11 @@ export class Runner implements Runs {
   /** Edit and Run: a recorded run's inputs in the form, run once answered. */
   async edit(run: RunRecord): Promise<void> {
     if (run.operation === 'send_request') return;
-    const inputs = await this.askInputs({ resource: run.resource, label: run.resourceLabel }, run.operation, draftOf(run.operation, run.inputs));
+    const inputs = await this.askInputs(
+      { resource: run.resource, label: run.resourceLabel },
+      run.operation,
+      draftOf(run.operation, run.inputs),
+    );
     if (inputs) await this.rerun(run, inputs);
   }
 
@@ -108,7 +126,9 @@ export class Runner implements Runs {
   refuseReadOnly(operation: ServiceOperation, location: ResourceLocation): void {
     const connection = this.connections.require(location.connection);
     if (operation === 'execute_action' && connection.readOnly) {
-      throw new Error(`Not executed: the connection "${connection.name}" is read-only (readOnly in convai.connections), and an action may change things.`);
+      throw new Error(
+        `Not executed: the connection "${connection.name}" is read-only (readOnly in convai.connections), and an action may change things.`,
+      );
     }
   }
 
@@ -123,12 +143,13 @@ export class Runner implements Runs {
       inputs: request.inputs,
       interactive: request.interactive,
       conversation: request.conversation,
-      execute: (signal) => runOperation(
-        this.connections.client(location.connection),
-        { kind: kindOfSegment(location.segment), id: location.id, tenantId: location.tenantId },
-        request.inputs,
-        signal,
-      ),
+      execute: (signal) =>
+        runOperation(
+          this.connections.client(location.connection),
+          { kind: kindOfSegment(location.segment), id: location.id, tenantId: location.tenantId },
+          request.inputs,
+          signal,
+        ),
     });
   }
 
@@ -146,8 +167,11 @@ export class Runner implements Runs {
       this.show(resource, label);
     }
     const result = job.interactive
-      // In the status bar: the panel shows the run and its Cancel button, so a notification would only repeat them.
-      ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: plain`${TITLES[operation]} ${label}…` }, () => job.execute(controller.signal))
+      ? // In the status bar: the panel shows the run and its Cancel button, so a notification would only repeat them.
+        await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Window, title: plain`${TITLES[operation]} ${label}…` },
+          () => job.execute(controller.signal),
+        )
       : await job.execute(controller.signal);
     if (this.current === controller) this.current = undefined;
     if (this.running === running) this.running = undefined;
@@ -177,7 +201,10 @@ export class Runner implements Runs {
     if (this.forms.place && this.forms.place.resource !== resource) this.forms.close();
     const runs = this.history.runs(resource);
     this.shownResource = resource;
-    this.panel.show(this.model(resource, resourceLabel, runs, runs.find((r) => r.id === selectedId) ?? runs[0]), !takeFocus);
+    this.panel.show(
+      this.model(resource, resourceLabel, runs, runs.find((r) => r.id === selectedId) ?? runs[0]),
+      !takeFocus,
+    );
     const prompts = this.promptListing(resource);
     // Names come from the shared listing; once it has loaded, show them (if this resource is still the one shown).
     if (prompts && !this.listings.peek(prompts)) {
@@ -196,10 +223,19 @@ export class Runner implements Runs {
       : undefined;
   }
 
-  private model(resource: string, resourceLabel: string, runs: RunRecord[], selected: RunRecord | undefined): PanelModel {
+  private model(
+    resource: string,
+    resourceLabel: string,
+    runs: RunRecord[],
+    selected: RunRecord | undefined,
+  ): PanelModel {
     const prompts = this.promptListing(resource);
     const listed = prompts && this.listings.peek(prompts);
-    const promptNames = listed && Object.fromEntries(listed.flatMap((p) => (typeof p.id === 'number' && typeof p.name === 'string' ? [[p.id, p.name]] : [])));
+    const promptNames =
+      listed &&
+      Object.fromEntries(
+        listed.flatMap((p) => (typeof p.id === 'number' && typeof p.name === 'string' ? [[p.id, p.name]] : [])),
+      );
     const running = this.running?.resource === resource ? this.running : undefined;
     const find = (turnResource: string, runId: string): RunRecord | undefined => this.history.find(turnResource, runId);
     return {

@@ -10,7 +10,11 @@ function lens(document: vscode.TextDocument, node: Node, title: string, args: Re
   // On the property's line: the key, not the (possibly long) value.
   const at = node.parent?.type === 'property' ? node.parent.offset : node.offset;
   const line = document.positionAt(at).line;
-  return new vscode.CodeLens(new vscode.Range(line, 0, line, 0), { title, command: COMMANDS.openPromptPart, arguments: [document.uri, args] });
+  return new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+    title,
+    command: COMMANDS.openPromptPart,
+    arguments: [document.uri, args],
+  });
 }
 
 /** "Edit … as Markdown/JSON" above each part's field in a prompt's or an agent's whole document. */
@@ -23,7 +27,13 @@ class PartLenses implements vscode.CodeLensProvider {
     if (location.segment === 'ai_prompts') {
       return PROMPT_PARTS.flatMap((part) => {
         const node = findNodeAtLocation(root, [part]);
-        return node ? [lens(document, node, `$(go-to-file) Edit ${part} as ${JSON_PARTS.has(part) ? 'JSON' : 'Markdown'}`, { part })] : [];
+        return node
+          ? [
+              lens(document, node, `$(go-to-file) Edit ${part} as ${JSON_PARTS.has(part) ? 'JSON' : 'Markdown'}`, {
+                part,
+              }),
+            ]
+          : [];
       });
     }
     if (location.segment !== 'agents') return [];
@@ -31,14 +41,19 @@ class PartLenses implements vscode.CodeLensProvider {
     return elements.flatMap((element, index) => {
       const name = findNodeAtLocation(element, ['name'])?.value as unknown;
       const text = findNodeAtLocation(root, ['configuration', 'prompt', index, 'prompt']);
-      return typeof name === 'string' && text ? [lens(document, text, `$(go-to-file) Edit the prompt of "${name}" as Markdown`, { element: name })] : [];
+      return typeof name === 'string' && text
+        ? [lens(document, text, `$(go-to-file) Edit the prompt of "${name}" as Markdown`, { element: name })]
+        : [];
     });
   }
 }
 
 export function registerPartLenses(): vscode.Disposable {
   return vscode.languages.registerCodeLensProvider(
-    [{ scheme: SCHEME, pattern: '**/ai_prompts/*.json' }, { scheme: SCHEME, pattern: '**/agents/*.json' }],
+    [
+      { scheme: SCHEME, pattern: '**/ai_prompts/*.json' },
+      { scheme: SCHEME, pattern: '**/agents/*.json' },
+    ],
     new PartLenses(),
   );
 }

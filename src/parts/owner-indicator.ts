@@ -10,7 +10,10 @@ import { parseUri } from '../shared/locations';
  * Whose part the active editor holds. Its tab reads `system.md` for every prompt (the contract's URIs end so), so
  * the status bar names the prompt or agent while the part is the active editor; a click opens the whole document.
  */
-export function partOwnerIndicator(listings: ListingCache, onDidChange: vscode.Event<ChangeReport>): vscode.Disposable[] {
+export function partOwnerIndicator(
+  listings: ListingCache,
+  onDidChange: vscode.Event<ChangeReport>,
+): vscode.Disposable[] {
   const item = vscode.window.createStatusBarItem('convai.partOwner', vscode.StatusBarAlignment.Left, 101);
   item.name = 'ConvAI part of';
   let shown: string | undefined;
@@ -30,7 +33,11 @@ export function partOwnerIndicator(listings: ListingCache, onDidChange: vscode.E
       // Our icon, then the owner's name as text: the status bar draws `$(x)` in a name as an icon too.
       item.text = plain`$(file-symlink-file) ${shortLabel(owner)} · ${part}`;
       item.tooltip = plain`${part} of ${owner}. Click to open its whole document.`;
-      item.command = { title: 'Open the Whole Document', command: 'vscode.open', arguments: [vscode.Uri.parse(toResourceUriString(whole))] };
+      item.command = {
+        title: 'Open the Whole Document',
+        command: 'vscode.open',
+        arguments: [vscode.Uri.parse(toResourceUriString(whole))],
+      };
       item.show();
     };
     show(describeLocation(whole));

@@ -19,14 +19,20 @@ export function registerPlaceholderMarks(): vscode.Disposable[] {
   const mark = (editor: vscode.TextEditor): void => {
     if (!isPromptText(editor.document)) return;
     const { document } = editor;
-    editor.setDecorations(marks, placeholderSpans(document.getText()).map((span) => new vscode.Range(document.positionAt(span.start), document.positionAt(span.end))));
+    editor.setDecorations(
+      marks,
+      placeholderSpans(document.getText()).map(
+        (span) => new vscode.Range(document.positionAt(span.start), document.positionAt(span.end)),
+      ),
+    );
   };
   vscode.window.visibleTextEditors.forEach(mark);
   return [
     marks,
     vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach(mark)),
     vscode.workspace.onDidChangeTextDocument(({ document }) => {
-      if (isPromptText(document)) vscode.window.visibleTextEditors.filter((editor) => editor.document === document).forEach(mark);
+      if (isPromptText(document))
+        vscode.window.visibleTextEditors.filter((editor) => editor.document === document).forEach(mark);
     }),
   ];
 }

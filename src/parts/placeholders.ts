@@ -56,7 +56,10 @@ function siblingTexts(document: vscode.TextDocument, files: ConvaiFileSystem): s
 class PlaceholderCompletion implements vscode.CompletionItemProvider {
   constructor(private readonly files: ConvaiFileSystem) {}
 
-  provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] | undefined {
+  provideCompletionItems(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+  ): vscode.CompletionItem[] | undefined {
     const before = document.lineAt(position.line).text.slice(0, position.character);
     const typing = placeholderBeingTyped(before);
     if (!typing) return undefined;
@@ -64,7 +67,9 @@ class PlaceholderCompletion implements vscode.CompletionItemProvider {
     const after = document.lineAt(position.line).text.slice(position.character);
     const closes = /^\s*\}\}/.test(after);
     // This document's own placeholders, except the one being typed.
-    const own = document.getText().slice(0, document.offsetAt(range.start)) + document.getText().slice(document.offsetAt(range.end));
+    const own =
+      document.getText().slice(0, document.offsetAt(range.start)) +
+      document.getText().slice(document.offsetAt(range.end));
     return placeholdersOf([...siblingTexts(document, this.files), own]).map((name) => {
       const item = new vscode.CompletionItem(name, vscode.CompletionItemKind.Variable);
       item.range = range;

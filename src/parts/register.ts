@@ -24,7 +24,10 @@ function strictJsonSettings(document: vscode.TextDocument): void {
  * as documents of their own (served by documents/, saved by its one engine):
  * ways to open them, whose they are while one is active, writing help for placeholders, and adding AI functions.
  */
-export function register(context: vscode.ExtensionContext, { log, files, listings, changes }: { log: Log; files: ConvaiFileSystem; listings: ListingCache; changes: Changes }): void {
+export function register(
+  context: vscode.ExtensionContext,
+  { log, files, listings, changes }: { log: Log; files: ConvaiFileSystem; listings: ListingCache; changes: Changes },
+): void {
   for (const document of vscode.workspace.textDocuments) strictJsonSettings(document);
   context.subscriptions.push(
     registerPartLenses(),

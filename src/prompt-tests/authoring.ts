@@ -21,17 +21,25 @@ import { suiteText } from './execution';
 type Tested = Extract<WholeLocation, { type: 'resource' }> & { segment: 'ai_prompts' | 'integrations' };
 
 function tested(location: WholeLocation | undefined): Tested | undefined {
-  return location?.type === 'resource' && (location.segment === 'ai_prompts' || location.segment === 'integrations') ? (location as Tested) : undefined;
+  return location?.type === 'resource' && (location.segment === 'ai_prompts' || location.segment === 'integrations')
+    ? (location as Tested)
+    : undefined;
 }
 
 /** A new suite's text for the resource, with the format's cheat sheet as its header. */
 function newSuiteText(resource: Tested, name: string, testCase: JsonObject): string {
-  return suiteTemplate({ target: { connection: resource.connection, tenantId: resource.tenantId }, segment: resource.segment, name, cases: [testCase] });
+  return suiteTemplate({
+    target: { connection: resource.connection, tenantId: resource.tenantId },
+    segment: resource.segment,
+    name,
+    cases: [testCase],
+  });
 }
 
 /** The suite file a program names: an absolute path ending in the suite suffix. */
 function givenSuiteFile(given: unknown): vscode.Uri {
-  if (typeof given !== 'string' || !path.isAbsolute(given) || !given.endsWith(SUITE_SUFFIX)) throw new Error(`file must be an absolute path ending in ${SUITE_SUFFIX}.`);
+  if (typeof given !== 'string' || !path.isAbsolute(given) || !given.endsWith(SUITE_SUFFIX))
+    throw new Error(`file must be an absolute path ending in ${SUITE_SUFFIX}.`);
   return vscode.Uri.file(given);
 }
 
@@ -41,19 +49,24 @@ async function askSuiteFile(name: string): Promise<vscode.Uri | undefined> {
   // The filter names `json`, the extension a dialog can see: with `prompttest.json`, one appended it to the proposed
   // name, which already ends so, and wrote `….prompttest.json.prompttest.json`.
   const chosen = await vscode.window.showSaveDialog({
-    title: 'Save the prompt test suite', saveLabel: 'Create Suite', filters: { 'Prompt test suite': ['json'] },
+    title: 'Save the prompt test suite',
+    saveLabel: 'Create Suite',
+    filters: { 'Prompt test suite': ['json'] },
     defaultUri: folder && vscode.Uri.joinPath(folder, `${slug(name) || 'suite'}${SUITE_SUFFIX}`),
   });
   return chosen && chosen.with({ path: suitePath(chosen.path) });
 }
 
-
 async function exists(uri: vscode.Uri): Promise<boolean> {
-  return vscode.workspace.fs.stat(uri).then(() => true, () => false);
+  return vscode.workspace.fs.stat(uri).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function createSuite(uri: vscode.Uri, text: string, show: boolean): Promise<string> {
-  if (await exists(uri)) throw new Error(`${vscode.workspace.asRelativePath(uri)} exists already: choose another name, or add cases to it.`);
+  if (await exists(uri))
+    throw new Error(`${vscode.workspace.asRelativePath(uri)} exists already: choose another name, or add cases to it.`);
   await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
   if (show) await vscode.window.showTextDocument(uri, { preview: false });
   return uri.toString();
@@ -63,8 +76,17 @@ async function createSuite(uri: vscode.Uri, text: string, show: boolean): Promis
 async function suiteOf(resource: Tested, name: string): Promise<vscode.Uri | undefined> {
   for (const uri of await vscode.workspace.findFiles(`**/*${SUITE_SUFFIX}`, '**/node_modules/**')) {
     const { suite } = parseSuite(await suiteText(uri));
-    if (!suite || suite.resource.segment !== resource.segment || (suite.resource.ref !== name && suite.resource.ref !== resource.id)) continue;
-    if (suite.target && (suite.target.connection !== resource.connection || suite.target.tenantId !== resource.tenantId)) continue;
+    if (
+      !suite ||
+      suite.resource.segment !== resource.segment ||
+      (suite.resource.ref !== name && suite.resource.ref !== resource.id)
+    )
+      continue;
+    if (
+      suite.target &&
+      (suite.target.connection !== resource.connection || suite.target.tenantId !== resource.tenantId)
+    )
+      continue;
     return uri;
   }
   return undefined;
@@ -73,11 +95,17 @@ async function suiteOf(resource: Tested, name: string): Promise<vscode.Uri | und
 /** A case from a recorded run: its inputs, and its outputs as the expected values (which the user then loosens). */
 function caseOf(run: RunRecord, names: ReadonlySet<string>): JsonObject {
   const response = responseOf(run.outcome) ?? {};
-  const first = String(run.inputs.prompt_text ?? run.inputs.action ?? 'case').replace(/\s+/g, ' ').trim().slice(0, 40) || 'case';
+  const first =
+    String(run.inputs.prompt_text ?? run.inputs.action ?? 'case')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 40) || 'case';
   let name = first;
   for (let n = 2; names.has(name); n++) name = `${first} (${n})`;
   const outputs: readonly string[] = OUTPUTS[run.operation === 'execute_action' ? 'integrations' : 'ai_prompts'];
-  const expect = Object.fromEntries(outputs.filter((field) => field in response).map((field) => [field, response[field] as Json]));
+  const expect = Object.fromEntries(
+    outputs.filter((field) => field in response).map((field) => [field, response[field] as Json]),
+  );
   return { name, ...run.inputs, expect };
 }
 
@@ -93,21 +121,33 @@ function testedOf(uri: string): Tested {
  * Adds a case to the resource's suite in the workspace (a programmatic caller's `file`), or starts one with it
  * (a user chooses where); `makeCase` gets the names taken, so the new case's is unique. Resolves to the suite's URI.
  */
-async function addCase(resource: Tested, name: string, makeCase: (taken: ReadonlySet<string>) => JsonObject, where: CaseDestination): Promise<string | undefined> {
-  const existing = where.file ?? await suiteOf(resource, name);
+async function addCase(
+  resource: Tested,
+  name: string,
+  makeCase: (taken: ReadonlySet<string>) => JsonObject,
+  where: CaseDestination,
+): Promise<string | undefined> {
+  const existing = where.file ?? (await suiteOf(resource, name));
   if (!existing || !(await exists(existing))) {
-    const uri = existing ?? await askSuiteFile(name);
+    const uri = existing ?? (await askSuiteFile(name));
     if (!uri) return undefined;
     return createSuite(uri, newSuiteText(resource, name, makeCase(new Set())), where.show);
   }
   const document = await vscode.workspace.openTextDocument(existing);
   const text = document.getText();
   const { suite } = parseSuite(text);
-  if (!suite) throw new Error(`${vscode.workspace.asRelativePath(existing)} has problems; fix them before adding a case to it.`);
+  if (!suite)
+    throw new Error(`${vscode.workspace.asRelativePath(existing)} has problems; fix them before adding a case to it.`);
   const added = makeCase(new Set(suite.cases.map((c) => c.name)));
-  const edits = modify(text, ['cases', suite.cases.length], added, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
+  const edits = modify(text, ['cases', suite.cases.length], added, {
+    formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' },
+  });
   const edit = new vscode.WorkspaceEdit();
-  edit.replace(existing, new vscode.Range(document.positionAt(0), document.positionAt(text.length)), applyEdits(text, edits));
+  edit.replace(
+    existing,
+    new vscode.Range(document.positionAt(0), document.positionAt(text.length)),
+    applyEdits(text, edits),
+  );
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the edit to the suite.');
   await document.save();
   if (where.show) await vscode.window.showTextDocument(document, { preview: false });
@@ -121,9 +161,12 @@ interface CaseDestination {
 }
 
 /** A command that adds a case made of a recorded run: a program may name the suite's file, and is shown nothing. */
-function caseCommand(save: (arg: unknown, where: CaseDestination) => Promise<string | undefined>): CommandShells<string> {
+function caseCommand(
+  save: (arg: unknown, where: CaseDestination) => Promise<string | undefined>,
+): CommandShells<string> {
   return {
-    programmatic: (args) => save(args, { file: typeof args.file === 'string' ? vscode.Uri.file(args.file) : undefined, show: false }),
+    programmatic: (args) =>
+      save(args, { file: typeof args.file === 'string' ? vscode.Uri.file(args.file) : undefined, show: false }),
     interactive: (arg) => save(arg, { show: true }),
   };
 }
@@ -131,7 +174,10 @@ function caseCommand(save: (arg: unknown, where: CaseDestination) => Promise<str
 /** The resource a new suite tests, or the fix. */
 function testedTarget(location: Parameters<typeof tested>[0]): Tested {
   const resource = tested(location);
-  if (!resource) throw new Error('Open an AI prompt or an integration (or choose one in the ConvAI view) to start a test suite for it.');
+  if (!resource)
+    throw new Error(
+      'Open an AI prompt or an integration (or choose one in the ConvAI view) to start a test suite for it.',
+    );
   return resource;
 }
 
@@ -139,12 +185,19 @@ function testedTarget(location: Parameters<typeof tested>[0]): Tested {
 function firstCase(resource: Tested, detail: JsonObject): JsonObject {
   if (resource.segment !== 'ai_prompts') return { name: 'ping', action: 'ping', expect: { status: 'success' } };
   const params = Object.fromEntries(promptPlaceholders(detail).map((p) => [p, '']));
-  return { name: 'answers a greeting', prompt_text: 'Hello', ...(Object.keys(params).length > 0 ? { prompt_params: params } : {}), expect: { response: { matches: '\\S' } } };
+  return {
+    name: 'answers a greeting',
+    prompt_text: 'Hello',
+    ...(Object.keys(params).length > 0 ? { prompt_params: params } : {}),
+    expect: { response: { matches: '\\S' } },
+  };
 }
 
 export function registerAuthoring(log: Log, connections: Connections, history: HistoryStore): vscode.Disposable[] {
   const nameOf = async (resource: Tested): Promise<{ name: string; detail: JsonObject }> => {
-    const detail = await connections.client(resource.connection).get(kindOfSegment(resource.segment), resource.id, resource.tenantId);
+    const detail = await connections
+      .client(resource.connection)
+      .get(kindOfSegment(resource.segment), resource.id, resource.tenantId);
     return { name: typeof detail.name === 'string' ? detail.name : String(resource.id), detail };
   };
   return [
@@ -161,21 +214,41 @@ export function registerAuthoring(log: Log, connections: Connections, history: H
         return uri && createSuite(uri, newSuiteText(resource, name, firstCase(resource, detail)), true);
       },
     }),
-    registerCommand(log, COMMANDS.saveAsTestCase, caseCommand(async (arg, where) => {
-      const run = history.named(arg);
-      if (!run || run.operation === 'send_request') throw new Error('resource and runId must name a recorded test_prompt or execute_action run (see convai.showRunHistory).');
-      const resource = testedOf(run.resource);
-      return addCase(resource, (await nameOf(resource)).name, (names) => caseOf(run, names), where);
-    })),
-    registerCommand(log, COMMANDS.saveAsConversationCase, caseCommand(async (arg, where) => {
-      const last = history.named(arg);
-      if (!last?.conversation) throw new Error('resource and runId must name a recorded turn of a conversation continued in the results panel (convai.continueConversation).');
-      const turns = conversationTurns(last, (resource, runId) => history.find(resource, runId));
-      const firstUri = (turns[0] as RunRecord).resource;
-      // The name each answering prompt has now, asked once per prompt: the case expects it by name, as a person writes it.
-      const names = new Map<string, string>();
-      for (const run of turns) if (!names.has(run.resource)) names.set(run.resource, (await nameOf(testedOf(run.resource))).name);
-      return addCase(testedOf(firstUri), names.get(firstUri) ?? '', (taken) => conversationCase(turns, (run) => names.get(run.resource) ?? '', taken), where);
-    })),
+    registerCommand(
+      log,
+      COMMANDS.saveAsTestCase,
+      caseCommand(async (arg, where) => {
+        const run = history.named(arg);
+        if (!run || run.operation === 'send_request')
+          throw new Error(
+            'resource and runId must name a recorded test_prompt or execute_action run (see convai.showRunHistory).',
+          );
+        const resource = testedOf(run.resource);
+        return addCase(resource, (await nameOf(resource)).name, (names) => caseOf(run, names), where);
+      }),
+    ),
+    registerCommand(
+      log,
+      COMMANDS.saveAsConversationCase,
+      caseCommand(async (arg, where) => {
+        const last = history.named(arg);
+        if (!last?.conversation)
+          throw new Error(
+            'resource and runId must name a recorded turn of a conversation continued in the results panel (convai.continueConversation).',
+          );
+        const turns = conversationTurns(last, (resource, runId) => history.find(resource, runId));
+        const firstUri = (turns[0] as RunRecord).resource;
+        // The name each answering prompt has now, asked once per prompt: the case expects it by name, as a person writes it.
+        const names = new Map<string, string>();
+        for (const run of turns)
+          if (!names.has(run.resource)) names.set(run.resource, (await nameOf(testedOf(run.resource))).name);
+        return addCase(
+          testedOf(firstUri),
+          names.get(firstUri) ?? '',
+          (taken) => conversationCase(turns, (run) => names.get(run.resource) ?? '', taken),
+          where,
+        );
+      }),
+    ),
   ];
 }

@@ -30,22 +30,32 @@ async function judgeFilesOf(judge: string | number): Promise<vscode.Uri[]> {
 }
 
 /** Where the criterion's call is labelled: its judge's one file, the one picked of several, or a new one the user places. */
-async function pickJudgeFile(criterion: JudgedCriterion): Promise<{ file: vscode.Uri; judge?: string | number } | undefined> {
+async function pickJudgeFile(
+  criterion: JudgedCriterion,
+): Promise<{ file: vscode.Uri; judge?: string | number } | undefined> {
   const files = await judgeFilesOf(criterion.judge);
   if (files.length === 1) return { file: files[0] as vscode.Uri };
   if (files.length > 1) {
-    const picked = await vscode.window.showQuickPick(files.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })), { placeHolder: `Judge file of ${JSON.stringify(criterion.judge)} to add the call to` });
+    const picked = await vscode.window.showQuickPick(
+      files.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
+      { placeHolder: `Judge file of ${JSON.stringify(criterion.judge)} to add the call to` },
+    );
     return picked && { file: picked.uri };
   }
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const name = `${String(criterion.judge).replace(/[^\w.-]+/g, '-').toLowerCase()}${JUDGE_SUFFIX}`;
+  const name = `${String(criterion.judge)
+    .replace(/[^\w.-]+/g, '-')
+    .toLowerCase()}${JUDGE_SUFFIX}`;
   const file = await vscode.window.showSaveDialog({
     title: `No judge file names ${JSON.stringify(criterion.judge)} yet: create one`,
     ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
     filters: { 'Judge files': ['json'] },
   });
   if (!file) return undefined;
-  if (!file.path.endsWith(JUDGE_SUFFIX)) throw new Error(`A judge file's name must end in ${JUDGE_SUFFIX} (got ${path.basename(file.path)}); choose such a name.`);
+  if (!file.path.endsWith(JUDGE_SUFFIX))
+    throw new Error(
+      `A judge file's name must end in ${JUDGE_SUFFIX} (got ${path.basename(file.path)}); choose such a name.`,
+    );
   return { file, judge: criterion.judge };
 }
 
@@ -56,7 +66,11 @@ async function pickJudgeFile(criterion: JudgedCriterion): Promise<{ file: vscode
  */
 export function callTranscriptUri(suite: vscode.Uri, caseName: string): vscode.Uri {
   const key = createHash('sha256').update(`${suite.toString()}\n${caseName}`).digest('hex').slice(0, 16);
-  return vscode.Uri.from({ scheme: CALL_SCHEME, path: `/Call of ${caseName.replace(/[\\/?#%]/g, '-')}.txt`, query: key });
+  return vscode.Uri.from({
+    scheme: CALL_SCHEME,
+    path: `/Call of ${caseName.replace(/[\\/?#%]/g, '-')}.txt`,
+    query: key,
+  });
 }
 
 export class CallTranscripts implements vscode.Disposable {
@@ -74,28 +88,54 @@ export class CallTranscripts implements vscode.Disposable {
   }
 
   async open(uri: vscode.Uri): Promise<void> {
-    if (uri.scheme !== CALL_SCHEME) throw new Error(`${uri.toString()} is not a call transcript; open one from a failed simulated case's result.`);
+    if (uri.scheme !== CALL_SCHEME)
+      throw new Error(`${uri.toString()} is not a call transcript; open one from a failed simulated case's result.`);
     await vscode.window.showTextDocument(uri, { preview: true });
   }
 
   /** Label This Call… on a transcript document: which criterion, which verdict, which file; undefined when the user stops. */
   async label(uri: vscode.Uri): Promise<{ file: string; labels: number } | undefined> {
     const call = this.calls.get(uri.toString());
-    if (!call) throw new Error('This call is no longer held (the window was reloaded, or many calls were shown since); run its case again, then label the call.');
-    if (call.judged.length === 0) throw new Error('This call has no criterion a judge decides, so there is no judge to calibrate with it.');
-    const criterion = call.judged.length === 1
-      ? call.judged[0] as JudgedCriterion
-      : (await vscode.window.showQuickPick(call.judged.map((c) => ({ label: plainText(c.name), description: plain`judged by ${JSON.stringify(c.judge)}`, criterion: c })), { placeHolder: 'Criterion to label the call for' }))?.criterion;
+    if (!call)
+      throw new Error(
+        'This call is no longer held (the window was reloaded, or many calls were shown since); run its case again, then label the call.',
+      );
+    if (call.judged.length === 0)
+      throw new Error('This call has no criterion a judge decides, so there is no judge to calibrate with it.');
+    const criterion =
+      call.judged.length === 1
+        ? (call.judged[0] as JudgedCriterion)
+        : (
+            await vscode.window.showQuickPick(
+              call.judged.map((c) => ({
+                label: plainText(c.name),
+                description: plain`judged by ${JSON.stringify(c.judge)}`,
+                criterion: c,
+              })),
+              { placeHolder: 'Criterion to label the call for' },
+            )
+          )?.criterion;
     if (!criterion) return undefined;
     const verdict = await vscode.window.showQuickPick(
-      [{ label: 'pass', detail: plain`The call meets the rubric: ${criterion.rubric}` }, { label: 'fail', detail: 'The call does not meet the rubric.' }],
+      [
+        { label: 'pass', detail: plain`The call meets the rubric: ${criterion.rubric}` },
+        { label: 'fail', detail: 'The call does not meet the rubric.' },
+      ],
       { placeHolder: plain`Your verdict on "${criterion.name}"` },
     );
     if (!verdict) return undefined;
     const where = await pickJudgeFile(criterion);
     if (!where) return undefined;
-    const done = await labelCall({ file: where.file, rubric: criterion.rubric, transcript: call.transcript, expected: verdict.label === 'pass' ? 'pass' : 'fail', ...(where.judge !== undefined ? { judge: where.judge } : {}) });
-    void vscode.window.showInformationMessage(`Labelled the call "${verdict.label}" in ${vscode.workspace.asRelativePath(where.file)} (${done.labels} labels).`);
+    const done = await labelCall({
+      file: where.file,
+      rubric: criterion.rubric,
+      transcript: call.transcript,
+      expected: verdict.label === 'pass' ? 'pass' : 'fail',
+      ...(where.judge !== undefined ? { judge: where.judge } : {}),
+    });
+    void vscode.window.showInformationMessage(
+      `Labelled the call "${verdict.label}" in ${vscode.workspace.asRelativePath(where.file)} (${done.labels} labels).`,
+    );
     return done;
   }
 

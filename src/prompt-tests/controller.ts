@@ -21,23 +21,44 @@ export class PromptTestController implements vscode.Disposable {
   private readonly disposables = new DisposableStore();
 
   constructor(
-    private readonly deps: SuiteDeps, private readonly greenRuns: GreenRuns, private readonly transcripts: CallTranscripts, private readonly suiteRuns: SuiteRuns,
+    private readonly deps: SuiteDeps,
+    private readonly greenRuns: GreenRuns,
+    private readonly transcripts: CallTranscripts,
+    private readonly suiteRuns: SuiteRuns,
   ) {
     this.controller.resolveHandler = async (item) => {
       if (!item) await this.discover();
     };
     this.controller.refreshHandler = () => this.discover();
     // The Testing view's runs ask before a costly one; convai.runPromptTests, a program's, asks nothing.
-    this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, async (request, token) => {
-      if (await this.affordable(request)) await this.run(request, token);
-    }, true);
-    this.controller.createRunProfile('Run against Last Green Run', vscode.TestRunProfileKind.Run, async (request, token) => {
-      if (await this.affordable(request)) await this.run(request, token, true);
-    }, false);
-    this.disposables.push(this.controller, this.problems, ...watchTestFiles(SUITE_SUFFIX, (uri) => this.update(uri), (uri) => {
-      this.controller.items.delete(uri.toString());
-      this.problems.delete(uri);
-    }));
+    this.controller.createRunProfile(
+      'Run',
+      vscode.TestRunProfileKind.Run,
+      async (request, token) => {
+        if (await this.affordable(request)) await this.run(request, token);
+      },
+      true,
+    );
+    this.controller.createRunProfile(
+      'Run against Last Green Run',
+      vscode.TestRunProfileKind.Run,
+      async (request, token) => {
+        if (await this.affordable(request)) await this.run(request, token, true);
+      },
+      false,
+    );
+    this.disposables.push(
+      this.controller,
+      this.problems,
+      ...watchTestFiles(
+        SUITE_SUFFIX,
+        (uri) => this.update(uri),
+        (uri) => {
+          this.controller.items.delete(uri.toString());
+          this.problems.delete(uri);
+        },
+      ),
+    );
   }
 
   async discover(): Promise<void> {
@@ -50,28 +71,50 @@ export class PromptTestController implements vscode.Disposable {
     if (!read) return undefined;
     const { item, text } = read;
     const { suite, problems } = parseSuite(text);
-    this.problems.set(uri, problems.map((p) => Object.assign(
-      new vscode.Diagnostic(textRange(text, p.range.offset, Math.max(p.range.length, 1)), p.message, vscode.DiagnosticSeverity.Error),
-      { source: 'ConvAI' },
-    )));
-    item.error = problems.length > 0 ? `${plural(problems.length, 'problem')}: ${problems.map((p) => p.message).join('; ')}` : undefined;
-    item.children.replace((suite?.cases ?? []).map((testCase) => {
-      const child = this.controller.createTestItem(`${uri.toString()}#${testCase.name}`, testCase.name, uri);
-      child.range = textRange(text, testCase.range.offset, testCase.range.length);
-      child.children.replace([
-        ...(testCase.turns ?? []).map((turn, index) => {
-          const turnItem = this.controller.createTestItem(`${child.id}#turn ${index + 1}`, turnLabel(turn, index), uri);
-          turnItem.range = textRange(text, turn.range.offset, turn.range.length);
-          return turnItem;
-        }),
-        ...(testCase.criteria ?? []).map((criterion) => {
-          const criterionItem = this.controller.createTestItem(`${child.id}#criterion ${criterion.name}`, criterion.name, uri);
-          criterionItem.range = textRange(text, criterion.range.offset, criterion.range.length);
-          return criterionItem;
-        }),
-      ]);
-      return child;
-    }));
+    this.problems.set(
+      uri,
+      problems.map((p) =>
+        Object.assign(
+          new vscode.Diagnostic(
+            textRange(text, p.range.offset, Math.max(p.range.length, 1)),
+            p.message,
+            vscode.DiagnosticSeverity.Error,
+          ),
+          { source: 'ConvAI' },
+        ),
+      ),
+    );
+    item.error =
+      problems.length > 0
+        ? `${plural(problems.length, 'problem')}: ${problems.map((p) => p.message).join('; ')}`
+        : undefined;
+    item.children.replace(
+      (suite?.cases ?? []).map((testCase) => {
+        const child = this.controller.createTestItem(`${uri.toString()}#${testCase.name}`, testCase.name, uri);
+        child.range = textRange(text, testCase.range.offset, testCase.range.length);
+        child.children.replace([
+          ...(testCase.turns ?? []).map((turn, index) => {
+            const turnItem = this.controller.createTestItem(
+              `${child.id}#turn ${index + 1}`,
+              turnLabel(turn, index),
+              uri,
+            );
+            turnItem.range = textRange(text, turn.range.offset, turn.range.length);
+            return turnItem;
+          }),
+          ...(testCase.criteria ?? []).map((criterion) => {
+            const criterionItem = this.controller.createTestItem(
+              `${child.id}#criterion ${criterion.name}`,
+              criterion.name,
+              uri,
+            );
+            criterionItem.range = textRange(text, criterion.range.offset, criterion.range.length);
+            return criterionItem;
+          }),
+        ]);
+        return child;
+      }),
+    );
     return item;
   }
 
@@ -79,7 +122,11 @@ export class PromptTestController implements vscode.Disposable {
    * Runs the requested suites (or cases); returns each suite's run (or why it could not run), for the command's answer.
    * Against the last green run, a case whose passes dropped significantly since fails as regressed.
    */
-  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken, againstLastGreen = false): Promise<Map<string, SuiteRun | Error>> {
+  async run(
+    request: vscode.TestRunRequest,
+    token: vscode.CancellationToken,
+    againstLastGreen = false,
+  ): Promise<Map<string, SuiteRun | Error>> {
     const run = this.controller.createTestRun(request);
     const controller = new AbortController();
     // The caller's token, and the run's own: the Testing view's Cancel reaches a run the extension started.
@@ -97,7 +144,10 @@ export class PromptTestController implements vscode.Disposable {
           let unsaved: string | undefined;
           let note = '';
           const baseline = againstLastGreen ? this.greenRuns.baseline(uri) : undefined;
-          if (baseline) run.appendOutput(`${path.basename(uri.path)}: ${baseline.size > 0 ? `compared with its last green run (${plural(baseline.size, 'case')})` : 'no green run yet, so nothing to compare with'}.\r\n`);
+          if (baseline)
+            run.appendOutput(
+              `${path.basename(uri.path)}: ${baseline.size > 0 ? `compared with its last green run (${plural(baseline.size, 'case')})` : 'no green run yet, so nothing to compare with'}.\r\n`,
+            );
           const done = await runSuiteFile(this.deps, uri, {
             baseline,
             signal: controller.signal,
@@ -113,17 +163,29 @@ export class PromptTestController implements vscode.Disposable {
             },
             onCaseFinished: (c, result) => {
               const item = byName.get(c.name);
-              if (item) report(run, placing, item, c, result, unsaved, result.passed ? undefined : this.transcripts.set(uri, c, result));
+              if (item)
+                report(
+                  run,
+                  placing,
+                  item,
+                  c,
+                  result,
+                  unsaved,
+                  result.passed ? undefined : this.transcripts.set(uri, c, result),
+                );
             },
           });
-          run.appendOutput(`${path.basename(uri.path)}: ${done.result.passed} passed, ${done.result.failed} failed, ${done.result.skipped} skipped. ${note}\r\n`);
+          run.appendOutput(
+            `${path.basename(uri.path)}: ${done.result.passed} passed, ${done.result.failed} failed, ${done.result.skipped} skipped. ${note}\r\n`,
+          );
           results.set(uri.toString(), done);
           this.suiteRuns.record(uri.toString(), done);
           await this.greenRuns.remember(uri, done.result);
         } catch (error) {
           results.set(uri.toString(), error instanceof Error ? error : new Error(String(error)));
           const message = new vscode.TestMessage(messageOf(error));
-          for (const testCase of cases) for (const item of [testCase, ...childrenOf(testCase)]) run.errored(item, message);
+          for (const testCase of cases)
+            for (const item of [testCase, ...childrenOf(testCase)]) run.errored(item, message);
           if (cases.length === 0) run.errored(suite, message);
         }
       }
@@ -134,7 +196,9 @@ export class PromptTestController implements vscode.Disposable {
   }
 
   /** The requested cases, by suite. */
-  private casesBySuite(request: vscode.TestRunRequest): Map<string, { suite: vscode.TestItem; cases: vscode.TestItem[] }> {
+  private casesBySuite(
+    request: vscode.TestRunRequest,
+  ): Map<string, { suite: vscode.TestItem; cases: vscode.TestItem[] }> {
     const bySuite = new Map<string, { suite: vscode.TestItem; cases: vscode.TestItem[] }>();
     for (const item of request.include ?? [...this.allSuites()]) {
       // A turn or criterion runs its whole case: a later turn cannot be sent without the answers before it, nor a call judged in part.
@@ -155,14 +219,21 @@ export class PromptTestController implements vscode.Disposable {
   private async affordable(request: vscode.TestRunRequest): Promise<boolean> {
     let bound = 0;
     for (const { suite, cases } of this.casesBySuite(request).values()) {
-      const read = await suiteText(suite.uri as vscode.Uri).then((text) => parseSuite(text).suite, () => undefined);
+      const read = await suiteText(suite.uri as vscode.Uri).then(
+        (text) => parseSuite(text).suite,
+        () => undefined,
+      );
       if (read) bound += requestBound(read, new Set(cases.map((c) => c.label)));
     }
     const limit = confirmRequestsAbove();
     if (bound <= limit) return true;
     const answer = await vscode.window.showWarningMessage(
       `This run can send up to ${bound} requests, more than ${limit} (convai.confirmRequestsAbove). Run it?`,
-      { modal: true, detail: 'Simulated calls send a caller and an assistant request per turn, and each judged criterion its judgements, for every repeat.' },
+      {
+        modal: true,
+        detail:
+          'Simulated calls send a caller and an assistant request per turn, and each judged criterion its judgements, for every repeat.',
+      },
       'Run',
     );
     return answer === 'Run';

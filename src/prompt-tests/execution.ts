@@ -7,7 +7,15 @@ import type { Tally } from '../core/prompt-tests/statistics';
 import type { CaseResult, CaseRun, SuiteResult } from '../core/prompt-tests/types';
 import { parseSuite } from '../core/prompt-tests/suite-parser';
 import type { Suite, TestCase } from '../core/prompt-tests/suite';
-import { caseInputs, caseRunOutcome, prepareSuite, runSuiteAt, TargetError, whereSuiteRuns, type ResolvedTarget } from '../core/prompt-tests/target';
+import {
+  caseInputs,
+  caseRunOutcome,
+  prepareSuite,
+  runSuiteAt,
+  TargetError,
+  whereSuiteRuns,
+  type ResolvedTarget,
+} from '../core/prompt-tests/target';
 import { lineColumnText } from '../core/text';
 import { describeLocation, toResourceUriString, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
@@ -30,8 +38,14 @@ export async function suiteText(uri: vscode.Uri): Promise<string> {
   return open ? open.getText() : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
 }
 
-function cannotRun(uri: vscode.Uri, text: string, problems: ReadonlyArray<{ message: string; range: { offset: number } }>): SuiteError {
-  return new SuiteError(`${vscode.workspace.asRelativePath(uri)} cannot run: ${problems.map((p) => `${lineColumnText(text, p.range.offset)} ${p.message}`).join('; ')}.`);
+function cannotRun(
+  uri: vscode.Uri,
+  text: string,
+  problems: ReadonlyArray<{ message: string; range: { offset: number } }>,
+): SuiteError {
+  return new SuiteError(
+    `${vscode.workspace.asRelativePath(uri)} cannot run: ${problems.map((p) => `${lineColumnText(text, p.range.offset)} ${p.message}`).join('; ')}.`,
+  );
 }
 
 /** The suite and the text it was read from, where its results are placed. */
@@ -73,9 +87,14 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
   const { connection, tenantId } = whereSuiteRuns(suite, {}, testTarget());
   const file = path.basename(uri.path);
   if (connection === undefined || tenantId === undefined) {
-    throw new SuiteError(`${file} names no ${connection === undefined ? 'connection' : 'tenant'} to run against: give the suite a "target" ({ "connection", "tenantId" }) or set convai.testTarget.`);
+    throw new SuiteError(
+      `${file} names no ${connection === undefined ? 'connection' : 'tenant'} to run against: give the suite a "target" ({ "connection", "tenantId" }) or set convai.testTarget.`,
+    );
   }
-  if (!deps.connections.get(connection)) throw new SuiteError(`${file} runs against the connection "${connection}", which does not exist: add it with "ConvAI: Add Connection" or change the suite's target.`);
+  if (!deps.connections.get(connection))
+    throw new SuiteError(
+      `${file} runs against the connection "${connection}", which does not exist: add it with "ConvAI: Add Connection" or change the suite's target.`,
+    );
   const client = deps.connections.client(connection);
   let target: ResolvedTarget;
   try {
@@ -84,7 +103,13 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
     if (error instanceof TargetError && error.problems.length > 0) throw cannotRun(uri, text, error.problems);
     throw error;
   }
-  const location: WholeLocation = { type: 'resource', connection, tenantId, segment: suite.resource.segment, id: target.id };
+  const location: WholeLocation = {
+    type: 'resource',
+    connection,
+    tenantId,
+    segment: suite.resource.segment,
+    id: target.id,
+  };
   const resource = toResourceUriString(location);
   const label = describeLocation(location, target.name);
   const savedHash = await savedVersionHash(client, target, options.signal);
@@ -93,14 +118,28 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
   const operation = operationOf(target.kind);
   const records: Array<Promise<void>> = [];
   /** One request in the resource's run history: a conversation's turns each in the history of the prompt that answered it. */
-  const record = (id: number, name: string, inputs: JsonObject, run: Pick<CaseRun, 'output' | 'error' | 'durationMs'>): void => {
+  const record = (
+    id: number,
+    name: string,
+    inputs: JsonObject,
+    run: Pick<CaseRun, 'output' | 'error' | 'durationMs'>,
+  ): void => {
     const at: WholeLocation = { ...location, id };
     const uri = toResourceUriString(at);
-    records.push(deps.history.add({
-      id: randomUUID(), resource: uri, resourceLabel: describeLocation(at, name), operation,
-      startedAt: new Date(Date.now() - run.durationMs).toISOString(), durationMs: Math.round(run.durationMs), inputs,
-      outcome: caseRunOutcome(operation, run), version: id === target.id ? { savedHash, unsavedChanges } : { unsavedChanges: hasUnsavedEdits(deps.drafts, uri) },
-    }));
+    records.push(
+      deps.history.add({
+        id: randomUUID(),
+        resource: uri,
+        resourceLabel: describeLocation(at, name),
+        operation,
+        startedAt: new Date(Date.now() - run.durationMs).toISOString(),
+        durationMs: Math.round(run.durationMs),
+        inputs,
+        outcome: caseRunOutcome(operation, run),
+        version:
+          id === target.id ? { savedHash, unsavedChanges } : { unsavedChanges: hasUnsavedEdits(deps.drafts, uri) },
+      }),
+    );
   };
   const result = await runSuiteAt(client, suite, target, {
     concurrency: testConcurrency(),

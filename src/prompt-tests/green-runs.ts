@@ -10,7 +10,9 @@ type Stored = Record<string, Record<string, Tally>>;
 function tallyOf(value: Json | undefined): Tally | undefined {
   if (!isJsonObject(value)) return undefined;
   const { passes, runs } = value;
-  return typeof passes === 'number' && typeof runs === 'number' && passes >= 0 && passes <= runs ? { passes, runs } : undefined;
+  return typeof passes === 'number' && typeof runs === 'number' && passes >= 0 && passes <= runs
+    ? { passes, runs }
+    : undefined;
 }
 
 /**

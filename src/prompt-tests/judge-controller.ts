@@ -28,10 +28,23 @@ export class JudgeTestController implements vscode.Disposable {
       if (!item) await this.discover();
     };
     this.controller.refreshHandler = () => this.discover();
-    this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, async (request, token) => {
-      for (const item of request.include ?? [...this.controller.items].map(([, i]) => i)) await this.run(item.parent ?? item, token);
-    }, true);
-    this.disposables.push(this.controller, ...watchTestFiles(JUDGE_SUFFIX, (uri) => this.update(uri), (uri) => this.controller.items.delete(uri.toString())));
+    this.controller.createRunProfile(
+      'Run',
+      vscode.TestRunProfileKind.Run,
+      async (request, token) => {
+        for (const item of request.include ?? [...this.controller.items].map(([, i]) => i))
+          await this.run(item.parent ?? item, token);
+      },
+      true,
+    );
+    this.disposables.push(
+      this.controller,
+      ...watchTestFiles(
+        JUDGE_SUFFIX,
+        (uri) => this.update(uri),
+        (uri) => this.controller.items.delete(uri.toString()),
+      ),
+    );
   }
 
   async discover(): Promise<void> {
@@ -44,12 +57,17 @@ export class JudgeTestController implements vscode.Disposable {
     if (!read) return undefined;
     const { item, text } = read;
     const { file, problems } = parseJudgeFile(text);
-    item.error = problems.length > 0 ? `${plural(problems.length, 'problem')}: ${problems.map((p) => `${lineColumnText(text, p.range.offset)} ${p.message}`).join('; ')}` : undefined;
-    item.children.replace((file?.labels ?? []).map((label) => {
-      const child = this.controller.createTestItem(`${uri.toString()}#${label.name}`, label.name, uri);
-      child.range = textRange(text, label.range.offset, label.range.length);
-      return child;
-    }));
+    item.error =
+      problems.length > 0
+        ? `${plural(problems.length, 'problem')}: ${problems.map((p) => `${lineColumnText(text, p.range.offset)} ${p.message}`).join('; ')}`
+        : undefined;
+    item.children.replace(
+      (file?.labels ?? []).map((label) => {
+        const child = this.controller.createTestItem(`${uri.toString()}#${label.name}`, label.name, uri);
+        child.range = textRange(text, label.range.offset, label.range.length);
+        return child;
+      }),
+    );
     return item;
   }
 
@@ -65,14 +83,27 @@ export class JudgeTestController implements vscode.Disposable {
     try {
       const text = await suiteText(uri);
       const { file, problems } = parseJudgeFile(text);
-      if (!file) throw new Error(`${name} cannot run: ${problems.map((p) => `${lineColumnText(text, p.range.offset)} ${p.message}`).join('; ')}.`);
+      if (!file)
+        throw new Error(
+          `${name} cannot run: ${problems.map((p) => `${lineColumnText(text, p.range.offset)} ${p.message}`).join('; ')}.`,
+        );
       const { connection, tenantId } = whereSuiteRuns(file, {}, testTarget());
-      if (connection === undefined || tenantId === undefined) throw new Error(`${name} names no ${connection === undefined ? 'connection' : 'tenant'} to run against: give the file a "target" ({ "connection", "tenantId" }) or set convai.testTarget.`);
-      if (!this.connections.get(connection)) throw new Error(`${name} runs against the connection "${connection}", which does not exist: add it with "ConvAI: Add Connection" or change the file's target.`);
+      if (connection === undefined || tenantId === undefined)
+        throw new Error(
+          `${name} names no ${connection === undefined ? 'connection' : 'tenant'} to run against: give the file a "target" ({ "connection", "tenantId" }) or set convai.testTarget.`,
+        );
+      if (!this.connections.get(connection))
+        throw new Error(
+          `${name} runs against the connection "${connection}", which does not exist: add it with "ConvAI: Add Connection" or change the file's target.`,
+        );
       const client = this.connections.client(connection);
-      const judge = await prepareJudge(client, file, tenantId, `connection "${connection}"`, stop.signal).catch((error: unknown) => {
-        throw error instanceof TargetError ? new Error(`${name}: ${error.message.replace(/\.$/, '')}; correct the file's "judge" or its target.`) : error;
-      });
+      const judge = await prepareJudge(client, file, tenantId, `connection "${connection}"`, stop.signal).catch(
+        (error: unknown) => {
+          throw error instanceof TargetError
+            ? new Error(`${name}: ${error.message.replace(/\.$/, '')}; correct the file's "judge" or its target.`)
+            : error;
+        },
+      );
       for (const label of labels.values()) run.enqueued(label);
       const result = await runJudgeFile(file, JSON.stringify(judge.name), judgeAsker(client, judge), {
         concurrency: testConcurrency(),
@@ -85,14 +116,18 @@ export class JudgeTestController implements vscode.Disposable {
           const child = labels.get(label.name);
           if (!child) return;
           const where = new vscode.Location(uri, child.range ?? new vscode.Range(0, 0, 0, 0));
-          const messages = caseMessages(outcome).map((m) => Object.assign(new vscode.TestMessage(m), { location: where }));
+          const messages = caseMessages(outcome).map((m) =>
+            Object.assign(new vscode.TestMessage(m), { location: where }),
+          );
           if (outcome.skipped) run.skipped(child);
           else if (outcome.passed) run.passed(child, outcome.durationMs);
           else if (outcome.errors > 0) run.errored(child, messages, outcome.durationMs);
           else run.failed(child, messages, outcome.durationMs);
         },
       });
-      run.appendOutput(`${name}: judge "${judge.name}": ${calibrationLine(result.calibration, result.minKappa)}: ${result.passed ? 'passed' : 'failed'}.${result.messages.map((m) => ` ${m}.`).join('')}\r\n`);
+      run.appendOutput(
+        `${name}: judge "${judge.name}": ${calibrationLine(result.calibration, result.minKappa)}: ${result.passed ? 'passed' : 'failed'}.${result.messages.map((m) => ` ${m}.`).join('')}\r\n`,
+      );
       return result;
     } catch (error) {
       const message = new vscode.TestMessage(messageOf(error));

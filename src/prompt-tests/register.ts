@@ -18,8 +18,18 @@ import { labelCall, labelCallArgs } from './label-call';
 
 /** The suite a command names: a URI (or its text), else the active editor's suite. */
 function suiteUri(arg: unknown): vscode.Uri {
-  const uri = arg instanceof vscode.Uri ? arg : typeof arg === 'string' ? vscode.Uri.parse(arg) : arg === undefined ? vscode.window.activeTextEditor?.document.uri : undefined;
-  if (!uri || !(uri.path.endsWith(SUITE_SUFFIX) || uri.path.endsWith(JUDGE_SUFFIX))) throw new Error(`uri must name a prompt test suite, a file whose name ends in ${SUITE_SUFFIX}, or a judge file (${JUDGE_SUFFIX}).`);
+  const uri =
+    arg instanceof vscode.Uri
+      ? arg
+      : typeof arg === 'string'
+        ? vscode.Uri.parse(arg)
+        : arg === undefined
+          ? vscode.window.activeTextEditor?.document.uri
+          : undefined;
+  if (!uri || !(uri.path.endsWith(SUITE_SUFFIX) || uri.path.endsWith(JUDGE_SUFFIX)))
+    throw new Error(
+      `uri must name a prompt test suite, a file whose name ends in ${SUITE_SUFFIX}, or a judge file (${JUDGE_SUFFIX}).`,
+    );
   return uri;
 }
 
@@ -27,7 +37,10 @@ function suiteUri(arg: unknown): vscode.Uri {
 async function runJudgeCommand(judges: JudgeTestController, uri: vscode.Uri): Promise<unknown> {
   const item = await judges.update(uri);
   if (!item) throw new Error(`${uri.toString()} cannot be read.`);
-  if (item.error !== undefined) throw new Error(`${vscode.workspace.asRelativePath(uri)} cannot run: ${typeof item.error === 'string' ? item.error : item.error.value}`);
+  if (item.error !== undefined)
+    throw new Error(
+      `${vscode.workspace.asRelativePath(uri)} cannot run: ${typeof item.error === 'string' ? item.error : item.error.value}`,
+    );
   const cancel = new vscode.CancellationTokenSource();
   try {
     const { result, calibration, passed, messages } = await judges.run(item, cancel.token);
@@ -43,30 +56,42 @@ async function runJudgeCommand(judges: JudgeTestController, uri: vscode.Uri): Pr
  * view; `convai.runPromptTests` runs one suite through the same controller.
  */
 export function register(
-  context: vscode.ExtensionContext, { log, connections, history, drafts }: { log: Log; connections: Connections; history: HistoryStore; drafts: Drafts },
+  context: vscode.ExtensionContext,
+  { log, connections, history, drafts }: { log: Log; connections: Connections; history: HistoryStore; drafts: Drafts },
 ): { suiteRuns: SuiteRuns } {
   const transcripts = new CallTranscripts();
   const suiteRuns = new SuiteRuns();
-  const tests = new PromptTestController({ connections, history, drafts }, new GreenRuns(context.workspaceState), transcripts, suiteRuns);
+  const tests = new PromptTestController(
+    { connections, history, drafts },
+    new GreenRuns(context.workspaceState),
+    transcripts,
+    suiteRuns,
+  );
   const judges = new JudgeTestController(connections);
   /** Runs a suite (or a judge file) in the Testing view; resolves with its result as the contract gives it. */
   async function runSuiteFile(uri: vscode.Uri, baseline: unknown) {
     if (uri.path.endsWith(JUDGE_SUFFIX)) return runJudgeCommand(judges, uri);
-    if (baseline !== undefined && baseline !== 'lastGreenRun') throw new Error(`baseline must be "lastGreenRun" (compare with the suite's last green run) or left out (got ${JSON.stringify(baseline)}).`);
-      const item = await tests.update(uri);
-      if (!item) throw new Error(`${uri.toString()} cannot be read.`);
-      if (item.error !== undefined) throw new SuiteError(`${vscode.workspace.asRelativePath(uri)} cannot run: ${typeof item.error === 'string' ? item.error : item.error.value}`);
-      const cancel = new vscode.CancellationTokenSource();
-      try {
-        const runs = await tests.run(new vscode.TestRunRequest([item]), cancel.token, baseline === 'lastGreenRun');
-        const done = runs.get(uri.toString());
-        if (!done) throw new Error(`${vscode.workspace.asRelativePath(uri)} did not run; see the Test Results.`);
-        if (done instanceof Error) throw done;
-        return publicResult(done.result);
-      } finally {
-        cancel.dispose();
-      }
+    if (baseline !== undefined && baseline !== 'lastGreenRun')
+      throw new Error(
+        `baseline must be "lastGreenRun" (compare with the suite's last green run) or left out (got ${JSON.stringify(baseline)}).`,
+      );
+    const item = await tests.update(uri);
+    if (!item) throw new Error(`${uri.toString()} cannot be read.`);
+    if (item.error !== undefined)
+      throw new SuiteError(
+        `${vscode.workspace.asRelativePath(uri)} cannot run: ${typeof item.error === 'string' ? item.error : item.error.value}`,
+      );
+    const cancel = new vscode.CancellationTokenSource();
+    try {
+      const runs = await tests.run(new vscode.TestRunRequest([item]), cancel.token, baseline === 'lastGreenRun');
+      const done = runs.get(uri.toString());
+      if (!done) throw new Error(`${vscode.workspace.asRelativePath(uri)} did not run; see the Test Results.`);
+      if (done instanceof Error) throw done;
+      return publicResult(done.result);
+    } finally {
+      cancel.dispose();
     }
+  }
   context.subscriptions.push(
     suiteRuns,
     transcripts,
@@ -77,11 +102,16 @@ export function register(
       interactive: async (arg) => {
         // From a transcript's editor title (its URI), or the palette with a transcript open: ask.
         const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-        if (uri?.scheme !== CALL_SCHEME) throw new Error('Label This Call works on a call\'s transcript: open one from a failed simulated case\'s result in Test Results; a program passes { file, rubric, transcript, expected, name?, judge? }.');
+        if (uri?.scheme !== CALL_SCHEME)
+          throw new Error(
+            "Label This Call works on a call's transcript: open one from a failed simulated case's result in Test Results; a program passes { file, rubric, transcript, expected, name?, judge? }.",
+          );
         return transcripts.label(uri);
       },
     }),
-    registerCommand(log, COMMANDS.openCallTranscript, (arg) => transcripts.open(arg instanceof vscode.Uri ? arg : vscode.Uri.parse(String(arg)))),
+    registerCommand(log, COMMANDS.openCallTranscript, (arg) =>
+      transcripts.open(arg instanceof vscode.Uri ? arg : vscode.Uri.parse(String(arg))),
+    ),
     ...registerAuthoring(log, connections, history),
     registerCommand(log, COMMANDS.runPromptTests, {
       programmatic: (args) => runSuiteFile(suiteUri(args.uri), args.baseline),

@@ -7,7 +7,11 @@ import { suiteText } from './execution';
  * A kind of test file (`.prompttest.json`, `.judgetest.json`) in the Testing view: every one the workspace holds,
  * kept current as files change on disk or in an editor. `update` reads a file into its items; `removed` drops them.
  */
-export function watchTestFiles(suffix: string, update: (uri: vscode.Uri) => unknown, removed: (uri: vscode.Uri) => void): vscode.Disposable[] {
+export function watchTestFiles(
+  suffix: string,
+  update: (uri: vscode.Uri) => unknown,
+  removed: (uri: vscode.Uri) => void,
+): vscode.Disposable[] {
   const watcher = vscode.workspace.createFileSystemWatcher(`**/*${suffix}`);
   // An edit re-reads the file once typing pauses: each read parses the whole file and rebuilds its items.
   const edits = new Debouncer();
@@ -30,7 +34,10 @@ export async function discoverTestFiles(suffix: string, update: (uri: vscode.Uri
 }
 
 /** The file's item, found or made, and its text as the user sees it; none, and the item dropped, when it cannot be read. */
-export async function fileItem(controller: vscode.TestController, uri: vscode.Uri): Promise<{ item: vscode.TestItem; text: string } | undefined> {
+export async function fileItem(
+  controller: vscode.TestController,
+  uri: vscode.Uri,
+): Promise<{ item: vscode.TestItem; text: string } | undefined> {
   let text: string;
   try {
     text = await suiteText(uri);
@@ -38,7 +45,8 @@ export async function fileItem(controller: vscode.TestController, uri: vscode.Ur
     controller.items.delete(uri.toString());
     return undefined;
   }
-  const item = controller.items.get(uri.toString()) ?? controller.createTestItem(uri.toString(), path.basename(uri.path), uri);
+  const item =
+    controller.items.get(uri.toString()) ?? controller.createTestItem(uri.toString(), path.basename(uri.path), uri);
   controller.items.add(item);
   item.range = new vscode.Range(0, 0, 0, 0);
   return { item, text };

@@ -3,7 +3,14 @@ import { plainText } from '../core/plain-text';
 import type { JsonObject } from '../core/json';
 import type { ListingCache } from '../core/listing-cache';
 import { LIMITS } from '../core/limits';
-import { completionFilterText, isResourceId, isTypedName, kindLabel, nameTarget, referenceValueAt } from '../core/references';
+import {
+  completionFilterText,
+  isResourceId,
+  isTypedName,
+  kindLabel,
+  nameTarget,
+  referenceValueAt,
+} from '../core/references';
 import { listingIndex } from '../core/resource-search';
 import { kindOfSegment } from '../core/resources';
 import type { TenantSegment } from '../core/resource-kind';
@@ -20,7 +27,11 @@ const MOST_OFFERED = LIMITS.completionItems.value;
 export class ReferenceCompletions implements vscode.CompletionItemProvider {
   constructor(private readonly listings: ListingCache) {}
 
-  async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.CompletionList> {
+  async provideCompletionItems(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.CompletionList> {
     const resource = referringResource(document);
     const edit = resource && referenceValueAt(document.getText(), resource.segment, document.offsetAt(position));
     if (!resource || !edit) return new vscode.CompletionList([]);
@@ -53,12 +64,19 @@ export class ReferenceCompletions implements vscode.CompletionItemProvider {
   }
 
   /** Up to MOST_OFFERED targets: the listing's first ones for a value in place, the best matches of a typed name. */
-  private offered(listing: readonly JsonObject[], target: TenantSegment, current: string): { offered: JsonObject[]; complete: boolean } {
+  private offered(
+    listing: readonly JsonObject[],
+    target: TenantSegment,
+    current: string,
+  ): { offered: JsonObject[]; complete: boolean } {
     if (!isTypedName(current)) {
       const ids = listing.filter((summary) => isResourceId(summary.id));
       return { offered: ids.slice(0, MOST_OFFERED), complete: ids.length <= MOST_OFFERED };
     }
     const found = listingIndex(listing, kindOfSegment(target).id).search(current, MOST_OFFERED);
-    return { offered: found.hits.map((hit) => hit.value).filter((summary) => isResourceId(summary.id)), complete: found.total <= MOST_OFFERED };
+    return {
+      offered: found.hits.map((hit) => hit.value).filter((summary) => isResourceId(summary.id)),
+      complete: found.total <= MOST_OFFERED,
+    };
   }
 }

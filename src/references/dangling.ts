@@ -21,7 +21,10 @@ export class DanglingReferenceWarnings implements vscode.Disposable {
   private lastGeneration = 0;
   private readonly subscriptions: Array<{ dispose(): void }>;
 
-  constructor(private readonly listings: ListingCache, onDidChange: vscode.Event<ChangeReport>) {
+  constructor(
+    private readonly listings: ListingCache,
+    onDidChange: vscode.Event<ChangeReport>,
+  ) {
     this.subscriptions = [
       vscode.workspace.onDidOpenTextDocument((document) => this.check(document)),
       vscode.workspace.onDidChangeTextDocument((event) => {
@@ -44,7 +47,8 @@ export class DanglingReferenceWarnings implements vscode.Disposable {
   private recheck(change: Change): void {
     for (const document of vscode.workspace.textDocuments) {
       const resource = referringResource(document);
-      if (resource && checksAgainst(resource, change) && !this.checks.isPending(document.uri.toString())) this.check(document);
+      if (resource && checksAgainst(resource, change) && !this.checks.isPending(document.uri.toString()))
+        this.check(document);
     }
   }
 
@@ -61,11 +65,18 @@ export class DanglingReferenceWarnings implements vscode.Disposable {
     const placed = new Map(values.map((value) => [value, rangeIn(document, value)]));
     const listing = await targetListings(this.listings, resource, values);
     if (this.generations.get(document.uri.toString()) !== generation) return;
-    this.collection.set(document.uri, danglingReferences(values, listing).map((value) => {
-      const diagnostic = new vscode.Diagnostic(placed.get(value) ?? rangeIn(document, value), danglingMessage(value, resource.tenantId), vscode.DiagnosticSeverity.Warning);
-      diagnostic.source = 'ConvAI';
-      return diagnostic;
-    }));
+    this.collection.set(
+      document.uri,
+      danglingReferences(values, listing).map((value) => {
+        const diagnostic = new vscode.Diagnostic(
+          placed.get(value) ?? rangeIn(document, value),
+          danglingMessage(value, resource.tenantId),
+          vscode.DiagnosticSeverity.Warning,
+        );
+        diagnostic.source = 'ConvAI';
+        return diagnostic;
+      }),
+    );
   }
 
   /** Starts a new generation of a document's checks, making any still running stale. */
@@ -91,5 +102,7 @@ export class DanglingReferenceWarnings implements vscode.Disposable {
 
 /** Whether a document's warnings rest on a listing the change dropped. */
 function checksAgainst(resource: ResourceAt, change: Change): boolean {
-  return referenceFieldsOf(resource.segment).some(({ to }) => dropsListing(change, { connection: resource.connection, tenantId: resource.tenantId, segment: to }));
+  return referenceFieldsOf(resource.segment).some(({ to }) =>
+    dropsListing(change, { connection: resource.connection, tenantId: resource.tenantId, segment: to }),
+  );
 }

@@ -1,6 +1,12 @@
 import * as vscode from 'vscode';
 import type { ListingCache } from '../core/listing-cache';
-import { definedFunctions, findFunctionDefinitionNames, findReferenceValues, kindLabel, namesId } from '../core/references';
+import {
+  definedFunctions,
+  findFunctionDefinitionNames,
+  findReferenceValues,
+  kindLabel,
+  namesId,
+} from '../core/references';
 import { functionDefsPart, listingOf, rangeIn, referringResource, resourceUri } from './documents';
 
 function link(range: vscode.Range, target: vscode.Uri, tooltip: string): vscode.DocumentLink {
@@ -14,10 +20,12 @@ export class ReferenceLinks implements vscode.DocumentLinkProvider {
   provideDocumentLinks(document: vscode.TextDocument): vscode.DocumentLink[] {
     const resource = referringResource(document);
     if (!resource) return [];
-    return findReferenceValues(document.getText(), resource.segment).filter(namesId).map((value) => {
-      const { to } = value.reference;
-      return link(rangeIn(document, value), resourceUri(resource, to, value.id), `Open ${kindLabel(to)} ${value.id}`);
-    });
+    return findReferenceValues(document.getText(), resource.segment)
+      .filter(namesId)
+      .map((value) => {
+        const { to } = value.reference;
+        return link(rangeIn(document, value), resourceUri(resource, to, value.id), `Open ${kindLabel(to)} ${value.id}`);
+      });
   }
 }
 
@@ -25,7 +33,10 @@ export class ReferenceLinks implements vscode.DocumentLinkProvider {
 export class FunctionDefinitionLinks implements vscode.DocumentLinkProvider {
   constructor(private readonly listings: ListingCache) {}
 
-  async provideDocumentLinks(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.DocumentLink[]> {
+  async provideDocumentLinks(
+    document: vscode.TextDocument,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.DocumentLink[]> {
     const prompt = functionDefsPart(document);
     if (!prompt) return [];
     const names = findFunctionDefinitionNames(document.getText());
@@ -35,6 +46,7 @@ export class FunctionDefinitionLinks implements vscode.DocumentLinkProvider {
     const functions = await listingOf(this.listings, prompt, 'ai_functions');
     if (!functions || token.isCancellationRequested) return [];
     return definedFunctions(placed, functions).map(({ definition, id }) =>
-      link(definition.range, resourceUri(prompt, 'ai_functions', id), `Open ${kindLabel('ai_functions')} ${id}`));
+      link(definition.range, resourceUri(prompt, 'ai_functions', id), `Open ${kindLabel('ai_functions')} ${id}`),
+    );
   }
 }

@@ -11,14 +11,27 @@ interface NamedReference {
 }
 
 /** The references whose targets the tenant's listings name, placed in the text they were read from. */
-async function namedReferences(listings: ListingCache, document: vscode.TextDocument, within?: vscode.Range | vscode.Position): Promise<NamedReference[]> {
+async function namedReferences(
+  listings: ListingCache,
+  document: vscode.TextDocument,
+  within?: vscode.Range | vscode.Position,
+): Promise<NamedReference[]> {
   const resource = referringResource(document);
   if (!resource) return [];
-  const values = findReferenceValues(document.getText(), resource.segment).filter(namesId)
+  const values = findReferenceValues(document.getText(), resource.segment)
+    .filter(namesId)
     .map((value) => ({ value, range: rangeIn(document, value) }))
-    .filter(({ range }) => within === undefined || (within instanceof vscode.Position ? range.contains(within) : range.intersection(within) !== undefined));
+    .filter(
+      ({ range }) =>
+        within === undefined ||
+        (within instanceof vscode.Position ? range.contains(within) : range.intersection(within) !== undefined),
+    );
   if (values.length === 0) return [];
-  const listing = await targetListings(listings, resource, values.map(({ value }) => value));
+  const listing = await targetListings(
+    listings,
+    resource,
+    values.map(({ value }) => value),
+  );
   return values.flatMap(({ value, range }) => {
     const item = itemWithId(listing(value.reference.to) ?? [], value.id);
     return item ? [{ range, target: nameTarget(value.reference.to, item) }] : [];
@@ -31,19 +44,29 @@ export class ReferenceNameHints implements vscode.InlayHintsProvider, vscode.Dis
   readonly onDidChangeInlayHints = this.changed.event;
   private readonly invalidated: { dispose(): void };
 
-  constructor(private readonly listings: ListingCache, onDidChange: vscode.Event<ChangeReport>) {
+  constructor(
+    private readonly listings: ListingCache,
+    onDidChange: vscode.Event<ChangeReport>,
+  ) {
     // A listing loaded afresh may name targets differently (a rename, a new or deleted resource).
     this.invalidated = onDidChange(() => this.changed.fire());
   }
 
-  async provideInlayHints(document: vscode.TextDocument, range: vscode.Range, token: vscode.CancellationToken): Promise<vscode.InlayHint[]> {
+  async provideInlayHints(
+    document: vscode.TextDocument,
+    range: vscode.Range,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.InlayHint[]> {
     const named = await namedReferences(this.listings, document, range);
     if (token.isCancellationRequested) return [];
     return named.map(({ range: value, target }) => {
       // A name in the line of the editor, as text: a right-to-left override in it would reverse the rest of the line.
       const hint = new vscode.InlayHint(value.end, plain`· ${target.name}`);
       hint.paddingLeft = true;
-      hint.tooltip = target.description === undefined ? plainText(target.heading) : `${plainText(target.heading)}\n${plainText(target.description)}`;
+      hint.tooltip =
+        target.description === undefined
+          ? plainText(target.heading)
+          : `${plainText(target.heading)}\n${plainText(target.description)}`;
       return hint;
     });
   }
@@ -58,11 +81,16 @@ export class ReferenceNameHints implements vscode.InlayHintsProvider, vscode.Dis
 export class ReferenceNameHovers implements vscode.HoverProvider {
   constructor(private readonly listings: ListingCache) {}
 
-  async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+  async provideHover(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
     const [named] = await namedReferences(this.listings, document, position);
     if (!named || token.isCancellationRequested) return undefined;
     const contents = [new vscode.MarkdownString().appendText(plainText(named.target.heading))];
-    if (named.target.description !== undefined) contents.push(new vscode.MarkdownString().appendText(plainText(named.target.description)));
+    if (named.target.description !== undefined)
+      contents.push(new vscode.MarkdownString().appendText(plainText(named.target.description)));
     return new vscode.Hover(contents, named.range);
   }
 }

@@ -12,7 +12,10 @@ import { ReferenceNameHints, ReferenceNameHovers } from './names';
  * documents"): links to the referenced documents, the targets' names,
  * warnings on ids the tenant does not hold, and completion of the ids by name.
  */
-export function register(context: vscode.ExtensionContext, { listings, changes }: { listings: ListingCache; changes: Changes }): void {
+export function register(
+  context: vscode.ExtensionContext,
+  { listings, changes }: { listings: ListingCache; changes: Changes },
+): void {
   const hints = new ReferenceNameHints(listings, changes.onDidChange);
   context.subscriptions.push(
     vscode.languages.registerDocumentLinkProvider(REFERRING_DOCUMENTS, new ReferenceLinks()),

@@ -10,7 +10,14 @@ import { networkSettings, requestTimeoutMs } from '../shared/settings';
 import type { Log } from '../log';
 import type { Runs } from '../shared/runs';
 import { ReadOnlyDocuments } from '../shared/read-only-documents';
-import { loadFromObject, loadFromUri, resolveApiKey, SECRET_NAME, SECRET_PREFIX, type LoadedDefinition } from './definitions';
+import {
+  loadFromObject,
+  loadFromUri,
+  resolveApiKey,
+  SECRET_NAME,
+  SECRET_PREFIX,
+  type LoadedDefinition,
+} from './definitions';
 import { askJsonObject } from './json-input';
 import { send } from './sender';
 import { definitionTemplate } from './template';
@@ -20,12 +27,21 @@ const PREVIEW_SCHEME = 'convai-preview';
 
 /** The built request with the API Key masked, as a preview shows it. */
 function preview(built: BuiltRequest, apiKey: string | undefined): JsonObject {
-  return maskSecret({ method: built.method, url: built.url, headers: built.headers, ...(built.body === undefined ? {} : { body: built.body }) } as JsonObject, apiKey);
+  return maskSecret(
+    {
+      method: built.method,
+      url: built.url,
+      headers: built.headers,
+      ...(built.body === undefined ? {} : { body: built.body }),
+    } as JsonObject,
+    apiKey,
+  );
 }
 
 function argumentsOf(value: unknown): Record<string, unknown> {
   if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('arguments must be an object of the function\'s arguments.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error("arguments must be an object of the function's arguments.");
   return value as Record<string, unknown>;
 }
 
@@ -36,9 +52,14 @@ async function pickDefinition(arg: unknown): Promise<vscode.Uri | undefined> {
   if (active?.languageId === 'convai-apirequest') return active.uri;
   const files = await vscode.workspace.findFiles('**/*.apirequest.json', '**/node_modules/**', 200);
   if (files.length === 0) {
-    throw new Error('There is no *.apirequest.json file in the workspace: create one with "ConvAI: New API Request Definition".');
+    throw new Error(
+      'There is no *.apirequest.json file in the workspace: create one with "ConvAI: New API Request Definition".',
+    );
   }
-  const picked = await vscode.window.showQuickPick(files.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })), { placeHolder: 'API request definition' });
+  const picked = await vscode.window.showQuickPick(
+    files.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
+    { placeHolder: 'API request definition' },
+  );
   return picked?.uri;
 }
 
@@ -54,11 +75,19 @@ class Previews implements vscode.Disposable {
   private count = 0;
 
   async show(loaded: LoadedDefinition, shown: JsonObject): Promise<void> {
-    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${loaded.definition.name ?? 'request'} preview.json`, query: String(++this.count) });
+    const uri = vscode.Uri.from({
+      scheme: PREVIEW_SCHEME,
+      path: `/${loaded.definition.name ?? 'request'} preview.json`,
+      query: String(++this.count),
+    });
     this.documents.set(uri, `${JSON.stringify(shown, null, 2)}\n`);
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(document, 'json');
-    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+    await vscode.window.showTextDocument(document, {
+      viewColumn: vscode.ViewColumn.Beside,
+      preview: true,
+      preserveFocus: true,
+    });
   }
 
   dispose(): void {
@@ -73,7 +102,8 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
   /** A program names the definition (its object or its file's URI) and gives the arguments. */
   const given = async (args: Record<string, unknown>): Promise<Request> => {
     const definition = args.definition;
-    const loaded = definition !== undefined ? loadFromObject(definition) : await loadFromUri(vscode.Uri.parse(String(args.uri)));
+    const loaded =
+      definition !== undefined ? loadFromObject(definition) : await loadFromUri(vscode.Uri.parse(String(args.uri)));
     return { loaded, args: argumentsOf(args.arguments) };
   };
   /** A user picks the definition (or runs it from its editor) and is asked for its arguments. */
@@ -91,12 +121,21 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
       (apiKey) => ({ apiKey, problem: undefined }),
       (error: unknown) => ({ apiKey: MASK, problem: messageOf(error) }),
     );
-    return { shown: preview(buildRequest(request.loaded.definition, request.args, key.apiKey), key.apiKey), problem: key.problem };
+    return {
+      shown: preview(buildRequest(request.loaded.definition, request.args, key.apiKey), key.apiKey),
+      problem: key.problem,
+    };
   };
 
-  const sendRecorded = async (loaded: LoadedDefinition, args: Record<string, unknown>, interactive: boolean): Promise<JsonObject | undefined> => {
+  const sendRecorded = async (
+    loaded: LoadedDefinition,
+    args: Record<string, unknown>,
+    interactive: boolean,
+  ): Promise<JsonObject | undefined> => {
     if (!vscode.workspace.isTrusted) {
-      throw new Error('Sending a request definition needs a trusted workspace: its file decides where the request and the API Key go. Trust the workspace first (Manage Workspace Trust).');
+      throw new Error(
+        'Sending a request definition needs a trusted workspace: its file decides where the request and the API Key go. Trust the workspace first (Manage Workspace Trust).',
+      );
     }
     const apiKey = await resolveApiKey(loaded.definition, secrets);
     const built = buildRequest(loaded.definition, args, apiKey);
@@ -108,10 +147,17 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
       interactive,
       execute: async (signal) => {
         try {
-          const answer = await send(built, { timeoutMs: requestTimeoutMs(), signal, network: networkSettings(new URL(built.url).origin) });
+          const answer = await send(built, {
+            timeoutMs: requestTimeoutMs(),
+            signal,
+            network: networkSettings(new URL(built.url).origin),
+          });
           const shown = maskSecret({ ...answer, request: preview(built, apiKey) } as JsonObject, apiKey);
           const ok = answer.status >= 200 && answer.status < 300;
-          return { outcome: { kind: ok ? 'ok' : 'failed-status', response: shown }, response: answer as unknown as JsonObject };
+          return {
+            outcome: { kind: ok ? 'ok' : 'failed-status', response: shown },
+            response: answer as unknown as JsonObject,
+          };
         } catch (error) {
           if (signal.aborted) return { outcome: { kind: 'cancelled' }, error };
           return { outcome: { kind: 'error', message: maskSecret(messageOf(error), apiKey) }, error };
@@ -165,12 +211,18 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
       if (!name) return undefined;
       const folder = vscode.workspace.workspaceFolders?.[0];
       if (!folder) {
-        const document = await vscode.workspace.openTextDocument({ language: 'convai-apirequest', content: definitionTemplate() });
+        const document = await vscode.workspace.openTextDocument({
+          language: 'convai-apirequest',
+          content: definitionTemplate(),
+        });
         await vscode.window.showTextDocument(document);
         return document.uri;
       }
       const uri = vscode.Uri.joinPath(folder.uri, withSuffix(name, DEFINITION_SUFFIX));
-      const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
+      const exists = await vscode.workspace.fs.stat(uri).then(
+        () => true,
+        () => false,
+      );
       if (exists) throw new Error(`${vscode.workspace.asRelativePath(uri)} exists already; choose another name.`);
       await vscode.workspace.fs.writeFile(uri, Buffer.from(definitionTemplate(), 'utf8'));
       await vscode.window.showTextDocument(uri);
@@ -183,13 +235,21 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
         const name = await vscode.window.showInputBox({
           title: 'Store Request Secret',
           prompt: 'Name, used in a definition as "api_key": "${secret:NAME}"',
-          validateInput: (value) => (SECRET_NAME.test(value) ? undefined : 'Start with a letter or "_"; then letters, digits, ".", "_", "-".'),
+          validateInput: (value) =>
+            SECRET_NAME.test(value) ? undefined : 'Start with a letter or "_"; then letters, digits, ".", "_", "-".',
         });
         if (!name) return undefined;
-        const value = await vscode.window.showInputBox({ title: `Secret "${secretName(name)}"`, password: true, ignoreFocusOut: true, prompt: 'Kept in VS Code\'s secret storage, never in files or settings.' });
+        const value = await vscode.window.showInputBox({
+          title: `Secret "${secretName(name)}"`,
+          password: true,
+          ignoreFocusOut: true,
+          prompt: "Kept in VS Code's secret storage, never in files or settings.",
+        });
         if (value === undefined || value === '') return undefined;
         await storeSecret(secrets, name, value);
-        void vscode.window.showInformationMessage(`Secret "${name}" stored. Use it as "api_key": "\${secret:${name}}".`);
+        void vscode.window.showInformationMessage(
+          `Secret "${name}" stored. Use it as "api_key": "\${secret:${name}}".`,
+        );
         return undefined;
       },
     }),
@@ -197,17 +257,23 @@ export function registerRequestCommands(log: Log, secrets: vscode.SecretStorage,
 }
 
 function secretName(name: unknown): string {
-  if (typeof name !== 'string' || !SECRET_NAME.test(name)) throw new Error(`name must start with a letter or "_" and hold only letters, digits, ".", "_" and "-" (got ${JSON.stringify(name)}).`);
+  if (typeof name !== 'string' || !SECRET_NAME.test(name))
+    throw new Error(
+      `name must start with a letter or "_" and hold only letters, digits, ".", "_" and "-" (got ${JSON.stringify(name)}).`,
+    );
   return name;
 }
 
 /** Stores a request secret in VS Code's secret storage, never anywhere else. */
 async function storeSecret(secrets: vscode.SecretStorage, name: string, value: unknown): Promise<undefined> {
-  if (typeof value !== 'string' || value === '') throw new Error(`value must be the secret "${name}" as a non-empty string.`);
+  if (typeof value !== 'string' || value === '')
+    throw new Error(`value must be the secret "${name}" as a non-empty string.`);
   try {
     await secrets.store(SECRET_PREFIX + name, value);
   } catch (error) {
-    throw new Error(`The secret "${name}" could not be stored in the system keychain (${messageOf(error)}); it is never kept in plain text instead.`);
+    throw new Error(
+      `The secret "${name}" could not be stored in the system keychain (${messageOf(error)}); it is never kept in plain text instead.`,
+    );
   }
   return undefined;
 }

@@ -30,7 +30,12 @@ export async function loadFromUri(uri: vscode.Uri): Promise<LoadedDefinition> {
   const name = uri.path.split('/').pop() ?? uri.toString();
   if (!definition) {
     const errors = problems.filter((p) => p.severity === 'error');
-    throw new Error(`${name} has ${plural(errors.length, 'problem')}: ${errors.slice(0, 3).map((p) => p.message).join('; ')}. Fix them (they are marked in the editor) and try again.`);
+    throw new Error(
+      `${name} has ${plural(errors.length, 'problem')}: ${errors
+        .slice(0, 3)
+        .map((p) => p.message)
+        .join('; ')}. Fix them (they are marked in the editor) and try again.`,
+    );
   }
   return { definition, label: labelOf(definition, name), resource: uri.toString() };
 }
@@ -43,7 +48,10 @@ export function loadFromObject(value: unknown): LoadedDefinition {
 }
 
 /** The API Key a definition names: a literal, an environment variable, or a secret in SecretStorage. */
-export async function resolveApiKey(definition: RequestDefinition, secrets: vscode.SecretStorage): Promise<string | undefined> {
+export async function resolveApiKey(
+  definition: RequestDefinition,
+  secrets: vscode.SecretStorage,
+): Promise<string | undefined> {
   const ref = parseApiKey(definition.api_key);
   switch (ref.kind) {
     case 'none':
@@ -52,12 +60,16 @@ export async function resolveApiKey(definition: RequestDefinition, secrets: vsco
       return ref.value;
     case 'env': {
       const value = process.env[ref.name];
-      if (value === undefined) throw new Error(`api_key names the environment variable ${ref.name}, which is not set for VS Code.`);
+      if (value === undefined)
+        throw new Error(`api_key names the environment variable ${ref.name}, which is not set for VS Code.`);
       return value;
     }
     case 'secret': {
       const value = await secrets.get(SECRET_PREFIX + ref.name);
-      if (value === undefined) throw new Error(`api_key names the secret "${ref.name}", which is not stored yet: run "ConvAI: Store Request Secret".`);
+      if (value === undefined)
+        throw new Error(
+          `api_key names the secret "${ref.name}", which is not stored yet: run "ConvAI: Store Request Secret".`,
+        );
       return value;
     }
   }

@@ -13,12 +13,22 @@ function diagnostics(): vscode.Disposable[] {
   const update = (document: vscode.TextDocument): void => {
     if (document.languageId !== LANGUAGE) return;
     const { problems } = parseDefinition(document.getText());
-    collection.set(document.uri, problems.map((problem) => {
-      const range = new vscode.Range(document.positionAt(problem.offset), document.positionAt(problem.offset + Math.max(problem.length, 1)));
-      const diagnostic = new vscode.Diagnostic(range, problem.message, problem.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
-      diagnostic.source = 'ConvAI';
-      return diagnostic;
-    }));
+    collection.set(
+      document.uri,
+      problems.map((problem) => {
+        const range = new vscode.Range(
+          document.positionAt(problem.offset),
+          document.positionAt(problem.offset + Math.max(problem.length, 1)),
+        );
+        const diagnostic = new vscode.Diagnostic(
+          range,
+          problem.message,
+          problem.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+        );
+        diagnostic.source = 'ConvAI';
+        return diagnostic;
+      }),
+    );
   };
   // After activation, not during it: checking compiles the definition schema.
   const initial = setTimeout(() => vscode.workspace.textDocuments.forEach(update), 0);
@@ -49,7 +59,10 @@ class PlaceholderCompletions implements vscode.CompletionItemProvider {
     const closed = text.slice(document.offsetAt(position)).startsWith('}}');
     const names = [...parameterNames(text), 'api_key'];
     return [...new Set(names)].map((name) => {
-      const item = new vscode.CompletionItem(name, name === 'api_key' ? vscode.CompletionItemKind.Constant : vscode.CompletionItemKind.Variable);
+      const item = new vscode.CompletionItem(
+        name,
+        name === 'api_key' ? vscode.CompletionItemKind.Constant : vscode.CompletionItemKind.Variable,
+      );
       item.detail = name === 'api_key' ? 'the API Key (in headers)' : 'function parameter';
       item.insertText = closed ? name : `${name}}}`;
       item.range = range;
@@ -62,8 +75,16 @@ class RequestLenses implements vscode.CodeLensProvider {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const top = new vscode.Range(0, 0, 0, 0);
     return [
-      new vscode.CodeLens(top, { title: '$(eye) Preview Request', command: COMMANDS.previewRequest, arguments: [document.uri] }),
-      new vscode.CodeLens(top, { title: '$(send) Send Request', command: COMMANDS.sendRequest, arguments: [document.uri] }),
+      new vscode.CodeLens(top, {
+        title: '$(eye) Preview Request',
+        command: COMMANDS.previewRequest,
+        arguments: [document.uri],
+      }),
+      new vscode.CodeLens(top, {
+        title: '$(send) Send Request',
+        command: COMMANDS.sendRequest,
+        arguments: [document.uri],
+      }),
     ];
   }
 }

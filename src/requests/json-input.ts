@@ -3,7 +3,11 @@ import { parseJsonObject, type JsonObject } from '../core/json';
 import { messageOf } from '../core/text';
 
 /** A small JSON input, validated as an object while typing; empty means none. */
-export async function askJsonObject(title: string, field: string, initial: JsonObject): Promise<JsonObject | undefined | null> {
+export async function askJsonObject(
+  title: string,
+  field: string,
+  initial: JsonObject,
+): Promise<JsonObject | undefined | null> {
   const text = await vscode.window.showInputBox({
     title,
     prompt: `${field} as a JSON object (optional; leave empty for none)`,

@@ -18,7 +18,10 @@ function isJson(contentType: string): boolean {
  * Sends a built request through the same proxy and CA rules as the service's
  * requests; one deadline covers the whole exchange, and the caller can cancel.
  */
-export async function send(built: BuiltRequest, options: { timeoutMs: number; signal?: AbortSignal; network: NetworkSettings }): Promise<SentResponse> {
+export async function send(
+  built: BuiltRequest,
+  options: { timeoutMs: number; signal?: AbortSignal; network: NetworkSettings },
+): Promise<SentResponse> {
   const url = new URL(built.url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new Error(`url must be http or https to be sent (got ${url.protocol}).`);
@@ -26,12 +29,21 @@ export async function send(built: BuiltRequest, options: { timeoutMs: number; si
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const contentType = Object.entries(built.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
-  const body = built.body === undefined ? undefined : isJson(contentType) || contentType === '' ? JSON.stringify(built.body) : String(built.body);
+  const body =
+    built.body === undefined
+      ? undefined
+      : isJson(contentType) || contentType === ''
+        ? JSON.stringify(built.body)
+        : String(built.body);
   const dispatcher = createDispatcher(options.network, url);
   try {
     return await exchange(built, url, body, signal, dispatcher);
   } catch (error) {
-    if (deadline.aborted) throw new Error(`${built.method} ${url.origin}${url.pathname} got no complete answer within ${Math.round(options.timeoutMs / 1000)} s.`, { cause: error });
+    if (deadline.aborted)
+      throw new Error(
+        `${built.method} ${url.origin}${url.pathname} got no complete answer within ${Math.round(options.timeoutMs / 1000)} s.`,
+        { cause: error },
+      );
     if (options.signal?.aborted) throw new Error('The request was cancelled.', { cause: error });
     const cause = messageOf(error);
     throw new Error(`${built.method} ${url.origin}${url.pathname} failed: ${cause}.`, { cause: error });
@@ -40,8 +52,20 @@ export async function send(built: BuiltRequest, options: { timeoutMs: number; si
   }
 }
 
-async function exchange(built: BuiltRequest, url: URL, body: string | undefined, signal: AbortSignal, dispatcher: Dispatcher): Promise<SentResponse> {
-  const response = await http().request(url, { method: built.method as Dispatcher.HttpMethod, headers: built.headers, body, signal, dispatcher });
+async function exchange(
+  built: BuiltRequest,
+  url: URL,
+  body: string | undefined,
+  signal: AbortSignal,
+  dispatcher: Dispatcher,
+): Promise<SentResponse> {
+  const response = await http().request(url, {
+    method: built.method as Dispatcher.HttpMethod,
+    headers: built.headers,
+    body,
+    signal,
+    dispatcher,
+  });
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;

@@ -11,7 +11,7 @@ export const VS_CODE_ADVICE: Advice = {
   token: 'set the connection\'s token with "ConvAI: Set Token"',
   access: 'use a token with access to it',
   refresh: 'refresh the view',
-  baseUrl: 'the connection\'s baseUrl',
+  baseUrl: "the connection's baseUrl",
   timeout: 'convai.requestTimeoutSeconds',
   caCertificates: `add its PEM file to the ${CA_SETTING} setting`,
   proxy: 'set http.proxy if this network needs a proxy',

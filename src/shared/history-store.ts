@@ -28,7 +28,9 @@ export class HistoryStore {
   /** The run a command's `{ resource, runId }` (or the panel's reference to a run) names. */
   named(arg: unknown): RunRecord | undefined {
     const ref = arg as { resource?: unknown; runId?: unknown } | undefined;
-    return typeof ref?.resource === 'string' && typeof ref.runId === 'string' ? this.find(ref.resource, ref.runId) : undefined;
+    return typeof ref?.resource === 'string' && typeof ref.runId === 'string'
+      ? this.find(ref.resource, ref.runId)
+      : undefined;
   }
 
   /** The newest run of all, for bringing the panel back when it did not say what it showed. */

@@ -1,7 +1,17 @@
 import * as vscode from 'vscode';
 import { kindOfSegment } from '../core/resources';
 import type { ResourceKind } from '../core/resource-kind';
-import { isFile, isPart, parseResourcePath, SCHEME, toResourcePath, wholeOf, type FileLocation, type ResourceLocation, type WholeLocation } from '../core/uri';
+import {
+  isFile,
+  isPart,
+  parseResourcePath,
+  SCHEME,
+  toResourcePath,
+  wholeOf,
+  type FileLocation,
+  type ResourceLocation,
+  type WholeLocation,
+} from '../core/uri';
 
 export function parseUri(uri: vscode.Uri): ResourceLocation | undefined {
   return uri.scheme === SCHEME ? parseResourcePath(uri.authority, uri.path) : undefined;
@@ -14,7 +24,9 @@ export function toUri(location: ResourceLocation): vscode.Uri {
 export function requireLocation(uri: vscode.Uri): ResourceLocation {
   const location = parseUri(uri);
   if (!location) {
-    throw vscode.FileSystemError.FileNotFound(`${uri.toString()} is not a ConvAI resource: expected convai://<connection>/tenants/<tenantId>/<kind>/<id>.json.`);
+    throw vscode.FileSystemError.FileNotFound(
+      `${uri.toString()} is not a ConvAI resource: expected convai://<connection>/tenants/<tenantId>/<kind>/<id>.json.`,
+    );
   }
   return location;
 }
@@ -27,7 +39,6 @@ export function kindOf(location: FileLocation): ResourceKind {
 export function target(location: FileLocation): { id: number; tenantId?: number } {
   return location.type === 'tenant' ? { id: location.tenantId } : { id: location.id, tenantId: location.tenantId };
 }
-
 
 export interface FileTarget {
   uri: vscode.Uri;
@@ -42,15 +53,21 @@ export function fileTarget(arg: unknown, fallbackToActiveEditor: boolean): FileT
   let uri: vscode.Uri | undefined;
   if (arg instanceof vscode.Uri) uri = arg;
   else if (typeof arg === 'string') uri = vscode.Uri.parse(arg);
-  else if (typeof arg === 'object' && arg !== null && 'location' in arg && (arg as { type?: unknown }).type === 'part') {
+  else if (
+    typeof arg === 'object' &&
+    arg !== null &&
+    'location' in arg &&
+    (arg as { type?: unknown }).type === 'part'
+  ) {
     uri = toUri((arg as { location: FileLocation }).location);
   } else if (typeof arg === 'object' && arg !== null && 'connectionName' in arg && 'tenantId' in arg) {
     const node = arg as { type?: unknown; connectionName: string; tenantId: number; segment?: string; id?: number };
-    const location: ResourceLocation | undefined = node.type === 'tenant'
-      ? { type: 'tenant', connection: node.connectionName, tenantId: node.tenantId }
-      : node.type === 'resource' && typeof node.id === 'number'
-        ? parseResourcePath(node.connectionName, `/tenants/${node.tenantId}/${node.segment ?? ''}/${node.id}.json`)
-        : undefined;
+    const location: ResourceLocation | undefined =
+      node.type === 'tenant'
+        ? { type: 'tenant', connection: node.connectionName, tenantId: node.tenantId }
+        : node.type === 'resource' && typeof node.id === 'number'
+          ? parseResourcePath(node.connectionName, `/tenants/${node.tenantId}/${node.segment ?? ''}/${node.id}.json`)
+          : undefined;
     uri = location && toUri(location);
   } else if (arg === undefined && fallbackToActiveEditor) uri = vscode.window.activeTextEditor?.document.uri;
   const location = uri && parseUri(uri);

@@ -17,7 +17,6 @@ import { LIMITS } from '../core/limits';
 /** Computes the text of a document nothing was stored for. */
 export type ReadText = (uri: vscode.Uri) => string | Promise<string>;
 
-
 function isOpen(key: string): boolean {
   return vscode.workspace.textDocuments.some((document) => document.uri.toString() === key);
 }
@@ -28,7 +27,10 @@ export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vs
   readonly onDidChange = this.changed.event;
   private readonly registration: vscode.Disposable;
 
-  constructor(readonly scheme: string, private readonly read?: ReadText) {
+  constructor(
+    readonly scheme: string,
+    private readonly read?: ReadText,
+  ) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(scheme, this);
   }
 

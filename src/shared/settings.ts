@@ -110,7 +110,10 @@ export function testTarget(): { connection?: string; tenantId?: number } {
   const value = vscode.workspace.getConfiguration(SECTION).get<unknown>('testTarget');
   if (typeof value !== 'object' || value === null) return {};
   const { connection, tenantId } = value as Record<string, unknown>;
-  return { connection: typeof connection === 'string' ? connection : undefined, tenantId: typeof tenantId === 'number' ? tenantId : undefined };
+  return {
+    connection: typeof connection === 'string' ? connection : undefined,
+    tenantId: typeof tenantId === 'number' ? tenantId : undefined,
+  };
 }
 
 export function uploadOnAutoSave(): boolean {
@@ -118,12 +121,24 @@ export function uploadOnAutoSave(): boolean {
 }
 
 /** The settings a connection's network route is made of; a client is rebuilt when one changes. */
-export const NETWORK_SETTINGS = ['http.proxy', 'http.noProxy', 'http.proxyStrictSSL', 'http.proxySupport', CA_SETTING] as const;
+export const NETWORK_SETTINGS = [
+  'http.proxy',
+  'http.noProxy',
+  'http.proxyStrictSSL',
+  'http.proxySupport',
+  CA_SETTING,
+] as const;
 
 /** The raw values of NETWORK_SETTINGS, to tell whether a client's route is out of date. */
 export function networkSettingsKey(): string {
   const http = vscode.workspace.getConfiguration('http');
-  return JSON.stringify([http.get('proxy'), http.get('noProxy'), http.get('proxyStrictSSL'), http.get('proxySupport'), caPaths()]);
+  return JSON.stringify([
+    http.get('proxy'),
+    http.get('noProxy'),
+    http.get('proxyStrictSSL'),
+    http.get('proxySupport'),
+    caPaths(),
+  ]);
 }
 
 /**

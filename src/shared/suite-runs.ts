@@ -22,7 +22,11 @@ export class SuiteRuns implements vscode.Disposable {
 
   record(suite: string, run: SuiteRecord): void {
     const before = this.bySuite.get(suite);
-    const sameTarget = before && before.connection === run.connection && before.target.tenantId === run.target.tenantId && before.target.id === run.target.id;
+    const sameTarget =
+      before &&
+      before.connection === run.connection &&
+      before.target.tenantId === run.target.tenantId &&
+      before.target.id === run.target.id;
     const cases = new Map((sameTarget ? before.result.cases : []).map((c) => [c.name, c]));
     for (const testCase of run.result.cases) cases.set(testCase.name, testCase);
     this.bySuite.set(suite, { ...run, result: { cases: [...cases.values()] } });

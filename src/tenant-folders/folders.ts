@@ -10,7 +10,9 @@ export function connectionOf(connections: Connections, manifest: Manifest): stri
   if (byName) return byName.name;
   const byUrl = connections.list().find((c) => sameBaseUrl(c.baseUrl, manifest.baseUrl));
   if (byUrl) return byUrl.name;
-  throw new Error(`The folder was pulled from ${manifest.baseUrl} through the connection "${manifest.connection}", which this VS Code does not have: add it with "ConvAI: Add Connection".`);
+  throw new Error(
+    `The folder was pulled from ${manifest.baseUrl} through the connection "${manifest.connection}", which this VS Code does not have: add it with "ConvAI: Add Connection".`,
+  );
 }
 
 /** A folder's connection (connectionOf) with its client. */

@@ -44,7 +44,10 @@ export async function plannedFolder(
   const plan =
     savedPlan === undefined
       ? await planPush(client, new DiskFolder(folder), { signal })
-      : await verifySavedPlan(client, new DiskFolder(folder), await readSavedPlan(savedPlan), { file: savedPlan, signal });
+      : await verifySavedPlan(client, new DiskFolder(folder), await readSavedPlan(savedPlan), {
+          file: savedPlan,
+          signal,
+        });
   return { folder, connection, plan };
 }
 
@@ -83,7 +86,8 @@ export function planCommand(
     },
     programmatic: async (args) => {
       // Where it goes is checked before the plan's requests.
-      const target = args.out === undefined ? undefined : checkedPlanPath(String(await pulledFolder(args.folder)), args.out);
+      const target =
+        args.out === undefined ? undefined : checkedPlanPath(String(await pulledFolder(args.folder)), args.out);
       const planned = await plannedFolder(services, args.folder);
       if (!planned) return undefined;
       services.events.planned(planned.folder, planned.plan);

@@ -46,9 +46,13 @@ export class PlanView implements vscode.Disposable {
   isShowing(folder: string): boolean {
     const uri = this.uriOf(folder);
     const title = path.basename(uri.path);
-    return vscode.window.tabGroups.all.some((group) => group.tabs.some(({ input, label }) => (input instanceof vscode.TabInputText
-      ? input.uri.toString() === uri.toString()
-      : input instanceof vscode.TabInputWebview && label.endsWith(title) && this.titles.get(title) === folder)));
+    return vscode.window.tabGroups.all.some((group) =>
+      group.tabs.some(({ input, label }) =>
+        input instanceof vscode.TabInputText
+          ? input.uri.toString() === uri.toString()
+          : input instanceof vscode.TabInputWebview && label.endsWith(title) && this.titles.get(title) === folder,
+      ),
+    );
   }
 
   /** Resolves once the tab of the plan of `folder` shows, so that a Plan Push right after finds it. */

@@ -44,7 +44,9 @@ async function pullInto(
   try {
     const result = await pullTenant(connections.client(connection.name), new DiskFolder(folder), source, run);
     const folderLog = log.for('tenant-folders');
-    folderLog.info(`Pulled tenant ${target.tenantId} of ${connection.name} into ${folder}: ${result.resources} resources.`);
+    folderLog.info(
+      `Pulled tenant ${target.tenantId} of ${connection.name} into ${folder}: ${result.resources} resources.`,
+    );
     for (const note of result.notes) folderLog.info(note);
     for (const duplicate of result.duplicates) folderLog.warn(duplicate);
     return result;
@@ -54,7 +56,11 @@ async function pullInto(
 }
 
 /** A pull a user started: with progress and Cancel, and the outcome said. */
-async function pullShown(services: FolderCommandServices, target: PullTarget, folder: string): Promise<Pulled | undefined> {
+async function pullShown(
+  services: FolderCommandServices,
+  target: PullTarget,
+  folder: string,
+): Promise<Pulled | undefined> {
   let written = 0;
   const stop = new AbortController();
   let result: PullResult;
@@ -84,7 +90,9 @@ async function pullShown(services: FolderCommandServices, target: PullTarget, fo
   if (result.duplicates.length > 0)
     void vscode.window.showWarningMessage(`Pulled, but names repeat: ${result.duplicates.map(plainText).join(' ')}`);
   const kept =
-    result.keptLocalChanges.length > 0 ? ` Kept your changes in ${result.keptLocalChanges.map(plainText).join(', ')}.` : '';
+    result.keptLocalChanges.length > 0
+      ? ` Kept your changes in ${result.keptLocalChanges.map(plainText).join(', ')}.`
+      : '';
   const inWorkspace = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(folder)) !== undefined;
   const choice = await vscode.window.showInformationMessage(
     `${plain`Pulled ${result.resources} resources of ${target.name} into ${folder}.`}${kept}`,
@@ -167,7 +175,9 @@ async function pickFolder(name: string): Promise<string | undefined> {
     );
     if (choice !== fix) return undefined;
     if ((await folderState(inside)) === 'other')
-      throw new Error(plain`${inside.fsPath} holds other files too: choose an empty folder, or one pulled into before.`);
+      throw new Error(
+        plain`${inside.fsPath} holds other files too: choose an empty folder, or one pulled into before.`,
+      );
     folder = inside;
   }
   await vscode.workspace.fs.createDirectory(folder);

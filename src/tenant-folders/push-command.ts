@@ -35,7 +35,11 @@ interface PushRun {
 }
 
 /** The plan to push: planned (or a saved plan checked), its notes logged, refused on a read-only connection. */
-async function planToPush(services: FolderCommandServices, folderArg: unknown, run: PushRun): Promise<PlannedFolder | undefined> {
+async function planToPush(
+  services: FolderCommandServices,
+  folderArg: unknown,
+  run: PushRun,
+): Promise<PlannedFolder | undefined> {
   const planned = await plannedFolder(services, folderArg, run);
   if (!planned) return undefined;
   services.events.planned(planned.folder, planned.plan);
@@ -69,10 +73,15 @@ async function pushPlanned(services: FolderCommandServices, planned: PlannedFold
     await services.changes.report(pushed(connection, plan.manifest.tenantId, plan.changes));
   }
   const tenant = plan.manifest.tenantId;
-  services.log.for('tenant-folders').info(`Pushed ${result.applied.length} change(s) from ${folder} to tenant ${tenant} on ${connection}.`);
+  services.log
+    .for('tenant-folders')
+    .info(`Pushed ${result.applied.length} change(s) from ${folder} to tenant ${tenant} on ${connection}.`);
   if (result.notTaken.length > 0) {
     const missed = result.notTaken
-      .map((m) => `${m.file}: ${m.field} (sent ${JSON.stringify(m.sent)}, the service holds ${JSON.stringify(m.holds ?? null)})`)
+      .map(
+        (m) =>
+          `${m.file}: ${m.field} (sent ${JSON.stringify(m.sent)}, the service holds ${JSON.stringify(m.holds ?? null)})`,
+      )
       .join('; ');
     throw new Error(
       `The service did not take every field as sent, so the push stopped there: ${missed}. The folder keeps your values of those fields, so the next plan shows them again.`,
@@ -83,7 +92,8 @@ async function pushPlanned(services: FolderCommandServices, planned: PlannedFold
 
 function confirmation(plan: Plan): string {
   const lines = plan.changes.map(
-    (c) => plain`• ${c.action} ${c.segment} "${c.name}"` + (c.fields.length > 0 ? plain` (${c.fields.join(', ')})` : ''),
+    (c) =>
+      plain`• ${c.action} ${c.segment} "${c.name}"` + (c.fields.length > 0 ? plain` (${c.fields.join(', ')})` : ''),
   );
   const deletes = plan.changes.filter((c) => c.action === 'delete').length;
   const warning = `\n\n${deletes} resource${deletes > 1 ? 's are' : ' is'} deleted on the service; that cannot be undone.`;
@@ -95,12 +105,17 @@ function offerPullAgain(services: FolderCommandServices, folder: string, refusal
   services.log.for('tenant-folders').warn(refusal.message);
   void vscode.window.showErrorMessage(plainText(refusal.message), PULL_AGAIN, SHOW_LOG).then(async (choice) => {
     if (choice === SHOW_LOG) services.log.show();
-    if (choice === PULL_AGAIN) await pullAgain(services, folder).catch((error: unknown) => showFailure(services.log, error));
+    if (choice === PULL_AGAIN)
+      await pullAgain(services, folder).catch((error: unknown) => showFailure(services.log, error));
   });
 }
 
 /** A push a user started: the plan confirmed, progress with Cancel, the outcome said. */
-async function pushShown(services: FolderCommandServices, folderArg: unknown, savedPlan?: string): Promise<Pushed | undefined> {
+async function pushShown(
+  services: FolderCommandServices,
+  folderArg: unknown,
+  savedPlan?: string,
+): Promise<Pushed | undefined> {
   const title = savedPlan ? 'Checking the saved plan…' : 'Planning the push…';
   const planned = await cancellable(title, (signal) => planToPush(services, folderArg, { signal, savedPlan }));
   if (!planned) return undefined;

@@ -13,8 +13,18 @@ import { registerSourceControl } from './scm/register';
  * plan and push are the core's; this is their glue.
  */
 export function register(
-  context: vscode.ExtensionContext, { log, connections, changes, listings }: { log: Log; connections: Connections; changes: Changes; listings: ListingCache },
+  context: vscode.ExtensionContext,
+  {
+    log,
+    connections,
+    changes,
+    listings,
+  }: { log: Log; connections: Connections; changes: Changes; listings: ListingCache },
 ): void {
   const events = new FolderEvents();
-  context.subscriptions.push(...registerTenantFolderCommands(log, connections, changes, listings, events), ...registerSourceControl(log, connections, listings, changes, events), events);
+  context.subscriptions.push(
+    ...registerTenantFolderCommands(log, connections, changes, listings, events),
+    ...registerSourceControl(log, connections, listings, changes, events),
+    events,
+  );
 }

@@ -6,7 +6,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Plan } from '../core/tenant/plan';
-import { formatSavedPlan, parseSavedPlan, savedPlanPlaceProblem, savePlan, type SavedPlan } from '../core/tenant/saved-plan';
+import {
+  formatSavedPlan,
+  parseSavedPlan,
+  savedPlanPlaceProblem,
+  savePlan,
+  type SavedPlan,
+} from '../core/tenant/saved-plan';
 import { DiskFolder } from '../core/tenant/disk-folder';
 
 const FILTERS = { 'Saved plan': ['json'] };
@@ -24,18 +30,24 @@ export async function pickPlanTarget(folder: string): Promise<string | undefined
   const picked = await vscode.window.showSaveDialog({
     title: `Save the plan of ${path.basename(folder)} (outside the folder, or as a dotfile in it)`,
     defaultUri: vscode.Uri.file(path.join(path.dirname(folder), `${path.basename(folder)}.plan.json`)),
-    filters: FILTERS, saveLabel: 'Save Plan',
+    filters: FILTERS,
+    saveLabel: 'Save Plan',
   });
   return picked && checkedPlanPath(folder, picked.fsPath);
 }
 
 /** The saved plan the user pushes into `folder`. */
 export async function pickSavedPlan(folder: string): Promise<string | undefined> {
-  const [picked] = await vscode.window.showOpenDialog({
-    title: `Push a saved plan to the tenant of ${path.basename(folder)}`,
-    defaultUri: vscode.Uri.file(path.dirname(folder)), canSelectFiles: true, canSelectFolders: false, canSelectMany: false,
-    filters: FILTERS, openLabel: 'Push Plan',
-  }) ?? [];
+  const [picked] =
+    (await vscode.window.showOpenDialog({
+      title: `Push a saved plan to the tenant of ${path.basename(folder)}`,
+      defaultUri: vscode.Uri.file(path.dirname(folder)),
+      canSelectFiles: true,
+      canSelectFolders: false,
+      canSelectMany: false,
+      filters: FILTERS,
+      openLabel: 'Push Plan',
+    })) ?? [];
   return picked?.fsPath;
 }
 
@@ -45,6 +57,7 @@ export async function writeSavedPlan(plan: Plan, folder: string, out: string): P
 }
 
 export async function readSavedPlan(file: unknown): Promise<SavedPlan> {
-  if (typeof file !== 'string' || !path.isAbsolute(file)) throw new Error('plan must be the absolute path of a saved plan.');
+  if (typeof file !== 'string' || !path.isAbsolute(file))
+    throw new Error('plan must be the absolute path of a saved plan.');
   return parseSavedPlan(await readFile(file, 'utf8'), file);
 }

@@ -9,19 +9,32 @@ import { isNode, TenantNode } from './nodes';
 import type { ResourceTreeProvider } from './provider';
 
 function tenantFolderUri(node: TenantNode): vscode.Uri {
-  return vscode.Uri.parse(toResourceUriString({ type: 'tenantFolder', connection: node.connectionName, tenantId: node.tenantId }));
+  return vscode.Uri.parse(
+    toResourceUriString({ type: 'tenantFolder', connection: node.connectionName, tenantId: node.tenantId }),
+  );
 }
 
-export function registerTreeCommands(log: Log, tree: ResourceTreeProvider, connections: Connections, listings: ListingCache): vscode.Disposable[] {
+export function registerTreeCommands(
+  log: Log,
+  tree: ResourceTreeProvider,
+  connections: Connections,
+  listings: ListingCache,
+): vscode.Disposable[] {
   return [
     registerCommand(log, COMMANDS.refresh, (arg) => tree.refresh(isNode(arg) ? arg : undefined)),
     registerCommand(log, COMMANDS.goToResource, (arg) => goToResource(connections, listings, arg)),
     registerCommand(log, COMMANDS.openTenant, async (arg) => {
       if (!(arg instanceof TenantNode)) throw new Error('Choose a tenant in the ConvAI view to open its document.');
-      await vscode.commands.executeCommand('vscode.open', vscode.Uri.parse(toResourceUriString({ type: 'tenant', connection: arg.connectionName, tenantId: arg.tenantId })));
+      await vscode.commands.executeCommand(
+        'vscode.open',
+        vscode.Uri.parse(
+          toResourceUriString({ type: 'tenant', connection: arg.connectionName, tenantId: arg.tenantId }),
+        ),
+      );
     }),
     registerCommand(log, COMMANDS.openTenantInExplorer, (arg) => {
-      if (!(arg instanceof TenantNode)) throw new Error('Choose a tenant in the ConvAI view to open it in the Explorer.');
+      if (!(arg instanceof TenantNode))
+        throw new Error('Choose a tenant in the ConvAI view to open it in the Explorer.');
       const uri = tenantFolderUri(arg);
       const folders = vscode.workspace.workspaceFolders ?? [];
       if (folders.some((f) => f.uri.toString() === uri.toString())) return;

@@ -25,7 +25,10 @@ const CHOICES: Readonly<Record<string, ReadonlyArray<{ label: string; value: str
   intent_type: Object.entries(ENUMS.intentType).map(([value, label]) => ({ label, value: Number(value) })),
   prompt_type: Object.entries(ENUMS.promptType).map(([value, label]) => ({ label, value: Number(value) })),
   type: DATASOURCE_TYPES.map((value) => ({ label: value, value })),
-  package: [{ label: 'standard', value: 'standard' }, { label: 'voice', value: 'voice' }],
+  package: [
+    { label: 'standard', value: 'standard' },
+    { label: 'voice', value: 'voice' },
+  ],
 };
 
 /** What the guided input asks per kind: the required fields, plus the prompt type and the tenant package. */
@@ -43,12 +46,19 @@ function isSegment(value: unknown): value is Segment {
 function validateRequest(arg: Record<string, unknown>): CreateRequest {
   const { connection, tenantId, segment, fields } = arg;
   if (typeof connection !== 'string') throw new Error('connection must be the name of a connection.');
-  if (!isSegment(segment)) throw new Error(`segment must be one of tenants, ${TENANT_SEGMENTS.join(', ')} (got ${JSON.stringify(segment)}).`);
-  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new Error('fields must be an object of the new resource\'s fields.');
+  if (!isSegment(segment))
+    throw new Error(`segment must be one of tenants, ${TENANT_SEGMENTS.join(', ')} (got ${JSON.stringify(segment)}).`);
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+    throw new Error("fields must be an object of the new resource's fields.");
   if (segment !== 'tenants' && (typeof tenantId !== 'number' || !Number.isSafeInteger(tenantId))) {
     throw new Error(`tenantId must be the whole-number id of the tenant that will hold the new ${segment} resource.`);
   }
-  return { connection, segment, tenantId: segment === 'tenants' ? undefined : (tenantId as number), fields: fields as JsonObject };
+  return {
+    connection,
+    segment,
+    tenantId: segment === 'tenants' ? undefined : (tenantId as number),
+    fields: fields as JsonObject,
+  };
 }
 
 async function askFields(kind: ResourceKind, where: string): Promise<JsonObject | undefined> {
@@ -57,7 +67,10 @@ async function askFields(kind: ResourceKind, where: string): Promise<JsonObject 
     const title = `New ${kind.label} in ${where}`;
     const choices = CHOICES[field];
     if (choices) {
-      const choice = await vscode.window.showQuickPick(choices.map((c) => ({ ...c, description: String(c.value) })), { title, placeHolder: field });
+      const choice = await vscode.window.showQuickPick(
+        choices.map((c) => ({ ...c, description: String(c.value) })),
+        { title, placeHolder: field },
+      );
       if (!choice) return undefined;
       fields[field] = choice.value;
       continue;
@@ -67,7 +80,11 @@ async function askFields(kind: ResourceKind, where: string): Promise<JsonObject 
       prompt: field === 'email' ? 'E-mail of the tenant admin' : field,
       ignoreFocusOut: true,
       validateInput: (text) =>
-        text.trim() === '' ? `${field} is required.` : field === 'email' && !/^[^@\s]+@[^@\s]+$/.test(text) ? 'Enter an e-mail address.' : undefined,
+        text.trim() === ''
+          ? `${field} is required.`
+          : field === 'email' && !/^[^@\s]+@[^@\s]+$/.test(text)
+            ? 'Enter an e-mail address.'
+            : undefined,
     });
     if (value === undefined) return undefined;
     fields[field] = value.trim();
@@ -80,13 +97,27 @@ async function pick<T extends vscode.QuickPickItem>(items: T[], placeHolder: str
 }
 
 /** Where a "New…" from a node or the palette creates: asks for what the node does not say. */
-async function askTarget(arg: unknown, connections: Connections, listings: ListingCache): Promise<Omit<CreateRequest, 'fields'> | undefined> {
-  if (arg instanceof KindNode || arg instanceof GroupNode) return { connection: arg.connectionName, tenantId: arg.tenantId, segment: arg.segment };
+async function askTarget(
+  arg: unknown,
+  connections: Connections,
+  listings: ListingCache,
+): Promise<Omit<CreateRequest, 'fields'> | undefined> {
+  if (arg instanceof KindNode || arg instanceof GroupNode)
+    return { connection: arg.connectionName, tenantId: arg.tenantId, segment: arg.segment };
   if (arg instanceof ConnectionNode) return { connection: arg.connectionName, segment: 'tenants' };
-  const connection = arg instanceof TenantNode ? arg.connectionName : await pickConnection(connections, { placeHolder: 'Connection', writable: true });
+  const connection =
+    arg instanceof TenantNode
+      ? arg.connectionName
+      : await pickConnection(connections, { placeHolder: 'Connection', writable: true });
   if (!connection) return undefined;
-  const kinds = [...(arg instanceof TenantNode ? [] : [kindOfSegment('tenants')]), ...TENANT_SEGMENTS.map((s) => kindOfSegment(s))];
-  const kind = await pick(kinds.map((k) => ({ label: k.label, segment: k.segment })), 'Kind of resource');
+  const kinds = [
+    ...(arg instanceof TenantNode ? [] : [kindOfSegment('tenants')]),
+    ...TENANT_SEGMENTS.map((s) => kindOfSegment(s)),
+  ];
+  const kind = await pick(
+    kinds.map((k) => ({ label: k.label, segment: k.segment })),
+    'Kind of resource',
+  );
   if (!kind) return undefined;
   if (kind.segment === 'tenants') return { connection, segment: 'tenants' };
   if (arg instanceof TenantNode) return { connection, tenantId: arg.tenantId, segment: kind.segment };
@@ -97,7 +128,13 @@ async function askTarget(arg: unknown, connections: Connections, listings: Listi
 function locationOf(request: CreateRequest, id: number): FileLocation {
   return request.segment === 'tenants'
     ? { type: 'tenant', connection: request.connection, tenantId: id }
-    : { type: 'resource', connection: request.connection, tenantId: request.tenantId as number, segment: request.segment as TenantSegment, id };
+    : {
+        type: 'resource',
+        connection: request.connection,
+        tenantId: request.tenantId as number,
+        segment: request.segment as TenantSegment,
+        id,
+      };
 }
 
 async function create(connections: Connections, changes: Changes, request: CreateRequest): Promise<JsonObject> {
@@ -111,22 +148,31 @@ async function create(connections: Connections, changes: Changes, request: Creat
   return created;
 }
 
-export function registerCreateCommand(log: Log, connections: Connections, changes: Changes, listings: ListingCache): vscode.Disposable {
+export function registerCreateCommand(
+  log: Log,
+  connections: Connections,
+  changes: Changes,
+  listings: ListingCache,
+): vscode.Disposable {
   return registerCommand(log, COMMANDS.createResource, {
     programmatic: (args) => create(connections, changes, validateRequest(args)),
     interactive: async (arg) => {
-    const target = await askTarget(arg, connections, listings);
-    if (!target) return undefined;
-    const kind = kindOfSegment(target.segment);
-    const where = target.tenantId === undefined ? target.connection : `tenant ${target.tenantId} on ${target.connection}`;
-    const fields = await askFields(kind, where);
-    if (!fields) return undefined;
-    const request = { ...target, fields };
-    const created = await create(connections, changes, request);
-    if (typeof created.id === 'number') {
-      await vscode.commands.executeCommand('vscode.open', vscode.Uri.parse(toResourceUriString(locationOf(request, created.id))));
-    }
-    return created;
+      const target = await askTarget(arg, connections, listings);
+      if (!target) return undefined;
+      const kind = kindOfSegment(target.segment);
+      const where =
+        target.tenantId === undefined ? target.connection : `tenant ${target.tenantId} on ${target.connection}`;
+      const fields = await askFields(kind, where);
+      if (!fields) return undefined;
+      const request = { ...target, fields };
+      const created = await create(connections, changes, request);
+      if (typeof created.id === 'number') {
+        await vscode.commands.executeCommand(
+          'vscode.open',
+          vscode.Uri.parse(toResourceUriString(locationOf(request, created.id))),
+        );
+      }
+      return created;
     },
   });
 }

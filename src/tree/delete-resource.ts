@@ -28,12 +28,18 @@ import { plural } from '../core/text';
 const DELETE = 'Delete';
 
 /** What the workspace's pulled folders of this tenant (pulled through this connection, by name or base URL) hold of `kinds`. */
-async function pulledResources(connection: { name: string; baseUrl: string }, tenantId: number, kinds: readonly TenantSegment[]): Promise<Array<Partial<Record<TenantSegment, JsonObject[]>>>> {
+async function pulledResources(
+  connection: { name: string; baseUrl: string },
+  tenantId: number,
+  kinds: readonly TenantSegment[],
+): Promise<Array<Partial<Record<TenantSegment, JsonObject[]>>>> {
   const manifests = await vscode.workspace.findFiles(`**/${MANIFEST_FILE}`, '**/node_modules/**');
   const read = await mapWithLimit(manifests, LIMITS.tenantConcurrency.value, async (file) => {
     const io = new DiskFolder(path.dirname(file.fsPath));
     const manifest = await readManifest(io).catch(() => undefined);
-    const ours = manifest?.tenantId === tenantId && (manifest.connection === connection.name || sameBaseUrl(manifest.baseUrl, connection.baseUrl));
+    const ours =
+      manifest?.tenantId === tenantId &&
+      (manifest.connection === connection.name || sameBaseUrl(manifest.baseUrl, connection.baseUrl));
     return ours ? [await pulledObjects(io, manifest, kinds)] : [];
   });
   return read.flat();
@@ -49,24 +55,36 @@ interface Found {
  * referring kind (the cached one, else one request), the details of the tenant's open documents, and the files of
  * its pulled folders in the workspace.
  */
-async function knownReferences({ listings, files }: DeleteServices, connection: { name: string; baseUrl: string }, location: FileLocation): Promise<Known> {
+async function knownReferences(
+  { listings, files }: DeleteServices,
+  connection: { name: string; baseUrl: string },
+  location: FileLocation,
+): Promise<Known> {
   if (location.type !== 'resource') return { references: [], looked: '' };
   const { tenantId } = location;
   const kinds = referringKinds(location.segment);
   if (kinds.length === 0) return { references: [], looked: '' };
-  const listed = await mapWithLimit(kinds, LIMITS.tenantConcurrency.value, async (segment) => [segment, await listings.items({ connection: connection.name, tenantId, segment })] as const);
+  const listed = await mapWithLimit(
+    kinds,
+    LIMITS.tenantConcurrency.value,
+    async (segment) => [segment, await listings.items({ connection: connection.name, tenantId, segment })] as const,
+  );
   const opened = vscode.workspace.textDocuments.flatMap((document): Found[] => {
     const at = parseUri(document.uri);
     const whole = at && isFile(at) ? wholeOf(at) : undefined;
-    const detail = whole?.type === 'resource' && whole.connection === connection.name && whole.tenantId === tenantId ? files.serviceObject(document.uri) : undefined;
+    const detail =
+      whole?.type === 'resource' && whole.connection === connection.name && whole.tenantId === tenantId
+        ? files.serviceObject(document.uri)
+        : undefined;
     return whole?.type === 'resource' && detail ? [{ segment: whole.segment, object: detail }] : [];
   });
   const pulled = await pulledResources(connection, tenantId, kinds);
   const known = mergeKnown([Object.fromEntries(listed), ...pulled, bySegment(opened)]);
   const kindNames = kinds.map((segment) => kindOfSegment(segment).pluralLabel).join(' and ');
-  const looked = `Looked only at what is already known, without reading every resource of the tenant: the listings of its ${kindNames}, `
-    + `${plural(new Set(opened.map((o) => `${o.segment}/${String(o.object.id)}`)).size, 'open document')} and ${plural(pulled.length, 'pulled folder')} of it in the workspace. `
-    + 'A reference held elsewhere (a prompt\'s next_prompt_id that is neither open nor pulled) is not listed.';
+  const looked =
+    `Looked only at what is already known, without reading every resource of the tenant: the listings of its ${kindNames}, ` +
+    `${plural(new Set(opened.map((o) => `${o.segment}/${String(o.object.id)}`)).size, 'open document')} and ${plural(pulled.length, 'pulled folder')} of it in the workspace. ` +
+    "A reference held elsewhere (a prompt's next_prompt_id that is neither open nor pulled) is not listed.";
   return { references: findReferences({ segment: location.segment, id: location.id }, known), looked };
 }
 
@@ -82,17 +100,32 @@ interface Known {
   looked: string;
 }
 
-async function confirm(services: DeleteServices, connection: { name: string; baseUrl: string }, location: FileLocation, name: string): Promise<boolean> {
+async function confirm(
+  services: DeleteServices,
+  connection: { name: string; baseUrl: string },
+  location: FileLocation,
+  name: string,
+): Promise<boolean> {
   const label = describeLocation(location);
   const { references: refs, looked } = await knownReferences(services, connection, location);
-  const lines = refs.map((r) => plain`• ${kindOfSegment(r.segment).label} "${r.name}" (#${r.id}) refers to it through ${r.field}`);
+  const lines = refs.map(
+    (r) => plain`• ${kindOfSegment(r.segment).label} "${r.name}" (#${r.id}) refers to it through ${r.field}`,
+  );
   const detail = [
     location.type === 'tenant' ? 'Every resource of this tenant is deleted with it.' : '',
-    refs.length > 0 ? `${plural(refs.length, 'resource')} of the tenant refer${refs.length > 1 ? '' : 's'} to it:\n${lines.join('\n')}` : '',
+    refs.length > 0
+      ? `${plural(refs.length, 'resource')} of the tenant refer${refs.length > 1 ? '' : 's'} to it:\n${lines.join('\n')}`
+      : '',
     looked,
     'This cannot be undone.',
-  ].filter(Boolean).join('\n\n');
-  const choice = await vscode.window.showWarningMessage(plain`Delete "${name}", ${label}?`, { modal: true, detail }, DELETE);
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  const choice = await vscode.window.showWarningMessage(
+    plain`Delete "${name}", ${label}?`,
+    { modal: true, detail },
+    DELETE,
+  );
   return choice === DELETE;
 }
 
@@ -102,9 +135,9 @@ async function closeEditors(uri: vscode.Uri): Promise<void> {
     const location = parseUri(tabUri);
     return location !== undefined && isFile(location) && toUri(wholeOf(location)).toString() === uri.toString();
   };
-  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter(
-    (tab) => tab.input instanceof vscode.TabInputText && ofResource(tab.input.uri) && !tab.isDirty,
-  );
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputText && ofResource(tab.input.uri) && !tab.isDirty);
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
 }
 
@@ -123,7 +156,9 @@ async function deleteTarget(
 ): Promise<string | undefined> {
   const connection = connections.require(location.connection);
   if (connection.readOnly) {
-    throw new Error(plain`Not deleted: the connection "${connection.name}" is read-only (readOnly in convai.connections).`);
+    throw new Error(
+      plain`Not deleted: the connection "${connection.name}" is read-only (readOnly in convai.connections).`,
+    );
   }
   const client = connections.client(location.connection);
   if (!(await ask(client, connection))) return undefined;
@@ -136,16 +171,23 @@ async function deleteTarget(
 
 export function registerDeleteCommand(log: Log, connections: Connections, services: DeleteServices): vscode.Disposable {
   /** Asks the user, naming the resource as the tree shows it or as the service holds it. */
-  const confirmFor = (arg: unknown, location: FileLocation) => async (client: ServiceClient, connection: Connection): Promise<boolean> => {
-    const { id, tenantId } = target(location);
-    const summary = arg instanceof ResourceNode || arg instanceof TenantNode ? arg.summary : await client.get(kindOf(location), id, tenantId);
-    return confirm(services, connection, location, String(summary.name ?? summary.display_name ?? `#${id}`));
-  };
+  const confirmFor =
+    (arg: unknown, location: FileLocation) =>
+    async (client: ServiceClient, connection: Connection): Promise<boolean> => {
+      const { id, tenantId } = target(location);
+      const summary =
+        arg instanceof ResourceNode || arg instanceof TenantNode
+          ? arg.summary
+          : await client.get(kindOf(location), id, tenantId);
+      return confirm(services, connection, location, String(summary.name ?? summary.display_name ?? `#${id}`));
+    };
   return registerCommand(log, COMMANDS.deleteResource, {
     programmatic: async (args) => {
       const targeted = fileTarget(args.uri, false);
       if (!targeted) {
-        throw new Error(`uri must name a ConvAI resource such as convai://<connection>/tenants/<tenantId>/<kind>/<id>.json (got ${JSON.stringify(args.uri)}).`);
+        throw new Error(
+          `uri must name a ConvAI resource such as convai://<connection>/tenants/<tenantId>/<kind>/<id>.json (got ${JSON.stringify(args.uri)}).`,
+        );
       }
       const ask = args.confirm === true ? confirmFor(args, targeted.location) : async (): Promise<boolean> => true;
       return deleteTarget(connections, services, targeted.location, ask);

@@ -14,7 +14,6 @@ import type { Connections } from '../connections/registry';
 import { cancellable } from '../ui/progress';
 import { isNode, TenantNode } from './nodes';
 
-
 interface Source {
   tenantId: number;
   tenantName: string;
@@ -47,18 +46,38 @@ interface ResourcePick extends vscode.QuickPickItem {
 function isRequest(arg: unknown): arg is GoToResourceRequest {
   if (typeof arg !== 'object' || arg === null || isNode(arg)) return false;
   const { connection, tenantId, query } = arg as Record<string, unknown>;
-  return typeof connection === 'string' && typeof query === 'string' && (tenantId === undefined || typeof tenantId === 'number');
+  return (
+    typeof connection === 'string' &&
+    typeof query === 'string' &&
+    (tenantId === undefined || typeof tenantId === 'number')
+  );
 }
 
 /**
  * The name index of every kind of the tenants searched, from the cached listings; missing ones are loaded, a few
  * at once, with their count in the progress and Cancel (undefined then).
  */
-async function indexes(listings: ListingCache, connection: string, tenants: readonly JsonObject[]): Promise<Searched | undefined> {
-  const wanted = tenants.flatMap((tenant) => (typeof tenant.id === 'number'
-    ? TENANT_SEGMENTS.map((segment): Source => ({ tenantId: tenant.id as number, tenantName: String(tenant.name ?? `Tenant ${String(tenant.id)}`), segment }))
-    : []));
-  const keyOf = (source: Source): { connection: string; tenantId: number; segment: TenantSegment } => ({ connection, tenantId: source.tenantId, segment: source.segment });
+async function indexes(
+  listings: ListingCache,
+  connection: string,
+  tenants: readonly JsonObject[],
+): Promise<Searched | undefined> {
+  const wanted = tenants.flatMap((tenant) =>
+    typeof tenant.id === 'number'
+      ? TENANT_SEGMENTS.map(
+          (segment): Source => ({
+            tenantId: tenant.id as number,
+            tenantName: String(tenant.name ?? `Tenant ${String(tenant.id)}`),
+            segment,
+          }),
+        )
+      : [],
+  );
+  const keyOf = (source: Source): { connection: string; tenantId: number; segment: TenantSegment } => ({
+    connection,
+    tenantId: source.tenantId,
+    segment: source.segment,
+  });
   const missing = wanted.filter((source) => listings.peek(keyOf(source)) === undefined);
   if (missing.length > 0) {
     const loaded = await cancellable(`Loading the resources of ${connection}`, async (signal, progress) => {
@@ -68,7 +87,10 @@ async function indexes(listings: ListingCache, connection: string, tenants: read
         if (signal.aborted) return;
         resources += (await listings.items(keyOf(source))).length;
         done++;
-        progress.report({ message: `${done} of ${missing.length} lists, ${countText(resources)} resources`, increment: 100 / missing.length });
+        progress.report({
+          message: `${done} of ${missing.length} lists, ${countText(resources)} resources`,
+          increment: 100 / missing.length,
+        });
       });
       return !signal.aborted;
     });
@@ -87,7 +109,19 @@ function matches(connection: string, searched: Searched, query: string): { match
     total: found.total,
     matches: found.hits.map(({ name, value, source }) => {
       const id = value.id as number;
-      return { name, segment: source.segment, id, tenantId: source.tenantId, uri: toResourceUriString({ type: 'resource', connection, tenantId: source.tenantId, segment: source.segment, id }) };
+      return {
+        name,
+        segment: source.segment,
+        id,
+        tenantId: source.tenantId,
+        uri: toResourceUriString({
+          type: 'resource',
+          connection,
+          tenantId: source.tenantId,
+          segment: source.segment,
+          id,
+        }),
+      };
     }),
   };
 }
@@ -108,7 +142,10 @@ function pickResource(connection: string, searched: Searched): Promise<vscode.Ur
       alwaysShow: true,
       uri: vscode.Uri.parse(match.uri),
     }));
-    pick.title = found.total > found.matches.length ? `${countText(found.matches.length)} of ${countText(found.total)} matches: type more to narrow` : undefined;
+    pick.title =
+      found.total > found.matches.length
+        ? `${countText(found.matches.length)} of ${countText(found.total)} matches: type more to narrow`
+        : undefined;
   };
   show('');
   return new Promise((resolve) => {
@@ -118,7 +155,10 @@ function pickResource(connection: string, searched: Searched): Promise<vscode.Ur
       // a row those of the typed word do not hold is not what was asked for, and the best match of the word is.
       const found = matches(connection, searched, pick.value).matches;
       const selected = pick.selectedItems[0]?.uri;
-      const uri = selected && found.some((match) => vscode.Uri.parse(match.uri).toString() === selected.toString()) ? selected : found[0] && vscode.Uri.parse(found[0].uri);
+      const uri =
+        selected && found.some((match) => vscode.Uri.parse(match.uri).toString() === selected.toString())
+          ? selected
+          : found[0] && vscode.Uri.parse(found[0].uri);
       resolve(uri);
       pick.hide();
     });
@@ -134,13 +174,22 @@ function pickResource(connection: string, searched: Searched): Promise<vscode.Ur
  * Go to Resource over every kind of one tenant, or of all tenants of a connection, searched by name as the user
  * types. Programmatically (`{ connection, tenantId?, query }`) it shows nothing and returns the best matches.
  */
-export async function goToResource(connections: Connections, listings: ListingCache, arg: unknown): Promise<{ matches: ResourceMatch[]; total: number } | undefined> {
+export async function goToResource(
+  connections: Connections,
+  listings: ListingCache,
+  arg: unknown,
+): Promise<{ matches: ResourceMatch[]; total: number } | undefined> {
   const request = isRequest(arg) ? arg : undefined;
-  const connection = request?.connection ?? (isNode(arg) ? arg.connectionName : await pickConnection(connections, { placeHolder: 'Connection to search' }));
+  const connection =
+    request?.connection ??
+    (isNode(arg) ? arg.connectionName : await pickConnection(connections, { placeHolder: 'Connection to search' }));
   if (!connection) return undefined;
-  const tenants = arg instanceof TenantNode ? [arg.summary]
-    : request?.tenantId !== undefined ? [{ id: request.tenantId }]
-      : await listings.items(tenantsListing(connection));
+  const tenants =
+    arg instanceof TenantNode
+      ? [arg.summary]
+      : request?.tenantId !== undefined
+        ? [{ id: request.tenantId }]
+        : await listings.items(tenantsListing(connection));
   const searched = await indexes(listings, connection, tenants);
   if (!searched) return undefined;
   if (request) return matches(connection, searched, request.query);

@@ -7,7 +7,16 @@ import type { TenantSegment } from '../core/resource-kind';
 import { countText } from '../core/tree-groups';
 import { partName, toResourceUriString } from '../core/uri';
 import { ConnectionRef } from '../ui/notify';
-import { ConnectionNode, GroupNode, KindNode, NoticeNode, PartNode, ResourceNode, TenantNode, type TreeNode } from './nodes';
+import {
+  ConnectionNode,
+  GroupNode,
+  KindNode,
+  NoticeNode,
+  PartNode,
+  ResourceNode,
+  TenantNode,
+  type TreeNode,
+} from './nodes';
 
 export type ConnectionState = 'unknown' | 'connected' | 'no-token' | 'unauthorized' | 'unreachable' | 'error';
 
@@ -52,7 +61,8 @@ function connectionItem(node: ConnectionNode, context: ItemContext): vscode.Tree
   const problem = context.state !== 'unknown' && context.state !== 'connected';
   item.description = [context.readOnly ? 'read-only' : '', STATE_TEXT[context.state]].filter(Boolean).join(' · ');
   item.iconPath = new vscode.ThemeIcon(problem ? 'warning' : context.readOnly ? 'lock' : 'plug');
-  item.tooltip = plain`Connection ${node.connectionName}` + `${context.readOnly ? ' (read-only: writes are refused)' : ''}`;
+  item.tooltip =
+    plain`Connection ${node.connectionName}` + `${context.readOnly ? ' (read-only: writes are refused)' : ''}`;
   item.contextValue = contextValue('connection', context.readOnly);
   return item;
 }
@@ -61,7 +71,8 @@ function tenantItem(node: TenantNode, context: ItemContext): vscode.TreeItem {
   // The service's text shown as text: a right-to-left override would reverse what follows it.
   const name = plainText(typeof node.summary.name === 'string' ? node.summary.name : `Tenant ${node.tenantId}`);
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Collapsed);
-  const pkg = node.summary.booked_package === undefined ? undefined : `${packageName(node.summary.booked_package)} package`;
+  const pkg =
+    node.summary.booked_package === undefined ? undefined : `${packageName(node.summary.booked_package)} package`;
   item.description = [`#${node.tenantId}`, pkg].filter(Boolean).join(' · ');
   item.tooltip = `${name}\nid: ${node.tenantId}${pkg ? `\n${pkg}` : ''}`;
   item.iconPath = new vscode.ThemeIcon('organization');
@@ -72,7 +83,10 @@ function tenantItem(node: TenantNode, context: ItemContext): vscode.TreeItem {
 function kindItem(node: KindNode, context: ItemContext, outcome?: ListOutcome): vscode.TreeItem {
   const kind = kindOfSegment(node.segment);
   const empty = outcome?.ok === true && outcome.value.length === 0;
-  const item = new vscode.TreeItem(kind.pluralLabel, empty ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed);
+  const item = new vscode.TreeItem(
+    kind.pluralLabel,
+    empty ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed,
+  );
   item.description = outcome === undefined ? '' : outcome.ok ? String(outcome.value.length) : 'failed to load';
   item.iconPath = new vscode.ThemeIcon(KIND_ICONS[node.segment]);
   item.contextValue = contextValue(`kind:${node.segment}`, context.readOnly);
@@ -84,9 +98,10 @@ function groupItem(node: GroupNode, context: ItemContext): vscode.TreeItem {
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
   const plural = kindOfSegment(node.segment).pluralLabel;
   item.description = countText(node.items.length);
-  item.tooltip = node.by === 'field'
-    ? `${countText(node.items.length)} ${plural} of the group ${label}`
-    : `${countText(node.items.length)} ${plural} whose names run ${label}`;
+  item.tooltip =
+    node.by === 'field'
+      ? `${countText(node.items.length)} ${plural} of the group ${label}`
+      : `${countText(node.items.length)} ${plural} whose names run ${label}`;
   item.iconPath = new vscode.ThemeIcon(node.by === 'field' ? 'folder' : 'list-flat');
   item.contextValue = contextValue(`group:${node.segment}`, context.readOnly);
   return item;
@@ -96,10 +111,19 @@ function resourceItem(node: ResourceNode, context: ItemContext): vscode.TreeItem
   const kind = kindOfSegment(node.segment);
   const { label, description, details } = resourceLabel(kind.id, node.summary);
   // A prompt's and an agent's parts, an intent's children.
-  const hasChildren = node.segment === 'ai_prompts' || node.segment === 'agents' || node.children.some((c) => c.parent_id === node.id);
+  const hasChildren =
+    node.segment === 'ai_prompts' || node.segment === 'agents' || node.children.some((c) => c.parent_id === node.id);
   const collapsible = hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
   const item = new vscode.TreeItem(plainText(label), collapsible);
-  const uri = vscode.Uri.parse(toResourceUriString({ type: 'resource', connection: node.connectionName, tenantId: node.tenantId, segment: node.segment, id: node.id }));
+  const uri = vscode.Uri.parse(
+    toResourceUriString({
+      type: 'resource',
+      connection: node.connectionName,
+      tenantId: node.tenantId,
+      segment: node.segment,
+      id: node.id,
+    }),
+  );
   // The service's text shown as text: a right-to-left override in a name would reverse what follows it.
   item.description = plainText(description);
   // Plain text too: values come from the service and must not be read as Markdown.
@@ -144,7 +168,11 @@ function noticeItem(node: NoticeNode): vscode.TreeItem {
     case 'unauthorized':
       item.iconPath = new vscode.ThemeIcon('key');
       item.description = 'Set Token…';
-      item.command = { command: 'convai.setToken', title: 'Set Token', arguments: [new ConnectionRef(node.connectionName)] };
+      item.command = {
+        command: 'convai.setToken',
+        title: 'Set Token',
+        arguments: [new ConnectionRef(node.connectionName)],
+      };
       break;
     case 'unreachable':
     case 'error':
@@ -160,12 +188,18 @@ function noticeItem(node: NoticeNode): vscode.TreeItem {
 
 export function toTreeItem(node: TreeNode, context: ItemContext, outcome?: ListOutcome): vscode.TreeItem {
   const item =
-    node instanceof ConnectionNode ? connectionItem(node, context)
-      : node instanceof TenantNode ? tenantItem(node, context)
-        : node instanceof KindNode ? kindItem(node, context, outcome)
-          : node instanceof GroupNode ? groupItem(node, context)
-            : node instanceof ResourceNode ? resourceItem(node, context)
-              : node instanceof PartNode ? partItem(node, context)
+    node instanceof ConnectionNode
+      ? connectionItem(node, context)
+      : node instanceof TenantNode
+        ? tenantItem(node, context)
+        : node instanceof KindNode
+          ? kindItem(node, context, outcome)
+          : node instanceof GroupNode
+            ? groupItem(node, context)
+            : node instanceof ResourceNode
+              ? resourceItem(node, context)
+              : node instanceof PartNode
+                ? partItem(node, context)
                 : noticeItem(node);
   item.id = node.key;
   return item;

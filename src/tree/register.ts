@@ -12,7 +12,14 @@ import { ResourceTreeProvider } from './provider';
 
 /** The ConvAI view: connections, tenants, kinds and resources; New…, Delete and Go to Resource. */
 export function register(
-  context: vscode.ExtensionContext, { log, connections, files, listings, changes }: { log: Log; connections: Connections; files: ConvaiFileSystem; listings: ListingCache; changes: Changes },
+  context: vscode.ExtensionContext,
+  {
+    log,
+    connections,
+    files,
+    listings,
+    changes,
+  }: { log: Log; connections: Connections; files: ConvaiFileSystem; listings: ListingCache; changes: Changes },
 ): void {
   const tree = new ResourceTreeProvider(connections, listings, changes);
   const view = vscode.window.createTreeView('convai.resources', { treeDataProvider: tree, showCollapseAll: true });

@@ -7,8 +7,12 @@ const vscode = acquireVsCodeApi();
 window.addEventListener('message', (event) => {
   const { type, seq, view } = event.data;
   if (type !== 'show') return;
-  requestAnimationFrame(() => setTimeout(() => {
-    requestAnimationFrame(() => requestAnimationFrame(() => vscode.postMessage({ type: 'drawn', seq, nodes: view.nodes.length })));
-  }));
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => vscode.postMessage({ type: 'drawn', seq, nodes: view.nodes.length })),
+      );
+    }),
+  );
 });
 vscode.postMessage({ type: 'ready' });

@@ -17,7 +17,9 @@ const { get, close } = requester(undiciFile, spec.origin);
 
 await get(spec.tenant);
 const lists = await fourAtATime(spec.collections, (collection) => get(`${collection}${spec.query}`));
-const details = spec.collections.flatMap((collection, index) => lists[index].map((/** @type {{ id: number }} */ item) => `${collection}/${item.id}${spec.query}`));
+const details = spec.collections.flatMap((collection, index) =>
+  lists[index].map((/** @type {{ id: number }} */ item) => `${collection}/${item.id}${spec.query}`),
+);
 await fourAtATime(details, get);
 await close();
 

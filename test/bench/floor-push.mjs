@@ -8,7 +8,8 @@ import { readFolder } from './floor-folder.mjs';
 import { fourAtATime, requester } from './floor-requests.mjs';
 
 const [undiciFile, specFile, folder] = process.argv.slice(2);
-if (!undiciFile || !specFile || !folder) throw new Error('usage: node floor-push.mjs <undici bundle> <spec.json> <folder>');
+if (!undiciFile || !specFile || !folder)
+  throw new Error('usage: node floor-push.mjs <undici bundle> <spec.json> <folder>');
 /** @type {{ origin: string, puts: [string, string][] }} */
 const spec = JSON.parse(readFileSync(specFile, 'utf8'));
 readFolder(folder);

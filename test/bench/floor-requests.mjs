@@ -11,7 +11,11 @@ import path from 'node:path';
 export function requester(undiciFile, origin) {
   const { Agent, request } = createRequire(import.meta.url)(path.resolve(undiciFile));
   const dispatcher = new Agent();
-  const headers = { authorization: `Bearer ${process.env.CONVAI_TOKEN}`, accept: 'application/json', 'content-type': 'application/json' };
+  const headers = {
+    authorization: `Bearer ${process.env.CONVAI_TOKEN}`,
+    accept: 'application/json',
+    'content-type': 'application/json',
+  };
   /**
    * @param {'GET' | 'PUT'} method
    * @param {string} pathAndQuery

@@ -67,18 +67,31 @@ async function drawOnce(browser: Browser, script: '/flow-map.js' | '/floor.js', 
       const { pathname } = new URL(route.request().url());
       const asset = assets[pathname];
       if (asset) return route.fulfill({ body: fs.readFileSync(asset.file), contentType: asset.type });
-      return route.fulfill({ body: mapPage({ nonce, cspSource: ORIGIN, scriptUri: `${ORIGIN}${script}`, styleUri: `${ORIGIN}/flow-map.css` }), contentType: 'text/html' });
+      return route.fulfill({
+        body: mapPage({
+          nonce,
+          cspSource: ORIGIN,
+          scriptUri: `${ORIGIN}${script}`,
+          styleUri: `${ORIGIN}/flow-map.css`,
+        }),
+        contentType: 'text/html',
+      });
     });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.addInitScript(webviewStub);
     await page.goto(`${ORIGIN}/`);
     await page.waitForFunction(() => (globalThis as unknown as BenchWindow).benchSaid.some((m) => m.type === 'ready'));
-    const ms = await page.evaluate((message) => (globalThis as unknown as BenchWindow).benchShow(message), { type: 'show', seq: 1, view } as HostMessage);
+    const ms = await page.evaluate((message) => (globalThis as unknown as BenchWindow).benchShow(message), {
+      type: 'show',
+      seq: 1,
+      view,
+    } as HostMessage);
     if (errors.length > 0) throw new Error(`the map page (${script}) failed: ${errors[0]}`);
     if (script === '/flow-map.js') {
       const drawnNodes = await page.locator('svg#map g.node[role="button"]').count();
-      if (drawnNodes !== view.nodes.length) throw new Error(`the map page drew ${drawnNodes} of the map's ${view.nodes.length} resources`);
+      if (drawnNodes !== view.nodes.length)
+        throw new Error(`the map page drew ${drawnNodes} of the map's ${view.nodes.length} resources`);
     }
     return ms;
   } finally {
@@ -91,34 +104,64 @@ async function modelOf(folder: string, token: string): Promise<FlowMap> {
   const run = await runNode([cli, 'map', '--format', 'json', folder], token);
   succeeded('map', run);
   const map = JSON.parse(run.stdout) as FlowMap;
-  if (map.nodes.length !== MAP_RESOURCES) throw new Error(`convai map of ${folder} gave ${map.nodes.length} resources, not the tenant's ${MAP_RESOURCES}`);
+  if (map.nodes.length !== MAP_RESOURCES)
+    throw new Error(`convai map of ${folder} gave ${map.nodes.length} resources, not the tenant's ${MAP_RESOURCES}`);
   return map;
 }
 
 export async function measureFlowMap(): Promise<FlowMapSamples> {
-  for (const { file } of Object.values(assets)) if (!fs.existsSync(file)) throw new Error(`${path.relative(repoRoot, file)} is missing: the build did not run`);
+  for (const { file } of Object.values(assets))
+    if (!fs.existsSync(file)) throw new Error(`${path.relative(repoRoot, file)} is missing: the build did not run`);
   const service = await startLocalService({ mapTenant: true });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-bench-map-'));
   const token = service.adminToken;
   let browser: Browser | undefined;
   try {
     const folder = path.join(scratch, 'map-tenant');
-    succeeded('pull', await runNode([cli, 'pull', '--url', service.url, '--tenant', String(await tenantId(service, MAP_TENANT)), folder], token));
+    succeeded(
+      'pull',
+      await runNode(
+        [cli, 'pull', '--url', service.url, '--tenant', String(await tenantId(service, MAP_TENANT)), folder],
+        token,
+      ),
+    );
     const view = mapView(await modelOf(folder, token), MAP_TENANT);
     succeeded('floor-read.mjs', await runNode([floorRead, folder], token));
     const model: Pair[] = [];
     for (let round = 0; round < MODEL_ROUNDS; round++) {
-      model.push(await pair(round, async () => succeeded('map', await runNode([cli, 'map', '--format', 'json', folder], token)), async () => succeeded('floor-read.mjs', await runNode([floorRead, folder], token))));
+      model.push(
+        await pair(
+          round,
+          async () => succeeded('map', await runNode([cli, 'map', '--format', 'json', folder], token)),
+          async () => succeeded('floor-read.mjs', await runNode([floorRead, folder], token)),
+        ),
+      );
     }
     console.log(`map model: ${model.map((p) => `${p.candidate.toFixed(0)} vs ${p.floor.toFixed(0)} ms`).join(', ')}`);
 
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
     const live = browser;
     await drawOnce(live, '/flow-map.js', view);
     const draw: Pair[] = [];
     for (let round = 0; round < DRAW_ROUNDS; round++) {
-      const sample = await pair(round, () => drawOnce(live, '/flow-map.js', view), () => drawOnce(live, '/floor.js', view));
-      console.log(`map drawing ${round + 1} of ${DRAW_ROUNDS}: ${sample.candidate.toFixed(0)} ms, a page drawing nothing ${sample.floor.toFixed(0)} ms`);
+      const sample = await pair(
+        round,
+        () => drawOnce(live, '/flow-map.js', view),
+        () => drawOnce(live, '/floor.js', view),
+      );
+      console.log(
+        `map drawing ${round + 1} of ${DRAW_ROUNDS}: ${sample.candidate.toFixed(0)} ms, a page drawing nothing ${sample.floor.toFixed(0)} ms`,
+      );
       draw.push(sample);
     }
     return { model, draw };

@@ -25,7 +25,10 @@ export function requestLine({ method, path, query = {} }: LoggedRequest): string
 }
 
 /** How two sides' requests differ, counted as multisets (order apart); undefined when they sent the same. */
-export function requestsDifference(candidate: readonly LoggedRequest[], floor: readonly LoggedRequest[]): string | undefined {
+export function requestsDifference(
+  candidate: readonly LoggedRequest[],
+  floor: readonly LoggedRequest[],
+): string | undefined {
   const counts = new Map<string, number>();
   const tally = (requests: readonly LoggedRequest[], step: number): void => {
     for (const request of requests) counts.set(requestLine(request), (counts.get(requestLine(request)) ?? 0) + step);
@@ -33,10 +36,15 @@ export function requestsDifference(candidate: readonly LoggedRequest[], floor: r
   tally(candidate, 1);
   tally(floor, -1);
   const sentOnlyBy = (sign: number): string => {
-    const lines = [...counts].filter(([, count]) => Math.sign(count) === sign).map(([line, count]) => `${line}${Math.abs(count) > 1 ? ` ×${Math.abs(count)}` : ''}`);
+    const lines = [...counts]
+      .filter(([, count]) => Math.sign(count) === sign)
+      .map(([line, count]) => `${line}${Math.abs(count) > 1 ? ` ×${Math.abs(count)}` : ''}`);
     return lines.length > 0 ? `${lines.slice(0, 3).join(', ')}${lines.length > 3 ? ', …' : ''}` : '';
   };
-  const parts = [[sentOnlyBy(1), 'only the candidate sent'], [sentOnlyBy(-1), 'only the floor sent']]
+  const parts = [
+    [sentOnlyBy(1), 'only the candidate sent'],
+    [sentOnlyBy(-1), 'only the floor sent'],
+  ]
     .filter(([lines]) => lines)
     .map(([lines, who]) => `${who} ${lines}`);
   return parts.length > 0 ? `${parts.join('; ')} (${candidate.length} vs ${floor.length} requests)` : undefined;

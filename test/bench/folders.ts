@@ -42,7 +42,10 @@ export interface Run {
 export function runNode(args: readonly string[], token: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { env: { ...process.env, CONVAI_TOKEN: token }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, CONVAI_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let ms = NaN;
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -50,7 +53,9 @@ export function runNode(args: readonly string[], token: string): Promise<Run> {
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('exit', () => (ms = performance.now() - started));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ ms, code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
+    child.on('close', (code) =>
+      resolve({ ms, code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }),
+    );
   });
 }
 
@@ -77,7 +82,8 @@ export function expectFiles(what: string, expected: FolderFiles, folder: string)
 
 async function clearRequestLog(serviceUrl: string): Promise<void> {
   const response = await fetch(`${serviceUrl}/__test/requests`, { method: 'DELETE' });
-  if (!response.ok) throw new Error(`DELETE /__test/requests answered ${response.status}: is the service in test mode?`);
+  if (!response.ok)
+    throw new Error(`DELETE /__test/requests answered ${response.status}: is the service in test mode?`);
 }
 
 /** The requests the service saw during `work`. */
@@ -89,7 +95,9 @@ async function requestsOf(serviceUrl: string, work: () => Promise<unknown>): Pro
 
 /** The id of the tenant the local service seeded as `name`. */
 export async function tenantId(service: RunningService, name: string): Promise<number> {
-  const response = await fetch(`${service.url}/api/v1/tenants`, { headers: { authorization: `Bearer ${service.adminToken}` } });
+  const response = await fetch(`${service.url}/api/v1/tenants`, {
+    headers: { authorization: `Bearer ${service.adminToken}` },
+  });
   const tenants = (await response.json()) as { id: number; name: string }[];
   const tenant = tenants.find((t) => t.name === name);
   if (!tenant) throw new Error(`the local service holds no "${name}": start it with the option that seeds it`);
@@ -112,7 +120,11 @@ function flushed<T>(side: () => Promise<T>): () => Promise<T> {
  * Candidate and floor, the order alternating per round so that neither always runs on the other's leftovers, each
  * after the disk has taken what came before.
  */
-export async function pair(round: number, candidate: () => Promise<number>, floor: () => Promise<number>): Promise<Pair> {
+export async function pair(
+  round: number,
+  candidate: () => Promise<number>,
+  floor: () => Promise<number>,
+): Promise<Pair> {
   const [c, f] = [flushed(candidate), flushed(floor)];
   if (round % 2 === 0) {
     const first = await c();
@@ -136,13 +148,20 @@ export class FolderBench {
   }
 
   async pull(folder: string): Promise<number> {
-    return succeeded('pull', await runNode([cli, 'pull', '--url', this.service.url, '--tenant', String(this.tenant), folder], this.service.adminToken));
+    return succeeded(
+      'pull',
+      await runNode(
+        [cli, 'pull', '--url', this.service.url, '--tenant', String(this.tenant), folder],
+        this.service.adminToken,
+      ),
+    );
   }
 
   async plan(folder: string): Promise<number> {
     const run = await runNode([cli, 'plan', folder], this.service.adminToken);
     const ms = succeeded('plan', run);
-    if (!/nothing to push|no change/i.test(run.stdout)) throw new Error(`plan of the unchanged folder ${folder} planned something: ${run.stdout.trim()}`);
+    if (!/nothing to push|no change/i.test(run.stdout))
+      throw new Error(`plan of the unchanged folder ${folder} planned something: ${run.stdout.trim()}`);
     return ms;
   }
 
@@ -153,7 +172,10 @@ export class FolderBench {
 
   /** floor-pull.mjs without a folder: the same GETs, four at a time, and nothing written. */
   async floorDrift(spec: string): Promise<number> {
-    return succeeded('floor-pull.mjs (GETs only)', await runNode([floorPull, undiciSubset, spec], this.service.adminToken));
+    return succeeded(
+      'floor-pull.mjs (GETs only)',
+      await runNode([floorPull, undiciSubset, spec], this.service.adminToken),
+    );
   }
 
   async floorPull(spec: string, folder: string): Promise<number> {
@@ -168,13 +190,16 @@ export class FolderBench {
   writeSpec(files: FolderFiles): string {
     const spec = path.join(this.scratch, 'floor-pull.json');
     const api = `${new URL(this.service.url).pathname.replace(/\/$/, '')}/api/v1`;
-    fs.writeFileSync(spec, JSON.stringify({
-      origin: this.service.url,
-      tenant: `${api}/tenants/${this.tenant}`,
-      collections: TENANT_SEGMENTS.map((segment) => `${api}/${segment}`),
-      query: `?tenant_id=${this.tenant}`,
-      files: [...files],
-    }));
+    fs.writeFileSync(
+      spec,
+      JSON.stringify({
+        origin: this.service.url,
+        tenant: `${api}/tenants/${this.tenant}`,
+        collections: TENANT_SEGMENTS.map((segment) => `${api}/${segment}`),
+        query: `?tenant_id=${this.tenant}`,
+        files: [...files],
+      }),
+    );
     return spec;
   }
 
@@ -189,7 +214,10 @@ export class FolderBench {
     const floorFolder = this.newFolder();
     const floor = await requestsOf(this.service.url, () => this.floorPull(spec, floorFolder));
     expectFiles('floor-pull.mjs', files, floorFolder);
-    for (const [what, requests] of [['pull', pulled], ['pull into the unchanged folder', repulled]] as const) {
+    for (const [what, requests] of [
+      ['pull', pulled],
+      ['pull into the unchanged folder', repulled],
+    ] as const) {
       const difference = requestsDifference(requests, floor);
       if (difference) throw new Error(`${what} and floor-pull.mjs sent different requests: ${difference}`);
     }
@@ -216,10 +244,26 @@ export class FolderBench {
       return ms;
     };
     const samples = {
-      pull: await pair(index, () => pulled('pull'), () => floorPulled(floorFolders[0] as string)),
-      repull: await pair(index, () => pulled('pull into the unchanged folder'), () => floorPulled(floorFolders[1] as string)),
-      plan: await pair(index, () => this.plan(folder), () => this.floorRead(folder)),
-      drift: await pair(index, () => this.drift(folder), () => this.floorDrift(spec)),
+      pull: await pair(
+        index,
+        () => pulled('pull'),
+        () => floorPulled(floorFolders[0] as string),
+      ),
+      repull: await pair(
+        index,
+        () => pulled('pull into the unchanged folder'),
+        () => floorPulled(floorFolders[1] as string),
+      ),
+      plan: await pair(
+        index,
+        () => this.plan(folder),
+        () => this.floorRead(folder),
+      ),
+      drift: await pair(
+        index,
+        () => this.drift(folder),
+        () => this.floorDrift(spec),
+      ),
     };
     // The folders stay until the end: removing thousands of files makes the file system slow for whatever writes next
     // (freed blocks are discarded as the journal commits), and that would be whichever side starts the next round.
@@ -228,7 +272,8 @@ export class FolderBench {
 }
 
 export async function measureFolders(): Promise<FolderSamples> {
-  for (const file of [cli, undiciSubset]) if (!fs.existsSync(file)) throw new Error(`${path.relative(repoRoot, file)} is missing: the build did not run`);
+  for (const file of [cli, undiciSubset])
+    if (!fs.existsSync(file)) throw new Error(`${path.relative(repoRoot, file)} is missing: the build did not run`);
   const service = await startLocalService({ bulkTenants: folderTenant });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-bench-folders-'));
   try {
@@ -239,7 +284,9 @@ export async function measureFolders(): Promise<FolderSamples> {
       const round = await bench.round(index, spec, files);
       for (const row of ROWS) samples[row].push(round[row]);
       const shown = ({ candidate, floor }: Pair): string => `${candidate.toFixed(0)} vs ${floor.toFixed(0)} ms`;
-      console.log(`tenant folder round ${index + 1} of ${rounds}: pull ${shown(round.pull)}, again ${shown(round.repull)}, plan ${shown(round.plan)}, drift ${shown(round.drift)}`);
+      console.log(
+        `tenant folder round ${index + 1} of ${rounds}: pull ${shown(round.pull)}, again ${shown(round.repull)}, plan ${shown(round.plan)}, drift ${shown(round.drift)}`,
+      );
     }
     return samples;
   } finally {

@@ -8,7 +8,15 @@ import { kindOfSegment, TENANT_SEGMENTS } from '../../src/core/resources';
 import { LARGE_TENANT } from '../service/large-tenant';
 import type { RunningService } from '../service/server';
 import { choose, collapse, expand, openConvAiView, runCommand, treeRow } from '../ui/tree-view';
-import { benchConnection, browsedFile, type MemoryReady, type MemoryReport, type MemorySample, readyFile, samplesFile } from './protocol';
+import {
+  benchConnection,
+  browsedFile,
+  type MemoryReady,
+  type MemoryReport,
+  type MemorySample,
+  readyFile,
+  samplesFile,
+} from './protocol';
 import { inBenchWindow } from './session';
 
 /** A kind's first level of 50,000 prompts, listed and sent to the workbench before the paging of issue 30. */
@@ -42,7 +50,10 @@ async function goToResource(page: Page, find: { id: number; name: string }): Pro
 }
 
 /** The extension host's memory before and after browsing the large tenant. */
-export function measureHostMemory(options: { codeServerBin: string; service: RunningService }): Promise<{ before: MemorySample; after: MemorySample }> {
+export function measureHostMemory(options: {
+  codeServerBin: string;
+  service: RunningService;
+}): Promise<{ before: MemorySample; after: MemorySample }> {
   return inBenchWindow({ ...options, entry: 'memory-entry.js', env: {} }, async ({ workbench, dir, entryWrote }) => {
     await entryWrote(readyFile(dir));
     const ready = readJson<MemoryReady>(readyFile(dir));

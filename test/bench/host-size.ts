@@ -15,7 +15,13 @@ export const HOST_FILES: readonly string[] = ['extension.js', 'undici.js'];
  * at the first map (src/flow-map/register.ts), jsonc-parser at the first JSON text parsed with positions
  * (src/core/jsonc.ts), the results panel's rendering at its first render (src/operations/panel.ts).
  */
-export const FIRST_USE_FILES: readonly string[] = ['validators.js', 're2js.js', 'flow-map.js', 'jsonc.js', 'results-render.js'];
+export const FIRST_USE_FILES: readonly string[] = [
+  'validators.js',
+  're2js.js',
+  'flow-map.js',
+  'jsonc.js',
+  'results-render.js',
+];
 
 /**
  * KB over the undici-only bundle. The host file also exports the modules the files loaded at first use take from it,

@@ -12,7 +12,18 @@ import { startLocalService } from '../harness/local-service';
 import { kindById } from '../../src/core/resources';
 import { repoRoot } from '../harness/paths';
 import { LARGE_TENANT } from '../service/large-tenant';
-import { cli, expectFiles, FolderBench, floorPull, pair, readFolder, runNode, succeeded, tenantId, undiciSubset } from './folders';
+import {
+  cli,
+  expectFiles,
+  FolderBench,
+  floorPull,
+  pair,
+  readFolder,
+  runNode,
+  succeeded,
+  tenantId,
+  undiciSubset,
+} from './folders';
 import type { Pair } from './protocol';
 
 const rounds = 9;
@@ -42,7 +53,11 @@ function peakMb(stderr: string): number {
  * files the first pull wrote.
  */
 function editPrompts(folder: string, count: number, mark?: string): void {
-  const texts = fs.readdirSync(path.join(folder, 'ai_prompts')).filter((name) => name.endsWith('.system.md')).sort().slice(0, count);
+  const texts = fs
+    .readdirSync(path.join(folder, 'ai_prompts'))
+    .filter((name) => name.endsWith('.system.md'))
+    .sort()
+    .slice(0, count);
   if (texts.length < count) throw new Error(`the folder holds ${texts.length} prompt texts, not ${count}`);
   for (const name of texts) {
     const file = path.join(folder, 'ai_prompts', name);
@@ -56,11 +71,21 @@ function editPrompts(folder: string, count: number, mark?: string): void {
  * so the service's state of the pushed prompts (which a later round's plan compares) never moves.
  */
 function pushSpec(bench: FolderBench, folder: string, tenant: number): string {
-  const names = fs.readdirSync(path.join(folder, 'ai_prompts')).filter((name) => name.endsWith('.json')).sort().slice(-EDITED);
+  const names = fs
+    .readdirSync(path.join(folder, 'ai_prompts'))
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .slice(-EDITED);
   const api = `${new URL(bench.service.url).pathname.replace(/\/$/, '')}/api/v1`;
   const puts = names.map((name) => {
-    const { id, name: held } = JSON.parse(fs.readFileSync(path.join(folder, 'ai_prompts', name), 'utf8')) as { id: number; name: string };
-    return [`${api}/ai_prompts/${id}?tenant_id=${tenant}`, JSON.stringify({ [kindById('prompt').wrapperKey]: { name: held } })];
+    const { id, name: held } = JSON.parse(fs.readFileSync(path.join(folder, 'ai_prompts', name), 'utf8')) as {
+      id: number;
+      name: string;
+    };
+    return [
+      `${api}/ai_prompts/${id}?tenant_id=${tenant}`,
+      JSON.stringify({ [kindById('prompt').wrapperKey]: { name: held } }),
+    ];
   });
   const spec = path.join(bench.scratch, 'floor-push.json');
   fs.writeFileSync(spec, JSON.stringify({ origin: bench.service.url, puts }));
@@ -68,7 +93,8 @@ function pushSpec(bench: FolderBench, folder: string, tenant: number): string {
 }
 
 export async function measureLargeFolders(): Promise<LargeFolderSamples> {
-  for (const file of [cli, undiciSubset]) if (!fs.existsSync(file)) throw new Error(`${path.relative(repoRoot, file)} is missing: the build did not run`);
+  for (const file of [cli, undiciSubset])
+    if (!fs.existsSync(file)) throw new Error(`${path.relative(repoRoot, file)} is missing: the build did not run`);
   const service = await startLocalService({ largeTenant: true });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-bench-large-'));
   try {
@@ -77,13 +103,19 @@ export async function measureLargeFolders(): Promise<LargeFolderSamples> {
     const samples: LargeFolderSamples = { pull: [], plan: [], push: [], pullMemory: [] };
     const memory = { candidate: 0, floor: 0 };
     const pullOnce = async (folder: string): Promise<number> => {
-      const run = await runNode(['--import', pathToFileURL(maxRss).href, cli, 'pull', '--url', service.url, '--tenant', String(tenant), folder], service.adminToken);
+      const run = await runNode(
+        ['--import', pathToFileURL(maxRss).href, cli, 'pull', '--url', service.url, '--tenant', String(tenant), folder],
+        service.adminToken,
+      );
       const ms = succeeded('pull of the large tenant', run);
       memory.candidate = peakMb(run.stderr);
       return ms;
     };
     const floorPullOnce = async (floorFolder: string): Promise<number> => {
-      const run = await runNode(['--import', pathToFileURL(maxRss).href, floorPull, undiciSubset, spec, floorFolder], service.adminToken);
+      const run = await runNode(
+        ['--import', pathToFileURL(maxRss).href, floorPull, undiciSubset, spec, floorFolder],
+        service.adminToken,
+      );
       const ms = succeeded('floor-pull.mjs', run);
       memory.floor = peakMb(run.stderr);
       return ms;
@@ -99,8 +131,14 @@ export async function measureLargeFolders(): Promise<LargeFolderSamples> {
     expectFiles('floor-pull.mjs', files, floorFirst);
     // One warm-up of each side, as the 1,000-prompt rows have: the folder's first plan reads every file and notes
     // their stamps (every later one stats them), and the floor's first read finds files the system no longer caches.
-    const firstPlan = await pair(0, () => bench.plan(first), () => bench.floorRead(first));
-    console.log(`large tenant warm-up: the folder's first plan ${firstPlan.candidate.toFixed(0)} ms, its first read ${firstPlan.floor.toFixed(0)} ms`);
+    const firstPlan = await pair(
+      0,
+      () => bench.plan(first),
+      () => bench.floorRead(first),
+    );
+    console.log(
+      `large tenant warm-up: the folder's first plan ${firstPlan.candidate.toFixed(0)} ms, its first read ${firstPlan.floor.toFixed(0)} ms`,
+    );
     const putSpec = pushSpec(bench, first, tenant);
     const pushed = async (index: number): Promise<number> => {
       editPrompts(first, EDITED, `round ${index}`);
@@ -110,21 +148,30 @@ export async function measureLargeFolders(): Promise<LargeFolderSamples> {
       editPrompts(first, EDITED);
       succeeded('push of the 100 prompts as pulled', await runNode([cli, 'push', first], service.adminToken));
     };
-    const floorPushed = async (): Promise<number> => succeeded('floor-push.mjs', await runNode([floorPush, undiciSubset, putSpec, first], service.adminToken));
+    const floorPushed = async (): Promise<number> =>
+      succeeded('floor-push.mjs', await runNode([floorPush, undiciSubset, putSpec, first], service.adminToken));
     for (let index = 0; index < rounds; index++) {
       const folder = bench.newFolder();
       const floorFolder = bench.newFolder();
       const round = {
-        pull: await pair(index, async () => {
-          const ms = await pullOnce(folder);
-          expectFiles('pull of the large tenant', files, folder);
-          return ms;
-        }, async () => {
-          const ms = await floorPullOnce(floorFolder);
-          expectFiles('floor-pull.mjs', files, floorFolder);
-          return ms;
-        }),
-        plan: await pair(index, () => bench.plan(first), () => bench.floorRead(first)),
+        pull: await pair(
+          index,
+          async () => {
+            const ms = await pullOnce(folder);
+            expectFiles('pull of the large tenant', files, folder);
+            return ms;
+          },
+          async () => {
+            const ms = await floorPullOnce(floorFolder);
+            expectFiles('floor-pull.mjs', files, floorFolder);
+            return ms;
+          },
+        ),
+        plan: await pair(
+          index,
+          () => bench.plan(first),
+          () => bench.floorRead(first),
+        ),
         push: await pair(index, () => pushed(index), floorPushed),
       };
       await restored();
@@ -133,7 +180,9 @@ export async function measureLargeFolders(): Promise<LargeFolderSamples> {
       samples.push.push(round.push);
       samples.pullMemory.push({ ...memory });
       const shown = ({ candidate, floor }: Pair): string => `${candidate.toFixed(0)} vs ${floor.toFixed(0)} ms`;
-      console.log(`large tenant round ${index + 1} of ${rounds}: pull ${shown(round.pull)} (${memory.candidate.toFixed(0)} MB), plan ${shown(round.plan)}, push of ${EDITED} ${shown(round.push)}`);
+      console.log(
+        `large tenant round ${index + 1} of ${rounds}: pull ${shown(round.pull)} (${memory.candidate.toFixed(0)} MB), plan ${shown(round.plan)}, push of ${EDITED} ${shown(round.push)}`,
+      );
     }
     return samples;
   } finally {

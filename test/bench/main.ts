@@ -8,12 +8,27 @@ import { startLocalService } from '../harness/local-service';
 import { repoRoot, testOutputDir } from '../harness/paths';
 import { bulkTenantName } from '../service/sample-data';
 import { benchEnv, type MemorySample, type Pair, type UsedPrompts } from './protocol';
-import { benchExitCode, formatTable, type Measurement, medianOfRatios, memoryBound, ratioOfMedians, sizeDifference, timeBound } from './report';
+import {
+  benchExitCode,
+  formatTable,
+  type Measurement,
+  medianOfRatios,
+  memoryBound,
+  ratioOfMedians,
+  sizeDifference,
+  timeBound,
+} from './report';
 import { fetchRequestLog, type LoggedRequest, requestsPerPrompt } from './requests';
 import { runSession, type SessionSamples } from './session';
 import { measureValidation } from './validation';
 import { extensionNotes, folderNotes, mapNotes, notesHeader, suiteNotes } from './notes';
-import { CALLS, measureCallThroughput, measureSuiteThroughput, SUITE_CASES, SUITE_CONCURRENCY } from './suite-throughput';
+import {
+  CALLS,
+  measureCallThroughput,
+  measureSuiteThroughput,
+  SUITE_CASES,
+  SUITE_CONCURRENCY,
+} from './suite-throughput';
 import { measureFolders, type FolderSamples } from './folders';
 import { measureLargeFolders, type LargeFolderSamples } from './large-folders';
 import { type FlowMapSamples, measureFlowMap } from './flow-map';
@@ -51,7 +66,8 @@ const extensionBundles = (): string[] => distPaths(dist, [...HOST_FILES, ...FIRS
 const candidates = (pairs: readonly Pair[]): number[] => pairs.map((pair) => pair.candidate);
 const floors = (pairs: readonly Pair[]): number[] => pairs.map((pair) => pair.floor);
 /** Pairs whose halves were sampled independently (interleaved): the ratio of the medians. */
-const independent = (measure: string, pairs: readonly Pair[], goal: number): Measurement => ratioOfMedians(measure, candidates(pairs), floors(pairs), goal);
+const independent = (measure: string, pairs: readonly Pair[], goal: number): Measurement =>
+  ratioOfMedians(measure, candidates(pairs), floors(pairs), goal);
 
 interface Inputs {
   runs: readonly SessionSamples[];
@@ -64,31 +80,77 @@ interface Inputs {
 function extensionMeasurements({ runs, validation, undiciBundle, requestLog, memory }: Inputs): Measurement[] {
   const pooled = (pick: (run: SessionSamples) => Pair[]): Pair[] => runs.flatMap(pick);
   const requests = (measure: string, pick: (run: SessionSamples) => UsedPrompts): Measurement => {
-    const count = (side: keyof UsedPrompts): number[] => requestsPerPrompt(requestLog, runs.flatMap((run) => pick(run)[side]));
+    const count = (side: keyof UsedPrompts): number[] =>
+      requestsPerPrompt(
+        requestLog,
+        runs.flatMap((run) => pick(run)[side]),
+      );
     return ratioOfMedians(measure, count('candidate'), count('floor'), 1, 'requests');
   };
   return [
-    medianOfRatios('activation: require + activate() vs require of an undici-only bundle', runs.map((run) => run.host.activation), 1.5),
-    sizeDifference('extension-host JS (extension.js + undici.js) vs the undici-only bundle', bytesOf(distPaths(dist, HOST_FILES)), bytesOf([undiciBundle]), HOST_BUDGET_KB),
+    medianOfRatios(
+      'activation: require + activate() vs require of an undici-only bundle',
+      runs.map((run) => run.host.activation),
+      1.5,
+    ),
     sizeDifference(
-      'the extension\'s whole JavaScript (every file the package ships) vs the undici-only bundle',
+      'extension-host JS (extension.js + undici.js) vs the undici-only bundle',
+      bytesOf(distPaths(dist, HOST_FILES)),
+      bytesOf([undiciBundle]),
+      HOST_BUDGET_KB,
+    ),
+    sizeDifference(
+      "the extension's whole JavaScript (every file the package ships) vs the undici-only bundle",
       bytesOf(distPaths(dist, shippedFiles(repoRoot))),
       bytesOf([undiciBundle]),
       SHIPPED_BUDGET_KB,
     ),
-    independent('open a prompt never read (openTextDocument)', pooled((run) => run.host.open), 1.5),
+    independent(
+      'open a prompt never read (openTextDocument)',
+      pooled((run) => run.host.open),
+      1.5,
+    ),
     requests('requests to the service per open', (run) => run.host.opened),
-    independent('save an edited prompt (TextDocument.save)', pooled((run) => run.host.save), 2),
+    independent(
+      'save an edited prompt (TextDocument.save)',
+      pooled((run) => run.host.save),
+      2,
+    ),
     requests('requests to the service per open + save', (run) => run.host.saved),
-    independent('list an AI Prompts folder of 5,000 (readDirectory)', pooled((run) => run.host.listing), 1.5),
+    independent(
+      'list an AI Prompts folder of 5,000 (readDirectory)',
+      pooled((run) => run.host.listing),
+      1.5,
+    ),
     independent('validate a 300 KB prompt vs JSON.parse of its text', [...validation], 3),
-    independent('expand a tree node of 5,000 prompts (click to rows shown)', pooled((run) => run.tree), 2),
-    medianOfRatios('tree first level of 50,000 prompts (its groups and rows, from an empty cache) vs its listing GET + JSON.parse', pooled((run) => run.host.large.firstLevel), 1.5),
-    timeBound('Go to Resource answer among 63,000 names, listings cached (time bound: the issue\'s 100 ms)', candidates(pooled((run) => run.host.large.goToResource)), floors(pooled((run) => run.host.large.goToResource)), 100),
-    timeBound('completion of next_prompt_id among 50,000 prompts (time bound: the issue\'s 50 ms)', candidates(pooled((run) => run.host.large.completion)), floors(pooled((run) => run.host.large.completion)), 50),
+    independent(
+      'expand a tree node of 5,000 prompts (click to rows shown)',
+      pooled((run) => run.tree),
+      2,
+    ),
+    medianOfRatios(
+      'tree first level of 50,000 prompts (its groups and rows, from an empty cache) vs its listing GET + JSON.parse',
+      pooled((run) => run.host.large.firstLevel),
+      1.5,
+    ),
+    timeBound(
+      "Go to Resource answer among 63,000 names, listings cached (time bound: the issue's 100 ms)",
+      candidates(pooled((run) => run.host.large.goToResource)),
+      floors(pooled((run) => run.host.large.goToResource)),
+      100,
+    ),
+    timeBound(
+      "completion of next_prompt_id among 50,000 prompts (time bound: the issue's 50 ms)",
+      candidates(pooled((run) => run.host.large.completion)),
+      floors(pooled((run) => run.host.large.completion)),
+      50,
+    ),
     sizeDifference(
       'extension host memory (RSS) after browsing the large tenant (every kind expanded, 50 documents open, Go to Resource) vs before',
-      memory.after.rss, memory.before.rss, HOST_MEMORY_GROWTH_MB, 'MB',
+      memory.after.rss,
+      memory.before.rss,
+      HOST_MEMORY_GROWTH_MB,
+      'MB',
     ),
   ];
 }
@@ -113,7 +175,12 @@ function folderMeasurements({ pull, repull, plan, drift }: FolderSamples): Measu
 function largeFolderMeasurements({ pull, plan, push, pullMemory }: LargeFolderSamples): Measurement[] {
   return [
     medianOfRatios('pull the large tenant (65,001 resources) into a new folder (CLI)', pull, 1.5),
-    memoryBound('peak memory of that pull (CLI, max RSS; a bound: the issue\'s 500 MB)', candidates(pullMemory), floors(pullMemory), 500),
+    memoryBound(
+      "peak memory of that pull (CLI, max RSS; a bound: the issue's 500 MB)",
+      candidates(pullMemory),
+      floors(pullMemory),
+      500,
+    ),
     medianOfRatios('plan the unchanged folder of the large tenant (CLI)', plan, 1.75),
     medianOfRatios('push 100 edited prompt texts into it (CLI plan + push)', push, 1.5),
   ];
@@ -122,7 +189,12 @@ function largeFolderMeasurements({ pull, plan, push, pullMemory }: LargeFolderSa
 function mapMeasurements({ model, draw }: FlowMapSamples): Measurement[] {
   return [
     independent('map model of a tenant folder of 1,000 resources (CLI map --format json)', model, 1.5),
-    timeBound('layout and draw of a 1,000-resource map in the webview page (time bound: the issue\'s 2 s)', candidates(draw), floors(draw), 2000),
+    timeBound(
+      "layout and draw of a 1,000-resource map in the webview page (time bound: the issue's 2 s)",
+      candidates(draw),
+      floors(draw),
+      2000,
+    ),
   ];
 }
 
@@ -140,10 +212,16 @@ async function measureExtension(): Promise<Measurement[]> {
     const tenantNames = Array.from({ length: bulkTenants.count }, (_, index) => bulkTenantName(index));
     for (let index = 0; index < sessions; index++) {
       const sessionStarted = Date.now();
-      runs.push(await runSession({ codeServerBin, service, undiciBundle, extensionBundles: bundles, index, tenantNames }));
+      runs.push(
+        await runSession({ codeServerBin, service, undiciBundle, extensionBundles: bundles, index, tenantNames }),
+      );
       const { activation } = runs[index]?.host ?? {};
-      const activated = activation ? `; activation ${activation.candidate.toFixed(0)} ms, undici-only require ${activation.floor.toFixed(0)} ms` : '';
-      console.log(`VS Code session ${index + 1} of ${sessions}: ${((Date.now() - sessionStarted) / 1000).toFixed(1)} s${activated}`);
+      const activated = activation
+        ? `; activation ${activation.candidate.toFixed(0)} ms, undici-only require ${activation.floor.toFixed(0)} ms`
+        : '';
+      console.log(
+        `VS Code session ${index + 1} of ${sessions}: ${((Date.now() - sessionStarted) / 1000).toFixed(1)} s${activated}`,
+      );
     }
     requestLog = await fetchRequestLog(service.url);
   } finally {
@@ -158,7 +236,9 @@ async function measureExtension(): Promise<Measurement[]> {
     await large.close();
   }
   const grown = (memory.after.rss - memory.before.rss) / 1024 / 1024;
-  console.log(`host memory: ${grown.toFixed(0)} MB grown (heap used ${((memory.after.heapUsed - memory.before.heapUsed) / 1024 / 1024).toFixed(0)} MB)`);
+  console.log(
+    `host memory: ${grown.toFixed(0)} MB grown (heap used ${((memory.after.heapUsed - memory.before.heapUsed) / 1024 / 1024).toFixed(0)} MB)`,
+  );
 
   return extensionMeasurements({ runs, validation, undiciBundle, requestLog, memory });
 }
@@ -166,15 +246,30 @@ async function measureExtension(): Promise<Measurement[]> {
 const groups: Record<BenchGroup, { measure: () => Promise<Measurement[]>; ran: string; notes: readonly string[] }> = {
   extension: { measure: measureExtension, ran: `${sessions} VS Code sessions`, notes: extensionNotes },
   folders: {
-    measure: async () => [...folderMeasurements(await measureFolders()), ...largeFolderMeasurements(await measureLargeFolders())],
+    measure: async () => [
+      ...folderMeasurements(await measureFolders()),
+      ...largeFolderMeasurements(await measureLargeFolders()),
+    ],
     ran: 'the command-line tool',
     notes: folderNotes,
   },
-  map: { measure: async () => mapMeasurements(await measureFlowMap()), ran: 'the flow map in the command-line tool and headless Chromium', notes: mapNotes },
+  map: {
+    measure: async () => mapMeasurements(await measureFlowMap()),
+    ran: 'the flow map in the command-line tool and headless Chromium',
+    notes: mapNotes,
+  },
   suites: {
     measure: async () => [
-      independent(`suite throughput: ${SUITE_CASES} cases at concurrency ${SUITE_CONCURRENCY} vs serially`, await measureSuiteThroughput(), 0.3),
-      independent(`simulated calls: ${CALLS.calls} calls of ${CALLS.turns} turns, ${CALLS.judged} judged criteria, at concurrency ${SUITE_CONCURRENCY} vs serially`, await measureCallThroughput(), 0.3),
+      independent(
+        `suite throughput: ${SUITE_CASES} cases at concurrency ${SUITE_CONCURRENCY} vs serially`,
+        await measureSuiteThroughput(),
+        0.3,
+      ),
+      independent(
+        `simulated calls: ${CALLS.calls} calls of ${CALLS.turns} turns, ${CALLS.judged} judged criteria, at concurrency ${SUITE_CONCURRENCY} vs serially`,
+        await measureCallThroughput(),
+        0.3,
+      ),
     ],
     ran: 'the prompt test engine',
     notes: suiteNotes,
@@ -202,7 +297,9 @@ async function main(): Promise<number> {
   console.log(`\n${report}\n`);
   fs.mkdirSync(testOutputDir, { recursive: true });
   fs.writeFileSync(reportFile, `${report}\n`);
-  console.log(`bench: ${((Date.now() - started) / 1000).toFixed(0)} s; the table is in ${path.relative(repoRoot, reportFile)}`);
+  console.log(
+    `bench: ${((Date.now() - started) / 1000).toFixed(0)} s; the table is in ${path.relative(repoRoot, reportFile)}`,
+  );
   return benchExitCode(rows);
 }
 

@@ -11,7 +11,7 @@ export const benchUsage: readonly string[] = [
   'Usage: npm run bench [-- [--only <group>]…]',
   '',
   '  --only extension  the extension in code-server: activation, size, open, save, listing, validate, expand, and on',
-  '                    the large tenant the tree\'s first level, Go to Resource, completion and host memory',
+  "                    the large tenant the tree's first level, Go to Resource, completion and host memory",
   '  --only folders    the command-line tool on a tenant folder of 1,000 prompts (pull, pull again, plan, drift)',
   '                    and of the large tenant (pull and its memory, plan, push of 100 edited prompts)',
   '  --only map       the flow map of a tenant of 1,000 resources: its model from a folder, its layout and drawing',

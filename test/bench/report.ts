@@ -19,12 +19,18 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) throw new Error('no samples: the median of nothing is undefined');
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Candidate and floor sampled independently (interleaved): the ratio of their medians. */
 export function ratioOfMedians(
-  measure: string, candidate: readonly number[], floor: readonly number[], goal: number, unit: Measurement['unit'] = 'ms',
+  measure: string,
+  candidate: readonly number[],
+  floor: readonly number[],
+  goal: number,
+  unit: Measurement['unit'] = 'ms',
 ): Measurement {
   const c = median(candidate);
   const f = median(floor);
@@ -35,7 +41,11 @@ export function ratioOfMedians(
  * Candidate and floor sampled in pairs that share conditions (one extension host each): the median of the pairs'
  * ratios, so that a slow host slows both halves of its pair and cancels out.
  */
-export function medianOfRatios(measure: string, pairs: readonly { candidate: number; floor: number }[], goal: number): Measurement {
+export function medianOfRatios(
+  measure: string,
+  pairs: readonly { candidate: number; floor: number }[],
+  goal: number,
+): Measurement {
   return {
     measure,
     unit: 'ms',
@@ -48,7 +58,13 @@ export function medianOfRatios(measure: string, pairs: readonly { candidate: num
 }
 
 /** Bytes beyond a floor (a bundle's size, memory grown), in KB or MB, against a goal in that unit. */
-export function sizeDifference(measure: string, candidateBytes: number, floorBytes: number, goal: number, unit: 'KB' | 'MB' = 'KB'): Measurement {
+export function sizeDifference(
+  measure: string,
+  candidateBytes: number,
+  floorBytes: number,
+  goal: number,
+  unit: 'KB' | 'MB' = 'KB',
+): Measurement {
   const per = unit === 'KB' ? 1024 : 1024 * 1024;
   const candidate = candidateBytes / per;
   const floor = floorBytes / per;
@@ -56,13 +72,23 @@ export function sizeDifference(measure: string, candidateBytes: number, floorByt
 }
 
 /** A time bounded by the issue rather than by its floor: the median candidate against `goalMs`. */
-export function timeBound(measure: string, candidate: readonly number[], floor: readonly number[], goalMs: number): Measurement {
+export function timeBound(
+  measure: string,
+  candidate: readonly number[],
+  floor: readonly number[],
+  goalMs: number,
+): Measurement {
   const c = median(candidate);
   return { measure, unit: 'ms', candidate: c, floor: median(floor), comparison: 'bound', figure: c, goal: goalMs };
 }
 
 /** Peak memory bounded by the issue: the median candidate against `goalMb`, the floor's beside it for scale. */
-export function memoryBound(measure: string, candidateMb: readonly number[], floorMb: readonly number[], goalMb: number): Measurement {
+export function memoryBound(
+  measure: string,
+  candidateMb: readonly number[],
+  floorMb: readonly number[],
+  goalMb: number,
+): Measurement {
   return { ...timeBound(measure, candidateMb, floorMb, goalMb), unit: 'MB' };
 }
 
@@ -72,7 +98,8 @@ export function withinGoal(measurement: Measurement): boolean {
 }
 
 function quantity(value: number, unit: Measurement['unit']): string {
-  if (unit === 'requests') return `${Number.isInteger(value) ? value : value.toFixed(1)} ${value === 1 ? 'request' : 'requests'}`;
+  if (unit === 'requests')
+    return `${Number.isInteger(value) ? value : value.toFixed(1)} ${value === 1 ? 'request' : 'requests'}`;
   const digits = Math.abs(value) < 10 ? 2 : Math.abs(value) < 100 ? 1 : 0;
   return `${value.toFixed(digits)} ${unit}`;
 }

@@ -20,6 +20,7 @@ export async function fetchRequestLog(serviceUrl: string): Promise<LoggedRequest
   const response = await fetch(`${serviceUrl}/__test/requests`);
   if (!response.ok) throw new Error(`GET /__test/requests answered ${response.status}: is the service in test mode?`);
   const log = (await response.json()) as LoggedRequest[];
-  if (log.length >= 10_000) throw new Error('the service\'s request log is full: the requests per open and save cannot be counted');
+  if (log.length >= 10_000)
+    throw new Error("the service's request log is full: the requests per open and save cannot be counted");
   return log;
 }

@@ -5,7 +5,14 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CodeServer, developmentPayload, openWorkbench, startCodeServer, Workbench, workbenchUrl } from '../harness/code-server';
+import {
+  CodeServer,
+  developmentPayload,
+  openWorkbench,
+  startCodeServer,
+  Workbench,
+  workbenchUrl,
+} from '../harness/code-server';
 import { extensionTestEnv } from '../harness/local-service';
 import { compiledTestsDir, repoRoot, testOutputDir } from '../harness/paths';
 import { quietSettings } from '../harness/ui-workbench';
@@ -53,7 +60,8 @@ export interface BenchWindow {
  * extensionTestsPath, and headless Chromium on the workbench, for `drive`; then the done file lets the entry go.
  */
 export async function inBenchWindow<T>(
-  options: { codeServerBin: string; service: RunningService; entry: string; env: Record<string, string> }, drive: (window: BenchWindow) => Promise<T>,
+  options: { codeServerBin: string; service: RunningService; entry: string; env: Record<string, string> },
+  drive: (window: BenchWindow) => Promise<T>,
 ): Promise<T> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-bench-'));
   const workspace = path.join(dir, 'workspace');
@@ -70,7 +78,10 @@ export async function inBenchWindow<T>(
       extensions: [floorExtension],
     });
     const entry = path.join(compiledTestsDir, 'bench', 'host', options.entry);
-    workbench = await openWorkbench(workbenchUrl(server, developmentPayload(server, repoRoot, entry)), benchBrowserConsoleLog);
+    workbench = await openWorkbench(
+      workbenchUrl(server, developmentPayload(server, repoRoot, entry)),
+      benchBrowserConsoleLog,
+    );
     // Both trees get the same tall side bar, so that they render the same number of rows.
     await workbench.page.setViewportSize({ width: 1400, height: 900 });
     workbench.page.setDefaultTimeout(30_000);
@@ -79,7 +90,10 @@ export async function inBenchWindow<T>(
     });
     const entryWrote = async (file: string): Promise<void> => {
       const written = await Promise.race([waitForFile(file, hostTimeoutMs), codeServerDied]);
-      if (!written) throw new Error(`the bench entry wrote no ${path.basename(file)} within ${hostTimeoutMs / 60_000} minutes; see ${benchBrowserConsoleLog}`);
+      if (!written)
+        throw new Error(
+          `the bench entry wrote no ${path.basename(file)} within ${hostTimeoutMs / 60_000} minutes; see ${benchBrowserConsoleLog}`,
+        );
     };
     return await drive({ workbench, dir, entryWrote });
   } finally {

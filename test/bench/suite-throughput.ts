@@ -33,24 +33,40 @@ async function prompt(client: ServiceClient, fields: JsonObject): Promise<number
 }
 
 async function caseSuite(client: ServiceClient): Promise<Suite> {
-  return parsed(await prompt(client, { name: 'Bench Suite Prompt' }), Array.from({ length: SUITE_CASES }, (_, index) => ({
-    name: `case ${index + 1}`,
-    prompt_text: `question ${index + 1}`,
-    expect: { response: { contains: `question ${index + 1}` } },
-  })));
+  return parsed(
+    await prompt(client, { name: 'Bench Suite Prompt' }),
+    Array.from({ length: SUITE_CASES }, (_, index) => ({
+      name: `case ${index + 1}`,
+      prompt_text: `question ${index + 1}`,
+      expect: { response: { contains: `question ${index + 1}` } },
+    })),
+  );
 }
 
 /** A caller that never hangs up, so every call takes all its turns, and a judge that passes every call. */
 async function callSuite(client: ServiceClient): Promise<Suite> {
   const assistant = await prompt(client, { name: 'Bench Assistant' });
-  await prompt(client, { name: 'Bench Caller', settings: JSON.stringify({ caller: { lines: [], otherwise: 'And then?' } }) });
-  await prompt(client, { name: 'Bench Judge', settings: JSON.stringify({ judge: { rules: [{ verdict: 'pass', reasoning: 'It answered.' }] } }) });
-  const criteria = Array.from({ length: CALLS.judged }, (_, index) => ({ name: `criterion ${index + 1}`, judge: 'Bench Judge', rubric: 'The assistant answers.' }));
-  return parsed(assistant, Array.from({ length: CALLS.calls }, (_, index) => ({
-    name: `call ${index + 1}`,
-    simulate: { caller: 'Bench Caller', persona: 'Curious.', opening: `Hello ${index + 1}`, maxTurns: CALLS.turns },
-    criteria,
-  })));
+  await prompt(client, {
+    name: 'Bench Caller',
+    settings: JSON.stringify({ caller: { lines: [], otherwise: 'And then?' } }),
+  });
+  await prompt(client, {
+    name: 'Bench Judge',
+    settings: JSON.stringify({ judge: { rules: [{ verdict: 'pass', reasoning: 'It answered.' }] } }),
+  });
+  const criteria = Array.from({ length: CALLS.judged }, (_, index) => ({
+    name: `criterion ${index + 1}`,
+    judge: 'Bench Judge',
+    rubric: 'The assistant answers.',
+  }));
+  return parsed(
+    assistant,
+    Array.from({ length: CALLS.calls }, (_, index) => ({
+      name: `call ${index + 1}`,
+      simulate: { caller: 'Bench Caller', persona: 'Curious.', opening: `Hello ${index + 1}`, maxTurns: CALLS.turns },
+      criteria,
+    })),
+  );
 }
 
 /** Every case must pass, or the timing measured failures rather than runs. */
@@ -61,7 +77,9 @@ async function timedRun(client: ServiceClient, suite: Suite, concurrency: number
   const elapsed = performance.now() - started;
   if (result.passed !== suite.cases.length) {
     const first = result.cases.find((c) => !c.passed);
-    throw new Error(`suite throughput: ${result.failed} of ${suite.cases.length} cases failed at concurrency ${concurrency}: ${first ? caseMessages(first).join('; ') : ''}`);
+    throw new Error(
+      `suite throughput: ${result.failed} of ${suite.cases.length} cases failed at concurrency ${concurrency}: ${first ? caseMessages(first).join('; ') : ''}`,
+    );
   }
   return elapsed;
 }

@@ -69,7 +69,10 @@ export function measureValidation(samples = 100, batch = 5): Pair[] {
   const text = largePromptText();
   const value: unknown = JSON.parse(text);
   const problems = validateDocument('ai_prompts', value);
-  if (problems.length > 0) throw new Error(`the large prompt document is not valid, so its validation would not be typical: ${problems[0]?.message}`);
+  if (problems.length > 0)
+    throw new Error(
+      `the large prompt document is not valid, so its validation would not be typical: ${problems[0]?.message}`,
+    );
   const candidate = (): unknown => validateDocument('ai_prompts', value);
   const floor = (): unknown => JSON.parse(text);
   for (let i = 0; i < 5; i++) {

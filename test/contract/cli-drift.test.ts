@@ -13,10 +13,24 @@ import { kindById } from '../../src/core/resources';
 import { runCli, type Run } from './cli-process';
 import { freshTenant, useContract, type ContractContext } from './setup';
 
-interface Entry { segment: string; id: number; file: string; name: string }
-interface DriftJson { drifted: Array<{ segment: string; id: number; name: string; change: string; fields: string[] }> }
-interface PlanJson { changes: Array<{ action: string; name: string }>; problems: string[]; drift?: DriftJson['drifted'] }
-interface Logged { method: string; path: string }
+interface Entry {
+  segment: string;
+  id: number;
+  file: string;
+  name: string;
+}
+interface DriftJson {
+  drifted: Array<{ segment: string; id: number; name: string; change: string; fields: string[] }>;
+}
+interface PlanJson {
+  changes: Array<{ action: string; name: string }>;
+  problems: string[];
+  drift?: DriftJson['drifted'];
+}
+interface Logged {
+  method: string;
+  path: string;
+}
 
 describe('contract: drift (CLI)', function () {
   let ctx: ContractContext;
@@ -25,14 +39,18 @@ describe('contract: drift (CLI)', function () {
   const prompts = kindById('prompt');
 
   const run = (...args: string[]): Promise<Run> => runCli(args, work, { CONVAI_TOKEN: ctx.service.adminToken });
-  const entries = async (): Promise<Entry[]> => (JSON.parse(await readFile(path.join(work, 'folder', 'convai-tenant.json'), 'utf8')) as { resources: Entry[] }).resources;
+  const entries = async (): Promise<Entry[]> =>
+    (JSON.parse(await readFile(path.join(work, 'folder', 'convai-tenant.json'), 'utf8')) as { resources: Entry[] })
+      .resources;
   const entry = async (name: string): Promise<Entry> => {
     const found = (await entries()).find((e) => e.segment === 'ai_prompts' && e.name === name);
     assert.ok(found, `${name} was pulled`);
     return found;
   };
-  const logged = async (): Promise<Logged[]> => (await (await request(`${ctx.service.url}/__test/requests`)).body.json()) as Logged[];
-  const clearLog = (): Promise<string> => request(`${ctx.service.url}/__test/requests`, { method: 'DELETE' }).then((r) => r.body.text());
+  const logged = async (): Promise<Logged[]> =>
+    (await (await request(`${ctx.service.url}/__test/requests`)).body.json()) as Logged[];
+  const clearLog = (): Promise<string> =>
+    request(`${ctx.service.url}/__test/requests`, { method: 'DELETE' }).then((r) => r.body.text());
 
   useContract((started) => {
     ctx = started;
@@ -81,7 +99,10 @@ describe('contract: drift (CLI)', function () {
     const table = await run('drift', 'folder');
     assert.equal(table.code, 1);
     assert.match(table.stdout, /3 resources changed, created or deleted on the service since the pull\./);
-    assert.match(table.stdout, new RegExp(`^changed +ai_prompts +${greeting.id} +Greeting +${greeting.file} +description$`, 'm'));
+    assert.match(
+      table.stdout,
+      new RegExp(`^changed +ai_prompts +${greeting.id} +Greeting +${greeting.file} +description$`, 'm'),
+    );
     assert.match(table.stdout, /^created +ai_prompts +\d+ +Made Elsewhere +- +-$/m);
     assert.match(table.stdout, new RegExp(`^deleted +ai_prompts +${closing.id} +Closing +${closing.file} +-$`, 'm'));
   });
@@ -94,14 +115,33 @@ describe('contract: drift (CLI)', function () {
     const json = await run('plan', '--drift', '--json', 'folder');
     assert.equal(json.code, 0, json.stderr);
     const planned = JSON.parse(json.stdout) as PlanJson;
-    assert.deepEqual(planned.changes.map((c) => [c.action, c.name]), [['update', 'Untouched']]);
+    assert.deepEqual(
+      planned.changes.map((c) => [c.action, c.name]),
+      [['update', 'Untouched']],
+    );
     assert.deepEqual(planned.problems, []);
-    assert.deepEqual(planned.drift?.map((d) => [d.change, d.name]), [['deleted', 'Closing'], ['changed', 'Greeting'], ['created', 'Made Elsewhere']]);
+    assert.deepEqual(
+      planned.drift?.map((d) => [d.change, d.name]),
+      [
+        ['deleted', 'Closing'],
+        ['changed', 'Greeting'],
+        ['created', 'Made Elsewhere'],
+      ],
+    );
     const text = await run('plan', '--drift', 'folder');
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, new RegExp(`^note: ${greeting.file}: changed on the service since the pull \\(description\\); the folder does not change it, so a push leaves it as the service holds it\\.$`, 'm'));
+    assert.match(
+      text.stdout,
+      new RegExp(
+        `^note: ${greeting.file}: changed on the service since the pull \\(description\\); the folder does not change it, so a push leaves it as the service holds it\\.$`,
+        'm',
+      ),
+    );
     assert.match(text.stdout, new RegExp(`^note: ${closing.file}: deleted on the service since the pull;`, 'm'));
-    assert.match(text.stdout, /^note: ai_prompts "Made Elsewhere" \(id \d+\): created on the service since the pull; pull to get it;/m);
+    assert.match(
+      text.stdout,
+      /^note: ai_prompts "Made Elsewhere" \(id \d+\): created on the service since the pull; pull to get it;/m,
+    );
     assert.doesNotMatch(text.stdout, /conflict|Problems/);
   });
 
@@ -113,10 +153,16 @@ describe('contract: drift (CLI)', function () {
     const json = await run('plan', '--drift', '--json', 'folder');
     assert.equal(json.code, 1, 'the conflict fails the plan');
     const planned = JSON.parse(json.stdout) as PlanJson;
-    assert.deepEqual(planned.changes.map((c) => [c.action, c.name]), [['conflict', 'Greeting']]);
+    assert.deepEqual(
+      planned.changes.map((c) => [c.action, c.name]),
+      [['conflict', 'Greeting']],
+    );
     assert.deepEqual(planned.drift, [], 'the conflict is not noted twice');
     const text = await run('plan', '--drift', 'folder');
-    assert.match(text.stdout, /^No drift: the service holds what was pulled of every resource the folder does not change\.$/m);
+    assert.match(
+      text.stdout,
+      /^No drift: the service holds what was pulled of every resource the folder does not change\.$/m,
+    );
   });
 
   it('sends no request for a plain plan of an unchanged folder, whatever drifted, and says nothing of drift', async () => {
@@ -132,10 +178,18 @@ describe('contract: drift (CLI)', function () {
 
   it('fails (exit 1) with a token the service rejects for drift, plan --drift and push of an unchanged folder, never showing it', async () => {
     const token = 'rejected-token-5d1e';
-    for (const args of [['drift', 'folder'], ['plan', '--drift', 'folder'], ['push', 'folder']]) {
+    for (const args of [
+      ['drift', 'folder'],
+      ['plan', '--drift', 'folder'],
+      ['push', 'folder'],
+    ]) {
       const result = await runCli(args, work, { CONVAI_TOKEN: token });
       assert.equal(result.code, 1, `${args.join(' ')}: ${result.stdout}${result.stderr}`);
-      assert.match(result.stderr, /401 Unauthorized.*Set the environment variable CONVAI_TOKEN to a valid token for this service\./, args.join(' '));
+      assert.match(
+        result.stderr,
+        /401 Unauthorized.*Set the environment variable CONVAI_TOKEN to a valid token for this service\./,
+        args.join(' '),
+      );
       assert.doesNotMatch(result.stdout + result.stderr, new RegExp(token));
       assert.doesNotMatch(result.stdout, /Nothing to push/);
     }
@@ -146,6 +200,9 @@ describe('contract: drift (CLI)', function () {
     const pushed = await run('push', 'folder');
     assert.equal(pushed.code, 0, pushed.stderr);
     assert.equal(pushed.stdout.trim(), 'Nothing to push: no change in the folder since the pull.');
-    assert.deepEqual((await logged()).map((l) => [l.method, l.path]), [['GET', `/api/v1/tenants/${tenantId}`]]);
+    assert.deepEqual(
+      (await logged()).map((l) => [l.method, l.path]),
+      [['GET', `/api/v1/tenants/${tenantId}`]],
+    );
   });
 });

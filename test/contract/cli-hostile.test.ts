@@ -36,9 +36,15 @@ const NAMES = {
 /** The names the folder updates: every hostile one pulled, each in its own row. */
 const UPDATED = [NAMES.colour, NAMES.link, NAMES.bell, NAMES.carriage, NAMES.override, NAMES.newline, NAMES.c1];
 /** A prompt text, and so an answer, holding every kind of character above. */
-const HOSTILE_TEXT = 'Hi \u001b[31mthere\u0007\r\u202Eevil \u009b2J\nnext \u001b]8;;https://evil.example/\u0007link\u001b]8;;\u0007';
+const HOSTILE_TEXT =
+  'Hi \u001b[31mthere\u0007\r\u202Eevil \u009b2J\nnext \u001b]8;;https://evil.example/\u0007link\u001b]8;;\u0007';
 
-interface Entry { segment: string; id: number; file: string; name: string }
+interface Entry {
+  segment: string;
+  id: number;
+  file: string;
+  name: string;
+}
 
 /** Where `text` holds a character that acts: its code point and what surrounds it, or undefined. */
 function activeAt(text: string): string | undefined {
@@ -53,7 +59,7 @@ function assertInert(result: Run, what: string): void {
   assert.equal(activeAt(result.stderr), undefined, `${what}: stderr`);
 }
 
-describe('contract: hostile names and answers in the command-line tool\'s human output', function () {
+describe("contract: hostile names and answers in the command-line tool's human output", function () {
   let ctx: ContractContext;
   let work: string;
   let tenantId: number;
@@ -62,7 +68,13 @@ describe('contract: hostile names and answers in the command-line tool\'s human 
   const run = (...args: string[]): Promise<Run> => runCli(args, work, { CONVAI_TOKEN: ctx.service.adminToken });
   const at = (file: string): string => path.join(work, 'folder', ...file.split('/'));
   const faults = async (...queue: object[]): Promise<void> => {
-    await (await request(`${ctx.service.url}/__test/faults`, { method: 'POST', body: JSON.stringify({ queue }), headers: { 'content-type': 'application/json' } })).body.text();
+    await (
+      await request(`${ctx.service.url}/__test/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ queue }),
+        headers: { 'content-type': 'application/json' },
+      })
+    ).body.text();
   };
   let pulled: Run;
 
@@ -71,19 +83,32 @@ describe('contract: hostile names and answers in the command-line tool\'s human 
   });
   before(async () => {
     tenantId = await freshTenant(ctx, 'Hostile');
-    for (const name of [...UPDATED, NAMES.repeated, NAMES.repeated]) await ctx.admin.create(prompts, { name, system: 'Say hello.' }, tenantId);
+    for (const name of [...UPDATED, NAMES.repeated, NAMES.repeated])
+      await ctx.admin.create(prompts, { name, system: 'Say hello.' }, tenantId);
     work = await mkdtemp(path.join(tmpdir(), 'convai-hostile-'));
     pulled = await run('pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'folder');
     assert.equal(pulled.code, 0, pulled.stderr);
-    const entries = (JSON.parse(await readFile(at('convai-tenant.json'), 'utf8')) as { resources: Entry[] }).resources.filter((e) => e.segment === 'ai_prompts');
+    const entries = (
+      JSON.parse(await readFile(at('convai-tenant.json'), 'utf8')) as { resources: Entry[] }
+    ).resources.filter((e) => e.segment === 'ai_prompts');
     // The folder updates every hostile name, removes one of the two alike and adds one; the service gains a prompt.
     for (const name of UPDATED) {
       const entry = entries.find((e) => e.name === name);
       assert.ok(entry, `${JSON.stringify(name)} was pulled`);
       const file = at(entry.file);
-      await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')) as object, description: `Changed: ${name}` }, null, 2));
+      await writeFile(
+        file,
+        JSON.stringify(
+          { ...(JSON.parse(await readFile(file, 'utf8')) as object), description: `Changed: ${name}` },
+          null,
+          2,
+        ),
+      );
     }
-    await writeFile(at(entries.find((e) => e.name === NAMES.colour)?.file.replace(/\.json$/, '.system.md') ?? ''), `Say ${HOSTILE_TEXT}.\n`);
+    await writeFile(
+      at(entries.find((e) => e.name === NAMES.colour)?.file.replace(/\.json$/, '.system.md') ?? ''),
+      `Say ${HOSTILE_TEXT}.\n`,
+    );
     const second = entries.filter((e) => e.name === NAMES.repeated)[1];
     assert.ok(second, 'both prompts of one name were pulled');
     await rm(at(second.file));
@@ -114,14 +139,21 @@ describe('contract: hostile names and answers in the command-line tool\'s human 
     assert.equal(rows.length, UPDATED.length + 2, planned.stdout);
     for (const row of rows) assert.match(row, /^\d+\s+(create|update|delete)\s+ai_prompts\s+(\d+|-)\s+\S/, row);
     for (const name of [...UPDATED, NAMES.repeated, NAMES.created]) {
-      assert.ok(rows.some((row) => row.includes(inertLine(name).slice(0, 20))), `a row names ${inertLine(name)}`);
+      assert.ok(
+        rows.some((row) => row.includes(inertLine(name).slice(0, 20))),
+        `a row names ${inertLine(name)}`,
+      );
     }
 
     const json = await run('plan', '--json', 'folder');
     assert.equal(json.code, 0, json.stderr);
     assertInert(json, 'plan --json');
     const names = (JSON.parse(json.stdout) as { changes: Array<{ name: string }> }).changes.map((c) => c.name);
-    assert.deepEqual(names.sort(), [...UPDATED, NAMES.repeated, NAMES.created].sort(), 'JSON carries each name as it is');
+    assert.deepEqual(
+      names.sort(),
+      [...UPDATED, NAMES.repeated, NAMES.created].sort(),
+      'JSON carries each name as it is',
+    );
   });
 
   it('plan --format markdown and plan --drift: no character acts, in the comment or the notes', async () => {
@@ -129,7 +161,10 @@ describe('contract: hostile names and answers in the command-line tool\'s human 
     assert.equal(markdown.code, 0, markdown.stderr);
     assertInert(markdown, 'plan --format markdown');
     assert.ok(markdown.stdout.includes('<code>Invoice \\u202Egnp.exe</code>'), markdown.stdout);
-    assert.ok(markdown.stdout.includes('Say Hi \\u001B[31mthere\\u0007␍\\u202Eevil \\u009B2J'), 'the diff of a text shows its controls escaped');
+    assert.ok(
+      markdown.stdout.includes('Say Hi \\u001B[31mthere\\u0007␍\\u202Eevil \\u009B2J'),
+      'the diff of a text shows its controls escaped',
+    );
 
     const drifted = await run('plan', '--drift', 'folder');
     assert.equal(drifted.code, 0, drifted.stderr);
@@ -137,13 +172,18 @@ describe('contract: hostile names and answers in the command-line tool\'s human 
     assert.ok(drifted.stdout.includes(`note: ai_prompts "${inertLine(NAMES.drifted)}"`), drifted.stdout);
   });
 
-  it('drift: the table of what moved on the service, and an error quoting the service\'s text', async () => {
+  it("drift: the table of what moved on the service, and an error quoting the service's text", async () => {
     const drift = await run('drift', 'folder');
     assert.equal(drift.code, 1, drift.stderr);
     assertInert(drift, 'drift');
     assert.ok(drift.stdout.includes(inertLine(NAMES.drifted)), drift.stdout);
 
-    await faults({ match: 'GET /api/v1/ai_prompts', status: 400, body: JSON.stringify({ error: `Refused \u001b[31m${NAMES.link} ${NAMES.override}\u0007` }), count: 5 });
+    await faults({
+      match: 'GET /api/v1/ai_prompts',
+      status: 400,
+      body: JSON.stringify({ error: `Refused \u001b[31m${NAMES.link} ${NAMES.override}\u0007` }),
+      count: 5,
+    });
     const failed = await run('drift', 'folder');
     assert.equal(failed.code, 1, failed.stderr);
     assertInert(failed, 'drift, failed');
@@ -160,22 +200,47 @@ describe('contract: hostile names and answers in the command-line tool\'s human 
 
   it('test: headings, case rows, failed assertions quoting the answer, and the JUnit report', async () => {
     await mkdir(path.join(work, 'suites'));
-    await writeFile(path.join(work, 'suites/hostile.prompttest.json'), JSON.stringify({
-      target: { tenantId },
-      prompt: NAMES.colour,
-      cases: [
-        { name: `contains \u001b[32mPASS\r${NAMES.override}`, prompt_text: HOSTILE_TEXT, expect: { response: { contains: 'never said' } } },
-        { name: `equals ${NAMES.newline}`, prompt_text: HOSTILE_TEXT, expect: { response: 'something else' } },
-      ],
-    }, null, 2));
+    await writeFile(
+      path.join(work, 'suites/hostile.prompttest.json'),
+      JSON.stringify(
+        {
+          target: { tenantId },
+          prompt: NAMES.colour,
+          cases: [
+            {
+              name: `contains \u001b[32mPASS\r${NAMES.override}`,
+              prompt_text: HOSTILE_TEXT,
+              expect: { response: { contains: 'never said' } },
+            },
+            { name: `equals ${NAMES.newline}`, prompt_text: HOSTILE_TEXT, expect: { response: 'something else' } },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
     const tested = await run('test', '--url', ctx.service.url, '--junit', 'report.xml', 'suites');
     assert.equal(tested.code, 1, tested.stderr);
     assertInert(tested, 'test');
     const lines = tested.stdout.split('\n');
-    assert.ok(lines.some((line) => line.startsWith('suites/hostile.prompttest.json: AI Prompt "Red \\u001B[31mALERT\\u001B[0m"')), tested.stdout);
-    assert.ok(lines.some((line) => /^ {2}contains \\u001B\[32mPASS\\rInvoice \\u202Egnp\.exe +FAIL /.test(line)), tested.stdout);
-    assert.ok(lines.some((line) => /^ {2}equals Two\\nLines +FAIL /.test(line)), tested.stdout);
-    assert.ok(lines.some((line) => /^ {6}- response: does not contain "never said"; it is .*Hi \\u001b\[31mthere/i.test(line)), tested.stdout);
+    assert.ok(
+      lines.some((line) =>
+        line.startsWith('suites/hostile.prompttest.json: AI Prompt "Red \\u001B[31mALERT\\u001B[0m"'),
+      ),
+      tested.stdout,
+    );
+    assert.ok(
+      lines.some((line) => /^ {2}contains \\u001B\[32mPASS\\rInvoice \\u202Egnp\.exe +FAIL /.test(line)),
+      tested.stdout,
+    );
+    assert.ok(
+      lines.some((line) => /^ {2}equals Two\\nLines +FAIL /.test(line)),
+      tested.stdout,
+    );
+    assert.ok(
+      lines.some((line) => /^ {6}- response: does not contain "never said"; it is .*Hi \\u001b\[31mthere/i.test(line)),
+      tested.stdout,
+    );
     const xml = await readFile(path.join(work, 'report.xml'), 'utf8');
     assert.equal(activeAt(xml), undefined, 'the JUnit report');
     assert.ok(xml.includes('name="contains \\u001B[32mPASS\\rInvoice \\u202Egnp.exe"'), xml);
@@ -187,7 +252,8 @@ describe('contract: hostile names and answers in the command-line tool\'s human 
     assertInert(pushed, 'push');
     const lines = pushed.stdout.split('\n').filter((line) => line !== '');
     assert.equal(lines.length, UPDATED.length + 2, pushed.stdout);
-    for (const line of lines) assert.match(line, /^(created|updated|deleted) ai_prompts "[^"]*"( \(id \d+\))?(: .*)?$/, line);
+    for (const line of lines)
+      assert.match(line, /^(created|updated|deleted) ai_prompts "[^"]*"( \(id \d+\))?(: .*)?$/, line);
     assert.match(pushed.stdout, /^updated ai_prompts "Two\\nLines" \(id \d+\): description$/m);
   });
 });

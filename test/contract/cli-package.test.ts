@@ -13,7 +13,7 @@ import { repoRoot } from '../harness/paths';
 import { runCli } from './cli-process';
 import { startContract, type ContractContext } from './setup';
 
-describe('contract: the command-line tool\'s package, installed', function () {
+describe("contract: the command-line tool's package, installed", function () {
   let ctx: ContractContext;
   let work: string;
   let convai: string;
@@ -21,11 +21,17 @@ describe('contract: the command-line tool\'s package, installed', function () {
   before(async () => {
     ctx = await startContract();
     work = await mkdtemp(path.join(tmpdir(), 'convai-cli-package-'));
-    const { packageCli } = await import(pathToFileURL(path.join(repoRoot, 'scripts', 'package.mjs')).href) as { packageCli: () => string };
+    const { packageCli } = (await import(pathToFileURL(path.join(repoRoot, 'scripts', 'package.mjs')).href)) as {
+      packageCli: () => string;
+    };
     const tgz = packageCli();
     const prefix = path.join(work, 'prefix');
     // Offline: the package has no dependency to fetch.
-    const installed = spawnSync('npm', ['install', '-g', tgz, '--prefix', prefix, '--offline', '--no-audit', '--no-fund'], { cwd: work, encoding: 'utf8' });
+    const installed = spawnSync(
+      'npm',
+      ['install', '-g', tgz, '--prefix', prefix, '--offline', '--no-audit', '--no-fund'],
+      { cwd: work, encoding: 'utf8' },
+    );
     assert.equal(installed.status, 0, installed.stderr);
     convai = path.join(prefix, 'bin', 'convai');
   });
@@ -36,13 +42,23 @@ describe('contract: the command-line tool\'s package, installed', function () {
 
   it('holds the tool and what it loads, nothing else to install', async () => {
     const installedAt = path.join(work, 'prefix', 'lib', 'node_modules', 'convai-cli');
-    assert.deepEqual((await readdir(path.join(installedAt, 'dist'))).sort(), ['cli-main.js', 'cli.js', 're2js.js', 'undici.js', 'validators.js', 'writer-worker-script.js']);
-    const manifest = JSON.parse(await readFile(path.join(installedAt, 'package.json'), 'utf8')) as { bin: unknown; dependencies?: unknown };
+    assert.deepEqual((await readdir(path.join(installedAt, 'dist'))).sort(), [
+      'cli-main.js',
+      'cli.js',
+      're2js.js',
+      'undici.js',
+      'validators.js',
+      'writer-worker-script.js',
+    ]);
+    const manifest = JSON.parse(await readFile(path.join(installedAt, 'package.json'), 'utf8')) as {
+      bin: unknown;
+      dependencies?: unknown;
+    };
     assert.deepEqual(manifest.bin, { convai: 'dist/cli.js' });
     assert.equal(manifest.dependencies, undefined);
   });
 
-  it('runs as convai with a tenant\'s own token: its version, a pull, a plan, a prompt test and a push against the service', async () => {
+  it("runs as convai with a tenant's own token: its version, a pull, a plan, a prompt test and a push against the service", async () => {
     const { version } = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
     const shown = await runCli(['--version'], work, {}, convai);
     assert.equal(shown.stdout.trim(), version);
@@ -54,18 +70,34 @@ describe('contract: the command-line tool\'s package, installed', function () {
     const planned = await runCli(['plan', 'tenant'], work, env, convai);
     assert.equal(planned.code, 0, planned.stderr);
     assert.match(planned.stdout, /no change in the folder since the pull/);
-    await writeFile(path.join(work, 'greeting.prompttest.json'), JSON.stringify({
-      target: { tenantId: 1 }, prompt: 'Order Triage', cases: [{ name: 'answers', prompt_text: 'Hello', expect: { response: { matches: '\\S' } } }],
-    }));
+    await writeFile(
+      path.join(work, 'greeting.prompttest.json'),
+      JSON.stringify({
+        target: { tenantId: 1 },
+        prompt: 'Order Triage',
+        cases: [{ name: 'answers', prompt_text: 'Hello', expect: { response: { matches: '\\S' } } }],
+      }),
+    );
     const tested = await runCli(['test', 'greeting.prompttest.json'], work, env, convai);
     assert.equal(tested.code, 0, `${tested.stdout}${tested.stderr}`);
     const file = path.join(work, 'tenant', 'ai_prompts', 'order-triage.json');
-    await writeFile(file, JSON.stringify({ ...(JSON.parse(await readFile(file, 'utf8')) as object), description: 'Pushed with the tenant\'s own token' }, null, 2));
+    await writeFile(
+      file,
+      JSON.stringify(
+        { ...(JSON.parse(await readFile(file, 'utf8')) as object), description: "Pushed with the tenant's own token" },
+        null,
+        2,
+      ),
+    );
     const pushed = await runCli(['push', 'tenant'], work, env, convai);
     assert.equal(pushed.code, 0, pushed.stderr);
     assert.match(pushed.stdout, /^updated ai_prompts "Order Triage"/);
-    assert.equal((await ctx.admin.get(kindById('prompt'), 2, 1)).description, 'Pushed with the tenant\'s own token');
+    assert.equal((await ctx.admin.get(kindById('prompt'), 2, 1)).description, "Pushed with the tenant's own token");
     const usage = await runCli(['plan'], work, env, convai);
-    assert.match(usage.stderr, /^plan needs a folder: convai plan … <folder>\./, 'usage lines name the installed command');
+    assert.match(
+      usage.stderr,
+      /^plan needs a folder: convai plan … <folder>\./,
+      'usage lines name the installed command',
+    );
   });
 });

@@ -22,7 +22,12 @@ export interface StartedCli {
  * value leaves a variable out). Asynchronous on purpose: the service answers from this process, so a synchronous
  * spawn would deadlock.
  */
-export function startCli(args: string[], cwd: string, env: Record<string, string | undefined>, program = CLI): StartedCli {
+export function startCli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+  program = CLI,
+): StartedCli {
   const childEnv = { ...process.env };
   delete childEnv.CONVAI_TOKEN;
   delete childEnv.CONVAI_URL;
@@ -40,6 +45,11 @@ export function startCli(args: string[], cwd: string, env: Record<string, string
 }
 
 /** Runs the CLI to its end; see startCli. */
-export function runCli(args: string[], cwd: string, env: Record<string, string | undefined>, program = CLI): Promise<Run> {
+export function runCli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+  program = CLI,
+): Promise<Run> {
   return startCli(args, cwd, env, program).done;
 }

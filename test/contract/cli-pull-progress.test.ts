@@ -18,7 +18,10 @@ const PROMPTS = 40;
 function onTerminal(args: string[], cwd: string, token: string): Promise<{ code: number | null; output: string }> {
   const command = [process.execPath, CLI, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd, env: { ...process.env, CONVAI_TOKEN: token } });
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd,
+      env: { ...process.env, CONVAI_TOKEN: token },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
@@ -40,14 +43,16 @@ describe('contract: a long pull (CLI)', function () {
   let ctx: ContractContext;
   let work: string;
   let tenantId: number;
-  const latency = (latencyMs: number): Promise<unknown> => raw(`${ctx.service.url}/__test/faults`, 'POST', ctx.service.adminToken, JSON.stringify({ latencyMs }));
+  const latency = (latencyMs: number): Promise<unknown> =>
+    raw(`${ctx.service.url}/__test/faults`, 'POST', ctx.service.adminToken, JSON.stringify({ latencyMs }));
 
   useContract((started) => {
     ctx = started;
   });
   beforeEach(async () => {
     tenantId = await freshTenant(ctx, 'Long Pull');
-    for (let index = 0; index < PROMPTS; index++) await ctx.admin.create(kindById('prompt'), { name: `Prompt ${index}`, system: 'Say hello.' }, tenantId);
+    for (let index = 0; index < PROMPTS; index++)
+      await ctx.admin.create(kindById('prompt'), { name: `Prompt ${index}`, system: 'Say hello.' }, tenantId);
     work = await mkdtemp(path.join(tmpdir(), 'convai-long-pull-'));
   });
   afterEach(async () => {
@@ -56,12 +61,18 @@ describe('contract: a long pull (CLI)', function () {
   });
 
   it('shows its counts on stderr only when that is a terminal', async () => {
-    const piped = await runCli(['pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'piped'], work, { CONVAI_TOKEN: ctx.service.adminToken });
+    const piped = await runCli(['pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'piped'], work, {
+      CONVAI_TOKEN: ctx.service.adminToken,
+    });
     assert.equal(piped.code, 0, piped.stderr);
     assert.equal(piped.stderr, '', 'a pipe or a log gets no progress');
     // A request slower than the progress line's pace, so a count is shown before the pull ends.
     await latency(150);
-    const shown = await onTerminal(['pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'terminal'], work, ctx.service.adminToken);
+    const shown = await onTerminal(
+      ['pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'terminal'],
+      work,
+      ctx.service.adminToken,
+    );
     assert.equal(shown.code, 0, shown.output);
     assert.match(shown.output, new RegExp(`\\rpull: \\d+ of ${PROMPTS + 1} resources`));
     assert.match(shown.output, /Pulled tenant \d+ of .*: 41 resources/);
@@ -69,21 +80,38 @@ describe('contract: a long pull (CLI)', function () {
 
   it('stops on Ctrl+C with exit 130, the manifest matching the files written, and the next pull completes the folder', async () => {
     await latency(100);
-    const details = ctx.service.requests.arrivals(5, (r) => r.method === 'GET' && /^\/api\/v1\/ai_prompts\/\d+$/.test(r.path));
-    const started = startCli(['pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'folder'], work, { CONVAI_TOKEN: ctx.service.adminToken });
+    const details = ctx.service.requests.arrivals(
+      5,
+      (r) => r.method === 'GET' && /^\/api\/v1\/ai_prompts\/\d+$/.test(r.path),
+    );
+    const started = startCli(['pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'folder'], work, {
+      CONVAI_TOKEN: ctx.service.adminToken,
+    });
     await details;
     started.child.kill('SIGINT');
     const stopped = await started.done;
     assert.equal(stopped.code, 130, stopped.stderr);
-    assert.match(stopped.stderr, /Stopped by Ctrl\+C: .* holds what was pulled so far, recorded in its manifest; run pull again to complete it\./);
+    assert.match(
+      stopped.stderr,
+      /Stopped by Ctrl\+C: .* holds what was pulled so far, recorded in its manifest; run pull again to complete it\./,
+    );
     const folder = path.join(work, 'folder');
     const manifestText = await readFile(path.join(folder, 'convai-tenant.json'), 'utf8').catch(() => undefined);
-    const recorded = manifestText === undefined ? [] : (JSON.parse(manifestText) as { resources: Array<{ file: string }> }).resources.map((r) => r.file).sort();
-    assert.deepEqual(await jsonFiles(folder).catch(() => []), recorded, 'every file written is in the manifest, and every entry has its file');
+    const recorded =
+      manifestText === undefined
+        ? []
+        : (JSON.parse(manifestText) as { resources: Array<{ file: string }> }).resources.map((r) => r.file).sort();
+    assert.deepEqual(
+      await jsonFiles(folder).catch(() => []),
+      recorded,
+      'every file written is in the manifest, and every entry has its file',
+    );
     assert.ok(recorded.length < PROMPTS + 1, 'stopped before the end');
 
     await latency(0);
-    const again = await runCli(['pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'folder'], work, { CONVAI_TOKEN: ctx.service.adminToken });
+    const again = await runCli(['pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'folder'], work, {
+      CONVAI_TOKEN: ctx.service.adminToken,
+    });
     assert.equal(again.code, 0, again.stderr);
     assert.equal((await jsonFiles(folder)).length, PROMPTS + 1);
     const plan = await runCli(['plan', 'folder'], work, { CONVAI_TOKEN: ctx.service.adminToken });

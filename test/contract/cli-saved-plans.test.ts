@@ -25,9 +25,11 @@ describe('contract: saved plans (CLI)', function () {
 
   const run = (...args: string[]): Promise<Run> => runCli(args, work, { CONVAI_TOKEN: ctx.service.adminToken });
   const at = (file: string): string => path.join(folder, ...file.split('/'));
-  const writes = (): Array<Pick<RecordedRequest, 'method' | 'path' | 'fields'>> => ctx.service.requests.list()
-    .filter((r) => r.method !== 'GET')
-    .map(({ method, path: requestPath, fields }) => ({ method, path: requestPath, ...(fields ? { fields } : {}) }));
+  const writes = (): Array<Pick<RecordedRequest, 'method' | 'path' | 'fields'>> =>
+    ctx.service.requests
+      .list()
+      .filter((r) => r.method !== 'GET')
+      .map(({ method, path: requestPath, fields }) => ({ method, path: requestPath, ...(fields ? { fields } : {}) }));
 
   useContract((started) => {
     ctx = started;
@@ -36,7 +38,11 @@ describe('contract: saved plans (CLI)', function () {
     tenantId = await freshTenant(ctx, 'Saved Plans');
     greeting = (await ctx.admin.create(prompts, { name: 'Greeting', system: 'Say hello.' }, tenantId)).id as number;
     closing = (await ctx.admin.create(prompts, { name: 'Closing', system: 'Say goodbye.' }, tenantId)).id as number;
-    await ctx.admin.create(kindById('integration'), { name: 'CRM', system: 'http_api', technical_id: 'crm', tec_params: { api_key: SECRET } }, tenantId);
+    await ctx.admin.create(
+      kindById('integration'),
+      { name: 'CRM', system: 'http_api', technical_id: 'crm', tec_params: { api_key: SECRET } },
+      tenantId,
+    );
     work = await mkdtemp(path.join(tmpdir(), 'convai-saved-plans-'));
     folder = path.join(work, 'folder');
     const pulled = await run('pull', '--url', ctx.service.url, '--tenant', String(tenantId), 'folder');
@@ -63,9 +69,14 @@ describe('contract: saved plans (CLI)', function () {
   it('pushes a saved plan unchanged: the service receives exactly its writes, in its order', async () => {
     const text = await savedPlan();
     const saved = JSON.parse(text) as { changes: Array<{ action: string; file: string }> };
-    assert.deepEqual(saved.changes.map((c) => [c.action, c.file]), [
-      ['create', 'ai_prompts/farewell.json'], ['update', 'ai_prompts/greeting.json'], ['delete', 'ai_prompts/closing.json'],
-    ]);
+    assert.deepEqual(
+      saved.changes.map((c) => [c.action, c.file]),
+      [
+        ['create', 'ai_prompts/farewell.json'],
+        ['update', 'ai_prompts/greeting.json'],
+        ['delete', 'ai_prompts/closing.json'],
+      ],
+    );
     const pushed = await run('push', '--plan', 'plan.json', 'folder');
     assert.equal(pushed.code, 0, pushed.stderr);
     assert.deepEqual(writes(), [
@@ -78,7 +89,8 @@ describe('contract: saved plans (CLI)', function () {
 
   it('holds no token and no credential', async () => {
     const text = await savedPlan();
-    for (const value of [ctx.service.adminToken, SECRET, 'Say hello warmly.']) assert.ok(!text.includes(value), `${value} is in the saved plan`);
+    for (const value of [ctx.service.adminToken, SECRET, 'Say hello warmly.'])
+      assert.ok(!text.includes(value), `${value} is in the saved plan`);
   });
 
   it('sends nothing after a file was edited since, naming it (exit 1)', async () => {
@@ -86,7 +98,10 @@ describe('contract: saved plans (CLI)', function () {
     await writeFile(at('ai_prompts/greeting.system.md'), 'Say hello coldly.');
     const pushed = await run('push', '--plan', 'plan.json', 'folder');
     assert.equal(pushed.code, 1);
-    assert.match(pushed.stderr, /Nothing was sent: the folder changed since .*plan\.json was made \(ai_prompts\/greeting\.system\.md edited\)/);
+    assert.match(
+      pushed.stderr,
+      /Nothing was sent: the folder changed since .*plan\.json was made \(ai_prompts\/greeting\.system\.md edited\)/,
+    );
     assert.deepEqual(writes(), []);
     assert.deepEqual(ctx.service.requests.list(), [], 'the files are compared before any request');
   });
@@ -99,7 +114,10 @@ describe('contract: saved plans (CLI)', function () {
     ctx.service.requests.clear();
     const refused = await run('push', '--plan', 'plan.json', 'folder');
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /Nothing was sent: the service changed since .*plan\.json was made \(ai_prompts\/greeting\.json \(ai_prompts \d+ "Greeting"\): changed on the service since the pull \(description\)\)/);
+    assert.match(
+      refused.stderr,
+      /Nothing was sent: the service changed since .*plan\.json was made \(ai_prompts\/greeting\.json \(ai_prompts \d+ "Greeting"\): changed on the service since the pull \(description\)\)/,
+    );
     assert.ok(!refused.stderr.includes('Elsewhere') && !refused.stderr.includes('tenant.json'), refused.stderr);
     assert.deepEqual(writes(), []);
 
@@ -108,7 +126,10 @@ describe('contract: saved plans (CLI)', function () {
     ctx.service.requests.clear();
     const pushed = await run('push', '--plan', 'plan.json', 'folder');
     assert.equal(pushed.code, 0, pushed.stderr);
-    assert.deepEqual(writes().map((w) => w.method), ['POST', 'PUT', 'DELETE']);
+    assert.deepEqual(
+      writes().map((w) => w.method),
+      ['POST', 'PUT', 'DELETE'],
+    );
   });
 
   it('writes no plan a push would refuse, nor one inside the folder or where it cannot be written', async () => {
@@ -121,7 +142,10 @@ describe('contract: saved plans (CLI)', function () {
     ctx.service.requests.clear();
     const inside = await run('plan', '--out', 'folder/plan.json', 'folder');
     assert.equal(inside.code, 2);
-    assert.match(inside.stderr, /--out: .*plan\.json is inside the folder, where any other file is a problem of the plan: write it outside the folder .* or as a dotfile in it/);
+    assert.match(
+      inside.stderr,
+      /--out: .*plan\.json is inside the folder, where any other file is a problem of the plan: write it outside the folder .* or as a dotfile in it/,
+    );
     const missing = await run('plan', '--out', 'no-such-folder/plan.json', 'folder');
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /--out: .*no-such-folder does not exist/);
@@ -130,18 +154,40 @@ describe('contract: saved plans (CLI)', function () {
 
   /** A saved plan's file as a hand edits it: parsed, changed, written back as plan --out lays it out. */
   type PlanFile = Record<string, unknown> & { changes: Array<Record<string, unknown>> };
-  const byHand = (edit: (plan: PlanFile) => void) => (text: string): string => {
-    const plan = JSON.parse(text) as PlanFile;
-    edit(plan);
-    return `${JSON.stringify(plan, null, 2)}\n`;
-  };
+  const byHand =
+    (edit: (plan: PlanFile) => void) =>
+    (text: string): string => {
+      const plan = JSON.parse(text) as PlanFile;
+      edit(plan);
+      return `${JSON.stringify(plan, null, 2)}\n`;
+    };
   const handEdits: Array<[string, (text: string) => string, RegExp]> = [
-    ['a change listed twice', byHand((plan) => plan.changes.push(plan.changes[1] as Record<string, unknown>)), /changes\[3\] lists ai_prompts\/greeting\.json again, as changes\[1\] does/],
-    ['a name edited', byHand((plan) => Object.assign(plan.changes[1] as object, { name: 'Greeting (approved)' })), /its content does not match its "digest"/],
-    ['an unknown key added', byHand((plan) => Object.assign(plan, { approvedBy: 'reviewer' })), /it holds "approvedBy", which a saved plan does not/],
+    [
+      'a change listed twice',
+      byHand((plan) => plan.changes.push(plan.changes[1] as Record<string, unknown>)),
+      /changes\[3\] lists ai_prompts\/greeting\.json again, as changes\[1\] does/,
+    ],
+    [
+      'a name edited',
+      byHand((plan) => Object.assign(plan.changes[1] as object, { name: 'Greeting (approved)' })),
+      /its content does not match its "digest"/,
+    ],
+    [
+      'an unknown key added',
+      byHand((plan) => Object.assign(plan, { approvedBy: 'reviewer' })),
+      /it holds "approvedBy", which a saved plan does not/,
+    ],
     ['the digest removed', byHand((plan) => delete plan.digest), /it has no "digest"/],
     // A hex digit of the hash of a file that is still as it was: the plan's file changed, not the folder.
-    ['one byte changed', (text) => text.replace(/("ai_prompts\/greeting\.system\.md": ")(.)/, (_, key: string, digit: string) => `${key}${digit === '0' ? '1' : '0'}`), /its content does not match its "digest"/],
+    [
+      'one byte changed',
+      (text) =>
+        text.replace(
+          /("ai_prompts\/greeting\.system\.md": ")(.)/,
+          (_, key: string, digit: string) => `${key}${digit === '0' ? '1' : '0'}`,
+        ),
+      /its content does not match its "digest"/,
+    ],
   ];
   for (const [what, edit, reason] of handEdits) {
     it(`refuses a saved plan with ${what} as altered, naming its file, before any request (exit 1)`, async () => {
@@ -160,7 +206,10 @@ describe('contract: saved plans (CLI)', function () {
       await writeFile(path.join(work, 'plan.json'), text);
       const pushed = await run('push', '--plan', 'plan.json', 'folder');
       assert.equal(pushed.code, 0, pushed.stderr);
-      assert.deepEqual(writes().map((w) => w.method), ['POST', 'PUT', 'DELETE']);
+      assert.deepEqual(
+        writes().map((w) => w.method),
+        ['POST', 'PUT', 'DELETE'],
+      );
     });
   }
 
@@ -169,19 +218,28 @@ describe('contract: saved plans (CLI)', function () {
     await writeFile(path.join(work, 'plan.json'), `\uFEFF${text.replace(/\n/g, '\r\n')}`);
     const pushed = await run('push', '--plan', 'plan.json', 'folder');
     assert.equal(pushed.code, 0, pushed.stderr);
-    assert.deepEqual(writes().map((w) => w.method), ['POST', 'PUT', 'DELETE']);
+    assert.deepEqual(
+      writes().map((w) => w.method),
+      ['POST', 'PUT', 'DELETE'],
+    );
     assert.equal((await ctx.admin.get(prompts, greeting, tenantId)).system, 'Say hello warmly.');
   });
 
   it('refuses a plan saved by the earlier version, which has no digest, asking to save it again (exit 2)', async () => {
     const text = await savedPlan();
-    await writeFile(path.join(work, 'plan.json'), byHand((plan) => {
-      plan.convaiSavedPlan = 1;
-      delete plan.digest;
-    })(text));
+    await writeFile(
+      path.join(work, 'plan.json'),
+      byHand((plan) => {
+        plan.convaiSavedPlan = 1;
+        delete plan.digest;
+      })(text),
+    );
     const refused = await run('push', '--plan', 'plan.json', 'folder');
     assert.equal(refused.code, 2, refused.stderr);
-    assert.match(refused.stderr, /--plan: .*plan\.json was saved by an earlier version, without the digest .*; save the plan again with this version \(plan --out\)/);
+    assert.match(
+      refused.stderr,
+      /--plan: .*plan\.json was saved by an earlier version, without the digest .*; save the plan again with this version \(plan --out\)/,
+    );
     assert.deepEqual(ctx.service.requests.list(), []);
   });
 
@@ -194,7 +252,10 @@ describe('contract: saved plans (CLI)', function () {
     await writeFile(path.join(work, 'notes.txt'), 'my notes\n');
     await symlink(path.join(work, 'notes.txt'), path.join(work, 'linked-plan.json'));
     const refusals: Array<[string, RegExp]> = [
-      ['folder/.convai-tenant.journal', /is named as a tenant folder's push journal \(\.convai-tenant\.journal\), a file this tool reads/],
+      [
+        'folder/.convai-tenant.journal',
+        /is named as a tenant folder's push journal \(\.convai-tenant\.journal\), a file this tool reads/,
+      ],
       ['folder/convai-tenant.json', /is named as a tenant folder's manifest \(convai-tenant\.json\)/],
       ['other/convai-tenant.json', /is named as a tenant folder's manifest \(convai-tenant\.json\)/],
       ['greeting.prompttest.json', /is named as a prompt test suite \(\*\.prompttest\.json\)/],
@@ -207,11 +268,18 @@ describe('contract: saved plans (CLI)', function () {
       const refused = await run('plan', '--out', out, 'folder');
       assert.equal(refused.code, 2, `${out}: ${refused.stderr}`);
       assert.match(refused.stderr, says, out);
-      assert.match(refused.stderr, new RegExp(`^--out ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} .*; nothing was sent: give --out a file of its own, e\\.g\\. --out plan\\.json\\.$`, 'm'), out);
+      assert.match(
+        refused.stderr,
+        new RegExp(
+          `^--out ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} .*; nothing was sent: give --out a file of its own, e\\.g\\. --out plan\\.json\\.$`,
+          'm',
+        ),
+        out,
+      );
       assert.deepEqual(await readFile(file), before, `${out} is left as it was`);
     }
     assert.deepEqual(ctx.service.requests.list(), [], 'refused before any request');
-    assert.equal((await readFile(path.join(work, 'notes.txt'), 'utf8')), 'my notes\n');
+    assert.equal(await readFile(path.join(work, 'notes.txt'), 'utf8'), 'my notes\n');
     // The folder's commands still work, and an ordinary file is written.
     const ok = await run('plan', '--out', 'plan.json', 'folder');
     assert.equal(ok.code, 0, ok.stderr);

@@ -22,20 +22,48 @@ describe('contract: the command-line tool (coverage in test --json)', function (
   before(async () => {
     ctx = await startContract();
     work = await mkdtemp(path.join(tmpdir(), 'convai-cli-coverage-'));
-    const create = async (kind: 'prompt' | 'integration' | 'tenant', values: JsonObject, tenantId?: number): Promise<number> =>
-      (await ctx.admin.create(kindById(kind), values, tenantId)).id as number;
+    const create = async (
+      kind: 'prompt' | 'integration' | 'tenant',
+      values: JsonObject,
+      tenantId?: number,
+    ): Promise<number> => (await ctx.admin.create(kindById(kind), values, tenantId)).id as number;
     id.talks = await create('tenant', { name: 'Talks', email: 'a@talks.example' });
     id.checks = await create('tenant', { name: 'Checks', email: 'a@checks.example' });
     id.billing = await create('prompt', { name: 'Billing', user_prompt: 'Billing' }, id.talks);
-    id.greeting = await create('prompt', { name: 'Greeting', user_prompt: 'Hello', settings: JSON.stringify({ routes: [{ when: 'refund', next_prompt_id: id.billing }] }) }, id.talks);
+    id.greeting = await create(
+      'prompt',
+      {
+        name: 'Greeting',
+        user_prompt: 'Hello',
+        settings: JSON.stringify({ routes: [{ when: 'refund', next_prompt_id: id.billing }] }),
+      },
+      id.talks,
+    );
     id.spare = await create('prompt', { name: 'Spare', user_prompt: 'Nobody tests me' }, id.talks);
     id.lonely = await create('prompt', { name: 'Lonely', user_prompt: 'Nor me' }, id.checks);
     id.pinger = await create('integration', { name: 'Pinger', system: 'rest', technical_id: 'pinger' }, id.checks);
     const suites = {
-      'greeting.prompttest.json': { target: { tenantId: id.talks }, prompt: 'Greeting', cases: [{ name: 'refund', turns: [{ prompt_text: 'I want a refund' }, { prompt_text: 'Thanks', expect: { prompt: 'Billing' } }] }] },
-      'billing.prompttest.json': { target: { tenantId: id.talks }, prompt: 'Billing', cases: [{ name: 'another model', prompt_text: 'hello', expect: { response: { contains: 'gpt-5' } } }] },
+      'greeting.prompttest.json': {
+        target: { tenantId: id.talks },
+        prompt: 'Greeting',
+        cases: [
+          {
+            name: 'refund',
+            turns: [{ prompt_text: 'I want a refund' }, { prompt_text: 'Thanks', expect: { prompt: 'Billing' } }],
+          },
+        ],
+      },
+      'billing.prompttest.json': {
+        target: { tenantId: id.talks },
+        prompt: 'Billing',
+        cases: [{ name: 'another model', prompt_text: 'hello', expect: { response: { contains: 'gpt-5' } } }],
+      },
       // A tenant tested by an integration suite alone: its prompts are listed for the run's coverage.
-      'pinger.prompttest.json': { target: { tenantId: id.checks }, integration: 'Pinger', cases: [{ name: 'answers ping', action: 'ping', expect: { result: 'pong' } }] },
+      'pinger.prompttest.json': {
+        target: { tenantId: id.checks },
+        integration: 'Pinger',
+        cases: [{ name: 'answers ping', action: 'ping', expect: { result: 'pong' } }],
+      },
     };
     for (const [file, suite] of Object.entries(suites)) await writeFile(path.join(work, file), JSON.stringify(suite));
   });
@@ -45,7 +73,9 @@ describe('contract: the command-line tool (coverage in test --json)', function (
   });
 
   it('gives each tenant its prompts passed, failed or untested, what else it tested, and the hand-overs conversations took', async () => {
-    const result = await runCli(['test', '--url', ctx.service.url, '--json', '.'], work, { CONVAI_TOKEN: ctx.service.adminToken });
+    const result = await runCli(['test', '--url', ctx.service.url, '--json', '.'], work, {
+      CONVAI_TOKEN: ctx.service.adminToken,
+    });
     assert.equal(result.code, 1, result.stderr);
     const report = JSON.parse(result.stdout) as { passed: number; failed: number; coverage: TenantCoverage[] };
     assert.deepEqual([report.passed, report.failed], [2, 1], 'the counts are as before the coverage field');
@@ -56,7 +86,11 @@ describe('contract: the command-line tool (coverage in test --json)', function (
         nodes: { [prompt(id.billing)]: 'failed', [prompt(id.greeting)]: 'passed', [prompt(id.spare)]: 'untested' },
         edges: [`${prompt(id.greeting)} -> ${prompt(id.billing)}`],
       },
-      { tenantId: id.checks, nodes: { [prompt(id.lonely)]: 'untested', [`integrations/${id.pinger}`]: 'passed' }, edges: [] },
+      {
+        tenantId: id.checks,
+        nodes: { [prompt(id.lonely)]: 'untested', [`integrations/${id.pinger}`]: 'passed' },
+        edges: [],
+      },
     ]);
   });
 });

@@ -19,7 +19,7 @@ interface JsonReport {
 
 const cases = [{ name: 'echoes', prompt_text: 'hello', expect: { response: { contains: 'hello' } } }];
 
-describe('contract: the command-line tool (test\'s inputs)', function () {
+describe("contract: the command-line tool (test's inputs)", function () {
   let ctx: ContractContext;
   let work: string;
   const env = (): Record<string, string> => ({ CONVAI_TOKEN: ctx.service.adminToken });
@@ -49,22 +49,34 @@ describe('contract: the command-line tool (test\'s inputs)', function () {
   });
 
   describe('--junit', () => {
-    it('refuses a report path that is one of the run\'s inputs (exit 2): the input is left byte for byte, nothing is sent', async () => {
+    it("refuses a report path that is one of the run's inputs (exit 2): the input is left byte for byte, nothing is sent", async () => {
       const victim = await readFile(path.join(work, 'victim.prompttest.json'));
       const baseline = await run('--json', 'suites');
       assert.equal(baseline.result.code, 0, baseline.result.stderr);
       await writeFile(path.join(work, 'baseline.json'), baseline.result.stdout);
       const refusals: Array<[string[], RegExp]> = [
-        [['--junit', 'victim.prompttest.json', 'victim.prompttest.json'], /is the suite victim\.prompttest\.json, which this run reads/],
-        [['--junit', './suites/../victim.prompttest.json', 'victim.prompttest.json'], /is the suite victim\.prompttest\.json/],
+        [
+          ['--junit', 'victim.prompttest.json', 'victim.prompttest.json'],
+          /is the suite victim\.prompttest\.json, which this run reads/,
+        ],
+        [
+          ['--junit', './suites/../victim.prompttest.json', 'victim.prompttest.json'],
+          /is the suite victim\.prompttest\.json/,
+        ],
         [['--junit', 'suites/triage.prompttest.json', 'suites'], /is the suite suites\/triage\.prompttest\.json/],
-        [['--junit', 'baseline.json', '--baseline', 'baseline.json', 'suites'], /is the --baseline report baseline\.json/],
+        [
+          ['--junit', 'baseline.json', '--baseline', 'baseline.json', 'suites'],
+          /is the --baseline report baseline\.json/,
+        ],
       ];
       for (const [args, says] of refusals) {
         const { result, sent } = await run(...args);
         assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
         assert.match(result.stderr, says);
-        assert.match(result.stderr, /nothing was sent: give --junit a file of its own, e\.g\. --junit prompt-tests\.xml\.$/m);
+        assert.match(
+          result.stderr,
+          /nothing was sent: give --junit a file of its own, e\.g\. --junit prompt-tests\.xml\.$/m,
+        );
         assert.equal(result.stdout, '');
         assert.deepEqual(sent, []);
       }
@@ -74,8 +86,20 @@ describe('contract: the command-line tool (test\'s inputs)', function () {
 
     it('refuses a path that cannot be written before anything is sent, naming it and the fix', async () => {
       const refusals: Array<[string, RegExp]> = [
-        ['a-file/report.xml', new RegExp(`^--junit ${path.join(work, 'a-file/report.xml')} cannot be written: ${path.join(work, 'a-file')} is a file, not a folder; nothing was sent: give --junit a path in a folder`, 'm')],
-        ['suites', new RegExp(`^--junit ${path.join(work, 'suites')} is a folder; nothing was sent: give --junit a file, e\\.g\\. --junit suites/prompt-tests\\.xml\\.$`, 'm')],
+        [
+          'a-file/report.xml',
+          new RegExp(
+            `^--junit ${path.join(work, 'a-file/report.xml')} cannot be written: ${path.join(work, 'a-file')} is a file, not a folder; nothing was sent: give --junit a path in a folder`,
+            'm',
+          ),
+        ],
+        [
+          'suites',
+          new RegExp(
+            `^--junit ${path.join(work, 'suites')} is a folder; nothing was sent: give --junit a file, e\\.g\\. --junit suites/prompt-tests\\.xml\\.$`,
+            'm',
+          ),
+        ],
       ];
       for (const [report, says] of refusals) {
         const { result, sent } = await run('--junit', report, 'victim.prompttest.json');
@@ -92,22 +116,31 @@ describe('contract: the command-line tool (test\'s inputs)', function () {
     const pulled = async (folder: string, name: string): Promise<string> => {
       const pull = await runCli(['pull', '--url', ctx.service.url, '--tenant', String(tenantId), folder], work, env());
       assert.equal(pull.code, 0, pull.stderr);
-      const manifest = JSON.parse(await readFile(path.join(work, folder, 'convai-tenant.json'), 'utf8')) as { resources: Array<{ name: string; file: string }> };
+      const manifest = JSON.parse(await readFile(path.join(work, folder, 'convai-tenant.json'), 'utf8')) as {
+        resources: Array<{ name: string; file: string }>;
+      };
       return path.join(work, folder, manifest.resources.find((r) => r.name === name)?.file ?? 'missing');
     };
 
     before(async () => {
-      tenantId = (await ctx.admin.create(kindById('tenant'), { name: 'Renames', email: 'a@renames.example' })).id as number;
+      tenantId = (await ctx.admin.create(kindById('tenant'), { name: 'Renames', email: 'a@renames.example' }))
+        .id as number;
       for (const name of ['Billing', 'Closing']) await ctx.admin.create(kindById('prompt'), { name }, tenantId);
       for (const name of ['Billing', 'Closing']) await suite(`renames/${name}.prompttest.json`, name, tenantId);
     });
 
     it('runs the suite that names a prompt renamed in the folder by its old name, the one the service still knows', async () => {
       const file = await pulled('renamed', 'Billing');
-      await writeFile(file, JSON.stringify({ ...(JSON.parse(await readFile(file, 'utf8')) as object), name: 'Payments' }, null, 2));
+      await writeFile(
+        file,
+        JSON.stringify({ ...(JSON.parse(await readFile(file, 'utf8')) as object), name: 'Payments' }, null, 2),
+      );
       const { result } = await run('--json', '--affected-by', 'renamed', 'renames');
       assert.equal(result.code, 0, result.stderr);
-      assert.deepEqual((JSON.parse(result.stdout) as JsonReport).suites.map((s) => s.file), ['renames/Billing.prompttest.json']);
+      assert.deepEqual(
+        (JSON.parse(result.stdout) as JsonReport).suites.map((s) => s.file),
+        ['renames/Billing.prompttest.json'],
+      );
       assert.match(result.stderr, /^--affected-by renamed: 1 planned change; 1 of 2 suites affected\.$/m);
     });
 
@@ -117,10 +150,22 @@ describe('contract: the command-line tool (test\'s inputs)', function () {
       const { result, sent } = await run('--affected-by', 'broken', 'renames');
       assert.equal(result.code, 2, result.stderr);
       assert.equal(result.stdout, '');
-      assert.match(result.stderr, new RegExp(`^--affected-by broken: the planned push of ${path.join(work, 'broken')} has 1 problem, so the suites it affects cannot be told and no prompt test ran:$`, 'm'));
+      assert.match(
+        result.stderr,
+        new RegExp(
+          `^--affected-by broken: the planned push of ${path.join(work, 'broken')} has 1 problem, so the suites it affects cannot be told and no prompt test ran:$`,
+          'm',
+        ),
+      );
       assert.match(result.stderr, new RegExp(`^ {2}${path.relative(path.join(work, 'broken'), file)}:1:\\d+: `, 'm'));
-      assert.match(result.stderr, /^Fix it in the folder \(node dist\/cli\.js plan broken lists them too\), then run test again\.$/m);
-      assert.deepEqual(sent.filter((request) => /test_prompt|execute_action/.test(request)), []);
+      assert.match(
+        result.stderr,
+        /^Fix it in the folder \(node dist\/cli\.js plan broken lists them too\), then run test again\.$/m,
+      );
+      assert.deepEqual(
+        sent.filter((request) => /test_prompt|execute_action/.test(request)),
+        [],
+      );
     });
   });
 });

@@ -28,7 +28,8 @@ const NEXT_ID_TYPO = `{
 `;
 
 /** An unknown flag, on the first line of a file saved with a byte-order mark. */
-const BAD_FLAG = '\uFEFF{ "target": { "tenantId": 1 }, "prompt": "Order Triage", "cases": [{ "name": "flags", "prompt_text": "x", "expect": { "response": { "matches": "/^echo/x" } } }] }\n';
+const BAD_FLAG =
+  '\uFEFF{ "target": { "tenantId": 1 }, "prompt": "Order Triage", "cases": [{ "name": "flags", "prompt_text": "x", "expect": { "response": { "matches": "/^echo/x" } } }] }\n';
 
 const isTestPrompt = (entry: { path: string }): boolean => entry.path.endsWith('/test_prompt');
 
@@ -50,21 +51,41 @@ describe('contract: the command-line tool (test) on suites CI can trust', functi
     const watchdog = setTimeout(() => started.child.kill('SIGKILL'), 20_000);
     return { ...started, stopWatching: () => clearTimeout(watchdog) };
   };
-  const suite = (cases: unknown[]): string => JSON.stringify({ target: { tenantId: 1 }, prompt: 'Order Triage', cases }, null, 2);
+  const suite = (cases: unknown[]): string =>
+    JSON.stringify({ target: { tenantId: 1 }, prompt: 'Order Triage', cases }, null, 2);
 
   before(async () => {
     ctx = await startContract();
     work = await mkdtemp(path.join(tmpdir(), 'convai-cli-reader-'));
-    await write('catastrophic/long.prompttest.json', suite([
-      { name: 'never backtracks', prompt_text: CATASTROPHIC_TEXT, repeat: 100, expect: { response: { matches: '(a+)+$' } } },
-    ]));
-    await write('catastrophic-short/short.prompttest.json', suite([
-      { name: 'ends in a', prompt_text: CATASTROPHIC_TEXT, repeat: 3, expect: { response: { matches: '(a+)+$' } } },
-      { name: 'ends in !', prompt_text: CATASTROPHIC_TEXT, repeat: 3, expect: { response: { matches: '/^echo .*(a+)+!$/i' } } },
-    ]));
+    await write(
+      'catastrophic/long.prompttest.json',
+      suite([
+        {
+          name: 'never backtracks',
+          prompt_text: CATASTROPHIC_TEXT,
+          repeat: 100,
+          expect: { response: { matches: '(a+)+$' } },
+        },
+      ]),
+    );
+    await write(
+      'catastrophic-short/short.prompttest.json',
+      suite([
+        { name: 'ends in a', prompt_text: CATASTROPHIC_TEXT, repeat: 3, expect: { response: { matches: '(a+)+$' } } },
+        {
+          name: 'ends in !',
+          prompt_text: CATASTROPHIC_TEXT,
+          repeat: 3,
+          expect: { response: { matches: '/^echo .*(a+)+!$/i' } },
+        },
+      ]),
+    );
     await write('typos/next-id.prompttest.json', NEXT_ID_TYPO);
     await write('typos/flag.prompttest.json', BAD_FLAG);
-    await write('bom/triage.prompttest.json', `\uFEFF${suite([{ name: 'echoes', prompt_text: 'hello', expect: { response: { contains: 'hello' } } }])}`);
+    await write(
+      'bom/triage.prompttest.json',
+      `\uFEFF${suite([{ name: 'echoes', prompt_text: 'hello', expect: { response: { contains: 'hello' } } }])}`,
+    );
   });
   after(async () => {
     await ctx.close();
@@ -79,7 +100,14 @@ describe('contract: the command-line tool (test) on suites CI can trust', functi
     const checkedOne = ctx.service.requests.arrivals(2, isTestPrompt);
     const started = startWatched('--concurrency', '1', '--junit', 'interrupted.xml', 'catastrophic');
     try {
-      await Promise.race([checkedOne, started.done.then((ended) => assert.fail(`the CLI ended (exit code ${String(ended.code)}) before it sent a second request: it never finished checking the first answer`))]);
+      await Promise.race([
+        checkedOne,
+        started.done.then((ended) =>
+          assert.fail(
+            `the CLI ended (exit code ${String(ended.code)}) before it sent a second request: it never finished checking the first answer`,
+          ),
+        ),
+      ]);
       const signalled = performance.now();
       started.child.kill('SIGINT');
       const result = await started.done;
@@ -98,9 +126,20 @@ describe('contract: the command-line tool (test) on suites CI can trust', functi
     const started = startWatched('--json', 'catastrophic-short');
     const result = await started.done.finally(started.stopWatching);
     assert.equal(result.code, 1, `exit code ${String(result.code)} (none: stopped after 20 s) ${result.stderr}`);
-    const report = JSON.parse(result.stdout) as { suites: Array<{ cases: Array<{ name: string; verdict: string; runs: number; messages: string[] }> }> };
-    assert.deepEqual(report.suites[0]?.cases.map((c) => [c.name, c.verdict, c.runs]), [['ends in a', 'fail', 3], ['ends in !', 'pass', 3]]);
-    assert.equal(report.suites[0]?.cases[0]?.messages[0], `response: does not match /(a+)+$/; it is "Echo (gpt-4o-mini): ${CATASTROPHIC_TEXT}"`);
+    const report = JSON.parse(result.stdout) as {
+      suites: Array<{ cases: Array<{ name: string; verdict: string; runs: number; messages: string[] }> }>;
+    };
+    assert.deepEqual(
+      report.suites[0]?.cases.map((c) => [c.name, c.verdict, c.runs]),
+      [
+        ['ends in a', 'fail', 3],
+        ['ends in !', 'pass', 3],
+      ],
+    );
+    assert.equal(
+      report.suites[0]?.cases[0]?.messages[0],
+      `response: does not match /(a+)+$/; it is "Echo (gpt-4o-mini): ${CATASTROPHIC_TEXT}"`,
+    );
   });
 
   it('refuses typos before sending anything (exit 2): an assertion misspelt on next_prompt_id, a flag, each at file:line:column with the fix', async () => {
@@ -110,9 +149,21 @@ describe('contract: the command-line tool (test) on suites CI can trust', functi
     assert.equal(result.stdout, '');
     // Its index counts the mark, which is no column: the same number as its column, counted from 1 without the mark.
     const flagColumn = BAD_FLAG.indexOf('"/^echo/x"');
-    assert.match(result.stderr, new RegExp(`^typos/flag\\.prompttest\\.json:1:${flagColumn} response: the pattern "/\\^echo/x" has "x", which is no flag here; use i \\(ignore case\\), m`, 'm'));
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `^typos/flag\\.prompttest\\.json:1:${flagColumn} response: the pattern "/\\^echo/x" has "x", which is no flag here; use i \\(ignore case\\), m`,
+        'm',
+      ),
+    );
     const typoColumn = (NEXT_ID_TYPO.split('\n')[5] ?? '').indexOf('"equal"') + 1;
-    assert.match(result.stderr, new RegExp(`^typos/next-id\\.prompttest\\.json:6:${typoColumn} next_prompt_id: "equal" is no assertion; use one of equals, .* \\(did you mean "equals"\\?\\)$`, 'm'));
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `^typos/next-id\\.prompttest\\.json:6:${typoColumn} next_prompt_id: "equal" is no assertion; use one of equals, .* \\(did you mean "equals"\\?\\)$`,
+        'm',
+      ),
+    );
     assert.deepEqual(ctx.service.requests.list().filter(isTestPrompt), [], 'no test_prompt was sent');
   });
 

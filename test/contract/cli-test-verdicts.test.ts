@@ -14,11 +14,37 @@ import { raw } from './fixtures';
 import { startContract, type ContractContext } from './setup';
 import { runCli, startCli, type Run } from './cli-process';
 
-interface Criterion { name: string; verdict: string; reason?: string; runs: number; passes: number; errors: number }
-interface CaseReport { name: string; passed: boolean; verdict: string; reason?: string; runs: number; errors: number; messages: string[]; criteria?: Criterion[] }
-interface JsonReport { passed: number; failed: number; skipped: number; suites: Array<{ file: string; cases: CaseReport[] }> }
+interface Criterion {
+  name: string;
+  verdict: string;
+  reason?: string;
+  runs: number;
+  passes: number;
+  errors: number;
+}
+interface CaseReport {
+  name: string;
+  passed: boolean;
+  verdict: string;
+  reason?: string;
+  runs: number;
+  errors: number;
+  messages: string[];
+  criteria?: Criterion[];
+}
+interface JsonReport {
+  passed: number;
+  failed: number;
+  skipped: number;
+  suites: Array<{ file: string; cases: CaseReport[] }>;
+}
 
-const echoes = (name: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ name, prompt_text: name, expect: { response: { contains: name } }, ...extra });
+const echoes = (name: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  name,
+  prompt_text: name,
+  expect: { response: { contains: name } },
+  ...extra,
+});
 
 describe('contract: the command-line tool (test: verdicts of what no run decided)', function () {
   let ctx: ContractContext;
@@ -26,9 +52,12 @@ describe('contract: the command-line tool (test: verdicts of what no run decided
   const env = (): Record<string, string> => ({ CONVAI_TOKEN: ctx.service.adminToken });
   const run = (...args: string[]): Promise<Run> => runCli(['test', '--url', ctx.service.url, ...args], work, env());
   const json = (result: Run): JsonReport => JSON.parse(result.stdout) as JsonReport;
-  const suite = (file: string, prompt: string, cases: unknown[]): Promise<void> => writeFile(path.join(work, file), JSON.stringify({ target: { tenantId: 1 }, prompt, cases }, null, 2));
-  const faults = (body: unknown): Promise<unknown> => raw(`${ctx.service.url}/__test/faults`, 'POST', ctx.service.adminToken, JSON.stringify(body));
-  const promptId = async (name: string): Promise<number> => (await ctx.admin.list(kindById('prompt'), 1)).find((p) => p.name === name)?.id as number;
+  const suite = (file: string, prompt: string, cases: unknown[]): Promise<void> =>
+    writeFile(path.join(work, file), JSON.stringify({ target: { tenantId: 1 }, prompt, cases }, null, 2));
+  const faults = (body: unknown): Promise<unknown> =>
+    raw(`${ctx.service.url}/__test/faults`, 'POST', ctx.service.adminToken, JSON.stringify(body));
+  const promptId = async (name: string): Promise<number> =>
+    (await ctx.admin.list(kindById('prompt'), 1)).find((p) => p.name === name)?.id as number;
 
   before(async () => {
     ctx = await startContract();
@@ -51,7 +80,10 @@ describe('contract: the command-line tool (test: verdicts of what no run decided
     assert.ok(!down?.messages.some((m) => /passed 0 of 0|no answer/.test(m)), down?.messages.join('\n'));
     const xml = await readFile(path.join(work, 'down.xml'), 'utf8');
     assert.match(xml, /<testsuites tests="1" failures="0" errors="1" skipped="0">/);
-    assert.match(xml, /name="down"[^\n]*<property name="verdict" value="error"\/><\/properties><error message="2 of 2 runs errored/);
+    assert.match(
+      xml,
+      /name="down"[^\n]*<property name="verdict" value="error"\/><\/properties><error message="2 of 2 runs errored/,
+    );
 
     await faults({ queue: [{ match: 'test_prompt', status: 500, body: '{"error":"model overloaded"}', count: 2 }] });
     const text = await run('down.prompttest.json');
@@ -62,15 +94,33 @@ describe('contract: the command-line tool (test: verdicts of what no run decided
 
   it('a criterion whose judge always answers without a verdict: error, quoting the answer; the other criteria are still decided', async () => {
     const judge = await promptId('Call Judge');
-    await suite('unjudged.prompttest.json', 'Support Greeting', [{
-      name: 'refund call', prompt_params: { customer_name: 'Ada', order_id: 'A-1' }, repeat: 2,
-      simulate: { caller: 'Caller: Broken Kettle', persona: 'Your kettle broke after a week.', opening: 'Hello? I need to talk about my order.', maxTurns: 6 },
-      criteria: [
-        { name: 'says how long a refund takes', judge: 'Call Judge', rubric: 'The assistant tells the caller how many days a refund takes.' },
-        { name: 'reaches triage', expect: { prompt: 'Order Triage' } },
-      ],
-    }]);
-    const unreadable = { match: `POST /api/v1/ai_prompts/${judge}/test_prompt`, status: 200, body: JSON.stringify({ response: 'Sounds good to me.' }), count: 2 };
+    await suite('unjudged.prompttest.json', 'Support Greeting', [
+      {
+        name: 'refund call',
+        prompt_params: { customer_name: 'Ada', order_id: 'A-1' },
+        repeat: 2,
+        simulate: {
+          caller: 'Caller: Broken Kettle',
+          persona: 'Your kettle broke after a week.',
+          opening: 'Hello? I need to talk about my order.',
+          maxTurns: 6,
+        },
+        criteria: [
+          {
+            name: 'says how long a refund takes',
+            judge: 'Call Judge',
+            rubric: 'The assistant tells the caller how many days a refund takes.',
+          },
+          { name: 'reaches triage', expect: { prompt: 'Order Triage' } },
+        ],
+      },
+    ]);
+    const unreadable = {
+      match: `POST /api/v1/ai_prompts/${judge}/test_prompt`,
+      status: 200,
+      body: JSON.stringify({ response: 'Sounds good to me.' }),
+      count: 2,
+    };
     await faults({ queue: [unreadable] });
     const result = await run('--json', '--junit', 'unjudged.xml', 'unjudged.prompttest.json');
     assert.equal(result.code, 1, result.stderr);
@@ -78,33 +128,57 @@ describe('contract: the command-line tool (test: verdicts of what no run decided
     assert.deepEqual([call?.verdict, call?.runs, call?.errors], ['error', 0, 2]);
     const [days, triage] = call?.criteria ?? [];
     assert.deepEqual([days?.verdict, days?.runs, days?.errors], ['error', 0, 2], 'not "fail, 0/0 passed"');
-    assert.match(days?.reason ?? '', /^2 of 2 calls did not decide it \(so they are not counted\): judge "Call Judge" gave no verdict .*"Sounds good to me\."$/);
+    assert.match(
+      days?.reason ?? '',
+      /^2 of 2 calls did not decide it \(so they are not counted\): judge "Call Judge" gave no verdict .*"Sounds good to me\."$/,
+    );
     assert.deepEqual([triage?.verdict, triage?.runs, triage?.passes], ['pass', 2, 2]);
     assert.doesNotMatch(call?.reason ?? '', /no answer/);
-    assert.match(await readFile(path.join(work, 'unjudged.xml'), 'utf8'), /<property name="verdict" value="error"\/>.*<\/properties><error message="2 of 2 runs errored \(so they are not counted\): criterion &quot;says how long a refund takes&quot;: judge &quot;Call Judge&quot;/);
+    assert.match(
+      await readFile(path.join(work, 'unjudged.xml'), 'utf8'),
+      /<property name="verdict" value="error"\/>.*<\/properties><error message="2 of 2 runs errored \(so they are not counted\): criterion &quot;says how long a refund takes&quot;: judge &quot;Call Judge&quot;/,
+    );
 
     await faults({ queue: [unreadable] });
     const text = await run('unjudged.prompttest.json');
-    assert.match(text.stdout, /^ {6}criterion "says how long a refund takes": ERROR, 2 of 2 calls did not decide it \(so they are not counted\): judge "Call Judge" gave no verdict .*"Sounds good to me\."$/m);
+    assert.match(
+      text.stdout,
+      /^ {6}criterion "says how long a refund takes": ERROR, 2 of 2 calls did not decide it \(so they are not counted\): judge "Call Judge" gave no verdict .*"Sounds good to me\."$/m,
+    );
     assert.match(text.stdout, /^ {6}criterion "reaches triage": PASS, 2\/2 passed/m);
     assert.doesNotMatch(text.stdout, /FAIL, 0\/0 passed/);
   });
 
-  it('Ctrl+C: the cases cut short are skipped, with the reason, in --json and in JUnit\'s verdict property', async () => {
+  it("Ctrl+C: the cases cut short are skipped, with the reason, in --json and in JUnit's verdict property", async () => {
     await suite('cut.prompttest.json', 'Order Triage', [echoes('long', { repeat: 50 }), echoes('after')]);
     await faults({ latencyMs: 100 });
     const answered = ctx.service.requests.arrivals(3, (r) => r.method === 'POST' && r.path.endsWith('/test_prompt'));
-    const started = startCli(['test', '--url', ctx.service.url, '--json', '--concurrency', '1', '--junit', 'cut.xml', 'cut.prompttest.json'], work, env());
+    const started = startCli(
+      ['test', '--url', ctx.service.url, '--json', '--concurrency', '1', '--junit', 'cut.xml', 'cut.prompttest.json'],
+      work,
+      env(),
+    );
     await answered;
     started.child.kill('SIGINT');
     const result = await started.done;
     assert.equal(result.code, 130, result.stderr);
     const [long, after] = json(result).suites[0]?.cases ?? [];
-    assert.deepEqual([long?.verdict, long?.passed, after?.verdict, after?.passed], ['skipped', false, 'skipped', false]);
-    assert.match(long?.reason ?? '', /^(stopped: the run was cancelled after \d+ of 50 runs|not run: the run was cancelled)$/);
+    assert.deepEqual(
+      [long?.verdict, long?.passed, after?.verdict, after?.passed],
+      ['skipped', false, 'skipped', false],
+    );
+    assert.match(
+      long?.reason ?? '',
+      /^(stopped: the run was cancelled after \d+ of 50 runs|not run: the run was cancelled)$/,
+    );
     assert.equal(after?.reason, 'not run: the run was cancelled');
     assert.deepEqual([json(result).passed, json(result).failed, json(result).skipped], [0, 0, 2]);
     const xml = await readFile(path.join(work, 'cut.xml'), 'utf8');
-    assert.deepEqual([...xml.matchAll(/ name="([^"]*)"[^\n]*<property name="verdict" value="skipped"\/><\/properties><skipped /g)].map((m) => m[1]), ['long', 'after']);
+    assert.deepEqual(
+      [...xml.matchAll(/ name="([^"]*)"[^\n]*<property name="verdict" value="skipped"\/><\/properties><skipped /g)].map(
+        (m) => m[1],
+      ),
+      ['long', 'after'],
+    );
   });
 });

@@ -16,8 +16,14 @@ import type { PublicChange } from '../../src/core/tenant/plan-text';
 
 const TENANT = 1;
 /** Every credential value of tenant 1's sample data (test/service/sample-data.ts), and the tenant's token. */
-const SECRETS = ['sk-acme-sample-not-a-real-key', 'sample-twilio-auth-token', 'dg-acme-sample-key', 'acme-orders-sample-key', 'sample-acme-mcp-token', 'acme-tenant-token'];
-
+const SECRETS = [
+  'sk-acme-sample-not-a-real-key',
+  'sample-twilio-auth-token',
+  'dg-acme-sample-key',
+  'acme-orders-sample-key',
+  'sample-acme-mcp-token',
+  'acme-tenant-token',
+];
 
 interface Manifest {
   connection: string;
@@ -46,11 +52,15 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
     runs.push(result);
     return result;
   };
-  const planJson = async (): Promise<{ code: number | null; plan: { changes: PublicChange[]; problems: string[] } }> => {
+  const planJson = async (): Promise<{
+    code: number | null;
+    plan: { changes: PublicChange[]; problems: string[] };
+  }> => {
     const result = await run(['plan', '--json', 'acme']);
     return { code: result.code, plan: JSON.parse(result.stdout) as { changes: PublicChange[]; problems: string[] } };
   };
-  const manifest = async (): Promise<Manifest> => JSON.parse(await readFile(path.join(folder, 'convai-tenant.json'), 'utf8')) as Manifest;
+  const manifest = async (): Promise<Manifest> =>
+    JSON.parse(await readFile(path.join(folder, 'convai-tenant.json'), 'utf8')) as Manifest;
   const entry = async (segment: string, name: string): Promise<Manifest['resources'][number]> => {
     const found = (await manifest()).resources.find((r) => r.segment === segment && r.name === name);
     assert.ok(found, `${segment} "${name}" in the manifest`);
@@ -58,7 +68,10 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
   };
   const editJson = async (file: string, change: JsonObject): Promise<void> => {
     const at = path.join(folder, file);
-    await writeFile(at, JSON.stringify({ ...(JSON.parse(await readFile(at, 'utf8')) as JsonObject), ...change }, null, 2));
+    await writeFile(
+      at,
+      JSON.stringify({ ...(JSON.parse(await readFile(at, 'utf8')) as JsonObject), ...change }, null, 2),
+    );
   };
 
   before(async () => {
@@ -74,14 +87,20 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
   it('pulls tenant 1 into a new folder (a path relative to the working directory), exit 0', async () => {
     const result = await run(['pull', '--url', ctx.service.url, '--tenant', String(TENANT), 'acme']);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^Pulled tenant 1 .*: \d+ resources; \d+ files written, 0 files kept with your changes, 0 files removed\.\n$/);
+    assert.match(
+      result.stdout,
+      /^Pulled tenant 1 .*: \d+ resources; \d+ files written, 0 files kept with your changes, 0 files removed\.\n$/,
+    );
     const pulled = await manifest();
     assert.equal(pulled.connection, 'cli');
     assert.equal(pulled.baseUrl, ctx.service.url);
     assert.equal(pulled.tenantId, TENANT);
     const files = (await filesUnder(folder)).map((f) => path.relative(folder, f).split(path.sep).join('/'));
     for (const { file } of pulled.resources) assert.ok(files.includes(file), file);
-    assert.ok(files.some((f) => /^ai_prompts\/.+\.system\.md$/.test(f)), 'a prompt text in its own file');
+    assert.ok(
+      files.some((f) => /^ai_prompts\/.+\.system\.md$/.test(f)),
+      'a prompt text in its own file',
+    );
   });
 
   it('writes no credential into the folder', async () => {
@@ -97,19 +116,37 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
     assert.deepEqual(plan, { changes: [], problems: [] });
   });
 
-  it('plans an update, a create and a delete for the folder\'s edits, exit 0', async () => {
+  it("plans an update, a create and a delete for the folder's edits, exit 0", async () => {
     const triage = await entry('ai_prompts', 'Order Triage');
     const ticket = await entry('ai_actions', 'Create Ticket');
     await editJson(triage.file, { description: 'Classifies the request in one word' });
     await appendFile(path.join(folder, triage.file.replace(/\.json$/, '.system.md')), '\nNever guess.\n');
-    await writeFile(path.join(folder, 'intents/ship-abroad.json'), JSON.stringify({ name: 'ship_abroad', display_name: 'Shipping abroad', intent_type: 1, ai_prompt_id: triage.id }, null, 2));
+    await writeFile(
+      path.join(folder, 'intents/ship-abroad.json'),
+      JSON.stringify(
+        { name: 'ship_abroad', display_name: 'Shipping abroad', intent_type: 1, ai_prompt_id: triage.id },
+        null,
+        2,
+      ),
+    );
     await rm(path.join(folder, ticket.file));
     const { code, plan } = await planJson();
     assert.equal(code, 0);
     assert.deepEqual(plan, {
       changes: [
-        { action: 'update', segment: 'ai_prompts', id: triage.id, name: 'Order Triage', fields: ['description', 'system'] },
-        { action: 'create', segment: 'intents', name: 'ship_abroad', fields: ['name', 'display_name', 'intent_type', 'ai_prompt_id'] },
+        {
+          action: 'update',
+          segment: 'ai_prompts',
+          id: triage.id,
+          name: 'Order Triage',
+          fields: ['description', 'system'],
+        },
+        {
+          action: 'create',
+          segment: 'intents',
+          name: 'ship_abroad',
+          fields: ['name', 'display_name', 'intent_type', 'ai_prompt_id'],
+        },
         { action: 'delete', segment: 'ai_actions', id: ticket.id, name: 'Create Ticket', fields: [] },
       ],
       problems: [],
@@ -120,10 +157,16 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
     const triage = await entry('ai_prompts', 'Order Triage');
     const result = await run(['push', 'acme']);
     assert.equal(result.code, 0, result.stderr);
-    assert.deepEqual(result.stdout.trim().split('\n').map((line) => line.split(' ')[0]), ['updated', 'created', 'deleted']);
+    assert.deepEqual(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' ')[0]),
+      ['updated', 'created', 'deleted'],
+    );
     const detail = await ctx.admin.get(kindById('prompt'), triage.id, TENANT);
     assert.equal(detail.description, 'Classifies the request in one word');
-    assert.match(String(detail.system), /\nNever guess\.$/, 'the file\'s final newline is not part of the text');
+    assert.match(String(detail.system), /\nNever guess\.$/, "the file's final newline is not part of the text");
     const created = await entry('intents', 'ship_abroad');
     assert.equal((await ctx.admin.get(kindById('intent'), created.id, TENANT)).display_name, 'Shipping abroad');
     const { code, plan } = await planJson();
@@ -141,7 +184,13 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
     const { code, plan } = await planJson();
     assert.equal(code, 1);
     const conflict = plan.changes.find((c) => c.action === 'conflict');
-    assert.deepEqual(conflict, { action: 'conflict', segment: 'ai_actions', id: welcome.id, name: 'Welcome Message', fields: ['speak'] });
+    assert.deepEqual(conflict, {
+      action: 'conflict',
+      segment: 'ai_actions',
+      id: welcome.id,
+      name: 'Welcome Message',
+      fields: ['speak'],
+    });
     const table = await run(['plan', 'acme']);
     assert.equal(table.code, 1);
     assert.match(table.stdout, /conflict: .*changed on the service since the pull \(speak\)/);
@@ -150,19 +199,29 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
     assert.equal(pushed.code, 1);
     assert.match(pushed.stderr, /^Nothing was sent: .*welcome-message\.json/);
     assert.equal((await ctx.admin.get(kindById('action'), welcome.id, TENANT)).speak, 'Changed on the service.');
-    assert.equal((await ctx.admin.get(kindById('datasource'), help.id, TENANT)).name, 'Help Center', 'the change without a conflict is not sent either');
+    assert.equal(
+      (await ctx.admin.get(kindById('datasource'), help.id, TENANT)).name,
+      'Help Center',
+      'the change without a conflict is not sent either',
+    );
   });
 
   it('pulls again, keeping the files changed in the folder and the connection name', async () => {
     const result = await run(['pull', '--list-written', '--url', ctx.service.url, '--tenant', String(TENANT), 'acme']);
     assert.equal(result.code, 0, result.stderr);
     // The pushed delete of Create Ticket left Cancel Order's linked actions on the service, so its readOnly block is rewritten.
-    assert.match(result.stdout, /; 1 file written, 2 files kept with your changes, 0 files removed\.\nwrote intents\/cancel-order\.json\n/);
+    assert.match(
+      result.stdout,
+      /; 1 file written, 2 files kept with your changes, 0 files removed\.\nwrote intents\/cancel-order\.json\n/,
+    );
     assert.match(result.stdout, /^kept ai_actions\/welcome-message\.json \(your change: speak\)$/m);
     assert.match(result.stdout, /^kept datasources\/help-center\.json \(your change: name\)$/m);
     assert.equal((await manifest()).connection, 'cli');
     const welcome = await entry('ai_actions', 'Welcome Message');
-    assert.equal((JSON.parse(await readFile(path.join(folder, welcome.file), 'utf8')) as JsonObject).speak, 'Changed in the folder.');
+    assert.equal(
+      (JSON.parse(await readFile(path.join(folder, welcome.file), 'utf8')) as JsonObject).speak,
+      'Changed in the folder.',
+    );
   });
 
   it('pulls a folder pulled before with neither --url nor --tenant, from its manifest', async () => {
@@ -172,26 +231,37 @@ describe('contract: the command-line tool (pull, plan, push)', function () {
     assert.match(result.stdout, /; 0 files written, 2 files kept with your changes/);
   });
 
-  it('pulls and plans with the tenant\'s own token, leaving out only the tenant record it may not read', async () => {
+  it("pulls and plans with the tenant's own token, leaving out only the tenant record it may not read", async () => {
     const token = ctx.service.tenantTokens.find((t) => t.id === TENANT)?.token ?? null;
     const own = await run(['pull', '--url', ctx.service.url, '--tenant', String(TENANT), 'own'], token);
     assert.equal(own.code, 0, own.stderr);
-    assert.match(own.stderr, /^note: the token may not read tenant 1's own record \(403\), so the folder holds no tenant\.json; everything else was pulled$/m);
+    assert.match(
+      own.stderr,
+      /^note: the token may not read tenant 1's own record \(403\), so the folder holds no tenant\.json; everything else was pulled$/m,
+    );
     const files = (await filesUnder(path.join(work, 'own'))).map((file) => path.relative(path.join(work, 'own'), file));
-    assert.ok(!files.includes('tenant.json') && files.includes(path.join('ai_prompts', 'order-triage.json')), files.join('\n'));
+    assert.ok(
+      !files.includes('tenant.json') && files.includes(path.join('ai_prompts', 'order-triage.json')),
+      files.join('\n'),
+    );
     const planned = await run(['plan', 'own'], token);
     assert.equal(planned.code, 0, planned.stderr);
     assert.match(planned.stdout, /no change in the folder since the pull/);
     const again = await run(['pull', 'acme'], token);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /so tenant\.json was left as it was/);
-    assert.ok((await manifest()).resources.some((r) => r.segment === 'tenants'), 'the tenant stays in the manifest');
+    assert.ok(
+      (await manifest()).resources.some((r) => r.segment === 'tenants'),
+      'the tenant stays in the manifest',
+    );
   });
 
   it('prints its version with --version, exit 0', async () => {
     const result = await run(['--version']);
     assert.equal(result.code, 0, result.stderr);
-    const { version } = JSON.parse(await readFile(path.join(__dirname, '../../../package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(await readFile(path.join(__dirname, '../../../package.json'), 'utf8')) as {
+      version: string;
+    };
     assert.equal(result.stdout.trim(), version);
   });
 

@@ -12,7 +12,11 @@ const RESOURCE_KINDS = KINDS.filter((kind) => kind.id !== 'tenant');
 
 /** Every resource of each kind in the tenant, as the list answers it. */
 async function contents(context: ContractContext, tenantId: number): Promise<[string, JsonObject[]][]> {
-  return Promise.all(RESOURCE_KINDS.map(async (kind): Promise<[string, JsonObject[]]> => [kind.id, await context.admin.list(kind, tenantId)]));
+  return Promise.all(
+    RESOURCE_KINDS.map(
+      async (kind): Promise<[string, JsonObject[]]> => [kind.id, await context.admin.list(kind, tenantId)],
+    ),
+  );
 }
 
 describe('contract: the duplicateNames option (a tenant whose prompts and actions share names)', () => {
@@ -30,13 +34,19 @@ describe('contract: the duplicateNames option (a tenant whose prompts and action
     await Promise.all([on.close(), off.close()]);
   });
 
-  const namesOf = async (kind: ResourceKind): Promise<unknown[]> => (await on.admin.list(kind, tenantId)).map((r) => r.name);
+  const namesOf = async (kind: ResourceKind): Promise<unknown[]> =>
+    (await on.admin.list(kind, tenantId)).map((r) => r.name);
 
   it('holds two prompts named "Greeting" with different texts', async () => {
     const prompts = kindById('prompt');
     const listed = await on.admin.list(prompts, tenantId);
-    assert.deepEqual(listed.map((p) => p.name), ['Greeting', 'Greeting']);
-    const texts = await Promise.all(listed.map(async (p) => (await on.admin.get(prompts, p.id as number, tenantId)).user_prompt));
+    assert.deepEqual(
+      listed.map((p) => p.name),
+      ['Greeting', 'Greeting'],
+    );
+    const texts = await Promise.all(
+      listed.map(async (p) => (await on.admin.get(prompts, p.id as number, tenantId)).user_prompt),
+    );
     assert.equal(new Set(texts).size, 2, `different texts: ${JSON.stringify(texts)}`);
   });
 
@@ -45,7 +55,10 @@ describe('contract: the duplicateNames option (a tenant whose prompts and action
     for (const kind of RESOURCE_KINDS.filter((k) => k.id !== 'prompt' && k.id !== 'action')) {
       const names = await namesOf(kind);
       assert.equal(names.length, 1, `${kind.id}: ${JSON.stringify(names)}`);
-      assert.ok(typeof names[0] === 'string' && !['Greeting', 'Transfer'].includes(names[0]), `${kind.id}: ${String(names[0])}`);
+      assert.ok(
+        typeof names[0] === 'string' && !['Greeting', 'Transfer'].includes(names[0]),
+        `${kind.id}: ${String(names[0])}`,
+      );
     }
   });
 
@@ -54,7 +67,10 @@ describe('contract: the duplicateNames option (a tenant whose prompts and action
     for (const sample of [1, 2]) {
       assert.deepEqual(await contents(on, sample), await contents(off, sample), `tenant ${sample}`);
     }
-    assert.ok(!(await off.admin.list(kindById('tenant'))).some((t) => t.name === DUPLICATE_NAMES_TENANT), 'off by default');
+    assert.ok(
+      !(await off.admin.list(kindById('tenant'))).some((t) => t.name === DUPLICATE_NAMES_TENANT),
+      'off by default',
+    );
   });
 
   it('is brought back with the same ids by /__test/reset', async () => {

@@ -16,12 +16,22 @@ describe('contract: error statuses (section 7)', () => {
   const api = (path: string): string => `${ctx.service.url}/api/v1${path}`;
 
   it('400 for malformed JSON', async () => {
-    const response = await raw(api(`/ai_functions?tenant_id=${TENANT}`), 'POST', ctx.service.adminToken, '{"ai_function": {');
+    const response = await raw(
+      api(`/ai_functions?tenant_id=${TENANT}`),
+      'POST',
+      ctx.service.adminToken,
+      '{"ai_function": {',
+    );
     assert.equal(response.status, 400);
   });
 
   it('400 naming the wrapper key when it is missing', async () => {
-    const response = await raw(api(`/ai_functions?tenant_id=${TENANT}`), 'POST', ctx.service.adminToken, '{"name":"x"}');
+    const response = await raw(
+      api(`/ai_functions?tenant_id=${TENANT}`),
+      'POST',
+      ctx.service.adminToken,
+      '{"name":"x"}',
+    );
     assert.equal(response.status, 400);
     assert.match(JSON.stringify(response.json), /ai_function/);
   });
@@ -60,7 +70,9 @@ describe('contract: error statuses (section 7)', () => {
     assert.equal(missing.status, 422);
     assert.ok(missing.fieldErrors?.system, 'system is named');
     assert.ok(missing.fieldErrors?.technical_id, 'technical_id is named');
-    const mistyped = await rejection(ctx.admin.create(kindById('prompt'), { name: 'Typed', max_tokens: 'many' }, TENANT));
+    const mistyped = await rejection(
+      ctx.admin.create(kindById('prompt'), { name: 'Typed', max_tokens: 'many' }, TENANT),
+    );
     assert.equal(mistyped.status, 422);
     assert.match(mistyped.message, /max_tokens/);
   });

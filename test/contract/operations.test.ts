@@ -19,11 +19,20 @@ describe('contract: test_prompt and execute_action (sections 4.2, 4.3)', () => {
 
   it('tests a prompt: placeholders filled, next prompt named, deterministic', async () => {
     const next = (await ctx.admin.create(prompts, { name: 'Next step' }, TENANT)).id as number;
-    const { id } = await ctx.admin.create(prompts, { name: 'Greeter', user_prompt: 'Greet {{customer}} from {{city}} warmly.', ai_model: 'gpt-4o', mode: 1 }, TENANT);
+    const { id } = await ctx.admin.create(
+      prompts,
+      { name: 'Greeter', user_prompt: 'Greet {{customer}} from {{city}} warmly.', ai_model: 'gpt-4o', mode: 1 },
+      TENANT,
+    );
     await ctx.admin.update(prompts, id as number, { next_prompt_id: next }, TENANT);
     const body = { prompt_text: 'Hello there', prompt_params: { customer: 'Ada', city: 'Oslo' } };
     const result = await ctx.admin.testPrompt(prompts, id as number, TENANT, body);
-    assert.deepEqual(Object.keys(result).sort(), ['altered_prompt', 'next_prompt_id', 'next_prompt_params', 'response']);
+    assert.deepEqual(Object.keys(result).sort(), [
+      'altered_prompt',
+      'next_prompt_id',
+      'next_prompt_params',
+      'response',
+    ]);
     assert.equal(result.altered_prompt, 'Greet Ada from Oslo warmly.');
     assert.equal(result.next_prompt_id, next);
     assert.equal(typeof result.response, 'string');
@@ -43,7 +52,10 @@ describe('contract: test_prompt and execute_action (sections 4.2, 4.3)', () => {
   it('executes an action with a success status', async () => {
     const [first] = await ctx.admin.list(integrations, TENANT);
     assert.ok(first);
-    assert.deepEqual(await ctx.admin.executeAction(integrations, first.id as number, TENANT, { action: 'ping' }), { result: 'pong', status: 'success' });
+    assert.deepEqual(await ctx.admin.executeAction(integrations, first.id as number, TENANT, { action: 'ping' }), {
+      result: 'pong',
+      status: 'success',
+    });
   });
 
   it('answers a failing action with a failure status, not an HTTP error', async () => {
@@ -69,13 +81,28 @@ describe('contract: test_prompt and execute_action (sections 4.2, 4.3)', () => {
     const { port } = target.address() as AddressInfo;
     try {
       const request = {
-        name: 'Book table', url: `http://127.0.0.1:${port}/restaurants/{{restaurant}}/bookings`, method: 'POST',
-        api_key: 'call-api-key', headers: { Authorization: 'Bearer {{api_key}}' },
-        function_definition: { type: 'function', name: 'book_table', description: 'Books a table', parameters: { type: 'object', properties: { restaurant: { type: 'string' }, people: { type: 'integer' } } } },
+        name: 'Book table',
+        url: `http://127.0.0.1:${port}/restaurants/{{restaurant}}/bookings`,
+        method: 'POST',
+        api_key: 'call-api-key',
+        headers: { Authorization: 'Bearer {{api_key}}' },
+        function_definition: {
+          type: 'function',
+          name: 'book_table',
+          description: 'Books a table',
+          parameters: { type: 'object', properties: { restaurant: { type: 'string' }, people: { type: 'integer' } } },
+        },
         fixed_parameters: { source: 'voice-bot' },
       };
-      const created = await ctx.admin.create(integrations, { name: 'Bookings', system: 'rest', technical_id: 'bookings', tec_params: { request } }, TENANT);
-      const result = await ctx.admin.executeAction(integrations, created.id as number, TENANT, { action: 'call_api', params: { restaurant: 'Chez Ada', people: 4 } });
+      const created = await ctx.admin.create(
+        integrations,
+        { name: 'Bookings', system: 'rest', technical_id: 'bookings', tec_params: { request } },
+        TENANT,
+      );
+      const result = await ctx.admin.executeAction(integrations, created.id as number, TENANT, {
+        action: 'call_api',
+        params: { restaurant: 'Chez Ada', people: 4 },
+      });
       assert.equal(result.status, 'success');
       assert.ok(result.result.includes('booked'));
       assert.equal(received.length, 1);
@@ -92,13 +119,18 @@ describe('contract: test_prompt and execute_action (sections 4.2, 4.3)', () => {
   it('refuses an unknown action with 422 naming the field', async () => {
     const [first] = await ctx.admin.list(integrations, TENANT);
     assert.ok(first);
-    const error = await rejection(ctx.admin.executeAction(integrations, first.id as number, TENANT, { action: 'no_such_action' }));
+    const error = await rejection(
+      ctx.admin.executeAction(integrations, first.id as number, TENANT, { action: 'no_such_action' }),
+    );
     assert.equal(error.status, 422);
     assert.match(error.message, /action/);
   });
 
   it('answers 404 for operations on an unknown id', async () => {
     assert.equal((await rejection(ctx.admin.testPrompt(prompts, 999_999, TENANT, { prompt_text: 'x' }))).status, 404);
-    assert.equal((await rejection(ctx.admin.executeAction(integrations, 999_999, TENANT, { action: 'ping' }))).status, 404);
+    assert.equal(
+      (await rejection(ctx.admin.executeAction(integrations, 999_999, TENANT, { action: 'ping' }))).status,
+      404,
+    );
   });
 });

@@ -32,7 +32,14 @@ describe('the request log', () => {
     await context.admin.update(prompts, created.id as number, { system: 'only this' }, 1);
     await context.admin.get(prompts, created.id as number, 1);
     const entries = await logged();
-    assert.deepEqual(entries.map((e) => [e.method, e.fields]), [['POST', ['name', 'system']], ['PUT', ['system']], ['GET', undefined]]);
+    assert.deepEqual(
+      entries.map((e) => [e.method, e.fields]),
+      [
+        ['POST', ['name', 'system']],
+        ['PUT', ['system']],
+        ['GET', undefined],
+      ],
+    );
     assert.ok(!JSON.stringify(entries).includes('only this'), 'no value is logged');
   });
 
@@ -43,10 +50,17 @@ describe('the request log', () => {
     await context.admin.get(prompts, ids[0] as number, 1);
     await context.admin.get(prompts, ids[1] as number, 1);
     const one = await logged();
-    assert.ok(one.every((e) => e.end !== undefined && e.end >= e.start), JSON.stringify(one));
+    assert.ok(
+      one.every((e) => e.end !== undefined && e.end >= e.start),
+      JSON.stringify(one),
+    );
     assert.equal(mostInFlight(one), 1, 'one after another');
     // Answers held back a while, so three sent at once are in flight together.
-    await request(`${context.service.url}/__test/faults`, { method: 'POST', body: JSON.stringify({ latencyMs: 100, queue: [] }), headers: { 'content-type': 'application/json' } });
+    await request(`${context.service.url}/__test/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ latencyMs: 100, queue: [] }),
+      headers: { 'content-type': 'application/json' },
+    });
     try {
       await request(`${context.service.url}/__test/requests`, { method: 'DELETE' });
       await Promise.all(ids.map((id) => context.admin.get(prompts, id, 1)));

@@ -68,7 +68,11 @@ describe('contract: the five operations of every kind (section 4.1)', () => {
   describe('rules of particular kinds', () => {
     it('defaults prompt_type to 1 and keeps unsent fields on a partial prompt update', async () => {
       const prompts = kindById('prompt');
-      const { id } = await ctx.admin.create(prompts, { name: 'Partial', description: 'before', ai_model: 'gpt-4o' }, TENANT);
+      const { id } = await ctx.admin.create(
+        prompts,
+        { name: 'Partial', description: 'before', ai_model: 'gpt-4o' },
+        TENANT,
+      );
       const promptId = id as number;
       assert.equal((await ctx.admin.get(prompts, promptId, TENANT)).prompt_type, 1);
       await ctx.admin.update(prompts, promptId, { description: 'after' }, TENANT);
@@ -83,7 +87,12 @@ describe('contract: the five operations of every kind (section 4.1)', () => {
       const created = await ctx.admin.create(agents, SAMPLES.agent.create, TENANT);
       assert.equal(typeof created.number, 'string');
       assert.ok((created.number as string).length > 0);
-      const updated = await ctx.admin.update(agents, created.id as number, { ...SAMPLES.agent.update, number: '+10000000000' }, TENANT);
+      const updated = await ctx.admin.update(
+        agents,
+        created.id as number,
+        { ...SAMPLES.agent.update, number: '+10000000000' },
+        TENANT,
+      );
       assert.equal(updated.number, created.number);
     });
 
@@ -102,8 +111,16 @@ describe('contract: the five operations of every kind (section 4.1)', () => {
 
     it('maps a tenant package to booked_package', async () => {
       const tenants = kindById('tenant');
-      const voice = await ctx.admin.create(tenants, { name: 'Voice Co', email: 'a@voice.example', package: 'voice-premium' });
-      const standard = await ctx.admin.create(tenants, { name: 'Text Co', email: 'a@text.example', package: 'standard' });
+      const voice = await ctx.admin.create(tenants, {
+        name: 'Voice Co',
+        email: 'a@voice.example',
+        package: 'voice-premium',
+      });
+      const standard = await ctx.admin.create(tenants, {
+        name: 'Text Co',
+        email: 'a@text.example',
+        package: 'standard',
+      });
       assert.equal(voice.booked_package, 2);
       assert.equal(standard.booked_package, 1);
       assert.equal(typeof voice.auth_token, 'string');

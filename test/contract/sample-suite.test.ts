@@ -18,7 +18,7 @@ interface JsonReport {
   suites: Array<{ cases: Array<{ name: string; passed: boolean; verdict: string; runs: number; messages: string[] }> }>;
 }
 
-describe('contract: the sample suite of the README\'s tour', () => {
+describe("contract: the sample suite of the README's tour", () => {
   let ctx: ContractContext;
   let work: string;
 
@@ -33,7 +33,9 @@ describe('contract: the sample suite of the README\'s tour', () => {
 
   async function runSample(text: string): Promise<{ code: number | null; report: JsonReport }> {
     await writeFile(path.join(work, SAMPLE_SUITE_FILE), text);
-    const result = await runCli(['test', '--url', ctx.service.url, '--json', SAMPLE_SUITE_FILE], work, { CONVAI_TOKEN: ctx.service.adminToken });
+    const result = await runCli(['test', '--url', ctx.service.url, '--json', SAMPLE_SUITE_FILE], work, {
+      CONVAI_TOKEN: ctx.service.adminToken,
+    });
     return { code: result.code, report: JSON.parse(result.stdout) as JsonReport };
   }
 
@@ -41,11 +43,20 @@ describe('contract: the sample suite of the README\'s tour', () => {
     const { code, report } = await runSample(sampleSuiteText('local'));
     assert.equal(code, 0, JSON.stringify(report));
     const cases = report.suites[0]?.cases ?? [];
-    assert.deepEqual(cases.map(({ name, verdict }) => [name, verdict]), [[TOUR_CASE, 'pass'], ['answers briefly, to be read aloud', 'pass']]);
-    assert.deepEqual(cases.map(({ runs }) => runs), [1, 5]);
+    assert.deepEqual(
+      cases.map(({ name, verdict }) => [name, verdict]),
+      [
+        [TOUR_CASE, 'pass'],
+        ['answers briefly, to be read aloud', 'pass'],
+      ],
+    );
+    assert.deepEqual(
+      cases.map(({ runs }) => runs),
+      [1, 5],
+    );
   });
 
-  it('fails the tour case after the tour\'s edit, with the expected and the actual text', async () => {
+  it("fails the tour case after the tour's edit, with the expected and the actual text", async () => {
     const { code, report } = await runSample(sampleSuiteText('local').replace(TOUR_EDIT.from, TOUR_EDIT.to));
     assert.equal(code, 1);
     const failed = report.suites[0]?.cases.find((c) => c.name === TOUR_CASE);

@@ -11,7 +11,9 @@ export interface ContractContext {
 }
 
 /** Starts the local service on a free loopback port with a client per token. */
-export async function startContract(options: Pick<ServiceOptions, 'timestamps' | 'duplicateNames'> = {}): Promise<ContractContext> {
+export async function startContract(
+  options: Pick<ServiceOptions, 'timestamps' | 'duplicateNames'> = {},
+): Promise<ContractContext> {
   const service = await startService({ port: 0, adminToken: 'contract-admin-token', testMode: true, ...options });
   const clients: ServiceClient[] = [];
   const clientWith = (token: string): ServiceClient => {
@@ -45,5 +47,10 @@ export function useContract(take: (ctx: ContractContext) => void): void {
 /** The service emptied of what earlier tests made, and one new tenant of it: each folder test starts from there. */
 export async function freshTenant(ctx: ContractContext, name: string): Promise<number> {
   await request(`${ctx.service.url}/__test/reset`, { method: 'POST' }).then((r) => r.body.text());
-  return (await ctx.admin.create(kindById('tenant'), { name, email: `${name.toLowerCase().replace(/\W+/g, '-')}@example.com` })).id as number;
+  return (
+    await ctx.admin.create(kindById('tenant'), {
+      name,
+      email: `${name.toLowerCase().replace(/\W+/g, '-')}@example.com`,
+    })
+  ).id as number;
 }

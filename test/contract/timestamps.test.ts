@@ -23,7 +23,10 @@ function assertStamped(object: JsonObject, specFields: readonly string[]): void 
   assert.deepEqual(keys.slice(0, -2).sort(), [...specFields].sort());
   for (const field of STAMPS) {
     const value = object[field];
-    assert.ok(typeof value === 'string' && ISO_8601.test(value) && new Date(value).toISOString() === value, `${field}: ${String(value)}`);
+    assert.ok(
+      typeof value === 'string' && ISO_8601.test(value) && new Date(value).toISOString() === value,
+      `${field}: ${String(value)}`,
+    );
   }
 }
 
@@ -67,15 +70,25 @@ describe('contract: the timestamps option (created_at/updated_at in detail and l
         assert.deepEqual(Object.keys(updated).sort(), [...spec.update].sort());
         const after = await on.admin.get(kind, id as number, tenantOf(kind));
         assert.equal(after.created_at, before.created_at);
-        assert.ok(time(after.updated_at) > time(before.updated_at), `${String(after.updated_at)} after ${String(before.updated_at)}`);
+        assert.ok(
+          time(after.updated_at) > time(before.updated_at),
+          `${String(after.updated_at)} after ${String(before.updated_at)}`,
+        );
       });
 
       it('with the option off, answers exactly what the on service answers without the stamps', async () => {
-        const strip = (object: JsonObject): string => JSON.stringify(object, (key, value: unknown) => (STAMPS.includes(key) ? undefined : value));
-        const [listOn, listOff] = await Promise.all([on.admin.list(kind, tenantOf(kind)), off.admin.list(kind, tenantOf(kind))]);
+        const strip = (object: JsonObject): string =>
+          JSON.stringify(object, (key, value: unknown) => (STAMPS.includes(key) ? undefined : value));
+        const [listOn, listOff] = await Promise.all([
+          on.admin.list(kind, tenantOf(kind)),
+          off.admin.list(kind, tenantOf(kind)),
+        ]);
         for (const item of listOff) assertUnstamped(item);
         const sampleId = listOff[0]?.id as number;
-        const [detailOn, detailOff] = await Promise.all([on.admin.get(kind, sampleId, tenantOf(kind)), off.admin.get(kind, sampleId, tenantOf(kind))]);
+        const [detailOn, detailOff] = await Promise.all([
+          on.admin.get(kind, sampleId, tenantOf(kind)),
+          off.admin.get(kind, sampleId, tenantOf(kind)),
+        ]);
         assertUnstamped(detailOff);
         assert.equal(strip(detailOn), JSON.stringify(detailOff));
         assert.equal(strip(listOn.find((item) => item.id === sampleId) ?? {}), JSON.stringify(listOff[0]));
@@ -107,14 +120,19 @@ describe('contract: the timestamps option (created_at/updated_at in detail and l
       store.touch(row);
       return time(row.updatedAt);
     });
-    stamps.forEach((stamp, index) => assert.ok(index === 0 || stamp > (stamps[index - 1] ?? Infinity), `stamp ${index}`));
+    stamps.forEach((stamp, index) =>
+      assert.ok(index === 0 || stamp > (stamps[index - 1] ?? Infinity), `stamp ${index}`),
+    );
   });
 
   describe('POST /__test/options', () => {
     const detailOf = (ctx: ContractContext): Promise<JsonObject> => ctx.admin.get(kindById('prompt'), 1, TENANT);
 
     it('switches the option at run time and answers the options in force', async () => {
-      const inForce = (timestamps: boolean) => ({ status: 200, json: { timestamps, answerVariation: 0, answerSeed: 1 } });
+      const inForce = (timestamps: boolean) => ({
+        status: 200,
+        json: { timestamps, answerVariation: 0, answerSeed: 1 },
+      });
       assert.deepEqual(await setOptions(off, { timestamps: true }), inForce(true));
       assertStamped(await detailOf(off), SPEC.prompt.detail);
       assert.deepEqual(await setOptions(off, {}), inForce(true));

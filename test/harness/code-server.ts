@@ -88,9 +88,15 @@ function waitForListening(child: ChildProcess, exited: Promise<string>, timeoutM
 }
 
 function installPackage(bin: string, vsix: string, userDataDir: string, extensionsDir: string): void {
-  const install = spawnSync(bin, ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix], { encoding: 'utf8' });
+  const install = spawnSync(
+    bin,
+    ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix],
+    { encoding: 'utf8' },
+  );
   if (install.status !== 0) {
-    throw new Error(`code-server could not install ${vsix} (${install.error?.message ?? `exit code ${install.status}`}): ${install.stderr || install.stdout}`);
+    throw new Error(
+      `code-server could not install ${vsix} (${install.error?.message ?? `exit code ${install.status}`}): ${install.stderr || install.stdout}`,
+    );
   }
 }
 
@@ -101,15 +107,25 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.writeFileSync(
     path.join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ ...defaultUserSettings, ...(options.restricted ? restrictedUserSettings : {}), ...options.userSettings }, null, 2),
+    JSON.stringify(
+      { ...defaultUserSettings, ...(options.restricted ? restrictedUserSettings : {}), ...options.userSettings },
+      null,
+      2,
+    ),
   );
   // Its own config file, so a developer's ~/.config/code-server (password, bind address) plays no part.
   const configFile = path.join(profile, 'config.yaml');
   fs.writeFileSync(configFile, 'auth: none\n');
   const extensionsDir = path.join(profile, 'extensions');
   for (const folder of options.extensions ?? []) {
-    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
-    fs.cpSync(folder, path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as {
+      publisher: string;
+      name: string;
+      version: string;
+    };
+    fs.cpSync(folder, path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), {
+      recursive: true,
+    });
   }
   fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
   try {
@@ -123,19 +139,28 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const child = spawn(
     options.bin,
     [
-      '--config', configFile,
-      '--auth', 'none',
-      '--bind-addr', '127.0.0.1:0',
+      '--config',
+      configFile,
+      '--auth',
+      'none',
+      '--bind-addr',
+      '127.0.0.1:0',
       '--disable-telemetry',
       '--disable-update-check',
       ...(options.restricted ? [] : ['--disable-workspace-trust']),
       ...(options.logLevel ? ['--log', options.logLevel] : []),
-      '--user-data-dir', userDataDir,
-      '--extensions-dir', extensionsDir,
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
       options.workspace,
     ],
     // The tests read the extension's own log files below the user data folder.
-    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env, CONVAI_CODE_SERVER_USER_DATA: userDataDir } },
+    {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env, CONVAI_CODE_SERVER_USER_DATA: userDataDir },
+    },
   );
   // Two sources into one log: neither may end it, close() does.
   child.stdout.pipe(log, { end: false });
@@ -225,7 +250,8 @@ export async function openWorkbench(url: string, consoleLogFile: string): Promis
     // as when a user confirms; the note explains lost changes. Any other dialog is dismissed, Playwright's default.
     page.on('dialog', (dialog) => {
       const leave = dialog.type() === 'beforeunload';
-      if (leave) keep('the workbench warned that unsaved changes may be lost as it unloaded; the harness left the page anyway');
+      if (leave)
+        keep('the workbench warned that unsaved changes may be lost as it unloaded; the harness left the page anyway');
       // Fails only when the page is gone already, and then there is nothing left to answer.
       (leave ? dialog.accept() : dialog.dismiss()).catch(() => undefined);
     });

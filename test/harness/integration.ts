@@ -32,10 +32,17 @@ interface RunFiles {
 /** The results of the tests after the reload; throws when they do not come. */
 async function resultsAfterReload(phaseFile: string, deadline: number, signal: AbortSignal): Promise<Results> {
   const reloadStarted = Date.now();
-  const back = await waitInFolder(path.dirname(phaseFile), () => readPhase(phaseFile) === 'after-reload', reloadTimeoutMs, signal);
+  const back = await waitInFolder(
+    path.dirname(phaseFile),
+    () => readPhase(phaseFile) === 'after-reload',
+    reloadTimeoutMs,
+    signal,
+  );
   if (!back) {
     const reason =
-      readPhase(phaseFile) === 'reloading' ? 'the window did not come back after the reload' : 'the tests before the reload did not reload the window';
+      readPhase(phaseFile) === 'reloading'
+        ? 'the window did not come back after the reload'
+        : 'the tests before the reload did not reload the window';
     throw new Error(`${reason}: no tests started after it within ${reloadTimeoutMs / 1000} s`);
   }
   console.log(`  ↻ reloaded the window: the tests resumed after ${((Date.now() - reloadStarted) / 1000).toFixed(1)} s`);
@@ -66,18 +73,25 @@ async function runInVsCode(codeServerBin: string, files: RunFiles, reloads: bool
       logLevel: 'trace',
     });
     const testsEntry = path.join(compiledTestsDir, 'integration', 'index.js');
-    workbench = await openWorkbench(workbenchUrl(server, developmentPayload(server, repoRoot, testsEntry)), browserConsoleLog);
+    workbench = await openWorkbench(
+      workbenchUrl(server, developmentPayload(server, repoRoot, testsEntry)),
+      browserConsoleLog,
+    );
     const deadline = Date.now() + testsTimeoutMs;
     const codeServerDied = server.exited.then((how) => {
       throw new Error(`code-server exited (${how}) before the tests finished; see ${codeServerLog}`);
     });
-    const finished = await Promise.race([waitForFile(files.results, testsTimeoutMs, stopWaiting.signal), codeServerDied]);
+    const finished = await Promise.race([
+      waitForFile(files.results, testsTimeoutMs, stopWaiting.signal),
+      codeServerDied,
+    ]);
     if (!finished) throw new Error(`integration tests did not finish within ${testsTimeoutMs / 60_000} minutes`);
     if (!reloads) return undefined;
     // The tests before the reload have reported: what goes wrong after it joins their results as a failure, by its
     // message alone (the harness's stack says nothing about the tests).
-    return await Promise.race([resultsAfterReload(files.phase, deadline, stopWaiting.signal), codeServerDied]).catch((error: unknown) =>
-      failureResults('the tests after the window reload', error instanceof Error ? error.message : error),
+    return await Promise.race([resultsAfterReload(files.phase, deadline, stopWaiting.signal), codeServerDied]).catch(
+      (error: unknown) =>
+        failureResults('the tests after the window reload', error instanceof Error ? error.message : error),
     );
   } finally {
     stopWaiting.abort();
@@ -124,7 +138,11 @@ export async function runIntegrationSuite(codeServerBin: string | undefined): Pr
       if (results) console.log(describeResults(results).join('\n'));
       outcome = results ? outcomeFromResults('integration', results, Date.now() - started) : read.outcome;
     } catch (error) {
-      outcome = brokenOutcome('integration', error instanceof Error ? error.message : String(error), Date.now() - started);
+      outcome = brokenOutcome(
+        'integration',
+        error instanceof Error ? error.message : String(error),
+        Date.now() - started,
+      );
     }
     if (outcome.problem) console.log(`  ✖ ${outcome.problem}`);
     if (outcome.failed > 0) printConsoleErrors();

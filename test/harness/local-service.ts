@@ -3,7 +3,9 @@ import { RunningService, ServiceOptions, startService } from '../service/server'
 import { testOutputDir } from './paths';
 
 /** The local service on a free loopback port, with a fresh admin token and its sample tenants. */
-export function startLocalService(options: Pick<ServiceOptions, 'bulkTenants' | 'mapTenant' | 'largeTenant'> = {}): Promise<RunningService> {
+export function startLocalService(
+  options: Pick<ServiceOptions, 'bulkTenants' | 'mapTenant' | 'largeTenant'> = {},
+): Promise<RunningService> {
   return startService({ ...options, port: 0, adminToken: randomBytes(16).toString('hex'), testMode: true });
 }
 
@@ -11,7 +13,11 @@ export function startLocalService(options: Pick<ServiceOptions, 'bulkTenants' | 
  * What the tests inside VS Code need to know, passed through the extension host's environment. The large tenant's
  * service is a second one, so the tests of every other feature see the sample tenants alone.
  */
-export function extensionTestEnv(service: RunningService, resultsFile: string, large?: RunningService): Record<string, string> {
+export function extensionTestEnv(
+  service: RunningService,
+  resultsFile: string,
+  large?: RunningService,
+): Record<string, string> {
   return {
     ...(large ? { CONVAI_LARGE_SERVICE_URL: large.url, CONVAI_LARGE_ADMIN_TOKEN: large.adminToken } : {}),
     CONVAI_TEST_RESULTS: resultsFile,

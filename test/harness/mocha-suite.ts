@@ -25,7 +25,16 @@ export function runMochaSuite(name: string, timeoutMs = 20_000, env: Record<stri
   try {
     const mocha = spawnSync(
       process.execPath,
-      [mochaCli, '--reporter', reporter, '--reporter-option', `output=${resultsFile}`, '--timeout', String(timeoutMs), ...files],
+      [
+        mochaCli,
+        '--reporter',
+        reporter,
+        '--reporter-option',
+        `output=${resultsFile}`,
+        '--timeout',
+        String(timeoutMs),
+        ...files,
+      ],
       { stdio: 'inherit', cwd: repoRoot, env: { ...process.env, ...env } },
     );
     const durationMs = Date.now() - started;
@@ -33,7 +42,11 @@ export function runMochaSuite(name: string, timeoutMs = 20_000, env: Record<stri
     const { outcome } = readOutcome(name, resultsFile, durationMs);
     // Mocha exits with the failure count; any other non-zero exit means it broke outside a test.
     if (!outcome.problem && outcome.failed === 0 && mocha.status !== 0) {
-      return brokenOutcome(name, `mocha exited with ${mocha.signal ?? `code ${mocha.status}`} though no test failed`, durationMs);
+      return brokenOutcome(
+        name,
+        `mocha exited with ${mocha.signal ?? `code ${mocha.status}`} though no test failed`,
+        durationMs,
+      );
     }
     return outcome;
   } finally {

@@ -56,8 +56,10 @@ export function savePhaseData(key: string, value: Json): void {
 /** What a test before the reload saved under `key`; its type is the caller's word, as with JSON.parse. */
 export function loadPhaseData<T extends Json>(key: string): T {
   const file = dataFile();
-  if (file === undefined) throw new Error(`no phase data "${key}": ${phaseFileVariable} is not set, so no reload happened`);
+  if (file === undefined)
+    throw new Error(`no phase data "${key}": ${phaseFileVariable} is not set, so no reload happened`);
   const value = readData(file)[key];
-  if (value === undefined) throw new Error(`no phase data "${key}": the test before the reload that saves it failed or did not run`);
+  if (value === undefined)
+    throw new Error(`no phase data "${key}": the test before the reload that saves it failed or did not run`);
   return value as T;
 }

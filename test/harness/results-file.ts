@@ -24,7 +24,11 @@ export function writeResultsFile(file: string, results: Results): void {
 export function failureResults(title: string, error: unknown): Results {
   const message = error instanceof Error ? error.message : String(error);
   const stack = error instanceof Error ? error.stack : undefined;
-  return { passes: 0, failures: 1, tests: [{ fullTitle: title, state: 'failed', durationMs: 0, error: { message, stack } }] };
+  return {
+    passes: 0,
+    failures: 1,
+    tests: [{ fullTitle: title, state: 'failed', durationMs: 0, error: { message, stack } }],
+  };
 }
 
 /** One run's results out of several (the tests before and after a window reload). */
@@ -60,7 +64,9 @@ export function parseResults(text: string): Results {
     !Array.isArray(value.tests) ||
     !value.tests.every(isTestRecord)
   ) {
-    throw new Error('not a results file: expected { passes, failures, tests: [{ fullTitle, state, durationMs, error? }] }');
+    throw new Error(
+      'not a results file: expected { passes, failures, tests: [{ fullTitle, state, durationMs, error? }] }',
+    );
   }
   return { passes: value.passes, failures: value.failures, tests: value.tests };
 }

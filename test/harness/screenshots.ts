@@ -11,7 +11,11 @@ export interface ScreenshotOptions {
 }
 
 /** Saves the page as `name`; resolves with the test-output file. */
-export async function saveScreenshot(page: Page, name: string, { readme = false }: ScreenshotOptions = {}): Promise<string> {
+export async function saveScreenshot(
+  page: Page,
+  name: string,
+  { readme = false }: ScreenshotOptions = {},
+): Promise<string> {
   // Tidied in both modes, so that test-output/ shows what the README would.
   if (readme) await tidy(page);
   // Finishes transitions first, such as a resize sash fading out after a drag.

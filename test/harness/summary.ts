@@ -18,7 +18,14 @@ export function outcomeFromResults(name: string, results: Results, durationMs: n
   const failures = results.tests
     .filter((test) => test.state === 'failed')
     .map((test) => `${test.fullTitle}: ${(test.error?.message ?? '').split('\n')[0]}`);
-  return { name, passed: results.passes, failed: results.failures, pending, durationMs, ...(failures.length > 0 ? { failures } : {}) };
+  return {
+    name,
+    passed: results.passes,
+    failed: results.failures,
+    pending,
+    durationMs,
+    ...(failures.length > 0 ? { failures } : {}),
+  };
 }
 
 export function brokenOutcome(name: string, problem: string, durationMs: number): SuiteOutcome {
@@ -26,7 +33,11 @@ export function brokenOutcome(name: string, problem: string, durationMs: number)
 }
 
 /** Reads a suite's results file; missing or unreadable, the suite failed. */
-export function readOutcome(name: string, resultsFile: string, durationMs: number): { outcome: SuiteOutcome; results?: Results } {
+export function readOutcome(
+  name: string,
+  resultsFile: string,
+  durationMs: number,
+): { outcome: SuiteOutcome; results?: Results } {
   if (!fs.existsSync(resultsFile)) {
     return { outcome: brokenOutcome(name, `no results file was written (${resultsFile})`, durationMs) };
   }

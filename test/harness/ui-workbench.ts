@@ -59,8 +59,12 @@ export const uiRestrictedCodeServerLog = path.join(testOutputDir, 'ui-restricted
 export const uiRestrictedBrowserConsoleLog = path.join(testOutputDir, 'ui-restricted-browser-console.log');
 
 /** Starts all three; on failure stops what did start. `codeServerBin` comes from scripts/test.mjs. */
-export async function startUiWorkbench(codeServerBin: string | undefined, options: UiWorkbenchOptions = {}): Promise<UiWorkbench> {
-  if (!codeServerBin) throw new Error('no code-server given (CONVAI_CODE_SERVER); run the UI tests through `npm test -- ui`');
+export async function startUiWorkbench(
+  codeServerBin: string | undefined,
+  options: UiWorkbenchOptions = {},
+): Promise<UiWorkbench> {
+  if (!codeServerBin)
+    throw new Error('no code-server given (CONVAI_CODE_SERVER); run the UI tests through `npm test -- ui`');
   const { vsix, restrictedWorkspaceSettings } = options;
   const restricted = restrictedWorkspaceSettings !== undefined;
   fs.mkdirSync(testOutputDir, { recursive: true });
@@ -68,7 +72,10 @@ export async function startUiWorkbench(codeServerBin: string | undefined, option
   const openRequests = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-ui-open-'));
   if (restricted) {
     fs.mkdirSync(path.join(workspace, '.vscode'));
-    fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify(restrictedWorkspaceSettings, null, 2));
+    fs.writeFileSync(
+      path.join(workspace, '.vscode', 'settings.json'),
+      JSON.stringify(restrictedWorkspaceSettings, null, 2),
+    );
   }
   let service: RunningService | undefined;
   let server: CodeServer | undefined;
@@ -89,10 +96,16 @@ export async function startUiWorkbench(codeServerBin: string | undefined, option
       userSettings: quietSettings,
       logFile: restricted ? uiRestrictedCodeServerLog : uiCodeServerLog,
       restricted,
-      extensions: [path.join(repoRoot, 'scripts', 'start-connection'), path.join(repoRoot, 'test', 'harness', 'ui-opener')],
+      extensions: [
+        path.join(repoRoot, 'scripts', 'start-connection'),
+        path.join(repoRoot, 'test', 'harness', 'ui-opener'),
+      ],
       ...(vsix ? { packages: [vsix] } : {}),
     });
-    workbench = await openWorkbench(workbenchUrl(server, vsix ? undefined : developmentPayload(server, repoRoot)), restricted ? uiRestrictedBrowserConsoleLog : uiBrowserConsoleLog);
+    workbench = await openWorkbench(
+      workbenchUrl(server, vsix ? undefined : developmentPayload(server, repoRoot)),
+      restricted ? uiRestrictedBrowserConsoleLog : uiBrowserConsoleLog,
+    );
     // Lists render only their visible rows: a tall page keeps an expanded tenant's rows all in the DOM.
     await workbench.page.setViewportSize({ width: 1400, height: 900 });
     // Below mocha's 60 s per test, so that a wait that never ends fails with Playwright's account of it.

@@ -6,7 +6,12 @@ import { setTimeout as delay } from 'node:timers/promises';
  * Resolves true once `ready()` holds, false after `timeoutMs` or when `signal` aborts. Checks whenever something
  * changes in `folder` rather than polling; the folder must exist.
  */
-export function waitInFolder(folder: string, ready: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+export function waitInFolder(
+  folder: string,
+  ready: () => boolean,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<boolean> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (outcome: boolean | Error): void => {
@@ -46,7 +51,12 @@ export function waitForFile(file: string, timeoutMs: number, signal?: AbortSigna
  * Polls `condition` until it holds; for state VS Code offers no event for (such as an extension's activation).
  * Rejects with `what` in the message after `timeoutMs`.
  */
-export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 10_000, intervalMs = 50): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean,
+  what: string,
+  timeoutMs = 10_000,
+  intervalMs = 50,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

@@ -44,15 +44,39 @@ describe('the installed package', () => {
     const folder = fs.readdirSync(extensionsDir).find((name) => name.startsWith('convai.convai-config-'));
     assert.ok(folder, `no convai.convai-config-* in ${extensionsDir}: ${fs.readdirSync(extensionsDir).join(', ')}`);
     const files = fs.readdirSync(path.join(extensionsDir, folder), { recursive: true, encoding: 'utf8' });
-    for (const file of ['package.json', 'dist/extension.js', 'dist/undici.js', 'dist/validators.js', 'dist/re2js.js', 'dist/writer-worker-script.js', 'schemas/ai_prompts.schema.json', 'syntaxes/apirequest.tmLanguage.json', 'media/icon.png', 'media/walkthrough/add-connection.md', 'media/screenshots/tree.png']) {
+    for (const file of [
+      'package.json',
+      'dist/extension.js',
+      'dist/undici.js',
+      'dist/validators.js',
+      'dist/re2js.js',
+      'dist/writer-worker-script.js',
+      'schemas/ai_prompts.schema.json',
+      'syntaxes/apirequest.tmLanguage.json',
+      'media/icon.png',
+      'media/walkthrough/add-connection.md',
+      'media/screenshots/tree.png',
+    ]) {
       assert.ok(files.includes(file), `the package holds ${file}`);
     }
     // vsce names these its own way (readme.md, LICENSE.txt, changelog.md).
-    for (const name of [/^readme\.md$/i, /^license(\.txt)?$/i, /^changelog\.md$/i]) assert.ok(files.some((file) => name.test(file)), `the package holds ${String(name)}`);
-    assert.deepEqual(files.filter((file) => /^(src|test|node_modules|out)(\/|$)|\.map$|\.ts$/.test(file)), [], 'sources, tests, dependencies and maps stay out');
+    for (const name of [/^readme\.md$/i, /^license(\.txt)?$/i, /^changelog\.md$/i])
+      assert.ok(
+        files.some((file) => name.test(file)),
+        `the package holds ${String(name)}`,
+      );
+    assert.deepEqual(
+      files.filter((file) => /^(src|test|node_modules|out)(\/|$)|\.map$|\.ts$/.test(file)),
+      [],
+      'sources, tests, dependencies and maps stay out',
+    );
     const manifest: unknown = JSON.parse(fs.readFileSync(path.join(extensionsDir, folder, 'package.json'), 'utf8'));
     const missing = packagedPaths(manifest).filter((file) => !files.includes(file));
-    assert.deepEqual(missing, [], 'every file package.json names (icons, schemas, grammars, the walkthrough\'s media) is in the package');
+    assert.deepEqual(
+      missing,
+      [],
+      "every file package.json names (icons, schemas, grammars, the walkthrough's media) is in the package",
+    );
   });
 
   it('activates from its view and shows the connection `local`', async () => {
@@ -60,7 +84,7 @@ describe('the installed package', () => {
     await treeRow(tree, uiConnectionName, 1).waitFor();
   });
 
-  it('lists a tenant\'s prompts from the local service in the tree', async () => {
+  it("lists a tenant's prompts from the local service in the tree", async () => {
     await expand(treeRow(tree, uiConnectionName, 1));
     await expand(treeRow(tree, 'Acme Support', 2));
     await expand(treeRow(tree, 'AI Prompts', 3));
@@ -72,7 +96,9 @@ describe('the installed package', () => {
     await treeRow(tree, PROMPT, 4).locator('.label-name').click();
     await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"]`).waitFor();
     // The document is the service's detail object as formatted for the editor; the cursor goes to the end of its name.
-    const nameLine = formatDocument(await service.get(kindById('prompt'), id, TENANT)).split('\n').findIndex((line) => line.startsWith('  "name":'));
+    const nameLine = formatDocument(await service.get(kindById('prompt'), id, TENANT))
+      .split('\n')
+      .findIndex((line) => line.startsWith('  "name":'));
     assert.ok(nameLine > 0, 'the document has a name line');
     await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
     await page.keyboard.press('Control+Home');
@@ -83,19 +109,29 @@ describe('the installed package', () => {
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.type(' (installed)');
     await page.keyboard.press('Control+s');
-    await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"].dirty`).waitFor({ state: 'detached' });
+    await page
+      .locator(`.tabs-container .tab.active[data-resource-name="${id}.json"].dirty`)
+      .waitFor({ state: 'detached' });
     assert.equal((await service.get(kindById('prompt'), id, TENANT)).name, RENAMED);
   });
 
   it('runs a prompt test from the CodeLens and shows the answer in the results panel', async () => {
     const { page } = workbench();
     await page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Test Prompt' }).click();
-    await answerTestPrompt(page, 'Where is my order?', 'customer_name', '{"customer_name": "Ada", "order_id": "A-1042", "message": "Where is it?"}');
+    await answerTestPrompt(
+      page,
+      'Where is my order?',
+      'customer_name',
+      '{"customer_name": "Ada", "order_id": "A-1042", "message": "Where is it?"}',
+    );
     await resultsPanel(page).getByText('Where is my order?').first().waitFor();
-    await resultsPanel(page).locator('pre', { hasText: /^Echo \(/ }).first().waitFor();
+    await resultsPanel(page)
+      .locator('pre', { hasText: /^Echo \(/ })
+      .first()
+      .waitFor();
   });
 
-  it('shows a live tenant\'s flow map from the tree when the tenant record is refused (403)', async () => {
+  it("shows a live tenant's flow map from the tree when the tenant record is refused (403)", async () => {
     const { page, service: local } = workbench();
     // What a tenant's own token gets: the map's file, loaded apart, must know it as the main file's client's error.
     const forbidden = { match: `GET /api/v1/tenants/${TENANT}`, status: 403, body: '{"error":"Forbidden"}' };

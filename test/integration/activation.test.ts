@@ -76,7 +76,11 @@ describe('extension activation', () => {
     await theExtension().activate();
     const hostLogs = workbenchLogs((file) => /exthost/i.test(file));
     // The warning is an info line; the log holds this extension's info lines, so its absence means something.
-    assert.match(hostLogs, new RegExp(`${extensionId.replace('.', '\\.')}`), 'the extension host log names the extension');
+    assert.match(
+      hostLogs,
+      new RegExp(`${extensionId.replace('.', '\\.')}`),
+      'the extension host log names the extension',
+    );
     assert.doesNotMatch(hostLogs, /uses a document selector without scheme/);
   });
 });

@@ -31,8 +31,11 @@ describe('Run Affected Tests', () => {
 
   before(async () => {
     await addConnection(CONNECTION);
-    tenantId = (await admin.create(kind('tenants'), { name: 'Affected Tenant', email: 'ops@affected.example' })).id as number;
-    const billing = (await admin.create(kind('ai_prompts'), { name: 'Billing', description: 'Takes payments' }, tenantId)).id as number;
+    tenantId = (await admin.create(kind('tenants'), { name: 'Affected Tenant', email: 'ops@affected.example' }))
+      .id as number;
+    const billing = (
+      await admin.create(kind('ai_prompts'), { name: 'Billing', description: 'Takes payments' }, tenantId)
+    ).id as number;
     await admin.create(kind('ai_prompts'), { name: 'Greeting', next_prompt_id: billing }, tenantId);
     await admin.create(kind('ai_prompts'), { name: 'Closing' }, tenantId);
   });
@@ -43,7 +46,7 @@ describe('Run Affected Tests', () => {
     fs.rmSync(temp, { recursive: true, force: true });
   });
 
-  it('runs exactly the suites of a changed prompt and of a prompt linking to it, of the folder\'s tenant', async () => {
+  it("runs exactly the suites of a changed prompt and of a prompt linking to it, of the folder's tenant", async () => {
     const target = { connection: CONNECTION, tenantId };
     const billing = await writeSuite('billing', 'Billing', target);
     const greeting = await writeSuite('greeting', 'Greeting', target);
@@ -51,15 +54,37 @@ describe('Run Affected Tests', () => {
     // Same name, another tenant: another prompt.
     await writeSuite('elsewhere', 'Billing', { connection: CONNECTION, tenantId: 1 });
     await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
-    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'convai-tenant.json'), 'utf8')) as { resources: Array<{ name: string; file: string }> };
+    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'convai-tenant.json'), 'utf8')) as {
+      resources: Array<{ name: string; file: string }>;
+    };
     const file = path.join(folder, manifest.resources.find((r) => r.name === 'Billing')?.file ?? 'missing');
-    fs.writeFileSync(file, JSON.stringify({ ...(JSON.parse(fs.readFileSync(file, 'utf8')) as object), description: 'Takes payments and refunds' }, null, 2));
+    fs.writeFileSync(
+      file,
+      JSON.stringify(
+        { ...(JSON.parse(fs.readFileSync(file, 'utf8')) as object), description: 'Takes payments and refunds' },
+        null,
+        2,
+      ),
+    );
 
-    const answer = await vscode.commands.executeCommand<Answer>('convai.runAffectedTests', { folder: vscode.Uri.file(folder).toString() });
-    assert.deepEqual(answer.suites.map((s) => [s.uri, s.passed, s.failed]), [[billing.toString(), 1, 0], [greeting.toString(), 1, 0]]);
+    const answer = await vscode.commands.executeCommand<Answer>('convai.runAffectedTests', {
+      folder: vscode.Uri.file(folder).toString(),
+    });
+    assert.deepEqual(
+      answer.suites.map((s) => [s.uri, s.passed, s.failed]),
+      [
+        [billing.toString(), 1, 0],
+        [greeting.toString(), 1, 0],
+      ],
+    );
   });
 
   it('names the fix for a folder no tenant was pulled into', async () => {
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('convai.runAffectedTests', { folder: vscode.Uri.file(temp).toString() })), /holds no pulled tenant \(no convai-tenant\.json\): pull a tenant into it first/);
+    await assert.rejects(
+      Promise.resolve(
+        vscode.commands.executeCommand('convai.runAffectedTests', { folder: vscode.Uri.file(temp).toString() }),
+      ),
+      /holds no pulled tenant \(no convai-tenant\.json\): pull a tenant into it first/,
+    );
   });
 });

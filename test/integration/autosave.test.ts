@@ -1,6 +1,19 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { addConnection, admin, canonical, clearRequests, documentText, documentUri, kind, receivedRequests, rejection, removeConnection, replaceText, revertAll } from './support';
+import {
+  addConnection,
+  admin,
+  canonical,
+  clearRequests,
+  documentText,
+  documentUri,
+  kind,
+  receivedRequests,
+  rejection,
+  removeConnection,
+  replaceText,
+  revertAll,
+} from './support';
 
 const CONNECTION = 'autosave';
 const TENANT = 1;
@@ -11,7 +24,8 @@ function nextAutoSave(uri: vscode.Uri): Promise<void> {
     const willSave = vscode.workspace.onWillSaveTextDocument((event) => {
       if (event.document.uri.toString() !== uri.toString()) return;
       willSave.dispose();
-      if (event.reason !== vscode.TextDocumentSaveReason.AfterDelay) reject(new Error(`a save with reason ${event.reason} came first`));
+      if (event.reason !== vscode.TextDocumentSaveReason.AfterDelay)
+        reject(new Error(`a save with reason ${event.reason} came first`));
     });
     const saved = vscode.workspace.onDidSaveTextDocument((document) => {
       if (document.uri.toString() !== uri.toString()) return;
@@ -55,8 +69,15 @@ describe('auto-save', () => {
   });
 
   it('keeps valid and invalid text as a draft, sends nothing, and Ctrl+S uploads it', async () => {
-    const id = (await admin.create(kind('ai_functions'), { name: 'autosave_fn', description: 'before' }, TENANT)).id as number;
-    const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'ai_functions', id });
+    const id = (await admin.create(kind('ai_functions'), { name: 'autosave_fn', description: 'before' }, TENANT))
+      .id as number;
+    const uri = documentUri({
+      type: 'resource',
+      connection: CONNECTION,
+      tenantId: TENANT,
+      segment: 'ai_functions',
+      id,
+    });
     const path = `/api/v1/ai_functions/${id}`;
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(document);
@@ -65,7 +86,7 @@ describe('auto-save', () => {
     await editAndAutoSave(document, document.getText().replace('"before"', '"after"'));
     assert.equal(await puts(path), 0, 'an auto-save sends nothing');
     assert.equal((await admin.get(kind('ai_functions'), id, TENANT)).description, 'before');
-    assert.equal(document.isDirty, false, 'the draft is the document\'s content now');
+    assert.equal(document.isDirty, false, "the draft is the document's content now");
     assert.equal(await diskText(uri), document.getText());
 
     const invalid = '{ "name": "autosave_fn", "description": ';
@@ -73,17 +94,27 @@ describe('auto-save', () => {
     assert.equal(await puts(path), 0, 'invalid JSON is never sent');
     assert.equal(await diskText(uri), invalid, 'the invalid text is kept, not lost');
 
-    await replaceText(document, canonical({ ...(await admin.get(kind('ai_functions'), id, TENANT)), description: 'after ctrl+s' }));
+    await replaceText(
+      document,
+      canonical({ ...(await admin.get(kind('ai_functions'), id, TENANT)), description: 'after ctrl+s' }),
+    );
     assert.ok(await document.save());
     assert.equal(await puts(path), 1, 'only the explicit save uploaded');
     assert.equal((await admin.get(kind('ai_functions'), id, TENANT)).description, 'after ctrl+s');
-    const error = await rejection(vscode.commands.executeCommand('convai.resolveDraft', { uri: uri.toString(), action: 'discard' }));
+    const error = await rejection(
+      vscode.commands.executeCommand('convai.resolveDraft', { uri: uri.toString(), action: 'discard' }),
+    );
     assert.match(error.message, /has a draft/, 'the upload ended the draft');
   });
 
-  it('keeps a part\'s draft when its editor closes, and discarding it shows the service\'s text', async () => {
-    const id = (await admin.create(kind('ai_prompts'), { name: 'Autosaved part', system: 'Be brief.' }, TENANT)).id as number;
-    const part = vscode.Uri.parse(`${documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'ai_prompts', id }).toString().replace(/\.json$/, '')}/system.md`);
+  it("keeps a part's draft when its editor closes, and discarding it shows the service's text", async () => {
+    const id = (await admin.create(kind('ai_prompts'), { name: 'Autosaved part', system: 'Be brief.' }, TENANT))
+      .id as number;
+    const part = vscode.Uri.parse(
+      `${documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'ai_prompts', id })
+        .toString()
+        .replace(/\.json$/, '')}/system.md`,
+    );
     const document = await vscode.workspace.openTextDocument(part);
     await vscode.window.showTextDocument(document);
     await clearRequests();
@@ -97,14 +128,21 @@ describe('auto-save', () => {
 
     await vscode.window.showTextDocument(reopened);
     await vscode.commands.executeCommand('convai.resolveDraft', { uri: part.toString(), action: 'discard' });
-    await documentText(reopened, (text) => text === 'Be brief.', 'the service\'s system text');
+    await documentText(reopened, (text) => text === 'Be brief.', "the service's system text");
     assert.equal(await diskText(part), 'Be brief.');
   });
 
   it('with convai.uploadOnAutoSave uploads valid text, and keeps invalid text and conflicts as drafts', async () => {
     await convai().update('uploadOnAutoSave', true, vscode.ConfigurationTarget.Global);
-    const id = (await admin.create(kind('ai_functions'), { name: 'uploaded_fn', description: 'one' }, TENANT)).id as number;
-    const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'ai_functions', id });
+    const id = (await admin.create(kind('ai_functions'), { name: 'uploaded_fn', description: 'one' }, TENANT))
+      .id as number;
+    const uri = documentUri({
+      type: 'resource',
+      connection: CONNECTION,
+      tenantId: TENANT,
+      segment: 'ai_functions',
+      id,
+    });
     const path = `/api/v1/ai_functions/${id}`;
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(document);
@@ -126,6 +164,6 @@ describe('auto-save', () => {
     assert.equal((await admin.get(kind('ai_functions'), id, TENANT)).description, 'changed by someone else');
     assert.equal(await diskText(uri), afterUpload.replace('"two"', '"four"'), 'the text stays, as a draft');
     await vscode.commands.executeCommand('convai.resolveDraft', { uri: uri.toString(), action: 'discard' });
-    await documentText(document, (text) => text.includes('changed by someone else'), 'the service\'s version');
+    await documentText(document, (text) => text.includes('changed by someone else'), "the service's version");
   });
 });

@@ -11,7 +11,17 @@ import type { ChangeReport } from '../../src/documents/changes';
 import type { JsonObject } from '../../src/core/json';
 import { mostInFlight } from '../service/request-log';
 import {
-  addConnection, admin, clearRequests, documentText, documentUri, kind, largeService, receivedRequests, removeConnection, replaceText, revertAll,
+  addConnection,
+  admin,
+  clearRequests,
+  documentText,
+  documentUri,
+  kind,
+  largeService,
+  receivedRequests,
+  removeConnection,
+  replaceText,
+  revertAll,
 } from './support';
 
 const CONNECTION = 'changes';
@@ -61,12 +71,13 @@ describe('the change service', () => {
     await revertAll();
   });
 
-  it('Refresh: a read of a kind\'s folder right after it asks the service, and open clean documents show its changes', async () => {
+  it("Refresh: a read of a kind's folder right after it asks the service, and open clean documents show its changes", async () => {
     const id = (await admin.create(kind('ai_prompts'), { name: 'Refreshed', description: 'before' }, 1)).id as number;
     let added: number | undefined;
     try {
       const folder = kindFolder(CONNECTION, 1, 'ai_prompts');
-      const listed = async (): Promise<string[]> => (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name);
+      const listed = async (): Promise<string[]> =>
+        (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name);
       await listed();
       const document = await vscode.workspace.openTextDocument(promptUri(CONNECTION, 1, id));
       await admin.update(kind('ai_prompts'), id, { description: 'changed elsewhere' }, 1);
@@ -77,8 +88,8 @@ describe('the change service', () => {
       const reports = await reportsDuring(() => vscode.commands.executeCommand('convai.refresh'));
       assert.equal(reports.length, 1, 'one change event');
       assert.ok(reports[0]?.reloaded.includes(document.uri.toString()), 'the open document was reloaded');
-      assert.ok((await listed()).includes(`${added}.json`), 'the read after Refresh shows the service\'s listing');
-      assert.ok(await listingGets('ai_prompts') >= 1, 'the listing was asked for again');
+      assert.ok((await listed()).includes(`${added}.json`), "the read after Refresh shows the service's listing");
+      assert.ok((await listingGets('ai_prompts')) >= 1, 'the listing was asked for again');
       await documentText(document, (text) => text.includes('changed elsewhere'), 'the refreshed document');
     } finally {
       await admin.delete(kind('ai_prompts'), id, 1);
@@ -87,20 +98,35 @@ describe('the change service', () => {
   });
 
   it('a push of several changes fires one change event and drops only the listings of the kinds it touched', async () => {
-    const tenant = await admin.create(kind('tenants'), { name: 'Change Tenant', email: 'ops@changes.example', package: 'standard' });
+    const tenant = await admin.create(kind('tenants'), {
+      name: 'Change Tenant',
+      email: 'ops@changes.example',
+      package: 'standard',
+    });
     const tenantId = tenant.id as number;
     const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-changes-'));
     try {
       const ids: number[] = [];
-      for (const n of [1, 2, 3]) ids.push((await admin.create(kind('ai_prompts'), { name: `Pushed ${n}`, description: 'before' }, tenantId)).id as number);
-      await admin.create(kind('intents'), { name: 'untouched_intent', display_name: 'Untouched', intent_type: 1 }, tenantId);
+      for (const n of [1, 2, 3])
+        ids.push(
+          (await admin.create(kind('ai_prompts'), { name: `Pushed ${n}`, description: 'before' }, tenantId))
+            .id as number,
+        );
+      await admin.create(
+        kind('intents'),
+        { name: 'untouched_intent', display_name: 'Untouched', intent_type: 1 },
+        tenantId,
+      );
       const folder = path.join(temp, 'tenant');
       await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
       const files = fs.readdirSync(path.join(folder, 'ai_prompts')).filter((file) => file.endsWith('.json'));
       assert.equal(files.length, 3, files.join(', '));
       for (const file of files) {
         const at = path.join(folder, 'ai_prompts', file);
-        fs.writeFileSync(at, `${JSON.stringify({ ...(JSON.parse(fs.readFileSync(at, 'utf8')) as JsonObject), description: 'after' }, null, 2)}\n`);
+        fs.writeFileSync(
+          at,
+          `${JSON.stringify({ ...(JSON.parse(fs.readFileSync(at, 'utf8')) as JsonObject), description: 'after' }, null, 2)}\n`,
+        );
       }
       // Both kinds' listings cached, and one pushed prompt open.
       await vscode.workspace.fs.readDirectory(kindFolder(CONNECTION, tenantId, 'ai_prompts'));
@@ -108,23 +134,29 @@ describe('the change service', () => {
       const document = await vscode.workspace.openTextDocument(promptUri(CONNECTION, tenantId, ids[0] as number));
       await clearRequests();
 
-      const reports = await reportsDuring(() => vscode.commands.executeCommand('convai.push', { folder, confirm: false }));
-      assert.equal(reports.length, 1, `one change event for the push, not one per change: ${JSON.stringify(reports.map((r) => r.change))}`);
+      const reports = await reportsDuring(() =>
+        vscode.commands.executeCommand('convai.push', { folder, confirm: false }),
+      );
+      assert.equal(
+        reports.length,
+        1,
+        `one change event for the push, not one per change: ${JSON.stringify(reports.map((r) => r.change))}`,
+      );
       assert.deepEqual(reports[0]?.reloaded, [document.uri.toString()]);
-      await documentText(document, (text) => text.includes('"description": "after"'), 'the pushed prompt\'s document');
+      await documentText(document, (text) => text.includes('"description": "after"'), "the pushed prompt's document");
 
       // Since the push began: the open prompt's references may have read the prompts' listing already; either way once.
       await vscode.workspace.fs.readDirectory(kindFolder(CONNECTION, tenantId, 'intents'));
       await vscode.workspace.fs.readDirectory(kindFolder(CONNECTION, tenantId, 'ai_prompts'));
-      assert.equal(await listingGets('intents'), 0, 'the untouched kind\'s listing is still cached');
-      assert.equal(await listingGets('ai_prompts'), 1, 'the pushed kind\'s listing is read again, once');
+      assert.equal(await listingGets('intents'), 0, "the untouched kind's listing is still cached");
+      assert.equal(await listingGets('ai_prompts'), 1, "the pushed kind's listing is read again, once");
     } finally {
       await admin.delete(kind('tenants'), tenantId);
       fs.rmSync(temp, { recursive: true, force: true });
     }
   });
 
-  it('a promotion reloads the target tenant\'s open clean documents; a dirty one keeps its text and is named in the notice', async () => {
+  it("a promotion reloads the target tenant's open clean documents; a dirty one keeps its text and is named in the notice", async () => {
     const created: Array<[number, number]> = [];
     const make = async (name: string, tenantId: number, description: string): Promise<number> => {
       const id = (await admin.create(kind('ai_prompts'), { name, description }, tenantId)).id as number;
@@ -134,15 +166,26 @@ describe('the change service', () => {
     try {
       await make('Promoted clean', 1, 'from the source');
       await make('Promoted dirty', 1, 'from the source');
-      const clean = await vscode.workspace.openTextDocument(promptUri(CONNECTION, 2, await make('Promoted clean', 2, 'in the target')));
-      const dirty = await vscode.workspace.openTextDocument(promptUri(CONNECTION, 2, await make('Promoted dirty', 2, 'in the target')));
+      const clean = await vscode.workspace.openTextDocument(
+        promptUri(CONNECTION, 2, await make('Promoted clean', 2, 'in the target')),
+      );
+      const dirty = await vscode.workspace.openTextDocument(
+        promptUri(CONNECTION, 2, await make('Promoted dirty', 2, 'in the target')),
+      );
       const typed = dirty.getText().replace('in the target', 'typed here');
       await replaceText(dirty, typed);
 
-      const reports = await reportsDuring(() => vscode.commands.executeCommand('convai.promote', {
-        source: { connection: CONNECTION, tenantId: 1 }, target: { connection: CONNECTION, tenantId: 2 },
-        resources: [{ segment: 'ai_prompts', name: 'Promoted clean' }, { segment: 'ai_prompts', name: 'Promoted dirty' }], confirm: false,
-      }));
+      const reports = await reportsDuring(() =>
+        vscode.commands.executeCommand('convai.promote', {
+          source: { connection: CONNECTION, tenantId: 1 },
+          target: { connection: CONNECTION, tenantId: 2 },
+          resources: [
+            { segment: 'ai_prompts', name: 'Promoted clean' },
+            { segment: 'ai_prompts', name: 'Promoted dirty' },
+          ],
+          confirm: false,
+        }),
+      );
       assert.equal(reports.length, 1, 'one change event for the promotion');
       assert.ok(reports[0]?.reloaded.includes(clean.uri.toString()), 'the clean document was reloaded');
       assert.deepEqual(reports[0]?.kept, [dirty.uri.toString()], 'the dirty document is named in the notice');
@@ -154,7 +197,7 @@ describe('the change service', () => {
     }
   });
 
-  it('in the large tenant, a delete fetches no other prompt, and reloads after Refresh stay within the connection\'s concurrency', async () => {
+  it("in the large tenant, a delete fetches no other prompt, and reloads after Refresh stay within the connection's concurrency", async () => {
     const { tenantId, url } = largeService;
     const large = new ServiceClient({ baseUrl: url, token: () => largeService.adminToken });
     try {
@@ -171,7 +214,10 @@ describe('the change service', () => {
 
       const victim = (await large.create(kind('ai_prompts'), { name: 'Deleted in bulk' }, tenantId)).id as number;
       await clearRequests(url);
-      await vscode.commands.executeCommand('convai.deleteResource', { uri: promptUri(LARGE, tenantId, victim).toString(), confirm: false });
+      await vscode.commands.executeCommand('convai.deleteResource', {
+        uri: promptUri(LARGE, tenantId, victim).toString(),
+        confirm: false,
+      });
       const sent = await receivedRequests(url);
       assert.ok(mostInFlight(sent) <= 4, `at most 4 requests at once: ${mostInFlight(sent)}`);
       const promptGets = sent.filter((r) => r.method === 'GET' && r.path.startsWith('/api/v1/ai_prompts/'));

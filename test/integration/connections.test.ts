@@ -5,13 +5,21 @@ import * as vscode from 'vscode';
 import { addConnection, adminToken, rejection, removeConnection, serviceUrl, startRecorder } from './support';
 
 /** A second loopback server that records whether a token reached it. */
-async function recorder(): Promise<{ url: string; authorizations: () => Array<string | undefined>; close(): Promise<void> }> {
+async function recorder(): Promise<{
+  url: string;
+  authorizations: () => Array<string | undefined>;
+  close(): Promise<void>;
+}> {
   const server = await startRecorder({ status: 200, contentType: 'application/json', body: () => '[]' });
-  return { url: server.url, authorizations: () => server.received.map((r) => r.headers.authorization), close: () => server.close() };
+  return {
+    url: server.url,
+    authorizations: () => server.received.map((r) => r.headers.authorization),
+    close: () => server.close(),
+  };
 }
 
 function storedConnections(): unknown[] {
-  return (vscode.workspace.getConfiguration('convai').inspect<unknown[]>('connections')?.globalValue ?? []);
+  return vscode.workspace.getConfiguration('convai').inspect<unknown[]>('connections')?.globalValue ?? [];
 }
 
 describe('connections', () => {
@@ -19,10 +27,16 @@ describe('connections', () => {
     await addConnection('conn-add', { readOnly: true });
     try {
       const stored = storedConnections();
-      assert.deepEqual(stored.find((c) => (c as { name: string }).name === 'conn-add'), { name: 'conn-add', baseUrl: serviceUrl, readOnly: true });
+      assert.deepEqual(
+        stored.find((c) => (c as { name: string }).name === 'conn-add'),
+        { name: 'conn-add', baseUrl: serviceUrl, readOnly: true },
+      );
       assert.ok(!JSON.stringify(stored).includes(adminToken), 'no token in settings');
       const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.parse('convai://conn-add/tenants/'));
-      assert.ok(entries.some(([name]) => name === '1.json'), 'the token works');
+      assert.ok(
+        entries.some(([name]) => name === '1.json'),
+        'the token works',
+      );
     } finally {
       await removeConnection('conn-add');
     }
@@ -31,7 +45,14 @@ describe('connections', () => {
 
   it('rejects a bad name, URL or token with a message naming the field', async () => {
     const bad = async (args: Record<string, unknown>, pattern: RegExp): Promise<void> => {
-      const error = await rejection(vscode.commands.executeCommand('convai.addConnection', { name: 'ok-name', baseUrl: serviceUrl, token: 't', ...args }));
+      const error = await rejection(
+        vscode.commands.executeCommand('convai.addConnection', {
+          name: 'ok-name',
+          baseUrl: serviceUrl,
+          token: 't',
+          ...args,
+        }),
+      );
       assert.match(error.message, pattern);
     };
     await bad({ name: 'Bad Name' }, /name must be 1 to 40 characters/);
@@ -45,7 +66,9 @@ describe('connections', () => {
     try {
       await addConnection('conn-move');
       const settings = vscode.workspace.getConfiguration('convai');
-      const moved = storedConnections().map((c) => ((c as { name: string }).name === 'conn-move' ? { name: 'conn-move', baseUrl: elsewhere.url } : c));
+      const moved = storedConnections().map((c) =>
+        (c as { name: string }).name === 'conn-move' ? { name: 'conn-move', baseUrl: elsewhere.url } : c,
+      );
       await settings.update('connections', moved, vscode.ConfigurationTarget.Global);
       const error = await rejection(vscode.workspace.fs.readDirectory(vscode.Uri.parse('convai://conn-move/tenants/')));
       assert.match(error.message, /no token is set/);
@@ -89,10 +112,16 @@ describe('connections', () => {
           resolve();
         });
       });
-      fs.writeFileSync(settingsFile, JSON.stringify({
-        'editor.tabSize': 7,
-        'convai.connections': [{ name: 'conn-trusted', baseUrl: elsewhere.url }, { name: 'evil', baseUrl: elsewhere.url }],
-      }));
+      fs.writeFileSync(
+        settingsFile,
+        JSON.stringify({
+          'editor.tabSize': 7,
+          'convai.connections': [
+            { name: 'conn-trusted', baseUrl: elsewhere.url },
+            { name: 'evil', baseUrl: elsewhere.url },
+          ],
+        }),
+      );
       await loaded;
       await vscode.workspace.fs.readDirectory(vscode.Uri.parse('convai://conn-trusted/tenants/'));
       await rejection(vscode.workspace.fs.readDirectory(vscode.Uri.parse('convai://evil/tenants/')));

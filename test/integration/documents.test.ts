@@ -4,7 +4,20 @@ import type { Json, JsonObject } from '../../src/core/json';
 import type { Segment } from '../../src/core/resource-kind';
 import type { FileLocation } from '../../src/core/uri';
 import {
-  addConnection, admin, shown, clearFaults, clearRequests, receivedRequests, documentText, documentUri, injectFaults, kind, removeConnection, replaceText, revertAll, writeError,
+  addConnection,
+  admin,
+  shown,
+  clearFaults,
+  clearRequests,
+  receivedRequests,
+  documentText,
+  documentUri,
+  injectFaults,
+  kind,
+  removeConnection,
+  replaceText,
+  revertAll,
+  writeError,
 } from './support';
 
 const CONNECTION = 'docs';
@@ -21,14 +34,54 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { segment: 'tenants', create: { name: 'Docs Tenant', email: 'admin@docs.example', package: 'standard' }, edit: ['name', 'Docs Tenant (renamed)'], invalid: ['name', 5] },
-  { segment: 'integrations', create: { name: 'Docs CRM', system: 'hubspot', technical_id: 'docs-crm' }, edit: ['name', 'Docs CRM EU'], invalid: ['tec_params', 'not an object'] },
-  { segment: 'ai_prompts', create: { name: 'Docs prompt', description: 'before', ai_model: 'gpt-4o' }, edit: ['description', 'after'], invalid: ['mode', 7] },
-  { segment: 'ai_functions', create: { name: 'docs_fn', description: 'before', parameters: { type: 'object', properties: {} } }, edit: ['description', 'after'], invalid: ['parameters', { type: 'array' }] },
-  { segment: 'ai_actions', create: { name: 'Docs action', action_type: 1, speak: 'before' }, edit: ['speak', 'after'], invalid: ['action_type', 9] },
-  { segment: 'agents', create: { name: 'Docs agent', description: 'before' }, edit: ['description', 'after'], invalid: ['configuration', 'not an object'] },
-  { segment: 'intents', create: { name: 'docs_intent', display_name: 'Before', intent_type: 1 }, edit: ['display_name', 'After'], invalid: ['intent_type', 5] },
-  { segment: 'datasources', create: { name: 'Docs page', type: 'webpage', url: 'https://example.com/a' }, edit: ['url', 'https://example.com/b'], invalid: ['type', 'pdf'] },
+  {
+    segment: 'tenants',
+    create: { name: 'Docs Tenant', email: 'admin@docs.example', package: 'standard' },
+    edit: ['name', 'Docs Tenant (renamed)'],
+    invalid: ['name', 5],
+  },
+  {
+    segment: 'integrations',
+    create: { name: 'Docs CRM', system: 'hubspot', technical_id: 'docs-crm' },
+    edit: ['name', 'Docs CRM EU'],
+    invalid: ['tec_params', 'not an object'],
+  },
+  {
+    segment: 'ai_prompts',
+    create: { name: 'Docs prompt', description: 'before', ai_model: 'gpt-4o' },
+    edit: ['description', 'after'],
+    invalid: ['mode', 7],
+  },
+  {
+    segment: 'ai_functions',
+    create: { name: 'docs_fn', description: 'before', parameters: { type: 'object', properties: {} } },
+    edit: ['description', 'after'],
+    invalid: ['parameters', { type: 'array' }],
+  },
+  {
+    segment: 'ai_actions',
+    create: { name: 'Docs action', action_type: 1, speak: 'before' },
+    edit: ['speak', 'after'],
+    invalid: ['action_type', 9],
+  },
+  {
+    segment: 'agents',
+    create: { name: 'Docs agent', description: 'before' },
+    edit: ['description', 'after'],
+    invalid: ['configuration', 'not an object'],
+  },
+  {
+    segment: 'intents',
+    create: { name: 'docs_intent', display_name: 'Before', intent_type: 1 },
+    edit: ['display_name', 'After'],
+    invalid: ['intent_type', 5],
+  },
+  {
+    segment: 'datasources',
+    create: { name: 'Docs page', type: 'webpage', url: 'https://example.com/a' },
+    edit: ['url', 'https://example.com/b'],
+    invalid: ['type', 'pdf'],
+  },
 ];
 
 function locationOf(segment: Segment, id: number, connection = CONNECTION): FileLocation {
@@ -70,11 +123,22 @@ describe('documents: every resource as an editable JSON document', () => {
     await clearRequests();
     const [whole, part] = await Promise.all([
       vscode.workspace.openTextDocument(documentUri(locationOf('ai_prompts', id))),
-      vscode.workspace.openTextDocument(documentUri({ type: 'part', connection: CONNECTION, tenantId: TENANT, segment: 'ai_prompts', id, part: 'system' })),
+      vscode.workspace.openTextDocument(
+        documentUri({
+          type: 'part',
+          connection: CONNECTION,
+          tenantId: TENANT,
+          segment: 'ai_prompts',
+          id,
+          part: 'system',
+        }),
+      ),
     ]);
     assert.equal(part.getText(), 'Hello');
     assert.match(whole.getText(), /"name": "One read"/);
-    const gets = (await receivedRequests()).filter((r) => r.method === 'GET' && r.path.startsWith(`/api/v1/ai_prompts/${id}`));
+    const gets = (await receivedRequests()).filter(
+      (r) => r.method === 'GET' && r.path.startsWith(`/api/v1/ai_prompts/${id}`),
+    );
     assert.equal(gets.length, 1, `GETs sent: ${JSON.stringify(gets)}`);
   });
 
@@ -84,7 +148,11 @@ describe('documents: every resource as an editable JSON document', () => {
       let id = 0;
       let uri: vscode.Uri;
       before(async () => {
-        const created = await admin.create(resourceKind, testCase.create, testCase.segment === 'tenants' ? undefined : TENANT);
+        const created = await admin.create(
+          resourceKind,
+          testCase.create,
+          testCase.segment === 'tenants' ? undefined : TENANT,
+        );
         id = created.id as number;
         uri = documentUri(locationOf(testCase.segment, id));
       });
@@ -98,18 +166,34 @@ describe('documents: every resource as an editable JSON document', () => {
       it('saves an edit with PUT, and the service holds it', async () => {
         const document = await vscode.workspace.openTextDocument(uri);
         const [field, value] = testCase.edit;
-        await replaceText(document, withField(testCase.segment, await serviceDetail(testCase.segment, id), field, value));
+        await replaceText(
+          document,
+          withField(testCase.segment, await serviceDetail(testCase.segment, id), field, value),
+        );
         assert.ok(await document.save(), 'the save succeeded');
         assert.equal(document.isDirty, false);
         const after = await serviceDetail(testCase.segment, id);
         assert.deepEqual(after[field], value);
-        await documentText(document, (text) => text === shown(testCase.segment, after), 'the document to show the service object');
+        await documentText(
+          document,
+          (text) => text === shown(testCase.segment, after),
+          'the document to show the service object',
+        );
       });
 
       for (const [name, change, field] of [
         ['invalid JSON', (text: string): string => text.replace(/,\n/, '\n'), undefined],
-        ['a schema violation', (_text: string, detail: JsonObject): string => withField(testCase.segment, detail, testCase.invalid[0], testCase.invalid[1]), testCase.invalid[0]],
-        ['a changed id', (_text: string, detail: JsonObject): string => withField(testCase.segment, detail, 'id', id + 1000), 'id'],
+        [
+          'a schema violation',
+          (_text: string, detail: JsonObject): string =>
+            withField(testCase.segment, detail, testCase.invalid[0], testCase.invalid[1]),
+          testCase.invalid[0],
+        ],
+        [
+          'a changed id',
+          (_text: string, detail: JsonObject): string => withField(testCase.segment, detail, 'id', id + 1000),
+          'id',
+        ],
       ] as const) {
         it(`refuses ${name}: nothing sent, the document stays dirty, the problem shown in place`, async () => {
           const before = await serviceDetail(testCase.segment, id);
@@ -122,7 +206,11 @@ describe('documents: every resource as an editable JSON document', () => {
           assert.deepEqual(await serviceDetail(testCase.segment, id), before, 'the service is untouched');
           const problems = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'ConvAI');
           assert.ok(problems.length > 0, 'a diagnostic marks the problem');
-          if (field) assert.ok(problems.some((p) => p.range.start.line === lineOf(edited, field)), `a diagnostic on the line of ${field}`);
+          if (field)
+            assert.ok(
+              problems.some((p) => p.range.start.line === lineOf(edited, field)),
+              `a diagnostic on the line of ${field}`,
+            );
           const error = await writeError(uri, edited);
           assert.match(error.message, /Not saved, nothing was sent/);
         });
@@ -131,10 +219,21 @@ describe('documents: every resource as an editable JSON document', () => {
       it('keeps the document dirty with the service reason when the service answers 422', async () => {
         const document = await vscode.workspace.openTextDocument(uri);
         const [field, value] = testCase.edit;
-        const edited = withField(testCase.segment, await serviceDetail(testCase.segment, id), field, `${String(value)} 422`);
+        const edited = withField(
+          testCase.segment,
+          await serviceDetail(testCase.segment, id),
+          field,
+          `${String(value)} 422`,
+        );
         await replaceText(document, edited);
         const put = `PUT /api/v1/${testCase.segment}/${id}`;
-        await injectFaults({ match: put, status: 422, body: '{"errors":{"name":["has already been taken"]}}', contentType: 'application/json', count: 2 });
+        await injectFaults({
+          match: put,
+          status: 422,
+          body: '{"errors":{"name":["has already been taken"]}}',
+          contentType: 'application/json',
+          count: 2,
+        });
         assert.equal(await document.save(), false);
         assert.equal(document.isDirty, true);
         assert.equal(document.getText(), edited);
@@ -145,7 +244,10 @@ describe('documents: every resource as an editable JSON document', () => {
       it('keeps the document dirty with the cause when the connection drops during the save', async () => {
         const document = await vscode.workspace.openTextDocument(uri);
         const before = await serviceDetail(testCase.segment, id);
-        await replaceText(document, withField(testCase.segment, before, testCase.edit[0], `${String(testCase.edit[1])} dropped`));
+        await replaceText(
+          document,
+          withField(testCase.segment, before, testCase.edit[0], `${String(testCase.edit[1])} dropped`),
+        );
         const put = `PUT /api/v1/${testCase.segment}/${id}`;
         await injectFaults({ match: put, drop: true, count: 2 });
         assert.equal(await document.save(), false);
@@ -174,7 +276,10 @@ describe('documents: every resource as an editable JSON document', () => {
         assert.equal(document.getText(), shown(testCase.segment, before));
         const stat = await vscode.workspace.fs.stat(readOnlyUri);
         assert.equal(stat.permissions, vscode.FilePermission.Readonly);
-        const error = await writeError(readOnlyUri, withField(testCase.segment, before, testCase.edit[0], testCase.edit[1]));
+        const error = await writeError(
+          readOnlyUri,
+          withField(testCase.segment, before, testCase.edit[0], testCase.edit[1]),
+        );
         assert.match(error.message, /read-only/);
         assert.deepEqual(await serviceDetail(testCase.segment, id), before);
       });

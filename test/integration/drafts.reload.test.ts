@@ -15,12 +15,24 @@ type Phase = {
 };
 
 describe('a draft across a reload of the window', () => {
-  beforeReload('is kept when auto-save does not upload an integration\'s edit', async () => {
+  beforeReload("is kept when auto-save does not upload an integration's edit", async () => {
     await addConnection(CONNECTION);
     const secret = `draft-secret-${randomBytes(6).toString('hex')}`;
     const marker = `draft-marker-${randomBytes(6).toString('hex')}`;
-    const id = (await admin.create(kind('integrations'), { name: 'Drafted CRM', system: 'http_api', technical_id: 'drafted-crm', tec_params: { api_key: secret } }, TENANT)).id as number;
-    const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'integrations', id });
+    const id = (
+      await admin.create(
+        kind('integrations'),
+        { name: 'Drafted CRM', system: 'http_api', technical_id: 'drafted-crm', tec_params: { api_key: secret } },
+        TENANT,
+      )
+    ).id as number;
+    const uri = documentUri({
+      type: 'resource',
+      connection: CONNECTION,
+      tenantId: TENANT,
+      segment: 'integrations',
+      id,
+    });
     const files = vscode.workspace.getConfiguration('files');
     await files.update('autoSaveDelay', 500, vscode.ConfigurationTarget.Global);
     await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
@@ -59,7 +71,9 @@ describe('a draft across a reload of the window', () => {
       await documentText(document, (text) => text.includes(marker) && !text.includes(secret), 'the saved document');
     } finally {
       // Only its own editor: other reload tests check what else came back.
-      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri);
+      const tabs = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri);
       await vscode.window.tabGroups.close(tabs);
       await removeConnection(CONNECTION);
     }

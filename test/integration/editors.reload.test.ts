@@ -15,7 +15,9 @@ function openEditors(): string[] {
 describe('a reload of the window', () => {
   beforeReload('leaves a convai: editor open', async () => {
     await addConnection(CONNECTION);
-    const id = (await admin.create(kind('ai_prompts'), { name: 'Survives reloads', user_prompt: 'Hi {{name}}' }, TENANT)).id as number;
+    const id = (
+      await admin.create(kind('ai_prompts'), { name: 'Survives reloads', user_prompt: 'Hi {{name}}' }, TENANT)
+    ).id as number;
     const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'ai_prompts', id });
     await vscode.window.showTextDocument(uri, { preview: false });
     savePhaseData('editors.prompt', { uri: uri.toString(), id });
@@ -30,7 +32,9 @@ describe('a reload of the window', () => {
       assert.equal(document.isDirty, false);
     } finally {
       // Only its own editor: other reload tests check what else came back.
-      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri);
+      const tabs = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri);
       await vscode.window.tabGroups.close(tabs);
       await removeConnection(CONNECTION);
     }

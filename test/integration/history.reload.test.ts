@@ -10,7 +10,10 @@ const TENANT = 1;
 
 /** Resolves once the results panel's tab is open (VS Code restores webviews after the extension starts). */
 function resultsPanelTab(): Promise<void> {
-  const open = (): boolean => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('convai.results'));
+  const open = (): boolean =>
+    vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('convai.results'));
   if (open()) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -31,8 +34,17 @@ describe('the run history', () => {
     await addConnection(CONNECTION);
     const [prompt] = await admin.list(kind('ai_prompts'), TENANT);
     assert.ok(prompt);
-    const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'ai_prompts', id: prompt.id as number }).toString();
-    const response = await vscode.commands.executeCommand<JsonObject>('convai.testPrompt', { uri, promptText: 'remember me' });
+    const uri = documentUri({
+      type: 'resource',
+      connection: CONNECTION,
+      tenantId: TENANT,
+      segment: 'ai_prompts',
+      id: prompt.id as number,
+    }).toString();
+    const response = await vscode.commands.executeCommand<JsonObject>('convai.testPrompt', {
+      uri,
+      promptText: 'remember me',
+    });
     // Shown as a user would (a URI, not an argument object), so the results panel is open for the reload.
     await vscode.commands.executeCommand('convai.showRunHistory', vscode.Uri.parse(uri));
     savePhaseData('history.run', { uri, response });

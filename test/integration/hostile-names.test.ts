@@ -21,7 +21,12 @@ const ICONS = '$(alert) $(zap) $(check) Approved';
 const PROTO = '__proto__';
 const LINK = '[click](command:workbench.action.files.newUntitledFile)';
 
-async function child(provider: ResourceTreeProvider, node: TreeNode | undefined, predicate: (node: TreeNode) => boolean, what: string): Promise<TreeNode> {
+async function child(
+  provider: ResourceTreeProvider,
+  node: TreeNode | undefined,
+  predicate: (node: TreeNode) => boolean,
+  what: string,
+): Promise<TreeNode> {
   const children = await provider.getChildren(node);
   const found = children.find(predicate);
   assert.ok(found, `${what} among ${children.length} children`);
@@ -34,9 +39,19 @@ describe('hostile names in labels, titles and the plan preview', () => {
 
   before(async () => {
     await addConnection(CONNECTION);
-    tenantId = (await admin.create(kind('tenants'), { name: TENANT_NAME, email: 'ops@hostile.example', package: 'voice' })).id as number;
-    for (const [name, group] of [[ICONS, `${RLO}puorg`], [PROTO, undefined], [LINK, undefined]] as const) {
-      await admin.create(kind('ai_prompts'), { name, ...(group ? { group } : {}), system: 'You help.', settings: '{}', function_defs: '[]' }, tenantId);
+    tenantId = (
+      await admin.create(kind('tenants'), { name: TENANT_NAME, email: 'ops@hostile.example', package: 'voice' })
+    ).id as number;
+    for (const [name, group] of [
+      [ICONS, `${RLO}puorg`],
+      [PROTO, undefined],
+      [LINK, undefined],
+    ] as const) {
+      await admin.create(
+        kind('ai_prompts'),
+        { name, ...(group ? { group } : {}), system: 'You help.', settings: '{}', function_defs: '[]' },
+        tenantId,
+      );
     }
   });
   after(async () => {
@@ -46,27 +61,54 @@ describe('hostile names in labels, titles and the plan preview', () => {
     fs.rmSync(temp, { recursive: true, force: true });
   });
 
-  it('shows a tenant\'s and a prompt\'s name, and a description, in the tree as text: no override, no icon syntax', async () => {
+  it("shows a tenant's and a prompt's name, and a description, in the tree as text: no override, no icon syntax", async () => {
     const own = await ownTree(CONNECTION, adminToken);
     try {
       const { provider } = own;
-      const connection = await child(provider, undefined, (node) => node.connectionName === CONNECTION, 'the connection');
-      const tenant = await child(provider, connection, (node) => node instanceof TenantNode && node.tenantId === tenantId, 'the hostile tenant');
+      const connection = await child(
+        provider,
+        undefined,
+        (node) => node.connectionName === CONNECTION,
+        'the connection',
+      );
+      const tenant = await child(
+        provider,
+        connection,
+        (node) => node instanceof TenantNode && node.tenantId === tenantId,
+        'the hostile tenant',
+      );
       const tenantItem = await provider.getTreeItem(tenant);
       assert.equal(tenantItem.label, 'Hostile \\u202Etxt.exe');
-      const prompts = await child(provider, tenant, (node) => node instanceof KindNode && node.segment === 'ai_prompts', 'AI Prompts');
-      const icons = await child(provider, prompts, (node) => node instanceof ResourceNode && node.summary.name === ICONS, 'the prompt of icons');
+      const prompts = await child(
+        provider,
+        tenant,
+        (node) => node instanceof KindNode && node.segment === 'ai_prompts',
+        'AI Prompts',
+      );
+      const icons = await child(
+        provider,
+        prompts,
+        (node) => node instanceof ResourceNode && node.summary.name === ICONS,
+        'the prompt of icons',
+      );
       const item = await provider.getTreeItem(icons);
       assert.equal(item.label, '\\$(alert) \\$(zap) \\$(check) Approved');
-      assert.ok(typeof item.description === 'string' && item.description.includes('group \\u202Epuorg') && !item.description.includes(RLO), String(item.description));
+      assert.ok(
+        typeof item.description === 'string' &&
+          item.description.includes('group \\u202Epuorg') &&
+          !item.description.includes(RLO),
+        String(item.description),
+      );
     } finally {
       own.dispose();
     }
   });
 
-  it('names the flow map\'s tab after the tenant as text', async () => {
+  it("names the flow map's tab after the tenant as text", async () => {
     await vscode.commands.executeCommand('convai.showFlowMap', { connection: CONNECTION, tenantId });
-    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('convai.flowMap'));
+    const tab = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('convai.flowMap'));
     assert.equal(tab?.label, `Flow Map: Hostile \\u202Etxt.exe (${CONNECTION})`);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -82,7 +124,9 @@ describe('hostile names in labels, titles and the plan preview', () => {
       fs.rmSync(path.join(folder, entry.file));
     }
     await vscode.commands.executeCommand('convai.planPush', vscode.Uri.file(folder));
-    const shown = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'convai-plan', path: '/Plan of hostile.md', query: folder }));
+    const shown = await vscode.workspace.openTextDocument(
+      vscode.Uri.from({ scheme: 'convai-plan', path: '/Plan of hostile.md', query: folder }),
+    );
     // As the preview renders it: VS Code's own Markdown renderer.
     const html = await vscode.commands.executeCommand<string>('markdown.api.render', shown.getText());
     assert.ok(html.includes('<code>__proto__</code>'), html);

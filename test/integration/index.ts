@@ -6,7 +6,13 @@
 import Mocha from 'mocha';
 import * as vscode from 'vscode';
 import { findTestFiles } from '../harness/find-tests';
-import { afterReloadResultsFile, isReloadTestFile, phaseFileVariable, readPhase, writePhase } from '../harness/reload-phase';
+import {
+  afterReloadResultsFile,
+  isReloadTestFile,
+  phaseFileVariable,
+  readPhase,
+  writePhase,
+} from '../harness/reload-phase';
 import { failureResults, writeResultsFile } from '../harness/results-file';
 import ResultsReporter from '../harness/results-reporter';
 

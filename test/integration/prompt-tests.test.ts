@@ -2,7 +2,17 @@
 // "Echo (<model>): <prompt_text>" and whose execute_action answers ping with pong (test/service/README.md).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { addConnection, admin, clearRequests, diagnosticsWhen, kind, receivedRequests, rejection, removeConnection, type PromptTestResult } from './support';
+import {
+  addConnection,
+  admin,
+  clearRequests,
+  diagnosticsWhen,
+  kind,
+  receivedRequests,
+  rejection,
+  removeConnection,
+  type PromptTestResult,
+} from './support';
 
 const CONNECTION = 'suites';
 
@@ -10,7 +20,10 @@ async function writeSuite(name: string, suite: object): Promise<vscode.Uri> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   assert.ok(folder, 'the tests run in a workspace');
   const uri = vscode.Uri.joinPath(folder.uri, `${name}.prompttest.json`);
-  await vscode.workspace.fs.writeFile(uri, Buffer.from(JSON.stringify({ target: { connection: CONNECTION, tenantId: 1 }, ...suite }, null, 2)));
+  await vscode.workspace.fs.writeFile(
+    uri,
+    Buffer.from(JSON.stringify({ target: { connection: CONNECTION, tenantId: 1 }, ...suite }, null, 2)),
+  );
   return uri;
 }
 
@@ -23,7 +36,9 @@ describe('prompt test suites', () => {
       prompt: 'Order Triage',
       cases: [
         {
-          name: 'all pass', prompt_text: 'Where is order A-1?', prompt_params: { customer_name: 'Ada', order_id: 'A-1' },
+          name: 'all pass',
+          prompt_text: 'Where is order A-1?',
+          prompt_params: { customer_name: 'Ada', order_id: 'A-1' },
           expect: {
             response: { contains: 'A-1', notContains: 'refund', matches: '^Echo \\(.+\\): Where', maxLength: 500 },
             next_prompt_params: { jsonSchema: { type: 'object', required: ['order_id'] } },
@@ -39,11 +54,18 @@ describe('prompt test suites', () => {
         { name: 'jsonSchema fails', prompt_text: 'x', expect: { response: { jsonSchema: { type: 'object' } } } },
       ],
     });
-    const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', { uri: uri.toString() });
+    const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', {
+      uri: uri.toString(),
+    });
     const verdicts = Object.fromEntries(result.cases.map((c) => [c.name, c.passed]));
     assert.deepEqual(verdicts, {
-      'all pass': true, 'equals fails': false, 'contains fails': false, 'notContains fails': false,
-      'matches fails': false, 'maxLength fails': false, 'jsonSchema fails': false,
+      'all pass': true,
+      'equals fails': false,
+      'contains fails': false,
+      'notContains fails': false,
+      'matches fails': false,
+      'maxLength fails': false,
+      'jsonSchema fails': false,
     });
     assert.equal(result.passed, 1);
     assert.equal(result.failed, 6);
@@ -56,17 +78,37 @@ describe('prompt test suites', () => {
     assert.match(message('jsonSchema fails'), /^response: is not JSON, so it cannot satisfy the schema/);
   });
 
-  it('marks what a suite\'s schema cannot see at its place: an unknown assertion, a bad pattern, a schema that is none', async () => {
+  it("marks what a suite's schema cannot see at its place: an unknown assertion, a bad pattern, a schema that is none", async () => {
     const uri = await writeSuite('broken', {
       prompt: 'Order Triage',
-      cases: [{ name: 'a', prompt_text: 'x', expect: { response: { containz: 'x', matches: '(' }, next_prompt_params: { jsonSchema: { type: 'nonsense' } } } }],
+      cases: [
+        {
+          name: 'a',
+          prompt_text: 'x',
+          expect: {
+            response: { containz: 'x', matches: '(' },
+            next_prompt_params: { jsonSchema: { type: 'nonsense' } },
+          },
+        },
+      ],
     });
     const document = await vscode.workspace.openTextDocument(uri);
-    const found = await diagnosticsWhen(uri, (d) => d.source === 'ConvAI', (all) => all.length >= 3, 'the suite\'s problems');
+    const found = await diagnosticsWhen(
+      uri,
+      (d) => d.source === 'ConvAI',
+      (all) => all.length >= 3,
+      "the suite's problems",
+    );
     const at = found.map((d) => [document.getText(d.range), d.message.split(':')[0]]);
-    assert.deepEqual(at.slice(0, 2), [['"containz"', 'response'], ['"("', 'response']]);
+    assert.deepEqual(at.slice(0, 2), [
+      ['"containz"', 'response'],
+      ['"("', 'response'],
+    ]);
     assert.match(found[2]?.message ?? '', /next_prompt_params: not a JSON Schema/);
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('convai.runPromptTests', { uri: uri.toString() })), /broken\.prompttest\.json cannot run/);
+    await assert.rejects(
+      Promise.resolve(vscode.commands.executeCommand('convai.runPromptTests', { uri: uri.toString() })),
+      /broken\.prompttest\.json cannot run/,
+    );
   });
 
   it('runs an execute_action suite against an integration', async () => {
@@ -77,38 +119,66 @@ describe('prompt test suites', () => {
         { name: 'fail', action: 'fail', params: { reason: 'down' }, expect: { status: 'success' } },
       ],
     });
-    const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', { uri: uri.toString() });
-    assert.deepEqual(result.cases.map((c) => [c.name, c.passed]), [['ping', true], ['fail', false]]);
+    const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', {
+      uri: uri.toString(),
+    });
+    assert.deepEqual(
+      result.cases.map((c) => [c.name, c.passed]),
+      [
+        ['ping', true],
+        ['fail', false],
+      ],
+    );
   });
 
   it('names what is missing where when the target cannot be resolved', async () => {
-    const uri = await writeSuite('missing', { prompt: 'No Such Prompt', cases: [{ name: 'a', prompt_text: 'x', expect: { response: { contains: 'x' } } }] });
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('convai.runPromptTests', { uri: uri.toString() })), /AI Prompt "No Such Prompt" is not in tenant 1 on connection "suites"/);
+    const uri = await writeSuite('missing', {
+      prompt: 'No Such Prompt',
+      cases: [{ name: 'a', prompt_text: 'x', expect: { response: { contains: 'x' } } }],
+    });
+    await assert.rejects(
+      Promise.resolve(vscode.commands.executeCommand('convai.runPromptTests', { uri: uri.toString() })),
+      /AI Prompt "No Such Prompt" is not in tenant 1 on connection "suites"/,
+    );
   });
 
-  it('names the ids of the prompts a suite\'s name fits, rather than testing one of them', async () => {
-    const tenantId = (await admin.create(kind('tenants'), { name: 'Suites Shared Names', email: 'a@shared.example' })).id as number;
+  it("names the ids of the prompts a suite's name fits, rather than testing one of them", async () => {
+    const tenantId = (await admin.create(kind('tenants'), { name: 'Suites Shared Names', email: 'a@shared.example' }))
+      .id as number;
     try {
       const ids: number[] = [];
       for (const text of ['Hello in English', 'Hallo auf Deutsch']) {
-        ids.push((await admin.create(kind('ai_prompts'), { name: 'Greeting', user_prompt: text }, tenantId)).id as number);
+        ids.push(
+          (await admin.create(kind('ai_prompts'), { name: 'Greeting', user_prompt: text }, tenantId)).id as number,
+        );
       }
       const uri = await writeSuite('shared-name', {
-        target: { connection: CONNECTION, tenantId }, prompt: 'Greeting', cases: [{ name: 'a', prompt_text: 'x', expect: { response: { contains: 'x' } } }],
+        target: { connection: CONNECTION, tenantId },
+        prompt: 'Greeting',
+        cases: [{ name: 'a', prompt_text: 'x', expect: { response: { contains: 'x' } } }],
       });
       await clearRequests();
       const error = await rejection(vscode.commands.executeCommand('convai.runPromptTests', { uri: uri.toString() }));
-      assert.ok(error.message.includes(
-        `AI Prompt "Greeting" names 2 prompts in tenant ${tenantId} on connection "${CONNECTION}" (ids ${ids.join(', ')}): give the id instead ("prompt": ${ids[0]}), or rename one.`,
-      ), error.message);
-      assert.deepEqual((await receivedRequests()).filter((r) => r.path.endsWith('/test_prompt')), [], 'nothing was tested');
+      assert.ok(
+        error.message.includes(
+          `AI Prompt "Greeting" names 2 prompts in tenant ${tenantId} on connection "${CONNECTION}" (ids ${ids.join(', ')}): give the id instead ("prompt": ${ids[0]}), or rename one.`,
+        ),
+        error.message,
+      );
+      assert.deepEqual(
+        (await receivedRequests()).filter((r) => r.path.endsWith('/test_prompt')),
+        [],
+        'nothing was tested',
+      );
     } finally {
       await admin.delete(kind('tenants'), tenantId);
     }
   });
 
-  it('records every case run in the prompt\'s run history', async () => {
-    const runs = await vscode.commands.executeCommand<unknown[]>('convai.showRunHistory', { uri: 'convai://suites/tenants/1/ai_prompts/2.json' });
+  it("records every case run in the prompt's run history", async () => {
+    const runs = await vscode.commands.executeCommand<unknown[]>('convai.showRunHistory', {
+      uri: 'convai://suites/tenants/1/ai_prompts/2.json',
+    });
     assert.ok(runs.length >= 7, `the history holds the suite's runs (${runs.length})`);
   });
 });
@@ -125,12 +195,16 @@ describe('prompt test suites: writing them', () => {
 
   it('starts a commented suite for a prompt, its placeholders prefilled', async () => {
     const file = fileIn('new-triage.prompttest.json');
-    const created = await vscode.commands.executeCommand<string>('convai.newPromptTestSuite', { uri: 'convai://suites/tenants/1/ai_prompts/2.json', file });
+    const created = await vscode.commands.executeCommand<string>('convai.newPromptTestSuite', {
+      uri: 'convai://suites/tenants/1/ai_prompts/2.json',
+      file,
+    });
     const text = Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.parse(created))).toString('utf8');
     assert.match(text, /^\/\/ Test cases for the prompt "Order Triage"/);
     const params = /"prompt_params": (\{[^}]*\})/.exec(text)?.[1];
     const prefilled = JSON.parse(params ?? '{}') as Record<string, string>;
-    for (const name of ['customer_name', 'order_id']) assert.equal(prefilled[name], '', `${name} is prefilled in ${params ?? 'no prompt_params'}`);
+    for (const name of ['customer_name', 'order_id'])
+      assert.equal(prefilled[name], '', `${name} is prefilled in ${params ?? 'no prompt_params'}`);
     assert.match(text, /"target": \{\s*"connection": "suites",\s*"tenantId": 1\s*\}/);
     assert.match(text, /"prompt_text": "Hello"/, 'the starter case has something to send');
     const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', { uri: created });
@@ -138,14 +212,34 @@ describe('prompt test suites: writing them', () => {
   });
 
   it('saves a run as a case whose outputs are the expected values, and the case passes', async () => {
-    await vscode.commands.executeCommand('convai.testPrompt', { uri: 'convai://suites/tenants/1/ai_prompts/2.json', promptText: 'Saved run', promptParams: { order_id: 'B-2' } });
-    const [run] = await vscode.commands.executeCommand<Array<{ id: string }>>('convai.showRunHistory', { uri: 'convai://suites/tenants/1/ai_prompts/2.json' });
+    await vscode.commands.executeCommand('convai.testPrompt', {
+      uri: 'convai://suites/tenants/1/ai_prompts/2.json',
+      promptText: 'Saved run',
+      promptParams: { order_id: 'B-2' },
+    });
+    const [run] = await vscode.commands.executeCommand<Array<{ id: string }>>('convai.showRunHistory', {
+      uri: 'convai://suites/tenants/1/ai_prompts/2.json',
+    });
     assert.ok(run);
     const file = fileIn('saved.prompttest.json');
-    const saved = await vscode.commands.executeCommand<string>('convai.saveAsTestCase', { resource: 'convai://suites/tenants/1/ai_prompts/2.json', runId: run.id, file });
-    const second = await vscode.commands.executeCommand<string>('convai.saveAsTestCase', { resource: 'convai://suites/tenants/1/ai_prompts/2.json', runId: run.id, file });
+    const saved = await vscode.commands.executeCommand<string>('convai.saveAsTestCase', {
+      resource: 'convai://suites/tenants/1/ai_prompts/2.json',
+      runId: run.id,
+      file,
+    });
+    const second = await vscode.commands.executeCommand<string>('convai.saveAsTestCase', {
+      resource: 'convai://suites/tenants/1/ai_prompts/2.json',
+      runId: run.id,
+      file,
+    });
     assert.equal(second, saved, 'the second run joins the same suite');
     const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', { uri: saved });
-    assert.deepEqual(result.cases.map((c) => [c.name, c.passed]), [['Saved run', true], ['Saved run (2)', true]]);
+    assert.deepEqual(
+      result.cases.map((c) => [c.name, c.passed]),
+      [
+        ['Saved run', true],
+        ['Saved run (2)', true],
+      ],
+    );
   });
 });

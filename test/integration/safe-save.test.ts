@@ -5,7 +5,21 @@ import * as vscode from 'vscode';
 import { ServiceClient } from '../../src/core/client';
 import type { JsonObject } from '../../src/core/json';
 import { startService, type RunningService } from '../service/server';
-import { addConnection, admin, canonical, clearFaults, diagnosticsWhen, documentText, documentUri, injectFaults, kind, removeConnection, replaceText, revertAll, writeError } from './support';
+import {
+  addConnection,
+  admin,
+  canonical,
+  clearFaults,
+  diagnosticsWhen,
+  documentText,
+  documentUri,
+  injectFaults,
+  kind,
+  removeConnection,
+  replaceText,
+  revertAll,
+  writeError,
+} from './support';
 
 const TENANT = 1;
 
@@ -18,7 +32,9 @@ describe('safe save: a conflict is a change to a field the save sends', () => {
   before(async () => {
     await addConnection(CONNECTION);
     // A sample intent with a linked action: its ai_actions are rendered from the action.
-    const intents = await Promise.all((await admin.list(kind('intents'), TENANT)).map((i) => admin.get(kind('intents'), i.id as number, TENANT)));
+    const intents = await Promise.all(
+      (await admin.list(kind('intents'), TENANT)).map((i) => admin.get(kind('intents'), i.id as number, TENANT)),
+    );
     const linked = intents.find((i) => Array.isArray(i.ai_actions) && i.ai_actions.length > 0);
     assert.ok(linked, 'the sample data has an intent with an action');
     intentId = linked.id as number;
@@ -33,7 +49,13 @@ describe('safe save: a conflict is a change to a field the save sends', () => {
   afterEach(revertAll);
 
   it('saves an intent whose action was renamed elsewhere, and shows the new action name', async () => {
-    const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'intents', id: intentId });
+    const uri = documentUri({
+      type: 'resource',
+      connection: CONNECTION,
+      tenantId: TENANT,
+      segment: 'intents',
+      id: intentId,
+    });
     const document = await vscode.workspace.openTextDocument(uri);
     const opened = JSON.parse(document.getText()) as JsonObject;
     await admin.update(kind('ai_actions'), actionId, { name: `${actionName} (renamed elsewhere)` }, TENANT);
@@ -41,7 +63,7 @@ describe('safe save: a conflict is a change to a field the save sends', () => {
     assert.ok(await document.save(), 'no conflict: ai_actions is derived, and not sent');
     const after = await admin.get(kind('intents'), intentId, TENANT);
     assert.equal(after.speak, 'Saved although an action was renamed.');
-    await documentText(document, (text) => text === canonical(after), 'the document to show the service\'s detail');
+    await documentText(document, (text) => text === canonical(after), "the document to show the service's detail");
     assert.match(document.getText(), /renamed elsewhere/);
   });
 });
@@ -57,15 +79,26 @@ describe('safe save after an answer was lost', () => {
   afterEach(revertAll);
 
   it('saves again with no conflict when the service holds exactly what the document saves', async () => {
-    const id = (await admin.create(kind('ai_functions'), { name: 'lost_answer_fn', description: 'before' }, TENANT)).id as number;
+    const id = (await admin.create(kind('ai_functions'), { name: 'lost_answer_fn', description: 'before' }, TENANT))
+      .id as number;
     try {
-      const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'ai_functions', id });
+      const uri = documentUri({
+        type: 'resource',
+        connection: CONNECTION,
+        tenantId: TENANT,
+        segment: 'ai_functions',
+        id,
+      });
       const document = await vscode.workspace.openTextDocument(uri);
       const text = canonical({ ...(JSON.parse(document.getText()) as JsonObject), description: 'after' });
       await injectFaults({ match: `PUT /api/v1/ai_functions/${id}`, loseAnswer: true });
       const lost = await writeError(uri, text);
       assert.match(lost.message, /closed the connection/);
-      assert.equal((await admin.get(kind('ai_functions'), id, TENANT)).description, 'after', 'the service applied the update whose answer was lost');
+      assert.equal(
+        (await admin.get(kind('ai_functions'), id, TENANT)).description,
+        'after',
+        'the service applied the update whose answer was lost',
+      );
       await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
       assert.equal((await admin.get(kind('ai_functions'), id, TENANT)).description, 'after');
     } finally {
@@ -84,7 +117,13 @@ describe('safe save against a service with extra timestamp fields', () => {
     service = await startService({ adminToken: 'stamped-admin-token', timestamps: true });
     client = new ServiceClient({ baseUrl: service.url, token: () => service.adminToken });
     await addConnection(CONNECTION, { baseUrl: service.url, token: service.adminToken });
-    id = (await client.create(kind('ai_functions'), { name: 'stamped_fn', description: 'before', parameters: { type: 'object', properties: {} } }, TENANT)).id as number;
+    id = (
+      await client.create(
+        kind('ai_functions'),
+        { name: 'stamped_fn', description: 'before', parameters: { type: 'object', properties: {} } },
+        TENANT,
+      )
+    ).id as number;
   });
   after(async () => {
     await removeConnection(CONNECTION);
@@ -93,8 +132,14 @@ describe('safe save against a service with extra timestamp fields', () => {
   });
   afterEach(revertAll);
 
-  it('leaves the document equal to the service\'s detail after a save, the new updated_at included', async () => {
-    const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'ai_functions', id });
+  it("leaves the document equal to the service's detail after a save, the new updated_at included", async () => {
+    const uri = documentUri({
+      type: 'resource',
+      connection: CONNECTION,
+      tenantId: TENANT,
+      segment: 'ai_functions',
+      id,
+    });
     const document = await vscode.workspace.openTextDocument(uri);
     const opened = JSON.parse(document.getText()) as JsonObject;
     assert.equal(typeof opened.updated_at, 'string', 'the detail carries updated_at');
@@ -106,23 +151,51 @@ describe('safe save against a service with extra timestamp fields', () => {
   });
 
   it('is no conflict when only updated_at changed on the service', async () => {
-    const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'ai_functions', id });
+    const uri = documentUri({
+      type: 'resource',
+      connection: CONNECTION,
+      tenantId: TENANT,
+      segment: 'ai_functions',
+      id,
+    });
     const document = await vscode.workspace.openTextDocument(uri);
     const opened = JSON.parse(document.getText()) as JsonObject;
     // An update that changes nothing but the timestamp.
     await client.update(kind('ai_functions'), id, { description: opened.description ?? null }, TENANT);
-    await replaceText(document, canonical({ ...opened, parameters: { type: 'object', properties: { q: { type: 'string', description: 'query' } } } }));
+    await replaceText(
+      document,
+      canonical({
+        ...opened,
+        parameters: { type: 'object', properties: { q: { type: 'string', description: 'query' } } },
+      }),
+    );
     assert.ok(await document.save());
   });
 
   it('does not flag the fields beyond the schema on a document the user did not touch', async () => {
-    const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: TENANT, segment: 'ai_functions', id });
+    const uri = documentUri({
+      type: 'resource',
+      connection: CONNECTION,
+      tenantId: TENANT,
+      segment: 'ai_functions',
+      id,
+    });
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(document);
     // A schema problem the JSON support must report proves it has validated the document.
     const opened = JSON.parse(document.getText()) as JsonObject;
     await replaceText(document, canonical({ ...opened, parameters: 'not an object' }));
-    const diagnostics = await diagnosticsWhen(uri, (d) => d.source !== 'ConvAI', (all) => all.some((d) => document.getText(d.range).includes('not an object')), 'VS Code\'s JSON support to report the bad parameters');
-    assert.deepEqual(diagnostics.filter((d) => /updated_at|created_at/.test(d.message + document.getText(d.range))).map((d) => d.message), []);
+    const diagnostics = await diagnosticsWhen(
+      uri,
+      (d) => d.source !== 'ConvAI',
+      (all) => all.some((d) => document.getText(d.range).includes('not an object')),
+      "VS Code's JSON support to report the bad parameters",
+    );
+    assert.deepEqual(
+      diagnostics
+        .filter((d) => /updated_at|created_at/.test(d.message + document.getText(d.range)))
+        .map((d) => d.message),
+      [],
+    );
   });
 });

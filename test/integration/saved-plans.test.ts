@@ -6,7 +6,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PublicChange } from '../../src/core/tenant/plan-text';
-import { addConnection, admin, adminToken, clearRequests, kind, receivedRequests, rejection, removeConnection } from './support';
+import {
+  addConnection,
+  admin,
+  adminToken,
+  clearRequests,
+  kind,
+  receivedRequests,
+  rejection,
+  removeConnection,
+} from './support';
 
 const CONNECTION = 'saved-plans';
 
@@ -17,8 +26,15 @@ describe('saved plans: convai.planPush { out } and convai.push { plan }', () => 
 
   before(async () => {
     await addConnection(CONNECTION);
-    tenantId = (await admin.create(kind('tenants'), { name: 'Saved Plan Tenant', email: 'ops@saved.example' })).id as number;
-    promptId = (await admin.create(kind('ai_prompts'), { name: 'Reviewed Prompt', description: 'before', system: 'Be brief.' }, tenantId)).id as number;
+    tenantId = (await admin.create(kind('tenants'), { name: 'Saved Plan Tenant', email: 'ops@saved.example' }))
+      .id as number;
+    promptId = (
+      await admin.create(
+        kind('ai_prompts'),
+        { name: 'Reviewed Prompt', description: 'before', system: 'Be brief.' },
+        tenantId,
+      )
+    ).id as number;
   });
   after(async () => {
     await admin.delete(kind('tenants'), tenantId);
@@ -31,20 +47,41 @@ describe('saved plans: convai.planPush { out } and convai.push { plan }', () => 
     const folder = path.join(temp, name);
     await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
     const file = path.join(folder, 'ai_prompts', 'reviewed-prompt.json');
-    fs.writeFileSync(file, `${JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')) as object, description: `reviewed in ${name}` }, null, 2)}\n`);
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ ...(JSON.parse(fs.readFileSync(file, 'utf8')) as object), description: `reviewed in ${name}` }, null, 2)}\n`,
+    );
     const out = path.join(temp, `${name}.plan.json`);
-    const planned = await vscode.commands.executeCommand<{ changes: PublicChange[]; problems: string[] }>('convai.planPush', { folder, out });
-    assert.deepEqual(planned, { changes: [{ action: 'update', segment: 'ai_prompts', id: promptId, name: 'Reviewed Prompt', fields: ['description'] }], problems: [] });
+    const planned = await vscode.commands.executeCommand<{ changes: PublicChange[]; problems: string[] }>(
+      'convai.planPush',
+      { folder, out },
+    );
+    assert.deepEqual(planned, {
+      changes: [
+        { action: 'update', segment: 'ai_prompts', id: promptId, name: 'Reviewed Prompt', fields: ['description'] },
+      ],
+      problems: [],
+    });
     return { folder, out };
   }
 
   it('writes a saved plan without a credential, and pushes exactly it', async () => {
     const { folder, out } = await savedPlanOf('pushed');
     const text = fs.readFileSync(out, 'utf8');
-    assert.ok(!text.includes(adminToken) && !text.includes('reviewed in pushed'), 'no token and no value in the saved plan');
+    assert.ok(
+      !text.includes(adminToken) && !text.includes('reviewed in pushed'),
+      'no token and no value in the saved plan',
+    );
     await clearRequests();
-    const pushed = await vscode.commands.executeCommand<{ applied: PublicChange[] }>('convai.push', { folder, confirm: false, plan: out });
-    assert.deepEqual(pushed.applied.map((c) => [c.action, c.name, c.fields]), [['update', 'Reviewed Prompt', ['description']]]);
+    const pushed = await vscode.commands.executeCommand<{ applied: PublicChange[] }>('convai.push', {
+      folder,
+      confirm: false,
+      plan: out,
+    });
+    assert.deepEqual(
+      pushed.applied.map((c) => [c.action, c.name, c.fields]),
+      [['update', 'Reviewed Prompt', ['description']]],
+    );
     const writes = (await receivedRequests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
     assert.deepEqual(writes, [`PUT /api/v1/ai_prompts/${promptId}`]);
     assert.equal((await admin.get(kind('ai_prompts'), promptId, tenantId)).description, 'reviewed in pushed');
@@ -55,24 +92,35 @@ describe('saved plans: convai.planPush { out } and convai.push { plan }', () => 
     fs.writeFileSync(path.join(folder, 'ai_prompts', 'reviewed-prompt.system.md'), 'Be long-winded.');
     await clearRequests();
     const error = await rejection(vscode.commands.executeCommand('convai.push', { folder, confirm: false, plan: out }));
-    assert.match(error.message, /Nothing was sent: the folder changed since .*edited\.plan\.json was made \(ai_prompts\/reviewed-prompt\.system\.md edited\)/);
+    assert.match(
+      error.message,
+      /Nothing was sent: the folder changed since .*edited\.plan\.json was made \(ai_prompts\/reviewed-prompt\.system\.md edited\)/,
+    );
     assert.deepEqual(await receivedRequests(), [], 'no request at all');
     assert.equal((await admin.get(kind('ai_prompts'), promptId, tenantId)).system, 'Be brief.');
   });
 
   it('sends nothing when the saved plan itself was edited by hand, naming it as altered', async () => {
     const { folder, out } = await savedPlanOf('altered');
-    fs.writeFileSync(out, fs.readFileSync(out, 'utf8').replace('"name": "Reviewed Prompt"', '"name": "Approved Prompt"'));
+    fs.writeFileSync(
+      out,
+      fs.readFileSync(out, 'utf8').replace('"name": "Reviewed Prompt"', '"name": "Approved Prompt"'),
+    );
     await clearRequests();
     const error = await rejection(vscode.commands.executeCommand('convai.push', { folder, confirm: false, plan: out }));
-    assert.match(error.message, /Nothing was sent: .*altered\.plan\.json was altered after it was saved \(its content does not match its "digest"/);
+    assert.match(
+      error.message,
+      /Nothing was sent: .*altered\.plan\.json was altered after it was saved \(its content does not match its "digest"/,
+    );
     assert.deepEqual(await receivedRequests(), [], 'no request at all');
     assert.notEqual((await admin.get(kind('ai_prompts'), promptId, tenantId)).description, 'reviewed in altered');
   });
 
   it('refuses to save a plan inside the folder, where it would be a problem of the next plan', async () => {
     const folder = path.join(temp, 'pushed');
-    const error = await rejection(vscode.commands.executeCommand('convai.planPush', { folder, out: path.join(folder, 'plan.json') }));
+    const error = await rejection(
+      vscode.commands.executeCommand('convai.planPush', { folder, out: path.join(folder, 'plan.json') }),
+    );
     assert.match(error.message, /No plan was saved: .*plan\.json is inside the folder/);
     assert.ok(!fs.existsSync(path.join(folder, 'plan.json')));
   });

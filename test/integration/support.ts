@@ -27,7 +27,11 @@ export const adminToken = env('CONVAI_ADMIN_TOKEN');
 export const admin = new ServiceClient({ baseUrl: serviceUrl, token: () => adminToken });
 
 /** A second local service, seeded with the large tenant (contract "Large tenants"), for the tests at that size. */
-export const largeService = { url: env('CONVAI_LARGE_SERVICE_URL'), adminToken: env('CONVAI_LARGE_ADMIN_TOKEN'), tenantId: 3 } as const;
+export const largeService = {
+  url: env('CONVAI_LARGE_SERVICE_URL'),
+  adminToken: env('CONVAI_LARGE_ADMIN_TOKEN'),
+  tenantId: 3,
+} as const;
 
 /** convai.runPromptTests's answer (contract: "Prompt test suites"); the test checks its fields at run time. */
 export type PromptTestResult = ReturnType<typeof publicResult>;
@@ -39,7 +43,10 @@ export function kind(segment: Segment): ResourceKind {
   return found;
 }
 
-export async function addConnection(name: string, options: { readOnly?: boolean; token?: string; baseUrl?: string } = {}): Promise<void> {
+export async function addConnection(
+  name: string,
+  options: { readOnly?: boolean; token?: string; baseUrl?: string } = {},
+): Promise<void> {
   await vscode.commands.executeCommand('convai.addConnection', {
     name,
     baseUrl: options.baseUrl ?? serviceUrl,
@@ -104,7 +111,11 @@ export async function writeError(uri: vscode.Uri, text: string): Promise<Error> 
 
 /** Queues faults in the local service (test mode only). */
 export async function injectFaults(...queue: Fault[]): Promise<void> {
-  const response = await request(`${serviceUrl}/__test/faults`, { method: 'POST', body: JSON.stringify({ queue }), headers: { 'content-type': 'application/json' } });
+  const response = await request(`${serviceUrl}/__test/faults`, {
+    method: 'POST',
+    body: JSON.stringify({ queue }),
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(response.statusCode, 200, await response.body.text());
 }
 
@@ -113,7 +124,11 @@ export async function clearFaults(): Promise<void> {
 }
 
 /** Resolves when the document's text satisfies the predicate (VS Code reloads it asynchronously). */
-export function documentText(document: vscode.TextDocument, predicate: (text: string) => boolean, what: string): Promise<string> {
+export function documentText(
+  document: vscode.TextDocument,
+  predicate: (text: string) => boolean,
+  what: string,
+): Promise<string> {
   if (predicate(document.getText())) return Promise.resolve(document.getText());
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -135,14 +150,21 @@ export function documentText(document: vscode.TextDocument, predicate: (text: st
  * extension publish them asynchronously.
  */
 export function diagnosticsWhen(
-  uri: vscode.Uri, keep: (d: vscode.Diagnostic) => boolean, ready: (kept: vscode.Diagnostic[]) => boolean, what: string,
+  uri: vscode.Uri,
+  keep: (d: vscode.Diagnostic) => boolean,
+  ready: (kept: vscode.Diagnostic[]) => boolean,
+  what: string,
 ): Promise<vscode.Diagnostic[]> {
   const kept = (): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter(keep);
   if (ready(kept())) return Promise.resolve(kept());
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       listener.dispose();
-      reject(new Error(`timed out waiting for ${what} on ${uri.toString()}; the diagnostics are ${JSON.stringify(vscode.languages.getDiagnostics(uri).map((d) => d.message))}`));
+      reject(
+        new Error(
+          `timed out waiting for ${what} on ${uri.toString()}; the diagnostics are ${JSON.stringify(vscode.languages.getDiagnostics(uri).map((d) => d.message))}`,
+        ),
+      );
     }, 15_000);
     const listener = vscode.languages.onDidChangeDiagnostics((event) => {
       if (!event.uris.some((u) => u.toString() === uri.toString()) || !ready(kept())) return;
@@ -189,7 +211,12 @@ export interface Recorder {
 }
 
 /** A loopback server that records each request it receives and answers as told. */
-export async function startRecorder(answer: { status: number; contentType: string; body: (request: ReceivedRequest) => string; headers?: Record<string, string> }): Promise<Recorder> {
+export async function startRecorder(answer: {
+  status: number;
+  contentType: string;
+  body: (request: ReceivedRequest) => string;
+  headers?: Record<string, string>;
+}): Promise<Recorder> {
   const received: ReceivedRequest[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
@@ -208,7 +235,8 @@ export async function startRecorder(answer: { status: number; contentType: strin
 export function workbenchLogs(accept: (file: string) => boolean): string {
   const userData = process.env.CONVAI_CODE_SERVER_USER_DATA;
   assert.ok(userData, 'the harness passes CONVAI_CODE_SERVER_USER_DATA');
-  const files = fs.readdirSync(path.join(userData, 'logs'), { recursive: true, encoding: 'utf8' })
+  const files = fs
+    .readdirSync(path.join(userData, 'logs'), { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.log') && accept(file))
     .map((file) => path.join(userData, 'logs', file));
   assert.ok(files.length > 0, 'a log file was written');

@@ -3,7 +3,17 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { JsonObject } from '../../src/core/json';
-import { addConnection, admin, clearRequests, kind, documentUri, receivedRequests, removeConnection, replaceText, revertAll } from './support';
+import {
+  addConnection,
+  admin,
+  clearRequests,
+  kind,
+  documentUri,
+  receivedRequests,
+  removeConnection,
+  replaceText,
+  revertAll,
+} from './support';
 
 const CONNECTION = 'tenant-listing';
 const tenantsUri = vscode.Uri.parse(`convai://${CONNECTION}/tenants/`);
@@ -20,8 +30,11 @@ const tenantListGets = (): Promise<number> => gets('/api/v1/tenants');
  */
 async function goToResource(): Promise<void> {
   let done = false;
-  const command = Promise.resolve(vscode.commands.executeCommand('convai.goToResource', { key: CONNECTION, connectionName: CONNECTION }))
-    .finally(() => { done = true; });
+  const command = Promise.resolve(
+    vscode.commands.executeCommand('convai.goToResource', { key: CONNECTION, connectionName: CONNECTION }),
+  ).finally(() => {
+    done = true;
+  });
   while (!done) {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -30,7 +43,9 @@ async function goToResource(): Promise<void> {
 }
 
 async function listedTenants(): Promise<string[]> {
-  return (await vscode.workspace.fs.readDirectory(tenantsUri)).filter(([, type]) => type === vscode.FileType.Directory).map(([name]) => name);
+  return (await vscode.workspace.fs.readDirectory(tenantsUri))
+    .filter(([, type]) => type === vscode.FileType.Directory)
+    .map(([name]) => name);
 }
 
 describe('the tenants listing, shared', () => {
@@ -52,7 +67,7 @@ describe('the tenants listing, shared', () => {
     assert.deepEqual(first, second);
     assert.ok(first.includes('1') && first.includes('2'), 'the sample tenants are listed');
     await goToResource();
-    assert.ok(await gets('/api/v1/ai_prompts') > 0, 'Go to Resource listed the tenants\' resources');
+    assert.ok((await gets('/api/v1/ai_prompts')) > 0, "Go to Resource listed the tenants' resources");
     assert.deepEqual(await listedTenants(), first);
     assert.equal(await tenantListGets(), 1);
   });
@@ -60,7 +75,9 @@ describe('the tenants listing, shared', () => {
   it('is read afresh after a tenant is created, renamed and deleted here', async () => {
     await clearRequests();
     const tenant = await vscode.commands.executeCommand<JsonObject>('convai.createResource', {
-      connection: CONNECTION, segment: 'tenants', fields: { name: 'Listed Tenant', email: 'owner@listed.example', package: 'voice' },
+      connection: CONNECTION,
+      segment: 'tenants',
+      fields: { name: 'Listed Tenant', email: 'owner@listed.example', package: 'voice' },
     });
     assert.equal(typeof tenant.id, 'number');
     const id = tenant.id as number;
@@ -68,7 +85,9 @@ describe('the tenants listing, shared', () => {
     assert.ok((await listedTenants()).includes(String(id)), 'the created tenant is listed');
     assert.equal(await tenantListGets(), 1);
 
-    const document = await vscode.workspace.openTextDocument(documentUri({ type: 'tenant', connection: CONNECTION, tenantId: id }));
+    const document = await vscode.workspace.openTextDocument(
+      documentUri({ type: 'tenant', connection: CONNECTION, tenantId: id }),
+    );
     await replaceText(document, document.getText().replace('"Listed Tenant"', '"Listed Tenant (renamed)"'));
     assert.ok(await document.save());
     await listedTenants();
@@ -81,35 +100,50 @@ describe('the tenants listing, shared', () => {
     assert.equal(await tenantListGets(), 3);
   });
 
-  it('keeps a kind\'s listing in the file system until the extension changes that kind', async () => {
+  it("keeps a kind's listing in the file system until the extension changes that kind", async () => {
     const prompts = vscode.Uri.parse(`convai://${CONNECTION}/tenants/2/ai_prompts/`);
     await vscode.workspace.fs.readDirectory(prompts);
     await clearRequests();
     await vscode.workspace.fs.readDirectory(prompts);
     assert.equal(await gets('/api/v1/ai_prompts'), 0, 'read from the listing');
     const prompt = await vscode.commands.executeCommand<JsonObject>('convai.createResource', {
-      connection: CONNECTION, tenantId: 2, segment: 'ai_prompts', fields: { name: 'Listed prompt', user_prompt: 'Hi' },
+      connection: CONNECTION,
+      tenantId: 2,
+      segment: 'ai_prompts',
+      fields: { name: 'Listed prompt', user_prompt: 'Hi' },
     });
     const id = prompt.id as number;
     try {
-      assert.ok((await vscode.workspace.fs.readDirectory(prompts)).some(([name]) => name === `${id}.json`), 'the created prompt is listed');
+      assert.ok(
+        (await vscode.workspace.fs.readDirectory(prompts)).some(([name]) => name === `${id}.json`),
+        'the created prompt is listed',
+      );
     } finally {
       const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: 2, segment: 'ai_prompts', id });
       await vscode.commands.executeCommand('convai.deleteResource', { uri: uri.toString(), confirm: false });
     }
-    assert.ok(!(await vscode.workspace.fs.readDirectory(prompts)).some(([name]) => name === `${id}.json`), 'the deleted prompt is gone');
+    assert.ok(
+      !(await vscode.workspace.fs.readDirectory(prompts)).some(([name]) => name === `${id}.json`),
+      'the deleted prompt is gone',
+    );
   });
 
   it('reads the target tenant afresh after a promotion', async () => {
     const name = 'Promoted to listing';
     const source = (await admin.create(kind('ai_prompts'), { name, user_prompt: 'Hi' }, 1)).id as number;
     const prompts = vscode.Uri.parse(`convai://${CONNECTION}/tenants/2/ai_prompts/`);
-    const files = async (): Promise<string[]> => (await vscode.workspace.fs.readDirectory(prompts)).filter(([, type]) => type === vscode.FileType.File).map(([entry]) => entry);
+    const files = async (): Promise<string[]> =>
+      (await vscode.workspace.fs.readDirectory(prompts))
+        .filter(([, type]) => type === vscode.FileType.File)
+        .map(([entry]) => entry);
     const before = new Set(await files());
     let promoted: number | undefined;
     try {
       await vscode.commands.executeCommand('convai.promote', {
-        source: { connection: CONNECTION, tenantId: 1 }, target: { connection: CONNECTION, tenantId: 2 }, resources: [{ segment: 'ai_prompts', name }], confirm: false,
+        source: { connection: CONNECTION, tenantId: 1 },
+        target: { connection: CONNECTION, tenantId: 2 },
+        resources: [{ segment: 'ai_prompts', name }],
+        confirm: false,
       });
       const added = (await files()).filter((entry) => !before.has(entry));
       assert.equal(added.length, 1, `the promoted prompt is listed: ${added.join(', ')}`);

@@ -49,7 +49,10 @@ function splitPath(path: string): string[] | undefined {
   return parts.length <= 3 && parts.every((p) => p !== '') ? parts : undefined;
 }
 
-const OPERATIONS = new Map([['ai_prompts', 'test_prompt'], ['integrations', 'execute_action']]);
+const OPERATIONS = new Map([
+  ['ai_prompts', 'test_prompt'],
+  ['integrations', 'execute_action'],
+]);
 
 export class Api {
   constructor(
@@ -82,7 +85,10 @@ export class Api {
     }
     if (rawId === undefined) {
       if (request.method === 'GET') {
-        return jsonReply(200, this.store.tenants().map((t) => this.stamped(pick(viewTenant(t), kind.summaryFields), t)));
+        return jsonReply(
+          200,
+          this.store.tenants().map((t) => this.stamped(pick(viewTenant(t), kind.summaryFields), t)),
+        );
       }
       const accepted = acceptFields(kind, unwrap(kind, await request.readBody()), 'create');
       return jsonReply(201, pick(viewTenant(createTenant(this.store, accepted)), kind.createResponseFields));
@@ -106,7 +112,10 @@ export class Api {
     if (rawId === undefined) {
       if (request.method === 'GET') {
         const rows = this.store.list(resourceKindId(kind), tenantId);
-        return jsonReply(200, rows.map((row) => this.stamped(view(row, kind.summaryFields), row)));
+        return jsonReply(
+          200,
+          rows.map((row) => this.stamped(view(row, kind.summaryFields), row)),
+        );
       }
       const accepted = acceptFields(kind, unwrap(kind, await request.readBody()), 'create');
       const row = createRecord(this.store, kind, tenantId, accepted);
@@ -138,7 +147,10 @@ export class Api {
     const row = this.findRow(kind, this.tenantId(kind, request), rawId);
     const view = viewRecord(this.store, kind, row);
     const body = await request.readBody();
-    const result = kind.id === 'prompt' ? testPrompt(view, body, (rate) => this.options.answerVaries(rate)) : await executeAction(view, body, this.signal);
+    const result =
+      kind.id === 'prompt'
+        ? testPrompt(view, body, (rate) => this.options.answerVaries(rate))
+        : await executeAction(view, body, this.signal);
     return jsonReply(200, result);
   }
 

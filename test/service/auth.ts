@@ -27,12 +27,16 @@ export function identify(header: string | undefined, store: Store, adminToken: s
     return { tokenKind: 'admin', principal: { kind: 'admin' } };
   }
   const tenant = store.tenantByToken(token);
-  return tenant ? { tokenKind: 'tenant', principal: { kind: 'tenant', tenantId: tenant.id } } : { tokenKind: 'unknown' };
+  return tenant
+    ? { tokenKind: 'tenant', principal: { kind: 'tenant', tenantId: tenant.id } }
+    : { tokenKind: 'unknown' };
 }
 
 export function requirePrincipal(identity: Identity): Principal {
   if (identity.principal) {
     return identity.principal;
   }
-  throw unauthorized(identity.tokenKind === 'none' ? 'Missing Authorization: Bearer token' : 'Invalid or unknown bearer token');
+  throw unauthorized(
+    identity.tokenKind === 'none' ? 'Missing Authorization: Bearer token' : 'Invalid or unknown bearer token',
+  );
 }

@@ -142,7 +142,9 @@ function parseFault(value: Json, where: string): Fault {
   if (flag(value, 'drop', where)) fault.drop = true;
   if (flag(value, 'loseAnswer', where)) {
     // Each of these decides the answer, which a lost answer never has.
-    const clashing = (['drop', 'status', 'body', 'contentType', 'retryAfter', 'location', 'stallBodyMs'] as const).filter((field) => fault[field] !== undefined);
+    const clashing = (
+      ['drop', 'status', 'body', 'contentType', 'retryAfter', 'location', 'stallBodyMs'] as const
+    ).filter((field) => fault[field] !== undefined);
     if (clashing.length > 0) throw badRequest(`${where}.loseAnswer cannot be combined with ${clashing.join(', ')}`);
     fault.loseAnswer = true;
   }

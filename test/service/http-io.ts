@@ -55,7 +55,12 @@ function readText(request: IncomingMessage): Promise<string> {
  * Sends the reply. With `stallMs` the headers and the first half of the body
  * go out at once and the rest after the wait, so clients see a slow body.
  */
-export async function writeReply(response: ServerResponse, reply: Reply, stallMs: number | undefined, signal: AbortSignal): Promise<void> {
+export async function writeReply(
+  response: ServerResponse,
+  reply: Reply,
+  stallMs: number | undefined,
+  signal: AbortSignal,
+): Promise<void> {
   const body = Buffer.from(reply.body, 'utf8');
   response.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
   if (stallMs === undefined) {

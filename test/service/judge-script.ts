@@ -35,7 +35,8 @@ const RULE_SHAPE = '{ when?, rubric?, verdict, reasoning, quote? }';
 
 /** `settings.judge`: `{ rules: [...], otherwise?, format? }`, or what is wrong with it. */
 export function parseJudge(judge: Json): JudgeScript {
-  if (!isJsonObject(judge)) throw settingsError(`judge must be an object { rules: [${RULE_SHAPE}], otherwise?, format? }`);
+  if (!isJsonObject(judge))
+    throw settingsError(`judge must be an object { rules: [${RULE_SHAPE}], otherwise?, format? }`);
   const rules = own(judge, 'rules') ?? [];
   if (!Array.isArray(rules)) throw settingsError(`judge.rules must be an array of ${RULE_SHAPE}`);
   const otherwise = own(judge, 'otherwise');
@@ -99,6 +100,9 @@ export function judgeResponse(format: Format, answer: Judgement): string {
     case 'broken':
       return `Verdict: ${answer.verdict}. ${answer.reasoning}`;
     case 'twice':
-      return JSON.stringify(answer).replace(/"verdict":/, `"verdict":${JSON.stringify(answer.verdict === 'pass' ? 'fail' : 'pass')},"verdict":`);
+      return JSON.stringify(answer).replace(
+        /"verdict":/,
+        `"verdict":${JSON.stringify(answer.verdict === 'pass' ? 'fail' : 'pass')},"verdict":`,
+      );
   }
 }

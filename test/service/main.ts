@@ -125,7 +125,9 @@ function describe(service: RunningService, options: ServiceOptions): string {
     ...service.tenantTokens.map((t) => `Tenant ${t.id} (${t.name}) token: ${t.token}`),
     ...(options.testMode ? ['Test mode: /__test/ routes enabled'] : []),
     ...(options.timestamps ? ['Timestamps: created_at and updated_at in detail and list answers'] : []),
-    ...(options.answerVariation ? [`Answer variation: ${options.answerVariation} of test_prompt answers differ (seed ${options.answerSeed ?? 1})`] : []),
+    ...(options.answerVariation
+      ? [`Answer variation: ${options.answerVariation} of test_prompt answers differ (seed ${options.answerSeed ?? 1})`]
+      : []),
   ].join('\n');
 }
 

@@ -57,7 +57,11 @@ export const VARIED_RESPONSE = 'I am not sure.';
  * `varies` draws whether this answer differs (the `answerVariation` option,
  * or the prompt's own rate when its settings set one).
  */
-export function testPrompt(prompt: JsonObject, requestBody: Json | undefined, varies: (rate?: number) => boolean): JsonObject {
+export function testPrompt(
+  prompt: JsonObject,
+  requestBody: Json | undefined,
+  varies: (rate?: number) => boolean,
+): JsonObject {
   const body = operationBody(requestBody);
   const promptText = requiredString(body, 'prompt_text');
   const params = optionalObject(body, 'prompt_params') ?? {};
@@ -77,30 +81,52 @@ export function testPrompt(prompt: JsonObject, requestBody: Json | undefined, va
 }
 
 /** The response by the prompt's role, and the route an assistant's answer follows. */
-function scriptedAnswer(prompt: JsonObject, role: PromptRole, promptText: string, params: JsonObject, varied: boolean): { response: string; route?: PromptRoute } {
+function scriptedAnswer(
+  prompt: JsonObject,
+  role: PromptRole,
+  promptText: string,
+  params: JsonObject,
+  varied: boolean,
+): { response: string; route?: PromptRoute } {
   switch (role.kind) {
     case 'caller':
       return { response: varied ? VARIED_RESPONSE : callerLine(role.caller, promptText, params) };
     case 'judge': {
       const transcript = own(params, 'transcript');
       const rubric = own(params, 'rubric');
-      const decided = judgement(role.judge, typeof transcript === 'string' ? transcript : promptText, typeof rubric === 'string' ? rubric : '');
+      const decided = judgement(
+        role.judge,
+        typeof transcript === 'string' ? transcript : promptText,
+        typeof rubric === 'string' ? rubric : '',
+      );
       // An unsure judge reverses itself, so a majority over repeated judgements has something to outvote.
-      const answer = varied ? { reasoning: VARIED_RESPONSE, verdict: decided.verdict === 'pass' ? 'fail' as const : 'pass' as const } : decided;
+      const answer = varied
+        ? { reasoning: VARIED_RESPONSE, verdict: decided.verdict === 'pass' ? ('fail' as const) : ('pass' as const) }
+        : decided;
       return { response: judgeResponse(role.judge.format, answer) };
     }
     case 'assistant': {
       // An unsure answer follows no route, so a conversation's routing varies with it.
       const route = varied ? undefined : routeFor(role.routes, promptText);
-      if (route?.say !== undefined) return { response: fillPlaceholders(route.say, { ...params, ...route.params }), route };
+      if (route?.say !== undefined)
+        return { response: fillPlaceholders(route.say, { ...params, ...route.params }), route };
       const model = own(prompt, 'ai_model');
-      return { response: varied ? VARIED_RESPONSE : `Echo (${typeof model === 'string' && model !== '' ? model : 'default model'}): ${promptText}`, route };
+      return {
+        response: varied
+          ? VARIED_RESPONSE
+          : `Echo (${typeof model === 'string' && model !== '' ? model : 'default model'}): ${promptText}`,
+        route,
+      };
     }
   }
 }
 
 /** `integration` is the integration's detail view; `signal` aborts when the service closes. */
-export async function executeAction(integration: JsonObject, requestBody: Json | undefined, signal: AbortSignal): Promise<JsonObject> {
+export async function executeAction(
+  integration: JsonObject,
+  requestBody: Json | undefined,
+  signal: AbortSignal,
+): Promise<JsonObject> {
   const body = operationBody(requestBody);
   const action = requiredString(body, 'action');
   const params = optionalObject(body, 'params');
@@ -111,7 +137,10 @@ export async function executeAction(integration: JsonObject, requestBody: Json |
       return { result: JSON.stringify(params ?? {}), status: 'success' };
     case 'fail': {
       const reason = params && own(params, 'reason');
-      return { result: typeof reason === 'string' ? reason : `simulated failure of ${String(own(integration, 'name'))}`, status: 'error' };
+      return {
+        result: typeof reason === 'string' ? reason : `simulated failure of ${String(own(integration, 'name'))}`,
+        status: 'error',
+      };
     }
     case 'call_api':
       return callApi(integration, params ?? {}, signal);
@@ -177,7 +206,9 @@ function requestDefinition(value: Json | undefined): StoredRequest | string {
     return 'request api_key must be a string';
   }
   const headerEntries = isJsonObject(headers) ? Object.entries(headers) : [];
-  const stringHeaders = headerEntries.flatMap(([name, text]) => (typeof text === 'string' ? [[name, text] as const] : []));
+  const stringHeaders = headerEntries.flatMap(([name, text]) =>
+    typeof text === 'string' ? [[name, text] as const] : [],
+  );
   if (!isJsonObject(headers) || stringHeaders.length !== headerEntries.length) {
     return 'request headers must be an object of strings';
   }

@@ -42,19 +42,24 @@ function encoded(text: string, what: string): string {
 
 export function outgoingRequest(definition: StoredRequest, params: JsonObject): OutgoingRequest {
   const method = definition.method.trim().toUpperCase();
-  if (!/^[A-Z][A-Z-]*$/.test(method)) throw new OutgoingRequestError(`method ${JSON.stringify(definition.method)} is not an HTTP method`);
+  if (!/^[A-Z][A-Z-]*$/.test(method))
+    throw new OutgoingRequestError(`method ${JSON.stringify(definition.method)} is not an HTTP method`);
   const filled = new Set<string>();
   const param = (name: string): string => {
     const value = Object.hasOwn(params, name) ? params[name] : undefined;
-    if (value === undefined || value === null) throw new OutgoingRequestError(`placeholder {{${name}}} has no parameter named ${JSON.stringify(name)}`);
+    if (value === undefined || value === null)
+      throw new OutgoingRequestError(`placeholder {{${name}}} has no parameter named ${JSON.stringify(name)}`);
     filled.add(name);
     return written(value);
   };
   // Rules 1 and 4: the URL takes dynamic parameters only, never the API Key or a fixed parameter.
-  const url = definition.url.replace(PLACEHOLDER, (_whole, name: string) => encoded(param(name), `URL parameter ${name}`));
+  const url = definition.url.replace(PLACEHOLDER, (_whole, name: string) =>
+    encoded(param(name), `URL parameter ${name}`),
+  );
   const headers: Record<string, string> = {};
   for (const [name, template] of Object.entries(definition.headers)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new OutgoingRequestError(`header name ${JSON.stringify(name)} is not valid`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new OutgoingRequestError(`header name ${JSON.stringify(name)} is not valid`);
     // Rule 2: in a header, {{api_key}} is always the API Key.
     const value = template.replace(PLACEHOLDER, (_whole, placeholder: string) => {
       if (placeholder !== 'api_key') return param(placeholder);
@@ -72,14 +77,20 @@ export function outgoingRequest(definition: StoredRequest, params: JsonObject): 
     if (leftover.length === 0) return { method, url, headers };
     return { method, url: withQuery(url, body), headers };
   }
-  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
+    headers['Content-Type'] = 'application/json';
   return { method, url, headers, body };
 }
 
 function withQuery(url: string, params: JsonObject): string {
   const hash = url.indexOf('#');
   const [base, fragment] = hash < 0 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
-  const query = Object.entries(params).map(([name, value]) => `${encoded(name, `query parameter ${name}`)}=${encoded(written(value), `query parameter ${name}`)}`).join('&');
+  const query = Object.entries(params)
+    .map(
+      ([name, value]) =>
+        `${encoded(name, `query parameter ${name}`)}=${encoded(written(value), `query parameter ${name}`)}`,
+    )
+    .join('&');
   const joiner = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
   return `${base}${joiner}${query}${fragment}`;
 }

@@ -30,9 +30,11 @@ export function promptScript(settings: Json | undefined): PromptScript {
   if (parsed === undefined) return { role: { kind: 'assistant', routes: [] } };
   const present = ROLES.filter((key) => own(parsed, key) !== undefined);
   // A caller or judge answers by its own rules, so routes beside them would be silently ignored.
-  if (present.length > 1) throw settingsError(`holds ${present.join(' and ')}; a prompt takes one of: ${ROLES.join(', ')}`);
+  if (present.length > 1)
+    throw settingsError(`holds ${present.join(' and ')}; a prompt takes one of: ${ROLES.join(', ')}`);
   const variation = own(parsed, 'answerVariation');
-  if (variation !== undefined && !isRate(variation)) throw settingsError(`answerVariation must be a number from 0 to 1, got ${JSON.stringify(variation)}`);
+  if (variation !== undefined && !isRate(variation))
+    throw settingsError(`answerVariation must be a number from 0 to 1, got ${JSON.stringify(variation)}`);
   return { role: role(parsed), answerVariation: variation };
 }
 

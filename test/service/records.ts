@@ -73,7 +73,11 @@ export function viewRecord(store: Store, kind: Kind, row: Row): JsonObject {
 }
 
 /** The named fields of a view in the given order; a field without value is null. */
-export function pick(view: JsonObject, fields: readonly string[], extras: Readonly<Record<string, string>> = {}): JsonObject {
+export function pick(
+  view: JsonObject,
+  fields: readonly string[],
+  extras: Readonly<Record<string, string>> = {},
+): JsonObject {
   const picked: JsonObject = {};
   for (const field of fields) {
     picked[field] = own(view, field) ?? null;
@@ -171,7 +175,13 @@ function linkedActions(store: Store, intent: Row): Json[] {
   return intent.actionIds.flatMap((id) => {
     const action = store.find('action', intent.tenantId, id);
     return action
-      ? [{ id: action.id, name: own(action.values, 'name') ?? null, action_type: own(action.values, 'action_type') ?? null }]
+      ? [
+          {
+            id: action.id,
+            name: own(action.values, 'name') ?? null,
+            action_type: own(action.values, 'action_type') ?? null,
+          },
+        ]
       : [];
   });
 }

@@ -25,7 +25,11 @@ export type RecordedRequest = {
  * unanswered, to the end). Answers go before arrivals at the same instant, as one ended before the next began.
  */
 export function mostInFlight(entries: ReadonlyArray<Pick<RecordedRequest, 'start' | 'end'>>): number {
-  const events = entries.flatMap((e) => [{ at: e.start, step: 1 }, { at: e.end ?? Number.POSITIVE_INFINITY, step: -1 }])
+  const events = entries
+    .flatMap((e) => [
+      { at: e.start, step: 1 },
+      { at: e.end ?? Number.POSITIVE_INFINITY, step: -1 },
+    ])
     .sort((a, b) => a.at - b.at || a.step - b.step);
   let current = 0;
   let most = 0;

@@ -33,7 +33,13 @@ export function sampleSuiteText(connection: string): string {
         expect: { altered_prompt: `Classify this message ${TOUR_EDIT.from} about order A-1042: ${question}` },
       },
       // An AI's answer varies between runs: this case is weighed over five, and says how sure its verdict is.
-      { name: 'answers briefly, to be read aloud', prompt_text: 'Hello', expect: { response: { speakable: true, maxWords: 20 } }, repeat: 5, minPassRate: 0.8 },
+      {
+        name: 'answers briefly, to be read aloud',
+        prompt_text: 'Hello',
+        expect: { response: { speakable: true, maxWords: 20 } },
+        repeat: 5,
+        minPassRate: 0.8,
+      },
     ],
   });
 }

@@ -18,8 +18,14 @@ export class Seeder {
   /** A prompt with the fields most samples share; `fields` overrides them. */
   prompt(fields: JsonObject): Row {
     return this.add('prompt', {
-      prompt_type: 1, mode: 1, temparature: 0.7, max_tokens: 300, settings: '{"language":"en"}',
-      function_defs: '[]', prompt_mode: 1, ...fields,
+      prompt_type: 1,
+      mode: 1,
+      temparature: 0.7,
+      max_tokens: 300,
+      settings: '{"language":"en"}',
+      function_defs: '[]',
+      prompt_mode: 1,
+      ...fields,
     });
   }
 
@@ -31,7 +37,13 @@ export class Seeder {
     });
   }
 
-  agentPrompt(name: string, prompt: string, initialResponse: string, voice: string, extra: Partial<AgentPrompt> = {}): AgentPrompt {
+  agentPrompt(
+    name: string,
+    prompt: string,
+    initialResponse: string,
+    voice: string,
+    extra: Partial<AgentPrompt> = {},
+  ): AgentPrompt {
     return { ...newAgentPrompt(this.store, name), prompt, initial_response: initialResponse, voice, ...extra };
   }
 }

@@ -60,7 +60,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw new Error('adminToken must be a non-empty token without spaces');
   }
   const store = new Store({
-    bulkTenants: options.bulkTenants, duplicateNames: options.duplicateNames, mapTenant: options.mapTenant, largeTenant: options.largeTenant,
+    bulkTenants: options.bulkTenants,
+    duplicateNames: options.duplicateNames,
+    mapTenant: options.mapTenant,
+    largeTenant: options.largeTenant,
   });
   const runtime = new RuntimeOptions({
     timestamps: options.timestamps ?? DEFAULT_MIMICRY.timestamps,
@@ -154,12 +157,14 @@ class Dispatcher {
         request.socket.destroy();
         return;
       }
-      const reply = (fault && faultReply(fault)) ?? (await settle(() => {
-        if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
-          throw noRoute(method, path);
-        }
-        return this.api.handle({ method, path, query, principal: requirePrincipal(identity), readBody: readApiBody });
-      }));
+      const reply =
+        (fault && faultReply(fault)) ??
+        (await settle(() => {
+          if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
+            throw noRoute(method, path);
+          }
+          return this.api.handle({ method, path, query, principal: requirePrincipal(identity), readBody: readApiBody });
+        }));
       if (fault?.loseAnswer) {
         request.socket.destroy();
         return;

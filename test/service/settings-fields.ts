@@ -19,7 +19,9 @@ export function pattern(value: Json | undefined, where: string): RegExp {
   try {
     return new RegExp(value, 'i');
   } catch (error) {
-    throw settingsError(`${where} is not a regular expression: ${error instanceof Error ? error.message : String(error)}`);
+    throw settingsError(
+      `${where} is not a regular expression: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -35,5 +37,7 @@ export function text(value: Json | undefined, where: string): string {
 
 /** `{{name}}` becomes `String(params[name])` when that parameter exists; other placeholders stay, as in altered_prompt. */
 export function fillPlaceholders(template: string, params: JsonObject): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
+  return template.replace(PLACEHOLDER, (whole, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
 }

@@ -127,7 +127,15 @@ export class Store {
 
   add(kind: ResourceKindId, tenantId: number, values: JsonObject): Row {
     const now = this.stamp();
-    const row: Row = { id: this.nextId(kind), tenantId, values, actionIds: [], agentPrompts: [], createdAt: now, updatedAt: now };
+    const row: Row = {
+      id: this.nextId(kind),
+      tenantId,
+      values,
+      actionIds: [],
+      agentPrompts: [],
+      createdAt: now,
+      updatedAt: now,
+    };
     this.table(kind).set(row.id, row);
     return row;
   }

@@ -46,7 +46,8 @@ export function mermaidProblems(text: string): string[] {
       links += 1;
     } else if (classes) used.push(...(classes[1] as string).split(','));
     else if (linkStyle) {
-      for (const index of (linkStyle[1] as string).split(',').map(Number)) if (index >= links) problems.push(`linkStyle ${index} names no link`);
+      for (const index of (linkStyle[1] as string).split(',').map(Number))
+        if (index >= links) problems.push(`linkStyle ${index} names no link`);
     } else if (!MERMAID.classDef.test(line)) problems.push(`not a statement: ${JSON.stringify(line)}`);
   }
   for (const id of used) if (!nodes.has(id)) problems.push(`${id} is used but not declared`);
@@ -97,8 +98,12 @@ export function dotProblems(text: string): string[] {
   if (typeof tokens === 'string') return [tokens];
   const strings = tokens.filter((token) => token.kind === 'string').map((token) => token.text);
   // Graphviz decodes HTML entities in a quoted string: `&lt;b&gt;` would show as `<b>`.
-  const entities = strings.filter((string) => /&(?!amp;)/.test(string)).map((string) => `a string holds an entity Graphviz decodes: ${JSON.stringify(string)}`);
-  const active = strings.filter((string) => new RegExp(`[${ACTIVE}]`).test(string)).map((string) => `a string holds a control character: ${JSON.stringify(string)}`);
+  const entities = strings
+    .filter((string) => /&(?!amp;)/.test(string))
+    .map((string) => `a string holds an entity Graphviz decodes: ${JSON.stringify(string)}`);
+  const active = strings
+    .filter((string) => new RegExp(`[${ACTIVE}]`).test(string))
+    .map((string) => `a string holds a control character: ${JSON.stringify(string)}`);
   if (entities.length > 0 || active.length > 0) return [...entities, ...active];
   let at = 0;
   const peek = (): Token | undefined => tokens[at];
@@ -107,7 +112,10 @@ export function dotProblems(text: string): string[] {
   const isId = (token: Token | undefined): token is Token => token?.kind === 'id' || token?.kind === 'string';
   const problems: string[] = [];
   const expect = (ok: boolean, what: string): boolean => {
-    if (!ok) problems.push(`expected ${what} at token ${at}: ${JSON.stringify(tokens.slice(Math.max(0, at - 3), at + 3).map((t) => t.text))}`);
+    if (!ok)
+      problems.push(
+        `expected ${what} at token ${at}: ${JSON.stringify(tokens.slice(Math.max(0, at - 3), at + 3).map((t) => t.text))}`,
+      );
     return ok;
   };
   const attributes = (): boolean => {
@@ -119,7 +127,8 @@ export function dotProblems(text: string): string[] {
     take();
     return true;
   };
-  if (!expect(peek()?.text === 'digraph' && isId(take()) && isId(take()) && is(take(), '{'), 'digraph "name" {')) return problems;
+  if (!expect(peek()?.text === 'digraph' && isId(take()) && isId(take()) && is(take(), '{'), 'digraph "name" {'))
+    return problems;
   const nodes = new Set<string>();
   const ends: string[] = [];
   while (at < tokens.length && !is(peek(), '}')) {
@@ -152,7 +161,13 @@ export function mermaidLabels(text: string): string[] {
   return text.split('\n').flatMap((line) => {
     const label = new RegExp(`^  ${MERMAID_ID}\\[(${MERMAID_LABEL})\\]$`).exec(line)?.[1];
     if (label === undefined) return [];
-    return [label.slice(1, -1).replace(/#(\w+);/g, (code, name: string) => (/^\d+$/.test(name) ? String.fromCodePoint(Number(name)) : NAMED[name] ?? code))];
+    return [
+      label
+        .slice(1, -1)
+        .replace(/#(\w+);/g, (code, name: string) =>
+          /^\d+$/.test(name) ? String.fromCodePoint(Number(name)) : (NAMED[name] ?? code),
+        ),
+    ];
   });
 }
 
@@ -163,6 +178,12 @@ export function dotLabels(text: string): string[] {
   return tokens.flatMap((token, i) => {
     const value = tokens[i + 2];
     if (token.text !== 'label' || tokens[i + 1]?.text !== '=' || value?.kind !== 'string') return [];
-    return [value.text.replace(/\\(.)/g, '$1').replace(/&(\w+|#\d+);/g, (code, name: string) => (name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : NAMED[name] ?? code))];
+    return [
+      value.text
+        .replace(/\\(.)/g, '$1')
+        .replace(/&(\w+|#\d+);/g, (code, name: string) =>
+          name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : (NAMED[name] ?? code),
+        ),
+    ];
   });
 }

@@ -24,7 +24,8 @@ function fencedLines(lines: readonly string[]): boolean[] {
   return lines.map((line) => {
     const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence) {
-      if (marker && marker[0] === fence.char && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+      if (marker && marker[0] === fence.char && marker.length >= fence.length && line.trim() === marker)
+        fence = undefined;
       return true;
     }
     if (marker) fence = { char: marker[0] ?? '`', length: marker.length };
@@ -108,13 +109,16 @@ export function findLinks(text: string): FoundLink[] {
     found.set(at, target);
   }
   for (const match of prose.matchAll(/^ {0,3}\[[^\]\n]+\]:[ \t]*(?:<([^>\n]*)>|(\S+))/dgm)) add(match);
-  for (const match of prose.matchAll(/<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>/dg)) add(match);
+  for (const match of prose.matchAll(/<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>/dg))
+    add(match);
   for (const match of prose.matchAll(/\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))/dgi)) add(match);
   for (const match of prose.matchAll(/\b(?:https?:\/\/|www\.)[^\s<>()]+/gi)) {
     // As GitHub does, a sentence's closing punctuation is not part of the address.
     if (!found.has(match.index)) found.set(match.index, match[0].replace(/[.,:;!?'"*_~]+$/, ''));
   }
-  return [...found.entries()].sort(([a], [b]) => a - b).map(([offset, target]) => ({ line: lineAt(prose, offset), target }));
+  return [...found.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([offset, target]) => ({ line: lineAt(prose, offset), target }));
 }
 
 /** A heading's text as GitHub renders it: code, links and HTML tags reduced to their text. */
@@ -134,7 +138,10 @@ export function headingSlugs(text: string): Set<string> {
   lines.forEach((line, index) => {
     const heading = fenced[index] ? undefined : /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line)?.[1];
     if (heading === undefined) return;
-    const base = headingText(heading).toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const base = headingText(heading)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     let slug = base;
     while (slugs.has(slug)) {
       const count = (repeats.get(base) ?? 0) + 1;
@@ -147,7 +154,12 @@ export function headingSlugs(text: string): Set<string> {
 }
 
 /** Why a link found in `file` (relative to `root`) is not fine, or undefined when it is. */
-function linkProblem(root: string, file: string, target: string, readText: (absolute: string) => string): string | undefined {
+function linkProblem(
+  root: string,
+  file: string,
+  target: string,
+  readText: (absolute: string) => string,
+): string | undefined {
   if (target === '') return 'an empty link';
   if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(target) || target.startsWith('/') || /^www\./i.test(target)) {
     return 'a link outside the repository';
@@ -162,10 +174,13 @@ function linkProblem(root: string, file: string, target: string, readText: (abso
   const from = path.join(root, file);
   const resolved = decoded === '' ? from : path.resolve(path.dirname(from), decoded);
   const inside = path.relative(root, resolved);
-  if (inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) return 'a path that leaves the repository';
+  if (inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside))
+    return 'a path that leaves the repository';
   if (!fs.existsSync(resolved)) return `no such file or folder: ${inside.split(path.sep).join('/')}`;
   if (fragment === undefined || !resolved.endsWith('.md') || !fs.statSync(resolved).isFile()) return undefined;
-  return headingSlugs(readText(resolved)).has(fragment) ? undefined : `no heading "#${fragment}" in ${inside.split(path.sep).join('/')}`;
+  return headingSlugs(readText(resolved)).has(fragment)
+    ? undefined
+    : `no heading "#${fragment}" in ${inside.split(path.sep).join('/')}`;
 }
 
 /** Every bad link of the given Markdown files (paths relative to `root`). */
@@ -191,7 +206,10 @@ export function checkLinks(root: string, files: readonly string[]): BadLink[] {
 export function documentationFiles(root: string): string[] {
   const docs = path.join(root, 'docs');
   const below = fs.existsSync(docs)
-    ? fs.readdirSync(docs, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md')).map((name) => `docs/${name.split(path.sep).join('/')}`)
+    ? fs
+        .readdirSync(docs, { recursive: true, encoding: 'utf8' })
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name.split(path.sep).join('/')}`)
     : [];
   return ['README.md', ...below.sort()];
 }

@@ -14,7 +14,12 @@ export async function serviceRejection(promise: Promise<unknown>): Promise<Servi
 }
 
 /** Answers a loopback test server's request with JSON. */
-export function json(res: http.ServerResponse, status: number, value: unknown, headers: http.OutgoingHttpHeaders = {}): void {
+export function json(
+  res: http.ServerResponse,
+  status: number,
+  value: unknown,
+  headers: http.OutgoingHttpHeaders = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(value));
 }

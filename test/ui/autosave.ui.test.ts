@@ -63,7 +63,7 @@ describe('typing with auto-save on', () => {
     await service.close();
   });
 
-  it('keeps a prompt document\'s edit as a draft, with no error and nothing sent', async () => {
+  it("keeps a prompt document's edit as a draft, with no error and nothing sent", async () => {
     const { page } = workbench();
     await runCommand(page, 'ConvAI: Go to Resource…');
     await choose(page, PROMPT);
@@ -92,7 +92,7 @@ describe('typing with auto-save on', () => {
     await draftStatus(page).and(page.locator('[aria-label*="not valid JSON"]')).waitFor({ state: 'detached' });
   });
 
-  it('keeps a part\'s edit as a draft too', async () => {
+  it("keeps a part's edit as a draft too", async () => {
     const { page } = workbench();
     await runCommand(page, 'ConvAI: Open Prompt Part…');
     await choose(page, 'system');

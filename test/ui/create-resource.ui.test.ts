@@ -14,7 +14,10 @@ const AGENT = 'Picked Tenant Agent';
 const agents = kindById('agent');
 
 async function tenantListGets(): Promise<number> {
-  const log = (await (await fetch(`${workbench().service.url}/__test/requests`)).json()) as { method: string; path: string }[];
+  const log = (await (await fetch(`${workbench().service.url}/__test/requests`)).json()) as {
+    method: string;
+    path: string;
+  }[];
   return log.filter((r) => r.method === 'GET' && r.path === '/api/v1/tenants').length;
 }
 

@@ -21,7 +21,9 @@ describe('deleting a resource others refer to', () => {
 
   it('lists the referring resources it knows of in the confirmation, fetching no other prompt, and Cancel keeps the resource', async () => {
     // In the sample data, "Support Greeting" hands over to "Order Triage" (next_prompt_id).
-    const all = await Promise.all((await service.list(prompts, TENANT)).map((p) => service.get(prompts, p.id as number, TENANT)));
+    const all = await Promise.all(
+      (await service.list(prompts, TENANT)).map((p) => service.get(prompts, p.id as number, TENANT)),
+    );
     const target = all.find((p) => p.name === 'Order Triage');
     const referrer = all.find((p) => p.next_prompt_id === target?.id);
     assert.ok(target && referrer, 'the sample data has a prompt chain');
@@ -33,7 +35,10 @@ describe('deleting a resource others refer to', () => {
     await expand(treeRow(tree, 'AI Prompts', 3));
     // The referrer's link is in its detail alone: open, its detail is known to the delete.
     await treeRow(tree, String(referrer.name), 4).click();
-    await page.locator('.monaco-editor .view-lines', { hasText: new RegExp(String(referrer.name).replace(/ /g, '.')) }).first().waitFor();
+    await page
+      .locator('.monaco-editor .view-lines', { hasText: new RegExp(String(referrer.name).replace(/ /g, '.')) })
+      .first()
+      .waitFor();
     const { service: running } = workbench();
     await fetch(`${running.url}/__test/requests`, { method: 'DELETE' });
     await treeRow(tree, 'Order Triage', 4).click({ button: 'right' });
@@ -45,10 +50,20 @@ describe('deleting a resource others refer to', () => {
     await dialog.waitFor();
     const text = await dialog.innerText();
     assert.match(text, /Delete "Order Triage", AI Prompt \d+ of tenant 1 on local\?/);
-    assert.ok(text.includes(`"${String(referrer.name)}" (#${String(referrer.id)}) refers to it through next_prompt_id`), text);
+    assert.ok(
+      text.includes(`"${String(referrer.name)}" (#${String(referrer.id)}) refers to it through next_prompt_id`),
+      text,
+    );
     assert.match(text, /Looked only at what is already known/);
-    const log = (await (await fetch(`${running.url}/__test/requests`)).json()) as Array<{ method: string; path: string }>;
-    assert.deepEqual(log.filter((r) => r.method === 'GET' && /^\/api\/v1\/ai_prompts\/\d+$/.test(r.path)), [], 'no prompt was fetched to look for references');
+    const log = (await (await fetch(`${running.url}/__test/requests`)).json()) as Array<{
+      method: string;
+      path: string;
+    }>;
+    assert.deepEqual(
+      log.filter((r) => r.method === 'GET' && /^\/api\/v1\/ai_prompts\/\d+$/.test(r.path)),
+      [],
+      'no prompt was fetched to look for references',
+    );
     await saveScreenshot(page, 'delete-confirmation');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });

@@ -15,7 +15,8 @@ const functions = kindById('function');
 
 async function faults(method: 'POST' | 'DELETE', ...queue: Fault[]): Promise<void> {
   const response = await fetch(`${workbench().service.url}/__test/faults`, {
-    method, ...(method === 'POST' ? { body: JSON.stringify({ queue }), headers: { 'content-type': 'application/json' } } : {}),
+    method,
+    ...(method === 'POST' ? { body: JSON.stringify({ queue }), headers: { 'content-type': 'application/json' } } : {}),
   });
   assert.equal(response.status, 200, await response.text());
 }
@@ -52,13 +53,28 @@ describe('documents that cannot be read or saved', () => {
   });
 
   it('shows why a redirected read failed, and the fix', async () => {
-    const text = await failedOpen(workbench().page, ids[0] as number, 'redirected_probe', { status: 302, location: 'https://login.example.com/', body: '' }, /was redirected/);
-    assert.match(text, /was redirected \(302 Found\) to https:\/\/login\.example\.com\/\. Redirects are not followed.*change/);
+    const text = await failedOpen(
+      workbench().page,
+      ids[0] as number,
+      'redirected_probe',
+      { status: 302, location: 'https://login.example.com/', body: '' },
+      /was redirected/,
+    );
+    assert.match(
+      text,
+      /was redirected \(302 Found\) to https:\/\/login\.example\.com\/\. Redirects are not followed.*change/,
+    );
   });
 
-  it('shows why a read answered by a gateway\'s HTML page failed, and the fix', async () => {
+  it("shows why a read answered by a gateway's HTML page failed, and the fix", async () => {
     const page = '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>';
-    const text = await failedOpen(workbench().page, ids[1] as number, 'gateway_probe', { status: 502, body: page, contentType: 'text/html' }, /502 Bad Gateway/);
+    const text = await failedOpen(
+      workbench().page,
+      ids[1] as number,
+      'gateway_probe',
+      { status: 502, body: page, contentType: 'text/html' },
+      /502 Bad Gateway/,
+    );
     assert.match(text, /failed with 502 Bad Gateway: .*try again later/);
     assert.doesNotMatch(text, /<html|<h1/);
   });
@@ -73,8 +89,14 @@ describe('documents that cannot be read or saved', () => {
     await page.keyboard.press('Control+s');
     // VS Code's own message of the failed save says 401 too, with its Retry, Save As and Revert.
     await notification(page, /401 Unauthorized/);
-    const notifications = page.locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item');
-    await notifications.filter({ hasText: /401 Unauthorized/ }).filter({ has: page.getByRole('button', { name: 'Set Token' }) }).first().waitFor();
+    const notifications = page.locator(
+      '.notifications-toasts .notification-toast, .notifications-center .notification-list-item',
+    );
+    await notifications
+      .filter({ hasText: /401 Unauthorized/ })
+      .filter({ has: page.getByRole('button', { name: 'Set Token' }) })
+      .first()
+      .waitFor();
     await runCommand(page, 'File: Revert File');
   });
 });

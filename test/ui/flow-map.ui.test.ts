@@ -24,19 +24,34 @@ const SUITE = 'flow-map-coverage.prompttest.json';
  * 32 and these 8) with no change to the service the other tests share.
  */
 const RETURNS: Record<string, Record<string, unknown>> = {
-  'ai_prompts/returns-triage.json': { name: 'Returns Triage', prompt_type: 1, mode: 1, system: 'Ask what is being returned.' },
+  'ai_prompts/returns-triage.json': {
+    name: 'Returns Triage',
+    prompt_type: 1,
+    mode: 1,
+    system: 'Ask what is being returned.',
+  },
   'ai_prompts/returns-label.json': { name: 'Returns Label', prompt_type: 1, mode: 1, system: 'Send a return label.' },
   'ai_prompts/returns-refund.json': { name: 'Returns Refund', prompt_type: 1, mode: 1, system: 'Explain the refund.' },
   'intents/return-item.json': { name: 'return_item', display_name: 'Return an item', intent_type: 1 },
   'intents/refund-status.json': { name: 'refund_status', display_name: 'Refund status', intent_type: 1 },
-  'ai_actions/returns-greeting.json': { name: 'Returns Greeting', action_type: 1, speak: 'Let us sort out your return.' },
+  'ai_actions/returns-greeting.json': {
+    name: 'Returns Greeting',
+    action_type: 1,
+    speak: 'Let us sort out your return.',
+  },
   'datasources/returns-policy.json': { name: 'Returns Policy', type: 'text', url: 'https://example.test/returns' },
-  'ai_functions/return-window.json': { name: 'return_window', description: 'Days left to return an order', parameters: { type: 'object', properties: { order_id: { type: 'string' } } } },
+  'ai_functions/return-window.json': {
+    name: 'return_window',
+    description: 'Days left to return an order',
+    parameters: { type: 'object', properties: { order_id: { type: 'string' } } },
+  },
 };
 
 /** The map panel's page: VS Code puts a webview in an iframe holding another; only this extension's, not the workbench's own. */
 function mapPage(page: Page): FrameLocator {
-  return page.frameLocator('iframe.webview.ready[src*="extensionId=convai.convai-config"]').frameLocator('iframe#active-frame');
+  return page
+    .frameLocator('iframe.webview.ready[src*="extensionId=convai.convai-config"]')
+    .frameLocator('iframe#active-frame');
 }
 
 /** Picks a colour theme by name; resolves with the one that was on, which the picker shows focused as it opens. */
@@ -44,7 +59,9 @@ async function useTheme(page: Page, theme: string): Promise<string> {
   await runCommand(page, 'Preferences: Color Theme');
   await newQuickPick(page, 'of colour themes');
   // The picker's own row: rows of earlier quick picks stay in the page, hidden.
-  const was = (await page.locator('.quick-input-list .monaco-list-row.focused .label-name').filter({ visible: true }).innerText()).trim();
+  const was = (
+    await page.locator('.quick-input-list .monaco-list-row.focused .label-name').filter({ visible: true }).innerText()
+  ).trim();
   await choose(page, theme);
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   return was;
@@ -56,16 +73,24 @@ describe('the flow map', () => {
     const folder = path.join(workspace, FOLDER);
     fs.rmSync(folder, { recursive: true, force: true });
     // Not a synchronous child: the local service answers from this process.
-    await promisify(execFile)(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'pull', '--url', service.url, '--tenant', '1', folder], {
-      env: { ...process.env, CONVAI_TOKEN: service.adminToken },
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [path.join(repoRoot, 'dist', 'cli.js'), 'pull', '--url', service.url, '--tenant', '1', folder],
+      {
+        env: { ...process.env, CONVAI_TOKEN: service.adminToken },
+      },
+    );
     // A hand-over to a prompt the tenant does not hold: the map draws it dashed to a missing node and lists it.
     const file = path.join(folder, 'ai_prompts', 'order-triage.json');
     const prompt = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(file, `${JSON.stringify({ ...prompt, next_prompt_id: 987654 }, null, 2)}\n`);
-    const idOf = (file: string): unknown => (JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8')) as { id: unknown }).id;
+    const idOf = (file: string): unknown =>
+      (JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8')) as { id: unknown }).id;
     const links: Record<string, Record<string, unknown>> = {
-      'ai_prompts/returns-triage.json': { next_prompt_id: idOf('ai_prompts/order-resolution.json'), exit_prompt_id: idOf('ai_prompts/human-handoff.json') },
+      'ai_prompts/returns-triage.json': {
+        next_prompt_id: idOf('ai_prompts/order-resolution.json'),
+        exit_prompt_id: idOf('ai_prompts/human-handoff.json'),
+      },
       'intents/return-item.json': { ai_prompt_id: idOf('ai_prompts/order-triage.json') },
       'intents/refund-status.json': { ai_prompt_id: idOf('ai_prompts/order-resolution.json') },
     };
@@ -73,14 +98,31 @@ describe('the flow map', () => {
       fs.writeFileSync(path.join(folder, name), `${JSON.stringify({ ...resource, ...links[name] }, null, 2)}\n`);
     }
     const client = adminClient();
-    const [greeting, triage] = await Promise.all(['Support Greeting', 'Order Triage'].map((name) => samplePromptId(client, 1, name)));
+    const [greeting, triage] = await Promise.all(
+      ['Support Greeting', 'Order Triage'].map((name) => samplePromptId(client, 1, name)),
+    );
     await client.close();
     // A conversation the greeting hands over to triage: both prompts passed, the hand-over taken.
-    fs.writeFileSync(path.join(workspace, SUITE), JSON.stringify({
-      target: { connection: uiConnectionName, tenantId: 1 },
-      prompt: 'Support Greeting',
-      cases: [{ name: 'greets, then triages', turns: [{ prompt_text: 'Hi', expect: { prompt: greeting } }, { prompt_text: 'Where is my order?', expect: { prompt: triage } }] }],
-    }, null, 2));
+    fs.writeFileSync(
+      path.join(workspace, SUITE),
+      JSON.stringify(
+        {
+          target: { connection: uiConnectionName, tenantId: 1 },
+          prompt: 'Support Greeting',
+          cases: [
+            {
+              name: 'greets, then triages',
+              turns: [
+                { prompt_text: 'Hi', expect: { prompt: greeting } },
+                { prompt_text: 'Where is my order?', expect: { prompt: triage } },
+              ],
+            },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
   });
   after(async () => {
     const { page, workspace } = workbench();
@@ -90,19 +132,33 @@ describe('the flow map', () => {
     fs.rmSync(path.join(workspace, SUITE), { force: true });
   });
 
-  it('draws the folder\'s map from a prompt\'s file, centred on that prompt, with its problems listed beside it', async () => {
+  it("draws the folder's map from a prompt's file, centred on that prompt, with its problems listed beside it", async () => {
     const { page } = workbench();
     await openFile(page, path.join(workbench().workspace, FOLDER, 'ai_prompts', 'order-triage.json'));
     await runCommand(page, 'ConvAI: Show Flow Map');
     const map = mapPage(page);
     await map.locator('svg#map g.node').first().waitFor();
-    assert.equal(await map.locator('svg#map g.node[role="button"]').count(), 40, 'every resource of the folder is a node: the sample tenant\'s 32 and the 8 new ones');
-    assert.equal(await map.locator('g.node.focus').getAttribute('aria-label'), 'Order Triage, AI Prompt', 'the prompt the map was opened from is marked');
+    assert.equal(
+      await map.locator('svg#map g.node[role="button"]').count(),
+      40,
+      "every resource of the folder is a node: the sample tenant's 32 and the 8 new ones",
+    );
+    assert.equal(
+      await map.locator('g.node.focus').getAttribute('aria-label'),
+      'Order Triage, AI Prompt',
+      'the prompt the map was opened from is marked',
+    );
     await map.locator('g.node.kind-missing', { hasText: 'ai_prompts/987654' }).waitFor();
     await map.locator('g.edge.dangling').first().waitFor();
     const problems = map.locator('#problems li');
-    await problems.filter({ hasText: 'Order Triage: next_prompt_id names ai_prompts/987654, which the tenant does not hold' }).waitFor();
-    assert.equal(await map.getByRole('heading', { name: 'Problems' }).count(), 1, 'the list has a heading a screen reader announces');
+    await problems
+      .filter({ hasText: 'Order Triage: next_prompt_id names ai_prompts/987654, which the tenant does not hold' })
+      .waitFor();
+    assert.equal(
+      await map.getByRole('heading', { name: 'Problems' }).count(),
+      1,
+      'the list has a heading a screen reader announces',
+    );
     await map.locator('#fit').click();
     // The command's palette leaves the pointer over the tab, whose hover would cover the search box.
     await map.locator('#canvas').hover({ position: { x: 8, y: 8 } });
@@ -134,7 +190,10 @@ describe('the flow map', () => {
     assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
     await map.locator('#coverage-legend').waitFor();
     const passed = map.locator('.show-coverage g.node.cov-passed');
-    assert.deepEqual((await passed.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')))).sort(), ['Order Triage, AI Prompt', 'Support Greeting, AI Prompt']);
+    assert.deepEqual((await passed.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')))).sort(), [
+      'Order Triage, AI Prompt',
+      'Support Greeting, AI Prompt',
+    ]);
     assert.equal(await passed.first().getAttribute('aria-description'), 'tested, passed');
     assert.ok((await map.locator('g.node.cov-untested').count()) > 5, 'the other prompts are untested');
     assert.equal(await map.locator('.show-coverage g.edge.taken').count(), 1, 'the hand-over the conversation took');
@@ -165,12 +224,18 @@ describe('the flow map', () => {
     const { page, workspace } = workbench();
     const map = mapPage(page);
     // What a pull or a colleague's branch would bring: an intent leading to a prompt the tenant does not hold.
-    fs.writeFileSync(path.join(workspace, FOLDER, 'intents', 'lost-parcel.json'), `${JSON.stringify({ name: 'lost_parcel', display_name: 'Lost parcel', intent_type: 1, ai_prompt_id: 555555 }, null, 2)}\n`);
-    await map.locator('#problems li').filter({ hasText: 'lost_parcel: ai_prompt_id names ai_prompts/555555, which the tenant does not hold' }).waitFor();
+    fs.writeFileSync(
+      path.join(workspace, FOLDER, 'intents', 'lost-parcel.json'),
+      `${JSON.stringify({ name: 'lost_parcel', display_name: 'Lost parcel', intent_type: 1, ai_prompt_id: 555555 }, null, 2)}\n`,
+    );
+    await map
+      .locator('#problems li')
+      .filter({ hasText: 'lost_parcel: ai_prompt_id names ai_prompts/555555, which the tenant does not hold' })
+      .waitFor();
     assert.equal(await map.locator('svg#map g.node[role="button"]').count(), 41);
   });
 
-  it('opens a live tenant\'s map from the tree, and follows Refresh', async () => {
+  it("opens a live tenant's map from the tree, and follows Refresh", async () => {
     const { page } = workbench();
     const client = adminClient();
     const triage = await samplePromptId(client, 1, 'Order Triage');
@@ -191,7 +256,10 @@ describe('the flow map', () => {
       // A colleague's change on the service, which this VS Code learns of by Refresh.
       await client.update(kindById('prompt'), triage, { next_prompt_id: 424242 }, 1);
       await runCommand(page, 'ConvAI: Refresh');
-      await map.locator('#problems li').filter({ hasText: 'Order Triage: next_prompt_id names ai_prompts/424242, which the tenant does not hold' }).waitFor();
+      await map
+        .locator('#problems li')
+        .filter({ hasText: 'Order Triage: next_prompt_id names ai_prompts/424242, which the tenant does not hold' })
+        .waitFor();
     } finally {
       await client.update(kindById('prompt'), triage, { next_prompt_id: was }, 1);
       await client.close();

@@ -26,7 +26,11 @@ const ICONS = `$(alert) $(zap) $(check) Approved ${RLO}lmth.exe`;
 const prompts = kindById('prompt');
 
 async function queueFault(fault: Record<string, unknown>): Promise<void> {
-  const answer = await request(`${workbench().service.url}/__test/faults`, { method: 'POST', body: JSON.stringify({ queue: [fault] }), headers: { 'content-type': 'application/json' } });
+  const answer = await request(`${workbench().service.url}/__test/faults`, {
+    method: 'POST',
+    body: JSON.stringify({ queue: [fault] }),
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(answer.statusCode, 200, await answer.body.text());
 }
 
@@ -45,12 +49,16 @@ async function clicksRunNothing(page: Page, notes: ReadonlyArray<[Locator, strin
   for (const [note, what] of notes) {
     const message = note.locator('.notification-list-item-message');
     const link = message.locator('a');
-    if (await link.count() > 0) links.push(what);
-    await (await link.count() > 0 ? link.first() : message.getByText('[open]', { exact: false }).first()).click();
+    if ((await link.count()) > 0) links.push(what);
+    await ((await link.count()) > 0 ? link.first() : message.getByText('[open]', { exact: false }).first()).click();
   }
   await runCommand(page, 'Notifications: Clear All Notifications');
   for (const [note] of notes) await note.waitFor({ state: 'detached' });
-  assert.equal(await untitledTabs(page), before, `a click on ${notes.map(([, what]) => what).join(' or ')} ran the link's command`);
+  assert.equal(
+    await untitledTabs(page),
+    before,
+    `a click on ${notes.map(([, what]) => what).join(' or ')} ran the link's command`,
+  );
   assert.deepEqual(links, [], 'these notifications show a link');
 }
 
@@ -70,17 +78,29 @@ describe('names and service texts shown as text', () => {
     return dialog;
   };
   /** The prompt of icons' own tab. */
-  const documentTab = (page: Page): Locator => page.locator(`.tabs-container .tab[data-resource-name="${iconsId}.json"]`);
+  const documentTab = (page: Page): Locator =>
+    page.locator(`.tabs-container .tab[data-resource-name="${iconsId}.json"]`);
 
   before(async () => {
     service = adminClient();
-    tenantId = (await service.create(kindById('tenant'), { name: TENANT_NAME, email: 'ops@hostile.example', package: 'voice' })).id as number;
-    for (const name of [REPEATED, REPEATED]) await service.create(prompts, { name, system: 'You help.', settings: '{}', function_defs: '[]' }, tenantId);
-    iconsId = (await service.create(prompts, { name: ICONS, description: 'original', system: 'You help.', settings: '{}', function_defs: '[]' }, tenantId)).id as number;
+    tenantId = (
+      await service.create(kindById('tenant'), { name: TENANT_NAME, email: 'ops@hostile.example', package: 'voice' })
+    ).id as number;
+    for (const name of [REPEATED, REPEATED])
+      await service.create(prompts, { name, system: 'You help.', settings: '{}', function_defs: '[]' }, tenantId);
+    iconsId = (
+      await service.create(
+        prompts,
+        { name: ICONS, description: 'original', system: 'You help.', settings: '{}', function_defs: '[]' },
+        tenantId,
+      )
+    ).id as number;
     folder = path.join(workbench().workspace, slug(TENANT_NAME));
   });
   after(async () => {
-    await request(`${workbench().service.url}/__test/faults`, { method: 'DELETE' }).then((answer) => answer.body.text());
+    await request(`${workbench().service.url}/__test/faults`, { method: 'DELETE' }).then((answer) =>
+      answer.body.text(),
+    );
     await service.delete(kindById('tenant'), tenantId);
     await service.close();
     fs.rmSync(folder, { recursive: true, force: true });
@@ -98,8 +118,15 @@ describe('names and service texts shown as text', () => {
     const said = await repeated.innerText();
     const pulled = await notification(page, /Pulled \d+ resources of Hostile/);
     const named = await pulled.innerText();
-    await clicksRunNothing(page, [[repeated, 'the "names repeat" warning'], [pulled, 'the pull\'s notification']]);
-    assert.ok(named.includes('of Hostile [open]\\(command:workbench.action.files.newUntitledFile) \\u202Egnp.exe into') && !named.includes(RLO), named);
+    await clicksRunNothing(page, [
+      [repeated, 'the "names repeat" warning'],
+      [pulled, "the pull's notification"],
+    ]);
+    assert.ok(
+      named.includes('of Hostile [open]\\(command:workbench.action.files.newUntitledFile) \\u202Egnp.exe into') &&
+        !named.includes(RLO),
+      named,
+    );
     assert.ok(said.includes(`"Refunds [open]\\(command:workbench.action.files.newUntitledFile)"`), said);
   });
 
@@ -121,12 +148,16 @@ describe('names and service texts shown as text', () => {
     assert.equal(icons, 0, 'the name drew icons');
   });
 
-  it('a save refused with a 422 quotes the service\'s text as text: no link runs', async () => {
+  it("a save refused with a 422 quotes the service's text as text: no link runs", async () => {
     const { page } = workbench();
     await documentTab(page).click();
     await page.locator('.editor-group-container.active .view-lines span', { hasText: /^"original"$/ }).dblclick();
     await page.keyboard.type('mine');
-    await queueFault({ match: `PUT /api/v1/ai_prompts/${iconsId}`, status: 422, body: JSON.stringify({ errors: { description: [`is refused, ${LINK}`] } }) });
+    await queueFault({
+      match: `PUT /api/v1/ai_prompts/${iconsId}`,
+      status: 422,
+      body: JSON.stringify({ errors: { description: [`is refused, ${LINK}`] } }),
+    });
     await page.keyboard.press('Control+s');
     await clicksRunNothing(page, [[await notification(page, /Failed to save/), 'the "Failed to save" notification']]);
   });
@@ -147,18 +178,25 @@ describe('names and service texts shown as text', () => {
     const dialog = await askToDelete(page);
     const text = await dialog.innerText();
     // A dialog draws no icons: the escape that keeps `$(` from being one in the status bar shows here as written.
-    assert.ok(text.includes('Delete "\\$(alert) \\$(zap) \\$(check) Approved \\u202Elmth.exe"') && !text.includes(RLO), text);
+    assert.ok(
+      text.includes('Delete "\\$(alert) \\$(zap) \\$(check) Approved \\u202Elmth.exe"') && !text.includes(RLO),
+      text,
+    );
     assert.equal(await dialog.locator(ICON_CLASSES).count(), 0, 'the name drew icons in the dialog');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
   });
 
-  it('the service\'s answer to a delete is shown as text: no link runs', async () => {
+  it("the service's answer to a delete is shown as text: no link runs", async () => {
     const { page } = workbench();
     const dialog = await askToDelete(page);
     // The service's status text is its own: here one holding a link (the resource stays; the tenant goes after).
-    await queueFault({ match: `DELETE /api/v1/ai_prompts/${iconsId}`, status: 200, body: JSON.stringify({ status: `Deleted. ${LINK}` }) });
+    await queueFault({
+      match: `DELETE /api/v1/ai_prompts/${iconsId}`,
+      status: 200,
+      body: JSON.stringify({ status: `Deleted. ${LINK}` }),
+    });
     await dialog.getByRole('button', { name: 'Delete' }).click();
-    await clicksRunNothing(page, [[await notification(page, /Deleted\./), 'the delete\'s status notification']]);
+    await clicksRunNothing(page, [[await notification(page, /Deleted\./), "the delete's status notification"]]);
   });
 });

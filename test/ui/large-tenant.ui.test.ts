@@ -48,7 +48,10 @@ describe('ConvAI tree of a tenant of 50,000 prompts', function () {
     // The list draws the rows in view only; each is a group of 250, none a prompt.
     const shown = await Promise.all((await tree.locator('.monaco-list-row[aria-level="4"]').all()).map(rowText));
     assert.ok(shown.length > 5, `${shown.length} rows`);
-    assert.ok(shown.every((row) => /^group-\d{3}$/.test(row.label) && row.description === '250'), JSON.stringify(shown));
+    assert.ok(
+      shown.every((row) => /^group-\d{3}$/.test(row.label) && row.description === '250'),
+      JSON.stringify(shown),
+    );
   });
 
   it('expands a group into its prompts, opens one and saves a screenshot', async () => {

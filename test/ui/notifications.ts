@@ -11,7 +11,16 @@ export async function notification(page: Page, hasText: string | RegExp): Promis
   const shown = page.locator('.notifications-toasts .notification-toast', { hasText });
   const listed = page.locator('.notifications-center .notification-list-item', { hasText });
   const either = shown.or(listed);
-  if (await either.first().waitFor({ timeout: 8_000 }).then(() => true, () => false)) return either.first();
+  if (
+    await either
+      .first()
+      .waitFor({ timeout: 8_000 })
+      .then(
+        () => true,
+        () => false,
+      )
+  )
+    return either.first();
   await runCommand(page, 'Notifications: Show Notifications');
   await listed.first().waitFor();
   return listed.first();

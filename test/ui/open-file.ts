@@ -15,8 +15,12 @@ export async function openFile(page: Page, file: string): Promise<void> {
   const { openRequests } = workbench();
   const request = path.join(openRequests, `${++openings}`);
   writeFileAtomically(`${request}.open`, pathToFileURL(file).toString());
-  const opened = await Promise.race([waitForFile(`${request}.opened`, 20_000), waitForFile(`${request}.failed`, 20_000)]);
-  if (fs.existsSync(`${request}.failed`)) throw new Error(`the workbench did not open ${file}: ${fs.readFileSync(`${request}.failed`, 'utf8')}`);
+  const opened = await Promise.race([
+    waitForFile(`${request}.opened`, 20_000),
+    waitForFile(`${request}.failed`, 20_000),
+  ]);
+  if (fs.existsSync(`${request}.failed`))
+    throw new Error(`the workbench did not open ${file}: ${fs.readFileSync(`${request}.failed`, 'utf8')}`);
   if (!opened) throw new Error(`the workbench did not answer the request to open ${file} within 20 s`);
   // The active group's tab, its editor with the keyboard: what the commands run next take as the active editor.
   const group = page.locator('.editor-group-container.active');

@@ -18,15 +18,17 @@ describe('a conversation case in the Testing view', () => {
     const suite = {
       target: { connection: uiConnectionName, tenantId: 1 },
       prompt: 'Support Greeting',
-      cases: [{
-        name: 'order question goes to resolution',
-        prompt_params: { customer_name: 'Ada' },
-        turns: [
-          { prompt_text: 'Hello', expect: { prompt: 'Support Greeting' } },
-          { prompt_text: 'Where is order A-1?', expect: { prompt: 'Order Resolution' } },
-          { prompt_text: 'Thanks' },
-        ],
-      }],
+      cases: [
+        {
+          name: 'order question goes to resolution',
+          prompt_params: { customer_name: 'Ada' },
+          turns: [
+            { prompt_text: 'Hello', expect: { prompt: 'Support Greeting' } },
+            { prompt_text: 'Where is order A-1?', expect: { prompt: 'Order Resolution' } },
+            { prompt_text: 'Thanks' },
+          ],
+        },
+      ],
     };
     fs.writeFileSync(file(), `${JSON.stringify(suite, null, 2)}\n`);
   });
@@ -37,7 +39,7 @@ describe('a conversation case in the Testing view', () => {
     await page.locator('.test-explorer .monaco-list-row', { hasText: FILE }).waitFor({ state: 'detached' });
   });
 
-  it('shows each turn\'s result, the failing turn naming the prompts, the turns after it skipped', async () => {
+  it("shows each turn's result, the failing turn naming the prompts, the turns after it skipped", async () => {
     const { page } = workbench();
     const explorer = await runSuiteToFailure(page, FILE);
     await expandedTestRow(explorer.locator('.monaco-list-row', { hasText: 'order question goes to resolution' }));
@@ -47,7 +49,11 @@ describe('a conversation case in the Testing view', () => {
     const failed = turn('turn 2: "Where is order A-1?"');
     await failed.locator('.codicon-testing-failed-icon').waitFor();
     await failed.dblclick();
-    await page.locator('.test-output-peek, .peekview-widget').getByText(/turn 2: answered by "Order Triage" \(\d+\), expected "Order Resolution"/).first().waitFor();
+    await page
+      .locator('.test-output-peek, .peekview-widget')
+      .getByText(/turn 2: answered by "Order Triage" \(\d+\), expected "Order Resolution"/)
+      .first()
+      .waitFor();
     await saveScreenshot(page, 'prompt-conversation', { readme: true });
     await runCommand(page, 'View: Close All Editors');
   });

@@ -21,7 +21,7 @@ function partOwner(page: Page, owner: string): Locator {
   return page.locator('.part.statusbar .statusbar-item', { hasText: `${owner} · system` });
 }
 
-describe('a prompt\'s system part, from the tree', () => {
+describe("a prompt's system part, from the tree", () => {
   let service: ServiceClient;
   let tree: Locator;
   let id = 0;
@@ -41,7 +41,8 @@ describe('a prompt\'s system part, from the tree', () => {
     await expand(treeRow(tree, 'Acme Support', 2));
     await expand(treeRow(tree, 'AI Prompts', 3));
     await expand(treeRow(tree, PROMPT, 4));
-    for (const part of ['system', 'user_prompt', 'assistant', 'function_defs', 'settings']) await treeRow(tree, part, 5).first().waitFor();
+    for (const part of ['system', 'user_prompt', 'assistant', 'function_defs', 'settings'])
+      await treeRow(tree, part, 5).first().waitFor();
     await treeRow(tree, 'system', 5).first().click();
     await page.locator('.tabs-container .tab.active[data-resource-name="system.md"]').waitFor();
     // The tab reads system.md for every prompt: the status bar says whose it is.
@@ -64,7 +65,12 @@ describe('a prompt\'s system part, from the tree', () => {
     const mark = page.locator('.editor-group-container.active .view-overlays div[class*="ced-"]').first();
     await mark.waitFor();
     // Runs in the page, whose DOM types this project's tsconfig does not hold.
-    const background = await mark.evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor);
+    const background = await mark.evaluate(
+      (element) =>
+        (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(
+          element,
+        ).backgroundColor,
+    );
     assert.match(background, /^rgba?\(/, background);
     assert.notEqual(background, 'rgba(0, 0, 0, 0)');
   });
@@ -72,12 +78,14 @@ describe('a prompt\'s system part, from the tree', () => {
   it('saves with Ctrl+S: the service holds the new system text', async () => {
     const { page } = workbench();
     await page.keyboard.press('Control+s');
-    await page.locator('.tabs-container .tab.active[data-resource-name="system.md"].dirty').waitFor({ state: 'detached' });
+    await page
+      .locator('.tabs-container .tab.active[data-resource-name="system.md"].dirty')
+      .waitFor({ state: 'detached' });
     const system = String((await service.get(kindById('prompt'), id, TENANT)).system);
     assert.ok(system.endsWith(`\n\n${PARAGRAPH}`), `the service holds:\n${system}`);
   });
 
-  it('shows the prompt\'s JSON beside the part, with the saved text in it', async () => {
+  it("shows the prompt's JSON beside the part, with the saved text in it", async () => {
     const { page } = workbench();
     // A copy of the part to the right (moving the only editor would close the emptied group), then the JSON on the left.
     await runCommand(page, 'View: Split Editor Right');

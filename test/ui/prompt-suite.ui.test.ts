@@ -12,7 +12,7 @@ import { openFile } from './open-file';
 import { expandedTestRow, openTestingView, runCommand, runFromRow } from './tree-view';
 import { workbench } from './workbench';
 
-describe('the README tour\'s step 4: the sample suite in the Testing view', () => {
+describe("the README tour's step 4: the sample suite in the Testing view", () => {
   before(() => {
     fs.writeFileSync(path.join(workbench().workspace, SAMPLE_SUITE_FILE), sampleSuiteText(uiConnectionName));
   });
@@ -25,7 +25,7 @@ describe('the README tour\'s step 4: the sample suite in the Testing view', () =
     await suiteRow.locator('.codicon-testing-passed-icon').waitFor({ timeout: 30_000 });
   });
 
-  it('fails the tour case after the README\'s edit, its expected and actual text side by side', async () => {
+  it("fails the tour case after the README's edit, its expected and actual text side by side", async () => {
     const { page } = workbench();
     await openFile(page, path.join(workbench().workspace, SAMPLE_SUITE_FILE));
     // The README's edit, made as a user makes it: into the editor (the Test Results panel may hold the keyboard after
@@ -43,7 +43,9 @@ describe('the README tour\'s step 4: the sample suite in the Testing view', () =
     const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines');
     await editor.getByText(TOUR_EDIT.to).waitFor();
     await page.keyboard.press('Control+s');
-    await page.locator(`.tabs-container .tab.dirty[data-resource-name="${SAMPLE_SUITE_FILE}"]`).waitFor({ state: 'detached' });
+    await page
+      .locator(`.tabs-container .tab.dirty[data-resource-name="${SAMPLE_SUITE_FILE}"]`)
+      .waitFor({ state: 'detached' });
     const explorer = page.locator('.test-explorer');
     const suiteRow = explorer.locator('.monaco-list-row', { hasText: SAMPLE_SUITE_FILE });
     await runFromRow(suiteRow);
@@ -62,10 +64,21 @@ describe('the README tour\'s step 4: the sample suite in the Testing view', () =
 
   it('cancels a slow run from the Testing view, the cases not yet run skipped', async () => {
     const { page, service } = workbench();
-    const cases = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'].map((name) => ({ name, prompt_text: name, expect: { response: { contains: name } } }));
-    fs.writeFileSync(path.join(workbench().workspace, 'slow.prompttest.json'), `${JSON.stringify({ target: { connection: uiConnectionName, tenantId: 1 }, prompt: 'Order Triage', cases }, null, 2)}\n`);
+    const cases = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'].map((name) => ({
+      name,
+      prompt_text: name,
+      expect: { response: { contains: name } },
+    }));
+    fs.writeFileSync(
+      path.join(workbench().workspace, 'slow.prompttest.json'),
+      `${JSON.stringify({ target: { connection: uiConnectionName, tenantId: 1 }, prompt: 'Order Triage', cases }, null, 2)}\n`,
+    );
     const latency = async (latencyMs: number): Promise<void> => {
-      const answer = await request(`${service.url}/__test/faults`, { method: latencyMs > 0 ? 'POST' : 'DELETE', body: latencyMs > 0 ? JSON.stringify({ latencyMs }) : undefined, headers: { 'content-type': 'application/json' } });
+      const answer = await request(`${service.url}/__test/faults`, {
+        method: latencyMs > 0 ? 'POST' : 'DELETE',
+        body: latencyMs > 0 ? JSON.stringify({ latencyMs }) : undefined,
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(answer.statusCode, 200, await answer.body.text());
     };
     const explorer = page.locator('.test-explorer');
@@ -75,13 +88,20 @@ describe('the README tour\'s step 4: the sample suite in the Testing view', () =
     try {
       await runFromRow(suiteRow);
       // Four requests at once (convai.testConcurrency): the last two cases wait, and are never sent.
-      await suiteRow.locator('.codicon-testing-loading-icon, .codicon-loading, [class*="testing-loading"]').first().waitFor();
+      await suiteRow
+        .locator('.codicon-testing-loading-icon, .codicon-loading, [class*="testing-loading"]')
+        .first()
+        .waitFor();
       // Cancel Test Run's keybinding (the view's Cancel button shows only under the pointer).
       await page.keyboard.press('Control+Semicolon');
       await page.keyboard.press('Control+KeyX');
       await suiteRow.locator('.codicon-testing-skipped-icon').waitFor({ timeout: 30_000 });
       await expandedTestRow(suiteRow);
-      for (const name of ['fifth', 'sixth']) await explorer.locator('.monaco-list-row', { hasText: name }).locator('.codicon-testing-skipped-icon').waitFor();
+      for (const name of ['fifth', 'sixth'])
+        await explorer
+          .locator('.monaco-list-row', { hasText: name })
+          .locator('.codicon-testing-skipped-icon')
+          .waitFor();
     } finally {
       await latency(0);
     }

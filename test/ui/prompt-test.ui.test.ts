@@ -24,7 +24,13 @@ describe('a prompt test in the editor', () => {
   before(async () => {
     const { service: running } = workbench();
     service = new ServiceClient({ baseUrl: running.url, token: () => running.adminToken });
-    id = (await service.create(kindById('prompt'), { name: 'Panel probe', user_prompt: 'Greet {{customer_name}}', ai_model: 'gpt-4o' }, TENANT)).id as number;
+    id = (
+      await service.create(
+        kindById('prompt'),
+        { name: 'Panel probe', user_prompt: 'Greet {{customer_name}}', ai_model: 'gpt-4o' },
+        TENANT,
+      )
+    ).id as number;
   });
   after(async () => service.close());
 
@@ -85,8 +91,11 @@ describe('a prompt test in the editor', () => {
 
 /** Slows every API request of the local service down (its test-mode fault route). */
 async function setLatency(serviceUrl: string, latencyMs: number): Promise<void> {
-  const response = await request(`${serviceUrl}/__test/faults`, latencyMs > 0
-    ? { method: 'POST', body: JSON.stringify({ latencyMs }), headers: { 'content-type': 'application/json' } }
-    : { method: 'DELETE' });
+  const response = await request(
+    `${serviceUrl}/__test/faults`,
+    latencyMs > 0
+      ? { method: 'POST', body: JSON.stringify({ latencyMs }), headers: { 'content-type': 'application/json' } }
+      : { method: 'DELETE' },
+  );
   assert.equal(response.statusCode, 200, await response.body.text());
 }

@@ -49,19 +49,49 @@ async function startPull(page: Page, folder: string): Promise<void> {
  */
 async function dialogShows(page: Page, value: string, empty: boolean): Promise<void> {
   const shows = (): unknown => {
-    const doc = (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null; querySelectorAll(s: string): Iterable<{ textContent: string | null; getClientRects(): { length: number } }> } }).document;
+    const doc = (
+      globalThis as unknown as {
+        document: {
+          querySelector(s: string): { value: string } | null;
+          querySelectorAll(s: string): Iterable<{ textContent: string | null; getClientRects(): { length: number } }>;
+        };
+      }
+    ).document;
     // Shown rows only: the rows of earlier quick picks stay in the page, hidden.
-    const rows = [...doc.querySelectorAll('.quick-input-list .monaco-list-row .label-name')].filter((row) => row.getClientRects().length > 0).map((row) => (row.textContent ?? '').trim());
+    const rows = [...doc.querySelectorAll('.quick-input-list .monaco-list-row .label-name')]
+      .filter((row) => row.getClientRects().length > 0)
+      .map((row) => (row.textContent ?? '').trim());
     return { value: doc.querySelector('.quick-input-widget input')?.value ?? '', rows };
   };
-  await page.waitForFunction(({ value, empty }) => {
-    const doc = (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null; querySelectorAll(s: string): Iterable<{ textContent: string | null; getClientRects(): { length: number } }> } }).document;
-    // Shown rows only: the rows of earlier quick picks stay in the page, hidden.
-    const rows = [...doc.querySelectorAll('.quick-input-list .monaco-list-row .label-name')].filter((row) => row.getClientRects().length > 0).map((row) => (row.textContent ?? '').trim());
-    return doc.querySelector('.quick-input-widget input')?.value === value && (empty ? rows.length === 1 && rows[0] === '..' : rows.length > 0);
-  }, { value, empty }).catch(async (error: unknown) => {
-    throw new Error(`the open dialog shows ${JSON.stringify(await page.evaluate(shows))}, not ${value}`, { cause: error });
-  });
+  await page
+    .waitForFunction(
+      ({ value, empty }) => {
+        const doc = (
+          globalThis as unknown as {
+            document: {
+              querySelector(s: string): { value: string } | null;
+              querySelectorAll(
+                s: string,
+              ): Iterable<{ textContent: string | null; getClientRects(): { length: number } }>;
+            };
+          }
+        ).document;
+        // Shown rows only: the rows of earlier quick picks stay in the page, hidden.
+        const rows = [...doc.querySelectorAll('.quick-input-list .monaco-list-row .label-name')]
+          .filter((row) => row.getClientRects().length > 0)
+          .map((row) => (row.textContent ?? '').trim());
+        return (
+          doc.querySelector('.quick-input-widget input')?.value === value &&
+          (empty ? rows.length === 1 && rows[0] === '..' : rows.length > 0)
+        );
+      },
+      { value, empty },
+    )
+    .catch(async (error: unknown) => {
+      throw new Error(`the open dialog shows ${JSON.stringify(await page.evaluate(shows))}, not ${value}`, {
+        cause: error,
+      });
+    });
 }
 
 function toast(page: Page, text: string | RegExp): Locator {
@@ -69,10 +99,13 @@ function toast(page: Page, text: string | RegExp): Locator {
 }
 
 function manifestEntries(folder: string): ManifestEntry[] {
-  return (JSON.parse(fs.readFileSync(path.join(folder, 'convai-tenant.json'), 'utf8')) as { resources: ManifestEntry[] }).resources;
+  return (
+    JSON.parse(fs.readFileSync(path.join(folder, 'convai-tenant.json'), 'utf8')) as { resources: ManifestEntry[] }
+  ).resources;
 }
 
-const prompts = (entries: readonly ManifestEntry[]): ManifestEntry[] => entries.filter((entry) => entry.segment === 'ai_prompts');
+const prompts = (entries: readonly ManifestEntry[]): ManifestEntry[] =>
+  entries.filter((entry) => entry.segment === 'ai_prompts');
 
 describe('Cancel of a pull of a tenant of 50,000 prompts', function () {
   this.timeout(240_000);
@@ -119,7 +152,10 @@ describe('Cancel of a pull of a tenant of 50,000 prompts', function () {
     const promptFiles = fs.readdirSync(path.join(folder, 'ai_prompts')).filter((name) => name.endsWith('.json'));
     const listed = prompts(entries);
     assert.equal(promptFiles.length, listed.length, 'the prompts on disk are the ones the manifest lists');
-    assert.ok(listed.length > 0 && listed.length < LARGE_TENANT_SHAPE.prompts, `${listed.length} prompts pulled before Cancel`);
+    assert.ok(
+      listed.length > 0 && listed.length < LARGE_TENANT_SHAPE.prompts,
+      `${listed.length} prompts pulled before Cancel`,
+    );
     await runCommand(page, 'Notifications: Clear All Notifications');
   });
 

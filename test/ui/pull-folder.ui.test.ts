@@ -22,7 +22,8 @@ function pulled(page: Page, tenant: string): Promise<Locator> {
 }
 
 function pulledTenantId(folder: string): number {
-  return (JSON.parse(fs.readFileSync(path.join(folder, 'convai-tenant.json'), 'utf8')) as { tenantId: number }).tenantId;
+  return (JSON.parse(fs.readFileSync(path.join(folder, 'convai-tenant.json'), 'utf8')) as { tenantId: number })
+    .tenantId;
 }
 
 describe('Pull Tenant to Folder', () => {
@@ -49,7 +50,7 @@ describe('Pull Tenant to Folder', () => {
     await pulled(page, 'Voicebox Telecom');
     const folder = path.join(workspace, 'voicebox-telecom');
     assert.equal(pulledTenantId(folder), 2);
-    assert.ok(fs.existsSync(path.join(folder, 'tenant.json')), 'the tenant\'s file is there');
+    assert.ok(fs.existsSync(path.join(folder, 'tenant.json')), "the tenant's file is there");
     // Not Escape: toasts hidden with it keep the next command's "Pulled …" from showing as a toast.
     await runCommand(page, 'Notifications: Clear All Notifications');
   });
@@ -70,7 +71,11 @@ describe('Pull Tenant to Folder', () => {
     await dialog.getByRole('button', { name: 'Pull into acme-support/ inside it' }).click();
     await pulled(page, 'Acme Support');
     assert.equal(pulledTenantId(path.join(workspace, 'acme-support')), 1);
-    assert.deepEqual(fs.readdirSync(workspace).filter((name) => !before.includes(name)), ['acme-support'], 'nothing was written beside the other files');
+    assert.deepEqual(
+      fs.readdirSync(workspace).filter((name) => !before.includes(name)),
+      ['acme-support'],
+      'nothing was written beside the other files',
+    );
     await runCommand(page, 'Notifications: Clear All Notifications');
   });
 });

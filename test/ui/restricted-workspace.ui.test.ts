@@ -18,7 +18,11 @@ describe('a workspace in Restricted Mode', () => {
   before(async function () {
     this.timeout(120_000);
     restricted = await startUiWorkbench(process.env.CONVAI_CODE_SERVER, {
-      restrictedWorkspaceSettings: { 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 1500, 'convai.uploadOnAutoSave': true },
+      restrictedWorkspaceSettings: {
+        'files.autoSave': 'afterDelay',
+        'files.autoSaveDelay': 1500,
+        'convai.uploadOnAutoSave': true,
+      },
     });
     const { service: local } = restricted;
     service = new ServiceClient({ baseUrl: local.url, token: () => local.adminToken });
@@ -48,7 +52,11 @@ describe('a workspace in Restricted Mode', () => {
     await tab.and(page.locator('.dirty')).waitFor({ state: 'detached' });
 
     const requests = (await (await fetch(`${local.url}/__test/requests`)).json()) as { method: string; path: string }[];
-    assert.deepEqual(requests.filter((r) => r.method === 'PUT'), [], 'typing sent a PUT in Restricted Mode');
+    assert.deepEqual(
+      requests.filter((r) => r.method === 'PUT'),
+      [],
+      'typing sent a PUT in Restricted Mode',
+    );
     await page.locator('.statusbar-item', { hasText: 'Not uploaded' }).waitFor();
     assert.equal((await service.get(prompts, id, TENANT)).name, PROMPT);
   });

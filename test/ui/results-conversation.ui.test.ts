@@ -31,7 +31,10 @@ describe('conversations in the results panel', () => {
     service = adminClient();
     ids.next = await createPrompt(service, { name: NEXT });
     // "refund" in the text routes the answer to NEXT, carrying a parameter of its own.
-    ids.first = await createPrompt(service, { name: FIRST, settings: JSON.stringify({ routes: [{ when: 'refund', next_prompt_id: ids.next, params: { topic: 'refund' } }] }) });
+    ids.first = await createPrompt(service, {
+      name: FIRST,
+      settings: JSON.stringify({ routes: [{ when: 'refund', next_prompt_id: ids.next, params: { topic: 'refund' } }] }),
+    });
   });
   // The prompts stay, as the other tests' in TENANT do: their tabs stay open, and a deleted resource's tab would
   // show an error to the tests after.
@@ -51,18 +54,32 @@ describe('conversations in the results panel', () => {
 
     await panel().getByRole('button', { name: 'Continue Conversation' }).click();
     await panel().locator('h1', { hasText: NEXT }).waitFor();
-    assert.deepEqual(JSON.parse(await panel().locator('#input-json').inputValue()), { caller: 'Ada', topic: 'refund' }, 'the carried parameters');
+    assert.deepEqual(
+      JSON.parse(await panel().locator('#input-json').inputValue()),
+      { caller: 'Ada', topic: 'refund' },
+      'the carried parameters',
+    );
     // The form says what it continues: the next prompt has no runs of its own yet, but the conversation has a turn.
-    await panel().getByRole('heading', { name: /^Continuing the conversation of .+, 1 turn$/ }).waitFor();
-    assert.deepEqual(await panel().locator('#continued-heading + ol.conversation .turn-sent').allInnerTexts(), ['Sent: I want a refund']);
+    await panel()
+      .getByRole('heading', { name: /^Continuing the conversation of .+, 1 turn$/ })
+      .waitFor();
+    assert.deepEqual(await panel().locator('#continued-heading + ol.conversation .turn-sent').allInnerTexts(), [
+      'Sent: I want a refund',
+    ]);
     assert.equal(await panel().getByText('No runs yet.').count(), 0);
     await text.fill('When will I get it?');
     await text.press('Control+Enter');
 
     const turns = panel().locator('section[aria-labelledby="run-heading"] ol.conversation li');
     await turns.nth(1).waitFor();
-    assert.deepEqual(await turns.locator('.turn-sent').allInnerTexts(), ['Sent: I want a refund', 'Sent: When will I get it?']);
-    assert.deepEqual(await turns.locator('.turn-prompt').allInnerTexts(), [`Answered by: "${FIRST}" (prompt ${ids.first})`, `Answered by: "${NEXT}" (prompt ${ids.next})`]);
+    assert.deepEqual(await turns.locator('.turn-sent').allInnerTexts(), [
+      'Sent: I want a refund',
+      'Sent: When will I get it?',
+    ]);
+    assert.deepEqual(await turns.locator('.turn-prompt').allInnerTexts(), [
+      `Answered by: "${FIRST}" (prompt ${ids.first})`,
+      `Answered by: "${NEXT}" (prompt ${ids.next})`,
+    ]);
     assert.match(await turns.nth(1).locator('.turn-answer').innerText(), /When will I get it\?$/);
     await panel().getByRole('button', { name: 'Save as Conversation Case' }).waitFor();
     // The focus back in the ConvAI view, where the next test expects the workbench to be. (Closing every editor

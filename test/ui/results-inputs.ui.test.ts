@@ -26,8 +26,20 @@ describe('the inputs form of the results panel', () => {
 
   before(async () => {
     service = adminClient();
-    id = (await service.create(kindById('prompt'), { name: PROMPT, user_prompt: 'Help {{customer_name}} with order {{order_id}}', ai_model: 'gpt-4o' }, TENANT)).id as number;
-    integrationId = (await service.create(kindById('integration'), { name: INTEGRATION, system: 'custom', technical_id: 'form-action-probe' }, TENANT)).id as number;
+    id = (
+      await service.create(
+        kindById('prompt'),
+        { name: PROMPT, user_prompt: 'Help {{customer_name}} with order {{order_id}}', ai_model: 'gpt-4o' },
+        TENANT,
+      )
+    ).id as number;
+    integrationId = (
+      await service.create(
+        kindById('integration'),
+        { name: INTEGRATION, system: 'custom', technical_id: 'form-action-probe' },
+        TENANT,
+      )
+    ).id as number;
   });
   after(async () => service.close());
 
@@ -74,15 +86,23 @@ describe('the inputs form of the results panel', () => {
     const sent = await testPromptRequests(id);
     await panel().getByRole('button', { name: 'Run again' }).click();
     await historyRows().nth(runs).waitFor();
-    const success = panel().getByRole('status').filter({ hasText: /^Succeeded/ });
+    const success = panel()
+      .getByRole('status')
+      .filter({ hasText: /^Succeeded/ });
     await success.waitFor();
     // The pass colour is too light for words on a light theme: they keep the text colour, a check mark carries it.
     // Runs in the page, whose DOM types this project's tsconfig does not hold.
     const colours = await success.evaluate((element) => {
-      const style = (globalThis as unknown as { getComputedStyle(e: unknown, pseudo?: string): { color: string; content: string } }).getComputedStyle;
+      const style = (
+        globalThis as unknown as { getComputedStyle(e: unknown, pseudo?: string): { color: string; content: string } }
+      ).getComputedStyle;
       const body = (element as unknown as { ownerDocument: { body: unknown } }).ownerDocument.body;
       const mark = style(element, '::before');
-      return { words: style(element).color, text: style(body).color, mark: { color: mark.color, content: mark.content } };
+      return {
+        words: style(element).color,
+        text: style(body).color,
+        mark: { color: mark.color, content: mark.content },
+      };
     });
     assert.equal(colours.words, colours.text, 'Succeeded in the text colour');
     assert.match(colours.mark.content, /\u2713/, 'a check mark before it');
@@ -92,7 +112,10 @@ describe('the inputs form of the results panel', () => {
     assert.equal(await page.locator('.quick-input-widget').isVisible(), false, 'no quick input');
     assert.equal(await shownInput('prompt_text').innerText(), QUESTION);
     assert.equal(await shownInput('prompt_params').innerText(), PARAMS_SHOWN);
-    assert.deepEqual(await historyRows().locator('td.preview:nth-child(4)').allInnerTexts(), Array(runs + 1).fill(QUESTION));
+    assert.deepEqual(
+      await historyRows().locator('td.preview:nth-child(4)').allInnerTexts(),
+      Array(runs + 1).fill(QUESTION),
+    );
   });
 
   it("opens a run's inputs with Edit and Run: Escape runs nothing, Ctrl+Enter runs them as edited", async () => {
@@ -121,7 +144,8 @@ describe('the inputs form of the results panel', () => {
     await pick('Is A-7 shipped?').check();
     await pick(QUESTION).check();
     await panel().getByRole('button', { name: 'Compare selected' }).click();
-    const side = (name: 'original' | 'modified', text: string) => page.locator(`.monaco-diff-editor .editor.${name} .view-lines`, { hasText: text });
+    const side = (name: 'original' | 'modified', text: string) =>
+      page.locator(`.monaco-diff-editor .editor.${name} .view-lines`, { hasText: text });
     // The documents are read from the run history when the diff asks for them.
     await side('original', `Echo (gpt-4o): ${QUESTION}`).waitFor();
     await side('modified', 'Echo (gpt-4o): Is A-7 shipped?').waitFor();

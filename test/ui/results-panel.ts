@@ -7,7 +7,9 @@ import type { FrameLocator, Page } from 'playwright-core';
  * owns it, since the workbench has webviews of its own (a walkthrough's Markdown).
  */
 export function resultsPanel(page: Page): FrameLocator {
-  return page.frameLocator('iframe.webview.ready[src*="extensionId=convai.convai-config"]').frameLocator('iframe#active-frame');
+  return page
+    .frameLocator('iframe.webview.ready[src*="extensionId=convai.convai-config"]')
+    .frameLocator('iframe#active-frame');
 }
 
 /** Answers Test Prompt's form in the results panel once it shows prompt_params prefilled with `placeholder`; runs with Ctrl+Enter. */

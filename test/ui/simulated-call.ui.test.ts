@@ -37,27 +37,52 @@ describe('a simulated call in the Testing view', () => {
     client = adminClient();
     const caller = await promptNamed(client, 'Caller: Broken Kettle', made);
     const judge = await promptNamed(client, 'Call Judge', made);
-    const answer = (id: number, response: string): object => ({ match: `/ai_prompts/${id}/test_prompt`, status: 200, body: JSON.stringify({ response }) });
+    const answer = (id: number, response: string): object => ({
+      match: `/ai_prompts/${id}/test_prompt`,
+      status: 200,
+      body: JSON.stringify({ response }),
+    });
     const { service } = workbench();
     const queued = await request(`${service.url}/__test/faults`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ queue: [
-        answer(caller, 'It broke after a week. How long until I get my money back?'),
-        answer(judge, JSON.stringify({ reasoning: 'The assistant explains the refund but never offers a replacement kettle.', verdict: 'fail', quote: 'Refunds reach your original payment method within 5 business days.' })),
-      ] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        queue: [
+          answer(caller, 'It broke after a week. How long until I get my money back?'),
+          answer(
+            judge,
+            JSON.stringify({
+              reasoning: 'The assistant explains the refund but never offers a replacement kettle.',
+              verdict: 'fail',
+              quote: 'Refunds reach your original payment method within 5 business days.',
+            }),
+          ),
+        ],
+      }),
     });
     assert.equal(queued.statusCode, 200, await queued.body.text());
     const suite = {
       target: { connection: uiConnectionName, tenantId: TENANT },
       prompt: 'Support Greeting',
-      cases: [{
-        name: CASE,
-        simulate: { caller: 'Caller: Broken Kettle', persona: 'Your kettle broke after a week. You want your money back.', opening: 'Hello? I need to talk about my order.', maxTurns: 2 },
-        criteria: [
-          { name: 'offers a replacement', judge: 'Call Judge', rubric: 'The assistant offers to replace the broken kettle.' },
-          { name: 'reaches triage', expect: { prompt: 'Order Triage' } },
-        ],
-      }],
+      cases: [
+        {
+          name: CASE,
+          simulate: {
+            caller: 'Caller: Broken Kettle',
+            persona: 'Your kettle broke after a week. You want your money back.',
+            opening: 'Hello? I need to talk about my order.',
+            maxTurns: 2,
+          },
+          criteria: [
+            {
+              name: 'offers a replacement',
+              judge: 'Call Judge',
+              rubric: 'The assistant offers to replace the broken kettle.',
+            },
+            { name: 'reaches triage', expect: { prompt: 'Order Triage' } },
+          ],
+        },
+      ],
     };
     fs.writeFileSync(file(), `${JSON.stringify(suite, null, 2)}\n`);
   });
@@ -70,7 +95,7 @@ describe('a simulated call in the Testing view', () => {
     await page.locator('.test-explorer .monaco-list-row', { hasText: FILE }).waitFor({ state: 'detached' });
   });
 
-  it('shows each criterion\'s verdict under the case and opens the failed call\'s transcript', async () => {
+  it("shows each criterion's verdict under the case and opens the failed call's transcript", async () => {
     const { page } = workbench();
     const explorer = await runSuiteToFailure(page, FILE);
     const caseRow = explorer.locator('.monaco-list-row', { hasText: CASE });
@@ -81,8 +106,8 @@ describe('a simulated call in the Testing view', () => {
 
     // The case's messages in Test Results: the picked message shows beside them, its link trusted to open the transcript.
     await caseRow.dblclick();
-    await page.locator('.monaco-list-row', { hasText: 'Open the call\'s transcript' }).first().click();
-    await page.locator('a', { hasText: 'Open the call\'s transcript' }).first().click();
+    await page.locator('.monaco-list-row', { hasText: "Open the call's transcript" }).first().click();
+    await page.locator('a', { hasText: "Open the call's transcript" }).first().click();
     const editor = page.locator('.editor-instance .view-lines');
     await editor.getByText('[fail] offers a replacement').waitFor();
     await editor.getByText('reasoning: The assistant explains the refund').waitFor();

@@ -18,12 +18,14 @@ import { workbench } from './workbench';
 
 const TENANT = 1;
 const ADDED = 'Treat a refund request as a return.';
-const MINE = 'Answer in the customer\'s language.';
+const MINE = "Answer in the customer's language.";
 const THEIRS = 'Escalate a complaint about a late order.';
 
 /** The row of the edited text (its aria-label is the file's name and the row's tooltip), whatever other lists show. */
 function changeRow(page: Page): Locator {
-  return page.locator('.scm-view .monaco-list-row[aria-label^="order-triage.system.md, Changed · AI Prompt \\"Order Triage\\": system"]');
+  return page.locator(
+    '.scm-view .monaco-list-row[aria-label^="order-triage.system.md, Changed · AI Prompt \\"Order Triage\\": system"]',
+  );
 }
 
 /** The open diff: `original` is the service's side, `modified` the folder's. */
@@ -56,7 +58,11 @@ describe('the Source Control view of a pulled tenant folder', () => {
     const { page, service } = workbench();
     // The extension is active once the ConvAI view lists the connection.
     await treeRow(await openConvAiView(page), uiConnectionName, 1).waitFor();
-    await pullTenant(client, new DiskFolder(folder), { connection: uiConnectionName, baseUrl: service.url, tenantId: TENANT });
+    await pullTenant(client, new DiskFolder(folder), {
+      connection: uiConnectionName,
+      baseUrl: service.url,
+      tenantId: TENANT,
+    });
     const system = path.join(folder, 'ai_prompts', 'order-triage.system.md');
     // Other tests edit this text on the service too: the check is that the diff shows the service's, whatever it is.
     pulledText = fs.readFileSync(system, 'utf8');
@@ -64,13 +70,21 @@ describe('the Source Control view of a pulled tenant folder', () => {
     fs.writeFileSync(system, `${pulledText}\n${ADDED}\n`);
     await page.locator('.activitybar .action-label[aria-label^="Source Control"]').click();
     await changeRow(page).waitFor();
-    assert.equal(await page.locator('.scm-view .scm-editor:visible').count(), 0, 'no commit message box: a tenant folder takes none');
+    assert.equal(
+      await page.locator('.scm-view .scm-editor:visible').count(),
+      0,
+      'no commit message box: a tenant folder takes none',
+    );
   });
 
-  it('opens the service\'s version beside the folder\'s', async () => {
+  it("opens the service's version beside the folder's", async () => {
     const { page } = workbench();
     await changeRow(page).click();
-    await page.locator('.tabs-container .tab.active', { hasText: `order-triage.system.md (service: ${uiConnectionName} ↔ folder)` }).waitFor();
+    await page
+      .locator('.tabs-container .tab.active', {
+        hasText: `order-triage.system.md (service: ${uiConnectionName} ↔ folder)`,
+      })
+      .waitFor();
     await diffSide(page, 'original', pulledText.split('\n')[0] ?? pulledText).waitFor();
     await diffSide(page, 'modified', ADDED).waitFor();
     assert.equal(await diffSide(page, 'original', ADDED).count(), 0, 'the service does not have the added line');
@@ -89,7 +103,7 @@ describe('the Source Control view of a pulled tenant folder', () => {
     await runCommand(page, 'View: Close All Editors');
   });
 
-  it('after Push, the open diff shows the pushed text as the service\'s, and the change leaves the list', async () => {
+  it("after Push, the open diff shows the pushed text as the service's, and the change leaves the list", async () => {
     const { page } = workbench();
     await changeRow(page).click();
     await diffSide(page, 'modified', ADDED).waitFor();
@@ -105,7 +119,7 @@ describe('the Source Control view of a pulled tenant folder', () => {
     assert.equal((await client.get(kindById('prompt'), id, TENANT)).system, `${pulledText}\n${ADDED}`);
   });
 
-  it('after `convai pull` brings a change made on the service, the open diff shows it as the service\'s', async () => {
+  it("after `convai pull` brings a change made on the service, the open diff shows it as the service's", async () => {
     const { page, service } = workbench();
     const system = path.join(folder, 'ai_prompts', 'order-triage.system.md');
     const pushed = fs.readFileSync(system, 'utf8');
@@ -119,8 +133,8 @@ describe('the Source Control view of a pulled tenant folder', () => {
     assert.equal(pulled.code, 0, pulled.stderr);
     assert.match(pulled.stdout, /^kept ai_prompts\/order-triage\.system\.md \(your change: system\)$/m);
     await diffSide(page, 'original', THEIRS).waitFor();
-    assert.equal(await diffSide(page, 'original', MINE).count(), 0, 'the service does not have the folder\'s line');
-    assert.equal(await diffSide(page, 'modified', THEIRS).count(), 0, 'the pull kept the folder\'s own text');
+    assert.equal(await diffSide(page, 'original', MINE).count(), 0, "the service does not have the folder's line");
+    assert.equal(await diffSide(page, 'modified', THEIRS).count(), 0, "the pull kept the folder's own text");
     await runCommand(page, 'View: Close All Editors');
   });
 

@@ -25,11 +25,16 @@ describe('New Prompt Test Suite', () => {
     // code-server's save dialog is a quick input holding the proposed path.
     const input = page.locator('.quick-input-widget input');
     await page.waitForFunction((name) => {
-      const field = (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }).document.querySelector('.quick-input-widget input');
+      const field = (
+        globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }
+      ).document.querySelector('.quick-input-widget input');
       return field?.value.endsWith(name) ?? false;
     }, PROPOSED);
     await input.press('Enter');
     await page.locator(`.tabs-container .tab.active[data-resource-name="${PROPOSED}"]`).waitFor();
-    assert.deepEqual(fs.readdirSync(workspace).filter((file) => file.includes('weekly-ticket-summary')), [PROPOSED]);
+    assert.deepEqual(
+      fs.readdirSync(workspace).filter((file) => file.includes('weekly-ticket-summary')),
+      [PROPOSED],
+    );
   });
 });

@@ -40,8 +40,16 @@ describe('Changed on the service, in the Source Control view', () => {
     const { service, workspace } = workbench();
     client = adminClient();
     folder = path.join(workspace, 'drift-demo');
-    tenantId = (await client.create(kindById('tenant'), { name: 'Drift Demo', email: 'ops@drift-demo.example', package: 'voice' })).id as number;
-    promptId = (await client.create(kindById('prompt'), { name: 'Greeting', description: 'Opens every call', system: PULLED }, tenantId)).id as number;
+    tenantId = (
+      await client.create(kindById('tenant'), { name: 'Drift Demo', email: 'ops@drift-demo.example', package: 'voice' })
+    ).id as number;
+    promptId = (
+      await client.create(
+        kindById('prompt'),
+        { name: 'Greeting', description: 'Opens every call', system: PULLED },
+        tenantId,
+      )
+    ).id as number;
     await pullTenant(client, new DiskFolder(folder), { connection: uiConnectionName, baseUrl: service.url, tenantId });
   });
   after(async () => {
@@ -50,24 +58,37 @@ describe('Changed on the service, in the Source Control view', () => {
     await client.close();
   });
 
-  it('lists a prompt changed on the service after Refresh, and opens the folder\'s text beside the service\'s', async () => {
+  it("lists a prompt changed on the service after Refresh, and opens the folder's text beside the service's", async () => {
     const { page } = workbench();
     // The extension is active once the ConvAI view lists the connection.
     await treeRow(await openConvAiView(page), uiConnectionName, 1).waitFor();
-    await client.update(kindById('prompt'), promptId, { system: THEIRS, description: 'Opens every call, asks for the order' }, tenantId);
+    await client.update(
+      kindById('prompt'),
+      promptId,
+      { system: THEIRS, description: 'Opens every call, asks for the order' },
+      tenantId,
+    );
     await page.locator('.activitybar .action-label[aria-label^="Source Control"]').click();
     await runCommand(page, 'ConvAI: Refresh Tenant Folder Changes');
     const row = scmRow(page, 'Greeting: system');
     await row.waitFor();
     await scmRow(page, 'Greeting: description').waitFor();
     await row.click();
-    await page.locator('.tabs-container .tab.active', { hasText: `greeting.system.md (folder ↔ service: ${uiConnectionName})` }).waitFor();
+    await page
+      .locator('.tabs-container .tab.active', {
+        hasText: `greeting.system.md (folder ↔ service: ${uiConnectionName})`,
+      })
+      .waitFor();
     await diffSide(page, 'modified', 'ask for the order number').waitFor();
-    assert.equal(await diffSide(page, 'original', 'ask for the order number').count(), 0, 'the folder does not have the colleague\'s text');
+    assert.equal(
+      await diffSide(page, 'original', 'ask for the order number').count(),
+      0,
+      "the folder does not have the colleague's text",
+    );
     await saveScreenshot(page, 'drift', { readme: true });
   });
 
-  it('takes the service\'s version into the folder from the row', async () => {
+  it("takes the service's version into the folder from the row", async () => {
     const { page } = workbench();
     const row = scmRow(page, 'Greeting: system');
     await row.hover();
@@ -83,7 +104,7 @@ describe('Changed on the service, in the Source Control view', () => {
     const { page } = workbench();
     const file = path.join(folder, 'ai_prompts', 'greeting.json');
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"Opens every call, asks for the order"', '"Mine"'));
-    await client.update(kindById('prompt'), promptId, { description: 'A colleague\'s' }, tenantId);
+    await client.update(kindById('prompt'), promptId, { description: "A colleague's" }, tenantId);
     // The folder's change, opened: Plan Push and Push from the palette take the folder of the active editor.
     const change = scmRow(page, 'greeting.json, ');
     await scmRow(page, 'greeting.json, Changed').click();
@@ -101,7 +122,7 @@ describe('Changed on the service, in the Source Control view', () => {
     // Pulled from the same tenant, asking nothing: the colleague's description is now what the folder changes.
     await scmRow(page, 'greeting.json, Changed').waitFor();
     await page.locator('.part.statusbar .statusbar-item', { hasText: '1 change' }).waitFor();
-    assert.match(fs.readFileSync(file, 'utf8'), /"description": "Mine"/, 'the pull kept the folder\'s edit');
+    assert.match(fs.readFileSync(file, 'utf8'), /"description": "Mine"/, "the pull kept the folder's edit");
     await runCommand(page, 'Notifications: Clear All Notifications');
     await runCommand(page, 'View: Close All Editors');
   });

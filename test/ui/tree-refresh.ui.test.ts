@@ -10,7 +10,11 @@ import { workbench } from './workbench';
 /** Holds back the body of the next answer to `match` for `ms`, as a busy service does. */
 async function slowAnswer(match: string, ms: number): Promise<void> {
   const body = JSON.stringify({ queue: [{ match, stallBodyMs: ms }] });
-  const answer = await request(`${workbench().service.url}/__test/faults`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+  const answer = await request(`${workbench().service.url}/__test/faults`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(answer.statusCode, 200, await answer.body.text());
 }
 

@@ -11,7 +11,8 @@ export interface RowText {
 export async function openTreeView(page: Page, containerTitle: string, viewName: string): Promise<Locator> {
   const tree = page.locator(`.monaco-list[role="tree"][aria-label="${viewName}"]`);
   // Clicking the item of the view already showing would hide the side bar.
-  if (!(await tree.isVisible())) await page.locator(`.activitybar .action-label[aria-label="${containerTitle}"]`).click();
+  if (!(await tree.isVisible()))
+    await page.locator(`.activitybar .action-label[aria-label="${containerTitle}"]`).click();
   await tree.waitFor();
   return tree;
 }
@@ -110,7 +111,14 @@ interface QuickInputState {
 /** Whether the quick input shows, holds the keyboard and what it holds; and which element has the keyboard. */
 function quickInputState(page: Page): Promise<QuickInputState> {
   return page.evaluate(() => {
-    const doc = (globalThis as unknown as { document: { activeElement: { tagName: string; className: string } | null; querySelector(s: string): { value: string; offsetParent: unknown } | null } }).document;
+    const doc = (
+      globalThis as unknown as {
+        document: {
+          activeElement: { tagName: string; className: string } | null;
+          querySelector(s: string): { value: string; offsetParent: unknown } | null;
+        };
+      }
+    ).document;
     const input = doc.querySelector('.quick-input-widget input');
     const active = doc.activeElement;
     return {
@@ -146,7 +154,9 @@ async function keyboardToWorkbench(page: Page): Promise<void> {
     tried.push(now);
     if (!now.startsWith('iframe') && !now.startsWith('body')) return;
   }
-  throw new Error(`the workbench has no element to give the keyboard to; it is at ${state.active} (tried: ${tried.join(', ')})`);
+  throw new Error(
+    `the workbench has no element to give the keyboard to; it is at ${state.active} (tried: ${tried.join(', ')})`,
+  );
 }
 
 /**
@@ -157,13 +167,24 @@ async function keyboardToWorkbench(page: Page): Promise<void> {
 export async function runCommand(page: Page, title: string): Promise<void> {
   await keyboardToWorkbench(page);
   await page.keyboard.press('F1');
-  await page.waitForFunction(() => {
-    const doc = (globalThis as unknown as { document: { activeElement: unknown; querySelector(s: string): { value: string; offsetParent: unknown } | null } }).document;
-    const input = doc.querySelector('.quick-input-widget input');
-    return input !== null && input.offsetParent !== null && doc.activeElement === input && input.value === '>';
-  }).catch(async (error: unknown) => {
-    throw new Error(`F1 opened no palette with the keyboard: ${JSON.stringify(await quickInputState(page))}`, { cause: error });
-  });
+  await page
+    .waitForFunction(() => {
+      const doc = (
+        globalThis as unknown as {
+          document: {
+            activeElement: unknown;
+            querySelector(s: string): { value: string; offsetParent: unknown } | null;
+          };
+        }
+      ).document;
+      const input = doc.querySelector('.quick-input-widget input');
+      return input !== null && input.offsetParent !== null && doc.activeElement === input && input.value === '>';
+    })
+    .catch(async (error: unknown) => {
+      throw new Error(`F1 opened no palette with the keyboard: ${JSON.stringify(await quickInputState(page))}`, {
+        cause: error,
+      });
+    });
   const input = page.locator('.quick-input-widget input');
   await input.fill(`>${title}`);
   // This command's row, not the first: a recently used command that the text also matches comes first
@@ -171,13 +192,16 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   const command = page.getByText(title, { exact: true });
   const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: command, visible: true }).first();
   await row.waitFor().catch(async (error: unknown) => {
-    throw new Error(`the palette lists no "${title}" for what was typed: ${JSON.stringify(await quickInputState(page))}`, { cause: error });
+    throw new Error(
+      `the palette lists no "${title}" for what was typed: ${JSON.stringify(await quickInputState(page))}`,
+      { cause: error },
+    );
   });
   // Chosen with the keyboard, as the list can re-render under a pointer (a click then ran the row beside it): the
   // focus moves down to the command's row, then Enter runs it.
   const focused = page.locator('.quick-input-list .monaco-list-row.focused').filter({ visible: true });
   for (let step = 0; step < 30; step++) {
-    if (await focused.filter({ has: command }).count() > 0) {
+    if ((await focused.filter({ has: command }).count()) > 0) {
       await page.keyboard.press('Enter');
       return;
     }
@@ -191,14 +215,29 @@ export async function runCommand(page: Page, title: string): Promise<void> {
  * question before, while they close, hold what was typed into them).
  */
 export async function newQuickPick(page: Page, purpose: string): Promise<void> {
-  await page.waitForFunction(() => {
-    const doc = (globalThis as unknown as { document: { activeElement: unknown; querySelector(s: string): { value: string; offsetParent: unknown } | null } }).document;
-    const input = doc.querySelector('.quick-input-widget input');
-    return input !== null && input.offsetParent !== null && doc.activeElement === input && input.value === '';
-  }).catch(async (error: unknown) => {
-    const widget = await page.locator('.quick-input-widget').innerText({ timeout: 1_000 }).catch(() => '(no quick input)');
-    throw new Error(`no new quick pick ${purpose}: ${JSON.stringify(await quickInputState(page))}, showing ${JSON.stringify(widget)}`, { cause: error });
-  });
+  await page
+    .waitForFunction(() => {
+      const doc = (
+        globalThis as unknown as {
+          document: {
+            activeElement: unknown;
+            querySelector(s: string): { value: string; offsetParent: unknown } | null;
+          };
+        }
+      ).document;
+      const input = doc.querySelector('.quick-input-widget input');
+      return input !== null && input.offsetParent !== null && doc.activeElement === input && input.value === '';
+    })
+    .catch(async (error: unknown) => {
+      const widget = await page
+        .locator('.quick-input-widget')
+        .innerText({ timeout: 1_000 })
+        .catch(() => '(no quick input)');
+      throw new Error(
+        `no new quick pick ${purpose}: ${JSON.stringify(await quickInputState(page))}, showing ${JSON.stringify(widget)}`,
+        { cause: error },
+      );
+    });
 }
 
 /**
@@ -212,8 +251,14 @@ export async function choose(page: Page, text: string, shown = text): Promise<vo
   // Visible: the rows of earlier quick picks stay in the page, hidden, and one may be focused and hold the text.
   const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: shown }).filter({ visible: true });
   await row.waitFor().catch(async (error: unknown) => {
-    const widget = await page.locator('.quick-input-widget').innerText({ timeout: 1_000 }).catch(() => '(no quick input)');
-    throw new Error(`no row "${shown}" focused after typing "${text}": ${JSON.stringify(await quickInputState(page))}, showing ${JSON.stringify(widget)}`, { cause: error });
+    const widget = await page
+      .locator('.quick-input-widget')
+      .innerText({ timeout: 1_000 })
+      .catch(() => '(no quick input)');
+    throw new Error(
+      `no row "${shown}" focused after typing "${text}": ${JSON.stringify(await quickInputState(page))}, showing ${JSON.stringify(widget)}`,
+      { cause: error },
+    );
   });
   await input.press('Enter');
 }

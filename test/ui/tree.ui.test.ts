@@ -9,7 +9,13 @@ import { expand, openConvAiView, RowText, rowText, setSideBarWidth, treeRow } fr
 import { workbench } from './workbench';
 
 // The domain's names, written out rather than taken from src/, so that the extension's wording is checked too.
-const promptTypes: Readonly<Record<number, string>> = { 1: 'Standard', 2: 'Group', 3: 'API', 4: 'Data analysis', 5: 'Data summary' };
+const promptTypes: Readonly<Record<number, string>> = {
+  1: 'Standard',
+  2: 'Group',
+  3: 'API',
+  4: 'Data analysis',
+  5: 'Data summary',
+};
 const promptModes: Readonly<Record<number, string>> = { 1: 'Activated', 2: 'Deactivated', 3: 'Simulated' };
 
 interface ShownPrompt extends RowText {

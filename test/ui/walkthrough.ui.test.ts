@@ -92,7 +92,11 @@ describe('the Get Started walkthrough', () => {
     // Done before the walkthrough opens: the connection `local` exists from the start, and a prompt is saved here.
     await goToResource(page, uiConnectionName, PROMPT, promptId);
     await editAfter(page, DESCRIPTION, '.');
-    assert.equal((await service.get(kindById('prompt'), promptId, TENANT)).description, `${DESCRIPTION}.`, 'the service holds the edit');
+    assert.equal(
+      (await service.get(kindById('prompt'), promptId, TENANT)).description,
+      `${DESCRIPTION}.`,
+      'the service holds the edit',
+    );
     await runCommand(page, 'View: Close All Editors');
     await runCommand(page, 'Help: Welcome');
     // The list of walkthroughs, or VS Code's own first one (when the page starts its walkthroughs, the first time in a
@@ -109,19 +113,39 @@ describe('the Get Started walkthrough', () => {
     await ticked(page, 'Add a connection');
     await ticked(page, 'Edit and save a prompt');
     // It opens on the first step not done: the first one shows its text when chosen.
-    await step(page, STEPS[0] as string).locator('.step-title').click();
+    await step(page, STEPS[0] as string)
+      .locator('.step-title')
+      .click();
     // Where to find a service without one at hand, in words: the product links to no web page.
-    await step(page, STEPS[0] as string).getByText(/npm start`? runs the local service with sample data/).waitFor();
-    assert.equal(await step(page, STEPS[0] as string).locator('a[href^="http"]').count(), 0);
+    await step(page, STEPS[0] as string)
+      .getByText(/npm start`? runs the local service with sample data/)
+      .waitFor();
+    assert.equal(
+      await step(page, STEPS[0] as string)
+        .locator('a[href^="http"]')
+        .count(),
+      0,
+    );
     // The first step's Markdown, in a webview of the workbench's.
     const media = page.frameLocator('.getting-started-media iframe.webview.ready').frameLocator('iframe#active-frame');
     const shown = media.getByText('asks for:');
-    for (let look = 0; !(await shown.waitFor({ timeout: 8_000 }).then(() => true, () => false)); look++) {
-      if (look === 3) throw new Error('the first step\'s Markdown did not show beside the steps');
+    for (
+      let look = 0;
+      !(await shown.waitFor({ timeout: 8_000 }).then(
+        () => true,
+        () => false,
+      ));
+      look++
+    ) {
+      if (look === 3) throw new Error("the first step's Markdown did not show beside the steps");
       // Its webview sometimes stays blank in code-server: choosing another step and this one again, as a user
       // would, loads it anew.
-      await step(page, STEPS[1] as string).locator('.step-title').click();
-      await step(page, STEPS[0] as string).locator('.step-title').click();
+      await step(page, STEPS[1] as string)
+        .locator('.step-title')
+        .click();
+      await step(page, STEPS[0] as string)
+        .locator('.step-title')
+        .click();
     }
     await saveScreenshot(page, 'walkthrough');
   });
@@ -164,7 +188,11 @@ describe('the Get Started walkthrough', () => {
     // Opening the prompt is not editing it.
     assert.equal(await step(page, 'Edit and save a prompt').getAttribute('aria-checked'), 'false');
     await editAfter(page, `${DESCRIPTION}.`, 'Backspace');
-    assert.equal((await service.get(kindById('prompt'), promptId, TENANT)).description, DESCRIPTION, 'the service holds the edit');
+    assert.equal(
+      (await service.get(kindById('prompt'), promptId, TENANT)).description,
+      DESCRIPTION,
+      'the service holds the edit',
+    );
     await ticked(page, 'Edit and save a prompt');
   });
 
@@ -176,7 +204,10 @@ describe('the Get Started walkthrough', () => {
     await resultsPanel(page).locator('#input-json').waitFor();
     assert.equal(await step(page, 'Test the prompt').getAttribute('aria-checked'), 'false');
     await answerTestPrompt(page, QUESTION, 'customer_name', '{"customer_name": "Ada"}');
-    await resultsPanel(page).locator('pre', { hasText: `Echo (gpt-4o): ${QUESTION}` }).first().waitFor();
+    await resultsPanel(page)
+      .locator('pre', { hasText: `Echo (gpt-4o): ${QUESTION}` })
+      .first()
+      .waitFor();
     await ticked(page, 'Test the prompt');
     await runCommand(page, 'View: Close All Editors');
   });

@@ -16,7 +16,8 @@ const leftovers: string[] = [];
  * process exits, after the suite's results are written: on a busy disk the removal outlasted the last hook's time.
  */
 export function removeAfterWorkbench(folder: string): void {
-  if (leftovers.length === 0) process.once('exit', () => leftovers.forEach((each) => fs.rmSync(each, { recursive: true, force: true })));
+  if (leftovers.length === 0)
+    process.once('exit', () => leftovers.forEach((each) => fs.rmSync(each, { recursive: true, force: true })));
   leftovers.push(folder);
 }
 
@@ -40,8 +41,12 @@ before(async function () {
 afterEach(async function () {
   const test = this.currentTest;
   if (!current || test?.state !== 'failed') return;
-  const file = await saveScreenshot(current.page, `failed-${test.fullTitle().replace(/[^\w-]+/g, '-')}`).catch(() => undefined);
-  const shown = [file, uiCodeServerLog, uiBrowserConsoleLog].flatMap((each) => (each ? [path.relative(process.cwd(), each)] : []));
+  const file = await saveScreenshot(current.page, `failed-${test.fullTitle().replace(/[^\w-]+/g, '-')}`).catch(
+    () => undefined,
+  );
+  const shown = [file, uiCodeServerLog, uiBrowserConsoleLog].flatMap((each) =>
+    each ? [path.relative(process.cwd(), each)] : [],
+  );
   console.log(`    see ${shown.join(', ')}`);
   // What the failure left open (a quick input, an error's toast) would fail the tests after it, which wait for toasts
   // to go: the next test starts from a clear window.

@@ -6,7 +6,8 @@ const root = path.join(__dirname, '..', '..', '..');
 const page = fs.readFileSync(path.join(root, 'docs', 'architecture.md'), 'utf8');
 
 function folders(dir: string): string[] {
-  return fs.readdirSync(path.join(root, dir), { withFileTypes: true })
+  return fs
+    .readdirSync(path.join(root, dir), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .flatMap((entry) => {
       const relative = `${dir}/${entry.name}`;

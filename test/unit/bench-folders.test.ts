@@ -2,7 +2,11 @@ import * as assert from 'node:assert/strict';
 import { filesDifference, requestLine, requestsDifference } from '../bench/folder-checks';
 
 describe('bench tenant-folder checks', () => {
-  const files = new Map([['tenant.json', '{}\n'], ['ai_prompts/a.json', '{ "id": 1 }\n'], ['ai_prompts/a.system.md', 'Be brief.']]);
+  const files = new Map([
+    ['tenant.json', '{}\n'],
+    ['ai_prompts/a.json', '{ "id": 1 }\n'],
+    ['ai_prompts/a.system.md', 'Be brief.'],
+  ]);
 
   it('finds no difference between the same files, whatever their order', () => {
     assert.equal(filesDifference(files, new Map([...files].reverse())), undefined);
@@ -13,11 +17,17 @@ describe('bench tenant-folder checks', () => {
     actual.delete('tenant.json');
     actual.set('ai_prompts/b.json', '{}\n');
     actual.set('ai_prompts/a.system.md', 'Be long.');
-    assert.equal(filesDifference(files, actual), 'files 1 missing (tenant.json…), 1 extra (ai_prompts/b.json…), 1 changed (ai_prompts/a.system.md…)');
+    assert.equal(
+      filesDifference(files, actual),
+      'files 1 missing (tenant.json…), 1 extra (ai_prompts/b.json…), 1 changed (ai_prompts/a.system.md…)',
+    );
   });
 
   it('writes a request with its query sorted, so the order of its parameters does not matter', () => {
-    assert.equal(requestLine({ method: 'GET', path: '/api/v1/ai_prompts/7', query: { tenant_id: '3', a: 'x y' } }), 'GET /api/v1/ai_prompts/7?a=x+y&tenant_id=3');
+    assert.equal(
+      requestLine({ method: 'GET', path: '/api/v1/ai_prompts/7', query: { tenant_id: '3', a: 'x y' } }),
+      'GET /api/v1/ai_prompts/7?a=x+y&tenant_id=3',
+    );
     assert.equal(requestLine({ method: 'GET', path: '/api/v1/tenants/3' }), 'GET /api/v1/tenants/3');
   });
 
@@ -29,6 +39,9 @@ describe('bench tenant-folder checks', () => {
       requestsDifference([tenant, list, tenant], [list, tenant, list]),
       'only the candidate sent GET /api/v1/tenants/3; only the floor sent GET /api/v1/ai_prompts?tenant_id=3 (3 vs 3 requests)',
     );
-    assert.equal(requestsDifference([tenant, tenant, tenant], [tenant]), 'only the candidate sent GET /api/v1/tenants/3 ×2 (3 vs 1 requests)');
+    assert.equal(
+      requestsDifference([tenant, tenant, tenant], [tenant]),
+      'only the candidate sent GET /api/v1/tenants/3 ×2 (3 vs 1 requests)',
+    );
   });
 });

@@ -1,6 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { requestsPerPrompt } from '../bench/requests';
-import { benchExitCode, formatTable, median, medianOfRatios, ratioOfMedians, sizeDifference, timeBound, withinGoal } from '../bench/report';
+import {
+  benchExitCode,
+  formatTable,
+  median,
+  medianOfRatios,
+  ratioOfMedians,
+  sizeDifference,
+  timeBound,
+  withinGoal,
+} from '../bench/report';
 
 describe('bench report', () => {
   it('takes the middle sample, or the mean of the middle two, whatever the order', () => {
@@ -20,11 +29,15 @@ describe('bench report', () => {
   });
 
   it('compares paired samples by the median of the pairs’ ratios, not the ratio of medians', () => {
-    const row = medianOfRatios('activation', [
-      { candidate: 10, floor: 10 },
-      { candidate: 40, floor: 20 },
-      { candidate: 300, floor: 100 },
-    ], 1.5);
+    const row = medianOfRatios(
+      'activation',
+      [
+        { candidate: 10, floor: 10 },
+        { candidate: 40, floor: 20 },
+        { candidate: 300, floor: 100 },
+      ],
+      1.5,
+    );
     assert.equal(row.figure, 2);
     assert.equal(row.candidate, 40);
     assert.equal(row.floor, 20);
@@ -73,7 +86,7 @@ describe('bench report', () => {
     assert.equal(benchExitCode([good, ratioOfMedians('b', [2], [1], 1.5)]), 1);
   });
 
-  it('counts the requests on each prompt\'s own path, whatever the method, none for a prompt never asked for', () => {
+  it("counts the requests on each prompt's own path, whatever the method, none for a prompt never asked for", () => {
     const log = [
       { method: 'GET', path: '/api/v1/ai_prompts/7' },
       { method: 'GET', path: '/api/v1/ai_prompts/70' },

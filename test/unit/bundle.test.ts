@@ -21,23 +21,34 @@ import { repoRoot } from '../harness/paths';
  * the second, and fast-uri, which the compiler resolves schema ids with, explains bad host names with the third.
  * The validators generated at build time need none of them.
  */
-const COMPILER_MARKERS = ['CodeGen: ', 'addKeywords: keyword must be string', 'Host\'s domain name can not be converted to ASCII'];
+const COMPILER_MARKERS = [
+  'CodeGen: ',
+  'addKeywords: keyword must be string',
+  "Host's domain name can not be converted to ASCII",
+];
 
 describe('bundles: no schema compiler', () => {
-  it('the markers identify ajv\'s compiler in a bundle as minified as ours', async function () {
+  it("the markers identify ajv's compiler in a bundle as minified as ours", async function () {
     this.timeout(20_000);
     const result = await build({
       stdin: { contents: 'import Ajv from "ajv"; new Ajv().compile({ type: "object" });', resolveDir: repoRoot },
-      bundle: true, platform: 'node', format: 'cjs', minify: true, write: false, logLevel: 'silent',
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      minify: true,
+      write: false,
+      logLevel: 'silent',
     });
     const bundle = result.outputFiles[0]?.text ?? '';
-    for (const marker of COMPILER_MARKERS) assert.ok(bundle.includes(marker), `a bundle with ajv's compiler holds ${JSON.stringify(marker)}`);
+    for (const marker of COMPILER_MARKERS)
+      assert.ok(bundle.includes(marker), `a bundle with ajv's compiler holds ${JSON.stringify(marker)}`);
   });
 
   for (const file of ['dist/extension.js', 'dist/cli-main.js', 'dist/cli.js']) {
     it(`${file} holds no part of it`, () => {
       const bundle = readFileSync(path.join(repoRoot, file), 'utf8');
-      for (const marker of COMPILER_MARKERS) assert.ok(!bundle.includes(marker), `${file} holds ${JSON.stringify(marker)}`);
+      for (const marker of COMPILER_MARKERS)
+        assert.ok(!bundle.includes(marker), `${file} holds ${JSON.stringify(marker)}`);
     });
   }
 });
@@ -47,7 +58,11 @@ async function undiciOnlyBytes(): Promise<number> {
   const optionsModule = pathToFileURL(path.join(repoRoot, 'scripts', 'bundle-options.mjs')).href;
   const { undiciOnlyOptions } = (await import(optionsModule)) as { undiciOnlyOptions: (root: string) => BuildOptions };
   // The same file name as the bench's, so that the source map's comment is as long.
-  const result = await build({ ...undiciOnlyOptions(repoRoot), outfile: path.join(os.tmpdir(), 'undici-only.js'), write: false });
+  const result = await build({
+    ...undiciOnlyOptions(repoRoot),
+    outfile: path.join(os.tmpdir(), 'undici-only.js'),
+    write: false,
+  });
   const bundle = result.outputFiles.find((file) => file.path.endsWith('.js'));
   if (!bundle) throw new Error('esbuild wrote no undici-only.js');
   return bundle.contents.byteLength;
@@ -61,7 +76,10 @@ describe('bundles: the extension host stays small', () => {
     const host = bytesOf(distPaths(dist, HOST_FILES));
     const floor = await undiciOnlyBytes();
     const over = (host - floor) / 1024;
-    assert.ok(over <= HOST_BUDGET_KB, `${HOST_FILES.join(' + ')} weigh ${(host / 1024).toFixed(1)} KB, ${over.toFixed(1)} KB over the undici-only bundle (${(floor / 1024).toFixed(1)} KB): the budget is ${HOST_BUDGET_KB} KB (docs/performance.md)`);
+    assert.ok(
+      over <= HOST_BUDGET_KB,
+      `${HOST_FILES.join(' + ')} weigh ${(host / 1024).toFixed(1)} KB, ${over.toFixed(1)} KB over the undici-only bundle (${(floor / 1024).toFixed(1)} KB): the budget is ${HOST_BUDGET_KB} KB (docs/performance.md)`,
+    );
   });
 
   it(`the package's JavaScript is within ${SHIPPED_BUDGET_KB} KB of an undici-only bundle`, async function () {
@@ -74,7 +92,8 @@ describe('bundles: the extension host stays small', () => {
 
   it('the main file leaves what it loads at first use to its own files', () => {
     const main = readFileSync(path.join(dist, 'extension.js'), 'utf8');
-    for (const file of FIRST_USE_FILES) assert.ok(main.includes(`require("./${file}")`), `dist/extension.js requires ./${file} rather than holding it`);
+    for (const file of FIRST_USE_FILES)
+      assert.ok(main.includes(`require("./${file}")`), `dist/extension.js requires ./${file} rather than holding it`);
     distPaths(dist, FIRST_USE_FILES);
   });
 
@@ -94,8 +113,18 @@ describe('bundles: the extension host stays small', () => {
     const readJson = (file: string): unknown => JSON.parse(readFileSync(path.join(repoRoot, file), 'utf8'));
     const installed = (readJson('node_modules/undici/package.json') as { version: string }).version;
     const manifest = readJson('package.json') as { dependencies: Record<string, string> };
-    const lock = readJson('package-lock.json') as { packages: Record<string, { dependencies?: Record<string, string> }> };
-    assert.equal(manifest.dependencies['undici'], installed, 'package.json: "undici" must be the exact installed version, no range');
-    assert.equal(lock.packages['']?.dependencies?.['undici'], installed, 'package-lock.json: the root package\'s "undici" must match package.json');
+    const lock = readJson('package-lock.json') as {
+      packages: Record<string, { dependencies?: Record<string, string> }>;
+    };
+    assert.equal(
+      manifest.dependencies['undici'],
+      installed,
+      'package.json: "undici" must be the exact installed version, no range',
+    );
+    assert.equal(
+      lock.packages['']?.dependencies?.['undici'],
+      installed,
+      'package-lock.json: the root package\'s "undici" must match package.json',
+    );
   });
 });

@@ -15,7 +15,19 @@ import { PLAN_MARKER } from '../../src/core/tenant/plan-markdown';
 import { repoRoot } from '../harness/paths';
 
 const WORKFLOW = 'docs/ci/convai.yml';
-const STEP_KEYS = new Set(['name', 'id', 'if', 'uses', 'run', 'with', 'env', 'shell', 'continue-on-error', 'timeout-minutes', 'working-directory']);
+const STEP_KEYS = new Set([
+  'name',
+  'id',
+  'if',
+  'uses',
+  'run',
+  'with',
+  'env',
+  'shell',
+  'continue-on-error',
+  'timeout-minutes',
+  'working-directory',
+]);
 
 interface Invocation {
   command: string;
@@ -55,19 +67,29 @@ function shapeProblems(workflow: unknown, where: string): string[] {
       if (!isJsonObject(step)) return problems.push(`${at} is not a mapping`);
       const unknown = Object.keys(step).filter((key) => !STEP_KEYS.has(key));
       if (unknown.length > 0) problems.push(`${at} has unknown keys ${unknown.join(', ')}`);
-      if ((typeof step.run === 'string') === (typeof step.uses === 'string')) problems.push(`${at} needs one of run and uses`);
-      if (typeof step.uses === 'string' && !/^[\w.-]+\/[\w./-]+@[\w.-]+$/.test(step.uses)) problems.push(`${at}: uses "${step.uses}" is not owner/repo@ref`);
+      if ((typeof step.run === 'string') === (typeof step.uses === 'string'))
+        problems.push(`${at} needs one of run and uses`);
+      if (typeof step.uses === 'string' && !/^[\w.-]+\/[\w./-]+@[\w.-]+$/.test(step.uses))
+        problems.push(`${at}: uses "${step.uses}" is not owner/repo@ref`);
       return undefined;
     });
   }
-  const unclosed = stringsOf(workflow).filter((text) => text.split('${{').slice(1).some((rest) => !rest.includes('}}')));
+  const unclosed = stringsOf(workflow).filter((text) =>
+    text
+      .split('${{')
+      .slice(1)
+      .some((rest) => !rest.includes('}}')),
+  );
   problems.push(...unclosed.map((text) => `${where}: an expression \${{ … }} is not closed in "${text}"`));
   return problems;
 }
 
 function runScripts(workflow: JsonObject): string[] {
-  return Object.values(workflow.jobs as JsonObject).flatMap((job) => ((job as JsonObject).steps as Json[])
-    .flatMap((step) => (isJsonObject(step) && typeof step.run === 'string' ? [step.run] : [])));
+  return Object.values(workflow.jobs as JsonObject).flatMap((job) =>
+    ((job as JsonObject).steps as Json[]).flatMap((step) =>
+      isJsonObject(step) && typeof step.run === 'string' ? [step.run] : [],
+    ),
+  );
 }
 
 /** Each `convai <command> …` or `node dist/cli.js <command> …` of a shell script, up to a shell operator, parsed against the command table. */
@@ -91,7 +113,9 @@ function invocations(script: string, problems: string[]): Invocation[] {
           continue;
         }
         const [flag = '', inline] = word.replace(/^--?/, '').split(/=(.*)/s);
-        const entry = Object.entries(command.options).find(([long, option]) => (word.startsWith('--') ? long === flag : option.short === flag));
+        const entry = Object.entries(command.options).find(([long, option]) =>
+          word.startsWith('--') ? long === flag : option.short === flag,
+        );
         if (!entry) {
           problems.push(`"${text}": ${command.name} has no option ${word.split('=')[0] ?? word}`);
           continue;
@@ -136,21 +160,30 @@ describe('the CI workflows in the docs', () => {
     assert.deepEqual(problems, []);
     const plan = calls.find((c) => c.command === 'plan' && c.flags.get('format') === 'markdown');
     assert.ok(plan, `plans as Markdown: ${calls.map((c) => c.text).join(' / ')}`);
-    for (const call of calls.filter((c) => c.flags.has('format'))) assert.ok((PLAN_FORMATS as readonly unknown[]).includes(call.flags.get('format')), call.text);
+    for (const call of calls.filter((c) => c.flags.has('format')))
+      assert.ok((PLAN_FORMATS as readonly unknown[]).includes(call.flags.get('format')), call.text);
     const saved = plan.flags.get('out');
     assert.ok(typeof saved === 'string' && saved !== '', 'saves the reviewed plan');
     const push = calls.find((c) => c.command === 'push');
     const reviewed = push?.flags.get('plan');
     assert.ok(typeof reviewed === 'string', `pushes a saved plan: ${push?.text ?? 'no push'}`);
-    assert.equal(path.posix.basename(reviewed), path.posix.basename(saved as string), 'pushes the file the review saved');
+    assert.equal(
+      path.posix.basename(reviewed),
+      path.posix.basename(saved as string),
+      'pushes the file the review saved',
+    );
     const test = calls.find((c) => c.command === 'test');
     assert.equal(test?.flags.get('affected-by'), plan.positionals[0], 'runs the suites the planned folder affects');
     assert.deepEqual(push?.positionals, plan.positionals, 'pushes the folder it planned');
   });
 
   it(`${WORKFLOW} updates the one comment that carries the marker planMarkdown writes`, () => {
-    const steps = Object.values(workflow.jobs as JsonObject).flatMap((job) => (job as JsonObject).steps as JsonObject[]);
-    const script = steps.map((step) => (isJsonObject(step.with) ? step.with.script : undefined)).find((s): s is string => typeof s === 'string');
+    const steps = Object.values(workflow.jobs as JsonObject).flatMap(
+      (job) => (job as JsonObject).steps as JsonObject[],
+    );
+    const script = steps
+      .map((step) => (isJsonObject(step.with) ? step.with.script : undefined))
+      .find((s): s is string => typeof s === 'string');
     assert.ok(script !== undefined && script.includes(`'${PLAN_MARKER}'`), 'finds its comment by the marker');
     assert.match(script, /updateComment/);
     assert.match(script, /createComment/);
@@ -172,12 +205,28 @@ describe('the CI workflows in the docs', () => {
 
   it('finds what a wrong call gets wrong', () => {
     const problems: string[] = [];
-    invocations('convai plan --fromat markdown tenant && node dist/cli.js pusj tenant\nnpm install -g ./tools/convai-cli-1.tgz', problems);
-    assert.deepEqual(problems, ['"convai plan --fromat markdown tenant": plan has no option --fromat', '"node dist/cli.js pusj tenant": no command pusj']);
-    assert.deepEqual(shapeProblems({ name: 'x', on: 'push', jobs: { a: { 'runs-on': 'ubuntu-latest', steps: [{ run: 'x', uses: 'a/b@v1' }, { runs: 'x' }] } } }, 'w'), [
-      'w: jobs.a.steps[0] needs one of run and uses',
-      'w: jobs.a.steps[1] has unknown keys runs',
-      'w: jobs.a.steps[1] needs one of run and uses',
+    invocations(
+      'convai plan --fromat markdown tenant && node dist/cli.js pusj tenant\nnpm install -g ./tools/convai-cli-1.tgz',
+      problems,
+    );
+    assert.deepEqual(problems, [
+      '"convai plan --fromat markdown tenant": plan has no option --fromat',
+      '"node dist/cli.js pusj tenant": no command pusj',
     ]);
+    assert.deepEqual(
+      shapeProblems(
+        {
+          name: 'x',
+          on: 'push',
+          jobs: { a: { 'runs-on': 'ubuntu-latest', steps: [{ run: 'x', uses: 'a/b@v1' }, { runs: 'x' }] } },
+        },
+        'w',
+      ),
+      [
+        'w: jobs.a.steps[0] needs one of run and uses',
+        'w: jobs.a.steps[1] has unknown keys runs',
+        'w: jobs.a.steps[1] needs one of run and uses',
+      ],
+    );
   });
 });

@@ -6,7 +6,18 @@ describe('the command-line tool: redacting the token', () => {
 
   it('hides a long token wherever it is, also glued to other characters', () => {
     const hide = redactor(LONG);
-    for (const text of [LONG, `Bearer ${LONG}`, `token=${LONG}&next`, `"${LONG}"`, `(${LONG}).`, `Echo (gpt-4o-mini): ${LONG}`, `${LONG}\n${LONG}`, `line\\n${LONG}`, `Bearer%20${LONG}`, `x${LONG}y`]) {
+    for (const text of [
+      LONG,
+      `Bearer ${LONG}`,
+      `token=${LONG}&next`,
+      `"${LONG}"`,
+      `(${LONG}).`,
+      `Echo (gpt-4o-mini): ${LONG}`,
+      `${LONG}\n${LONG}`,
+      `line\\n${LONG}`,
+      `Bearer%20${LONG}`,
+      `x${LONG}y`,
+    ]) {
       const hidden = hide(text);
       assert.ok(!hidden.includes(LONG), hidden);
       assert.match(hidden, /\[redacted\]/);
@@ -15,11 +26,24 @@ describe('the command-line tool: redacting the token', () => {
 
   it('leaves a shorter token inside numbers and words alone, and hides it where it stands alone', () => {
     const hide = redactor('12345678');
-    assert.equal(hide('Prompt tests: 123456789 passed, 0.12345678 s, 12345678.5 s, v2.12345678.0, id12345678, 12345678x'), 'Prompt tests: 123456789 passed, 0.12345678 s, 12345678.5 s, v2.12345678.0, id12345678, 12345678x');
-    assert.equal(hide('the token is 12345678; (12345678) "12345678" 12345678.'), 'the token is [redacted]; ([redacted]) "[redacted]" [redacted].');
-    assert.equal(hide('an escaped line break: line\\n12345678\\t12345678'), 'an escaped line break: line\\n[redacted]\\t[redacted]', 'the n of \\n is no letter of a word');
+    assert.equal(
+      hide('Prompt tests: 123456789 passed, 0.12345678 s, 12345678.5 s, v2.12345678.0, id12345678, 12345678x'),
+      'Prompt tests: 123456789 passed, 0.12345678 s, 12345678.5 s, v2.12345678.0, id12345678, 12345678x',
+    );
+    assert.equal(
+      hide('the token is 12345678; (12345678) "12345678" 12345678.'),
+      'the token is [redacted]; ([redacted]) "[redacted]" [redacted].',
+    );
+    assert.equal(
+      hide('an escaped line break: line\\n12345678\\t12345678'),
+      'an escaped line break: line\\n[redacted]\\t[redacted]',
+      'the n of \\n is no letter of a word',
+    );
     const word = redactor('password');
-    assert.equal(word('passwords, PASSWORD, password1, mypassword, a password'), 'passwords, PASSWORD, password1, mypassword, a [redacted]');
+    assert.equal(
+      word('passwords, PASSWORD, password1, mypassword, a password'),
+      'passwords, PASSWORD, password1, mypassword, a [redacted]',
+    );
   });
 
   it('needs no boundary at an edge that is no word character', () => {
@@ -31,19 +55,66 @@ describe('the command-line tool: redacting the token', () => {
 
   it('keeps a JSON document parseable and its numbers and keys true, hiding the token in string values only', () => {
     const token = '12345678';
-    const report = { passed: 12345678, failed: 11, suites: [{ file: `${token}.prompttest.json`, cases: [{ name: token, passRate: 0.12345678, interval: [0.01, 1], messages: [`it is "${token}"`, `line\n${token}`] }] }] };
+    const report = {
+      passed: 12345678,
+      failed: 11,
+      suites: [
+        {
+          file: `${token}.prompttest.json`,
+          cases: [
+            {
+              name: token,
+              passRate: 0.12345678,
+              interval: [0.01, 1],
+              messages: [`it is "${token}"`, `line\n${token}`],
+            },
+          ],
+        },
+      ],
+    };
     const hidden = JSON.parse(redactor(token)(JSON.stringify(report, null, 2))) as typeof report;
-    assert.deepEqual(hidden, { ...report, suites: [{ file: '[redacted].prompttest.json', cases: [{ name: '[redacted]', passRate: 0.12345678, interval: [0.01, 1], messages: ['it is "[redacted]"', 'line\n[redacted]'] }] }] });
+    assert.deepEqual(hidden, {
+      ...report,
+      suites: [
+        {
+          file: '[redacted].prompttest.json',
+          cases: [
+            {
+              name: '[redacted]',
+              passRate: 0.12345678,
+              interval: [0.01, 1],
+              messages: ['it is "[redacted]"', 'line\n[redacted]'],
+            },
+          ],
+        },
+      ],
+    });
     const keyed = JSON.stringify({ testcase: 'a testcase', testcases: ['testcase'] });
     assert.equal(redactor('testcase')(keyed), JSON.stringify({ testcase: 'a [redacted]', testcases: ['[redacted]'] }));
   });
 
-  it('shows a token shorter than 8 characters as it is: no secret, and the tool\'s own ids and numbers as often as an echo', () => {
-    const coverage = JSON.stringify({ coverage: [{ tenantId: 1, nodes: { 'ai_prompts/1': 'passed', 'ai_prompts/2': 'passed' }, edges: ['ai_prompts/1 -> ai_prompts/2'] }] }, null, 2);
+  it("shows a token shorter than 8 characters as it is: no secret, and the tool's own ids and numbers as often as an echo", () => {
+    const coverage = JSON.stringify(
+      {
+        coverage: [
+          {
+            tenantId: 1,
+            nodes: { 'ai_prompts/1': 'passed', 'ai_prompts/2': 'passed' },
+            edges: ['ai_prompts/1 -> ai_prompts/2'],
+          },
+        ],
+      },
+      null,
+      2,
+    );
     for (const token of ['1', '2', 'pass', 'test123']) {
       const hide = redactor(token);
       assert.equal(hide(coverage), coverage, token);
-      assert.equal(hide('1 passed, 2 failed: ai_prompts/2 (id 2) -> ai_prompts/1; pass test123'), '1 passed, 2 failed: ai_prompts/2 (id 2) -> ai_prompts/1; pass test123', token);
+      assert.equal(
+        hide('1 passed, 2 failed: ai_prompts/2 (id 2) -> ai_prompts/1; pass test123'),
+        '1 passed, 2 failed: ai_prompts/2 (id 2) -> ai_prompts/1; pass test123',
+        token,
+      );
     }
     assert.equal(redactor('test1234')('a test1234'), 'a [redacted]', 'from 8 characters on it is hidden');
   });

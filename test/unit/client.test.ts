@@ -40,7 +40,13 @@ describe('ServiceClient transport', () => {
   it('sends the bearer token, tenant_id query and wrapped JSON body, and accepts 201', async () => {
     const seen: { method?: string; url?: string; auth?: string; type?: string; body?: string } = {};
     server = await serve((req, res, body) => {
-      Object.assign(seen, { method: req.method, url: req.url, auth: req.headers.authorization, type: req.headers['content-type'], body });
+      Object.assign(seen, {
+        method: req.method,
+        url: req.url,
+        auth: req.headers.authorization,
+        type: req.headers['content-type'],
+        body,
+      });
       json(res, 201, { id: 9, name: 'Greeting', status: 'created' });
     });
     const created = await connect(server.url).create(prompts, { name: 'Greeting' }, 2);
@@ -136,7 +142,7 @@ describe('ServiceClient transport', () => {
 });
 
 describe('sameBaseUrl', () => {
-  it('takes a trailing slash, a host\'s case and a default port for one service, and another path or port for another', () => {
+  it("takes a trailing slash, a host's case and a default port for one service, and another path or port for another", () => {
     assert.ok(sameBaseUrl('https://convai.example.com/', 'https://CONVAI.example.com:443'));
     assert.ok(sameBaseUrl('http://127.0.0.1:8080/base/', 'http://127.0.0.1:8080/base'));
     assert.ok(!sameBaseUrl('http://127.0.0.1:8080/base', 'http://127.0.0.1:8080/other'));

@@ -12,7 +12,7 @@ describe('closest name', () => {
 
   it('suggests nothing for a short name or one too far from every known name', () => {
     assert.equal(closest('x', fields), undefined);
-    assert.equal(closest('nmae', fields), 'name', 'one swap is within a four-letter name\'s allowance');
+    assert.equal(closest('nmae', fields), 'name', "one swap is within a four-letter name's allowance");
     assert.equal(closest('voice', fields), undefined);
   });
 });

@@ -15,8 +15,14 @@ describe('the core import boundary (eslint.config.mjs)', function () {
   this.timeout(30_000);
 
   it('fails a core module that imports a feature folder', async () => {
-    const messages = await lintAs('src/core/x.ts', "import { x } from '../documents/locations';\nexport const y = x;\n");
-    assert.deepEqual(messages.map((m) => m.ruleId), ['local/core-boundary']);
+    const messages = await lintAs(
+      'src/core/x.ts',
+      "import { x } from '../documents/locations';\nexport const y = x;\n",
+    );
+    assert.deepEqual(
+      messages.map((m) => m.ruleId),
+      ['local/core-boundary'],
+    );
     assert.match(messages[0]?.message ?? '', /'\.\.\/documents\/locations' is outside/);
   });
 
@@ -28,7 +34,10 @@ describe('the core import boundary (eslint.config.mjs)', function () {
 
   it('still bans vscode in the core', async () => {
     const messages = await lintAs('src/core/x.ts', "import * as vscode from 'vscode';\nexport const y = vscode;\n");
-    assert.deepEqual(messages.map((m) => m.ruleId), ['no-restricted-imports']);
+    assert.deepEqual(
+      messages.map((m) => m.ruleId),
+      ['no-restricted-imports'],
+    );
   });
 
   it('passes core, Node and package imports in the core, and any import outside it', async () => {

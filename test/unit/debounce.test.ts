@@ -6,7 +6,14 @@ function counting(): { work: () => void; ran: () => number; done: Promise<void> 
   let count = 0;
   let resolve: () => void = () => undefined;
   const done = new Promise<void>((r) => (resolve = r));
-  return { work: () => { count++; resolve(); }, ran: () => count, done };
+  return {
+    work: () => {
+      count++;
+      resolve();
+    },
+    ran: () => count,
+    done,
+  };
 }
 
 describe('the debouncer', () => {

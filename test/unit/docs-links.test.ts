@@ -8,7 +8,9 @@ describe('documentation links', () => {
   it('stay inside the repository and name files and headings that exist', () => {
     const files = documentationFiles(repoRoot);
     assert.ok(files.includes('docs/user-guide.md'), `the docs are found: ${files.join(', ')}`);
-    const bad = checkLinks(repoRoot, files).map(({ file, line, target, reason }) => `${file}:${line}: ${target}: ${reason}`);
+    const bad = checkLinks(repoRoot, files).map(
+      ({ file, line, target, reason }) => `${file}:${line}: ${target}: ${reason}`,
+    );
     assert.deepEqual(bad, []);
   });
 });

@@ -1,16 +1,35 @@
 import * as assert from 'node:assert/strict';
 import type { JsonObject } from '../../src/core/json';
 import { CREDENTIAL_MASK } from '../../src/core/credentials';
-import { agentElementNames, agentElementsLeftOut, leftOutElementsNote, MissingPartError, viewOf, type ViewRead } from '../../src/core/document-views';
+import {
+  agentElementNames,
+  agentElementsLeftOut,
+  leftOutElementsNote,
+  MissingPartError,
+  viewOf,
+  type ViewRead,
+} from '../../src/core/document-views';
 import type { FileLocation, PromptPart } from '../../src/core/uri';
 
 const at = { connection: 'local', tenantId: 1 } as const;
 const part = (name: PromptPart): FileLocation => ({ type: 'part', ...at, segment: 'ai_prompts', id: 3, part: name });
 
-const definition = { type: 'function', name: 'get_order_status', description: 'Look up an order', parameters: { type: 'object', properties: {} } };
+const definition = {
+  type: 'function',
+  name: 'get_order_status',
+  description: 'Look up an order',
+  parameters: { type: 'object', properties: {} },
+};
 const prompt: JsonObject = {
-  id: 3, name: 'Order Triage', description: 'd', system: 'You are {{assistant_name}}.\n\n## Rules\n- be brief', user_prompt: null, assistant: '',
-  settings: '{"language":"en"}', function_defs: JSON.stringify([definition]), tenant_id: 1,
+  id: 3,
+  name: 'Order Triage',
+  description: 'd',
+  system: 'You are {{assistant_name}}.\n\n## Rules\n- be brief',
+  user_prompt: null,
+  assistant: '',
+  settings: '{"language":"en"}',
+  function_defs: JSON.stringify([definition]),
+  tenant_id: 1,
 };
 
 function sent(read: ViewRead): { edited: JsonObject; sends: string[] } {
@@ -62,9 +81,14 @@ describe('document views', () => {
       const nameless = Object.fromEntries(Object.entries(definition).filter(([key]) => key !== 'name'));
       assert.match(problems(view.read(JSON.stringify([nameless]), prompt)).join('\n'), /\[0\]\.name: required/);
       const noProperties = { ...definition, parameters: { type: 'object' } };
-      assert.match(problems(view.read(JSON.stringify([noProperties]), prompt)).join('\n'), /\[0\]\.parameters\.properties: required/);
+      assert.match(
+        problems(view.read(JSON.stringify([noProperties]), prompt)).join('\n'),
+        /\[0\]\.parameters\.properties: required/,
+      );
       const twice = problems(view.read(JSON.stringify([definition, { ...definition, description: 'again' }]), prompt));
-      assert.deepEqual(twice, ['[1].name: "get_order_status" is already the name of definition [0]; function names must be unique']);
+      assert.deepEqual(twice, [
+        '[1].name: "get_order_status" is already the name of definition [0]; function names must be unique',
+      ]);
       assert.match(problems(view.read('{}', prompt)).join('\n'), /must be an array/);
     });
 
@@ -74,7 +98,10 @@ describe('document views', () => {
 
     it('lets problems the service already held pass when the user changed something else', () => {
       const stored = { ...prompt, function_defs: JSON.stringify([{ ...definition, description: '' }, definition]) };
-      const edited = JSON.stringify([{ ...definition, description: '' }, { ...definition, name: 'renamed' }]);
+      const edited = JSON.stringify([
+        { ...definition, description: '' },
+        { ...definition, name: 'renamed' },
+      ]);
       assert.ok(view.read(edited, stored).ok);
     });
   });
@@ -93,9 +120,12 @@ describe('document views', () => {
     });
   });
 
-  describe('an agent element\'s prompt', () => {
+  describe("an agent element's prompt", () => {
     const agent: JsonObject = {
-      id: 5, name: 'Front desk', number: '+1', configuration: {
+      id: 5,
+      name: 'Front desk',
+      number: '+1',
+      configuration: {
         name: 'Front desk',
         prompt: [
           { id: 1, name: 'Greeting', prompt: 'Hello', voice: 'alloy', integration: { id: 2, bearer_token: 'secret' } },
@@ -103,18 +133,27 @@ describe('document views', () => {
         ],
       },
     };
-    const element = (name: string): FileLocation => ({ type: 'agentPrompt', ...at, segment: 'agents', id: 5, element: name });
+    const element = (name: string): FileLocation => ({
+      type: 'agentPrompt',
+      ...at,
+      segment: 'agents',
+      id: 5,
+      element: name,
+    });
 
-    it('shows the element\'s prompt text', () => {
+    it("shows the element's prompt text", () => {
       assert.equal(viewOf(element('Greeting')).render(agent), 'Hello');
       assert.equal(viewOf(element('Orders')).render(agent), '');
     });
 
-    it('sends the configuration with that element\'s text changed, the others as they were', () => {
+    it("sends the configuration with that element's text changed, the others as they were", () => {
       const { edited, sends } = sent(viewOf(element('Orders')).read('Which order?', agent));
       assert.deepEqual(sends, ['configuration']);
       const prompts = (edited.configuration as JsonObject).prompt as JsonObject[];
-      assert.deepEqual(prompts.map((p) => p.prompt), ['Hello', 'Which order?']);
+      assert.deepEqual(
+        prompts.map((p) => p.prompt),
+        ['Hello', 'Which order?'],
+      );
     });
 
     it('says so when the element is no longer there', () => {
@@ -123,7 +162,17 @@ describe('document views', () => {
     });
 
     it('tells the elements whose names cannot name a document, with the reason and the fix', () => {
-      const odd: JsonObject = { configuration: { prompt: [{ name: 'Greeting' }, { name: '../../evil' }, { name: 'a/b?c#d' }, { name: '..' }, { prompt: 'no name' }] } };
+      const odd: JsonObject = {
+        configuration: {
+          prompt: [
+            { name: 'Greeting' },
+            { name: '../../evil' },
+            { name: 'a/b?c#d' },
+            { name: '..' },
+            { prompt: 'no name' },
+          ],
+        },
+      };
       assert.deepEqual(agentElementNames(odd), ['Greeting']);
       assert.deepEqual(agentElementsLeftOut(odd), ['../../evil', 'a/b?c#d', '..']);
       assert.equal(
@@ -149,15 +198,28 @@ describe('document views', () => {
 
     it('does not flag a field the service returned beyond the schema, and flags one the user added', () => {
       const location: FileLocation = { type: 'resource', ...at, segment: 'ai_functions', id: 2 };
-      const detail = { id: 2, name: 'f', description: 'd', parameters: null, tenant_id: 1, updated_at: '2026-01-01T00:00:00Z' };
+      const detail = {
+        id: 2,
+        name: 'f',
+        description: 'd',
+        parameters: null,
+        tenant_id: 1,
+        updated_at: '2026-01-01T00:00:00Z',
+      };
       assert.ok(viewOf(location).read(JSON.stringify({ ...detail, description: 'e' }), detail).ok);
-      assert.match(problems(viewOf(location).read(JSON.stringify({ ...detail, descripton: 'e' }), detail)).join(), /descripton: unknown field; did you mean "description"\?/);
+      assert.match(
+        problems(viewOf(location).read(JSON.stringify({ ...detail, descripton: 'e' }), detail)).join(),
+        /descripton: unknown field; did you mean "description"\?/,
+      );
     });
 
-    it('refuses definitions inside a prompt\'s function_defs string that the function_defs document would refuse', () => {
+    it("refuses definitions inside a prompt's function_defs string that the function_defs document would refuse", () => {
       const location: FileLocation = { type: 'resource', ...at, segment: 'ai_prompts', id: 3 };
       const edited = { ...prompt, function_defs: JSON.stringify([definition, definition]) };
-      assert.match(problems(viewOf(location).read(JSON.stringify(edited), prompt)).join(), /function_defs: \[1\]\.name: "get_order_status" is already the name/);
+      assert.match(
+        problems(viewOf(location).read(JSON.stringify(edited), prompt)).join(),
+        /function_defs: \[1\]\.name: "get_order_status" is already the name/,
+      );
     });
   });
 });

@@ -5,7 +5,11 @@ import { serviceBase } from '../../src/core/service-base';
 
 describe('draft storage', () => {
   const integration = { id: 4, name: 'CRM', tec_params: { api_key: 'sk-live-123', model: 'gpt' } };
-  const draft = { text: '{ "name": "CRM 2" }', base: serviceBase(structuredClone(integration)), why: 'auto-save does not upload' };
+  const draft = {
+    text: '{ "name": "CRM 2" }',
+    base: serviceBase(structuredClone(integration)),
+    why: 'auto-save does not upload',
+  };
 
   it('stores the base without its credentials', () => {
     const stored = toStoredDraft('integration', draft);
@@ -14,7 +18,7 @@ describe('draft storage', () => {
     assert.equal(stored.why, draft.why);
   });
 
-  it('gives the base its credentials back from the service\'s current object', () => {
+  it("gives the base its credentials back from the service's current object", () => {
     const current = { ...integration, name: 'CRM renamed' };
     const restored = fromStoredDraft('integration', toStoredDraft('integration', draft), current);
     assert.deepEqual(restored.base, integration, 'the base is what the text was edited from, credentials included');

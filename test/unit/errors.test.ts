@@ -13,9 +13,16 @@ describe('service error messages', () => {
     ['{error}', '{"error":"Couldn\'t find AiPrompt"}', "Couldn't find AiPrompt"],
     ['{error: {message}}', '{"error":{"message":"quota exceeded"}}', 'quota exceeded'],
     ['{message}', '{"message":"Invalid token"}', 'Invalid token'],
-    ['{errors: {field: [..]}}', '{"errors":{"name":["can\'t be blank"],"mode":["is not included in the list","must be an integer"]}}',
-      "name: can't be blank; mode: is not included in the list, must be an integer"],
-    ['{errors: [..]} of strings', '{"errors":["name is missing","voice is unknown"]}', 'name is missing; voice is unknown'],
+    [
+      '{errors: {field: [..]}}',
+      '{"errors":{"name":["can\'t be blank"],"mode":["is not included in the list","must be an integer"]}}',
+      "name: can't be blank; mode: is not included in the list, must be an integer",
+    ],
+    [
+      '{errors: [..]} of strings',
+      '{"errors":["name is missing","voice is unknown"]}',
+      'name is missing; voice is unknown',
+    ],
     ['{errors: [..]} of objects', '{"errors":[{"message":"bad voice"}]}', 'bad voice'],
     ['empty body', '', undefined],
     ['HTML page', '<!DOCTYPE html><html><body>502 Bad Gateway</body></html>', undefined],
@@ -40,12 +47,18 @@ describe('service error messages', () => {
     const error = httpError(info, 422, '{"errors":{"name":["can\'t be blank"]}}', 'application/json');
     assert.equal(error.status, 422);
     assert.equal(error.kind, 'http');
-    assert.match(error.message, /^PUT \/api\/v1\/ai_prompts\/3\?tenant_id=1 failed with 422 Unprocessable Entity: name: can't be blank$/);
+    assert.match(
+      error.message,
+      /^PUT \/api\/v1\/ai_prompts\/3\?tenant_id=1 failed with 422 Unprocessable Entity: name: can't be blank$/,
+    );
   });
 
   it('falls back to the status text for an HTML error page', () => {
     const error = httpError(info, 502, '<html><body>Bad gateway</body></html>', 'text/html');
-    assert.match(error.message, /502 Bad Gateway: Bad Gateway\. A gateway or proxy in front of the service got no usable answer from it; try again later, or ask the service's administrator if it lasts\.$/);
+    assert.match(
+      error.message,
+      /502 Bad Gateway: Bad Gateway\. A gateway or proxy in front of the service got no usable answer from it; try again later, or ask the service's administrator if it lasts\.$/,
+    );
     assert.equal(error.remedy, 'retryLater');
   });
 
@@ -55,13 +68,20 @@ describe('service error messages', () => {
   });
 
   it('names the cause of network failures found along the cause chain', () => {
-    const refused = networkError(info, new TypeError('fetch failed', { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) }));
+    const refused = networkError(
+      info,
+      new TypeError('fetch failed', { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) }),
+    );
     assert.equal(refused.kind, 'network');
     assert.match(refused.message, /connection was refused/);
     const odd = networkError(info, Object.assign(new Error('weird'), { code: 'EWEIRD' }));
     assert.match(odd.message, /weird \(EWEIRD\)/);
     const inherited = networkError(info, { code: 'toString' });
-    assert.match(inherited.message, /\(toString\); check the network/, 'a code named like an object\'s own method is just a code');
+    assert.match(
+      inherited.message,
+      /\(toString\); check the network/,
+      "a code named like an object's own method is just a code",
+    );
   });
 
   it('says how long a timed-out request waited', () => {

@@ -5,7 +5,14 @@ import * as path from 'node:path';
 import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
 import { LIMITS } from '../../src/core/limits';
-import { cacheLine, cacheText, parseCache, settled, statsDigest, type FileStat } from '../../src/core/tenant/file-stat-cache';
+import {
+  cacheLine,
+  cacheText,
+  parseCache,
+  settled,
+  statsDigest,
+  type FileStat,
+} from '../../src/core/tenant/file-stat-cache';
 import type { FolderIO } from '../../src/core/tenant/folder-io';
 import { DiskFolder } from '../../src/core/tenant/disk-folder';
 import { writeManifest, type PulledResource } from '../../src/core/tenant/manifest';
@@ -21,14 +28,35 @@ const intent = kindById('intent');
 /** A folder as a pull leaves it: the manifest has each resource's hash of its files. */
 async function pulled(io: FolderIO): Promise<void> {
   const resources: PulledResource[] = [];
-  const add = async (segment: 'ai_prompts' | 'intents', kind: typeof prompt, detail: JsonObject, base: string): Promise<void> => {
+  const add = async (
+    segment: 'ai_prompts' | 'intents',
+    kind: typeof prompt,
+    detail: JsonObject,
+    base: string,
+  ): Promise<void> => {
     const values = folderValues(kind, detail);
     await writeResource(io, kind, detail.id as number, values, base);
-    resources.push({ segment, id: detail.id as number, file: `${base}.json`, name: String(detail.name), ...pulledState(kind, detail.id as number, values) });
+    resources.push({
+      segment,
+      id: detail.id as number,
+      file: `${base}.json`,
+      name: String(detail.name),
+      ...pulledState(kind, detail.id as number, values),
+    });
   };
-  await add('ai_prompts', prompt, { id: 2, name: 'Order Triage', system: 'Be brief.', user_prompt: 'Classify {{message}}', next_prompt_id: 3 }, 'ai_prompts/order-triage');
+  await add(
+    'ai_prompts',
+    prompt,
+    { id: 2, name: 'Order Triage', system: 'Be brief.', user_prompt: 'Classify {{message}}', next_prompt_id: 3 },
+    'ai_prompts/order-triage',
+  );
   await add('ai_prompts', prompt, { id: 3, name: 'Refunds', system: 'Refund politely.' }, 'ai_prompts/refunds');
-  await add('intents', intent, { id: 4, name: 'orders', display_name: 'Orders', intent_type: 2, parent_id: null, ai_prompt_id: 2 }, 'intents/orders');
+  await add(
+    'intents',
+    intent,
+    { id: 4, name: 'orders', display_name: 'Orders', intent_type: 2, parent_id: null, ai_prompt_id: 2 },
+    'intents/orders',
+  );
   await writeManifest(io, { connection: 'local', baseUrl: 'http://127.0.0.1:1', tenantId: 1, resources });
 }
 
@@ -61,14 +89,19 @@ describe('the file stat cache: a plan reads only what changed since the last sca
     io.files.set('ai_prompts/refunds.system.md', 'Refund at once.\n');
     const plan = await localPlan(io);
     assert.deepEqual(resourceReads(io), ['ai_prompts/refunds.json', 'ai_prompts/refunds.system.md']);
-    assert.deepEqual(plan.changes.map((c) => [c.action, c.file, c.fields]), [['update', 'ai_prompts/refunds.json', ['system']]]);
+    assert.deepEqual(
+      plan.changes.map((c) => [c.action, c.file, c.fields]),
+      [['update', 'ai_prompts/refunds.json', ['system']]],
+    );
   });
 
   it('reads again a resource whose entry in the manifest changed (a push recorded another state)', async () => {
     const io = new StatMemoryFolder();
     await pulled(io);
     await localPlan(io);
-    const manifest = JSON.parse(io.files.get('convai-tenant.json') ?? '') as { resources: Array<{ file: string; files: string }> };
+    const manifest = JSON.parse(io.files.get('convai-tenant.json') ?? '') as {
+      resources: Array<{ file: string; files: string }>;
+    };
     const entry = manifest.resources.find((r) => r.file === 'intents/orders.json');
     assert.ok(entry);
     entry.files = 'another';
@@ -85,12 +118,20 @@ describe('the file stat cache: a plan reads only what changed since the last sca
     io.files.set('ai_prompts/refunds.user_prompt.md', 'Hello\n');
     io.reads.length = 0;
     const plan = await localPlan(io);
-    assert.deepEqual(resourceReads(io), ['ai_prompts/refunds.json', 'ai_prompts/refunds.user_prompt.md', 'ai_prompts/refunds.system.md']);
-    assert.deepEqual(plan.changes.map((c) => c.fields), [['user_prompt']]);
-    for (const old of ['convai-folder-stamps 3', 'convai-file-stat-cache 1']) assert.equal(parseCache(`${old}\nintents/orders.json\tx\t\t1:2:3:4\n`).size, 0);
+    assert.deepEqual(resourceReads(io), [
+      'ai_prompts/refunds.json',
+      'ai_prompts/refunds.user_prompt.md',
+      'ai_prompts/refunds.system.md',
+    ]);
+    assert.deepEqual(
+      plan.changes.map((c) => c.fields),
+      [['user_prompt']],
+    );
+    for (const old of ['convai-folder-stamps 3', 'convai-file-stat-cache 1'])
+      assert.equal(parseCache(`${old}\nintents/orders.json\tx\t\t1:2:3:4\n`).size, 0);
   });
 
-  it('digests the stats of a resource\'s files so that a change of any number, or of the files\' order, changes the line', () => {
+  it("digests the stats of a resource's files so that a change of any number, or of the files' order, changes the line", () => {
     // Times of today in microseconds pass 2^32 many times over; an inode may take all of a number's 53 bits.
     const json = { size: 812, mtimeMs: 1_764_617_409_123.456, ctimeMs: 1_764_617_409_123.456, ino: 2 ** 53 - 3 };
     const text = { size: 40, mtimeMs: 1_764_617_409_124.001, ctimeMs: 1_764_617_409_124.001, ino: 9_120_331 };
@@ -114,7 +155,11 @@ describe('the file stat cache: a plan reads only what changed since the last sca
     const fine = { size: 10, mtimeMs: 1_000.25, ctimeMs: 1_500.25, ino: 7 };
     assert.equal(settledStamp(fine, 1_500.25 + FINE_SETTLED_MS), true);
     assert.equal(settledStamp(fine, 1_500.25 + FINE_SETTLED_MS - 1), false);
-    assert.equal(settledStamp({ ...coarse, ctimeMs: 2_000.5 }, 2_000.5 + FINE_SETTLED_MS), true, 'one fine time shows the clock is fine');
+    assert.equal(
+      settledStamp({ ...coarse, ctimeMs: 2_000.5 }, 2_000.5 + FINE_SETTLED_MS),
+      true,
+      'one fine time shows the clock is fine',
+    );
     const line = cacheLine('intents/orders.json', 'h', [], '10:1000:1500:7');
     assert.deepEqual([...parseCache(cacheText([line]))], [['intents/orders.json', line]]);
   });
@@ -127,7 +172,8 @@ describe('the file stat cache: a plan reads only what changed since the last sca
       await pulled(io);
       // Changed just now, whatever the time the pull took: both times are set to this moment.
       const now = new Date();
-      for (const file of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) fs.utimesSync(path.join(root, file), now, now);
+      for (const file of fs.readdirSync(root, { recursive: true, encoding: 'utf8' }))
+        fs.utimesSync(path.join(root, file), now, now);
       assert.deepEqual((await localPlan(io)).changes, []);
       // An edit within the clock's tick of the pull's write would keep the time: these files are read again next time.
       assert.deepEqual(fs.readdirSync(statCacheDir), []);

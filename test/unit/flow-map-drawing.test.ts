@@ -3,7 +3,10 @@ import { missingLabel, missingTargets, nodeLabel } from '../../src/core/flow-map
 
 describe('flow map drawing labels', () => {
   it('labels a node with its name and kind on one line, its line breaks, controls and bidirectional controls written as escapes', () => {
-    assert.equal(nodeLabel({ id: 'ai_prompts/1', segment: 'ai_prompts', name: 'Order\nTriage\u2028\u0085\u202E' }), 'Order\\nTriage\\u2028\\u0085\\u202E (AI Prompt)');
+    assert.equal(
+      nodeLabel({ id: 'ai_prompts/1', segment: 'ai_prompts', name: 'Order\nTriage\u2028\u0085\u202E' }),
+      'Order\\nTriage\\u2028\\u0085\\u202E (AI Prompt)',
+    );
     assert.equal(missingLabel('ai_prompts/9\r\n'), 'missing: ai_prompts/9\\r\\n');
   });
 

@@ -3,7 +3,19 @@ import { foldedName, isDeviceName, unsafePath } from '../../src/core/tenant/fold
 
 describe('tenant folders: which paths a folder may hold', () => {
   it('allows the paths a pull writes', () => {
-    for (const file of ['tenant.json', 'convai-tenant.json', 'ai_prompts/order-triage.json', 'ai_prompts/order-triage.system.md', 'intents/a.b.json', 'README.md', '.gitignore', 'ai_prompts/café 2.json', 'ai_prompts/console.json', 'ai_prompts/com10.json', 'ai_prompts/lpt.json']) {
+    for (const file of [
+      'tenant.json',
+      'convai-tenant.json',
+      'ai_prompts/order-triage.json',
+      'ai_prompts/order-triage.system.md',
+      'intents/a.b.json',
+      'README.md',
+      '.gitignore',
+      'ai_prompts/café 2.json',
+      'ai_prompts/console.json',
+      'ai_prompts/com10.json',
+      'ai_prompts/lpt.json',
+    ]) {
       assert.equal(unsafePath(file), undefined, file);
     }
   });
@@ -38,7 +50,11 @@ describe('tenant folders: which paths a folder may hold', () => {
 
   it('refuses the characters Windows does not allow in a name', () => {
     for (const char of ['<', '>', ':', '"', '|', '?', '*']) {
-      assert.equal(unsafePath(`ai_prompts/a${char}b.json`), `holds ${char}, which Windows does not allow in a name`, char);
+      assert.equal(
+        unsafePath(`ai_prompts/a${char}b.json`),
+        `holds ${char}, which Windows does not allow in a name`,
+        char,
+      );
     }
   });
 
@@ -52,7 +68,18 @@ describe('tenant folders: which paths a folder may hold', () => {
     assert.equal(unsafePath('ai_prompts/con.json'), 'is a Windows device name (CON)');
     assert.equal(unsafePath('ai_prompts/Nul.system.md'), 'is a Windows device name (NUL)');
     assert.equal(unsafePath('aux/x.json'), 'is a Windows device name (AUX)');
-    for (const file of ['PRN', 'com0.json', 'COM9.json', 'lpt1.txt', 'LPT9', 'COM¹.json', 'lpt³', 'CONIN$.json', 'conout$', 'con .json']) {
+    for (const file of [
+      'PRN',
+      'com0.json',
+      'COM9.json',
+      'lpt1.txt',
+      'LPT9',
+      'COM¹.json',
+      'lpt³',
+      'CONIN$.json',
+      'conout$',
+      'con .json',
+    ]) {
       assert.match(unsafePath(file) ?? '', /Windows device name/, file);
     }
   });
@@ -61,7 +88,8 @@ describe('tenant folders: which paths a folder may hold', () => {
     assert.equal(isDeviceName('con'), true);
     assert.equal(isDeviceName('Com7'), true);
     assert.equal(isDeviceName('prn.json'), true, 'the extension does not help');
-    for (const stem of ['', 'cons', 'contact', 'com', 'com10', 'lpt', 'nul-1', 'conin', 'aux_']) assert.equal(isDeviceName(stem), false, stem);
+    for (const stem of ['', 'cons', 'contact', 'com', 'com10', 'lpt', 'nul-1', 'conin', 'aux_'])
+      assert.equal(isDeviceName(stem), false, stem);
   });
 
   it('folds names that are one file on a case-insensitive file system to one key', () => {

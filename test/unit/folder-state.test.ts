@@ -15,8 +15,17 @@ import { unchangedSincePull, writeResource } from '../../src/core/tenant/represe
 
 const prompt = kindById('prompt');
 const detail: JsonObject = {
-  id: 7, name: 'Welcome', description: 'A rather longer description than a fingerprint keeps as itself', prompt_type: 1, mode: 1,
-  user_prompt: 'Hello {{name}}', system: 'Be kind.', assistant: null, temparature: 0.2, max_tokens: 300, settings: '{"language": "en"}',
+  id: 7,
+  name: 'Welcome',
+  description: 'A rather longer description than a fingerprint keeps as itself',
+  prompt_type: 1,
+  mode: 1,
+  user_prompt: 'Hello {{name}}',
+  system: 'Be kind.',
+  assistant: null,
+  temparature: 0.2,
+  max_tokens: 300,
+  settings: '{"language": "en"}',
 };
 
 /** How fingerprints were written before short values were kept as themselves: every one a hash. */
@@ -24,14 +33,26 @@ function olderFingerprint(canonicalJson: string): string {
   return hash('sha256', canonicalJson, 'hex').slice(0, 16);
 }
 
-async function pulledFolder(manifestFields?: Record<string, string>): Promise<{ io: MemoryFolder; manifest: Manifest }> {
+async function pulledFolder(
+  manifestFields?: Record<string, string>,
+): Promise<{ io: MemoryFolder; manifest: Manifest }> {
   const io = new MemoryFolder();
   const values = folderValues(prompt, detail);
   await writeResource(io, prompt, 7, values, 'ai_prompts/welcome');
   const state = pulledState(prompt, 7, values);
   const manifest: Manifest = {
-    connection: 'c', baseUrl: 'http://127.0.0.1:1', tenantId: 1,
-    resources: [{ segment: 'ai_prompts', id: 7, file: 'ai_prompts/welcome.json', name: 'Welcome', ...(manifestFields ? { fields: manifestFields } : state) }],
+    connection: 'c',
+    baseUrl: 'http://127.0.0.1:1',
+    tenantId: 1,
+    resources: [
+      {
+        segment: 'ai_prompts',
+        id: 7,
+        file: 'ai_prompts/welcome.json',
+        name: 'Welcome',
+        ...(manifestFields ? { fields: manifestFields } : state),
+      },
+    ],
   };
   await writeManifest(io, manifest);
   return { io, manifest };
@@ -44,14 +65,17 @@ describe('tenant folders: what a manifest keeps of the pulled state', () => {
     assert.equal(fields.max_tokens, '=300');
     assert.equal(fields.assistant, '=null');
     assert.match(fields.description ?? '', /^[0-9a-f]{16}$/);
-    for (const field of Object.keys(values)) assert.ok(sameFingerprint(fields[field], values[field] as JsonObject[string]), field);
+    for (const field of Object.keys(values))
+      assert.ok(sameFingerprint(fields[field], values[field] as JsonObject[string]), field);
     assert.equal(sameFingerprint(fields.max_tokens, 301), false);
     assert.equal(sameFingerprint(fields.description, 'another text'), false);
   });
 
   it('still reads the hashes of folders pulled before: an unchanged field is no change', () => {
     const values = folderValues(prompt, detail);
-    const older = Object.fromEntries(Object.entries(values).map(([field, value]) => [field, olderFingerprint(JSON.stringify(value))]));
+    const older = Object.fromEntries(
+      Object.entries(values).map(([field, value]) => [field, olderFingerprint(JSON.stringify(value))]),
+    );
     older.settings = olderFingerprint('{"language":"en"}');
     assert.deepEqual(changedFields(prompt, 7, values, { fields: older }), []);
     assert.deepEqual(changedFields(prompt, 7, { ...values, max_tokens: 5 }, { fields: older }), ['max_tokens']);
@@ -81,8 +105,17 @@ describe('tenant folders: what a manifest keeps of the pulled state', () => {
     const io = new MemoryFolder();
     const values = folderValues(prompt, detail);
     await writeResource(io, prompt, 7, values, 'ai_prompts/welcome');
-    const entry = { segment: 'ai_prompts', id: 7, file: 'ai_prompts/welcome.json', name: 'Welcome', fields: fieldHashes(values) };
-    io.files.set(MANIFEST_FILE, JSON.stringify({ connection: 'c', baseUrl: 'http://127.0.0.1:1', tenantId: 1, resources: [entry] }, null, 2));
+    const entry = {
+      segment: 'ai_prompts',
+      id: 7,
+      file: 'ai_prompts/welcome.json',
+      name: 'Welcome',
+      fields: fieldHashes(values),
+    };
+    io.files.set(
+      MANIFEST_FILE,
+      JSON.stringify({ connection: 'c', baseUrl: 'http://127.0.0.1:1', tenantId: 1, resources: [entry] }, null, 2),
+    );
     const plan = await localPlan(io);
     assert.deepEqual(plan.changes, []);
     assert.deepEqual(plan.problems, []);
@@ -94,7 +127,10 @@ describe('tenant folders: what a manifest keeps of the pulled state', () => {
     io.files.set('ai_prompts/welcome.json', JSON.stringify(JSON.parse(json)));
     assert.deepEqual((await localPlan(io)).changes, []);
     io.files.set('ai_prompts/welcome.system.md', 'Be brief.');
-    assert.deepEqual((await localPlan(io)).changes.map((c) => [c.action, c.fields]), [['update', ['system']]]);
+    assert.deepEqual(
+      (await localPlan(io)).changes.map((c) => [c.action, c.fields]),
+      [['update', ['system']]],
+    );
   });
 
   it('reads the text files of a folder pulled before they ended in a newline as pulled, a text ending in a newline too', async () => {
@@ -104,12 +140,21 @@ describe('tenant folders: what a manifest keeps of the pulled state', () => {
     // As an older pull wrote them: each text exactly, no newline added.
     io.files.set('ai_prompts/welcome.system.md', 'Ends in a newline.\n');
     io.files.set('ai_prompts/welcome.user_prompt.md', 'Hello {{name}}');
-    const entry = { segment: 'ai_prompts' as const, id: 7, file: 'ai_prompts/welcome.json', name: 'Welcome', ...pulledState(prompt, 7, values) };
+    const entry = {
+      segment: 'ai_prompts' as const,
+      id: 7,
+      file: 'ai_prompts/welcome.json',
+      name: 'Welcome',
+      ...pulledState(prompt, 7, values),
+    };
     await writeManifest(io, { connection: 'c', baseUrl: 'http://127.0.0.1:1', tenantId: 1, resources: [entry] });
     assert.deepEqual((await localPlan(io)).changes, []);
     assert.equal(await unchangedSincePull(io, entry), true);
     io.files.set('ai_prompts/welcome.system.md', 'Ends in a newline.\nMore.\n');
-    assert.deepEqual((await localPlan(io)).changes.map((c) => [c.action, c.fields]), [['update', ['system']]]);
+    assert.deepEqual(
+      (await localPlan(io)).changes.map((c) => [c.action, c.fields]),
+      [['update', ['system']]],
+    );
   });
 
   it('takes a removed field for a change of the files, though a plan sends nothing for it', async () => {
@@ -147,18 +192,26 @@ describe('request deadlines', () => {
     assert.notEqual(other, first);
   });
 
-  it('join a caller\'s cancellation once per slice and caller, and abort with it', () => {
+  it("join a caller's cancellation once per slice and caller, and abort with it", () => {
     const deadlines = new Deadlines();
     const caller = new AbortController();
     const first = deadlines.forCall(caller.signal, 30_000, 1_000);
     assert.equal(deadlines.forCall(undefined, 30_000, 1_000).signal, first.deadline, 'no caller: the deadline itself');
     assert.notEqual(first.signal, first.deadline);
-    assert.equal(deadlines.forCall(caller.signal, 30_000, 1_000 + SLICE_MS).signal, first.signal, 'the same caller in the slice');
+    assert.equal(
+      deadlines.forCall(caller.signal, 30_000, 1_000 + SLICE_MS).signal,
+      first.signal,
+      'the same caller in the slice',
+    );
     const another = new AbortController();
     const second = deadlines.forCall(another.signal, 30_000, 1_000 + SLICE_MS);
     assert.equal(second.deadline, first.deadline);
     assert.notEqual(second.signal, first.signal, 'another caller');
-    assert.notEqual(deadlines.forCall(another.signal, 30_000, 1_000 + SLICE_MS + 1).signal, second.signal, 'a new slice');
+    assert.notEqual(
+      deadlines.forCall(another.signal, 30_000, 1_000 + SLICE_MS + 1).signal,
+      second.signal,
+      'a new slice',
+    );
     caller.abort();
     assert.equal(first.signal.aborted, true);
     assert.equal(first.deadline.aborted, false);

@@ -22,15 +22,72 @@ import { startService, type RunningService } from '../service/server';
  * terminal and bidirectional controls, line breaks that imitate a turn, Mermaid directives, DOT entities,
  * Markdown links and codicons.
  */
-const PIECES = ['README', 'readme', 'Readme.md', 'README Guide', '.', '..', '.hidden', 'con', 'nul', 'convai-tenant.json', '.convai-tenant.journal',
-  'a.prompttest.json', 'b.judgetest.json', 'x.system.md', 'ai_prompts', '/', '\\', '?', '#', '\n', '\r\n', '\r', '\u2028', '\u0085',
-  '\nassistant (Order Triage): Refunds take 5 days.', '\ncaller: [end]', 'caller: ', 'assistant (', '): ', '%%{', '%%{init: {"theme":"dark"}}%%', '}%%',
-  '&lt;b&gt;', '&amp;', '&#60;', '<b>', '"', "'", '`', '[x](command:workbench.action.terminal.sendSequence)', '](', '$(zap)', '\u001b[31m',
-  '\u001b]8;;https://x.test\u0007link\u001b]8;;\u0007', '\u0007', '\u0000', '\u202E', '\u2066', '\u200F', '__proto__', 'constructor', '|', '-->', ';',
-  'Refunds', ' ', 'é', '🇩🇪'];
+const PIECES = [
+  'README',
+  'readme',
+  'Readme.md',
+  'README Guide',
+  '.',
+  '..',
+  '.hidden',
+  'con',
+  'nul',
+  'convai-tenant.json',
+  '.convai-tenant.journal',
+  'a.prompttest.json',
+  'b.judgetest.json',
+  'x.system.md',
+  'ai_prompts',
+  '/',
+  '\\',
+  '?',
+  '#',
+  '\n',
+  '\r\n',
+  '\r',
+  '\u2028',
+  '\u0085',
+  '\nassistant (Order Triage): Refunds take 5 days.',
+  '\ncaller: [end]',
+  'caller: ',
+  'assistant (',
+  '): ',
+  '%%{',
+  '%%{init: {"theme":"dark"}}%%',
+  '}%%',
+  '&lt;b&gt;',
+  '&amp;',
+  '&#60;',
+  '<b>',
+  '"',
+  "'",
+  '`',
+  '[x](command:workbench.action.terminal.sendSequence)',
+  '](',
+  '$(zap)',
+  '\u001b[31m',
+  '\u001b]8;;https://x.test\u0007link\u001b]8;;\u0007',
+  '\u0007',
+  '\u0000',
+  '\u202E',
+  '\u2066',
+  '\u200F',
+  '__proto__',
+  'constructor',
+  '|',
+  '-->',
+  ';',
+  'Refunds',
+  ' ',
+  'é',
+  '🇩🇪',
+];
 const piece = fc.constantFrom(...PIECES);
 /** The service refuses a blank name, so each holds something besides spaces and line breaks. */
-const hostile = fc.array(piece, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('')).filter((name) => name.trim() !== '');
+const hostile = fc
+  .array(piece, { minLength: 1, maxLength: 4 })
+  .map((parts) => parts.join(''))
+  .filter((name) => name.trim() !== '');
 /** Names unique within their kind, since two resources of one kind with one name are a problem of its own. */
 const names = fc.uniqueArray(hostile, { minLength: 1, maxLength: 6 });
 
@@ -59,28 +116,50 @@ describe('properties: hostile names and answers', () => {
         const tenant = await client.create(kindById('tenant'), { name: first, email: 'h@example.com' });
         const tenantId = tenant.id as number;
         const promptIds: number[] = [];
-        for (const name of prompts) promptIds.push((await client.create(kindById('prompt'), { name, system: name }, tenantId)).id as number);
-        for (const name of datasources) await client.create(kindById('datasource'), { name, type: 'webpage', url: 'https://x.test' }, tenantId);
+        for (const name of prompts)
+          promptIds.push((await client.create(kindById('prompt'), { name, system: name }, tenantId)).id as number);
+        for (const name of datasources)
+          await client.create(kindById('datasource'), { name, type: 'webpage', url: 'https://x.test' }, tenantId);
         for (const name of actions) await client.create(kindById('action'), { name, action_type: 1 }, tenantId);
-        await client.create(kindById('intent'), { name: first, intent_type: 1, ai_prompt_id: promptIds[0] as number }, tenantId);
+        await client.create(
+          kindById('intent'),
+          { name: first, intent_type: 1, ai_prompt_id: promptIds[0] as number },
+          tenantId,
+        );
 
         const io = new MemoryFolder();
         await pullTenant(client, io, { connection: 'local', baseUrl: service.url, tenantId });
         const local = await localPlan(io);
         assert.deepEqual(local.changes, [], 'an untouched pull has no change in the folder');
         const plan = await planPush(client, io);
-        assert.deepEqual(plan.changes.filter((change) => change.action === 'delete'), [], 'nothing is deleted');
+        assert.deepEqual(
+          plan.changes.filter((change) => change.action === 'delete'),
+          [],
+          'nothing is deleted',
+        );
         assert.deepEqual(plan.changes, []);
 
         const manifest = await readManifest(io);
         assert.ok(manifest);
         const { map } = await folderFlowMap(io, manifest);
-        assert.equal(map.nodes.length, prompts.length + datasources.length + actions.length + 1, 'every resource is a node');
+        assert.equal(
+          map.nodes.length,
+          prompts.length + datasources.length + actions.length + 1,
+          'every resource is a node',
+        );
         assert.deepEqual(mermaidProblems(mermaidFlowMap(map)), []);
         assert.deepEqual(dotProblems(dotFlowMap(map)), []);
 
         // Every pulled resource planned as a delete: one table row each, on one line, nothing active in it.
-        const deletes: Change[] = manifest.resources.map(({ segment, id, name, file }) => ({ action: 'delete', segment, id, name, file, fields: [], values: [] }));
+        const deletes: Change[] = manifest.resources.map(({ segment, id, name, file }) => ({
+          action: 'delete',
+          segment,
+          id,
+          name,
+          file,
+          fields: [],
+          values: [],
+        }));
         const lines = planLines({ ...plan, changes: deletes }, 'folder');
         assert.equal(lines.filter((line) => /^\s*\d+\s+delete\b/.test(line)).length, deletes.length, lines.join('\n'));
         for (const line of lines) assert.doesNotMatch(line, ACTIVE, JSON.stringify(line));
@@ -94,8 +173,12 @@ describe('properties: hostile names and answers', () => {
     const line = fc.record({ speaker, prompt: hostile, text: hostile });
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), (turns) => {
-        const transcript: TranscriptLine[] = turns.map(({ speaker: who, prompt, text }) => (who === 'caller' ? { speaker: who, text } : { speaker: who, prompt, text }));
-        const opened = transcriptText(transcript).split(/\r\n|\r|\n|\u2028|\u2029|\u0085/).filter((row) => /^(caller: |assistant \()/.test(row));
+        const transcript: TranscriptLine[] = turns.map(({ speaker: who, prompt, text }) =>
+          who === 'caller' ? { speaker: who, text } : { speaker: who, prompt, text },
+        );
+        const opened = transcriptText(transcript)
+          .split(/\r\n|\r|\n|\u2028|\u2029|\u0085/)
+          .filter((row) => /^(caller: |assistant \()/.test(row));
         assert.equal(opened.length, transcript.length, transcriptText(transcript));
       }),
       { numRuns: 2_000 },

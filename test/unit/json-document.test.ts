@@ -4,7 +4,13 @@ import { formatDocument, locate, locateKey, parseDocument, type TextRange } from
 const AGENT = formatDocument({
   id: 5,
   name: 'Acme Chat Assistant',
-  configuration: { name: 'Acme Chat Assistant', prompt: [{ name: 'Greeting', voice: 'alloy' }, { name: 'Order Status', voice: 'sage' }] },
+  configuration: {
+    name: 'Acme Chat Assistant',
+    prompt: [
+      { name: 'Greeting', voice: 'alloy' },
+      { name: 'Order Status', voice: 'sage' },
+    ],
+  },
 });
 
 function textAt(text: string, range: TextRange | undefined): string | undefined {
@@ -13,34 +19,53 @@ function textAt(text: string, range: TextRange | undefined): string | undefined 
 
 describe('json-document: parseDocument', () => {
   it('parses strict JSON without problems', () => {
-    assert.deepEqual(parseDocument('{ "name": "x", "list": [1, null] }'), { value: { name: 'x', list: [1, null] }, syntaxProblems: [] });
+    assert.deepEqual(parseDocument('{ "name": "x", "list": [1, null] }'), {
+      value: { name: 'x', list: [1, null] },
+      syntaxProblems: [],
+    });
   });
 
   it('reports a missing comma where the next property starts', () => {
     const text = '{\n  "a": 1\n  "b": 2\n}';
     const { value, syntaxProblems } = parseDocument(text);
     assert.equal(value, undefined);
-    assert.deepEqual(syntaxProblems.map((p) => [p.message, p.offset]), [['Expected a comma', text.indexOf('"b"')]]);
+    assert.deepEqual(
+      syntaxProblems.map((p) => [p.message, p.offset]),
+      [['Expected a comma', text.indexOf('"b"')]],
+    );
   });
 
   it('reports a trailing comma at the comma, in objects and arrays', () => {
     const object = '{ "a": 1, }';
-    assert.deepEqual(parseDocument(object).syntaxProblems, [{ offset: object.indexOf(','), length: 1, message: 'Trailing comma is not allowed' }]);
+    assert.deepEqual(parseDocument(object).syntaxProblems, [
+      { offset: object.indexOf(','), length: 1, message: 'Trailing comma is not allowed' },
+    ]);
     const array = '{ "a": [1, 2,\n ] }';
-    assert.deepEqual(parseDocument(array).syntaxProblems, [{ offset: array.lastIndexOf(','), length: 1, message: 'Trailing comma is not allowed' }]);
+    assert.deepEqual(parseDocument(array).syntaxProblems, [
+      { offset: array.lastIndexOf(','), length: 1, message: 'Trailing comma is not allowed' },
+    ]);
   });
 
   it('refuses comments, because the service stores JSON', () => {
     const text = '{ "a": 1 // note\n}';
     const problems = parseDocument(text).syntaxProblems;
-    assert.deepEqual(problems.map((p) => [p.message, p.offset, p.length]), [['Comments are not allowed in JSON', text.indexOf('//'), '// note'.length]]);
+    assert.deepEqual(
+      problems.map((p) => [p.message, p.offset, p.length]),
+      [['Comments are not allowed in JSON', text.indexOf('//'), '// note'.length]],
+    );
     assert.equal(parseDocument('/* c */ {}').syntaxProblems[0]?.offset, 0);
   });
 
   it('names an empty document, a missing value and text after the end', () => {
     assert.match(parseDocument('  \n').syntaxProblems[0]?.message ?? '', /empty/);
-    assert.deepEqual(parseDocument('{"a":}').syntaxProblems.map((p) => [p.message, p.offset]), [['Expected a value', 5]]);
-    assert.deepEqual(parseDocument('{"a":1}}').syntaxProblems.map((p) => [p.message, p.offset]), [['Expected the end of the text', 7]]);
+    assert.deepEqual(
+      parseDocument('{"a":}').syntaxProblems.map((p) => [p.message, p.offset]),
+      [['Expected a value', 5]],
+    );
+    assert.deepEqual(
+      parseDocument('{"a":1}}').syntaxProblems.map((p) => [p.message, p.offset]),
+      [['Expected the end of the text', 7]],
+    );
   });
 
   it('reports one problem per spot even where the parser reports several', () => {
@@ -83,7 +108,10 @@ describe('json-document: locate and locateKey', () => {
 
   it('does not index an object by number or an array by name', () => {
     assert.equal(textAt(AGENT, locate(AGENT, ['configuration', 0])), textAt(AGENT, locate(AGENT, ['configuration'])));
-    assert.equal(textAt(AGENT, locate(AGENT, ['configuration', 'prompt', 'name'])), textAt(AGENT, locate(AGENT, ['configuration', 'prompt'])));
+    assert.equal(
+      textAt(AGENT, locate(AGENT, ['configuration', 'prompt', 'name'])),
+      textAt(AGENT, locate(AGENT, ['configuration', 'prompt'])),
+    );
   });
 
   it('finds the key of a property', () => {

@@ -6,7 +6,8 @@ describe('JSON helpers', () => {
   it('calls only a non-null, non-array object a JSON object', () => {
     assert.equal(isJsonObject({}), true);
     assert.equal(isJsonObject({ a: 1 }), true);
-    for (const value of [null, undefined, [], [1], 'x', 0, true]) assert.equal(isJsonObject(value), false, String(value));
+    for (const value of [null, undefined, [], [1], 'x', 0, true])
+      assert.equal(isJsonObject(value), false, String(value));
   });
 
   it('reads own keys only', () => {
@@ -78,7 +79,11 @@ describe('text helpers', () => {
     assert.deepEqual(lineAndColumn(text, 9), { line: 4, column: 3 }, 'the end of the text');
     assert.deepEqual(lineAndColumn('', 0), { line: 1, column: 1 });
     assert.equal(lineColumnText(text, 4), '2:2');
-    assert.deepEqual(lineAndColumn('\uFEFF{\n}', 1), { line: 1, column: 1 }, 'a byte-order mark, which editors hide, is no column');
+    assert.deepEqual(
+      lineAndColumn('\uFEFF{\n}', 1),
+      { line: 1, column: 1 },
+      'a byte-order mark, which editors hide, is no column',
+    );
     assert.deepEqual(lineAndColumn('\uFEFF{\n}', 3), { line: 2, column: 1 });
   });
 });

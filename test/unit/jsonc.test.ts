@@ -6,12 +6,14 @@ import { ParseErrorCode, parseTree, repeatedKey, SyntaxKind } from '../../src/co
 const held = library as unknown as Record<'SyntaxKind' | 'ParseErrorCode', Record<string, number>>;
 
 describe('jsonc: the library loaded at first use', () => {
-  it('writes out the values of the library\'s SyntaxKind', () => {
-    for (const [name, value] of Object.entries(SyntaxKind)) assert.equal(value, held.SyntaxKind[name], `SyntaxKind.${name}`);
+  it("writes out the values of the library's SyntaxKind", () => {
+    for (const [name, value] of Object.entries(SyntaxKind))
+      assert.equal(value, held.SyntaxKind[name], `SyntaxKind.${name}`);
   });
 
-  it('writes out the values of the library\'s ParseErrorCode', () => {
-    for (const [name, value] of Object.entries(ParseErrorCode)) assert.equal(value, held.ParseErrorCode[name], `ParseErrorCode.${name}`);
+  it("writes out the values of the library's ParseErrorCode", () => {
+    for (const [name, value] of Object.entries(ParseErrorCode))
+      assert.equal(value, held.ParseErrorCode[name], `ParseErrorCode.${name}`);
   });
 
   it('parses through the library', () => {

@@ -35,7 +35,9 @@ function importsOf(file: string, known: ReadonlySet<string>): string[] {
   const out: string[] = [];
   for (const match of fs.readFileSync(path.join(src, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
     const target = path.join(path.dirname(file), match[1] ?? '');
-    const found = [`${target}.ts`, target.replace(/\.js$/, '.ts'), path.join(target, 'index.ts')].find((f) => known.has(f));
+    const found = [`${target}.ts`, target.replace(/\.js$/, '.ts'), path.join(target, 'index.ts')].find((f) =>
+      known.has(f),
+    );
     if (found !== undefined) out.push(found);
   }
   return out;
@@ -79,12 +81,15 @@ describe('the layers of src/', () => {
     for (const folder of fs.readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
       const allowed = ALLOWED[folder.name];
       assert.ok(allowed, `src/${folder.name} is missing from the table of this test and of docs/architecture.md`);
-      const files = fs.readdirSync(path.join(src, folder.name), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+      const files = fs
+        .readdirSync(path.join(src, folder.name), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts'));
       for (const relative of files) {
         const file = path.join(src, folder.name, relative);
         for (const match of fs.readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
           const to = reached(file, match[1] ?? '');
-          if (to !== undefined && to !== folder.name && !allowed.includes(to)) breaches.push(`src/${folder.name}/${relative} imports ${match[1] ?? ''}`);
+          if (to !== undefined && to !== folder.name && !allowed.includes(to))
+            breaches.push(`src/${folder.name}/${relative} imports ${match[1] ?? ''}`);
         }
       }
     }
@@ -95,11 +100,22 @@ describe('the layers of src/', () => {
     const files = sources();
     const known = new Set(files);
     const graph = new Map(files.map((file) => [file, importsOf(file, known)]));
-    assert.deepEqual(importCircles(graph).map((circle) => circle.join(' → ')), []);
+    assert.deepEqual(
+      importCircles(graph).map((circle) => circle.join(' → ')),
+      [],
+    );
   });
 
   it('finds a circle of any length, and none where imports only converge', () => {
-    const graph = new Map([['a', ['b', 'c']], ['b', ['d']], ['c', ['d']], ['d', []], ['e', ['f']], ['f', ['g']], ['g', ['e']]]);
+    const graph = new Map([
+      ['a', ['b', 'c']],
+      ['b', ['d']],
+      ['c', ['d']],
+      ['d', []],
+      ['e', ['f']],
+      ['f', ['g']],
+      ['g', ['e']],
+    ]);
     assert.deepEqual(importCircles(graph), [['e', 'f', 'g', 'e']]);
   });
 });

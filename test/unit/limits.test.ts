@@ -13,10 +13,17 @@ interface SettingSchema {
 
 function settings(): Record<string, SettingSchema> {
   const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
-    contributes: { configuration: { properties: Record<string, SettingSchema> } | Array<{ properties: Record<string, SettingSchema> }> };
+    contributes: {
+      configuration:
+        | { properties: Record<string, SettingSchema> }
+        | Array<{ properties: Record<string, SettingSchema> }>;
+    };
   };
   const { configuration } = manifest.contributes;
-  return Object.assign({}, ...(Array.isArray(configuration) ? configuration : [configuration]).map((c) => c.properties)) as Record<string, SettingSchema>;
+  return Object.assign(
+    {},
+    ...(Array.isArray(configuration) ? configuration : [configuration]).map((c) => c.properties),
+  ) as Record<string, SettingSchema>;
 }
 
 const rows = Object.entries(LIMITS) as Array<[string, Limit]>;
@@ -30,7 +37,7 @@ describe('the limits table', () => {
     }
   });
 
-  it('gives each setting it names the row\'s value as default and the row\'s bounds', () => {
+  it("gives each setting it names the row's value as default and the row's bounds", () => {
     const declared = settings();
     for (const [name, { value, setting }] of rows) {
       if (!setting) continue;
@@ -40,7 +47,10 @@ describe('the limits table', () => {
       assert.equal(schema.minimum, setting.minimum, `${setting.name}: minimum`);
       assert.equal(schema.maximum, setting.maximum, `${setting.name}: maximum`);
       assert.equal(schema.type, setting.integer ? 'integer' : 'number', `${setting.name}: type`);
-      assert.ok(value >= setting.minimum && value <= (setting.maximum ?? Number.POSITIVE_INFINITY), `${name}: its value within its bounds`);
+      assert.ok(
+        value >= setting.minimum && value <= (setting.maximum ?? Number.POSITIVE_INFINITY),
+        `${name}: its value within its bounds`,
+      );
     }
   });
 
@@ -48,11 +58,12 @@ describe('the limits table', () => {
     const named = new Set(rows.flatMap(([, { setting }]) => (setting ? [setting.name] : [])));
     for (const [name, schema] of Object.entries(settings())) {
       const types = [schema.type ?? []].flat();
-      if (types.includes('number') || types.includes('integer')) assert.ok(named.has(name), `${name} is a number setting without a row in src/core/limits.ts`);
+      if (types.includes('number') || types.includes('integer'))
+        assert.ok(named.has(name), `${name} is a number setting without a row in src/core/limits.ts`);
     }
   });
 
-  it('reads a setting within its row\'s bounds, and its default when the value is unusable', () => {
+  it("reads a setting within its row's bounds, and its default when the value is unusable", () => {
     const { requestTimeout, testConcurrency, confirmRequestsAbove } = LIMITS;
     assert.equal(withinLimit(requestTimeout, 2.5), 2.5);
     assert.equal(withinLimit(requestTimeout, 0), 1);

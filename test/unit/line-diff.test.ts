@@ -7,13 +7,16 @@ function lcsLength(a: readonly string[], b: readonly string[]): number {
   let row = new Array<number>(b.length + 1).fill(0);
   for (const line of a) {
     const next = [0];
-    b.forEach((other, j) => next.push(line === other ? (row[j] as number) + 1 : Math.max(row[j + 1] as number, next[j] as number)));
+    b.forEach((other, j) =>
+      next.push(line === other ? (row[j] as number) + 1 : Math.max(row[j + 1] as number, next[j] as number)),
+    );
     row = next;
   }
   return row[b.length] as number;
 }
 
-const side = (script: readonly DiffLine[], drop: DiffLine['kind']): string[] => script.filter((l) => l.kind !== drop).map((l) => l.text);
+const side = (script: readonly DiffLine[], drop: DiffLine['kind']): string[] =>
+  script.filter((l) => l.kind !== drop).map((l) => l.text);
 
 /** Applies a unified diff's hunks to the old text's lines, as patch would, checking each context and removed line. */
 function applyUnified(oldLines: readonly string[], diff: readonly string[]): string[] {
@@ -31,7 +34,7 @@ function applyUnified(oldLines: readonly string[], diff: readonly string[]): str
       const line = diff[i] as string;
       if (line.startsWith('+')) out.push(line.slice(1));
       else {
-        assert.equal(oldLines[at], line.slice(1), 'context and removed lines are the old text\'s');
+        assert.equal(oldLines[at], line.slice(1), "context and removed lines are the old text's");
         if (line.startsWith(' ')) out.push(line.slice(1));
         at += 1;
       }
@@ -52,11 +55,17 @@ describe('line diff', () => {
     const far = [...lines];
     far[2] = 'x';
     far[25] = 'y';
-    assert.deepEqual(unifiedDiff(lines.join('\n'), far.join('\n')).filter((l) => l.startsWith('@@')), ['@@ -1,6 +1,6 @@', '@@ -23,7 +23,7 @@']);
+    assert.deepEqual(
+      unifiedDiff(lines.join('\n'), far.join('\n')).filter((l) => l.startsWith('@@')),
+      ['@@ -1,6 +1,6 @@', '@@ -23,7 +23,7 @@'],
+    );
     const near = [...lines];
     near[2] = 'x';
     near[9] = 'y';
-    assert.deepEqual(unifiedDiff(lines.join('\n'), near.join('\n')).filter((l) => l.startsWith('@@')), ['@@ -1,13 +1,13 @@']);
+    assert.deepEqual(
+      unifiedDiff(lines.join('\n'), near.join('\n')).filter((l) => l.startsWith('@@')),
+      ['@@ -1,13 +1,13 @@'],
+    );
   });
 
   it('counts a text that is new or emptied from line 0', () => {
@@ -67,26 +76,48 @@ describe('line diff', () => {
   });
 
   it('finds a shortest script: it keeps as many lines as the longest common subsequence', () => {
-    fc.assert(fc.property(fc.array(fc.constantFrom('a', 'b', 'c', ''), { maxLength: 14 }), fc.array(fc.constantFrom('a', 'b', 'c', ''), { maxLength: 14 }), (a, b) => {
-      const script = diffLines(a, b);
-      assert.deepEqual(side(script, 'added'), a);
-      assert.deepEqual(side(script, 'removed'), b);
-      assert.equal(script.filter((l) => l.kind === 'same').length, lcsLength(a, b));
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'b', 'c', ''), { maxLength: 14 }),
+        fc.array(fc.constantFrom('a', 'b', 'c', ''), { maxLength: 14 }),
+        (a, b) => {
+          const script = diffLines(a, b);
+          assert.deepEqual(side(script, 'added'), a);
+          assert.deepEqual(side(script, 'removed'), b);
+          assert.equal(script.filter((l) => l.kind === 'same').length, lcsLength(a, b));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('writes hunks that turn the old text into the new one', () => {
-    fc.assert(fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 40 }), fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 40 }), (a, b) => {
-      assert.deepEqual(applyUnified(a, unifiedDiff(a.join('\n'), b.join('\n'))), linesOf(b.join('\n')));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 40 }),
+        fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 40 }),
+        (a, b) => {
+          assert.deepEqual(applyUnified(a, unifiedDiff(a.join('\n'), b.join('\n'))), linesOf(b.join('\n')));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('falls back to one replacement past its bound, and stays a true diff', () => {
     const a = ['head', 'x1', 'x2', 'x3', 'tail'];
     const b = ['head', 'y1', 'x2', 'y3', 'tail'];
     const coarse = diffLines(a, b, { edits: 1 });
-    assert.deepEqual(coarse.map((l) => `${l.kind} ${l.text}`), ['same head', 'removed x1', 'removed x2', 'removed x3', 'added y1', 'added x2', 'added y3', 'same tail']);
-    assert.deepEqual(diffLines(a, b).filter((l) => l.kind === 'same').map((l) => l.text), ['head', 'x2', 'tail']);
+    assert.deepEqual(
+      coarse.map((l) => `${l.kind} ${l.text}`),
+      ['same head', 'removed x1', 'removed x2', 'removed x3', 'added y1', 'added x2', 'added y3', 'same tail'],
+    );
+    assert.deepEqual(
+      diffLines(a, b)
+        .filter((l) => l.kind === 'same')
+        .map((l) => l.text),
+      ['head', 'x2', 'tail'],
+    );
   });
 
   it('diffs two long texts that share lines but little order in bounded time', () => {
@@ -116,6 +147,9 @@ describe('line diff', () => {
     assert.ok(ms < 2_000, `took ${ms} ms`);
     const hunks = hunksOf(script);
     assert.equal(hunks.length, 1);
-    assert.deepEqual([hunks[0]?.oldStart, hunks[0]?.oldLines, hunks[0]?.newStart, hunks[0]?.newLines], [1, 50_000, 1, 50_000]);
+    assert.deepEqual(
+      [hunks[0]?.oldStart, hunks[0]?.oldLines, hunks[0]?.newStart, hunks[0]?.newLines],
+      [1, 50_000, 1, 50_000],
+    );
   });
 });

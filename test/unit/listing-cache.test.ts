@@ -3,7 +3,9 @@ import type { JsonObject } from '../../src/core/json';
 import { covers, ListingCache, tenantsListing, type ListingKey, type ListingScope } from '../../src/core/listing-cache';
 
 /** A cache over a loader that counts its loads per key and answers what `answer` says at the time. */
-function countingCache(answer: (key: ListingKey) => Promise<JsonObject[]> = (key) => Promise.resolve([{ id: 1, name: key.segment }])) {
+function countingCache(
+  answer: (key: ListingKey) => Promise<JsonObject[]> = (key) => Promise.resolve([{ id: 1, name: key.segment }]),
+) {
   const loads = new Map<string, number>();
   const cache = new ListingCache((key) => {
     const text = JSON.stringify(key);
@@ -16,7 +18,7 @@ function countingCache(answer: (key: ListingKey) => Promise<JsonObject[]> = (key
 const tenants = tenantsListing('local');
 const prompts: ListingKey = { connection: 'local', tenantId: 1, segment: 'ai_prompts' };
 
-describe('the listing cache: a connection\'s tenants', () => {
+describe("the listing cache: a connection's tenants", () => {
   it('loads the tenants listing once for every reader, at the same time or later', async () => {
     const { cache, loads } = countingCache();
     const [first, second] = await Promise.all([cache.get(tenants), cache.items(tenants)]);
@@ -29,7 +31,9 @@ describe('the listing cache: a connection\'s tenants', () => {
 
   it('keeps a failed load, so every reader gets the one error until it is invalidated', async () => {
     let fail = true;
-    const { cache, loads } = countingCache(() => (fail ? Promise.reject(new Error('403 Forbidden')) : Promise.resolve([{ id: 2 }])));
+    const { cache, loads } = countingCache(() =>
+      fail ? Promise.reject(new Error('403 Forbidden')) : Promise.resolve([{ id: 2 }]),
+    );
     await assert.rejects(cache.items(tenants), /403 Forbidden/);
     assert.deepEqual(await cache.get(tenants), { ok: false, error: new Error('403 Forbidden') });
     assert.equal(loads(tenants), 1);
@@ -69,13 +73,16 @@ describe('the listing cache: a connection\'s tenants', () => {
     assert.deepEqual(await dropped({ segment: 'tenants' }), { tenants: true, prompts: false });
   });
 
-  it('is above every tenant: a tenant\'s or a kind\'s scope keeps it', async () => {
+  it("is above every tenant: a tenant's or a kind's scope keeps it", async () => {
     assert.deepEqual(await dropped({ connection: 'local', tenantId: 1 }), { tenants: false, prompts: true });
-    assert.deepEqual(await dropped({ connection: 'local', tenantId: 1, segment: 'ai_prompts' }), { tenants: false, prompts: true });
+    assert.deepEqual(await dropped({ connection: 'local', tenantId: 1, segment: 'ai_prompts' }), {
+      tenants: false,
+      prompts: true,
+    });
     assert.deepEqual(await dropped({ connection: 'local', tenantId: 2 }), { tenants: false, prompts: false });
   });
 
-  it('says which listings a scope covers: a tenant\'s scope never holds the tenants listing above it', () => {
+  it("says which listings a scope covers: a tenant's scope never holds the tenants listing above it", () => {
     assert.ok(covers(tenants, tenants));
     assert.ok(!covers(tenants, prompts));
     assert.ok(!covers({ tenantId: 1 }, tenants));

@@ -1,7 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { kindById } from '../../src/core/resources';
 import { MemoryFolder } from '../../src/core/tenant/memory-folder';
-import { loadManifest, MANIFEST_FILE, readManifest, writeManifest, type Manifest, type PulledResource } from '../../src/core/tenant/manifest';
+import {
+  loadManifest,
+  MANIFEST_FILE,
+  readManifest,
+  writeManifest,
+  type Manifest,
+  type PulledResource,
+} from '../../src/core/tenant/manifest';
 import { folderValues } from '../../src/core/tenant/folder-values';
 import { pulledState } from '../../src/core/tenant/pulled-state';
 
@@ -9,7 +16,13 @@ const prompt = kindById('prompt');
 
 function entry(id: number, name: string): PulledResource {
   const values = folderValues(prompt, { id, name, system: `Text of ${name}.`, max_tokens: 300 });
-  return { segment: 'ai_prompts', id, file: `ai_prompts/${name.toLowerCase()}.json`, name, ...pulledState(prompt, id, values) };
+  return {
+    segment: 'ai_prompts',
+    id,
+    file: `ai_prompts/${name.toLowerCase()}.json`,
+    name,
+    ...pulledState(prompt, id, values),
+  };
 }
 
 const manifest: Manifest = {
@@ -31,7 +44,11 @@ describe('tenant folders: the manifest as plain data', () => {
     await writeManifest(io, manifest);
     const written = plain(await readManifest(io));
     const value = JSON.parse(io.files.get(MANIFEST_FILE) ?? '') as unknown;
-    for (const text of [JSON.stringify(value), JSON.stringify(value, null, 4), JSON.stringify(value, null, '\t').replaceAll('\n', '\r\n')]) {
+    for (const text of [
+      JSON.stringify(value),
+      JSON.stringify(value, null, 4),
+      JSON.stringify(value, null, '\t').replaceAll('\n', '\r\n'),
+    ]) {
       io.files.set(MANIFEST_FILE, text);
       assert.deepEqual(plain(await readManifest(io)), written);
     }
@@ -52,20 +69,38 @@ describe('tenant folders: the manifest as plain data', () => {
     assert.match(text, /"name":"Renamed"/);
     assert.doesNotMatch(text, /never written/);
     const again = (await readManifest(io))?.resources.map((e) => [e.name, e.files]);
-    assert.deepEqual(again, [['Refunds', 'another'], ['Renamed', first.files]]);
+    assert.deepEqual(again, [
+      ['Refunds', 'another'],
+      ['Renamed', first.files],
+    ]);
   });
 
   it('writes an entry per line in the layout earlier versions read line by line, and reads their fingerprints as text', async () => {
     const io = new MemoryFolder();
     await writeManifest(io, manifest);
     const lines = (io.files.get(MANIFEST_FILE) ?? '').split('\n');
-    assert.deepEqual(lines.slice(0, 5), ['{', '  "connection": "local",', '  "baseUrl": "http://127.0.0.1:1",', '  "tenantId": 1,', '  "resources": [']);
+    assert.deepEqual(lines.slice(0, 5), [
+      '{',
+      '  "connection": "local",',
+      '  "baseUrl": "http://127.0.0.1:1",',
+      '  "tenantId": 1,',
+      '  "resources": [',
+    ]);
     assert.match(lines[5] ?? '', /^ {4}\{"segment":"ai_prompts","id":3,"file":"ai_prompts\/refunds\.json",.*\},$/);
     assert.match(lines[6] ?? '', /^ {4}\{"segment":"ai_prompts","id":2,.*\}$/);
-    assert.deepEqual(lines.slice(7), ['  ],', '  "pending": [', '    {"segment":"intents","file":"intents/new.json","name":"New"}', '  ]', '}', '']);
+    assert.deepEqual(lines.slice(7), [
+      '  ],',
+      '  "pending": [',
+      '    {"segment":"intents","file":"intents/new.json","name":"New"}',
+      '  ]',
+      '}',
+      '',
+    ]);
     // The previous version kept each entry's fingerprints as one text: `field:fingerprint`, space-separated.
     const [refunds] = manifest.resources.filter((e) => e.id === 3);
-    const asText = Object.entries(refunds?.fields ?? {}).map(([field, fingerprint]) => `${field}:${fingerprint}`).join(' ');
+    const asText = Object.entries(refunds?.fields ?? {})
+      .map(([field, fingerprint]) => `${field}:${fingerprint}`)
+      .join(' ');
     io.files.set(MANIFEST_FILE, JSON.stringify({ ...manifest, resources: [{ ...refunds, fields: asText }] }));
     assert.deepEqual((await readManifest(io))?.resources[0]?.fields, refunds?.fields);
   });
@@ -75,6 +110,9 @@ describe('tenant folders: the manifest as plain data', () => {
     io.files.set(MANIFEST_FILE, JSON.stringify({ ...manifest, resources: [{ ...manifest.resources[0], id: 'two' }] }));
     await assert.rejects(readManifest(io), /convai-tenant\.json: resources\[0\]\.id must be an integer/);
     io.files.set(MANIFEST_FILE, '{"connection": "local",');
-    await assert.rejects(readManifest(io), /convai-tenant\.json is not valid JSON; pull the tenant again into a new folder/);
+    await assert.rejects(
+      readManifest(io),
+      /convai-tenant\.json is not valid JSON; pull the tenant again into a new folder/,
+    );
   });
 });

@@ -61,45 +61,57 @@ describe('Markdown link checker', () => {
     assert.deepEqual(findLinks(text), [{ line: 9, target: 'README.md' }]);
   });
 
-  it('gives headings GitHub\'s anchors: lowercase, punctuation dropped, spaces to hyphens, repeats numbered', () => {
-    const slugs = headingSlugs('# Title\n## Install it\n## Install it\n### `convai.x` & [more](y.md)!\n```\n# not a heading\n```\n## Ünïcode_names\n');
+  it("gives headings GitHub's anchors: lowercase, punctuation dropped, spaces to hyphens, repeats numbered", () => {
+    const slugs = headingSlugs(
+      '# Title\n## Install it\n## Install it\n### `convai.x` & [more](y.md)!\n```\n# not a heading\n```\n## Ünïcode_names\n',
+    );
     assert.deepEqual([...slugs], ['title', 'install-it', 'install-it-1', 'convaix--more', 'ünïcode_names']);
   });
 
   it('accepts relative links to files, folders and headings inside the repository', () => {
-    assert.deepEqual(problems([
-      '[readme](../README.md) [heading](../README.md#install-it) [again](../README.md#install-it-1)',
-      '[code heading](../README.md#convaiuploadonautosave--more) [here](#a-heading) [folder](../media/)',
-      '![picture](../media/a.png) [other](other.md#other-page) [encoded](other%2Emd)',
-      '## A heading',
-    ].join('\n')), []);
+    assert.deepEqual(
+      problems(
+        [
+          '[readme](../README.md) [heading](../README.md#install-it) [again](../README.md#install-it-1)',
+          '[code heading](../README.md#convaiuploadonautosave--more) [here](#a-heading) [folder](../media/)',
+          '![picture](../media/a.png) [other](other.md#other-page) [encoded](other%2Emd)',
+          '## A heading',
+        ].join('\n'),
+      ),
+      [],
+    );
   });
 
   it('names each link outside the repository, missing file, missing heading and escape, with its line', () => {
-    assert.deepEqual(problems([
-      '[web](https://example.com) [mail](mailto:a@example.com)',
-      '[rooted](/README.md) [protocol-relative](//example.com/x) [command](command:convai.addConnection)',
-      '[missing](nothing.md) ![missing picture](../media/none.png)',
-      '[no heading](../README.md#nowhere) [no local heading](#nowhere)',
-      '[escape](../../outside.md) [empty]()',
-      '<vscode:extension/convai.convai-config> <a href="file:///etc/passwd">x</a>',
-      '[spec]: ../../shared/spec/service-api.md',
-    ].join('\n')), [
-      '1 https://example.com: a link outside the repository',
-      '1 mailto:a@example.com: a link outside the repository',
-      '2 /README.md: a link outside the repository',
-      '2 //example.com/x: a link outside the repository',
-      '2 command:convai.addConnection: a link outside the repository',
-      '3 nothing.md: no such file or folder: docs/nothing.md',
-      '3 ../media/none.png: no such file or folder: media/none.png',
-      '4 ../README.md#nowhere: no heading "#nowhere" in README.md',
-      '4 #nowhere: no heading "#nowhere" in docs/page.md',
-      '5 ../../outside.md: a path that leaves the repository',
-      '5 : an empty link',
-      '6 vscode:extension/convai.convai-config: a link outside the repository',
-      '6 file:///etc/passwd: a link outside the repository',
-      '7 ../../shared/spec/service-api.md: a path that leaves the repository',
-    ]);
+    assert.deepEqual(
+      problems(
+        [
+          '[web](https://example.com) [mail](mailto:a@example.com)',
+          '[rooted](/README.md) [protocol-relative](//example.com/x) [command](command:convai.addConnection)',
+          '[missing](nothing.md) ![missing picture](../media/none.png)',
+          '[no heading](../README.md#nowhere) [no local heading](#nowhere)',
+          '[escape](../../outside.md) [empty]()',
+          '<vscode:extension/convai.convai-config> <a href="file:///etc/passwd">x</a>',
+          '[spec]: ../../shared/spec/service-api.md',
+        ].join('\n'),
+      ),
+      [
+        '1 https://example.com: a link outside the repository',
+        '1 mailto:a@example.com: a link outside the repository',
+        '2 /README.md: a link outside the repository',
+        '2 //example.com/x: a link outside the repository',
+        '2 command:convai.addConnection: a link outside the repository',
+        '3 nothing.md: no such file or folder: docs/nothing.md',
+        '3 ../media/none.png: no such file or folder: media/none.png',
+        '4 ../README.md#nowhere: no heading "#nowhere" in README.md',
+        '4 #nowhere: no heading "#nowhere" in docs/page.md',
+        '5 ../../outside.md: a path that leaves the repository',
+        '5 : an empty link',
+        '6 vscode:extension/convai.convai-config: a link outside the repository',
+        '6 file:///etc/passwd: a link outside the repository',
+        '7 ../../shared/spec/service-api.md: a path that leaves the repository',
+      ],
+    );
   });
 
   it('checks README.md and every Markdown file below docs/', () => {

@@ -43,17 +43,58 @@ function openssl(dir: string, args: string[]): void {
 function makeCertificates(): Certificates {
   const dir = mkdtempSync(join(tmpdir(), 'convai-tls-'));
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  openssl(dir, ['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=ConvAI Test CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign']);
+  openssl(dir, [
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=ConvAI Test CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign',
+  ]);
   openssl(dir, ['req', ...ec, '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=convai.test']);
   const sign = (ext: string, out: string): void => {
-    writeFileSync(join(dir, `${out}.cnf`), `subjectAltName=${ext}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
-    openssl(dir, ['x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '1', '-out', out, '-extfile', `${out}.cnf`]);
+    writeFileSync(
+      join(dir, `${out}.cnf`),
+      `subjectAltName=${ext}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`,
+    );
+    openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      'leaf.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-out',
+      out,
+      '-extfile',
+      `${out}.cnf`,
+    ]);
   };
   sign(`DNS:${SERVICE_HOST},DNS:localhost,IP:127.0.0.1`, 'leaf.pem');
   sign('DNS:elsewhere.test', 'other.pem');
   const read = (name: string): string => readFileSync(join(dir, name), 'utf8');
-  return { dir, caFile: join(dir, 'ca.pem'), ca: read('ca.pem'), key: read('leaf.key'), leaf: read('leaf.pem'), otherLeaf: read('other.pem') };
+  return {
+    dir,
+    caFile: join(dir, 'ca.pem'),
+    ca: read('ca.pem'),
+    key: read('leaf.key'),
+    leaf: read('leaf.pem'),
+    otherLeaf: read('other.pem'),
+  };
 }
 
 interface Running {
@@ -62,7 +103,9 @@ interface Running {
 }
 
 /** A service answering every request with an empty JSON array, counting them. */
-async function startService(create: (handler: http.RequestListener) => http.Server): Promise<Running & { requests: number }> {
+async function startService(
+  create: (handler: http.RequestListener) => http.Server,
+): Promise<Running & { requests: number }> {
   const state = { requests: 0 };
   const server = create((_req, res) => {
     state.requests++;
@@ -88,7 +131,10 @@ async function startProxy(requiredCredentials?: string): Promise<Proxy> {
   const resolve = (host: string): string => (host === SERVICE_HOST ? '127.0.0.1' : host);
   const allowed = (req: http.IncomingMessage): boolean => {
     credentials.push(req.headers['proxy-authorization']);
-    return !requiredCredentials || req.headers['proxy-authorization'] === `Basic ${Buffer.from(requiredCredentials).toString('base64')}`;
+    return (
+      !requiredCredentials ||
+      req.headers['proxy-authorization'] === `Basic ${Buffer.from(requiredCredentials).toString('base64')}`
+    );
   };
   const server = http.createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
@@ -100,7 +146,13 @@ async function startProxy(requiredCredentials?: string): Promise<Proxy> {
     const headers = { ...req.headers };
     delete headers['proxy-authorization'];
     const upstream = http.request(
-      { host: resolve(target.hostname), port: target.port, path: `${target.pathname}${target.search}`, method: req.method, headers },
+      {
+        host: resolve(target.hostname),
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: req.method,
+        headers,
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -160,7 +212,9 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
     try {
       execFileSync('openssl', ['version'], { stdio: 'pipe' });
     } catch {
-      assert.fail('The openssl CLI is needed to make a throwaway CA for these tests; install it (apt-get install openssl).');
+      assert.fail(
+        'The openssl CLI is needed to make a throwaway CA for these tests; install it (apt-get install openssl).',
+      );
     }
     certs = makeCertificates();
   });
@@ -202,8 +256,14 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
     const service = await tlsService();
     const error = await serviceRejection(client(`https://127.0.0.1:${service.port}`, {}).list(tenants));
     assert.equal(error.kind, 'network');
-    assert.match(error.message, /^corp: GET \/api\/v1\/tenants failed: the server's TLS certificate could not be verified/);
-    assert.match(error.message, /if the service uses a private or company CA, add its PEM file to the convai\.caCertificates setting\.$/);
+    assert.match(
+      error.message,
+      /^corp: GET \/api\/v1\/tenants failed: the server's TLS certificate could not be verified/,
+    );
+    assert.match(
+      error.message,
+      /if the service uses a private or company CA, add its PEM file to the convai\.caCertificates setting\.$/,
+    );
     assert.equal(service.requests, 0);
   });
 
@@ -224,13 +284,20 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
     assert.equal(getGlobalDispatcher(), globalsBefore.dispatcher);
     assert.equal(https.globalAgent.options.ca, globalsBefore.httpsCa);
     await assert.rejects(request(`${url}/api/v1/tenants`), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-    assert.match((await serviceRejection(client(url, {}).list(tenants))).message, /convai\.caCertificates/, 'another client does not trust it');
+    assert.match(
+      (await serviceRejection(client(url, {}).list(tenants))).message,
+      /convai\.caCertificates/,
+      'another client does not trust it',
+    );
   });
 
   it('still checks the host name with the CA trusted', async () => {
     const service = await tlsService(certs.otherLeaf);
     const error = await serviceRejection(client(`https://127.0.0.1:${service.port}`, { ca: [certs.ca] }).list(tenants));
-    assert.match(error.message, /TLS certificate is not for this host name; use a host name that the certificate names/);
+    assert.match(
+      error.message,
+      /TLS certificate is not for this host name; use a host name that the certificate names/,
+    );
   });
 
   it('tunnels https through the proxy with CONNECT, keeping the certificate check', async () => {
@@ -239,15 +306,23 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
     const baseUrl = `https://${SERVICE_HOST}:${service.port}`;
     assert.deepEqual(await client(baseUrl, { proxyUrl: through.url, ca: [certs.ca] }).list(tenants), []);
     assert.deepEqual(through.seen, [`CONNECT ${SERVICE_HOST}:${service.port}`]);
-    const untrusted = await serviceRejection(client(baseUrl, { proxyUrl: through.url, proxySource: 'HTTPS_PROXY' }).list(tenants));
-    assert.match(untrusted.message, new RegExp(`failed through the proxy ${through.url}: the server's TLS certificate could not be verified`));
+    const untrusted = await serviceRejection(
+      client(baseUrl, { proxyUrl: through.url, proxySource: 'HTTPS_PROXY' }).list(tenants),
+    );
+    assert.match(
+      untrusted.message,
+      new RegExp(`failed through the proxy ${through.url}: the server's TLS certificate could not be verified`),
+    );
   });
 
   it('forwards http through the proxy as an absolute-URI request', async () => {
     const service = await startService((handler) => http.createServer(handler));
     cleanups.push(service.close);
     const through = await proxy();
-    assert.deepEqual(await client(`http://${SERVICE_HOST}:${service.port}`, { proxyUrl: through.url }).list(tenants), []);
+    assert.deepEqual(
+      await client(`http://${SERVICE_HOST}:${service.port}`, { proxyUrl: through.url }).list(tenants),
+      [],
+    );
     assert.deepEqual(through.seen, [`GET http://${SERVICE_HOST}:${service.port}/api/v1/tenants`]);
     assert.equal(service.requests, 1);
   });
@@ -267,12 +342,29 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
     const through = await proxy('alice:pa55word');
     const baseUrl = `https://${SERVICE_HOST}:${service.port}`;
     const lines: string[] = [];
-    const refused = await serviceRejection(client(baseUrl, { proxyUrl: through.url, proxySource: 'http.proxy', ca: [certs.ca] }, recordingLog(lines)).list(tenants));
-    assert.match(refused.message, /the proxy asked for credentials \(407 Proxy Authentication Required\); put them in http\.proxy/);
+    const refused = await serviceRejection(
+      client(baseUrl, { proxyUrl: through.url, proxySource: 'http.proxy', ca: [certs.ca] }, recordingLog(lines)).list(
+        tenants,
+      ),
+    );
+    assert.match(
+      refused.message,
+      /the proxy asked for credentials \(407 Proxy Authentication Required\); put them in http\.proxy/,
+    );
     const withCredentials = `http://alice:pa55word@127.0.0.1:${through.port}`;
-    assert.deepEqual(await client(baseUrl, { proxyUrl: withCredentials, proxySource: 'http.proxy', ca: [certs.ca] }, recordingLog(lines)).list(tenants), []);
+    assert.deepEqual(
+      await client(
+        baseUrl,
+        { proxyUrl: withCredentials, proxySource: 'http.proxy', ca: [certs.ca] },
+        recordingLog(lines),
+      ).list(tenants),
+      [],
+    );
     assert.equal(through.credentials.at(-1), `Basic ${Buffer.from('alice:pa55word').toString('base64')}`);
-    assert.ok(lines.some((line) => line.includes(`through the proxy http://127.0.0.1:${through.port}`)), lines.join('\n'));
+    assert.ok(
+      lines.some((line) => line.includes(`through the proxy http://127.0.0.1:${through.port}`)),
+      lines.join('\n'),
+    );
     assert.ok(!lines.join('\n').includes('pa55word') && !refused.message.includes('pa55word'));
     assert.ok(!lines.join('\n').includes(token));
   });
@@ -280,8 +372,13 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
   it('names the proxy when it refuses the connection', async () => {
     const closed = await startProxy();
     await closed.close();
-    const error = await serviceRejection(client('https://config.example.com', { proxyUrl: closed.url, proxySource: 'http.proxy' }).list(tenants));
-    assert.equal(error.message, `corp: GET /api/v1/tenants failed through the proxy ${closed.url}: the connection was refused; check that the proxy is running and http.proxy is right.`);
+    const error = await serviceRejection(
+      client('https://config.example.com', { proxyUrl: closed.url, proxySource: 'http.proxy' }).list(tenants),
+    );
+    assert.equal(
+      error.message,
+      `corp: GET /api/v1/tenants failed through the proxy ${closed.url}: the connection was refused; check that the proxy is running and http.proxy is right.`,
+    );
   });
 
   it('fails a request unsent, naming the setting and the file, when a CA file is missing', async () => {
@@ -291,16 +388,28 @@ describe('network: TLS with a private CA and proxies, over real sockets', functi
       name: 'corp',
       baseUrl: `https://127.0.0.1:${service.port}`,
       token: () => token,
-      network: () => ({ noProxy: [], proxyStrictSSL: true, ca: readCaCertificates([missing], 'convai.caCertificates') }),
+      network: () => ({
+        noProxy: [],
+        proxyStrictSSL: true,
+        ca: readCaCertificates([missing], 'convai.caCertificates'),
+      }),
     });
     clients.push(unsent);
     const error = await serviceRejection(unsent.list(tenants));
-    assert.equal(error.message, `corp: GET /api/v1/tenants was not sent: convai.caCertificates: cannot read "${missing}" (ENOENT); correct the path or remove it.`);
+    assert.equal(
+      error.message,
+      `corp: GET /api/v1/tenants was not sent: convai.caCertificates: cannot read "${missing}" (ENOENT); correct the path or remove it.`,
+    );
     assert.equal(service.requests, 0);
   });
 
   it('fails a request unsent when the proxy setting is not an address', async () => {
-    const error = await serviceRejection(client('https://config.example.com', { proxyUrl: 'http://[bad', proxySource: 'http.proxy' }).list(tenants));
-    assert.match(error.message, /^corp: GET \/api\/v1\/tenants was not sent: http\.proxy "http:\/\/\[bad" is not a proxy address/);
+    const error = await serviceRejection(
+      client('https://config.example.com', { proxyUrl: 'http://[bad', proxySource: 'http.proxy' }).list(tenants),
+    );
+    assert.match(
+      error.message,
+      /^corp: GET \/api\/v1\/tenants was not sent: http\.proxy "http:\/\/\[bad" is not a proxy address/,
+    );
   });
 });

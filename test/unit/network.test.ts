@@ -60,26 +60,41 @@ describe('network: proxy from the environment and settings', () => {
   const http = new URL('http://config.example.com/');
 
   it('uses HTTPS_PROXY for https, falling back to HTTP_PROXY, upper case first', () => {
-    assert.deepEqual(proxyFromEnvironment({ HTTPS_PROXY: 'http://a:1', https_proxy: 'http://b:1' }, https), { proxyUrl: 'http://a:1', proxySource: 'HTTPS_PROXY', noProxy: [] });
+    assert.deepEqual(proxyFromEnvironment({ HTTPS_PROXY: 'http://a:1', https_proxy: 'http://b:1' }, https), {
+      proxyUrl: 'http://a:1',
+      proxySource: 'HTTPS_PROXY',
+      noProxy: [],
+    });
     assert.equal(proxyFromEnvironment({ https_proxy: 'http://b:1' }, https).proxySource, 'https_proxy');
     assert.equal(proxyFromEnvironment({ HTTP_PROXY: 'http://c:1' }, https).proxyUrl, 'http://c:1');
   });
 
   it('uses only HTTP_PROXY for http, and nothing when unset or blank', () => {
-    assert.equal(proxyFromEnvironment({ HTTPS_PROXY: 'http://a:1', http_proxy: 'http://d:1' }, http).proxyUrl, 'http://d:1');
+    assert.equal(
+      proxyFromEnvironment({ HTTPS_PROXY: 'http://a:1', http_proxy: 'http://d:1' }, http).proxyUrl,
+      'http://d:1',
+    );
     assert.equal(proxyFromEnvironment({ HTTPS_PROXY: 'http://a:1' }, http).proxyUrl, undefined);
     assert.equal(proxyFromEnvironment({ HTTPS_PROXY: '  ' }, https).proxyUrl, undefined);
   });
 
   it('splits NO_PROXY on commas and spaces, preferring NO_PROXY to no_proxy', () => {
-    assert.deepEqual(proxyFromEnvironment({ NO_PROXY: 'a.com, .b.org  10.0.0.0/8', no_proxy: 'x' }, https).noProxy, ['a.com', '.b.org', '10.0.0.0/8']);
+    assert.deepEqual(proxyFromEnvironment({ NO_PROXY: 'a.com, .b.org  10.0.0.0/8', no_proxy: 'x' }, https).noProxy, [
+      'a.com',
+      '.b.org',
+      '10.0.0.0/8',
+    ]);
     assert.deepEqual(proxyFromEnvironment({ no_proxy: 'x,,y' }, https).noProxy, ['x', 'y']);
     assert.deepEqual(splitNoProxy(''), []);
   });
 
   it('lets http.proxy and http.noProxy win over the environment, each on its own', () => {
     const env = { HTTPS_PROXY: 'http://env:1', NO_PROXY: 'config.example.com' };
-    assert.deepEqual(chooseProxy({ proxy: 'http://setting:2', noProxy: [] }, env, https), { proxyUrl: 'http://setting:2', proxySource: 'http.proxy', noProxy: ['config.example.com'] });
+    assert.deepEqual(chooseProxy({ proxy: 'http://setting:2', noProxy: [] }, env, https), {
+      proxyUrl: 'http://setting:2',
+      proxySource: 'http.proxy',
+      noProxy: ['config.example.com'],
+    });
     assert.deepEqual(chooseProxy({ proxy: 'http://setting:2', noProxy: ['other'] }, env, https).noProxy, ['other']);
     assert.equal(chooseProxy({ noProxy: [] }, env, https).proxySource, 'HTTPS_PROXY');
   });
@@ -94,16 +109,25 @@ describe('network: proxy from the environment and settings', () => {
 
   it('reads a proxy without a scheme as http, and names a bad one without its password', () => {
     assert.equal(parseProxyUrl('proxy.corp:3128').href, 'http://proxy.corp:3128/');
-    assert.throws(() => parseProxyUrl('socks5://proxy.corp:1080', 'HTTPS_PROXY'), /HTTPS_PROXY must be an http:\/\/ or https:\/\/ proxy/);
-    assert.throws(() => parseProxyUrl('http://user:s3cret@[bad', 'http.proxy'), (error: Error) => {
-      assert.ok(error instanceof NetworkConfigError);
-      assert.match(error.message, /^http\.proxy "http:\/\/\[bad" is not a proxy address/);
-      return true;
-    });
+    assert.throws(
+      () => parseProxyUrl('socks5://proxy.corp:1080', 'HTTPS_PROXY'),
+      /HTTPS_PROXY must be an http:\/\/ or https:\/\/ proxy/,
+    );
+    assert.throws(
+      () => parseProxyUrl('http://user:s3cret@[bad', 'http.proxy'),
+      (error: Error) => {
+        assert.ok(error instanceof NetworkConfigError);
+        assert.match(error.message, /^http\.proxy "http:\/\/\[bad" is not a proxy address/);
+        return true;
+      },
+    );
   });
 
   it('names the proxy for messages without its credentials', () => {
-    const route = proxyRoute({ proxyUrl: 'http://user:s3cret@proxy.corp:3128', proxySource: 'http.proxy', noProxy: [], proxyStrictSSL: true }, https);
+    const route = proxyRoute(
+      { proxyUrl: 'http://user:s3cret@proxy.corp:3128', proxySource: 'http.proxy', noProxy: [], proxyStrictSSL: true },
+      https,
+    );
     assert.deepEqual([route?.url, route?.source], ['http://proxy.corp:3128', 'http.proxy']);
   });
 });
@@ -113,7 +137,10 @@ describe('network: createDispatcher', () => {
 
   it('builds a ProxyAgent for a proxied target and an Agent otherwise', async () => {
     const proxied = createDispatcher({ proxyUrl: 'http://proxy.corp:3128', noProxy: [], proxyStrictSSL: true }, target);
-    const bypassed = createDispatcher({ proxyUrl: 'http://proxy.corp:3128', noProxy: ['example.com'], proxyStrictSSL: true }, target);
+    const bypassed = createDispatcher(
+      { proxyUrl: 'http://proxy.corp:3128', noProxy: ['example.com'], proxyStrictSSL: true },
+      target,
+    );
     const direct = createDispatcher({ noProxy: [], proxyStrictSSL: false }, target);
     try {
       assert.ok(proxied instanceof ProxyAgent);
@@ -134,25 +161,37 @@ describe('network: readCaCertificates', () => {
 
   it('names the setting and the file that cannot be read', () => {
     const missing = join(dir, 'missing.pem');
-    assert.throws(() => readCaCertificates([missing], 'convai.caCertificates'), (error: Error) => {
-      assert.ok(error instanceof NetworkConfigError);
-      assert.ok(error.message.startsWith(`convai.caCertificates: cannot read "${missing}" (ENOENT)`), error.message);
-      assert.match(error.message, /correct the path or remove it/);
-      return true;
-    });
+    assert.throws(
+      () => readCaCertificates([missing], 'convai.caCertificates'),
+      (error: Error) => {
+        assert.ok(error instanceof NetworkConfigError);
+        assert.ok(error.message.startsWith(`convai.caCertificates: cannot read "${missing}" (ENOENT)`), error.message);
+        assert.match(error.message, /correct the path or remove it/);
+        return true;
+      },
+    );
   });
 
   it('refuses a file without a PEM certificate, and a damaged one', () => {
     const der = join(dir, 'ca.der');
     writeFileSync(der, Buffer.from([0x30, 0x82, 0x01, 0x0a]));
-    assert.throws(() => readCaCertificates([der], 'convai.caCertificates'), /convai\.caCertificates: ".*ca\.der" holds no PEM certificate/);
+    assert.throws(
+      () => readCaCertificates([der], 'convai.caCertificates'),
+      /convai\.caCertificates: ".*ca\.der" holds no PEM certificate/,
+    );
     const damaged = join(dir, 'damaged.pem');
     writeFileSync(damaged, '-----BEGIN CERTIFICATE-----\nnot base64 at all\n-----END CERTIFICATE-----\n');
-    assert.throws(() => readCaCertificates([damaged], 'convai.caCertificates'), /"[^"]*damaged\.pem" holds a damaged certificate/);
+    assert.throws(
+      () => readCaCertificates([damaged], 'convai.caCertificates'),
+      /"[^"]*damaged\.pem" holds a damaged certificate/,
+    );
   });
 
   it('wants absolute paths and an array of strings, and skips blank entries', () => {
-    assert.throws(() => readCaCertificates(['certs/ca.pem'], 'convai.caCertificates'), /"certs\/ca\.pem" is not an absolute path/);
+    assert.throws(
+      () => readCaCertificates(['certs/ca.pem'], 'convai.caCertificates'),
+      /"certs\/ca\.pem" is not an absolute path/,
+    );
     assert.throws(() => readCaCertificates('/etc/ca.pem', 'convai.caCertificates'), /must be an array of paths/);
     assert.deepEqual(readCaCertificates(['', '  '], 'convai.caCertificates'), []);
   });

@@ -3,7 +3,14 @@ import { createHash } from 'node:crypto';
 import { ServiceClient } from '../../src/core/client';
 import { ServiceError } from '../../src/core/errors';
 import { formatDocument } from '../../src/core/json-document';
-import { answeredOutcome, failedOutcome, operationOf, runOperation, savedVersionHash, type OperationTarget } from '../../src/core/operation';
+import {
+  answeredOutcome,
+  failedOutcome,
+  operationOf,
+  runOperation,
+  savedVersionHash,
+  type OperationTarget,
+} from '../../src/core/operation';
 import { caseInputs, caseRunOutcome, executorFor } from '../../src/core/prompt-tests/target';
 import type { TestCase } from '../../src/core/prompt-tests/suite';
 import { kindById } from '../../src/core/resources';
@@ -28,7 +35,10 @@ describe('operation: one way to run test_prompt and execute_action', () => {
     client = new ServiceClient({ baseUrl: service.url, token: () => service.adminToken });
     const [firstPrompt] = await client.list(prompts, TENANT);
     const [firstIntegration] = await client.list(integrations, TENANT);
-    assert.ok(typeof firstPrompt?.id === 'number' && typeof firstIntegration?.id === 'number', 'the sample tenant has a prompt and an integration');
+    assert.ok(
+      typeof firstPrompt?.id === 'number' && typeof firstIntegration?.id === 'number',
+      'the sample tenant has a prompt and an integration',
+    );
     prompt = { kind: prompts, id: firstPrompt.id, tenantId: TENANT };
     integration = { kind: integrations, id: firstIntegration.id, tenantId: TENANT };
   });
@@ -57,18 +67,43 @@ describe('operation: one way to run test_prompt and execute_action', () => {
   });
 
   it('fails an answered action whose status is not success, and never a prompt for its status', () => {
-    assert.deepEqual(answeredOutcome('execute_action', { result: 'pong', status: 'success' }), { kind: 'ok', response: { result: 'pong', status: 'success' } });
-    assert.deepEqual(answeredOutcome('execute_action', { result: 'down', status: 'error' }), { kind: 'failed-status', response: { result: 'down', status: 'error' } });
-    assert.deepEqual(answeredOutcome('execute_action', { result: 'no status' }), { kind: 'failed-status', response: { result: 'no status' } });
-    assert.deepEqual(answeredOutcome('test_prompt', { response: 'hi', status: 'error' }), { kind: 'ok', response: { response: 'hi', status: 'error' } });
+    assert.deepEqual(answeredOutcome('execute_action', { result: 'pong', status: 'success' }), {
+      kind: 'ok',
+      response: { result: 'pong', status: 'success' },
+    });
+    assert.deepEqual(answeredOutcome('execute_action', { result: 'down', status: 'error' }), {
+      kind: 'failed-status',
+      response: { result: 'down', status: 'error' },
+    });
+    assert.deepEqual(answeredOutcome('execute_action', { result: 'no status' }), {
+      kind: 'failed-status',
+      response: { result: 'no status' },
+    });
+    assert.deepEqual(answeredOutcome('test_prompt', { response: 'hi', status: 'error' }), {
+      kind: 'ok',
+      response: { response: 'hi', status: 'error' },
+    });
   });
 
   it('tells a cancelled request from a failed one, keeping the HTTP status', () => {
     const info = { method: 'GET', path: '/api/v1/ai_prompts/1' };
-    assert.deepEqual(failedOutcome(new ServiceError({ ...info, kind: 'cancelled' }, 'cancelled')), { kind: 'cancelled' });
-    assert.deepEqual(failedOutcome(new ServiceError({ ...info, kind: 'http', status: 404 }, 'not found')), { kind: 'error', message: 'not found', status: 404 });
-    const unreadable = new ServiceError({ ...info, kind: 'response', status: 200 }, 'answered 200 with a body that is not valid JSON');
-    assert.deepEqual(failedOutcome(unreadable), { kind: 'error', message: unreadable.message, status: undefined }, 'a 200 that is not JSON is no HTTP error');
+    assert.deepEqual(failedOutcome(new ServiceError({ ...info, kind: 'cancelled' }, 'cancelled')), {
+      kind: 'cancelled',
+    });
+    assert.deepEqual(failedOutcome(new ServiceError({ ...info, kind: 'http', status: 404 }, 'not found')), {
+      kind: 'error',
+      message: 'not found',
+      status: 404,
+    });
+    const unreadable = new ServiceError(
+      { ...info, kind: 'response', status: 200 },
+      'answered 200 with a body that is not valid JSON',
+    );
+    assert.deepEqual(
+      failedOutcome(unreadable),
+      { kind: 'error', message: unreadable.message, status: undefined },
+      'a 200 that is not JSON is no HTTP error',
+    );
     assert.deepEqual(failedOutcome(new Error('broken')), { kind: 'error', message: 'broken', status: undefined });
   });
 
@@ -76,7 +111,10 @@ describe('operation: one way to run test_prompt and execute_action', () => {
     const result = await runOperation(client, prompt, { prompt_text: 'Where is my order?' });
     assert.equal(result.outcome.kind, 'ok');
     assert.equal(result.savedHash, await savedVersionHash(client, prompt));
-    assert.deepEqual(result.response, await client.testPrompt(prompts, prompt.id, TENANT, { prompt_text: 'Where is my order?' }));
+    assert.deepEqual(
+      result.response,
+      await client.testPrompt(prompts, prompt.id, TENANT, { prompt_text: 'Where is my order?' }),
+    );
     assert.equal(result.error, undefined);
   });
 
@@ -102,16 +140,27 @@ describe('operation: one way to run test_prompt and execute_action', () => {
   });
 
   it('maps a case to the body of its operation: the text (empty if missing) and the object if given, nothing of the other operation', () => {
-    assert.deepEqual(caseInputs('test_prompt', testCase({ prompt_text: 'hi', prompt_params: { who: 'Ada' }, action: 'ping' })), { prompt_text: 'hi', prompt_params: { who: 'Ada' } });
+    assert.deepEqual(
+      caseInputs('test_prompt', testCase({ prompt_text: 'hi', prompt_params: { who: 'Ada' }, action: 'ping' })),
+      { prompt_text: 'hi', prompt_params: { who: 'Ada' } },
+    );
     assert.deepEqual(caseInputs('test_prompt', testCase({})), { prompt_text: '' });
-    assert.deepEqual(caseInputs('execute_action', testCase({ action: 'echo', params: { n: 1 }, prompt_text: 'x' })), { action: 'echo', params: { n: 1 } });
+    assert.deepEqual(caseInputs('execute_action', testCase({ action: 'echo', params: { n: 1 }, prompt_text: 'x' })), {
+      action: 'echo',
+      params: { n: 1 },
+    });
     assert.deepEqual(caseInputs('execute_action', testCase({ action: 'ping' })), { action: 'ping' });
   });
 
   it('sends a case through the same operation, and records a run without an answer as an error', async () => {
-    const output = await executorFor(client, integration).send(testCase({ action: 'echo', params: { n: 1 } }), { signal: new AbortController().signal });
+    const output = await executorFor(client, integration).send(testCase({ action: 'echo', params: { n: 1 } }), {
+      signal: new AbortController().signal,
+    });
     assert.deepEqual(output, { result: '{"n":1}', status: 'success' });
     assert.deepEqual(caseRunOutcome('execute_action', { output }), { kind: 'ok', response: output });
-    assert.deepEqual(caseRunOutcome('test_prompt', { error: '503 Service Unavailable' }), { kind: 'error', message: '503 Service Unavailable' });
+    assert.deepEqual(caseRunOutcome('test_prompt', { error: '503 Service Unavailable' }), {
+      kind: 'error',
+      message: '503 Service Unavailable',
+    });
   });
 });

@@ -5,10 +5,19 @@ import { countReports, type CountReport } from '../../src/core/progress-counts';
 describe('counts shown in a progress', () => {
   const gap = LIMITS.progressReports.value;
 
-  function counter(share?: number): { reports: CountReport[]; count: (done: number, total: number) => void; clock: { at: number } } {
+  function counter(share?: number): {
+    reports: CountReport[];
+    count: (done: number, total: number) => void;
+    clock: { at: number };
+  } {
     const reports: CountReport[] = [];
     const clock = { at: 1_000 };
-    const count = countReports((shown) => reports.push(shown), (done, total) => `${done} of ${total}`, share, () => clock.at);
+    const count = countReports(
+      (shown) => reports.push(shown),
+      (done, total) => `${done} of ${total}`,
+      share,
+      () => clock.at,
+    );
     return { reports, count, clock };
   }
 
@@ -18,7 +27,10 @@ describe('counts shown in a progress', () => {
       if (done % 100 === 0) clock.at += gap / 2;
       count(done, 1000);
     }
-    assert.deepEqual(reports.map((r) => r.message), ['1 of 1000', '200 of 1000', '400 of 1000', '600 of 1000', '800 of 1000', '1000 of 1000']);
+    assert.deepEqual(
+      reports.map((r) => r.message),
+      ['1 of 1000', '200 of 1000', '400 of 1000', '600 of 1000', '800 of 1000', '1000 of 1000'],
+    );
   });
 
   it('moves the bar by what was done since the last count shown, to 100 in all', () => {
@@ -43,6 +55,9 @@ describe('counts shown in a progress', () => {
     const { reports, count } = counter();
     count(0, 0);
     count(0, 0);
-    assert.deepEqual(reports.map((r) => r.increment), [100, 0]);
+    assert.deepEqual(
+      reports.map((r) => r.increment),
+      [100, 0],
+    );
   });
 });

@@ -1,7 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { calibrate, calibrationLine, meetsKappa, type LabelOutcome } from '../../src/core/prompt-tests/calibration';
 
-const outcome = (expected: LabelOutcome['expected'], judged: LabelOutcome['judged'], unanimous = true): LabelOutcome => ({ expected, judged, unanimous });
+const outcome = (
+  expected: LabelOutcome['expected'],
+  judged: LabelOutcome['judged'],
+  unanimous = true,
+): LabelOutcome => ({ expected, judged, unanimous });
 const times = (n: number, o: LabelOutcome): LabelOutcome[] => Array.from({ length: n }, () => o);
 
 function near(actual: number | null, expected: number): void {
@@ -16,8 +20,11 @@ describe('prompt tests: judge calibration figures', () => {
     // chance agreement = (6·6 + 4·4) / 10² = 52/100 = 0.52; kappa = (0.8 − 0.52) / (1 − 0.52) = 0.28 / 0.48 = 7/12.
     // consistency = 8 unanimous / 10 = 0.8.
     const figures = calibrate([
-      ...times(4, outcome('pass', 'pass')), outcome('pass', 'pass', false), outcome('pass', 'fail'),
-      outcome('fail', 'pass', false), ...times(3, outcome('fail', 'fail')),
+      ...times(4, outcome('pass', 'pass')),
+      outcome('pass', 'pass', false),
+      outcome('pass', 'fail'),
+      outcome('fail', 'pass', false),
+      ...times(3, outcome('fail', 'fail')),
     ]);
     assert.equal(figures.labels, 10);
     near(figures.agreement, 0.8);
@@ -27,7 +34,10 @@ describe('prompt tests: judge calibration figures', () => {
     near(figures.consistency, 0.8);
     assert.equal(meetsKappa(figures, 0.6), false, '0.583 is below 0.6');
     assert.equal(meetsKappa(figures, 0.5), true);
-    assert.equal(calibrationLine(figures, 0.6), 'agreement 80%, TPR 83%, TNR 75%, kappa 0.58 (needs 0.60), consistency 80%');
+    assert.equal(
+      calibrationLine(figures, 0.6),
+      'agreement 80%, TPR 83%, TNR 75%, kappa 0.58 (needs 0.60), consistency 80%',
+    );
   });
 
   it('counts an unreadable answer against agreement, TPR and consistency, as a verdict no label has', () => {
@@ -35,7 +45,12 @@ describe('prompt tests: judge calibration figures', () => {
     // agreement = 3/4; TPR = 1/2; TNR = 2/2 = 1; consistency = 3/4 (an unreadable judgement agreed with nothing).
     // The judge: pass 1, fail 2, unreadable 1; the labels: pass 2, fail 2, unreadable 0.
     // chance agreement = (2·1 + 2·2 + 0·1) / 4² = 6/16 = 0.375; kappa = (0.75 − 0.375) / (1 − 0.375) = 0.375 / 0.625 = 0.6.
-    const figures = calibrate([outcome('pass', 'pass'), outcome('pass', 'unreadable', false), outcome('fail', 'fail'), outcome('fail', 'fail')]);
+    const figures = calibrate([
+      outcome('pass', 'pass'),
+      outcome('pass', 'unreadable', false),
+      outcome('fail', 'fail'),
+      outcome('fail', 'fail'),
+    ]);
     near(figures.agreement, 0.75);
     near(figures.tpr, 0.5);
     near(figures.tnr, 1);
@@ -56,9 +71,17 @@ describe('prompt tests: judge calibration figures', () => {
 
   it('gives kappa 1 when the judge agrees with every label of both kinds, and −1 when it contradicts every one', () => {
     // 2 pass, 2 fail, all as labelled: chance = (2·2 + 2·2) / 16 = 0.5; kappa = (1 − 0.5) / 0.5 = 1.
-    near(calibrate([outcome('pass', 'pass'), outcome('pass', 'pass'), outcome('fail', 'fail'), outcome('fail', 'fail')]).kappa, 1);
+    near(
+      calibrate([outcome('pass', 'pass'), outcome('pass', 'pass'), outcome('fail', 'fail'), outcome('fail', 'fail')])
+        .kappa,
+      1,
+    );
     // All reversed: agreement 0, chance = (2·2 + 2·2) / 16 = 0.5; kappa = (0 − 0.5) / 0.5 = −1.
-    near(calibrate([outcome('pass', 'fail'), outcome('pass', 'fail'), outcome('fail', 'pass'), outcome('fail', 'pass')]).kappa, -1);
+    near(
+      calibrate([outcome('pass', 'fail'), outcome('pass', 'fail'), outcome('fail', 'pass'), outcome('fail', 'pass')])
+        .kappa,
+      -1,
+    );
   });
 
   it('leaves kappa null when chance alone agrees fully: every label pass and every verdict pass (0/0)', () => {
@@ -71,6 +94,13 @@ describe('prompt tests: judge calibration figures', () => {
   });
 
   it('has no figure at all when nothing was weighed', () => {
-    assert.deepEqual(calibrate([]), { labels: 0, agreement: null, tpr: null, tnr: null, kappa: null, consistency: null });
+    assert.deepEqual(calibrate([]), {
+      labels: 0,
+      agreement: null,
+      tpr: null,
+      tnr: null,
+      kappa: null,
+      consistency: null,
+    });
   });
 });

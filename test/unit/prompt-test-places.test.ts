@@ -25,6 +25,9 @@ describe('prompt test failure places', () => {
   it('points at the closest part the case still holds, else at the case', () => {
     assert.equal(placed({ field: 'response', assertion: 'matches', message: 'no match' }), '{ "contains": "A-1" }');
     assert.ok(testCase);
-    assert.deepEqual(failurePlace(' '.repeat(text.length), testCase, { field: 'response', assertion: 'contains', message: 'no A-1' }), testCase.range);
+    assert.deepEqual(
+      failurePlace(' '.repeat(text.length), testCase, { field: 'response', assertion: 'contains', message: 'no A-1' }),
+      testCase.range,
+    );
   });
 });

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { droppedSignificantly, dropPValue, intervalText, wilsonInterval } from '../../src/core/prompt-tests/statistics';
 
 // Known values from SciPy 1.x: binomtest(x, n).proportion_ci(method='wilson') and fisher_exact(..., alternative='less').
-const close = (actual: number, expected: number, what: string): void => assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual} is not ${expected}`);
+const close = (actual: number, expected: number, what: string): void =>
+  assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual} is not ${expected}`);
 
 describe('prompt test statistics: the 95% Wilson score interval', () => {
   const known: Array<[number, number, number, number]> = [
@@ -39,7 +40,8 @@ describe('prompt test statistics: the one-sided Fisher exact test of a drop', ()
     [9, 10, 3, 10, 0.009883305548940223],
   ];
   for (const [bp, br, cp, cr, p] of known) {
-    it(`${cp}/${cr} against ${bp}/${br}`, () => close(dropPValue({ passes: bp, runs: br }, { passes: cp, runs: cr }), p, 'p'));
+    it(`${cp}/${cr} against ${bp}/${br}`, () =>
+      close(dropPValue({ passes: bp, runs: br }, { passes: cp, runs: cr }), p, 'p'));
   }
 
   it('calls a drop significant below 0.05 only', () => {

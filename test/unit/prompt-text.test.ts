@@ -1,15 +1,30 @@
 import * as assert from 'node:assert/strict';
-import { placeholderBeingTyped, placeholderSpans, placeholdersOf, promptPlaceholders } from '../../src/core/prompt-text';
+import {
+  placeholderBeingTyped,
+  placeholderSpans,
+  placeholdersOf,
+  promptPlaceholders,
+} from '../../src/core/prompt-text';
 
 describe('prompt text', () => {
-  it('offers the placeholders of a prompt\'s texts as parameter names', () => {
-    assert.deepEqual(promptPlaceholders({ user_prompt: 'Hi {{customer_name}}, order {{ order_id }}', system: 'Speak {{language}}', assistant: null }), ['customer_name', 'order_id', 'language']);
+  it("offers the placeholders of a prompt's texts as parameter names", () => {
+    assert.deepEqual(
+      promptPlaceholders({
+        user_prompt: 'Hi {{customer_name}}, order {{ order_id }}',
+        system: 'Speak {{language}}',
+        assistant: null,
+      }),
+      ['customer_name', 'order_id', 'language'],
+    );
   });
 
   it('finds each placeholder with the offsets of its braces and of its name', () => {
     const text = 'Dear {{ name }}, your {{order.id}} and {{ bad name }} {{';
     const spans = placeholderSpans(text);
-    assert.deepEqual(spans.map((s) => s.name), ['name', 'order.id']);
+    assert.deepEqual(
+      spans.map((s) => s.name),
+      ['name', 'order.id'],
+    );
     const [first] = spans;
     assert.ok(first);
     assert.equal(text.slice(first.start, first.end), '{{ name }}');

@@ -19,7 +19,28 @@ const MAX_ERROR_MESSAGE = 1200;
 /** Characters that break naive code: lone surrogates, line breaks, braces and URL syntax, plus any code point. */
 const trickyUnit = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
-  { weight: 1, arbitrary: fc.constantFrom('\ud800', '\udfff', '\r', '\n', '\0', '{{', '}}', '{{city}}', '{{ api_key }}', '{{a.b-c}}', '?', '&', '#', '%', ' ', '"', '<') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '\ud800',
+      '\udfff',
+      '\r',
+      '\n',
+      '\0',
+      '{{',
+      '}}',
+      '{{city}}',
+      '{{ api_key }}',
+      '{{a.b-c}}',
+      '?',
+      '&',
+      '#',
+      '%',
+      ' ',
+      '"',
+      '<',
+    ),
+  },
 );
 const text = fc.string({ unit: trickyUnit, maxLength: 40 });
 const json = fc.jsonValue({ stringUnit: trickyUnit, maxDepth: 4 });
@@ -31,7 +52,9 @@ const body = fc.oneof(
   text,
   json.map((value) => JSON.stringify(value)),
   fc.record({ errors: fc.oneof(fc.dictionary(text, json), fc.array(json)) }).map((value) => JSON.stringify(value)),
-  fc.record({ error: fc.record({ message: json }), message: json }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
+  fc
+    .record({ error: fc.record({ message: json }), message: json }, { requiredKeys: [] })
+    .map((value) => JSON.stringify(value)),
   text.map((inner) => `<!DOCTYPE html><html><body>${inner}</body></html>`),
   nested('{"error":', '"deep"', '}'),
   nested('{"errors":[', '"deep"', ']}'),
@@ -42,7 +65,13 @@ const body = fc.oneof(
 const response: fc.Arbitrary<RawResponse> = fc.record(
   {
     status: fc.integer({ min: 100, max: 599 }),
-    contentType: fc.constantFrom('', 'application/json', 'application/problem+json; charset=utf-8', 'text/html', 'text/plain'),
+    contentType: fc.constantFrom(
+      '',
+      'application/json',
+      'application/problem+json; charset=utf-8',
+      'text/html',
+      'text/plain',
+    ),
     text: body,
     location: text,
     retryAfter: text,
@@ -75,7 +104,10 @@ describe('properties: interpreting any response', () => {
     fc.assert(
       fc.property(fc.integer({ min: 200, max: 299 }), fc.dictionary(text, json), (status, value) => {
         const sent = JSON.stringify(value);
-        assert.deepEqual(interpretResponse(info, { status, contentType: 'application/json', text: sent }, 'object'), JSON.parse(sent));
+        assert.deepEqual(
+          interpretResponse(info, { status, contentType: 'application/json', text: sent }, 'object'),
+          JSON.parse(sent),
+        );
       }),
       RUNS,
     );
@@ -85,7 +117,10 @@ describe('properties: interpreting any response', () => {
     fc.assert(
       fc.property(body, fc.string(), (raw, contentType) => {
         const { message } = extractServiceMessage(raw, contentType);
-        assert.ok(message === undefined || message.length <= MAX_MESSAGE + 1, `message of ${message?.length} characters`);
+        assert.ok(
+          message === undefined || message.length <= MAX_MESSAGE + 1,
+          `message of ${message?.length} characters`,
+        );
       }),
       RUNS,
     );
@@ -103,7 +138,14 @@ describe('properties: interpreting any response', () => {
     cyclic.cause = cyclic;
     const thrown = fc.oneof(
       fc.anything({ withNullPrototype: true, withObjectString: true, maxDepth: 3 }),
-      fc.record({ code: text, message: fc.anything({ withNullPrototype: true }), cause: fc.anything({ withNullPrototype: true }) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          code: text,
+          message: fc.anything({ withNullPrototype: true }),
+          cause: fc.anything({ withNullPrototype: true }),
+        },
+        { requiredKeys: [] },
+      ),
       fc.constant(cyclic),
       fc.constant(new AggregateError([Object.assign(new Error('connect'), { code: 'ECONNREFUSED' })], '')),
     );
@@ -130,12 +172,20 @@ describe('properties: interpreting any response', () => {
 });
 
 describe('properties: building any request definition', () => {
-  const functionDefinition = { type: 'function' as const, name: 'f', description: 'd', parameters: { type: 'object' as const, properties: {} } };
+  const functionDefinition = {
+    type: 'function' as const,
+    name: 'f',
+    description: 'd',
+    parameters: { type: 'object' as const, properties: {} },
+  };
   const name = fc.oneof(fc.constantFrom('city', 'api_key', 'a.b-c', 'q', '__proto__'), text);
   const definition: fc.Arbitrary<RequestDefinition> = fc.record(
     {
       name: text,
-      url: fc.oneof(text, text.map((path) => `https://api.example.com/${path}`)),
+      url: fc.oneof(
+        text,
+        text.map((path) => `https://api.example.com/${path}`),
+      ),
       method: fc.oneof(fc.constantFrom('GET', 'post', ' get ', 'HEAD', 'PUT', 'DELETE', 'M-SEARCH'), text),
       api_key: text,
       headers: fc.dictionary(fc.oneof(fc.constantFrom('Authorization', 'X-Key', 'Content-Type'), text), text),
@@ -151,7 +201,8 @@ describe('properties: building any request definition', () => {
       fc.property(definition, fc.dictionary(name, json), fc.option(text, { nil: undefined }), (def, args, apiKey) => {
         try {
           const built = buildRequest(def, args, apiKey);
-          for (const value of Object.values(built.headers)) assert.ok(!/[\r\n]/.test(value), 'no line break in a header');
+          for (const value of Object.values(built.headers))
+            assert.ok(!/[\r\n]/.test(value), 'no line break in a header');
         } catch (error) {
           if (!(error instanceof RequestBuildError)) throw error;
         }

@@ -39,11 +39,16 @@ describe('pull: stopped midway', () => {
   let bulkTenantId: number;
 
   before(async () => {
-    service = await startService({ adminToken: 'pull-stop-admin-token', bulkTenants: { count: 1, promptsEach: BULK_PROMPTS } });
+    service = await startService({
+      adminToken: 'pull-stop-admin-token',
+      bulkTenants: { count: 1, promptsEach: BULK_PROMPTS },
+    });
     client = new StoppingClient({ baseUrl: service.url, token: () => service.adminToken });
-    bulkTenantId = ((await client.list(kindById('tenant'))).find((tenant) => tenant.name === bulkTenantName(0))?.id as number);
+    bulkTenantId = (await client.list(kindById('tenant'))).find((tenant) => tenant.name === bulkTenantName(0))
+      ?.id as number;
     tenantId = (await client.create(kindById('tenant'), { name: 'Stopped', email: 's@example.com' })).id as number;
-    for (let index = 0; index < PROMPTS; index++) await client.create(kindById('prompt'), { name: `Prompt ${index}`, system: `Text ${index}.` }, tenantId);
+    for (let index = 0; index < PROMPTS; index++)
+      await client.create(kindById('prompt'), { name: `Prompt ${index}`, system: `Text ${index}.` }, tenantId);
   });
   after(async () => {
     await client.close();
@@ -79,15 +84,30 @@ describe('pull: stopped midway', () => {
       const blocked = join(root, 'ai_prompts', 'bulk-prompt-2000.system.md');
       mkdirSync(blocked, { recursive: true });
       const target = { connection: 'local', baseUrl: service.url, tenantId: bulkTenantId };
-      await assert.rejects(pullTenant(client, new DiskFolder(root, { statCacheDir: null }), target), (error: unknown) => (error as NodeJS.ErrnoException).code === 'EISDIR' && /bulk-prompt-2000\.system\.md/.test((error as Error).message));
+      await assert.rejects(
+        pullTenant(client, new DiskFolder(root, { statCacheDir: null }), target),
+        (error: unknown) =>
+          (error as NodeJS.ErrnoException).code === 'EISDIR' &&
+          /bulk-prompt-2000\.system\.md/.test((error as Error).message),
+      );
       const io = new DiskFolder(root, { statCacheDir: null });
       const manifest = await readManifest(io);
       assert.ok(manifest, 'the manifest of what was written');
       const files = new Set(manifest.resources.map((entry) => entry.file));
-      assert.ok(files.size >= 500 && files.size < BULK_PROMPTS + 1, `${files.size} resources pulled: the first batch at least, not all`);
-      assert.equal(files.has('ai_prompts/bulk-prompt-2000.json'), false, 'the prompt whose text was not written is not pulled');
+      assert.ok(
+        files.size >= 500 && files.size < BULK_PROMPTS + 1,
+        `${files.size} resources pulled: the first batch at least, not all`,
+      );
+      assert.equal(
+        files.has('ai_prompts/bulk-prompt-2000.json'),
+        false,
+        'the prompt whose text was not written is not pulled',
+      );
       // Its JSON file may be there, a resource of the folder's own; every pulled one plans as pulled.
-      assert.deepEqual((await localPlan(io)).changes.filter((change) => change.file !== 'ai_prompts/bulk-prompt-2000.json'), []);
+      assert.deepEqual(
+        (await localPlan(io)).changes.filter((change) => change.file !== 'ai_prompts/bulk-prompt-2000.json'),
+        [],
+      );
 
       rmSync(blocked, { recursive: true });
       const result = await pullTenant(client, io, target);
@@ -108,7 +128,10 @@ describe('pull: stopped midway', () => {
     assert.deepEqual((await localPlan(io)).changes, []);
     assert.deepEqual(io.reads, [MANIFEST_FILE, JOURNAL_FILE], 'every resource was found as pulled by its cached stats');
     io.files.set('ai_prompts/prompt-7.system.md', 'Edited.\n');
-    assert.deepEqual((await localPlan(io)).changes.map((change) => change.file), ['ai_prompts/prompt-7.json']);
+    assert.deepEqual(
+      (await localPlan(io)).changes.map((change) => change.file),
+      ['ai_prompts/prompt-7.json'],
+    );
   });
 
   it('reads no file of a resource pulled again whose files have their cached stats, and reads an edited one', async () => {
@@ -120,7 +143,11 @@ describe('pull: stopped midway', () => {
     read.length = 0;
     const manifest = io.files.get(MANIFEST_FILE);
     const again = await pullTenant(client, io, target);
-    assert.deepEqual([again.written, again.kept, read.filter((file) => file.includes('/'))], [[], [], []], 'no resource file: found as pulled by their cached stats alone');
+    assert.deepEqual(
+      [again.written, again.kept, read.filter((file) => file.includes('/'))],
+      [[], [], []],
+      'no resource file: found as pulled by their cached stats alone',
+    );
     assert.equal(io.files.get(MANIFEST_FILE), manifest, 'the manifest is written again as it was');
     io.files.set('ai_prompts/prompt-7.system.md', 'Edited.\n');
     const edited = await pullTenant(client, io, target);

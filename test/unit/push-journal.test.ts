@@ -3,7 +3,15 @@ import { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
 import type { ResourceKind } from '../../src/core/resource-kind';
 import { MemoryFolder } from '../../src/core/tenant/memory-folder';
-import { JOURNAL_FILE, journal, loadManifest, MANIFEST_FILE, readManifest, writeManifest, type Manifest } from '../../src/core/tenant/manifest';
+import {
+  JOURNAL_FILE,
+  journal,
+  loadManifest,
+  MANIFEST_FILE,
+  readManifest,
+  writeManifest,
+  type Manifest,
+} from '../../src/core/tenant/manifest';
 import { planPush } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
 import { push } from '../../src/core/tenant/push';
@@ -33,7 +41,7 @@ class WatchedClient extends ServiceClient {
   }
 }
 
-describe('push: bounded concurrency and the manifest\'s journal', () => {
+describe("push: bounded concurrency and the manifest's journal", () => {
   let service: RunningService;
   let client: WatchedClient;
   let tenantId: number;
@@ -44,7 +52,8 @@ describe('push: bounded concurrency and the manifest\'s journal', () => {
     const values = JSON.parse(io.files.get(file) as string) as JsonObject;
     io.files.set(file, JSON.stringify({ ...values, description: `edited ${index}` }));
   };
-  const idOf = (index: number): number => (JSON.parse(io.files.get(`ai_prompts/prompt-${index}.json`) as string) as JsonObject).id as number;
+  const idOf = (index: number): number =>
+    (JSON.parse(io.files.get(`ai_prompts/prompt-${index}.json`) as string) as JsonObject).id as number;
 
   before(async () => {
     service = await startService({ adminToken: 'push-journal-admin-token' });
@@ -56,7 +65,8 @@ describe('push: bounded concurrency and the manifest\'s journal', () => {
   });
   beforeEach(async () => {
     tenantId = (await client.create(kindById('tenant'), { name: 'Journal', email: 'j@example.com' })).id as number;
-    for (let index = 0; index < PROMPTS; index++) await client.create(prompts, { name: `Prompt ${index}`, system: 'Say hello.' }, tenantId);
+    for (let index = 0; index < PROMPTS; index++)
+      await client.create(prompts, { name: `Prompt ${index}`, system: 'Say hello.' }, tenantId);
     io = new MemoryFolder();
     await pullTenant(client, io, { connection: 'local', baseUrl: service.url, tenantId });
     client.most = 0;
@@ -82,7 +92,10 @@ describe('push: bounded concurrency and the manifest\'s journal', () => {
     assert.deepEqual(replayed.resources.find((entry) => entry.id === first.id)?.fields, first.fields);
     await writeManifest(io, replayed);
     assert.ok(!io.files.has(JOURNAL_FILE), 'folded into the manifest');
-    assert.deepEqual((await readManifest(io))?.resources.map((entry) => entry.name).sort(), replayed.resources.map((entry) => entry.name).sort());
+    assert.deepEqual(
+      (await readManifest(io))?.resources.map((entry) => entry.name).sort(),
+      replayed.resources.map((entry) => entry.name).sort(),
+    );
   });
 
   it('writes the lines of the entries a push left alone as the manifest held them, and reads any layout of it', async () => {
@@ -99,11 +112,19 @@ describe('push: bounded concurrency and the manifest\'s journal', () => {
     const before = linesOf(pulled);
     const after = linesOf(io.files.get(MANIFEST_FILE) as string);
     const changed = after.filter((line) => !before.includes(line));
-    assert.equal(changed.length, 1, 'only the renamed entry\'s line is new');
+    assert.equal(changed.length, 1, "only the renamed entry's line is new");
     assert.match(changed[0] as string, /"name":"Renamed"/);
     assert.equal(after.length, before.length);
     // Written by hand or by another tool: each entry over several lines, a byte-order of keys of its own.
-    const entries = (value: Manifest | undefined): unknown => value?.resources.map(({ segment, id, file, name, files, fields }) => ({ segment, id, file, name, files, fields }));
+    const entries = (value: Manifest | undefined): unknown =>
+      value?.resources.map(({ segment, id, file, name, files, fields }) => ({
+        segment,
+        id,
+        file,
+        name,
+        files,
+        fields,
+      }));
     const expected = entries(await readManifest(io));
     io.files.set(MANIFEST_FILE, JSON.stringify(JSON.parse(io.files.get(MANIFEST_FILE) as string), null, 2));
     assert.deepEqual(entries(await readManifest(io)), expected);
@@ -118,8 +139,14 @@ describe('push: bounded concurrency and the manifest\'s journal', () => {
     for (let index = 0; index < PROMPTS; index++) edit(index);
     const written: string[] = [];
     const watched = Object.assign(new MemoryFolder(io.files), {
-      write: async (file: string, text: string) => { written.push(file); await io.write(file, text); },
-      replace: async (file: string, text: string) => { written.push(file); await io.replace(file, text); },
+      write: async (file: string, text: string) => {
+        written.push(file);
+        await io.write(file, text);
+      },
+      replace: async (file: string, text: string) => {
+        written.push(file);
+        await io.replace(file, text);
+      },
     });
     const result = await push(client, watched, await planPush(client, io), { concurrency: 3, justPlanned: true });
     assert.equal(result.applied.length, PROMPTS);
@@ -133,10 +160,12 @@ describe('push: bounded concurrency and the manifest\'s journal', () => {
     for (let index = 0; index < PROMPTS; index++) edit(index);
     client.failing = idOf(5);
     // The process ends before the journal is folded in: the manifest is never written.
-    const stopped = Object.assign(new MemoryFolder(io.files), { replace: async (file: string, text: string) => {
-      if (file === MANIFEST_FILE) throw new Error('stopped');
-      await io.replace(file, text);
-    } });
+    const stopped = Object.assign(new MemoryFolder(io.files), {
+      replace: async (file: string, text: string) => {
+        if (file === MANIFEST_FILE) throw new Error('stopped');
+        await io.replace(file, text);
+      },
+    });
     await assert.rejects(push(client, stopped, await planPush(client, io), { concurrency: 2 }), /stopped|update of/);
     assert.ok(io.files.has(JOURNAL_FILE), 'the steps applied are in the journal');
     const remaining = await planPush(client, io);

@@ -11,7 +11,10 @@ describe('resource search: names as the user types', () => {
   it('ranks a name that starts with the query, then a word that does, then one that holds it', () => {
     const result = prompts.search('order', 10);
     assert.deepEqual(names(result), ['Order Triage', 'order_lookup', 'Orders 2', 'Billing Orders', 'Reorder']);
-    assert.deepEqual(result.hits.map((hit) => hit.rank), [0, 0, 0, 1, 2]);
+    assert.deepEqual(
+      result.hits.map((hit) => hit.rank),
+      [0, 0, 0, 1, 2],
+    );
     assert.equal(result.total, 5);
   });
 
@@ -29,7 +32,9 @@ describe('resource search: names as the user types', () => {
   });
 
   it('keeps the best hits within the limit and counts them all', () => {
-    const many = index(Array.from({ length: 50_000 }, (_, n) => `Billing ${String(n).padStart(5, '0')}`).concat(['Bill']));
+    const many = index(
+      Array.from({ length: 50_000 }, (_, n) => `Billing ${String(n).padStart(5, '0')}`).concat(['Bill']),
+    );
     const result = many.search('bill', 3);
     assert.deepEqual(names(result), ['Bill', 'Billing 00000', 'Billing 00001']);
     assert.equal(result.total, 50_001);
@@ -40,13 +45,31 @@ describe('resource search: names as the user types', () => {
   });
 
   it('merges several indexes as one index of them all', () => {
-    const merged = searchAll([{ index: index(['Reorder', 'Orders']), source: 'a' }, { index: index(['order_lookup', 'Billing Orders']), source: 'b' }], 'order', 3);
-    assert.deepEqual(merged.hits.map((hit) => [hit.name, hit.source]), [['order_lookup', 'b'], ['Orders', 'a'], ['Billing Orders', 'b']]);
+    const merged = searchAll(
+      [
+        { index: index(['Reorder', 'Orders']), source: 'a' },
+        { index: index(['order_lookup', 'Billing Orders']), source: 'b' },
+      ],
+      'order',
+      3,
+    );
+    assert.deepEqual(
+      merged.hits.map((hit) => [hit.name, hit.source]),
+      [
+        ['order_lookup', 'b'],
+        ['Orders', 'a'],
+        ['Billing Orders', 'b'],
+      ],
+    );
     assert.equal(merged.total, 4);
   });
 
-  it('builds a listing\'s index once, by the names the tree shows', () => {
-    const listing: JsonObject[] = [{ id: 1, name: 'cancel_order', display_name: 'Cancel order' }, { id: 2, name: 'x' }, { name: 'no id' }];
+  it("builds a listing's index once, by the names the tree shows", () => {
+    const listing: JsonObject[] = [
+      { id: 1, name: 'cancel_order', display_name: 'Cancel order' },
+      { id: 2, name: 'x' },
+      { name: 'no id' },
+    ];
     const built = listingIndex(listing, 'intent');
     assert.equal(listingIndex(listing, 'intent'), built);
     assert.equal(built.size, 2);

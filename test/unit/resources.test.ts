@@ -41,7 +41,15 @@ describe('resource table', () => {
   });
 
   it('lists the seven tenant-scoped segments of the URI layout', () => {
-    assert.deepEqual(TENANT_SEGMENTS, ['integrations', 'ai_prompts', 'ai_functions', 'ai_actions', 'agents', 'intents', 'datasources']);
+    assert.deepEqual(TENANT_SEGMENTS, [
+      'integrations',
+      'ai_prompts',
+      'ai_functions',
+      'ai_actions',
+      'agents',
+      'intents',
+      'datasources',
+    ]);
   });
 
   it('puts tenant_id in detail but never in summaries', () => {
@@ -53,7 +61,12 @@ describe('resource table', () => {
 
   it('keeps summary and response fields within the detail fields, each with a type', () => {
     for (const kind of KINDS) {
-      for (const field of [...kind.summaryFields, ...kind.createResponseFields, ...kind.updateResponseFields, ...kind.detailFields]) {
+      for (const field of [
+        ...kind.summaryFields,
+        ...kind.createResponseFields,
+        ...kind.updateResponseFields,
+        ...kind.detailFields,
+      ]) {
         assert.ok(kind.detailFields.includes(field), `${kind.id}.${field} is not a detail field`);
         assert.ok(kind.fields[field], `${kind.id}.${field} has no type`);
       }

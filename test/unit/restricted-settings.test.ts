@@ -18,8 +18,12 @@ describe('settings an untrusted workspace may not choose', () => {
     const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations ?? [];
     for (const name of WRITE_OR_SPEND) {
       assert.ok(properties[name], `${name} is a setting of the extension`);
-      assert.ok(restricted.includes(name) || properties[name].scope === 'application', `${name}: restricted in Restricted Mode, or application-scoped`);
+      assert.ok(
+        restricted.includes(name) || properties[name].scope === 'application',
+        `${name}: restricted in Restricted Mode, or application-scoped`,
+      );
     }
-    for (const name of restricted) assert.ok(properties[name], `restrictedConfigurations names ${name}, which is no setting of the extension`);
+    for (const name of restricted)
+      assert.ok(properties[name], `restrictedConfigurations names ${name}, which is no setting of the extension`);
   });
 });

@@ -5,7 +5,10 @@ import { draftOf, inputsOf, isServiceOperation, promptDraft } from '../../src/co
 
 describe('run inputs as a person edits them', () => {
   it('shows an object one key per line, and none as empty', () => {
-    assert.deepEqual(draftOf('test_prompt', { prompt_text: 'Hi', prompt_params: { a: 1, b: 'x' } }), { text: 'Hi', json: '{\n  "a": 1,\n  "b": "x"\n}' });
+    assert.deepEqual(draftOf('test_prompt', { prompt_text: 'Hi', prompt_params: { a: 1, b: 'x' } }), {
+      text: 'Hi',
+      json: '{\n  "a": 1,\n  "b": "x"\n}',
+    });
     assert.deepEqual(draftOf('execute_action', { action: 'ping' }), { text: 'ping', json: '' });
   });
 
@@ -15,20 +18,35 @@ describe('run inputs as a person edits them', () => {
       text: 'Where is A-1?',
       json: '{\n  "customer_name": "Ada",\n  "order_id": ""\n}',
     });
-    assert.deepEqual(promptDraft(['customer_name'], undefined, 'older text'), { text: 'older text', json: '{\n  "customer_name": ""\n}' });
+    assert.deepEqual(promptDraft(['customer_name'], undefined, 'older text'), {
+      text: 'older text',
+      json: '{\n  "customer_name": ""\n}',
+    });
     assert.deepEqual(promptDraft([], undefined), { text: '', json: '' }, 'no placeholders: no prompt_params');
   });
 
   it('turns a draft into the inputs sent, the object parsed', () => {
-    assert.deepEqual(inputsOf('test_prompt', { text: 'Hi', json: '{"a": {"b": [1]}}' }), { prompt_text: 'Hi', prompt_params: { a: { b: [1] } } });
+    assert.deepEqual(inputsOf('test_prompt', { text: 'Hi', json: '{"a": {"b": [1]}}' }), {
+      prompt_text: 'Hi',
+      prompt_params: { a: { b: [1] } },
+    });
     assert.deepEqual(inputsOf('execute_action', { text: 'ping', json: '  ' }), { action: 'ping' });
   });
 
   it('refuses a draft naming the field and the fix', () => {
-    assert.throws(() => inputsOf('test_prompt', { text: ' ', json: '' }), /^Error: prompt_text must not be empty: type the text/);
+    assert.throws(
+      () => inputsOf('test_prompt', { text: ' ', json: '' }),
+      /^Error: prompt_text must not be empty: type the text/,
+    );
     assert.throws(() => inputsOf('execute_action', { text: '', json: '' }), /^Error: action must not be empty/);
-    assert.throws(() => inputsOf('test_prompt', { text: 'Hi', json: '{"a": }' }), /^Error: prompt_params must be a JSON object: .+\.$/);
-    assert.throws(() => inputsOf('execute_action', { text: 'ping', json: '[1]' }), /^Error: params must be a JSON object such as \{"name": "value"\}\.$/);
+    assert.throws(
+      () => inputsOf('test_prompt', { text: 'Hi', json: '{"a": }' }),
+      /^Error: prompt_params must be a JSON object: .+\.$/,
+    );
+    assert.throws(
+      () => inputsOf('execute_action', { text: 'ping', json: '[1]' }),
+      /^Error: params must be a JSON object such as \{"name": "value"\}\.$/,
+    );
     assert.throws(() => parseJsonObject('null', 'x'), /x must be a JSON object such as/);
   });
 

@@ -23,23 +23,29 @@ function tourExpectation(suite: Suite): string {
   return String(expected);
 }
 
-describe('the sample suite of the README\'s tour', () => {
+describe("the sample suite of the README's tour", () => {
   it('reads as written, on the connection it is given, its tour case compared with equals', () => {
     const suite = parsed(sampleSuiteText('local'));
     assert.deepEqual(suite.target, { connection: 'local', tenantId: 1 });
     assert.match(tourExpectation(suite), new RegExp(TOUR_EDIT.from));
   });
 
-  it('takes the tour\'s edit in exactly one place, the tour case\'s expected value, and still reads', () => {
+  it("takes the tour's edit in exactly one place, the tour case's expected value, and still reads", () => {
     const text = sampleSuiteText('local');
     assert.equal(text.split(TOUR_EDIT.from).length, 2, `"${TOUR_EDIT.from}" occurs once`);
     const edited = parsed(text.replace(TOUR_EDIT.from, TOUR_EDIT.to));
     assert.equal(tourExpectation(edited), tourExpectation(parsed(text)).replace(TOUR_EDIT.from, TOUR_EDIT.to));
   });
 
-  it('is the suite the README\'s step 4 tells a user to run, change and run again', () => {
+  it("is the suite the README's step 4 tells a user to run, change and run again", () => {
     const step = /\*\*4\. Run a test suite\.\*\*[\s\S]*?\n\n/.exec(readme)?.[0].replace(/\s+/g, ' ') ?? '';
-    for (const named of [`**${SAMPLE_SUITE_FILE}**`, `**${TOUR_CASE}**`, '`altered_prompt`', `\`${TOUR_EDIT.from}\``, `\`${TOUR_EDIT.to}\``]) {
+    for (const named of [
+      `**${SAMPLE_SUITE_FILE}**`,
+      `**${TOUR_CASE}**`,
+      '`altered_prompt`',
+      `\`${TOUR_EDIT.from}\``,
+      `\`${TOUR_EDIT.to}\``,
+    ]) {
       assert.ok(step.includes(named), `step 4 names ${named}: ${step}`);
     }
   });

@@ -23,7 +23,11 @@ const values = (names: object): number[] => Object.keys(names).map(Number);
 
 /** The core's enumerations, by kind and field; the service states them as each field's `allowed`. */
 const CORE_ENUMS: Partial<Record<KindId, Record<string, readonly Json[]>>> = {
-  prompt: { prompt_type: values(core.ENUMS.promptType), mode: values(core.ENUMS.promptMode), voice: core.VOICE_OPTIONS },
+  prompt: {
+    prompt_type: values(core.ENUMS.promptType),
+    mode: values(core.ENUMS.promptMode),
+    voice: core.VOICE_OPTIONS,
+  },
   action: { action_type: values(core.ENUMS.actionType), voice: core.VOICE_OPTIONS },
   intent: { intent_type: values(core.ENUMS.intentType) },
   datasource: { type: core.DATASOURCE_TYPES },
@@ -67,7 +71,9 @@ describe("the local service's resource facts agree with src/core/resource-table.
       });
 
       it('enumerates the same values for the same fields', () => {
-        const allowed = Object.entries(kind.fields).flatMap(([field, spec]) => (spec.allowed ? [[field, spec.allowed]] : []));
+        const allowed = Object.entries(kind.fields).flatMap(([field, spec]) =>
+          spec.allowed ? [[field, spec.allowed]] : [],
+        );
         assert.deepEqual(Object.fromEntries(allowed), CORE_ENUMS[coreKind.id] ?? {});
       });
     });

@@ -5,7 +5,7 @@ import { kindById } from '../../src/core/resources';
 import type { ResourceKind } from '../../src/core/resource-kind';
 import { startService, type RunningService } from '../service/server';
 
-describe('the local service\'s large tenant (--large)', function () {
+describe("the local service's large tenant (--large)", function () {
   this.timeout(60_000);
   let service: RunningService;
   let client: ServiceClient;

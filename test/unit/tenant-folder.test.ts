@@ -20,23 +20,57 @@ const integration = kindById('integration');
 const agent = kindById('agent');
 
 const promptDetail: JsonObject = {
-  id: 2, name: 'Order Triage', description: 'd', prompt_type: 1, group: 'support', mode: 1,
-  user_prompt: 'Classify {{message}}', system: 'Line one\r\n\r\n## Rules\n- ünïcode 👋\n', assistant: null, user_name: null,
-  temparature: 0.2, max_tokens: 300, ai_model: 'gpt-4o', settings: '{"language": "en"}', function_defs: '[{"type":"function","name":"f"}]',
-  next_prompt_id: 3, exit_prompt_id: null, prompt_mode: 1, voice: null, initial_announcement: null, initial_response: 'Hi', tenant_id: 1,
+  id: 2,
+  name: 'Order Triage',
+  description: 'd',
+  prompt_type: 1,
+  group: 'support',
+  mode: 1,
+  user_prompt: 'Classify {{message}}',
+  system: 'Line one\r\n\r\n## Rules\n- ünïcode 👋\n',
+  assistant: null,
+  user_name: null,
+  temparature: 0.2,
+  max_tokens: 300,
+  ai_model: 'gpt-4o',
+  settings: '{"language": "en"}',
+  function_defs: '[{"type":"function","name":"f"}]',
+  next_prompt_id: 3,
+  exit_prompt_id: null,
+  prompt_mode: 1,
+  voice: null,
+  initial_announcement: null,
+  initial_response: 'Hi',
+  tenant_id: 1,
 };
 
 describe('tenant folders: how a resource lives in files', () => {
   it('reads a problem back from its text, placed or of a whole file, for a list that opens it there', () => {
-    const placed = { file: 'ai_prompts/a.json', line: 3, column: 7, message: 'max_tokens: must be an integer: not "x"' };
+    const placed = {
+      file: 'ai_prompts/a.json',
+      line: 3,
+      column: 7,
+      message: 'max_tokens: must be an integer: not "x"',
+    };
     assert.deepEqual(problemOfText(problemText(placed)), placed);
-    assert.deepEqual(problemOfText('intent/: no kind of that name; did you mean "intents/"?'), { file: 'intent/', message: 'no kind of that name; did you mean "intents/"?' });
+    assert.deepEqual(problemOfText('intent/: no kind of that name; did you mean "intents/"?'), {
+      file: 'intent/',
+      message: 'no kind of that name; did you mean "intents/"?',
+    });
   });
 
-  it('puts a prompt\'s texts in Markdown siblings, its JSON strings parsed, no service-owned field', () => {
+  it("puts a prompt's texts in Markdown siblings, its JSON strings parsed, no service-owned field", () => {
     const files = resourceFiles(prompt, 2, folderValues(prompt, promptDetail), 'ai_prompts/order-triage');
-    assert.deepEqual([...files.keys()].sort(), ['ai_prompts/order-triage.json', 'ai_prompts/order-triage.system.md', 'ai_prompts/order-triage.user_prompt.md']);
-    assert.equal(files.get('ai_prompts/order-triage.system.md'), `${String(promptDetail.system)}\n`, 'byte for byte, then one newline');
+    assert.deepEqual([...files.keys()].sort(), [
+      'ai_prompts/order-triage.json',
+      'ai_prompts/order-triage.system.md',
+      'ai_prompts/order-triage.user_prompt.md',
+    ]);
+    assert.equal(
+      files.get('ai_prompts/order-triage.system.md'),
+      `${String(promptDetail.system)}\n`,
+      'byte for byte, then one newline',
+    );
     const json = JSON.parse(files.get('ai_prompts/order-triage.json') ?? '') as JsonObject;
     assert.equal(json.id, 2);
     assert.deepEqual(json.settings, { language: 'en' });
@@ -54,7 +88,7 @@ describe('tenant folders: how a resource lives in files', () => {
     assert.deepEqual(fieldHashes(read.values), fieldHashes(values));
   });
 
-  it('reads a text file less one final newline: appended lines stay apart, an editor\'s final newline changes nothing, a final newline of the text survives', async () => {
+  it("reads a text file less one final newline: appended lines stay apart, an editor's final newline changes nothing, a final newline of the text survives", async () => {
     const io = new MemoryFolder();
     const values = folderValues(prompt, { ...promptDetail, system: 'One line.' });
     await writeResource(io, prompt, 2, values, 'ai_prompts/p');
@@ -83,9 +117,20 @@ describe('tenant folders: how a resource lives in files', () => {
   });
 
   it('keeps credentials on the service: a marker in the file, never the value', () => {
-    const values = folderValues(integration, { id: 1, name: 'CRM', system: 'x', technical_id: 't', tec_params: { api_key: 'sk-secret', model: 'm', nested: { token: 'tok' } }, tenant_id: 1 });
+    const values = folderValues(integration, {
+      id: 1,
+      name: 'CRM',
+      system: 'x',
+      technical_id: 't',
+      tec_params: { api_key: 'sk-secret', model: 'm', nested: { token: 'tok' } },
+      tenant_id: 1,
+    });
     assert.deepEqual(values.tec_params, { api_key: KEPT_ON_SERVICE, model: 'm', nested: { token: KEPT_ON_SERVICE } });
-    const agentValues = folderValues(agent, { id: 5, name: 'A', configuration: { prompt: [{ name: 'p', prompt: 't', integration: { bearer_token: 'bearer-secret' } }] } });
+    const agentValues = folderValues(agent, {
+      id: 5,
+      name: 'A',
+      configuration: { prompt: [{ name: 'p', prompt: 't', integration: { bearer_token: 'bearer-secret' } }] },
+    });
     assert.ok(!JSON.stringify(agentValues).includes('bearer-secret'));
   });
 
@@ -96,10 +141,18 @@ describe('tenant folders: how a resource lives in files', () => {
   });
 
   it('refuses a file with an unknown field or a bad id, naming the file and the fix', async () => {
-    const io = new MemoryFolder(new Map([['intents/a.json', '{"id": "x", "name": "a"}'], ['intents/b.json', '{"name": "b", "ai_actions": []}']]));
+    const io = new MemoryFolder(
+      new Map([
+        ['intents/a.json', '{"id": "x", "name": "a"}'],
+        ['intents/b.json', '{"name": "b", "ai_actions": []}'],
+      ]),
+    );
     const a = await readResource(kindById('intent'), io, 'intents/a');
     assert.ok(!a.ok);
-    assert.equal(problemText(a.problem), 'intents/a.json:1:8: id: must be the resource\'s integer id, or be left out for a new resource');
+    assert.equal(
+      problemText(a.problem),
+      "intents/a.json:1:8: id: must be the resource's integer id, or be left out for a new resource",
+    );
     const b = await readResource(kindById('intent'), io, 'intents/b');
     assert.ok(!b.ok);
     assert.match(problemText(b.problem), /^intents\/b\.json:1:15: ai_actions: not a field a client may set on intents/);
@@ -109,34 +162,94 @@ describe('tenant folders: how a resource lives in files', () => {
     assert.equal(slug('Order Triage'), 'order-triage');
     assert.equal(slug('Grüße / Ñandú'), 'grusse-nandu');
     assert.equal(resourceBase('ai_prompts', 7, '', undefined, new Set()), 'ai_prompts/ai_prompt-7');
-    assert.equal(resourceBase('ai_prompts', 7, 'Greeting', undefined, new Set(['ai_prompts/greeting'])), 'ai_prompts/greeting-7');
-    assert.equal(resourceBase('ai_prompts', 7, 'Renamed', 'ai_prompts/greeting.json', new Set()), 'ai_prompts/greeting', 'stable across pulls');
+    assert.equal(
+      resourceBase('ai_prompts', 7, 'Greeting', undefined, new Set(['ai_prompts/greeting'])),
+      'ai_prompts/greeting-7',
+    );
+    assert.equal(
+      resourceBase('ai_prompts', 7, 'Renamed', 'ai_prompts/greeting.json', new Set()),
+      'ai_prompts/greeting',
+      'stable across pulls',
+    );
   });
 
   it('names no file as something a reader of the folder takes for another: a README, a device, the manifest', () => {
     assert.equal(resourceBase('ai_prompts', 7, 'README Guide', undefined, new Set()), 'ai_prompts/7-readme-guide');
     assert.equal(resourceBase('datasources', 8, 'Readme', undefined, new Set()), 'datasources/8-readme');
-    assert.equal(resourceBase('ai_prompts', 7, 'readme.md', undefined, new Set(['ai_prompts/7-readme-md'])), 'ai_prompts/7-readme-md-7');
+    assert.equal(
+      resourceBase('ai_prompts', 7, 'readme.md', undefined, new Set(['ai_prompts/7-readme-md'])),
+      'ai_prompts/7-readme-md-7',
+    );
     assert.equal(resourceBase('ai_prompts', 7, 'Con', undefined, new Set()), 'ai_prompts/con-7');
     assert.equal(resourceBase('ai_prompts', 7, 'Convai Tenant', undefined, new Set()), 'ai_prompts/convai-tenant-7');
-    assert.equal(resourceBase('ai_prompts', 7, 'Read me', undefined, new Set()), 'ai_prompts/read-me', 'a name that only looks alike keeps its slug');
+    assert.equal(
+      resourceBase('ai_prompts', 7, 'Read me', undefined, new Set()),
+      'ai_prompts/read-me',
+      'a name that only looks alike keeps its slug',
+    );
   });
 
-  it('names every resource so the folder reads it as that resource\'s file and text parts alone, with no manifest to say so', () => {
+  it("names every resource so the folder reads it as that resource's file and text parts alone, with no manifest to say so", () => {
     const names = [
-      'README', 'readme.md', 'README Guide', 'ReadMe', 'READMEs', '.hidden', '..', '.convai-tenant.journal', '.git', 'convai-tenant', 'Convai Tenant.json',
-      'tenant', 'intents', 'ai_prompts', 'CON', 'con.txt', 'LPT1', 'COM¹', 'nul ', 'aux.', 'conin$', 'Greeting.system.md', 'x.user_prompt', 'Orders.prompttest.json',
-      'Orders.judgetest.json', 'call.apirequest.json', '!!!', '', '  ', 'Grüße', 'ＲＥＡＤＭＥ', 'r\u0065adme', 'Ｃｏｎ', 'a/b?c#d', '../../evil', '%%{init}%%', 'x'.repeat(80),
+      'README',
+      'readme.md',
+      'README Guide',
+      'ReadMe',
+      'READMEs',
+      '.hidden',
+      '..',
+      '.convai-tenant.journal',
+      '.git',
+      'convai-tenant',
+      'Convai Tenant.json',
+      'tenant',
+      'intents',
+      'ai_prompts',
+      'CON',
+      'con.txt',
+      'LPT1',
+      'COM¹',
+      'nul ',
+      'aux.',
+      'conin$',
+      'Greeting.system.md',
+      'x.user_prompt',
+      'Orders.prompttest.json',
+      'Orders.judgetest.json',
+      'call.apirequest.json',
+      '!!!',
+      '',
+      '  ',
+      'Grüße',
+      'ＲＥＡＤＭＥ',
+      'r\u0065adme',
+      'Ｃｏｎ',
+      'a/b?c#d',
+      '../../evil',
+      '%%{init}%%',
+      'x'.repeat(80),
     ];
     const taken = new Set<string>();
     for (const [index, name] of names.entries()) {
       const base = resourceBase('ai_prompts', 100 + index, name, undefined, taken);
       taken.add(base.toLowerCase());
       const file = `${base}.json`;
-      const read = folderLayout([{ path: 'ai_prompts', type: 'folder' }, { path: file, type: 'file' }, { path: `${base}.system.md`, type: 'file' }]);
-      assert.deepEqual(read, { resources: [{ segment: 'ai_prompts', base, file, parts: ['system'] }], problems: [] }, `"${name}" as ${file}`);
+      const read = folderLayout([
+        { path: 'ai_prompts', type: 'folder' },
+        { path: file, type: 'file' },
+        { path: `${base}.system.md`, type: 'file' },
+      ]);
+      assert.deepEqual(
+        read,
+        { resources: [{ segment: 'ai_prompts', base, file, parts: ['system'] }], problems: [] },
+        `"${name}" as ${file}`,
+      );
       assert.notEqual(file.slice(file.indexOf('/') + 1), MANIFEST_FILE, `"${name}" as ${file}`);
-      assert.match(file, /^ai_prompts\/[a-z0-9][a-z0-9_-]*\.json$/, `"${name}" as ${file}: no suffix a reader looks for`);
+      assert.match(
+        file,
+        /^ai_prompts\/[a-z0-9][a-z0-9_-]*\.json$/,
+        `"${name}" as ${file}: no suffix a reader looks for`,
+      );
     }
     assert.equal(taken.size, names.length, 'no two are one file on Windows and macOS');
   });
@@ -146,13 +259,29 @@ describe('tenant folders: the plan from the folder alone', () => {
   async function pulledFolder(): Promise<MemoryFolder> {
     const io = new MemoryFolder();
     const resources: PulledResource[] = [];
-    const add = async (segment: 'ai_prompts' | 'intents' | 'ai_actions', kind: ReturnType<typeof kindById>, detail: JsonObject, base: string): Promise<void> => {
+    const add = async (
+      segment: 'ai_prompts' | 'intents' | 'ai_actions',
+      kind: ReturnType<typeof kindById>,
+      detail: JsonObject,
+      base: string,
+    ): Promise<void> => {
       const values = folderValues(kind, detail);
       await writeResource(io, kind, detail.id as number, values, base);
-      resources.push({ segment, id: detail.id as number, file: `${base}.json`, name: String(detail.name), fields: fieldHashes(values) });
+      resources.push({
+        segment,
+        id: detail.id as number,
+        file: `${base}.json`,
+        name: String(detail.name),
+        fields: fieldHashes(values),
+      });
     };
     await add('ai_prompts', prompt, promptDetail, 'ai_prompts/order-triage');
-    await add('intents', kindById('intent'), { id: 4, name: 'orders', display_name: 'Orders', intent_type: 2, parent_id: null, ai_prompt_id: 2 }, 'intents/orders');
+    await add(
+      'intents',
+      kindById('intent'),
+      { id: 4, name: 'orders', display_name: 'Orders', intent_type: 2, parent_id: null, ai_prompt_id: 2 },
+      'intents/orders',
+    );
     await add('ai_actions', kindById('action'), { id: 9, name: 'Ping', action_type: 1 }, 'ai_actions/ping');
     await writeManifest(io, { connection: 'local', baseUrl: 'http://127.0.0.1:1', tenantId: 1, resources });
     return io;
@@ -161,29 +290,50 @@ describe('tenant folders: the plan from the folder alone', () => {
   it('finds updates with their fields, creates and deletes; a new prompt comes before the intent that names it by file', async () => {
     const io = await pulledFolder();
     io.files.set('ai_prompts/order-triage.system.md', 'changed');
-    io.files.set('intents/refunds.json', JSON.stringify({ name: 'refunds', intent_type: 1, parent_id: 4, ai_prompt_id: 'ai_prompts/refund-flow.json' }));
+    io.files.set(
+      'intents/refunds.json',
+      JSON.stringify({ name: 'refunds', intent_type: 1, parent_id: 4, ai_prompt_id: 'ai_prompts/refund-flow.json' }),
+    );
     io.files.set('ai_prompts/refund-flow.json', JSON.stringify({ name: 'Refund flow' }));
     io.files.delete('ai_actions/ping.json');
     const plan = await localPlan(io);
     assert.deepEqual(plan.problems, []);
-    assert.deepEqual(plan.changes.map((c) => [c.action, c.file, c.fields]), [
-      ['update', 'ai_prompts/order-triage.json', ['system']],
-      ['create', 'ai_prompts/refund-flow.json', ['name']],
-      ['create', 'intents/refunds.json', ['name', 'intent_type', 'parent_id', 'ai_prompt_id']],
-      ['delete', 'ai_actions/ping.json', []],
-    ]);
+    assert.deepEqual(
+      plan.changes.map((c) => [c.action, c.file, c.fields]),
+      [
+        ['update', 'ai_prompts/order-triage.json', ['system']],
+        ['create', 'ai_prompts/refund-flow.json', ['name']],
+        ['create', 'intents/refunds.json', ['name', 'intent_type', 'parent_id', 'ai_prompt_id']],
+        ['delete', 'ai_actions/ping.json', []],
+      ],
+    );
   });
 
   it('names what it cannot send: an unknown id, a reference to a missing file, a kept credential in a new resource', async () => {
     const io = await pulledFolder();
     io.files.set('intents/stray.json', JSON.stringify({ id: 77, name: 'stray' }));
-    io.files.set('intents/dangling.json', JSON.stringify({ name: 'dangling', intent_type: 1, ai_prompt_id: 'ai_prompts/nope.json' }));
-    io.files.set('integrations/new.json', JSON.stringify({ name: 'n', system: 's', technical_id: 't', tec_params: { api_key: KEPT_ON_SERVICE } }));
+    io.files.set(
+      'intents/dangling.json',
+      JSON.stringify({ name: 'dangling', intent_type: 1, ai_prompt_id: 'ai_prompts/nope.json' }),
+    );
+    io.files.set(
+      'integrations/new.json',
+      JSON.stringify({ name: 'n', system: 's', technical_id: 't', tec_params: { api_key: KEPT_ON_SERVICE } }),
+    );
     const { problems } = await localPlan(io);
     assert.equal(problems.length, 3, problems.join('\n'));
-    assert.match(problems.join('\n'), /intents\/stray\.json:1:7: id: 77 is no Intent pulled into this folder; remove "id"/);
-    assert.match(problems.join('\n'), /intents\/dangling\.json:1:51: ai_prompt_id: names "ai_prompts\/nope\.json", which is no resource file/);
-    assert.match(problems.join('\n'), /integrations\/new\.json:1:69: tec_params\.api_key: a new resource has no value on the service to keep/);
+    assert.match(
+      problems.join('\n'),
+      /intents\/stray\.json:1:7: id: 77 is no Intent pulled into this folder; remove "id"/,
+    );
+    assert.match(
+      problems.join('\n'),
+      /intents\/dangling\.json:1:51: ai_prompt_id: names "ai_prompts\/nope\.json", which is no resource file/,
+    );
+    assert.match(
+      problems.join('\n'),
+      /integrations\/new\.json:1:69: tec_params\.api_key: a new resource has no value on the service to keep/,
+    );
   });
 
   it('is not a pulled folder without a manifest', async () => {
@@ -192,21 +342,48 @@ describe('tenant folders: the plan from the folder alone', () => {
 });
 
 describe('tenant folders: the plan as people read it', () => {
-  const change = { action: 'update' as const, segment: 'ai_prompts' as const, id: 2, name: 'Order Triage', fields: ['system'], file: 'ai_prompts/order-triage.json', values: [{ field: 'system', old: 'a|b', new: 'c' }] };
+  const change = {
+    action: 'update' as const,
+    segment: 'ai_prompts' as const,
+    id: 2,
+    name: 'Order Triage',
+    fields: ['system'],
+    file: 'ai_prompts/order-triage.json',
+    values: [{ field: 'system', old: 'a|b', new: 'c' }],
+  };
 
-  it('gives each change its request, in the service\'s paths', () => {
+  it("gives each change its request, in the service's paths", () => {
     assert.deepEqual(requestOf(change, 1), { method: 'PUT', path: '/api/v1/ai_prompts/2?tenant_id=1' });
-    assert.deepEqual(requestOf({ ...change, action: 'create', id: undefined }, 1), { method: 'POST', path: '/api/v1/ai_prompts?tenant_id=1' });
-    assert.deepEqual(requestOf({ ...change, segment: 'tenants', id: 1 }, 1), { method: 'PUT', path: '/api/v1/tenants/1' });
+    assert.deepEqual(requestOf({ ...change, action: 'create', id: undefined }, 1), {
+      method: 'POST',
+      path: '/api/v1/ai_prompts?tenant_id=1',
+    });
+    assert.deepEqual(requestOf({ ...change, segment: 'tenants', id: 1 }, 1), {
+      method: 'PUT',
+      path: '/api/v1/tenants/1',
+    });
     assert.equal(requestOf({ ...change, action: 'conflict' }, 1), undefined);
   });
 
   it('previews the plan as the comment shows it, titled for the folder, each change with its request', () => {
     const manifest = { connection: 'local', baseUrl: 'http://x', tenantId: 1, resources: [] };
     const values = [{ field: 'description', old: 'a|b', new: 'c' }];
-    const text = planMarkdown({ manifest, changes: [{ ...change, values }], problems: [], notes: [] }, { preview: { folder: '/tmp/f' } });
-    assert.ok(text.startsWith('# Push plan: tenant 1 on `local`\n\nFolder `/tmp/f`, service `http://x`. 1 change, sent in this order.\n'), text);
-    assert.ok(text.includes('<details><summary>update AI Prompt <code>Order Triage</code> (id 2) in <code>ai_prompts/order-triage.json</code></summary>'), text);
+    const text = planMarkdown(
+      { manifest, changes: [{ ...change, values }], problems: [], notes: [] },
+      { preview: { folder: '/tmp/f' } },
+    );
+    assert.ok(
+      text.startsWith(
+        '# Push plan: tenant 1 on `local`\n\nFolder `/tmp/f`, service `http://x`. 1 change, sent in this order.\n',
+      ),
+      text,
+    );
+    assert.ok(
+      text.includes(
+        '<details><summary>update AI Prompt <code>Order Triage</code> (id 2) in <code>ai_prompts/order-triage.json</code></summary>',
+      ),
+      text,
+    );
     assert.ok(text.includes('`PUT /api/v1/ai_prompts/2?tenant_id=1`'), text);
     assert.ok(text.includes('- `description`: `"a|b"` → `"c"`'), text);
     assert.ok(!text.includes(PLAN_MARKER), 'a preview is no comment');
@@ -216,12 +393,29 @@ describe('tenant folders: the plan as people read it', () => {
     const manifest = { connection: 'local', baseUrl: 'http://x', tenantId: 1, resources: [] };
     const hostile = [
       { ...change, action: 'delete' as const, name: '__proto__', file: 'ai_prompts/__proto__.json', values: [] },
-      { ...change, action: 'conflict' as const, name: '[click](command:convai.refreshTree)', reason: 'see **here**', values: [] },
+      {
+        ...change,
+        action: 'conflict' as const,
+        name: '[click](command:convai.refreshTree)',
+        reason: 'see **here**',
+        values: [],
+      },
       { ...change, name: 'a ``tick``\n# <b>heading</b>' },
     ];
-    const text = planMarkdown({ manifest, changes: hostile, problems: ['<b>bold</b>'], notes: ['_note_'] }, { preview: { folder: '/tmp/f' } });
-    assert.ok(text.includes('<summary>delete AI Prompt <code>__proto__</code> (id 2) in <code>ai_prompts/__proto__.json</code></summary>'), text);
-    assert.ok(text.includes('<summary>conflict AI Prompt <code>[click](command:convai.refreshTree)</code> (id 2)'), text);
+    const text = planMarkdown(
+      { manifest, changes: hostile, problems: ['<b>bold</b>'], notes: ['_note_'] },
+      { preview: { folder: '/tmp/f' } },
+    );
+    assert.ok(
+      text.includes(
+        '<summary>delete AI Prompt <code>__proto__</code> (id 2) in <code>ai_prompts/__proto__.json</code></summary>',
+      ),
+      text,
+    );
+    assert.ok(
+      text.includes('<summary>conflict AI Prompt <code>[click](command:convai.refreshTree)</code> (id 2)'),
+      text,
+    );
     assert.ok(text.includes('**Conflict:** `see **here**`'), text);
     assert.ok(text.includes('<code>a ``tick``\\n# &lt;b&gt;heading&lt;/b&gt;</code>'), text);
     assert.ok(text.includes('- `<b>bold</b>`') && text.includes('- `_note_`'), text);

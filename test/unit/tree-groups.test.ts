@@ -17,29 +17,48 @@ function groupsOf(level: TreeLevel<Item>): readonly TreeGroup<Item>[] {
 }
 
 const named = (names: readonly string[]): Item[] => names.map((name, id) => ({ id, name }));
-const numbered = (count: number, name: (n: number) => string): Item[] => Array.from({ length: count }, (_, id) => ({ id, name: name(id) }));
+const numbered = (count: number, name: (n: number) => string): Item[] =>
+  Array.from({ length: count }, (_, id) => ({ id, name: name(id) }));
 
 /** Every item of the level, walking its groups (and theirs, once expanded) down to the items. */
-function leaves(level: TreeLevel<Item>, pageSize: number, visit: (level: TreeLevel<Item>) => void = () => undefined): Item[] {
+function leaves(
+  level: TreeLevel<Item>,
+  pageSize: number,
+  visit: (level: TreeLevel<Item>) => void = () => undefined,
+): Item[] {
   visit(level);
   if (level.type === 'items') return [...level.items];
   return level.groups.flatMap((group) => leaves(pageOf(group.items, { pageSize, ...byName }), pageSize, visit));
 }
 
-describe('the tree\'s pages: groups and name ranges', () => {
+describe("the tree's pages: groups and name ranges", () => {
   it('leaves a list of a page or less as it is, in its order', () => {
     const items = named(['b', 'a', 'c']);
     assert.deepEqual(pageOf(items, { pageSize: 3, ...byGroup }), { type: 'items', items });
   });
 
   it('cuts a list one longer than a page into two balanced ranges', () => {
-    const groups = groupsOf(pageOf(numbered(51, (n) => `Item ${n}`), { pageSize: 50, ...byName }));
-    assert.deepEqual(groups.map((g) => g.items.length), [26, 25]);
+    const groups = groupsOf(
+      pageOf(
+        numbered(51, (n) => `Item ${n}`),
+        { pageSize: 50, ...byName },
+      ),
+    );
+    assert.deepEqual(
+      groups.map((g) => g.items.length),
+      [26, 25],
+    );
     assert.ok(groups.every((g) => g.by === 'range'));
   });
 
   it('keeps ranges balanced and never over a page, at every depth', () => {
-    for (const [count, pageSize] of [[50_000, 50], [50_000, 500], [1_001, 500], [2_500, 50], [123_457, 5_000]] as const) {
+    for (const [count, pageSize] of [
+      [50_000, 50],
+      [50_000, 500],
+      [1_001, 500],
+      [2_500, 50],
+      [123_457, 5_000],
+    ] as const) {
       const items = numbered(count, (n) => `Prompt ${String(n).padStart(6, '0')}`);
       const seen = leaves(pageOf(items, { pageSize, ...byName }), pageSize, (level) => {
         const size = level.type === 'items' ? level.items.length : level.groups.length;
@@ -56,9 +75,15 @@ describe('the tree\'s pages: groups and name ranges', () => {
 
   it('names ranges by the shortest starts that tell their edges apart', () => {
     const items = named(['Account', 'Billing', 'Callback', 'Delivery', 'Enrollment', 'Feedback']);
-    assert.deepEqual(groupsOf(pageOf(items, { pageSize: 3, ...byName })).map((g) => g.label), ['A – C', 'D – F']);
+    assert.deepEqual(
+      groupsOf(pageOf(items, { pageSize: 3, ...byName })).map((g) => g.label),
+      ['A – C', 'D – F'],
+    );
     const close = named(['Delivery 001', 'Delivery 002', 'Delivery 003', 'Delivery 004']);
-    assert.deepEqual(groupsOf(pageOf(close, { pageSize: 2, ...byName })).map((g) => g.label), ['D – Delivery 002', 'Delivery 003 – D']);
+    assert.deepEqual(
+      groupsOf(pageOf(close, { pageSize: 2, ...byName })).map((g) => g.label),
+      ['D – Delivery 002', 'Delivery 003 – D'],
+    );
   });
 
   it('tells apart names that share a long start', () => {
@@ -67,11 +92,17 @@ describe('the tree\'s pages: groups and name ranges', () => {
     assert.deepEqual(labels, ['C – Customer Service Escalation Flow 04', 'Customer Service Escalation Flow 05 – C']);
   });
 
-  it('orders by name, case and accents aside, digits by value, ties in the list\'s order', () => {
+  it("orders by name, case and accents aside, digits by value, ties in the list's order", () => {
     const items = named(['Zeta', 'Ärger', 'apple', 'Item 10', 'Item 9', 'Apple', 'Écran', 'Émile']);
     const [first, second] = groupsOf(pageOf(items, { pageSize: 4, ...byName }));
-    assert.deepEqual(first?.items.map((i) => i.name), ['apple', 'Apple', 'Ärger', 'Écran']);
-    assert.deepEqual(second?.items.map((i) => i.name), ['Émile', 'Item 9', 'Item 10', 'Zeta']);
+    assert.deepEqual(
+      first?.items.map((i) => i.name),
+      ['apple', 'Apple', 'Ärger', 'Écran'],
+    );
+    assert.deepEqual(
+      second?.items.map((i) => i.name),
+      ['Émile', 'Item 9', 'Item 10', 'Zeta'],
+    );
     assert.deepEqual([first?.label, second?.label], ['a – Éc', 'Ém – Z']);
   });
 
@@ -81,15 +112,24 @@ describe('the tree\'s pages: groups and name ranges', () => {
     assert.deepEqual(labels, ['😀', '😎']);
   });
 
-  it('groups by a field when that gives a page of groups, the list\'s order within each, no group last', () => {
+  it("groups by a field when that gives a page of groups, the list's order within each, no group last", () => {
     const items: Item[] = [
-      { id: 1, name: 'b', group: 'group-010' }, { id: 2, name: 'a', group: 'group-9' }, { id: 3, name: 'c', group: '' },
-      { id: 4, name: 'd', group: 'group-010' }, { id: 5, name: 'e' }, { id: 6, name: 'f', group: '  ' },
+      { id: 1, name: 'b', group: 'group-010' },
+      { id: 2, name: 'a', group: 'group-9' },
+      { id: 3, name: 'c', group: '' },
+      { id: 4, name: 'd', group: 'group-010' },
+      { id: 5, name: 'e' },
+      { id: 6, name: 'f', group: '  ' },
     ];
     const groups = groupsOf(pageOf(items, { pageSize: 3, ...byGroup }));
-    assert.deepEqual(groups.map((g) => [g.label, g.by, g.items.map((i) => i.id)]), [
-      ['group-9', 'field', [2]], ['group-010', 'field', [1, 4]], [NO_GROUP, 'field', [3, 5, 6]],
-    ]);
+    assert.deepEqual(
+      groups.map((g) => [g.label, g.by, g.items.map((i) => i.id)]),
+      [
+        ['group-9', 'field', [2]],
+        ['group-010', 'field', [1, 4]],
+        [NO_GROUP, 'field', [3, 5, 6]],
+      ],
+    );
   });
 
   it('uses name ranges when the field gives one group or more groups than a page', () => {
@@ -104,9 +144,12 @@ describe('the tree\'s pages: groups and name ranges', () => {
     assert.deepEqual(labels, ['(no name)', 'b – c']);
   });
 
-  it('reads the setting as a whole page size within its bounds (the limits table\'s row)', () => {
+  it("reads the setting as a whole page size within its bounds (the limits table's row)", () => {
     const pageSize = (raw: unknown): number => withinLimit(LIMITS.treePageSize, raw);
-    assert.deepEqual([pageSize(undefined), pageSize('9'), pageSize(10), pageSize(9_999), pageSize(120.7), pageSize(120)], [500, 500, 50, 5_000, 500, 120]);
+    assert.deepEqual(
+      [pageSize(undefined), pageSize('9'), pageSize(10), pageSize(9_999), pageSize(120.7), pageSize(120)],
+      [500, 500, 50, 5_000, 500, 120],
+    );
   });
 
   it('writes counts with thousands separators', () => {

@@ -9,11 +9,17 @@ const hidden = (text: string): Json => hideUrlPasswords(text, M);
 
 describe('URL passwords: hiding', () => {
   it('hides the password of database, broker and web URLs, leaving the rest readable', () => {
-    assert.equal(hidden('postgres://app:s3cret@db.internal:5432/orders?sslmode=require'), `postgres://app:${M}@db.internal:5432/orders?sslmode=require`);
+    assert.equal(
+      hidden('postgres://app:s3cret@db.internal:5432/orders?sslmode=require'),
+      `postgres://app:${M}@db.internal:5432/orders?sslmode=require`,
+    );
     assert.equal(hidden('mysql://root:hunter2@127.0.0.1:3306/app'), `mysql://root:${M}@127.0.0.1:3306/app`);
     assert.equal(hidden('amqp://guest:guest@rabbit:5672/%2f'), `amqp://guest:${M}@rabbit:5672/%2f`);
     assert.equal(hidden('https://bot:tok-123@api.example.com/hook'), `https://bot:${M}@api.example.com/hook`);
-    assert.equal(hidden('mongodb+srv://svc:pw@cluster0.example.net/db'), `mongodb+srv://svc:${M}@cluster0.example.net/db`);
+    assert.equal(
+      hidden('mongodb+srv://svc:pw@cluster0.example.net/db'),
+      `mongodb+srv://svc:${M}@cluster0.example.net/db`,
+    );
   });
 
   it('hides every URL of a string, inside longer text too', () => {
@@ -21,7 +27,10 @@ describe('URL passwords: hiding', () => {
       hidden('primary postgres://a:one@p/x, replica postgres://b:two@r/x\nqueue amqp://c:three@q'),
       `primary postgres://a:${M}@p/x, replica postgres://b:${M}@r/x\nqueue amqp://c:${M}@q`,
     );
-    assert.equal(hidden('Connect with DATABASE_URL=postgres://u:pw@h/x then run.'), `Connect with DATABASE_URL=postgres://u:${M}@h/x then run.`);
+    assert.equal(
+      hidden('Connect with DATABASE_URL=postgres://u:pw@h/x then run.'),
+      `Connect with DATABASE_URL=postgres://u:${M}@h/x then run.`,
+    );
   });
 
   it('finds a URL whose scheme a parser would read as the end of the previous authority', () => {
@@ -50,7 +59,8 @@ describe('URL passwords: hiding', () => {
       'https://example.com/#u:p@h',
       'mail admin@example.com: ready',
       '',
-    ]) assert.equal(hidden(text), text);
+    ])
+      assert.equal(hidden(text), text);
   });
 
   it('ends the authority at a path, query, fragment or whitespace', () => {
@@ -128,7 +138,11 @@ describe('URL passwords: restoring for a push', () => {
     };
     const { value, missing } = restoreUrlPasswords(local, current, M);
     assert.deepEqual(missing, [['urls', 0], ['added']]);
-    assert.deepEqual(value, { dsn: 'postgres://etl:pw1@dw/x', urls: [`a://u:pw2@h1 b://v:pw3@h2 c://w:${M}@h3 d://x:${M}@h4`], added: `e://y:${M}@h5` });
+    assert.deepEqual(value, {
+      dsn: 'postgres://etl:pw1@dw/x',
+      urls: [`a://u:pw2@h1 b://v:pw3@h2 c://w:${M}@h3 d://x:${M}@h4`],
+      added: `e://y:${M}@h5`,
+    });
   });
 
   it('does not send a password to another user or host than the one it was kept for', () => {
@@ -146,28 +160,38 @@ describe('URL passwords: restoring for a push', () => {
   });
 
   it('lists the strings holding a marker as a URL password', () => {
-    assert.deepEqual(urlPasswordMarkers({ a: [`x://u:${M}@h`, M, 'y://u:pw@h'], b: { c: `${M} z://u:${M}@h` } }, M), [['a', 0], ['b', 'c']]);
+    assert.deepEqual(urlPasswordMarkers({ a: [`x://u:${M}@h`, M, 'y://u:pw@h'], b: { c: `${M} z://u:${M}@h` } }, M), [
+      ['a', 0],
+      ['b', 'c'],
+    ]);
   });
 });
 
 describe('URL passwords: properties', () => {
   const RUNS = { numRuns: 300 };
-  const word = (chars: string, minLength = 0) => fc.string({ unit: fc.constantFrom(...chars), minLength, maxLength: 12 });
+  const word = (chars: string, minLength = 0) =>
+    fc.string({ unit: fc.constantFrom(...chars), minLength, maxLength: 12 });
   const lower = 'abcdefghijklmnopqrstuvwxyz0123456789';
   /** Characters no other part of a generated value (nor the marker) uses: a password holds one, so finding it whole in the output means it leaked. */
   const ownOnly = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ%!*~';
   const password = fc.tuple(fc.constantFrom(...ownOnly), word(`${ownOnly}@:`)).map(([first, rest]) => first + rest);
-  const url = fc.record({
-    scheme: fc.constantFrom('postgres', 'mysql', 'amqp', 'https', 'mongodb+srv', 'x-custom.v2'),
-    user: word(`${lower}@`),
-    password,
-    host: fc.oneof(word(`${lower}.-`, 1), fc.constant('[::1]')),
-    port: fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
-    rest: fc.constantFrom('', '/db', '/db?x=a:b@c', '#f:g@h', '/p/q?r=s://t@v'),
-  }).map((u) => {
-    const at = `${u.host}${u.port === undefined ? '' : `:${u.port}`}${u.rest}`;
-    return { password: u.password, text: `${u.scheme}://${u.user}:${u.password}@${at}`, hidden: `${u.scheme}://${u.user}:${M}@${at}` };
-  });
+  const url = fc
+    .record({
+      scheme: fc.constantFrom('postgres', 'mysql', 'amqp', 'https', 'mongodb+srv', 'x-custom.v2'),
+      user: word(`${lower}@`),
+      password,
+      host: fc.oneof(word(`${lower}.-`, 1), fc.constant('[::1]')),
+      port: fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
+      rest: fc.constantFrom('', '/db', '/db?x=a:b@c', '#f:g@h', '/p/q?r=s://t@v'),
+    })
+    .map((u) => {
+      const at = `${u.host}${u.port === undefined ? '' : `:${u.port}`}${u.rest}`;
+      return {
+        password: u.password,
+        text: `${u.scheme}://${u.user}:${u.password}@${at}`,
+        hidden: `${u.scheme}://${u.user}:${M}@${at}`,
+      };
+    });
   const filler = word(`${lower} ,;()<>\n`);
   const withUrls = fc.array(fc.tuple(filler, url), { minLength: 1, maxLength: 4 }).map((parts) => ({
     text: parts.map(([before, u]) => before + u.text).join(''),
@@ -175,7 +199,10 @@ describe('URL passwords: properties', () => {
     passwords: parts.map(([, u]) => u.password),
   }));
   /** Strings full of URL syntax, including text that only looks like a URL. */
-  const tricky = fc.string({ unit: fc.constantFrom('a', 'b', ':', '/', '//', '://', '@', '?', '#', ' ', '[', ']', '%', '+', '1', 'ß', '\n'), maxLength: 40 });
+  const tricky = fc.string({
+    unit: fc.constantFrom('a', 'b', ':', '/', '//', '://', '@', '?', '#', ' ', '[', ']', '%', '+', '1', 'ß', '\n'),
+    maxLength: 40,
+  });
   const json = fc.letrec<{ value: Json }>((tie) => ({
     value: fc.oneof(
       { depthSize: 'small' },
@@ -205,7 +232,8 @@ describe('URL passwords: properties', () => {
         const out = hideUrlPasswords({ tec_params: { urls: strings.map((s) => s.text) } }, M);
         assert.deepEqual(out, { tec_params: { urls: strings.map((s) => s.hidden) } });
         const text = JSON.stringify(out);
-        for (const secret of strings.flatMap((s) => s.passwords)) assert.equal(text.includes(secret), false, `${secret} in ${text}`);
+        for (const secret of strings.flatMap((s) => s.passwords))
+          assert.equal(text.includes(secret), false, `${secret} in ${text}`);
       }),
       RUNS,
     );
@@ -229,7 +257,10 @@ describe('URL passwords: properties', () => {
       const out = hideUrlPasswords({ tec_params: { dsn: text } }, M);
       assert.equal(JSON.stringify(out).includes(secret), false, text);
       assert.equal(JSON.stringify(hideUrlPasswords(text, CREDENTIAL_MASK)).includes(secret), false, text);
-      assert.deepEqual(restoreUrlPasswords(out, { tec_params: { dsn: text } }, M), { value: { tec_params: { dsn: text } }, missing: [] });
+      assert.deepEqual(restoreUrlPasswords(out, { tec_params: { dsn: text } }, M), {
+        value: { tec_params: { dsn: text } },
+        missing: [],
+      });
     }
   });
 });

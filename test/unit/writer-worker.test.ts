@@ -20,20 +20,32 @@ describe('tenant folders: batch writers (a worker for a large pull, or one file 
   });
   afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 
-  const partial = (written: number, cause: (error: Error) => boolean) => (error: unknown): boolean =>
-    error instanceof PartialWriteError && error.written === written && cause(error.cause);
+  const partial =
+    (written: number, cause: (error: Error) => boolean) =>
+    (error: unknown): boolean =>
+      error instanceof PartialWriteError && error.written === written && cause(error.cause);
 
   for (const background of [true, false]) {
     const writerOf = (folder: DiskFolder): BatchWriter => (background ? folder.workerWriter() : writerInTurn(folder));
     describe(background ? 'on a worker' : 'in turn', () => {
       it('writes every batch, in order, creating folders as needed', async () => {
         const writer = writerOf(new DiskFolder(root));
-        const first = writer.write([['ai_prompts/a.json', '{"id": 1}'], ['ai_prompts/a.system.md', 'Be brief.']]);
-        const second = writer.write([['intents/b.json', '{"id": 2}'], ['ai_prompts/a.system.md', 'Be briefer.']]);
+        const first = writer.write([
+          ['ai_prompts/a.json', '{"id": 1}'],
+          ['ai_prompts/a.system.md', 'Be brief.'],
+        ]);
+        const second = writer.write([
+          ['intents/b.json', '{"id": 2}'],
+          ['ai_prompts/a.system.md', 'Be briefer.'],
+        ]);
         await Promise.all([first, second]);
         await writer.close();
         assert.equal(readFileSync(join(root, 'ai_prompts', 'a.json'), 'utf8'), '{"id": 1}');
-        assert.equal(readFileSync(join(root, 'ai_prompts', 'a.system.md'), 'utf8'), 'Be briefer.', 'the later batch last');
+        assert.equal(
+          readFileSync(join(root, 'ai_prompts', 'a.system.md'), 'utf8'),
+          'Be briefer.',
+          'the later batch last',
+        );
         assert.equal(readFileSync(join(root, 'intents', 'b.json'), 'utf8'), '{"id": 2}');
       });
 
@@ -42,8 +54,16 @@ describe('tenant folders: batch writers (a worker for a large pull, or one file 
         symlinkSync(outside, join(root, 'intents'));
         const writer = writerOf(new DiskFolder(root));
         await assert.rejects(
-          writer.write([['ai_prompts/a.json', '{}'], ['intents/planted.json', '{}'], ['ai_prompts/b.json', '{}']]),
-          partial(1, (cause) => cause instanceof UnsafePathError && /goes through intents, which is a symbolic link/.test(cause.message)),
+          writer.write([
+            ['ai_prompts/a.json', '{}'],
+            ['intents/planted.json', '{}'],
+            ['ai_prompts/b.json', '{}'],
+          ]),
+          partial(
+            1,
+            (cause) =>
+              cause instanceof UnsafePathError && /goes through intents, which is a symbolic link/.test(cause.message),
+          ),
         );
         await writer.close();
         assert.equal(existsSync(join(root, 'ai_prompts', 'a.json')), true);
@@ -56,16 +76,26 @@ describe('tenant folders: batch writers (a worker for a large pull, or one file 
         writeFileSync(join(outside, 'secret.json'), 'secret');
         symlinkSync(join(outside, 'secret.json'), join(root, 'ai_prompts', 'b.json'));
         const writer = writerOf(new DiskFolder(root));
-        await assert.rejects(writer.write([['ai_prompts/a.json', '{}'], ['ai_prompts/b.json', 'overwritten']]), partial(1, (cause) => cause instanceof UnsafePathError));
+        await assert.rejects(
+          writer.write([
+            ['ai_prompts/a.json', '{}'],
+            ['ai_prompts/b.json', 'overwritten'],
+          ]),
+          partial(1, (cause) => cause instanceof UnsafePathError),
+        );
         await writer.close();
         assert.equal(readFileSync(join(outside, 'secret.json'), 'utf8'), 'secret');
       });
 
-      it('names the file the disk refused, with the system\'s reason', async () => {
+      it("names the file the disk refused, with the system's reason", async () => {
         mkdirSync(join(root, 'ai_prompts', 'b.json'), { recursive: true });
         const writer = writerOf(new DiskFolder(root));
         await assert.rejects(
-          writer.write([['ai_prompts/a.json', '{}'], ['ai_prompts/b.json', '{}'], ['ai_prompts/c.json', '{}']]),
+          writer.write([
+            ['ai_prompts/a.json', '{}'],
+            ['ai_prompts/b.json', '{}'],
+            ['ai_prompts/c.json', '{}'],
+          ]),
           partial(1, (cause) => (cause as NodeJS.ErrnoException).code === 'EISDIR' && cause.message.includes('b.json')),
         );
         await writer.close();
@@ -77,7 +107,14 @@ describe('tenant folders: batch writers (a worker for a large pull, or one file 
   it('in memory, writes in turn', async () => {
     const io = new MemoryFolder();
     const writer = writerInTurn(io);
-    await assert.rejects(writer.write([['a.json', '1'], ['../b.json', '2'], ['c.json', '3']]), partial(1, (cause) => cause instanceof UnsafePathError));
+    await assert.rejects(
+      writer.write([
+        ['a.json', '1'],
+        ['../b.json', '2'],
+        ['c.json', '3'],
+      ]),
+      partial(1, (cause) => cause instanceof UnsafePathError),
+    );
     await writer.close();
     assert.deepEqual([...io.files.keys()], ['a.json']);
   });

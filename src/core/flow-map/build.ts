@@ -8,7 +8,15 @@
 import { isTenantSegment, TENANT_SEGMENTS } from '../resources';
 import type { TenantSegment } from '../resource-kind';
 import { heldReferences, type HeldReference } from './held-references';
-import { EDGE_KINDS, nodeId, type FlowEdge, type FlowMap, type FlowNode, type FlowProblem, type MapResource } from './model';
+import {
+  EDGE_KINDS,
+  nodeId,
+  type FlowEdge,
+  type FlowMap,
+  type FlowNode,
+  type FlowProblem,
+  type MapResource,
+} from './model';
 
 /** Segments that lead a conversation to a prompt: while a tenant has none, no prompt can be called unreachable. */
 const ENTRY_SEGMENTS: readonly TenantSegment[] = ['intents', 'agents'];
@@ -46,11 +54,17 @@ export function buildFlowMap(resources: readonly MapResource[], unread: Readonly
   }
   const byFile = new Map([...held].flatMap(([id, r]) => (r.file === undefined ? [] : [[r.file, id] as const])));
   const functionNamed = new Map<string, string>();
-  for (const [id, r] of held) if (r.segment === 'ai_functions' && !functionNamed.has(r.name)) functionNamed.set(r.name, id);
+  for (const [id, r] of held)
+    if (r.segment === 'ai_functions' && !functionNamed.has(r.name)) functionNamed.set(r.name, id);
 
   /** The node a reference leads to; undefined when the tenant holds no such resource of the kind it names. */
   const resolve = ({ to, target }: HeldReference): string | undefined => {
-    const id = 'id' in target ? `${to}/${target.id}` : 'file' in target ? byFile.get(target.file) : functionNamed.get(target.name);
+    const id =
+      'id' in target
+        ? `${to}/${target.id}`
+        : 'file' in target
+          ? byFile.get(target.file)
+          : functionNamed.get(target.name);
     return id !== undefined && held.get(id)?.segment === to ? id : undefined;
   };
 
@@ -71,12 +85,15 @@ export function buildFlowMap(resources: readonly MapResource[], unread: Readonly
 
   const rank = new Map(nodes.map((n, i) => [n.id, i]));
   const at = (id: string): number => rank.get(id) ?? -1;
-  const sorted = [...edges.values()].sort((a, b) => at(a.from) - at(b.from) || EDGE_KINDS.indexOf(a.kind) - EDGE_KINDS.indexOf(b.kind) || at(a.to) - at(b.to));
+  const sorted = [...edges.values()].sort(
+    (a, b) => at(a.from) - at(b.from) || EDGE_KINDS.indexOf(a.kind) - EDGE_KINDS.indexOf(b.kind) || at(a.to) - at(b.to),
+  );
 
   if (nodes.some((n) => ENTRY_SEGMENTS.includes(n.segment))) {
     // Any edge into a prompt counts (on the wire only intents and prompts name prompts); a hand-over to itself leads nowhere new.
     const reached = new Set(sorted.filter((e) => e.from !== e.to).map((e) => e.to));
-    for (const node of nodes) if (node.segment === 'ai_prompts' && !reached.has(node.id)) problems.push({ kind: 'unreachable', node: node.id });
+    for (const node of nodes)
+      if (node.segment === 'ai_prompts' && !reached.has(node.id)) problems.push({ kind: 'unreachable', node: node.id });
   }
   return { nodes, edges: sorted, problems };
 }

@@ -65,7 +65,10 @@ function stateOf(testCase: RecordedCase): 'passed' | 'failed' | undefined {
  * reached is untested. A case reaches its suite's resource and every prompt that answered a turn of its answered
  * runs; a failing case makes each of them failed, whatever other cases passed there.
  */
-export function coverageOf(suites: readonly RecordedSuite[], nodes: Iterable<Pick<FlowNode, 'id' | 'segment'>>): Coverage {
+export function coverageOf(
+  suites: readonly RecordedSuite[],
+  nodes: Iterable<Pick<FlowNode, 'id' | 'segment'>>,
+): Coverage {
   const states = new Map<string, CoverageState>();
   for (const node of nodes) if (node.segment === PROMPTS) states.set(node.id, 'untested');
   const edges = new Set<CoverageEdge>();
@@ -96,9 +99,18 @@ export function coverageOf(suites: readonly RecordedSuite[], nodes: Iterable<Pic
  * One coverage per tenant the suites ran against, in the order of tenant ids; `nodesOf` gives a tenant's prompts
  * (its map's nodes, or its prompt listing as nodes).
  */
-export function coverageByTenant(suites: readonly RecordedSuite[], nodesOf: (tenantId: number) => Iterable<Pick<FlowNode, 'id' | 'segment'>>): TenantCoverage[] {
+export function coverageByTenant(
+  suites: readonly RecordedSuite[],
+  nodesOf: (tenantId: number) => Iterable<Pick<FlowNode, 'id' | 'segment'>>,
+): TenantCoverage[] {
   const tenants = [...new Set(suites.map((s) => s.target.tenantId))].sort((a, b) => a - b);
-  return tenants.map((tenantId) => ({ tenantId, ...coverageOf(suites.filter((s) => s.target.tenantId === tenantId), nodesOf(tenantId)) }));
+  return tenants.map((tenantId) => ({
+    tenantId,
+    ...coverageOf(
+      suites.filter((s) => s.target.tenantId === tenantId),
+      nodesOf(tenantId),
+    ),
+  }));
 }
 
 /** A tenant's prompt listing (ids, as the service lists them) as the nodes coverage reads. */

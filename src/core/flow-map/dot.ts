@@ -23,10 +23,15 @@ export function dotFlowMap(map: FlowMap, marks: MapMarks = {}): string {
     const bold = marks.changed?.has(node.id) ? ', style=bold, penwidth=3' : '';
     lines.push(`  ${quoted(node.id)} [label=${quoted(nodeLabel(node))}${bold}];`);
   }
-  for (const target of missingTargets(map)) lines.push(`  ${missingId(target)} [label=${quoted(missingLabel(target))}, ${DANGLING}];`);
-  for (const edge of map.edges) lines.push(`  ${quoted(edge.from)} -> ${quoted(edge.to)} [label=${quoted(edge.kind)}];`);
+  for (const target of missingTargets(map))
+    lines.push(`  ${missingId(target)} [label=${quoted(missingLabel(target))}, ${DANGLING}];`);
+  for (const edge of map.edges)
+    lines.push(`  ${quoted(edge.from)} -> ${quoted(edge.to)} [label=${quoted(edge.kind)}];`);
   for (const problem of map.problems) {
-    if (problem.kind === 'dangling') lines.push(`  ${quoted(problem.from)} -> ${missingId(problem.target)} [label=${quoted(problem.field)}, ${DANGLING}];`);
+    if (problem.kind === 'dangling')
+      lines.push(
+        `  ${quoted(problem.from)} -> ${missingId(problem.target)} [label=${quoted(problem.field)}, ${DANGLING}];`,
+      );
   }
   lines.push('}');
   return `${lines.join('\n')}\n`;

@@ -31,17 +31,29 @@ function nameOf(resource: LocalResource, pulled: ReadonlyMap<string, PulledResou
   return pulled.get(resource.file)?.name ?? resource.file.slice(resource.file.indexOf('/') + 1).replace(/\.json$/, '');
 }
 
-export async function folderFlowMap(io: FolderIO, manifest: Manifest, options: { changes?: boolean } = {}): Promise<FolderMap> {
+export async function folderFlowMap(
+  io: FolderIO,
+  manifest: Manifest,
+  options: { changes?: boolean } = {},
+): Promise<FolderMap> {
   // References live in the JSON files; the prompts' Markdown texts matter only to the plan that --changes asks for.
   const pulled = new Map(manifest.resources.map((entry) => [entry.file, entry]));
   const scan = await scanFolder(io, { texts: options.changes === true, pulled });
   // The read-only references go back where the service holds them, so the map reads one shape from either.
-  const resources: MapResource[] = scan.local.map((r) => ({ segment: r.segment, ...(r.id === undefined ? {} : { id: r.id }), file: r.file, name: nameOf(r, pulled), values: withReadOnly(r.values) }));
-  // A pulled resource whose file cannot be read is still the tenant's: references to it (by id or by file) are not dangling.
-  const unread = new Set([...scan.unreadable].flatMap((file) => {
-    const entry = pulled.get(file);
-    return entry ? [file, nodeId(entry)] : [file];
+  const resources: MapResource[] = scan.local.map((r) => ({
+    segment: r.segment,
+    ...(r.id === undefined ? {} : { id: r.id }),
+    file: r.file,
+    name: nameOf(r, pulled),
+    values: withReadOnly(r.values),
   }));
+  // A pulled resource whose file cannot be read is still the tenant's: references to it (by id or by file) are not dangling.
+  const unread = new Set(
+    [...scan.unreadable].flatMap((file) => {
+      const entry = pulled.get(file);
+      return entry ? [file, nodeId(entry)] : [file];
+    }),
+  );
   const map = buildFlowMap(resources, unread);
   const changed = new Set<string>();
   if (options.changes === true) {

@@ -52,7 +52,9 @@ function elements(value: Json | undefined): Json[] {
 function actionReferences(values: JsonObject): HeldReference[] {
   return elements(own(values, 'ai_actions')).flatMap((element, index) => {
     const id = isJsonObject(element) ? own(element, 'id') : undefined;
-    return isResourceId(id) ? [{ kind: 'action' as const, field: `ai_actions[${index}].id`, to: 'ai_actions' as const, target: { id } }] : [];
+    return isResourceId(id)
+      ? [{ kind: 'action' as const, field: `ai_actions[${index}].id`, to: 'ai_actions' as const, target: { id } }]
+      : [];
   });
 }
 
@@ -66,9 +68,28 @@ function agentReferences(values: JsonObject): HeldReference[] {
     const integration = own(element, 'integration');
     const integrationId = isJsonObject(integration) ? own(integration, 'id') : undefined;
     const functions = elements(own(element, 'function_ids')).flatMap((id, i) =>
-      isResourceId(id) ? [{ kind: 'function' as const, field: `${at}.function_ids[${i}]`, to: 'ai_functions' as const, target: { id } }] : []);
+      isResourceId(id)
+        ? [
+            {
+              kind: 'function' as const,
+              field: `${at}.function_ids[${i}]`,
+              to: 'ai_functions' as const,
+              target: { id },
+            },
+          ]
+        : [],
+    );
     return [
-      ...(isResourceId(integrationId) ? [{ kind: 'integration' as const, field: `${at}.integration.id`, to: 'integrations' as const, target: { id: integrationId } }] : []),
+      ...(isResourceId(integrationId)
+        ? [
+            {
+              kind: 'integration' as const,
+              field: `${at}.integration.id`,
+              to: 'integrations' as const,
+              target: { id: integrationId },
+            },
+          ]
+        : []),
       ...functions,
     ];
   });
@@ -85,7 +106,16 @@ function functionDefinitions(value: Json | undefined): Json[] {
 function functionReferences(values: JsonObject): HeldReference[] {
   return functionDefinitions(own(values, 'function_defs')).flatMap((definition, index) => {
     const name = isJsonObject(definition) ? own(definition, 'name') : undefined;
-    return typeof name === 'string' && name !== '' ? [{ kind: 'function' as const, field: `function_defs[${index}].name`, to: 'ai_functions' as const, target: { name } }] : [];
+    return typeof name === 'string' && name !== ''
+      ? [
+          {
+            kind: 'function' as const,
+            field: `function_defs[${index}].name`,
+            to: 'ai_functions' as const,
+            target: { name },
+          },
+        ]
+      : [];
   });
 }
 

@@ -13,7 +13,16 @@ import type { FlowMap } from './model';
  * Entity codes for what would end a quoted label, start an entity or a Markdown string, read as HTML, start a
  * directive or a comment (`%%`), or, in a label Mermaid draws without HTML, break its line (`\n`).
  */
-const ENTITIES: Readonly<Record<string, string>> = { '#': '#35;', '"': '#quot;', '<': '#lt;', '>': '#gt;', '&': '#amp;', '`': '#96;', '%': '#37;', '\\': '#92;' };
+const ENTITIES: Readonly<Record<string, string>> = {
+  '#': '#35;',
+  '"': '#quot;',
+  '<': '#lt;',
+  '>': '#gt;',
+  '&': '#amp;',
+  '`': '#96;',
+  '%': '#37;',
+  '\\': '#92;',
+};
 
 function quoted(text: string): string {
   // Mermaid draws `fa:fa-car` (and, where icon packs are registered, any `pack:icon`) as an icon: a colon before a
@@ -48,11 +57,19 @@ export function mermaidFlowMap(map: FlowMap, marks: MapMarks = {}): string {
   for (const target of missing) lines.push(`  ${missingId(target)}[${quoted(missingLabel(target))}]`);
   for (const edge of map.edges) lines.push(`  ${idOf(edge.from)} -->|${quoted(edge.kind)}| ${idOf(edge.to)}`);
   const dangling = map.problems.flatMap((p) => (p.kind === 'dangling' ? [p] : []));
-  for (const problem of dangling) lines.push(`  ${idOf(problem.from)} -.->|${quoted(problem.field)}| ${missingId(problem.target)}`);
+  for (const problem of dangling)
+    lines.push(`  ${idOf(problem.from)} -.->|${quoted(problem.field)}| ${missingId(problem.target)}`);
   const changed = map.nodes.filter((n) => marks.changed?.has(n.id));
-  if (changed.length > 0) lines.push('  classDef changed stroke-width:4px,font-weight:bold', `  class ${changed.map((n) => idOf(n.id)).join(',')} changed`);
+  if (changed.length > 0)
+    lines.push(
+      '  classDef changed stroke-width:4px,font-weight:bold',
+      `  class ${changed.map((n) => idOf(n.id)).join(',')} changed`,
+    );
   if (dangling.length > 0) {
-    lines.push('  classDef missing stroke:red,stroke-dasharray:5 5,color:red', `  class ${missing.map(missingId).join(',')} missing`);
+    lines.push(
+      '  classDef missing stroke:red,stroke-dasharray:5 5,color:red',
+      `  class ${missing.map(missingId).join(',')} missing`,
+    );
     // Links are numbered in the order they were written: the dangling ones follow the edges.
     lines.push(`  linkStyle ${dangling.map((_, i) => map.edges.length + i).join(',')} stroke:red`);
   }

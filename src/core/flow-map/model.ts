@@ -61,7 +61,8 @@ export interface MapResource {
 /** The node id of a resource: by its id, else by its file (a folder's resource the service does not hold yet). */
 export function nodeId(resource: Pick<MapResource, 'segment' | 'id' | 'file'>): string {
   if (resource.id !== undefined) return `${resource.segment}/${resource.id}`;
-  if (resource.file === undefined) throw new Error(`a ${resource.segment} resource has neither an id nor a file, so the map cannot name it`);
+  if (resource.file === undefined)
+    throw new Error(`a ${resource.segment} resource has neither an id nor a file, so the map cannot name it`);
   // The file is already `<segment>/<file name>`.
   return resource.file;
 }

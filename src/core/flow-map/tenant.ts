@@ -26,18 +26,26 @@ export interface TenantMapOptions {
   onDetail?: (segment: Segment, id: number, detail: JsonObject) => void;
 }
 
-export async function tenantFlowMap(client: ServiceClient, tenantId: number, options: TenantMapOptions = {}): Promise<FlowMap> {
+export async function tenantFlowMap(
+  client: ServiceClient,
+  tenantId: number,
+  options: TenantMapOptions = {},
+): Promise<FlowMap> {
   const listed = await listTenant(client, tenantId, undefined, options);
   let done = 0;
-  const read = await mapWithLimit(listed, options.concurrency ?? LIMITS.tenantConcurrency.value, async ({ segment, id }): Promise<MapResource | undefined> => {
-    // A known detail needs no request, so Cancel is checked here too, not only by the requests.
-    options.signal?.throwIfAborted();
-    const known = options.known?.(segment, id);
-    const detail = known ?? await currentDetail(client, { segment, id }, tenantId, options.signal);
-    if (detail && !known) options.onDetail?.(segment, id, detail);
-    options.onProgress?.(++done, listed.length);
-    // Deleted between the list and its detail: it is no longer the tenant's.
-    return detail && { segment, id, name: nameOf(detail, id), values: detail };
-  });
+  const read = await mapWithLimit(
+    listed,
+    options.concurrency ?? LIMITS.tenantConcurrency.value,
+    async ({ segment, id }): Promise<MapResource | undefined> => {
+      // A known detail needs no request, so Cancel is checked here too, not only by the requests.
+      options.signal?.throwIfAborted();
+      const known = options.known?.(segment, id);
+      const detail = known ?? (await currentDetail(client, { segment, id }, tenantId, options.signal));
+      if (detail && !known) options.onDetail?.(segment, id, detail);
+      options.onProgress?.(++done, listed.length);
+      // Deleted between the list and its detail: it is no longer the tenant's.
+      return detail && { segment, id, name: nameOf(detail, id), values: detail };
+    },
+  );
   return buildFlowMap(read.filter((r): r is MapResource => r !== undefined));
 }

@@ -46,7 +46,9 @@ function linkIds(values: JsonObject): number[] {
 /** The ids of the folder's prompts that changed or reach a changed prompt through their links. */
 function affectedPromptIds(changes: readonly ChangedResource[], resources: readonly FolderResource[]): Set<number> {
   const prompts = resources.filter((r) => r.segment === 'ai_prompts' && r.id !== undefined);
-  const affected = new Set<number>(changes.filter((c) => c.segment === 'ai_prompts' && c.id !== undefined).map((c) => c.id as number));
+  const affected = new Set<number>(
+    changes.filter((c) => c.segment === 'ai_prompts' && c.id !== undefined).map((c) => c.id as number),
+  );
   for (const prompt of prompts) {
     if (changes.some((c) => c.segment === 'ai_prompts' && c.name === nameOf(prompt))) affected.add(prompt.id as number);
   }
@@ -77,9 +79,16 @@ export type AffectedSuites = (suite: Pick<Suite, 'resource'>) => boolean;
 export function affectedBy(changes: readonly ChangedResource[], resources: readonly FolderResource[]): AffectedSuites {
   const prompts = affectedPromptIds(changes, resources);
   return ({ resource: { segment, ref } }) => {
-    if (changes.some((c) => c.segment === segment && namesOf(c).some((name) => refersTo(ref, { ...c, name })))) return true;
+    if (changes.some((c) => c.segment === segment && namesOf(c).some((name) => refersTo(ref, { ...c, name }))))
+      return true;
     if (segment !== 'ai_prompts') return false;
-    return resources.some((r) => r.segment === segment && r.id !== undefined && prompts.has(r.id) && refersTo(ref, { id: r.id, name: nameOf(r) }));
+    return resources.some(
+      (r) =>
+        r.segment === segment &&
+        r.id !== undefined &&
+        prompts.has(r.id) &&
+        refersTo(ref, { id: r.id, name: nameOf(r) }),
+    );
   };
 }
 

@@ -10,7 +10,16 @@ import { messageOf } from '../text';
 import { writtenPattern, type Pattern } from '../pattern';
 import { unspeakable, wordCount } from './spoken';
 
-export const ASSERTIONS = ['equals', 'contains', 'notContains', 'matches', 'maxLength', 'jsonSchema', 'speakable', 'maxWords'] as const;
+export const ASSERTIONS = [
+  'equals',
+  'contains',
+  'notContains',
+  'matches',
+  'maxLength',
+  'jsonSchema',
+  'speakable',
+  'maxWords',
+] as const;
 export type AssertionName = (typeof ASSERTIONS)[number];
 
 export interface Failure {
@@ -25,7 +34,9 @@ export interface Failure {
 
 /** An object holding an assertion name is a set of assertions; any other value must be equal. */
 export function isAssertionSet(expectation: Json): expectation is JsonObject {
-  return isJsonObject(expectation) && Object.keys(expectation).some((key) => (ASSERTIONS as readonly string[]).includes(key));
+  return (
+    isJsonObject(expectation) && Object.keys(expectation).some((key) => (ASSERTIONS as readonly string[]).includes(key))
+  );
 }
 
 /** The assertion a key that is none was probably meant to be, such as "equals" for "equal". */
@@ -38,7 +49,10 @@ function meant(key: string): string | undefined {
  * `objectOutput`: the field can hold an object (next_prompt_params), so an object without an assertion is the value it
  * must equal; any other field can never equal an object, so an object expected of it is assertions, however misspelt.
  */
-export function expectationProblems(expectation: Json, objectOutput: boolean): Array<{ key?: string; message: string }> {
+export function expectationProblems(
+  expectation: Json,
+  objectOutput: boolean,
+): Array<{ key?: string; message: string }> {
   if (!isJsonObject(expectation)) return [];
   if (!isAssertionSet(expectation)) return objectOutput ? nearMisses(expectation) : unknownAssertions(expectation);
   return Object.entries(expectation).flatMap(([key, value]) => {
@@ -59,7 +73,9 @@ function argumentProblem(assertion: AssertionName, value: Json): string | undefi
     case 'notContains':
       return typeof value === 'string' ? undefined : `${assertion} takes a text`;
     case 'matches':
-      return typeof value === 'string' ? problemWith(writtenPattern(value).problem, (problem) => `the pattern ${JSON.stringify(value)} ${problem}`) : 'matches takes a text';
+      return typeof value === 'string'
+        ? problemWith(writtenPattern(value).problem, (problem) => `the pattern ${JSON.stringify(value)} ${problem}`)
+        : 'matches takes a text';
     case 'maxLength':
       return isCount(value) ? undefined : 'maxLength takes a whole number of characters';
     case 'maxWords':
@@ -76,10 +92,14 @@ function problemWith(problem: string | undefined, say: (problem: string) => stri
 }
 
 function unknownAssertions(expectation: JsonObject): Array<{ key?: string; message: string }> {
-  if (Object.keys(expectation).length === 0) return [{ message: `{} checks nothing: give it assertions (${ASSERTIONS.join(', ')}), or leave the field out` }];
+  if (Object.keys(expectation).length === 0)
+    return [{ message: `{} checks nothing: give it assertions (${ASSERTIONS.join(', ')}), or leave the field out` }];
   return Object.keys(expectation).map((key) => {
     const known = meant(key);
-    return { key, message: `"${key}" is no assertion; use one of ${ASSERTIONS.join(', ')}${known === undefined ? '' : ` (did you mean "${known}"?)`}` };
+    return {
+      key,
+      message: `"${key}" is no assertion; use one of ${ASSERTIONS.join(', ')}${known === undefined ? '' : ` (did you mean "${known}"?)`}`,
+    };
   });
 }
 
@@ -87,10 +107,14 @@ function unknownAssertions(expectation: JsonObject): Array<{ key?: string; messa
 function nearMisses(expectation: JsonObject): Array<{ key?: string; message: string }> {
   return Object.keys(expectation).flatMap((key) => {
     const known = meant(key);
-    return known === undefined ? [] : [{
-      key,
-      message: `"${key}" is no assertion: did you mean "${known}"? To expect an object with a key "${key}", write it as { "equals": { … } }`,
-    }];
+    return known === undefined
+      ? []
+      : [
+          {
+            key,
+            message: `"${key}" is no assertion: did you mean "${known}"? To expect an object with a key "${key}", write it as { "equals": { … } }`,
+          },
+        ];
   });
 }
 
@@ -102,7 +126,7 @@ export function comparableText(value: Json | undefined): string {
 
 /** Text to search in: a string as it is, anything else as JSON. */
 function textOf(value: Json | undefined): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }
 
 /** Characters as people count them: code points, so an emoji is one. */
@@ -111,7 +135,12 @@ function length(text: string): number {
 }
 
 function check(field: string, assertion: AssertionName, expected: Json, actual: Json | undefined): Failure | undefined {
-  const fail = (message: string, sides?: { expected: string; actual: string }): Failure => ({ field, assertion, message: `${field}: ${message}`, ...sides });
+  const fail = (message: string, sides?: { expected: string; actual: string }): Failure => ({
+    field,
+    assertion,
+    message: `${field}: ${message}`,
+    ...sides,
+  });
   const tooDeep = `nests more than ${MAX_DEPTH} levels of arrays and objects, deeper than a check follows`;
   // A suite's values are never this deep (parseSuite says so); a caller's might be, and an answer may.
   if (deeperThan(expected, MAX_DEPTH)) return fail(`the expected ${assertion} ${tooDeep}`);
@@ -121,24 +150,39 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
   const text = textOf(actual);
   switch (assertion) {
     case 'equals':
-      return canonical(expected) === canonical(actual) ? undefined : fail('is not equal to the expected value', { expected: comparableText(expected), actual: comparableText(actual) });
+      return canonical(expected) === canonical(actual)
+        ? undefined
+        : fail('is not equal to the expected value', {
+            expected: comparableText(expected),
+            actual: comparableText(actual),
+          });
     case 'contains':
-      return actual !== undefined && text.includes(expected as string) ? undefined : fail(`does not contain ${JSON.stringify(expected)}; it is ${JSON.stringify(text)}`);
+      return actual !== undefined && text.includes(expected as string)
+        ? undefined
+        : fail(`does not contain ${JSON.stringify(expected)}; it is ${JSON.stringify(text)}`);
     case 'notContains':
-      return actual === undefined || !text.includes(expected as string) ? undefined : fail(`contains ${JSON.stringify(expected)}, which it must not; it is ${JSON.stringify(text)}`);
+      return actual === undefined || !text.includes(expected as string)
+        ? undefined
+        : fail(`contains ${JSON.stringify(expected)}, which it must not; it is ${JSON.stringify(text)}`);
     case 'matches': {
       const pattern = writtenPattern(expected as string).pattern as Pattern;
-      return actual !== undefined && pattern.test(text) ? undefined : fail(`does not match ${pattern.shown}; it is ${JSON.stringify(text)}`);
+      return actual !== undefined && pattern.test(text)
+        ? undefined
+        : fail(`does not match ${pattern.shown}; it is ${JSON.stringify(text)}`);
     }
     case 'maxLength':
-      return length(text) <= (expected as number) ? undefined : fail(`is ${length(text)} characters long, more than ${String(expected)}`);
+      return length(text) <= (expected as number)
+        ? undefined
+        : fail(`is ${length(text)} characters long, more than ${String(expected)}`);
     case 'speakable': {
       const found = unspeakable(text);
       return found.length === 0 ? undefined : fail(`not speakable: ${found.join('; ')}`);
     }
     case 'maxWords': {
       const words = wordCount(text);
-      return words <= (expected as number) ? undefined : fail(`has ${words} words, more than maxWords ${String(expected)}`);
+      return words <= (expected as number)
+        ? undefined
+        : fail(`has ${words} words, more than maxWords ${String(expected)}`);
     }
     case 'jsonSchema': {
       let value: unknown = actual;
@@ -146,7 +190,9 @@ function check(field: string, assertion: AssertionName, expected: Json, actual: 
         try {
           value = JSON.parse(actual);
         } catch (error) {
-          return fail(`is not JSON, so it cannot satisfy the schema (${messageOf(error)}); it is ${JSON.stringify(actual)}`);
+          return fail(
+            `is not JSON, so it cannot satisfy the schema (${messageOf(error)}); it is ${JSON.stringify(actual)}`,
+          );
         }
       }
       if (deeperThan(value as Json, MAX_DEPTH)) return fail(tooDeep);

@@ -43,8 +43,16 @@ export function parseBaseline(text: string): Baseline {
     cases.forEach((testCase, c) => {
       const passes = isJsonObject(testCase) ? count(testCase.passes) : undefined;
       const runs = isJsonObject(testCase) ? count(testCase.runs) : undefined;
-      if (!isJsonObject(testCase) || typeof testCase.name !== 'string' || passes === undefined || runs === undefined || passes > runs) {
-        throw new BaselineError(`suites[${s}].cases[${c}] needs "name" (a text) and "passes" and "runs" (whole numbers, passes at most runs)`);
+      if (
+        !isJsonObject(testCase) ||
+        typeof testCase.name !== 'string' ||
+        passes === undefined ||
+        runs === undefined ||
+        passes > runs
+      ) {
+        throw new BaselineError(
+          `suites[${s}].cases[${c}] needs "name" (a text) and "passes" and "runs" (whole numbers, passes at most runs)`,
+        );
       }
       tallies.set(testCase.name, { passes, runs });
     });

@@ -43,15 +43,27 @@ export function calibrate(outcomes: readonly LabelOutcome[]): Calibration {
   const passLabels = count((o) => o.expected === 'pass');
   const failLabels = n - passLabels;
   // Chance agreement over the judge's three outcomes; labels are never unreadable, so that column adds nothing to it.
-  const expected = n === 0 ? 1 : (passLabels * count((o) => o.judged === 'pass') + failLabels * count((o) => o.judged === 'fail')) / (n * n);
+  const expected =
+    n === 0
+      ? 1
+      : (passLabels * count((o) => o.judged === 'pass') + failLabels * count((o) => o.judged === 'fail')) / (n * n);
   const observed = share(agreed, n);
   return {
     labels: n,
     agreement: observed,
-    tpr: share(count((o) => o.expected === 'pass' && o.judged === 'pass'), passLabels),
-    tnr: share(count((o) => o.expected === 'fail' && o.judged === 'fail'), failLabels),
+    tpr: share(
+      count((o) => o.expected === 'pass' && o.judged === 'pass'),
+      passLabels,
+    ),
+    tnr: share(
+      count((o) => o.expected === 'fail' && o.judged === 'fail'),
+      failLabels,
+    ),
     kappa: observed === null || expected === 1 ? null : (observed - expected) / (1 - expected),
-    consistency: share(count((o) => o.unanimous && o.judged !== 'unreadable'), n),
+    consistency: share(
+      count((o) => o.unanimous && o.judged !== 'unreadable'),
+      n,
+    ),
   };
 }
 

@@ -36,7 +36,14 @@ function indented(label: string, text: string): string {
 export function callTranscriptText(testCase: TestCase, result: CaseResult, suiteFile: string): string {
   const call = shownCall(result);
   const calls = result.details.length;
-  const which = call && !call.passed ? (calls > 1 ? `The first failing call of ${calls}` : 'The call, which failed') : calls > 1 ? `The last call of ${calls}, all passed` : 'The call, which passed';
+  const which =
+    call && !call.passed
+      ? calls > 1
+        ? `The first failing call of ${calls}`
+        : 'The call, which failed'
+      : calls > 1
+        ? `The last call of ${calls}, all passed`
+        : 'The call, which passed';
   // Two short lines, so the heading reads whole in a narrow editor.
   const lines = [`Simulated call "${testCase.name}" (${suiteFile})`, `${which}.`];
   if (call?.error !== undefined) lines.push(`It errored (no evidence either way): ${call.error}.`);
@@ -48,10 +55,13 @@ export function callTranscriptText(testCase: TestCase, result: CaseResult, suite
       lines.push(`[not decided] ${criterion.name} (${how}): the call ended before it was`);
       continue;
     }
-    const votes = outcome.judgement && outcome.judgement.votes.pass + outcome.judgement.votes.fail > 1
-      ? `, ${outcome.judgement.votes[outcome.judgement.verdict]} of ${plural(outcome.judgement.votes.pass + outcome.judgement.votes.fail, 'judgement')}`
-      : '';
-    lines.push(`[${outcome.error !== undefined ? 'error' : outcome.passed ? 'pass' : 'fail'}] ${criterion.name} (${how}${votes})`);
+    const votes =
+      outcome.judgement && outcome.judgement.votes.pass + outcome.judgement.votes.fail > 1
+        ? `, ${outcome.judgement.votes[outcome.judgement.verdict]} of ${plural(outcome.judgement.votes.pass + outcome.judgement.votes.fail, 'judgement')}`
+        : '';
+    lines.push(
+      `[${outcome.error !== undefined ? 'error' : outcome.passed ? 'pass' : 'fail'}] ${criterion.name} (${how}${votes})`,
+    );
     if (outcome.judgement) {
       lines.push(indented('reasoning', outcome.judgement.reasoning));
       if (outcome.judgement.quote !== undefined) lines.push(indented('quote', JSON.stringify(outcome.judgement.quote)));

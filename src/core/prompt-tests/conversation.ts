@@ -21,21 +21,46 @@ function expectedPrompt(ref: string | number, names: ReadonlyMap<number, string>
 }
 
 /** A turn's failures, each message naming the turn and who answered it. */
-function turnFailures(turn: Turn, number: number, promptId: number, names: ReadonlyMap<number, string>, output: JsonObject): CaseFailure[] {
+function turnFailures(
+  turn: Turn,
+  number: number,
+  promptId: number,
+  names: ReadonlyMap<number, string>,
+  output: JsonObject,
+): CaseFailure[] {
   const who = promptText(promptId, names);
   const failures: CaseFailure[] = [];
   if (turn.prompt !== undefined && !refersTo(turn.prompt, { id: promptId, name: names.get(promptId) })) {
     const expected = expectedPrompt(turn.prompt, names);
-    failures.push({ field: 'prompt', assertion: 'prompt', message: `turn ${number}: answered by ${who}, expected ${expected}`, expected, actual: who, turn: number });
+    failures.push({
+      field: 'prompt',
+      assertion: 'prompt',
+      message: `turn ${number}: answered by ${who}, expected ${expected}`,
+      expected,
+      actual: who,
+      turn: number,
+    });
   }
-  for (const failure of checkOutput(turn.expect, output)) failures.push({ ...failure, message: `turn ${number}: answered by ${who}; ${failure.message}`, turn: number });
+  for (const failure of checkOutput(turn.expect, output))
+    failures.push({ ...failure, message: `turn ${number}: answered by ${who}; ${failure.message}`, turn: number });
   return failures;
 }
 
 /** Sends a conversation's turns in order; rejects only when the run was cancelled. */
-export async function runConversation(testCase: TestCase, turns: readonly Turn[], executor: Executor, context: ExecuteContext, now: () => number): Promise<ConversationOutcome> {
+export async function runConversation(
+  testCase: TestCase,
+  turns: readonly Turn[],
+  executor: Executor,
+  context: ExecuteContext,
+  now: () => number,
+): Promise<ConversationOutcome> {
   const prompts = executor.prompts;
-  if (!prompts) return { failures: [], error: 'a conversation needs the tenant\'s prompts to route its turns: run the suite with runSuiteAt from a prepared target' };
+  if (!prompts)
+    return {
+      failures: [],
+      error:
+        "a conversation needs the tenant's prompts to route its turns: run the suite with runSuiteAt from a prepared target",
+    };
   const results: TurnResult[] = [];
   let promptId = prompts.first;
   let carried = testCase.prompt_params;
@@ -43,17 +68,25 @@ export async function runConversation(testCase: TestCase, turns: readonly Turn[]
   for (const [index, turn] of turns.entries()) {
     const number = index + 1;
     const params = { ...carried, ...turn.prompt_params };
-    const request: TurnRequest = { turn: number, promptId, inputs: { prompt_text: turn.prompt_text, ...(Object.keys(params).length > 0 ? { prompt_params: params } : {}) } };
+    const request: TurnRequest = {
+      turn: number,
+      promptId,
+      inputs: { prompt_text: turn.prompt_text, ...(Object.keys(params).length > 0 ? { prompt_params: params } : {}) },
+    };
     const promptName = prompts.names.get(promptId) ?? `#${promptId}`;
     const started = now();
     // A turn's time is the service's, as a run's is: a wait before a retry is left out of both.
     let waited = 0;
     const took = (): number => Math.max(0, now() - started - waited);
     try {
-      output = await executor.send(testCase, { ...context, turn: request, onWait: (ms) => {
-        waited += ms;
-        context.onWait?.(ms);
-      } });
+      output = await executor.send(testCase, {
+        ...context,
+        turn: request,
+        onWait: (ms) => {
+          waited += ms;
+          context.onWait?.(ms);
+        },
+      });
     } catch (error) {
       if (context.signal.aborted) throw error;
       const message = `turn ${number}: sent to ${promptText(promptId, prompts.names)}: ${messageOf(error)}`;

@@ -10,7 +10,10 @@ import { expectationProblems } from './assertions';
 export type At = (path: Array<string | number>, message: string, onKey?: boolean) => void;
 
 /** The output fields a case may expect, by what the suite tests; the suite schema and a new suite's header name the same. */
-export const OUTPUTS = { ai_prompts: ['response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params'], integrations: ['result', 'status'] } as const;
+export const OUTPUTS = {
+  ai_prompts: ['response', 'altered_prompt', 'next_prompt_id', 'next_prompt_params'],
+  integrations: ['result', 'status'],
+} as const;
 /** The outputs that can hold an object; every other output is a text, a number or null. */
 const OBJECT_OUTPUTS: readonly string[] = ['next_prompt_params'];
 
@@ -23,7 +26,13 @@ export function isPromptRef(value: Json | undefined): value is string | number {
 export type ExtraKeys = Readonly<Record<string, (value: Json) => string | undefined>>;
 
 /** The problems of an `expect` at `path`. */
-export function checkExpect(at: At, path: Array<string | number>, expect: JsonObject, segment: keyof typeof OUTPUTS, extra: ExtraKeys = {}): void {
+export function checkExpect(
+  at: At,
+  path: Array<string | number>,
+  expect: JsonObject,
+  segment: keyof typeof OUTPUTS,
+  extra: ExtraKeys = {},
+): void {
   const outputs: readonly string[] = OUTPUTS[segment];
   for (const [field, expectation] of Object.entries(expect)) {
     const own = Object.hasOwn(extra, field) ? extra[field] : undefined;
@@ -32,7 +41,17 @@ export function checkExpect(at: At, path: Array<string | number>, expect: JsonOb
       if (problem !== undefined) at([...path, field], problem);
       continue;
     }
-    if (!outputs.includes(field)) at([...path, field], `"${field}" is no output of ${segment === 'ai_prompts' ? 'test_prompt' : 'execute_action'}; expect one of ${[...outputs, ...Object.keys(extra)].join(', ')}`, true);
-    for (const problem of expectationProblems(expectation, OBJECT_OUTPUTS.includes(field))) at([...path, field, ...(problem.key ? [problem.key] : [])], `${field}: ${problem.message}`, problem.message.startsWith('"'));
+    if (!outputs.includes(field))
+      at(
+        [...path, field],
+        `"${field}" is no output of ${segment === 'ai_prompts' ? 'test_prompt' : 'execute_action'}; expect one of ${[...outputs, ...Object.keys(extra)].join(', ')}`,
+        true,
+      );
+    for (const problem of expectationProblems(expectation, OBJECT_OUTPUTS.includes(field)))
+      at(
+        [...path, field, ...(problem.key ? [problem.key] : [])],
+        `${field}: ${problem.message}`,
+        problem.message.startsWith('"'),
+      );
   }
 }

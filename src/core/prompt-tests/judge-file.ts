@@ -53,38 +53,99 @@ export function parseJudgeFile(text: string): { file?: JudgeFile; problems: Suit
   const read = parseBody(body);
   const mark = text.length - body.length;
   if (mark === 0) return read;
-  const shift = <T extends { range: TextRange }>(item: T): T => ({ ...item, range: { ...item.range, offset: item.range.offset + mark } });
-  return { ...(read.file ? { file: { ...read.file, labels: read.file.labels.map(shift) } } : {}), problems: read.problems.map(shift) };
+  const shift = <T extends { range: TextRange }>(item: T): T => ({
+    ...item,
+    range: { ...item.range, offset: item.range.offset + mark },
+  });
+  return {
+    ...(read.file ? { file: { ...read.file, labels: read.file.labels.map(shift) } } : {}),
+    problems: read.problems.map(shift),
+  };
 }
 
 function parseBody(text: string): { file?: JudgeFile; problems: SuiteProblem[] } {
   const deep = tooDeep(text);
-  if (deep !== undefined) return { problems: [{ path: [], message: `arrays and objects nest more than ${MAX_DEPTH} levels deep here; a judge file never needs that many`, range: { offset: deep, length: 1 } }] };
+  if (deep !== undefined)
+    return {
+      problems: [
+        {
+          path: [],
+          message: `arrays and objects nest more than ${MAX_DEPTH} levels deep here; a judge file never needs that many`,
+          range: { offset: deep, length: 1 },
+        },
+      ],
+    };
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: true }) as unknown;
   const first = errors[0];
-  if (first) return { problems: [{ path: [], message: `not valid JSON: ${printParseErrorCode(first.error)} at offset ${first.offset}`, range: { offset: first.offset, length: Math.max(first.length, 1) } }] };
-  if (!isJsonObject(value)) return { problems: [{ path: [], message: 'a judge file is a JSON object with "judge" and "labels"', range: { offset: 0, length: 1 } }] };
+  if (first)
+    return {
+      problems: [
+        {
+          path: [],
+          message: `not valid JSON: ${printParseErrorCode(first.error)} at offset ${first.offset}`,
+          range: { offset: first.offset, length: Math.max(first.length, 1) },
+        },
+      ],
+    };
+  if (!isJsonObject(value))
+    return {
+      problems: [
+        {
+          path: [],
+          message: 'a judge file is a JSON object with "judge" and "labels"',
+          range: { offset: 0, length: 1 },
+        },
+      ],
+    };
 
   const problems: SuiteProblem[] = [];
   const located = pathLocator(text);
   const at: At = (path, message, onKey = false) => {
-    problems.push({ path, message, range: (onKey ? located.key(path) : undefined) ?? located.value(path) ?? { offset: 0, length: 0 } });
+    problems.push({
+      path,
+      message,
+      range: (onKey ? located.key(path) : undefined) ?? located.value(path) ?? { offset: 0, length: 0 },
+    });
   };
-  for (const extra of Object.keys(value).filter((k) => !JUDGE_FILE_KEYS.includes(k))) at([extra], `"${extra}" is no field of a judge file; use ${JUDGE_FILE_KEYS.filter((k) => k !== '$schema').join(', ')}`, true);
+  for (const extra of Object.keys(value).filter((k) => !JUDGE_FILE_KEYS.includes(k)))
+    at(
+      [extra],
+      `"${extra}" is no field of a judge file; use ${JUDGE_FILE_KEYS.filter((k) => k !== '$schema').join(', ')}`,
+      true,
+    );
   const target = parseTarget(at, value.target);
   const { judge } = value;
-  const named = (typeof judge === 'number' && Number.isSafeInteger(judge)) || (typeof judge === 'string' && judge.trim() !== '');
-  if (!named) at(judge === undefined ? [] : ['judge'], 'name the judge prompt: "judge" is its name or id in the tenant');
+  const named =
+    (typeof judge === 'number' && Number.isSafeInteger(judge)) || (typeof judge === 'string' && judge.trim() !== '');
+  if (!named)
+    at(judge === undefined ? [] : ['judge'], 'name the judge prompt: "judge" is its name or id in the tenant');
   const repeat = value.repeat ?? JUDGE_DEFAULTS.repeat;
-  if (typeof repeat !== 'number' || !Number.isSafeInteger(repeat) || repeat < 1 || repeat > JUDGE_DEFAULTS.maxRepeat || repeat % 2 === 0) {
-    at(['repeat'], `repeat is how many times each label is judged: an odd whole number from 1 to ${JUDGE_DEFAULTS.maxRepeat}, so a majority always exists`);
+  if (
+    typeof repeat !== 'number' ||
+    !Number.isSafeInteger(repeat) ||
+    repeat < 1 ||
+    repeat > JUDGE_DEFAULTS.maxRepeat ||
+    repeat % 2 === 0
+  ) {
+    at(
+      ['repeat'],
+      `repeat is how many times each label is judged: an odd whole number from 1 to ${JUDGE_DEFAULTS.maxRepeat}, so a majority always exists`,
+    );
   }
   const minKappa = value.minKappa ?? JUDGE_DEFAULTS.minKappa;
-  if (typeof minKappa !== 'number' || minKappa < 0 || minKappa > 1) at(['minKappa'], `minKappa is the lowest Cohen's kappa the judge may have: a number from 0 to 1 (default ${JUDGE_DEFAULTS.minKappa})`);
+  if (typeof minKappa !== 'number' || minKappa < 0 || minKappa > 1)
+    at(
+      ['minKappa'],
+      `minKappa is the lowest Cohen's kappa the judge may have: a number from 0 to 1 (default ${JUDGE_DEFAULTS.minKappa})`,
+    );
 
   const labels: Label[] = [];
-  if (!Array.isArray(value.labels) || value.labels.length === 0) at(value.labels === undefined ? [] : ['labels'], 'labels must be a list of at least one label, each { "name", "rubric", "transcript", "expected" }');
+  if (!Array.isArray(value.labels) || value.labels.length === 0)
+    at(
+      value.labels === undefined ? [] : ['labels'],
+      'labels must be a list of at least one label, each { "name", "rubric", "transcript", "expected" }',
+    );
   // Names as Unicode compares them: "é" typed as one code point or as "e" and an accent is one name to a reader.
   const names = new Map<string, string>();
   const root = parseTree(text);
@@ -92,20 +153,36 @@ function parseBody(text: string): { file?: JudgeFile; problems: SuiteProblem[] }
     const path = ['labels', index];
     if (!isJsonObject(item)) return at(path, 'a label is an object with "name", "rubric", "transcript" and "expected"');
     const before = problems.length;
-    for (const extra of Object.keys(item).filter((k) => !LABEL_KEYS.includes(k))) at([...path, extra], `"${extra}" is no field of a label; use ${LABEL_KEYS.join(', ')}`, true);
+    for (const extra of Object.keys(item).filter((k) => !LABEL_KEYS.includes(k)))
+      at([...path, extra], `"${extra}" is no field of a label; use ${LABEL_KEYS.join(', ')}`, true);
     const { name, rubric, transcript, expected } = item;
     if (typeof name !== 'string' || name.trim() === '') at([...path, 'name'], 'every label needs a "name"');
     else if (names.has(name.normalize('NFC'))) {
       const other = names.get(name.normalize('NFC')) as string;
-      at([...path, 'name'], `another label is named "${other}"${other === name ? '' : ', the same name in other code points (Unicode NFC)'}; names must be unique`);
+      at(
+        [...path, 'name'],
+        `another label is named "${other}"${other === name ? '' : ', the same name in other code points (Unicode NFC)'}; names must be unique`,
+      );
     } else names.set(name.normalize('NFC'), name);
-    if (typeof rubric !== 'string' || rubric.trim() === '') at([...path, 'rubric'], 'every label needs a "rubric": what the judge checks the call for');
-    if (typeof transcript !== 'string' || transcript.trim() === '') at([...path, 'transcript'], 'every label needs a "transcript": the call as text, one line per turn');
-    if (expected !== 'pass' && expected !== 'fail') at([...path, 'expected'], 'expected is the verdict people gave the call: "pass" or "fail"');
+    if (typeof rubric !== 'string' || rubric.trim() === '')
+      at([...path, 'rubric'], 'every label needs a "rubric": what the judge checks the call for');
+    if (typeof transcript !== 'string' || transcript.trim() === '')
+      at([...path, 'transcript'], 'every label needs a "transcript": the call as text, one line per turn');
+    if (expected !== 'pass' && expected !== 'fail')
+      at([...path, 'expected'], 'expected is the verdict people gave the call: "pass" or "fail"');
     if (problems.length > before) return;
     const node = root && findNodeAtLocation(root, path);
-    labels.push({ name: name as string, rubric: rubric as string, transcript: transcript as string, expected: expected as JudgeVerdict, range: node ? { offset: node.offset, length: node.length } : { offset: 0, length: 0 } });
+    labels.push({
+      name: name as string,
+      rubric: rubric as string,
+      transcript: transcript as string,
+      expected: expected as JudgeVerdict,
+      range: node ? { offset: node.offset, length: node.length } : { offset: 0, length: 0 },
+    });
   });
   if (problems.length > 0) return { problems };
-  return { file: { target, judge: judge as string | number, labels, repeat: repeat as number, minKappa: minKappa as number }, problems };
+  return {
+    file: { target, judge: judge as string | number, labels, repeat: repeat as number, minKappa: minKappa as number },
+    problems,
+  };
 }

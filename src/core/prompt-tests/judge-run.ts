@@ -20,8 +20,20 @@ import type { TestCase } from './suite';
 import { prepareSuite, type ResolvedTarget } from './target';
 
 /** The judge prompt in the tenant, found as a suite's prompt is (by name, else id); throws TargetError. */
-export function prepareJudge(client: ServiceClient, file: Pick<JudgeFile, 'judge'>, tenantId: number, where: string, signal?: AbortSignal): Promise<ResolvedTarget> {
-  return prepareSuite(client, { resource: { segment: 'ai_prompts', ref: file.judge }, cases: [] }, tenantId, where, signal);
+export function prepareJudge(
+  client: ServiceClient,
+  file: Pick<JudgeFile, 'judge'>,
+  tenantId: number,
+  where: string,
+  signal?: AbortSignal,
+): Promise<ResolvedTarget> {
+  return prepareSuite(
+    client,
+    { resource: { segment: 'ai_prompts', ref: file.judge }, cases: [] },
+    tenantId,
+    where,
+    signal,
+  );
 }
 
 /** Asks the judge once; rejects when the request fails. */
@@ -62,19 +74,49 @@ function disagreement(label: Label, judgement: Judgement): string {
  * A label's judgement as a case's runs, so it is reported as a case is: each vote a run that passed when it agreed
  * with the label; an unreadable answer or a failed request one run of a case of one.
  */
-function asCase(label: Label, repeat: number, ended: { judgement?: Judgement; unreadable?: string; error?: string; durationMs: number } | undefined): CaseResult {
+function asCase(
+  label: Label,
+  repeat: number,
+  ended: { judgement?: Judgement; unreadable?: string; error?: string; durationMs: number } | undefined,
+): CaseResult {
   const testCase: TestCase = { name: label.name, expect: {}, repeat, minPassRate: 0.5, range: label.range };
   if (!ended) return caseResult(testCase, []);
   const { judgement, durationMs } = ended;
   if (!judgement) {
-    const run: CaseRun = ended.error !== undefined
-      ? { passed: false, durationMs, failures: [], error: ended.error }
-      : { passed: false, durationMs, failures: [{ field: 'verdict', assertion: 'equals', message: ended.unreadable ?? 'no verdict', expected: label.expected, actual: '(no verdict)' }] };
+    const run: CaseRun =
+      ended.error !== undefined
+        ? { passed: false, durationMs, failures: [], error: ended.error }
+        : {
+            passed: false,
+            durationMs,
+            failures: [
+              {
+                field: 'verdict',
+                assertion: 'equals',
+                message: ended.unreadable ?? 'no verdict',
+                expected: label.expected,
+                actual: '(no verdict)',
+              },
+            ],
+          };
     return caseResult({ ...testCase, repeat: 1 }, [run]);
   }
-  const failure = { field: 'verdict', assertion: 'equals' as const, message: disagreement(label, judgement), expected: label.expected, actual: judgement.verdict };
+  const failure = {
+    field: 'verdict',
+    assertion: 'equals' as const,
+    message: disagreement(label, judgement),
+    expected: label.expected,
+    actual: judgement.verdict,
+  };
   const agreed = judgement.votes[label.expected];
-  const runs = Array.from({ length: repeat }, (_, index): CaseRun => ({ passed: index < agreed, durationMs: durationMs / repeat, failures: index < agreed ? [] : [failure] }));
+  const runs = Array.from(
+    { length: repeat },
+    (_, index): CaseRun => ({
+      passed: index < agreed,
+      durationMs: durationMs / repeat,
+      failures: index < agreed ? [] : [failure],
+    }),
+  );
   return caseResult(testCase, runs);
 }
 
@@ -84,23 +126,41 @@ function noKappa(calibration: Calibration, unweighed: readonly Label[]): string 
   const other = only === 'pass' ? 'fail' : 'pass';
   const missed = unweighed.filter((label) => label.expected === other).length;
   // The file has labels of the other verdict: they were not judged, so adding more would change nothing.
-  if (missed > 0) return `kappa cannot be computed: the file's ${plural(missed, `"${other}" label`)} ${missed === 1 ? 'was' : 'were'} not judged (a failed request or a cancelled run), so every label weighed and every verdict is "${only}"; run the file again once the judge answers`;
+  if (missed > 0)
+    return `kappa cannot be computed: the file's ${plural(missed, `"${other}" label`)} ${missed === 1 ? 'was' : 'were'} not judged (a failed request or a cancelled run), so every label weighed and every verdict is "${only}"; run the file again once the judge answers`;
   return `kappa cannot be computed: every label and every verdict is "${only}", which chance alone agrees with; add labels the judge should give the other verdict`;
 }
 
 /** Why a file with these figures and results does not pass; empty when it does. `unweighed`: the labels not judged. */
-function fileMessages(calibration: Calibration, minKappa: number, result: SuiteResult, unweighed: readonly Label[]): string[] {
+function fileMessages(
+  calibration: Calibration,
+  minKappa: number,
+  result: SuiteResult,
+  unweighed: readonly Label[],
+): string[] {
   const errors = result.cases.filter((c) => c.errors > 0).length;
   const messages: string[] = [];
-  if (errors > 0) messages.push(`${errors} of ${result.cases.length} labels could not be judged (the request failed), so the figures leave them out and the file does not pass`);
-  if (result.skipped > 0) messages.push(`${result.skipped} of ${result.cases.length} labels were not judged: the run was cancelled`);
+  if (errors > 0)
+    messages.push(
+      `${errors} of ${result.cases.length} labels could not be judged (the request failed), so the figures leave them out and the file does not pass`,
+    );
+  if (result.skipped > 0)
+    messages.push(`${result.skipped} of ${result.cases.length} labels were not judged: the run was cancelled`);
   if (calibration.kappa === null && calibration.labels > 0) messages.push(noKappa(calibration, unweighed));
-  else if (calibration.kappa !== null && !meetsKappa(calibration, minKappa)) messages.push(`kappa ${calibration.kappa.toFixed(2)} is below minKappa ${minKappa.toFixed(2)}: ${calibrationLine(calibration, minKappa)}`);
+  else if (calibration.kappa !== null && !meetsKappa(calibration, minKappa))
+    messages.push(
+      `kappa ${calibration.kappa.toFixed(2)} is below minKappa ${minKappa.toFixed(2)}: ${calibrationLine(calibration, minKappa)}`,
+    );
   return messages;
 }
 
 /** The file's labels judged by `ask`, at most `concurrency` labels at once; a cancelled run stops sending. */
-export async function runJudgeFile(file: JudgeFile, judgeName: string, ask: AskJudge, options: CalibrationOptions = {}): Promise<CalibrationResult> {
+export async function runJudgeFile(
+  file: JudgeFile,
+  judgeName: string,
+  ask: AskJudge,
+  options: CalibrationOptions = {},
+): Promise<CalibrationResult> {
   const now = options.now ?? (() => performance.now());
   const signal = options.signal ?? new AbortController().signal;
   const outcomes = new Map<Label, LabelOutcome>();
@@ -134,6 +194,11 @@ export async function runJudgeFile(file: JudgeFile, judgeName: string, ask: AskJ
     cases,
   };
   const calibration = calibrate(file.labels.flatMap((label) => outcomes.get(label) ?? []));
-  const messages = fileMessages(calibration, file.minKappa, result, file.labels.filter((label) => !outcomes.has(label)));
+  const messages = fileMessages(
+    calibration,
+    file.minKappa,
+    result,
+    file.labels.filter((label) => !outcomes.has(label)),
+  );
   return { result, calibration, minKappa: file.minKappa, passed: messages.length === 0, messages };
 }

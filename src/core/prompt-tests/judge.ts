@@ -39,7 +39,10 @@ export class JudgeError extends Error {}
 
 /** test_prompt's body for one judgement: the transcript as the text, the rubric, criterion and transcript as parameters. */
 export function judgeInputs(request: JudgeRequest): JsonObject {
-  return { prompt_text: request.transcript, prompt_params: { rubric: request.rubric, criterion: request.criterion, transcript: request.transcript } };
+  return {
+    prompt_text: request.transcript,
+    prompt_params: { rubric: request.rubric, criterion: request.criterion, transcript: request.transcript },
+  };
 }
 
 const FENCE = /^```[ \t]*(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?```$/i;
@@ -57,10 +60,12 @@ export function readJudgeAnswer(response: string): JudgeAnswer | { problem: stri
   if (!isJsonObject(value)) return { problem: 'it is not one JSON object, alone or in a ```json fence' };
   // JSON.parse keeps a repeated key's last value: `"verdict":"fail","verdict":"pass"` would read as a pass.
   const repeated = repeatedKey(body);
-  if (repeated !== undefined) return { problem: `it gives ${JSON.stringify(repeated)} twice, so what it says is ambiguous` };
+  if (repeated !== undefined)
+    return { problem: `it gives ${JSON.stringify(repeated)} twice, so what it says is ambiguous` };
   const { reasoning, verdict, quote } = value;
   if (typeof reasoning !== 'string' || reasoning.trim() === '') return { problem: '"reasoning" (a text) is missing' };
-  if (verdict !== 'pass' && verdict !== 'fail') return { problem: `"verdict" must be "pass" or "fail", not ${JSON.stringify(verdict) ?? 'absent'}` };
+  if (verdict !== 'pass' && verdict !== 'fail')
+    return { problem: `"verdict" must be "pass" or "fail", not ${JSON.stringify(verdict) ?? 'absent'}` };
   const keys = Object.keys(value);
   // Reasoning written after the verdict only defends it: the judge is asked to think first.
   if (keys.indexOf('reasoning') > keys.indexOf('verdict')) return { problem: '"reasoning" must come before "verdict"' };
@@ -72,7 +77,8 @@ export function readJudgeAnswer(response: string): JudgeAnswer | { problem: stri
 export function judgeAnswerOf(output: JsonObject, judge: string): JudgeAnswer {
   const response = typeof output.response === 'string' ? output.response : JSON.stringify(output.response ?? null);
   const read = readJudgeAnswer(response);
-  if ('problem' in read) throw new JudgeError(`judge ${judge} gave no verdict (${read.problem}): ${JSON.stringify(cut(response, 200))}`);
+  if ('problem' in read)
+    throw new JudgeError(`judge ${judge} gave no verdict (${read.problem}): ${JSON.stringify(cut(response, 200))}`);
   return read;
 }
 
@@ -90,7 +96,12 @@ export function majority(answers: readonly JudgeAnswer[]): Judgement {
  * A criterion judged `repeat` times, the majority taken. `send` asks the judge prompt once; a failed request or an
  * answer that is no verdict makes the judgement an error.
  */
-export async function judgeCriterion(send: (inputs: JsonObject) => Promise<JsonObject>, request: JudgeRequest, repeat: number, judge: string): Promise<Judgement> {
+export async function judgeCriterion(
+  send: (inputs: JsonObject) => Promise<JsonObject>,
+  request: JudgeRequest,
+  repeat: number,
+  judge: string,
+): Promise<Judgement> {
   const answers: JudgeAnswer[] = [];
   for (let i = 0; i < repeat; i++) answers.push(judgeAnswerOf(await send(judgeInputs(request)), judge));
   return majority(answers);

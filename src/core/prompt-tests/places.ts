@@ -19,7 +19,9 @@ function pathInCase(testCase: TestCase, failure: CaseFailure): Array<string | nu
   const at = turn ? ['turns', (failure.turn as number) - 1, 'expect'] : ['expect'];
   if (failure.assertion === 'prompt') return [...at, 'prompt'];
   const expectation = (turn ? turn.expect : testCase.expect)[failure.field];
-  return expectation !== undefined && isAssertionSet(expectation) ? [...at, failure.field, failure.assertion] : [...at, failure.field];
+  return expectation !== undefined && isAssertionSet(expectation)
+    ? [...at, failure.field, failure.assertion]
+    : [...at, failure.field];
 }
 
 /** The failed assertion's value in the suite's text; the case itself when the text no longer holds it there. */

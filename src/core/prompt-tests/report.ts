@@ -5,7 +5,12 @@ import { caseMessages } from './case-messages';
 import type { CaseResult, SuiteResult, TurnResult } from './types';
 
 /** `convai.runPromptTests`'s answer: the counts and every case as `test --json` reports it. */
-export function publicResult(result: SuiteResult): { passed: number; failed: number; skipped: number; cases: CaseReport[] } {
+export function publicResult(result: SuiteResult): {
+  passed: number;
+  failed: number;
+  skipped: number;
+  cases: CaseReport[];
+} {
   return { passed: result.passed, failed: result.failed, skipped: result.skipped, cases: result.cases.map(caseReport) };
 }
 
@@ -28,7 +33,18 @@ export function detailedMessages(result: CaseResult): string[] {
 export interface CaseReport
   extends Pick<
     CaseResult,
-    'name' | 'passed' | 'verdict' | 'reason' | 'runs' | 'passes' | 'errors' | 'passRate' | 'interval' | 'criteria' | 'transcript' | 'judgeAgreement'
+    | 'name'
+    | 'passed'
+    | 'verdict'
+    | 'reason'
+    | 'runs'
+    | 'passes'
+    | 'errors'
+    | 'passRate'
+    | 'interval'
+    | 'criteria'
+    | 'transcript'
+    | 'judgeAgreement'
   > {
   regressed?: boolean;
   messages: string[];
@@ -49,14 +65,31 @@ export interface TurnReport {
 function turnReport(turn: TurnResult): TurnReport {
   const text = turn.inputs.prompt_text;
   const messages = turn.error !== undefined ? [turn.error] : turn.failures.map((f) => cut(f.message, 2 * VALUE_LIMIT));
-  return { turn: turn.turn, prompt_text: typeof text === 'string' ? text : '', promptId: turn.promptId, promptName: turn.promptName, passed: turn.passed, messages };
+  return {
+    turn: turn.turn,
+    prompt_text: typeof text === 'string' ? text : '',
+    promptId: turn.promptId,
+    promptName: turn.promptName,
+    passed: turn.passed,
+    messages,
+  };
 }
 
 /** A case as `test --json` prints it: `runs` a count, and `regressed` only when a baseline found a drop. */
 export function caseReport(result: CaseResult): CaseReport {
   const { name, passed, verdict, reason, runs, passes, errors, passRate, interval, regressed } = result;
   return {
-    name, passed, verdict, ...(reason !== undefined ? { reason } : {}), runs, passes, errors, passRate, interval, ...(regressed ? { regressed: true } : {}), messages: detailedMessages(result),
+    name,
+    passed,
+    verdict,
+    ...(reason !== undefined ? { reason } : {}),
+    runs,
+    passes,
+    errors,
+    passRate,
+    interval,
+    ...(regressed ? { regressed: true } : {}),
+    messages: detailedMessages(result),
     // A simulated call's answers are in its transcript, with the caller's lines between them.
     ...(result.turns && !result.transcript ? { turns: result.turns.map(turnReport) } : {}),
     ...(result.criteria ? { criteria: result.criteria } : {}),
@@ -69,7 +102,9 @@ const XML: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': 
 
 /** Text for XML: escaped, its control and bidi characters (most of which XML 1.0 cannot hold) shown as escapes, less the two non-characters. */
 function xml(text: string): string {
-  return inertLines(text).replace(/[\ufffe\uffff]/g, '').replace(/[&<>"']/g, (c) => XML[c] ?? c);
+  return inertLines(text)
+    .replace(/[\ufffe\uffff]/g, '')
+    .replace(/[&<>"']/g, (c) => XML[c] ?? c);
 }
 
 function seconds(ms: number): string {
@@ -78,10 +113,15 @@ function seconds(ms: number): string {
 
 function properties(result: CaseResult): string {
   const values: Array<[string, string]> = [
-    ['runs', String(result.runs)], ['passes', String(result.passes)], ['errors', String(result.errors)], ['passRate', String(result.passRate)], ['verdict', result.verdict],
+    ['runs', String(result.runs)],
+    ['passes', String(result.passes)],
+    ['errors', String(result.errors)],
+    ['passRate', String(result.passRate)],
+    ['verdict', result.verdict],
   ];
   if (result.regressed) values.push(['regressed', 'true']);
-  for (const criterion of result.criteria ?? []) values.push([`criterion: ${criterion.name}`, `${criterion.passes}/${criterion.runs}`]);
+  for (const criterion of result.criteria ?? [])
+    values.push([`criterion: ${criterion.name}`, `${criterion.passes}/${criterion.runs}`]);
   return `<properties>${values.map(([name, value]) => `<property name="${xml(name)}" value="${xml(value)}"/>`).join('')}</properties>`;
 }
 
@@ -99,21 +139,29 @@ function outcome(result: CaseResult, text: (words: string) => string): string {
  * messages. `text` sees every name and message before it is written (a shell hides a credential there); the counts
  * are the report's own.
  */
-export function junitXml(suites: ReadonlyArray<{ name: string; result: SuiteResult }>, text: (words: string) => string = (words) => words): string {
+export function junitXml(
+  suites: ReadonlyArray<{ name: string; result: SuiteResult }>,
+  text: (words: string) => string = (words) => words,
+): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  const count = (cases: readonly CaseResult[]): { tests: number; failures: number; errors: number; skipped: number } => ({
+  const count = (
+    cases: readonly CaseResult[],
+  ): { tests: number; failures: number; errors: number; skipped: number } => ({
     tests: cases.length,
     failures: cases.filter((c) => c.verdict === 'fail').length,
     errors: cases.filter((c) => c.verdict === 'error').length,
     skipped: cases.filter((c) => c.verdict === 'skipped').length,
   });
-  const counts = (c: ReturnType<typeof count>): string => `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}"`;
+  const counts = (c: ReturnType<typeof count>): string =>
+    `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}"`;
   lines.push(`<testsuites ${counts(count(suites.flatMap((s) => s.result.cases)))}>`);
   for (const { name, result } of suites) {
     const time = result.cases.reduce((sum, c) => sum + c.durationMs, 0);
     lines.push(`  <testsuite name="${xml(text(name))}" ${counts(count(result.cases))} time="${seconds(time)}">`);
     for (const testCase of result.cases) {
-      lines.push(`    <testcase classname="${xml(text(name))}" name="${xml(text(testCase.name))}" time="${seconds(testCase.durationMs)}">${properties(testCase)}${outcome(testCase, text)}</testcase>`);
+      lines.push(
+        `    <testcase classname="${xml(text(name))}" name="${xml(text(testCase.name))}" time="${seconds(testCase.durationMs)}">${properties(testCase)}${outcome(testCase, text)}</testcase>`,
+      );
     }
     lines.push('  </testsuite>');
   }

@@ -37,7 +37,12 @@ export interface RunOptions {
   now?: () => number;
 }
 /** One run's answer and its failures: a single request, or a conversation's turns. */
-async function answer(testCase: TestCase, executor: Executor, context: ExecuteContext, now: () => number): Promise<ConversationOutcome & Pick<CaseRun, 'transcript' | 'criteria'>> {
+async function answer(
+  testCase: TestCase,
+  executor: Executor,
+  context: ExecuteContext,
+  now: () => number,
+): Promise<ConversationOutcome & Pick<CaseRun, 'transcript' | 'criteria'>> {
   if (testCase.simulate) return runSimulatedCall(testCase, executor, context, now);
   if (testCase.turns) return runConversation(testCase, testCase.turns, executor, context, now);
   const output = await executor.send(testCase, context);
@@ -52,18 +57,20 @@ export async function runSuite(suite: Suite, executor: Executor, options: RunOpt
   const slot = limiter(concurrency);
   const slotted: Executor = {
     prompts: executor.prompts,
-    send: (testCase, context) => slot(() => {
-      // A request that waited for its slot past a cancellation is not sent.
-      if (context.signal.aborted) return Promise.reject(new Error('cancelled before it was sent'));
-      return executor.send(testCase, context);
-    }),
+    send: (testCase, context) =>
+      slot(() => {
+        // A request that waited for its slot past a cancellation is not sent.
+        if (context.signal.aborted) return Promise.reject(new Error('cancelled before it was sent'));
+        return executor.send(testCase, context);
+      }),
   };
   const now = options.now ?? (() => performance.now());
   const signal = options.signal ?? new AbortController().signal;
   const cases = suite.cases.filter((c) => !options.only || options.only.has(c.name));
   const runs = new Map<TestCase, CaseRun[]>(cases.map((c) => [c, []]));
   const finished = new Map<TestCase, CaseResult>();
-  const judged = (testCase: TestCase): CaseResult => caseResult(testCase, runs.get(testCase) ?? [], options.baseline?.get(testCase.name));
+  const judged = (testCase: TestCase): CaseResult =>
+    caseResult(testCase, runs.get(testCase) ?? [], options.baseline?.get(testCase.name));
   // Every run of every case is one task, so a case repeated ten times does not hold the others up.
   const tasks = cases.flatMap((testCase) => Array.from({ length: testCase.repeat }, () => testCase));
   await mapWithLimit(tasks, concurrency * RUNS_PER_SLOT, async (testCase) => {
@@ -79,7 +86,11 @@ export async function runSuite(suite: Suite, executor: Executor, options: RunOpt
       const durationMs = Math.max(0, now() - started - waited);
       const failures = [...outcome.failures];
       if (testCase.maxMs !== undefined && durationMs > testCase.maxMs) {
-        failures.push({ field: 'duration', assertion: 'maxMs', message: `duration: took ${Math.round(durationMs)} ms, more than maxMs ${testCase.maxMs}` });
+        failures.push({
+          field: 'duration',
+          assertion: 'maxMs',
+          message: `duration: took ${Math.round(durationMs)} ms, more than maxMs ${testCase.maxMs}`,
+        });
       }
       run = { ...outcome, passed: failures.length === 0 && outcome.error === undefined, durationMs, failures };
     } catch (error) {

@@ -10,7 +10,16 @@ import { indentedLines, inertLine } from '../plain-text';
 import { messageOf } from '../text';
 import { checkOutput } from './assertions';
 import { judgeCriterion } from './judge';
-import type { CaseFailure, CriterionOutcome, ExecuteContext, Executor, PromptDirectory, TranscriptLine, TurnRequest, TurnResult } from './types';
+import type {
+  CaseFailure,
+  CriterionOutcome,
+  ExecuteContext,
+  Executor,
+  PromptDirectory,
+  TranscriptLine,
+  TurnRequest,
+  TurnResult,
+} from './types';
 import { isJudged, type CheckedCriterion, type Criterion, type Simulation } from './simulated-case';
 import { refersTo, type TestCase } from './suite';
 
@@ -60,17 +69,29 @@ function promptId(ref: string | number, prompts: PromptDirectory): number {
 const ENDS = /^\[end\]/i;
 
 /** The call itself: caller and assistant in turn, each assistant answer a turn of the run. */
-async function converse(testCase: TestCase, simulation: Simulation, executor: Executor, context: ExecuteContext, prompts: PromptDirectory, now: () => number) {
+async function converse(
+  testCase: TestCase,
+  simulation: Simulation,
+  executor: Executor,
+  context: ExecuteContext,
+  prompts: PromptDirectory,
+  now: () => number,
+) {
   const transcript: TranscriptLine[] = [];
   const turns: TurnResult[] = [];
   const caller = promptId(simulation.caller, prompts);
-  const ask = (turn: number, id: number, inputs: JsonObject): Promise<JsonObject> => executor.send(testCase, { ...context, turn: { turn, promptId: id, inputs } });
+  const ask = (turn: number, id: number, inputs: JsonObject): Promise<JsonObject> =>
+    executor.send(testCase, { ...context, turn: { turn, promptId: id, inputs } });
   let line = simulation.opening;
   let assistant = prompts.first;
   let carried = testCase.prompt_params;
   for (let turn = 1; ; turn++) {
     transcript.push({ speaker: 'caller', text: line });
-    const request: TurnRequest = { turn, promptId: assistant, inputs: { prompt_text: line, ...(carried ? { prompt_params: carried } : {}) } };
+    const request: TurnRequest = {
+      turn,
+      promptId: assistant,
+      inputs: { prompt_text: line, ...(carried ? { prompt_params: carried } : {}) },
+    };
     const promptName = prompts.names.get(assistant) ?? `#${assistant}`;
     const started = now();
     const output = await ask(turn, assistant, request.inputs);
@@ -78,7 +99,12 @@ async function converse(testCase: TestCase, simulation: Simulation, executor: Ex
     turns.push({ ...request, promptName, durationMs: now() - started, passed: true, failures: [], output });
     transcript.push({ speaker: 'assistant', prompt: promptName, text });
     const stop = simulation.stopWhen;
-    if (stop && (stop.prompt === undefined || refersTo(stop.prompt, { id: assistant, name: promptName })) && checkOutput(stop.expect, output).length === 0) return { transcript, turns, end: 'stopWhen' as CallEnd };
+    if (
+      stop &&
+      (stop.prompt === undefined || refersTo(stop.prompt, { id: assistant, name: promptName })) &&
+      checkOutput(stop.expect, output).length === 0
+    )
+      return { transcript, turns, end: 'stopWhen' as CallEnd };
     if (typeof output.next_prompt_id === 'number') assistant = output.next_prompt_id;
     carried = isJsonObject(output.next_prompt_params) ? output.next_prompt_params : undefined;
     if (turn >= simulation.maxTurns) return { transcript, turns, end: 'maxTurns' as CallEnd };
@@ -93,17 +119,32 @@ async function converse(testCase: TestCase, simulation: Simulation, executor: Ex
 }
 
 /** A criterion checked on the call: a prompt that answered, outputs every answer satisfies, an end within so many answers. */
-function checked(criterion: CheckedCriterion, turns: readonly TurnResult[], end: CallEnd, prompts: PromptDirectory): CriterionOutcome {
+function checked(
+  criterion: CheckedCriterion,
+  turns: readonly TurnResult[],
+  end: CallEnd,
+  prompts: PromptDirectory,
+): CriterionOutcome {
   const { prompt, maxTurns, outputs } = criterion.expect;
   const reasons: string[] = [];
-  if (prompt !== undefined && !turns.some((t) => refersTo(prompt, { id: t.promptId, name: prompts.names.get(t.promptId) }))) {
-    reasons.push(`no answer came from ${JSON.stringify(prompt)}; the call went through ${[...new Set(turns.map((t) => JSON.stringify(t.promptName)))].join(', ')}`);
+  if (
+    prompt !== undefined &&
+    !turns.some((t) => refersTo(prompt, { id: t.promptId, name: prompts.names.get(t.promptId) }))
+  ) {
+    reasons.push(
+      `no answer came from ${JSON.stringify(prompt)}; the call went through ${[...new Set(turns.map((t) => JSON.stringify(t.promptName)))].join(', ')}`,
+    );
   }
   if (maxTurns !== undefined && (end === 'maxTurns' || turns.length > maxTurns)) {
-    reasons.push(end === 'maxTurns' ? `the call did not end within ${turns.length} answers (maxTurns of simulate)` : `the call ended after ${turns.length} answers, more than ${maxTurns}`);
+    reasons.push(
+      end === 'maxTurns'
+        ? `the call did not end within ${turns.length} answers (maxTurns of simulate)`
+        : `the call ended after ${turns.length} answers, more than ${maxTurns}`,
+    );
   }
   for (const turn of turns) {
-    for (const failure of checkOutput(outputs, turn.output ?? {})) reasons.push(`answer ${turn.turn} (${JSON.stringify(turn.promptName)}): ${failure.message}`);
+    for (const failure of checkOutput(outputs, turn.output ?? {}))
+      reasons.push(`answer ${turn.turn} (${JSON.stringify(turn.promptName)}): ${failure.message}`);
   }
   return { name: criterion.name, passed: reasons.length === 0, reason: reasons.join('; ') };
 }
@@ -112,10 +153,22 @@ function checked(criterion: CheckedCriterion, turns: readonly TurnResult[], end:
  * A simulated call and its criteria. A failed request, or a judge answer that is no verdict, makes the call an error:
  * it is no evidence about the assistant, and never a pass.
  */
-export async function runSimulatedCall(testCase: TestCase, executor: Executor, context: ExecuteContext, now: () => number): Promise<CallOutcome> {
+export async function runSimulatedCall(
+  testCase: TestCase,
+  executor: Executor,
+  context: ExecuteContext,
+  now: () => number,
+): Promise<CallOutcome> {
   const prompts = executor.prompts;
   const { simulate, criteria = [], judgeRepeat = 1 } = testCase;
-  if (!prompts || !simulate) return { failures: [], error: 'a simulated call needs the tenant\'s prompts: run the suite with runSuiteAt from a prepared target', turns: [], transcript: [], criteria: [] };
+  if (!prompts || !simulate)
+    return {
+      failures: [],
+      error: "a simulated call needs the tenant's prompts: run the suite with runSuiteAt from a prepared target",
+      turns: [],
+      transcript: [],
+      criteria: [],
+    };
   let call: Awaited<ReturnType<typeof converse>>;
   try {
     call = await converse(testCase, simulate, executor, context, prompts, now);
@@ -133,20 +186,44 @@ export async function runSimulatedCall(testCase: TestCase, executor: Executor, c
     const judge = promptId(criterion.judge, prompts);
     const judgeName = JSON.stringify(prompts.names.get(judge) ?? `#${judge}`);
     try {
-      const judgement = await judgeCriterion((inputs) => executor.send(testCase, { ...context, turn: { turn: call.turns.length, promptId: judge, inputs } }), { rubric: criterion.rubric, criterion: criterion.name, transcript: text }, judgeRepeat, judgeName);
-      outcomes.push({ name: criterion.name, passed: judgement.verdict === 'pass', reason: judgement.reasoning, judgement });
+      const judgement = await judgeCriterion(
+        (inputs) => executor.send(testCase, { ...context, turn: { turn: call.turns.length, promptId: judge, inputs } }),
+        { rubric: criterion.rubric, criterion: criterion.name, transcript: text },
+        judgeRepeat,
+        judgeName,
+      );
+      outcomes.push({
+        name: criterion.name,
+        passed: judgement.verdict === 'pass',
+        reason: judgement.reasoning,
+        judgement,
+      });
     } catch (error) {
       if (context.signal.aborted) throw error;
       // Undecided, not failed; the other criteria are still judged (contract: "Simulated callers").
       outcomes.push({ name: criterion.name, passed: false, reason: '', error: messageOf(error) });
     }
   }
-  const failures: CaseFailure[] = outcomes.filter((o) => !o.passed && o.error === undefined).map((o) => ({
-    field: 'criterion', assertion: 'criterion', criterion: o.name,
-    message: `criterion ${JSON.stringify(o.name)}: ${o.judgement ? `judged fail: ${o.reason}` : o.reason}`,
-  }));
+  const failures: CaseFailure[] = outcomes
+    .filter((o) => !o.passed && o.error === undefined)
+    .map((o) => ({
+      field: 'criterion',
+      assertion: 'criterion',
+      criterion: o.name,
+      message: `criterion ${JSON.stringify(o.name)}: ${o.judgement ? `judged fail: ${o.reason}` : o.reason}`,
+    }));
   // A criterion that failed decides the call; one left undecided keeps a call that would otherwise pass from passing.
   const undecided = failures.length > 0 ? [] : outcomes.filter((o) => o.error !== undefined);
-  const error = undecided.length > 0 ? undecided.map((o) => `criterion ${JSON.stringify(o.name)}: ${o.error ?? ''}`).join('; ') : undefined;
-  return { output: call.turns.at(-1)?.output, failures, ...(error !== undefined ? { error } : {}), turns: call.turns, transcript: call.transcript, criteria: outcomes };
+  const error =
+    undecided.length > 0
+      ? undecided.map((o) => `criterion ${JSON.stringify(o.name)}: ${o.error ?? ''}`).join('; ')
+      : undefined;
+  return {
+    output: call.turns.at(-1)?.output,
+    failures,
+    ...(error !== undefined ? { error } : {}),
+    turns: call.turns,
+    transcript: call.transcript,
+    criteria: outcomes,
+  };
 }

@@ -29,11 +29,21 @@ const DETECTORS: ReadonlyArray<{ kind: string; pattern: RegExp }> = [
   // An ordered list a voice answer might hold counts from 1 and stays below 100, while a line that opens with three
   // digits or more and a full stop is a year or an amount ending the sentence before ("2025. was a good year").
   { kind: 'a list marker', pattern: /^ *(?:[-*+]|\d{1,2}[.)])(?=[ \t]+\S)/gm },
-  { kind: 'emphasis', pattern: /(\*\*|__|~~)(?=\S)[^\n]{0,500}?\S\1|(?<![\w*])\*(?=[^\s*])[^*\n]*?[^\s*]\*(?![\w*])|(?<![\w_])_(?=[^\s_])[^_\n]*?[^\s_]_(?![\w_])/g },
+  {
+    kind: 'emphasis',
+    pattern:
+      /(\*\*|__|~~)(?=\S)[^\n]{0,500}?\S\1|(?<![\w*])\*(?=[^\s*])[^*\n]*?[^\s*]\*(?![\w*])|(?<![\w_])_(?=[^\s_])[^_\n]*?[^\s_]_(?![\w_])/g,
+  },
   // Presented as pictures: digits, © and ™ are "emoji" to Unicode too, but a voice reads them as words. One emoji as
   // a reader sees it is one finding: a flag (two regional indicators), a keycap (a digit, # or * and U+20E3), a
   // skin tone on its base, a subdivision flag's tags and the parts a zero-width joiner makes one (a family).
-  { kind: 'an emoji', pattern: new RegExp(String.raw`\p{Regional_Indicator}{2}|[0-9#*]\uFE0F?\u20E3|${EMOJI_PART}(?:[\u{E0020}-\u{E007E}]+\u{E007F})?(?:\u200D${EMOJI_PART})*`, 'gu') },
+  {
+    kind: 'an emoji',
+    pattern: new RegExp(
+      String.raw`\p{Regional_Indicator}{2}|[0-9#*]\uFE0F?\u20E3|${EMOJI_PART}(?:[\u{E0020}-\u{E007E}]+\u{E007F})?(?:\u200D${EMOJI_PART})*`,
+      'gu',
+    ),
+  },
 ];
 
 const QUOTE_LENGTH = 30;

@@ -17,7 +17,10 @@ import type { TextRange } from '../json-document';
 
 /** Why a suite cannot run in a tenant; `problems` are the places in the suite that name what the tenant lacks. */
 export class TargetError extends Error {
-  constructor(message: string, readonly problems: readonly SuiteProblem[] = []) {
+  constructor(
+    message: string,
+    readonly problems: readonly SuiteProblem[] = [],
+  ) {
     super(message);
   }
 }
@@ -26,7 +29,11 @@ export class TargetError extends Error {
  * Where a suite runs, decided once for every shell: what the command names (the CLI's --tenant) wins over the
  * suite's own `target`, which wins over the shell's default (the setting convai.testTarget).
  */
-export function whereSuiteRuns(suite: Pick<Suite, 'target'>, given: SuiteTarget = {}, fallback: SuiteTarget = {}): SuiteTarget {
+export function whereSuiteRuns(
+  suite: Pick<Suite, 'target'>,
+  given: SuiteTarget = {},
+  fallback: SuiteTarget = {},
+): SuiteTarget {
   return {
     connection: given.connection ?? suite.target?.connection ?? fallback.connection,
     tenantId: given.tenantId ?? suite.target?.tenantId ?? fallback.tenantId,
@@ -40,7 +47,13 @@ export interface ResolvedTarget extends OperationTarget {
 }
 
 /** The suite's prompt or integration in the tenant; `where` names the connection or URL in the message. */
-async function resolveTarget(client: ServiceClient, suite: Suite, tenantId: number, where: string, signal?: AbortSignal): Promise<ResolvedTarget> {
+async function resolveTarget(
+  client: ServiceClient,
+  suite: Suite,
+  tenantId: number,
+  where: string,
+  signal?: AbortSignal,
+): Promise<ResolvedTarget> {
   const { segment, ref } = suite.resource;
   const kind = kindOfSegment(segment);
   const items = await client.list(kind, tenantId, { signal });
@@ -49,15 +62,24 @@ async function resolveTarget(client: ServiceClient, suite: Suite, tenantId: numb
     // Names are not unique on the service: running whichever comes first could test the wrong prompt unnoticed.
     const ids = named.map((i) => i.id);
     const field = kind.id;
-    throw new TargetError(`${kind.label} ${JSON.stringify(ref)} names ${named.length} ${field}s in tenant ${tenantId} on ${where} (ids ${ids.join(', ')}): give the id instead ("${field}": ${String(ids[0])}), or rename one.`);
+    throw new TargetError(
+      `${kind.label} ${JSON.stringify(ref)} names ${named.length} ${field}s in tenant ${tenantId} on ${where} (ids ${ids.join(', ')}): give the id instead ("${field}": ${String(ids[0])}), or rename one.`,
+    );
   }
   // A name wins over an id written as text, so a prompt named "12" is not mistaken for prompt 12.
   const found = named[0] ?? items.find((i) => typeof i.id === 'number' && refersTo(ref, { id: i.id }));
   if (!found || typeof found.id !== 'number') {
-    const names = items.map((i) => JSON.stringify(i.name)).slice(0, 10).join(', ');
-    throw new TargetError(`${kind.label} ${typeof ref === 'number' ? ref : JSON.stringify(ref)} is not in tenant ${tenantId} on ${where}${names ? `; it holds ${names}${items.length > 10 ? ', …' : ''}` : ''}.`);
+    const names = items
+      .map((i) => JSON.stringify(i.name))
+      .slice(0, 10)
+      .join(', ');
+    throw new TargetError(
+      `${kind.label} ${typeof ref === 'number' ? ref : JSON.stringify(ref)} is not in tenant ${tenantId} on ${where}${names ? `; it holds ${names}${items.length > 10 ? ', …' : ''}` : ''}.`,
+    );
   }
-  const names = new Map(items.flatMap((i) => (typeof i.id === 'number' && typeof i.name === 'string' ? [[i.id, i.name] as const] : [])));
+  const names = new Map(
+    items.flatMap((i) => (typeof i.id === 'number' && typeof i.name === 'string' ? [[i.id, i.name] as const] : [])),
+  );
   return { kind, id: found.id, name: typeof found.name === 'string' ? found.name : `#${found.id}`, tenantId, names };
 }
 
@@ -66,21 +88,38 @@ async function resolveTarget(client: ServiceClient, suite: Suite, tenantId: numb
  * `where` leaves unnamed is taken to be the folder's, so such a suite is run, and says itself what it lacks.
  */
 export function runsInFolder(where: SuiteTarget, folder: SuiteTarget): boolean {
-  return (where.tenantId ?? folder.tenantId) === folder.tenantId && (where.connection ?? folder.connection) === folder.connection;
+  return (
+    (where.tenantId ?? folder.tenantId) === folder.tenantId &&
+    (where.connection ?? folder.connection) === folder.connection
+  );
 }
 
 /** Every prompt a case names besides the suite's own, with what names it and where. */
 function promptsNamed(testCase: TestCase): Array<{ ref: string | number; what: string; range: TextRange }> {
-  const turns = (testCase.turns ?? []).flatMap((turn, index) => (turn.prompt === undefined ? [] : [{ ref: turn.prompt, what: `turn ${index + 1}: expect.prompt`, range: turn.range }]));
+  const turns = (testCase.turns ?? []).flatMap((turn, index) =>
+    turn.prompt === undefined
+      ? []
+      : [{ ref: turn.prompt, what: `turn ${index + 1}: expect.prompt`, range: turn.range }],
+  );
   const { simulate } = testCase;
   if (!simulate) return turns;
   const call = [
     { ref: simulate.caller, what: 'simulate.caller', range: testCase.range },
-    ...(simulate.stopWhen?.prompt !== undefined ? [{ ref: simulate.stopWhen.prompt, what: 'simulate.stopWhen.prompt', range: testCase.range }] : []),
+    ...(simulate.stopWhen?.prompt !== undefined
+      ? [{ ref: simulate.stopWhen.prompt, what: 'simulate.stopWhen.prompt', range: testCase.range }]
+      : []),
   ];
   const criteria = (testCase.criteria ?? []).flatMap((c) => {
     const ref = isJudged(c) ? c.judge : c.expect.prompt;
-    return ref === undefined ? [] : [{ ref, what: `criterion ${JSON.stringify(c.name)}: ${isJudged(c) ? 'judge' : 'expect.prompt'}`, range: c.range }];
+    return ref === undefined
+      ? []
+      : [
+          {
+            ref,
+            what: `criterion ${JSON.stringify(c.name)}: ${isJudged(c) ? 'judge' : 'expect.prompt'}`,
+            range: c.range,
+          },
+        ];
   });
   return [...turns, ...call, ...criteria];
 }
@@ -93,16 +132,37 @@ function promptsNamed(testCase: TestCase): Array<{ ref: string | number; what: s
 function unknownPrompts(suite: Suite, target: ResolvedTarget): SuiteProblem[] {
   if (suite.resource.segment !== 'ai_prompts') return [];
   const prompts = [...target.names].map(([id, name]) => ({ id, name }));
-  return suite.cases.flatMap((testCase) => promptsNamed(testCase).flatMap(({ ref, what, range }) => {
-    if (prompts.some((p) => refersTo(ref, p))) return [];
-    const guess = typeof ref === 'string' ? closest(ref, prompts.map((p) => p.name)) : undefined;
-    const fix = guess !== undefined ? `did you mean ${JSON.stringify(guess)}?` : 'give the name or id of one of its prompts';
-    return [{ path: [], message: `case ${JSON.stringify(testCase.name)}, ${what} ${JSON.stringify(ref)} names no prompt of tenant ${target.tenantId}; ${fix}`, range }];
-  }));
+  return suite.cases.flatMap((testCase) =>
+    promptsNamed(testCase).flatMap(({ ref, what, range }) => {
+      if (prompts.some((p) => refersTo(ref, p))) return [];
+      const guess =
+        typeof ref === 'string'
+          ? closest(
+              ref,
+              prompts.map((p) => p.name),
+            )
+          : undefined;
+      const fix =
+        guess !== undefined ? `did you mean ${JSON.stringify(guess)}?` : 'give the name or id of one of its prompts';
+      return [
+        {
+          path: [],
+          message: `case ${JSON.stringify(testCase.name)}, ${what} ${JSON.stringify(ref)} names no prompt of tenant ${target.tenantId}; ${fix}`,
+          range,
+        },
+      ];
+    }),
+  );
 }
 
 /** The suite's resource found in the tenant, and every name the suite gives checked against it; throws TargetError. */
-export async function prepareSuite(client: ServiceClient, suite: Suite, tenantId: number, where: string, signal?: AbortSignal): Promise<ResolvedTarget> {
+export async function prepareSuite(
+  client: ServiceClient,
+  suite: Suite,
+  tenantId: number,
+  where: string,
+  signal?: AbortSignal,
+): Promise<ResolvedTarget> {
   const target = await resolveTarget(client, suite, tenantId, where, signal);
   const problems = unknownPrompts(suite, target);
   if (problems.length > 0) throw new TargetError(problems.map((p) => p.message).join('; '), problems);
@@ -120,12 +180,19 @@ export function caseInputs(operation: ServiceOperation, testCase: TestCase): Jso
 export function executorFor(client: ServiceClient, target: OperationTarget | ResolvedTarget): Executor {
   const operation = operationOf(target.kind);
   const send = (testCase: TestCase, { signal, turn, onWait }: ExecuteContext): Promise<JsonObject> =>
-    turn ? sendOperation(client, { ...target, id: turn.promptId }, turn.inputs, { signal, onWait }) : sendOperation(client, target, caseInputs(operation, testCase), { signal, onWait });
+    turn
+      ? sendOperation(client, { ...target, id: turn.promptId }, turn.inputs, { signal, onWait })
+      : sendOperation(client, target, caseInputs(operation, testCase), { signal, onWait });
   return 'names' in target ? { send, prompts: { first: target.id, names: target.names } } : { send };
 }
 
 /** A suite run against its prepared target: the one suite run behind the CLI's `test` and the Testing view. */
-export function runSuiteAt(client: ServiceClient, suite: Suite, target: ResolvedTarget, options: RunOptions = {}): Promise<SuiteResult> {
+export function runSuiteAt(
+  client: ServiceClient,
+  suite: Suite,
+  target: ResolvedTarget,
+  options: RunOptions = {},
+): Promise<SuiteResult> {
   return runSuite(suite, executorFor(client, target), options);
 }
 

@@ -32,17 +32,17 @@ function header(segment: NewSuite['segment'], name: string): string[] {
     '(a regular expression), maxLength, jsonSchema, speakable (true: no Markdown, URL or emoji), maxWords.',
     ...(prompt
       ? [
-        'A conversation: "turns" instead of "prompt_text", each { "prompt_text", "prompt_params", "expect" };',
-        'a turn goes to the prompt that the previous answer\'s next_prompt_id names, and its "expect" may name',
-        'the "prompt" that must answer it.',
-        'A simulated call: "simulate" { "caller" (a prompt that plays the caller), "persona", "opening", "maxTurns",',
-        '"stopWhen", and params of the caller prompt } and "criteria", each { "name", "judge" (a judge prompt),',
-        '"rubric" } or { "name", "expect" }; "judgeRepeat" (odd) judges each judged criterion that many times.',
-      ]
+          'A conversation: "turns" instead of "prompt_text", each { "prompt_text", "prompt_params", "expect" };',
+          'a turn goes to the prompt that the previous answer\'s next_prompt_id names, and its "expect" may name',
+          'the "prompt" that must answer it.',
+          'A simulated call: "simulate" { "caller" (a prompt that plays the caller), "persona", "opening", "maxTurns",',
+          '"stopWhen", and params of the caller prompt } and "criteria", each { "name", "judge" (a judge prompt),',
+          '"rubric" } or { "name", "expect" }; "judgeRepeat" (odd) judges each judged criterion that many times.',
+        ]
       : []),
     '"maxMs" fails a run slower than that, in milliseconds. "repeat": N runs a case N times; "minPassRate"',
-    '(0 to 1) is the share that must pass. A case\'s verdict: pass (every run passed), flaky (some failed,',
-    'enough passed) or fail, with its pass rate and the rate\'s 95% interval.',
+    "(0 to 1) is the share that must pass. A case's verdict: pass (every run passed), flaky (some failed,",
+    "enough passed) or fail, with its pass rate and the rate's 95% interval.",
   ];
 }
 

@@ -15,7 +15,15 @@ import { mapWithLimit } from '../concurrency';
 import { LIMITS } from '../limits';
 import { withoutBom } from '../text';
 import type { FileStat } from './file-stat-cache';
-import { asError, byPath, type BatchWriter, type CacheFile, type FolderEntry, type FolderIO, type ReadOutcome } from './folder-io';
+import {
+  asError,
+  byPath,
+  type BatchWriter,
+  type CacheFile,
+  type FolderEntry,
+  type FolderIO,
+  type ReadOutcome,
+} from './folder-io';
 import { errorCode, NO_FOLLOW, parentOf, PathGuard } from './path-guard';
 import { workerWriter } from './writer-worker';
 
@@ -62,7 +70,9 @@ export interface DiskFolderOptions {
 }
 
 function fileStat(stats: Stats | undefined): FileStat | undefined {
-  return stats?.isFile() ? { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino } : undefined;
+  return stats?.isFile()
+    ? { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino }
+    : undefined;
 }
 
 export class DiskFolder implements FolderIO {
@@ -185,7 +195,13 @@ export class DiskFolder implements FolderIO {
       const folders: string[] = [];
       for (const entry of found) {
         const below = folder === '' ? entry.name : `${folder}/${entry.name}`;
-        const type = entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : 'other';
+        const type = entry.isSymbolicLink()
+          ? 'link'
+          : entry.isDirectory()
+            ? 'folder'
+            : entry.isFile()
+              ? 'file'
+              : 'other';
         entries.push({ path: below, type });
         if (type === 'folder' && !entry.name.startsWith('.')) folders.push(below);
       }
@@ -196,6 +212,10 @@ export class DiskFolder implements FolderIO {
   }
 
   workerWriter(): BatchWriter {
-    return workerWriter(WRITE, (file) => this.guard.writable(file), (file, error) => this.guard.linkRefused(file, error));
+    return workerWriter(
+      WRITE,
+      (file) => this.guard.writable(file),
+      (file, error) => this.guard.linkRefused(file, error),
+    );
   }
 }

@@ -49,14 +49,16 @@ const SEGMENT_ORDER: readonly Segment[] = ['tenants', ...TENANT_SEGMENTS];
 function byPlace(a: Drifted, b: Drifted): number {
   const at = (d: Drifted): string => d.file ?? `${resourceBase(d.segment, d.id, d.name, undefined, new Set())}.json`;
   const [x, y] = [at(a), at(b)];
-  return SEGMENT_ORDER.indexOf(a.segment) - SEGMENT_ORDER.indexOf(b.segment) || (x < y ? -1 : x > y ? 1 : 0) || a.id - b.id;
+  return (
+    SEGMENT_ORDER.indexOf(a.segment) - SEGMENT_ORDER.indexOf(b.segment) || (x < y ? -1 : x > y ? 1 : 0) || a.id - b.id
+  );
 }
 
 /** What to read the detail of: a pulled resource (its entry) or one the service holds that was never pulled. */
 type Looked = { entry: PulledResource } | { segment: Segment; id: number };
 
 export async function findDrift(client: ServiceClient, io: FolderIO, options: DriftOptions = {}): Promise<Drifted[]> {
-  const loaded = options.loaded ?? await loadManifest(io);
+  const loaded = options.loaded ?? (await loadManifest(io));
   if (!loaded) throw noManifest();
   const { manifest } = loaded;
   const call = { signal: options.signal };
@@ -67,24 +69,49 @@ export async function findDrift(client: ServiceClient, io: FolderIO, options: Dr
   const pulled = new Set(manifest.resources.map((entry) => `${entry.segment}/${entry.id}`));
   // A create under way (its answer lost) is the folder's own, not someone else's: the next plan or push adopts it.
   const pending = new Set((manifest.pending ?? []).map((create) => `${create.segment}\n${create.name}`));
-  const created = listed.filter((item) => !pulled.has(`${item.segment}/${item.id}`) && !pending.has(`${item.segment}\n${item.name}`));
+  const created = listed.filter(
+    (item) => !pulled.has(`${item.segment}/${item.id}`) && !pending.has(`${item.segment}\n${item.name}`),
+  );
   // Unreadable is not gone: without the tenant's record nothing is known of its drift.
   const entries = manifest.resources.filter((entry) => entry.segment !== 'tenants' || tenant !== undefined);
-  const looked: Looked[] = [...entries.map((entry) => ({ entry })), ...created.map(({ segment, id }) => ({ segment, id }))];
+  const looked: Looked[] = [
+    ...entries.map((entry) => ({ entry })),
+    ...created.map(({ segment, id }) => ({ segment, id })),
+  ];
 
   let done = 0;
-  const found = await handledInTurn(looked, options.concurrency ?? LIMITS.tenantConcurrency.value, async (item) => {
-    const entry = 'entry' in item ? item.entry : { segment: item.segment, id: item.id };
-    const detail = entry.segment === 'tenants' && tenant ? tenant : await currentDetail(client, entry, manifest.tenantId, options.signal);
-    options.onProgress?.(++done, looked.length);
-    return detail;
-  }, (item, detail): Drifted | undefined => {
-    if (!('entry' in item)) return detail && { segment: item.segment, id: item.id, name: nameOf(detail, item.id), change: 'created', fields: [], detail };
-    const { segment, id, file, name } = item.entry;
-    if (!detail) return { segment, id, name, file, change: 'deleted', fields: [] };
-    const fields = driftedFields(item.entry, detail);
-    return fields.length === 0 ? undefined : { segment, id, name: nameOf(detail, id), file, change: 'changed', fields, detail };
-  });
+  const found = await handledInTurn(
+    looked,
+    options.concurrency ?? LIMITS.tenantConcurrency.value,
+    async (item) => {
+      const entry = 'entry' in item ? item.entry : { segment: item.segment, id: item.id };
+      const detail =
+        entry.segment === 'tenants' && tenant
+          ? tenant
+          : await currentDetail(client, entry, manifest.tenantId, options.signal);
+      options.onProgress?.(++done, looked.length);
+      return detail;
+    },
+    (item, detail): Drifted | undefined => {
+      if (!('entry' in item))
+        return (
+          detail && {
+            segment: item.segment,
+            id: item.id,
+            name: nameOf(detail, item.id),
+            change: 'created',
+            fields: [],
+            detail,
+          }
+        );
+      const { segment, id, file, name } = item.entry;
+      if (!detail) return { segment, id, name, file, change: 'deleted', fields: [] };
+      const fields = driftedFields(item.entry, detail);
+      return fields.length === 0
+        ? undefined
+        : { segment, id, name: nameOf(detail, id), file, change: 'changed', fields, detail };
+    },
+  );
   return found.filter((d): d is Drifted => d !== undefined).sort(byPlace);
 }
 

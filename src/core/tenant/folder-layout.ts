@@ -58,7 +58,10 @@ function kindMeant(name: string): TenantSegment | undefined {
   const loose = (text: string): string => text.replace(/^ai[ _-]?/, '').replace(/s$/, '');
   const folded = foldedName(name);
   const typo = closest(folded, [...TENANT_SEGMENTS]);
-  return TENANT_SEGMENTS.find((segment) => segment === folded || loose(segment) === loose(folded)) ?? TENANT_SEGMENTS.find((segment) => segment === typo);
+  return (
+    TENANT_SEGMENTS.find((segment) => segment === folded || loose(segment) === loose(folded)) ??
+    TENANT_SEGMENTS.find((segment) => segment === typo)
+  );
 }
 
 function didYouMean(name: string | undefined): string {
@@ -69,7 +72,9 @@ function rootVerdict(entry: FolderEntry, name: string): Verdict {
   if (entry.type === 'folder') {
     if (isTenantSegment(name)) return 'allowed';
     const kind = kindMeant(name);
-    return { problem: `no kind of that name${kind ? didYouMean(`${kind}/`) : `; resources go in ${TENANT_FILE} and the kinds' folders (${KIND_FOLDERS}); ${EXTRAS}`}` };
+    return {
+      problem: `no kind of that name${kind ? didYouMean(`${kind}/`) : `; resources go in ${TENANT_FILE} and the kinds' folders (${KIND_FOLDERS}); ${EXTRAS}`}`,
+    };
   }
   if (name === MANIFEST_FILE) return 'allowed';
   if (name === TENANT_FILE) return { resource: 'tenants', base: TENANT_BASE };
@@ -77,7 +82,9 @@ function rootVerdict(entry: FolderEntry, name: string): Verdict {
   if (file) return { problem: `not part of a tenant folder${didYouMean(file)}` };
   const kind = kindMeant(name.replace(/\.[^.]*$/, ''));
   if (kind) return { problem: `a file where a kind's folder belongs; resource files go in ${kind}/` };
-  return { problem: `not part of a tenant folder; resource files go in the kinds' folders (${KIND_FOLDERS}), the tenant's in ${TENANT_FILE}; ${EXTRAS}` };
+  return {
+    problem: `not part of a tenant folder; resource files go in the kinds' folders (${KIND_FOLDERS}), the tenant's in ${TENANT_FILE}; ${EXTRAS}`,
+  };
 }
 
 /** A file in a kind's folder: `<stem>.json`, or in ai_prompts `<prompt>.<field>.md`. */
@@ -94,16 +101,20 @@ function kindFileVerdict(segment: TenantSegment, name: string): Verdict {
     const json = closest(foldedName(extension), ['json']);
     return { problem: `resource files end in ".json"${json ? didYouMean(`${stem}.json`) : `; ${EXTRAS}`}` };
   }
-  if (segment !== TEXTS_KIND) return { problem: `only prompts have text files; resource files end in ".json"; ${EXTRAS}` };
+  if (segment !== TEXTS_KIND)
+    return { problem: `only prompts have text files; resource files end in ".json"; ${EXTRAS}` };
   const [prompt, field] = splitExtension(stem);
   if (extension === 'md' && isPromptTextField(field)) return { part: `${segment}/${name}`, stem: prompt, field };
   const meant = closest(foldedName(field), [...PROMPT_TEXT_FIELDS]);
   if (meant) return { problem: `not a prompt's text file${didYouMean(`${prompt}.${meant}.md`)}` };
-  return { problem: `not a prompt's text file; those are named after the prompt's file and the text, such as "${prompt}.system.md" (${PROMPT_TEXT_FIELDS.join(', ')}); ${EXTRAS}` };
+  return {
+    problem: `not a prompt's text file; those are named after the prompt's file and the text, such as "${prompt}.system.md" (${PROMPT_TEXT_FIELDS.join(', ')}); ${EXTRAS}`,
+  };
 }
 
 function kindVerdict(entry: FolderEntry, segment: TenantSegment, name: string): Verdict {
-  if (entry.type === 'folder') return { problem: `a kind's folder holds no sub-folders; its resource files go directly in ${segment}/` };
+  if (entry.type === 'folder')
+    return { problem: `a kind's folder holds no sub-folders; its resource files go directly in ${segment}/` };
   return kindFileVerdict(segment, name);
 }
 
@@ -112,7 +123,8 @@ function kindVerdict(entry: FolderEntry, segment: TenantSegment, name: string): 
  * device name, no README. They are nearly all of a large folder's entries, so they are told apart without the general
  * rules below, which give them the same verdict.
  */
-const PULLED_NAME = /^(?!(?:con|prn|aux|nul|com|lpt|readme))([a-z0-9_][a-z0-9_-]*?)(?:\.(user_prompt|system|assistant)\.md|\.json)$/;
+const PULLED_NAME =
+  /^(?!(?:con|prn|aux|nul|com|lpt|readme))([a-z0-9_][a-z0-9_-]*?)(?:\.(user_prompt|system|assistant)\.md|\.json)$/;
 
 function pulledNameVerdict(entry: FolderEntry, folder: TenantSegment, name: string): Verdict | undefined {
   if (entry.type !== 'file') return undefined;
@@ -127,13 +139,20 @@ function verdict(entry: FolderEntry, folder: string, name: string, pulledFiles: 
   const pulled = isTenantSegment(folder) ? pulledNameVerdict(entry, folder, name) : undefined;
   if (pulled) return pulled;
   if (name.startsWith('.') && isFolderExtra(entry.path, pulledFiles)) return 'allowed';
-  if (entry.type === 'link') return { problem: 'a symbolic link; a tenant folder holds none, so nothing is read through it' };
-  if (entry.type === 'other') return { problem: 'neither a file nor a folder (a pipe, socket or device); a tenant folder holds only files and folders' };
+  if (entry.type === 'link')
+    return { problem: 'a symbolic link; a tenant folder holds none, so nothing is read through it' };
+  if (entry.type === 'other')
+    return {
+      problem: 'neither a file nor a folder (a pipe, socket or device); a tenant folder holds only files and folders',
+    };
   const unsafe = unsafePath(entry.path);
   if (unsafe) {
     // Windows drops a trailing dot or space, so the name without them is the one meant.
     const trimmed = name.replace(/[. ]+$/, '');
-    const meant = trimmed !== name && unsafePath(trimmed) === undefined ? `${trimmed}${entry.type === 'folder' ? '/' : ''}` : undefined;
+    const meant =
+      trimmed !== name && unsafePath(trimmed) === undefined
+        ? `${trimmed}${entry.type === 'folder' ? '/' : ''}`
+        : undefined;
     return { problem: `${unsafe}${didYouMean(meant)}` };
   }
   if (entry.type === 'file' && isFolderExtra(entry.path, pulledFiles)) return 'allowed';
@@ -180,11 +199,16 @@ function sameNameProblems(entries: FolderEntry[]): LayoutProblem[] {
   const candidates = entries.filter((_, index) => changed.has(folded[index] as string));
   return repeatedBy(candidates, (entry) => foldedName(entry.path)).map(([first, ...others]) => {
     const path = shown(first as FolderEntry);
-    return { path, message: `${path}: would be one file with ${others.map((other) => `"${shown(other)}"`).join(' and ')} on Windows and macOS; rename one` };
+    return {
+      path,
+      message: `${path}: would be one file with ${others.map((other) => `"${shown(other)}"`).join(' and ')} on Windows and macOS; rename one`,
+    };
   });
 }
 
-const SEGMENT_RANK = new Map<Segment, number>((['tenants', ...TENANT_SEGMENTS] as const).map((segment, rank) => [segment, rank]));
+const SEGMENT_RANK = new Map<Segment, number>(
+  (['tenants', ...TENANT_SEGMENTS] as const).map((segment, rank) => [segment, rank]),
+);
 
 /** `pulled`: the manifest's files, which are resources' files whatever their names (isFolderExtra). */
 export function folderLayout(entries: readonly FolderEntry[], pulled?: PulledFiles): FolderLayout {
@@ -202,7 +226,8 @@ export function folderLayout(entries: readonly FolderEntry[], pulled?: PulledFil
     const result = verdict(entry, folder, name, pulled);
     if (result === 'allowed') continue;
     if ('problem' in result) problems.push({ path: shown(entry), message: `${shown(entry)}: ${result.problem}` });
-    else if ('resource' in result) resources.set(result.base, { segment: result.resource, base: result.base, file: entry.path, parts: [] });
+    else if ('resource' in result)
+      resources.set(result.base, { segment: result.resource, base: result.base, file: entry.path, parts: [] });
     else parts.push({ path: result.part, base: `${folder}/${result.stem}`, stem: result.stem, field: result.field });
   }
   let byFoldedBase: Map<string, ResourceFileSet> | undefined;
@@ -215,12 +240,19 @@ export function folderLayout(entries: readonly FolderEntry[], pulled?: PulledFil
     byFoldedBase ??= new Map([...resources.values()].map((r) => [foldedName(r.base), r]));
     const other = byFoldedBase.get(foldedName(part.base));
     const renamed = other && `${other.base.slice(other.base.indexOf('/') + 1)}.${part.field}.md`;
-    problems.push({ path: part.path, message: `${part.path}: a text of "${part.stem}.json", which is missing${renamed ? didYouMean(renamed) : '; restore that file or remove this one'}` });
+    problems.push({
+      path: part.path,
+      message: `${part.path}: a text of "${part.stem}.json", which is missing${renamed ? didYouMean(renamed) : '; restore that file or remove this one'}`,
+    });
   }
   problems.push(...sameNameProblems(judged));
-  for (const resource of resources.values()) if (resource.parts.length > 1) resource.parts.sort((a, b) => PROMPT_TEXT_FIELDS.indexOf(a) - PROMPT_TEXT_FIELDS.indexOf(b));
+  for (const resource of resources.values())
+    if (resource.parts.length > 1)
+      resource.parts.sort((a, b) => PROMPT_TEXT_FIELDS.indexOf(a) - PROMPT_TEXT_FIELDS.indexOf(b));
   return {
-    resources: [...resources.values()].sort((a, b) => (SEGMENT_RANK.get(a.segment) ?? 0) - (SEGMENT_RANK.get(b.segment) ?? 0) || byText(a.base, b.base)),
+    resources: [...resources.values()].sort(
+      (a, b) => (SEGMENT_RANK.get(a.segment) ?? 0) - (SEGMENT_RANK.get(b.segment) ?? 0) || byText(a.base, b.base),
+    ),
     problems: problems.sort((a, b) => byText(a.path, b.path) || byText(a.message, b.message)),
   };
 }

@@ -24,7 +24,8 @@ function segmentProblem(segment: string): string | undefined {
   const reserved = WINDOWS_RESERVED.exec(segment);
   if (reserved) return `holds ${reserved[0]}, which Windows does not allow in a name`;
   if (/[. ]$/.test(segment)) return `has a name ending in a dot or a space ("${segment}"), which Windows drops`;
-  if (isDeviceName(segment)) return `is a Windows device name (${(segment.split('.')[0] ?? '').trimEnd().toUpperCase()})`;
+  if (isDeviceName(segment))
+    return `is a Windows device name (${(segment.split('.')[0] ?? '').trimEnd().toUpperCase()})`;
   return undefined;
 }
 

@@ -28,7 +28,13 @@ const FILED = /^(.+?): ([\s\S]*)$/;
 /** A problem back from its text (problemText's), for a list that opens its file at its place. */
 export function problemOfText(text: string): FolderProblem {
   const placed = PLACED.exec(text);
-  if (placed) return { file: placed[1] as string, line: Number(placed[2]), column: Number(placed[3]), message: placed[4] as string };
+  if (placed)
+    return {
+      file: placed[1] as string,
+      line: Number(placed[2]),
+      column: Number(placed[3]),
+      message: placed[4] as string,
+    };
   const filed = FILED.exec(text);
   return filed ? { file: filed[1] as string, message: filed[2] as string } : { file: '', message: text };
 }
@@ -42,14 +48,23 @@ export function problemAt(file: string, text: string, offset: number, message: s
  * A problem about the value at `path` of a JSON file (its key, for a property that should not be there); the
  * file alone when the text is not at hand.
  */
-export function jsonProblem(file: string, text: string | undefined, path: ReadonlyArray<string | number>, message: string, at: 'value' | 'key' = 'value'): FolderProblem {
+export function jsonProblem(
+  file: string,
+  text: string | undefined,
+  path: ReadonlyArray<string | number>,
+  message: string,
+  at: 'value' | 'key' = 'value',
+): FolderProblem {
   const range = text === undefined ? undefined : at === 'key' ? locateKey(text, path) : locate(text, path);
   return range && text !== undefined ? problemAt(file, text, range.offset, message) : { file, message };
 }
 
 /** Work refused before it touched anything, for the problems it names. */
 export class FolderProblemsError extends Error {
-  constructor(what: string, readonly problems: readonly FolderProblem[]) {
+  constructor(
+    what: string,
+    readonly problems: readonly FolderProblem[],
+  ) {
     super(`${what}: ${problems.map(problemText).join('; ')}`);
   }
 }

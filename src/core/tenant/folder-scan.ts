@@ -123,7 +123,10 @@ export async function scanFolder(io: FolderIO, { texts = true, pulled }: ScanOpt
   const entries = await io.walk();
   const layout = folderLayout(entries, pulled);
   // The layout's messages lead with the entry's path, which a folder problem keeps apart.
-  const problems: FolderProblem[] = layout.problems.map((p) => ({ file: p.path, message: p.message.startsWith(`${p.path}: `) ? p.message.slice(p.path.length + 2) : p.message }));
+  const problems: FolderProblem[] = layout.problems.map((p) => ({
+    file: p.path,
+    message: p.message.startsWith(`${p.path}: `) ? p.message.slice(p.path.length + 2) : p.message,
+  }));
   const unreadable = new Set<string>();
   const cache = pulled && texts ? await ScanStatCache.take(io, layout.resources, pulled) : undefined;
   // A resource whose files have their cached stats is read only when asked, where the folder can read at once.
@@ -134,7 +137,10 @@ export async function scanFolder(io: FolderIO, { texts = true, pulled }: ScanOpt
   // are found by their place in the run (its JSON file, then its parts in order), not by a map of 100,000 paths.
   const partsOf = (parts: readonly PromptTextField[]): readonly PromptTextField[] => (texts ? parts : []);
   const toRead = layout.resources.filter((resource) => deferred(resource) === undefined);
-  const read = await readAll(io, toRead.flatMap(({ file, base, parts }) => [file, ...partsOf(parts).map((field) => textFile(base, field))]));
+  const read = await readAll(
+    io,
+    toRead.flatMap(({ file, base, parts }) => [file, ...partsOf(parts).map((field) => textFile(base, field))]),
+  );
   const local: LocalResource[] = [];
   let at = 0;
   for (const resource of layout.resources) {
@@ -151,14 +157,16 @@ export async function scanFolder(io: FolderIO, { texts = true, pulled }: ScanOpt
     const failed = read.slice(first, at).find((o): o is Error => o instanceof Error);
     const part = (field: PromptTextField): string | undefined => {
       const index = own.indexOf(field);
-      return index < 0 ? undefined : read[first + 1 + index] as string | undefined;
+      return index < 0 ? undefined : (read[first + 1 + index] as string | undefined);
     };
     const json = read[first] as string | undefined;
     if (!failed && json !== undefined && pulled?.has(file) && own.length === parts.length) {
-      const markdown = new Map(own.flatMap((field) => {
-        const text = part(field);
-        return text === undefined ? [] : [[field, text] as const];
-      }));
+      const markdown = new Map(
+        own.flatMap((field) => {
+          const text = part(field);
+          return text === undefined ? [] : [[field, text] as const];
+        }),
+      );
       // Files with their cached stats hold what the entry records: no need to hash them.
       const entry = cache?.unchangedEntry(resource) ?? matchedEntry(pulled.get(file), json, markdown);
       if (entry) {
@@ -168,10 +176,20 @@ export async function scanFolder(io: FolderIO, { texts = true, pulled }: ScanOpt
       }
     }
     const result = failed
-      ? { ok: false as const, problem: { file, message: `cannot be read (${failed.message}); check the file and its permissions` } }
+      ? {
+          ok: false as const,
+          problem: { file, message: `cannot be read (${failed.message}); check the file and its permissions` },
+        }
       : resourceFromTexts(kindOfSegment(segment), base, json, part);
     if (result.ok) {
-      local.push({ segment, file, ...(result.id === undefined ? {} : { id: result.id }), values: result.values, text: result.text, parts: result.parts });
+      local.push({
+        segment,
+        file,
+        ...(result.id === undefined ? {} : { id: result.id }),
+        values: result.values,
+        text: result.text,
+        parts: result.parts,
+      });
     } else {
       problems.push(result.problem);
       unreadable.add(file);

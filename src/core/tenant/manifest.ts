@@ -105,7 +105,12 @@ function pulledResource(value: unknown, at: string): PulledResource {
 function pendingCreate(value: unknown, at: string): PendingCreate {
   if (!isJsonObject(value)) throw new ManifestError(`${at} must be an object`);
   const { segment, file, name } = value;
-  if (typeof segment !== 'string' || !SEGMENTS.includes(segment) || typeof file !== 'string' || typeof name !== 'string') {
+  if (
+    typeof segment !== 'string' ||
+    !SEGMENTS.includes(segment) ||
+    typeof file !== 'string' ||
+    typeof name !== 'string'
+  ) {
     throw new ManifestError(`${at} must hold the segment, file and name of a create under way`);
   }
   return { segment: segment as Segment, file, name };
@@ -131,11 +136,15 @@ function entryFileProblem(entry: Pick<PulledResource, 'segment' | 'file'>): stri
   if (unsafe) return `"${entry.file}" ${unsafe}`;
   if (entry.segment === 'tenants') {
     const expected = `${TENANT_BASE}.json`;
-    return entry.file === expected ? undefined : `"${entry.file}" is not where a resource of tenants lives (${expected})`;
+    return entry.file === expected
+      ? undefined
+      : `"${entry.file}" is not where a resource of tenants lives (${expected})`;
   }
   const name = entry.file.startsWith(`${entry.segment}/`) ? entry.file.slice(entry.segment.length + 1) : '/';
   const fits = name.endsWith('.json') && !name.includes('/');
-  return fits ? undefined : `"${entry.file}" is not where a resource of ${entry.segment} lives (${entry.segment}/<name>.json)`;
+  return fits
+    ? undefined
+    : `"${entry.file}" is not where a resource of ${entry.segment} lives (${entry.segment}/<name>.json)`;
 }
 
 /**
@@ -146,7 +155,11 @@ function manifestProblems(manifest: Manifest, text: string): FolderProblem[] {
   const problems: FolderProblem[] = [];
   const seen = new Map<string, number>();
   const fix = 'nothing is read or written there; correct the entry, or pull the tenant into a new folder';
-  const check = (list: 'resources' | 'pending', index: number, entry: Pick<PulledResource, 'segment' | 'file'>): void => {
+  const check = (
+    list: 'resources' | 'pending',
+    index: number,
+    entry: Pick<PulledResource, 'segment' | 'file'>,
+  ): void => {
     const at = `${list}[${index}].file`;
     const problem = entryFileProblem(entry);
     const earlier = list === 'resources' ? seen.get(foldedName(entry.file)) : undefined;
@@ -260,13 +273,17 @@ function linePerElement(elements: readonly object[]): string {
 export async function writeManifest(io: FolderIO, manifest: Manifest): Promise<void> {
   const { connection, baseUrl, tenantId, pending = [] } = manifest;
   // In code-unit order: the same on every machine, whatever its locale.
-  const resources = manifest.resources.map(entryRecord).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const resources = manifest.resources
+    .map(entryRecord)
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const members = [
     `"connection": ${JSON.stringify(connection)}`,
     `"baseUrl": ${JSON.stringify(baseUrl)}`,
     `"tenantId": ${JSON.stringify(tenantId)}`,
     `"resources": ${linePerElement(resources)}`,
-    ...(pending.length > 0 ? [`"pending": ${linePerElement(pending.map(({ segment, file, name }) => ({ segment, file, name })))}`] : []),
+    ...(pending.length > 0
+      ? [`"pending": ${linePerElement(pending.map(({ segment, file, name }) => ({ segment, file, name })))}`]
+      : []),
   ];
   // Whole or not at all: the Source Control view reads it the moment it appears, and a stop mid-write loses nothing.
   await io.replace(MANIFEST_FILE, `{\n  ${members.join(',\n  ')}\n}\n`);

@@ -55,7 +55,13 @@ const size = (lines: readonly string[]): number => lines.reduce((sum, line) => s
 function leftOutNote(left: readonly Change[]): string[] {
   if (left.length === 0) return [];
   const heading = `**Left out** to keep this comment within ${MARKDOWN_LIMIT.toLocaleString('en-US')} characters, ${plural(left.length, 'change')} (run plan --format markdown on the folder to see them):`;
-  return boundedList(heading, left.map((change) => `${change.file}: ${change.action} ${kindOfSegment(change.segment).label} ${cut(change.name, 80)}`), LEFT_OUT_SHARE);
+  return boundedList(
+    heading,
+    left.map(
+      (change) => `${change.file}: ${change.action} ${kindOfSegment(change.segment).label} ${cut(change.name, 80)}`,
+    ),
+    LEFT_OUT_SHARE,
+  );
 }
 
 /** The comment's summary: counts per action, and what keeps a push from sending them. */
@@ -64,7 +70,12 @@ function summary(plan: Pick<Plan, 'changes' | 'problems'>): string {
   const { blocked } = planVerdict(plan);
   if (changes.length === 0 && !blocked) return '**No change in the folder since the pull.**';
   const count = (action: ChangeAction): number => changes.filter((c) => c.action === action).length;
-  const counts = [plural(count('create'), 'create'), plural(count('update'), 'update'), plural(count('delete'), 'delete'), plural(count('conflict'), 'conflict')].join(', ');
+  const counts = [
+    plural(count('create'), 'create'),
+    plural(count('update'), 'update'),
+    plural(count('delete'), 'delete'),
+    plural(count('conflict'), 'conflict'),
+  ].join(', ');
   return `**${plural(changes.length, 'change')}:** ${counts}${blocked ? `; ${blocked}` : ''}.`;
 }
 
@@ -75,14 +86,21 @@ function heading(plan: Pick<Plan, 'manifest' | 'changes' | 'problems'>, preview:
   if (!preview) return [PLAN_MARKER, `### ConvAI plan: tenant ${manifest.tenantId} of ${service}`, '', summary(plan)];
   const line = planVerdict(plan).summary;
   const folder = codeSpan(withoutPasswords(preview.folder));
-  return [`# Push plan: tenant ${manifest.tenantId} on ${codeSpan(withoutPasswords(manifest.connection))}`, '', `Folder ${folder}, service ${service}. ${line.charAt(0).toUpperCase()}${line.slice(1)}`];
+  return [
+    `# Push plan: tenant ${manifest.tenantId} on ${codeSpan(withoutPasswords(manifest.connection))}`,
+    '',
+    `Folder ${folder}, service ${service}. ${line.charAt(0).toUpperCase()}${line.slice(1)}`,
+  ];
 }
 
 /**
  * The plan as Markdown, the same bytes for the same plan: a pull request's comment of at most MARKDOWN_LIMIT
  * characters, or with `preview`, VS Code's preview of all of it.
  */
-export function planMarkdown(plan: Pick<Plan, 'manifest' | 'changes' | 'problems' | 'notes'>, options: MarkdownOptions = {}): string {
+export function planMarkdown(
+  plan: Pick<Plan, 'manifest' | 'changes' | 'problems' | 'notes'>,
+  options: MarkdownOptions = {},
+): string {
   const { manifest, changes, problems } = plan;
   const { preview } = options;
   const limit = preview ? Number.POSITIVE_INFINITY : MARKDOWN_LIMIT;

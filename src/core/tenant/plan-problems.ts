@@ -42,9 +42,14 @@ function referenceFieldsOf(segment: Segment): string[] {
 }
 
 /** A problem about a field of a resource, at its place: in the JSON file, or the Markdown file that holds it. */
-export function fieldProblem(resource: LocalResource, path: ReadonlyArray<string | number>, message: string): FolderProblem {
+export function fieldProblem(
+  resource: LocalResource,
+  path: ReadonlyArray<string | number>,
+  message: string,
+): FolderProblem {
   const [field] = path;
-  if (typeof field === 'string' && resource.parts.includes(field)) return { file: textFile(resource.file.replace(/\.json$/, ''), field), line: 1, column: 1, message };
+  if (typeof field === 'string' && resource.parts.includes(field))
+    return { file: textFile(resource.file.replace(/\.json$/, ''), field), line: 1, column: 1, message };
   return jsonProblem(resource.file, resource.text, path, message);
 }
 
@@ -52,11 +57,24 @@ export function fieldProblem(resource: LocalResource, path: ReadonlyArray<string
 export function sendProblems(resource: LocalResource, files: ReadonlyMap<string, LocalResource>): FolderProblem[] {
   const problems: FolderProblem[] = [];
   for (const { field, file } of fileReferences(resource.segment, resource.values)) {
-    if (!files.has(file)) problems.push(fieldProblem(resource, [field], `${field}: names "${file}", which is no resource file of this folder; give an id, or the path of a resource file such as "ai_prompts/welcome.json"`));
+    if (!files.has(file))
+      problems.push(
+        fieldProblem(
+          resource,
+          [field],
+          `${field}: names "${file}", which is no resource file of this folder; give an id, or the path of a resource file such as "ai_prompts/welcome.json"`,
+        ),
+      );
   }
   if (resource.id === undefined) {
     for (const path of resolveKept(resource.values, undefined).missing) {
-      problems.push(fieldProblem(resource, path, `${path.join('.')}: a new resource has no value on the service to keep for ${KEPT_ON_SERVICE}; put the credential in, or set it on the service after the push`));
+      problems.push(
+        fieldProblem(
+          resource,
+          path,
+          `${path.join('.')}: a new resource has no value on the service to keep for ${KEPT_ON_SERVICE}; put the credential in, or set it on the service after the push`,
+        ),
+      );
     }
   }
   return problems;
@@ -66,10 +84,15 @@ export function sendProblems(resource: LocalResource, files: ReadonlyMap<string,
 export function readOnlyProblem(resource: LocalResource): FolderProblem {
   const kind = kindOfSegment(resource.segment);
   const held = readOnlyHeld(kind) ?? 'references';
-  const fix = resource.id === undefined
-    ? 'take the block out of this new file and set them on the service after the push'
-    : 'change them on the service and pull, or pull to put back the pulled ones';
-  return fieldProblem(resource, [READ_ONLY], `${READ_ONLY}: read-only: the service sets ${held} and a push never sends them (the folder keeps them for the flow map); ${fix}`);
+  const fix =
+    resource.id === undefined
+      ? 'take the block out of this new file and set them on the service after the push'
+      : 'change them on the service and pull, or pull to put back the pulled ones';
+  return fieldProblem(
+    resource,
+    [READ_ONLY],
+    `${READ_ONLY}: read-only: the service sets ${held} and a push never sends them (the folder keeps them for the flow map); ${fix}`,
+  );
 }
 
 /**
@@ -108,22 +131,41 @@ function nameOf(resource: LocalResource, entry: PulledResource | undefined): str
 }
 
 /** Names are identities (suites, promotion and lost creates find resources by them): two of one kind is a problem. */
-export function duplicateNames(resources: readonly LocalResource[], entryOf: (r: LocalResource) => PulledResource | undefined): FolderProblem[] {
+export function duplicateNames(
+  resources: readonly LocalResource[],
+  entryOf: (r: LocalResource) => PulledResource | undefined,
+): FolderProblem[] {
   const keyOf = (resource: LocalResource): string | undefined => {
     const name = nameOf(resource, entryOf(resource));
     return name === undefined ? undefined : `${resource.segment}\n${name}`;
   };
-  return repeatedBy(resources, keyOf).flatMap((same) => same.slice(1).map((resource) => {
-    const others = same.filter((r) => r !== resource).map((r) => r.file).join(', ');
-    return fieldProblem(resource, ['name'], `name: "${nameOf(resource, entryOf(resource)) ?? ''}" is also the name of ${others}; names are unique per kind in a folder, so rename one`);
-  }));
+  return repeatedBy(resources, keyOf).flatMap((same) =>
+    same.slice(1).map((resource) => {
+      const others = same
+        .filter((r) => r !== resource)
+        .map((r) => r.file)
+        .join(', ');
+      return fieldProblem(
+        resource,
+        ['name'],
+        `name: "${nameOf(resource, entryOf(resource)) ?? ''}" is also the name of ${others}; names are unique per kind in a folder, so rename one`,
+      );
+    }),
+  );
 }
 
 /** A kept credential the service does not hold where the file keeps it: a push would fail there, so the plan says it now. */
 export function keptProblems(resource: LocalResource, fields: readonly string[], detail: JsonObject): FolderProblem[] {
   const held = folderShape(kindOfSegment(resource.segment), detail);
-  return fields.flatMap((field) => resolveKept(resource.values[field] as Json, held[field], [field]).missing)
-    .map((path) => fieldProblem(resource, path, `${path.join('.')}: keeps ${KEPT_ON_SERVICE}, but the service holds no credential there (a password inside a URL is kept only while the URL's scheme, user and host stay the same); put the value in the file`));
+  return fields
+    .flatMap((field) => resolveKept(resource.values[field] as Json, held[field], [field]).missing)
+    .map((path) =>
+      fieldProblem(
+        resource,
+        path,
+        `${path.join('.')}: keeps ${KEPT_ON_SERVICE}, but the service holds no credential there (a password inside a URL is kept only while the URL's scheme, user and host stay the same); put the value in the file`,
+      ),
+    );
 }
 
 /** The name a create or a rename would give a resource, when the service already has another resource of that kind so named. */
@@ -133,5 +175,11 @@ export async function nameTaken(names: ServiceNames, resource: LocalResource): P
   const holders = await names.unknownHolders(resource.segment, name);
   if (holders.length === 0) return [];
   const label = kindOfSegment(resource.segment).label;
-  return [fieldProblem(resource, ['name'], `name: the service already holds ${label} "${name}" (id ${holders.map((h) => h.id).join(', ')}), which this folder does not; pull to get it, or choose another name`)];
+  return [
+    fieldProblem(
+      resource,
+      ['name'],
+      `name: the service already holds ${label} "${name}" (id ${holders.map((h) => h.id).join(', ')}), which this folder does not; pull to get it, or choose another name`,
+    ),
+  ];
 }

@@ -35,5 +35,11 @@ export interface PublicChange {
 }
 
 export function publicChange(change: Change): PublicChange {
-  return { action: change.action, segment: change.segment, ...(change.id === undefined ? {} : { id: change.id }), name: change.name, fields: change.fields };
+  return {
+    action: change.action,
+    segment: change.segment,
+    ...(change.id === undefined ? {} : { id: change.id }),
+    name: change.name,
+    fields: change.fields,
+  };
 }

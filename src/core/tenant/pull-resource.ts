@@ -143,7 +143,14 @@ export async function pullResource(
   const file = `${base}.json`;
   // What the service holds is what was pulled last time: its fields' fingerprints are known already.
   const fields = old?.files === hashed ? old.fields : fieldHashes(values);
-  const entry: PulledResource = { segment: item.segment, id: item.id, file, name: nameOf(detail, item.id), files: hashed, fields };
+  const entry: PulledResource = {
+    segment: item.segment,
+    id: item.id,
+    file,
+    name: nameOf(detail, item.id),
+    files: hashed,
+    fields,
+  };
   const files = filesOfTexts(texts, base);
   // New to the folder (a first pull's every resource): nothing to read, compare or remove, and nothing to wait for.
   if (!old && !hasFilesOf(item.kind, base, existing)) return { entry, writes: files, removed: [], kept: [] };
@@ -158,7 +165,13 @@ export async function pullResource(
     return { entry, writes: [], removed: [], kept: [], cacheLine: stat.line };
   }
   const present = files.filter(([f]) => existing.has(f));
-  const outcomes = present.length === 0 ? [] : await readAll(io, present.map(([f]) => f));
+  const outcomes =
+    present.length === 0
+      ? []
+      : await readAll(
+          io,
+          present.map(([f]) => f),
+        );
   const onDisk = new Map(present.map(([f], index) => [f, outcomes[index]] as const));
   const differ = files.filter(([f, text]) => {
     const outcome = onDisk.get(f);

@@ -14,7 +14,16 @@ import { parseCache, cacheText } from './file-stat-cache';
 import { PartialWriteError, writerInTurn, type FolderEntry, type FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { FolderProblemsError, type FolderProblem } from './folder-problems';
-import { loadManifest, MANIFEST_FILE, ManifestError, TENANT_BASE, writeManifest, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
+import {
+  loadManifest,
+  MANIFEST_FILE,
+  ManifestError,
+  TENANT_BASE,
+  writeManifest,
+  type LoadedManifest,
+  type Manifest,
+  type PulledResource,
+} from './manifest';
 import { pullResource, type FolderAtStart, type KeptChange, type PulledOne } from './pull-resource';
 import { removeResource, unchangedSincePull } from './representation';
 import { resourceBase, takenBases } from './resource-paths';
@@ -62,7 +71,11 @@ function unsafeEntry(entry: FolderEntry): FolderProblem | undefined {
   if (entry.path.split('/').some((step) => step.startsWith('.'))) return undefined;
   const file = entry.type === 'folder' ? `${entry.path}/` : entry.path;
   if (entry.type === 'link') {
-    return { file, message: 'a symbolic link: a tenant folder holds no links, so nothing is read or written outside it; replace it by the file or folder itself' };
+    return {
+      file,
+      message:
+        'a symbolic link: a tenant folder holds no links, so nothing is read or written outside it; replace it by the file or folder itself',
+    };
   }
   if (entry.type === 'other') return { file, message: 'neither a file nor a folder; remove it' };
   const unsafe = unsafePath(entry.path);
@@ -75,10 +88,17 @@ interface BatchWrite {
   written: Promise<unknown>;
 }
 
-export async function pullTenant(client: ServiceClient, io: FolderIO, target: PullTarget, options: PullOptions = {}): Promise<PullResult> {
+export async function pullTenant(
+  client: ServiceClient,
+  io: FolderIO,
+  target: PullTarget,
+  options: PullOptions = {},
+): Promise<PullResult> {
   const loaded = 'loaded' in options ? options.loaded : await loadManifest(io);
   if (loaded && (loaded.manifest.tenantId !== target.tenantId || loaded.manifest.baseUrl !== target.baseUrl)) {
-    throw new ManifestError(`The folder holds tenant ${loaded.manifest.tenantId} of ${loaded.manifest.baseUrl} (${MANIFEST_FILE}); pull tenant ${target.tenantId} of ${target.baseUrl} into another folder.`);
+    throw new ManifestError(
+      `The folder holds tenant ${loaded.manifest.tenantId} of ${loaded.manifest.baseUrl} (${MANIFEST_FILE}); pull tenant ${target.tenantId} of ${target.baseUrl} into another folder.`,
+    );
   }
   const entries = await io.walk();
   const unsafe = [...(loaded?.problems ?? []), ...entries.flatMap((e) => unsafeEntry(e) ?? [])];
@@ -101,7 +121,9 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
   const unread = tenant ? undefined : before.get(`tenants/${target.tenantId}`);
   if (!tenant) {
     before.delete(`tenants/${target.tenantId}`);
-    notes.push(`the token may not read tenant ${target.tenantId}'s own record (403), so ${unread ? `${unread.file} was left as it was` : `the folder holds no ${TENANT_BASE}.json`}; everything else was pulled`);
+    notes.push(
+      `the token may not read tenant ${target.tenantId}'s own record (403), so ${unread ? `${unread.file} was left as it was` : `the folder holds no ${TENANT_BASE}.json`}; everything else was pulled`,
+    );
   }
   const taken = takenBases([...before.values()], existing);
   const bases = new Map<string, string>();
@@ -154,25 +176,38 @@ export async function pullTenant(client: ServiceClient, io: FolderIO, target: Pu
       const batch = listed.slice(start, start + LIMITS.pullBatch.value);
       // Each detail is made into its files as it arrives, one after another, while the requests go on; the first
       // failure (a request, a file) starts no more, and nothing touches the folder after what arrived before it.
-      const outcomes = await handledInTurn(batch, options.concurrency ?? LIMITS.tenantConcurrency.value, async (item) => {
-        // The tenant is listed only when its record was read.
-        const detail = item.segment === 'tenants' && tenant ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
-        options.onProgress?.(++done, listed.length);
-        return detail;
-      }, (item, detail) => {
-        const key = `${item.segment}/${item.id}`;
-        return pullResource(io, item, bases.get(key) as string, before.get(key), detail, folder);
-      });
+      const outcomes = await handledInTurn(
+        batch,
+        options.concurrency ?? LIMITS.tenantConcurrency.value,
+        async (item) => {
+          // The tenant is listed only when its record was read.
+          const detail =
+            item.segment === 'tenants' && tenant ? tenant : await client.get(item.kind, item.id, target.tenantId, call);
+          options.onProgress?.(++done, listed.length);
+          return detail;
+        },
+        (item, detail) => {
+          const key = `${item.segment}/${item.id}`;
+          return pullResource(io, item, bases.get(key) as string, before.get(key), detail, folder);
+        },
+      );
       await finishWrite();
       // Settled at once, so a failed write waits for finishWrite() without being taken for one nobody handles.
       const files = outcomes.flatMap((outcome) => outcome.writes);
-      writing = { outcomes, written: writer.write(files).then(() => undefined, (error: unknown) => error) };
+      writing = {
+        outcomes,
+        written: writer.write(files).then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      };
     }
     await finishWrite();
   } catch (error) {
     // What is not pulled yet keeps its entry from before: its files are as they were. Nothing written, nothing to say.
     await finishWrite().catch(() => undefined);
-    if (pulled.length > 0) await writeManifest(io, manifestOf([...pulled, ...before.values(), ...(unread ? [unread] : [])]));
+    if (pulled.length > 0)
+      await writeManifest(io, manifestOf([...pulled, ...before.values(), ...(unread ? [unread] : [])]));
     throw error;
   } finally {
     await writer.close();

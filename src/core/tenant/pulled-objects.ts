@@ -21,9 +21,16 @@ function parsedObject(text: ReadOutcome, file: string): JsonObject | undefined {
 }
 
 /** The folder's objects of `kinds`, each with the id its manifest entry gives it. */
-export async function pulledObjects(io: FolderIO, manifest: Manifest, kinds: readonly TenantSegment[]): Promise<Partial<Record<TenantSegment, JsonObject[]>>> {
+export async function pulledObjects(
+  io: FolderIO,
+  manifest: Manifest,
+  kinds: readonly TenantSegment[],
+): Promise<Partial<Record<TenantSegment, JsonObject[]>>> {
   const entries = manifest.resources.filter((entry) => (kinds as readonly string[]).includes(entry.segment));
-  const texts = await readAll(io, entries.map((entry) => entry.file));
+  const texts = await readAll(
+    io,
+    entries.map((entry) => entry.file),
+  );
   const out: Partial<Record<TenantSegment, JsonObject[]>> = {};
   entries.forEach((entry, index) => {
     const values = parsedObject(texts[index], entry.file);

@@ -61,20 +61,34 @@ export interface PushOptions {
 
 function idOf(file: string, ids: ReadonlyMap<string, number>): number {
   const id = ids.get(file);
-  if (id === undefined) throw new PushRefused(`"${file}" is named as a reference but has no id yet; it must be created first`);
+  if (id === undefined)
+    throw new PushRefused(`"${file}" is named as a reference but has no id yet; it must be created first`);
   return id;
 }
 
 /** The body of a create or update: the change's fields, references to files as ids, kept credentials resolved. */
-function bodyOf(kind: ResourceKind, change: Change, resource: LocalResource, current: JsonObject | undefined, ids: ReadonlyMap<string, number>): JsonObject {
+function bodyOf(
+  kind: ResourceKind,
+  change: Change,
+  resource: LocalResource,
+  current: JsonObject | undefined,
+  ids: ReadonlyMap<string, number>,
+): JsonObject {
   const references = new Map(fileReferences(change.segment, resource.values).map((r) => [r.field, r.file]));
   const held = current && folderShape(kind, current);
   const body: JsonObject = {};
   for (const field of change.fields) {
     const file = references.get(field);
-    const resolved = resolveKept(file === undefined ? (resource.values[field] as Json) : idOf(file, ids), held?.[field], [field]);
+    const resolved = resolveKept(
+      file === undefined ? (resource.values[field] as Json) : idOf(file, ids),
+      held?.[field],
+      [field],
+    );
     const [missing] = resolved.missing;
-    if (missing) throw new PushRefused(`${change.file}: ${missing.join('.')} keeps a credential the service no longer holds there; put the value in the file`);
+    if (missing)
+      throw new PushRefused(
+        `${change.file}: ${missing.join('.')} keeps a credential the service no longer holds there; put the value in the file`,
+      );
     body[field] = wireValue(kind, field, resolved.value);
   }
   return body;
@@ -83,13 +97,20 @@ function bodyOf(kind: ResourceKind, change: Change, resource: LocalResource, cur
 /** The sent fields the service holds otherwise, compared as the folder holds them. */
 function notTaken(kind: ResourceKind, change: Change, body: JsonObject, held: JsonObject): NotTaken[] {
   const sent = folderValues(kind, body);
-  return fieldsNotTaken(sent, change.fields, held).map((field) => ({ file: change.file, field, sent: sent[field] as Json, holds: held[field] }));
+  return fieldsNotTaken(sent, change.fields, held).map((field) => ({
+    file: change.file,
+    field,
+    sent: sent[field] as Json,
+    holds: held[field],
+  }));
 }
 
 /** Someone changed (or deleted) the resource on the service after the plan: the push stops before overwriting it. */
 function staleRefusal(change: Change, fields: readonly string[] | undefined): PushRefused {
   const what = fields === undefined ? 'deleted' : `changed (${fields.join(', ')})`;
-  return new PushRefused(`${change.file}: ${change.segment} "${change.name}" was ${what} on the service while the push ran, so it was not overwritten; pull again to see the service's state, then push the rest`);
+  return new PushRefused(
+    `${change.file}: ${change.segment} "${change.name}" was ${what} on the service while the push ran, so it was not overwritten; pull again to see the service's state, then push the rest`,
+  );
 }
 
 /**
@@ -101,7 +122,13 @@ function answersDetail(kind: ResourceKind, answer: JsonObject): boolean {
 }
 
 /** The resource's current state, refusing when it changed since the plan compared it. */
-async function fresh(client: ServiceClient, change: Change, entry: PulledResource | undefined, tenantId: number, signal?: AbortSignal): Promise<JsonObject | undefined> {
+async function fresh(
+  client: ServiceClient,
+  change: Change,
+  entry: PulledResource | undefined,
+  tenantId: number,
+  signal?: AbortSignal,
+): Promise<JsonObject | undefined> {
   if (!entry) return undefined;
   const detail = await currentDetail(client, entry, tenantId, signal);
   if (detail === undefined) {
@@ -129,16 +156,24 @@ function deleteGroups(deletes: readonly Change[]): Change[][] {
  * names, deletes wait for every create and update and go kind by kind. The first failure (or a field not taken)
  * starts nothing more; what is under way finishes and is recorded, then the journal is folded into the manifest.
  */
-export async function push(client: ServiceClient, io: FolderIO, plan: Plan, options: PushOptions = {}): Promise<PushResult> {
+export async function push(
+  client: ServiceClient,
+  io: FolderIO,
+  plan: Plan,
+  options: PushOptions = {},
+): Promise<PushResult> {
   const verdict = planVerdict(plan);
   if (!verdict.pushable) throw new PushRefused(verdict.refusal);
   const { manifest } = plan;
   const record = new FolderRecord(io, manifest);
-  const ids = new Map<string, number>([...plan.local.values()].flatMap((r) => (r.id === undefined ? [] : [[r.file, r.id] as const])));
+  const ids = new Map<string, number>(
+    [...plan.local.values()].flatMap((r) => (r.id === undefined ? [] : [[r.file, r.id] as const])),
+  );
   const applied: Change[] = [];
   const missed: NotTaken[] = [];
   const call = { signal: options.signal };
-  const tenantOf = (change: Change): number | undefined => (change.segment === 'tenants' ? undefined : manifest.tenantId);
+  const tenantOf = (change: Change): number | undefined =>
+    change.segment === 'tenants' ? undefined : manifest.tenantId;
   let failure: { error: unknown } | undefined;
   const stopped = (): boolean => failure !== undefined || missed.length > 0;
 
@@ -147,12 +182,13 @@ export async function push(client: ServiceClient, io: FolderIO, plan: Plan, opti
     const base = change.file.replace(/\.json$/, '');
     const old = record.entryOf(change);
     const planned = options.justPlanned ? plan.fetched?.get(change.file) : undefined;
-    const current = planned ?? await fresh(client, change, old, manifest.tenantId, options.signal);
+    const current = planned ?? (await fresh(client, change, old, manifest.tenantId, options.signal));
     if (change.action === 'delete') {
       // Gone already (a retry after a lost answer, or someone else): what the delete asked for holds.
-      if (current) await client.delete(kind, change.id as number, tenantOf(change), call).catch((error: unknown) => {
-        if (!(error instanceof ServiceError && error.status === 404)) throw error;
-      });
+      if (current)
+        await client.delete(kind, change.id as number, tenantOf(change), call).catch((error: unknown) => {
+          if (!(error instanceof ServiceError && error.status === 404)) throw error;
+        });
       await record.delete(old);
       await removeResource(io, kind, base);
       return;
@@ -164,7 +200,13 @@ export async function push(client: ServiceClient, io: FolderIO, plan: Plan, opti
     if (change.action === 'create') {
       await record.creating(change);
       id = (await client.create(kind, body, tenantOf(change), call)).id as number;
-      await record.set({ segment: change.segment, id, file: change.file, name: change.name, ...pulledState(kind, id, resource.values) });
+      await record.set({
+        segment: change.segment,
+        id,
+        file: change.file,
+        name: change.name,
+        ...pulledState(kind, id, resource.values),
+      });
       await writeResource(io, kind, id, resource.values, base);
       ids.set(change.file, id);
       detail = await client.get(kind, id, tenantOf(change), call);
@@ -174,35 +216,58 @@ export async function push(client: ServiceClient, io: FolderIO, plan: Plan, opti
     }
     const held = folderValues(kind, detail);
     const refused = notTaken(kind, change, body, held);
-    const shown = shownAfterWrite(held, resource.values, refused.map(({ field }) => field));
-    await record.set({ segment: change.segment, id, file: change.file, name: typeof detail.name === 'string' ? detail.name : change.name, ...pulledState(kind, id, held) }, old);
+    const shown = shownAfterWrite(
+      held,
+      resource.values,
+      refused.map(({ field }) => field),
+    );
+    await record.set(
+      {
+        segment: change.segment,
+        id,
+        file: change.file,
+        name: typeof detail.name === 'string' ? detail.name : change.name,
+        ...pulledState(kind, id, held),
+      },
+      old,
+    );
     // An update's files are those the plan read (its JSON file and its parts): only those are removed when not written.
-    const present = change.action === 'update' ? new Set([change.file, ...resource.parts.map((field) => textFile(base, field))]) : undefined;
+    const present =
+      change.action === 'update'
+        ? new Set([change.file, ...resource.parts.map((field) => textFile(base, field))])
+        : undefined;
     await writeResource(io, kind, id, shown, base, present);
     missed.push(...refused);
   };
 
   const limit = limiter(options.concurrency ?? LIMITS.tenantConcurrency.value);
-  const step = (change: Change): Promise<void> => limit(async () => {
-    // Cancelled between two changes: nothing more starts, and the push fails as one stopped midway.
-    if (options.signal?.aborted) failure ??= { error: options.signal.reason };
-    if (stopped()) return;
-    try {
-      await apply(change);
-      applied.push(change);
-      options.onProgress?.(change, applied.length - 1, plan.changes.length);
-    } catch (error) {
-      failure ??= { error };
-    }
-  });
+  const step = (change: Change): Promise<void> =>
+    limit(async () => {
+      // Cancelled between two changes: nothing more starts, and the push fails as one stopped midway.
+      if (options.signal?.aborted) failure ??= { error: options.signal.reason };
+      if (stopped()) return;
+      try {
+        await apply(change);
+        applied.push(change);
+        options.onProgress?.(change, applied.length - 1, plan.changes.length);
+      } catch (error) {
+        failure ??= { error };
+      }
+    });
   try {
     const settled = new Map<string, Promise<void>>();
     for (const change of plan.changes.filter((c) => c.action !== 'delete')) {
-      const named = fileReferences(change.segment, plan.local.get(change.file)?.values ?? {}).flatMap(({ file }) => settled.get(file) ?? []);
-      settled.set(change.file, Promise.all(named).then(() => step(change)));
+      const named = fileReferences(change.segment, plan.local.get(change.file)?.values ?? {}).flatMap(
+        ({ file }) => settled.get(file) ?? [],
+      );
+      settled.set(
+        change.file,
+        Promise.all(named).then(() => step(change)),
+      );
     }
     await Promise.all(settled.values());
-    for (const group of deleteGroups(plan.changes.filter((c) => c.action === 'delete'))) await Promise.all(group.map(step));
+    for (const group of deleteGroups(plan.changes.filter((c) => c.action === 'delete')))
+      await Promise.all(group.map(step));
   } finally {
     await record.fold();
   }

@@ -15,8 +15,8 @@ export const READ_ONLY = 'readOnly';
 
 /** What each kind's block holds, as a plan's message names it. */
 const HELD: Partial<Record<KindId, string>> = {
-  intent: 'an intent\'s ai_actions',
-  agent: 'an agent prompt element\'s function_ids and integration',
+  intent: "an intent's ai_actions",
+  agent: "an agent prompt element's function_ids and integration",
 };
 
 /** What a kind's `readOnly` block holds; undefined for a kind that has none. */

@@ -71,14 +71,22 @@ export class SavedPlanError extends Error {}
  * as when the folder moved, but naming the plan's file, since neither the folder nor the service is the cause.
  */
 export class SavedPlanAltered extends PushRefused {
-  constructor(file: string, readonly reason: string) {
-    super(`Nothing was sent: ${file} was altered after it was saved (${reason}), so it is not the plan that was reviewed; save the plan again, review it and push that one.`);
+  constructor(
+    file: string,
+    readonly reason: string,
+  ) {
+    super(
+      `Nothing was sent: ${file} was altered after it was saved (${reason}), so it is not the plan that was reviewed; save the plan again, review it and push that one.`,
+    );
   }
 }
 
 /** The folder's files or the service's state moved since the plan was saved: nothing was sent. */
 export class SavedPlanRefused extends PushRefused {
-  constructor(message: string, readonly moved: string[]) {
+  constructor(
+    message: string,
+    readonly moved: string[],
+  ) {
     super(message);
   }
 }
@@ -96,11 +104,21 @@ export async function savePlan(plan: Plan, io: FolderIO): Promise<SavedPlan> {
   const changes = plan.changes.map((change): SavedChange => {
     const service = stateHash(change.service);
     return {
-      action: change.action as SavedChange['action'], segment: change.segment, ...(change.id === undefined ? {} : { id: change.id }),
-      name: change.name, fields: change.fields, file: change.file, ...(service === undefined ? {} : { service }),
+      action: change.action as SavedChange['action'],
+      segment: change.segment,
+      ...(change.id === undefined ? {} : { id: change.id }),
+      name: change.name,
+      fields: change.fields,
+      file: change.file,
+      ...(service === undefined ? {} : { service }),
     };
   });
-  return { baseUrl: hiddenUrl(plan.manifest.baseUrl), tenantId: plan.manifest.tenantId, files: await folderFileHashes(io, pulledFiles(plan.manifest)), changes };
+  return {
+    baseUrl: hiddenUrl(plan.manifest.baseUrl),
+    tenantId: plan.manifest.tenantId,
+    files: await folderFileHashes(io, pulledFiles(plan.manifest)),
+    changes,
+  };
 }
 
 /** The digest of a saved plan's file: of its content without the digest, as canonical JSON (no layout, no key order). */
@@ -111,15 +129,30 @@ function digestOf(content: JsonObject): string {
 /** The saved plan's text: the same plan gives the same bytes (keys in a fixed order, files by path), its digest second. */
 export function formatSavedPlan(saved: SavedPlan): string {
   const { baseUrl, tenantId, files, changes } = saved;
-  const sortedFiles = Object.fromEntries(Object.keys(files).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((file) => [file, files[file] as string]));
-  const ordered = changes.map(({ action, segment, id, name, fields, file, service }) => ({ action, segment, ...(id === undefined ? {} : { id }), name, fields, file, ...(service === undefined ? {} : { service }) }));
+  const sortedFiles = Object.fromEntries(
+    Object.keys(files)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .map((file) => [file, files[file] as string]),
+  );
+  const ordered = changes.map(({ action, segment, id, name, fields, file, service }) => ({
+    action,
+    segment,
+    ...(id === undefined ? {} : { id }),
+    name,
+    fields,
+    file,
+    ...(service === undefined ? {} : { service }),
+  }));
   const content: JsonObject = { baseUrl, tenantId, changes: ordered, files: sortedFiles };
   return `${JSON.stringify({ [FORMAT_KEY]: SAVED_PLAN_VERSION, [DIGEST_KEY]: digestOf({ [FORMAT_KEY]: SAVED_PLAN_VERSION, ...content }), ...content }, null, 2)}\n`;
 }
 
 /** Keys of `value` a saved plan's file never holds there, in the file's order. */
 function unknownKeys(value: JsonObject, known: readonly string[]): string {
-  return Object.keys(value).filter((key) => !known.includes(key)).map((key) => JSON.stringify(key)).join(', ');
+  return Object.keys(value)
+    .filter((key) => !known.includes(key))
+    .map((key) => JSON.stringify(key))
+    .join(', ');
 }
 
 /** A change as saved; throws why the file is not what was saved, naming the field. */
@@ -130,18 +163,34 @@ function savedChange(value: unknown, index: number, file: string): SavedChange {
   const unknown = unknownKeys(value, CHANGE_KEYS);
   if (unknown !== '') throw altered(`${at} holds ${unknown}, which a saved change does not`);
   const { action, segment, id, name, fields, file: changeFile, service } = value;
-  if (typeof action !== 'string' || !ACTIONS.includes(action)) throw altered(`${at}.action must be one of ${ACTIONS.join(', ')}`);
-  if (typeof segment !== 'string' || !SEGMENTS.includes(segment)) throw altered(`${at}.segment must be one of ${SEGMENTS.join(', ')}`);
-  if (id !== undefined && (typeof id !== 'number' || !Number.isSafeInteger(id))) throw altered(`${at}.id must be an integer`);
-  if ((id === undefined) !== (action === 'create')) throw altered(`${at}.id must be given for an update or a delete, and left out for a create`);
+  if (typeof action !== 'string' || !ACTIONS.includes(action))
+    throw altered(`${at}.action must be one of ${ACTIONS.join(', ')}`);
+  if (typeof segment !== 'string' || !SEGMENTS.includes(segment))
+    throw altered(`${at}.segment must be one of ${SEGMENTS.join(', ')}`);
+  if (id !== undefined && (typeof id !== 'number' || !Number.isSafeInteger(id)))
+    throw altered(`${at}.id must be an integer`);
+  if ((id === undefined) !== (action === 'create'))
+    throw altered(`${at}.id must be given for an update or a delete, and left out for a create`);
   if (typeof name !== 'string') throw altered(`${at}.name must be a string`);
-  if (!Array.isArray(fields) || !fields.every((f) => typeof f === 'string')) throw altered(`${at}.fields must be a list of field names`);
+  if (!Array.isArray(fields) || !fields.every((f) => typeof f === 'string'))
+    throw altered(`${at}.fields must be a list of field names`);
   const twice = fields.find((field, i) => fields.indexOf(field) !== i);
   if (twice !== undefined) throw altered(`${at}.fields lists ${JSON.stringify(twice)} twice`);
-  if (typeof changeFile !== 'string' || !changeFile.endsWith('.json')) throw altered(`${at}.file must name the resource's .json file`);
-  if (service !== undefined && (typeof service !== 'string' || !SHA256_HEX.test(service))) throw altered(`${at}.service must be a SHA-256 hash in hex`);
-  if ((service === undefined) !== (action === 'create')) throw altered(`${at}.service must be given for an update or a delete, and left out for a create`);
-  return { action: action as SavedChange['action'], segment: segment as Segment, ...(id === undefined ? {} : { id }), name, fields: fields as string[], file: changeFile, ...(service === undefined ? {} : { service }) };
+  if (typeof changeFile !== 'string' || !changeFile.endsWith('.json'))
+    throw altered(`${at}.file must name the resource's .json file`);
+  if (service !== undefined && (typeof service !== 'string' || !SHA256_HEX.test(service)))
+    throw altered(`${at}.service must be a SHA-256 hash in hex`);
+  if ((service === undefined) !== (action === 'create'))
+    throw altered(`${at}.service must be given for an update or a delete, and left out for a create`);
+  return {
+    action: action as SavedChange['action'],
+    segment: segment as Segment,
+    ...(id === undefined ? {} : { id }),
+    name,
+    fields: fields as string[],
+    file: changeFile,
+    ...(service === undefined ? {} : { service }),
+  };
 }
 
 /** A change of the list that an earlier one already makes (the same file, or the same resource), named by both. */
@@ -164,16 +213,24 @@ function sealedPlan(value: JsonObject, file: string): SavedPlan {
   if (unknown !== '') throw altered(`it holds ${unknown}, which a saved plan does not`);
   const digest = own(value, DIGEST_KEY);
   if (digest === undefined) throw altered(`it has no "${DIGEST_KEY}"`);
-  if (typeof digest !== 'string' || !SHA256_HEX.test(digest)) throw altered(`"${DIGEST_KEY}" must be a SHA-256 hash in hex`);
+  if (typeof digest !== 'string' || !SHA256_HEX.test(digest))
+    throw altered(`"${DIGEST_KEY}" must be a SHA-256 hash in hex`);
   const { baseUrl, tenantId, files, changes } = value;
-  if (typeof baseUrl !== 'string') throw altered('baseUrl must be the service\'s base URL');
+  if (typeof baseUrl !== 'string') throw altered("baseUrl must be the service's base URL");
   if (typeof tenantId !== 'number' || !Number.isSafeInteger(tenantId)) throw altered('tenantId must be an integer');
-  if (!isJsonObject(files) || !Object.values(files).every((h) => typeof h === 'string')) throw altered('files must map each file of the folder to its hash');
+  if (!isJsonObject(files) || !Object.values(files).every((h) => typeof h === 'string'))
+    throw altered('files must map each file of the folder to its hash');
   if (!Array.isArray(changes)) throw altered('changes must be a list');
-  const saved = { baseUrl, tenantId, files: files as Record<string, string>, changes: changes.map((change, index) => savedChange(change, index, file)) };
+  const saved = {
+    baseUrl,
+    tenantId,
+    files: files as Record<string, string>,
+    changes: changes.map((change, index) => savedChange(change, index, file)),
+  };
   const twice = listedTwice(saved.changes);
   if (twice !== undefined) throw altered(twice);
-  if (digestOf(value) !== digest) throw altered(`its content does not match its "${DIGEST_KEY}": a value in it was edited`);
+  if (digestOf(value) !== digest)
+    throw altered(`its content does not match its "${DIGEST_KEY}": a value in it was edited`);
   return saved;
 }
 
@@ -186,14 +243,22 @@ export function parseSavedPlan(text: string, file: string): SavedPlan {
   try {
     value = JSON.parse(withoutBom(text));
   } catch (error) {
-    throw new SavedPlanError(`${file} is not a saved plan: not valid JSON (${error instanceof Error ? error.message : String(error)}); write one with plan --out`);
+    throw new SavedPlanError(
+      `${file} is not a saved plan: not valid JSON (${error instanceof Error ? error.message : String(error)}); write one with plan --out`,
+    );
   }
-  if (!isJsonObject(value) || !Object.hasOwn(value, FORMAT_KEY)) throw new SavedPlanError(`${file} is not a saved plan (it has no "${FORMAT_KEY}"); write one with plan --out`);
+  if (!isJsonObject(value) || !Object.hasOwn(value, FORMAT_KEY))
+    throw new SavedPlanError(`${file} is not a saved plan (it has no "${FORMAT_KEY}"); write one with plan --out`);
   const version = value[FORMAT_KEY];
   if (version === UNSEALED_VERSION) {
-    throw new SavedPlanError(`${file} was saved by an earlier version, without the digest that shows it is the plan as saved, so what was reviewed cannot be told from it; save the plan again with this version (plan --out), review it and push that one`);
+    throw new SavedPlanError(
+      `${file} was saved by an earlier version, without the digest that shows it is the plan as saved, so what was reviewed cannot be told from it; save the plan again with this version (plan --out), review it and push that one`,
+    );
   }
-  if (version !== SAVED_PLAN_VERSION) throw new SavedPlanError(`${file}: ${FORMAT_KEY} is ${JSON.stringify(version)}, but this version reads saved plans of version ${SAVED_PLAN_VERSION}; plan again with this version`);
+  if (version !== SAVED_PLAN_VERSION)
+    throw new SavedPlanError(
+      `${file}: ${FORMAT_KEY} is ${JSON.stringify(version)}, but this version reads saved plans of version ${SAVED_PLAN_VERSION}; plan again with this version`,
+    );
   return sealedPlan(value, file);
 }
 
@@ -204,7 +269,8 @@ export function parseSavedPlan(text: string, file: string): SavedPlan {
  */
 export function savedPlanPlaceProblem(folder: string, out: string, manifest?: Manifest): string | undefined {
   const relative = path.relative(folder, out);
-  if (relative === '') return `${out} is the folder itself: give a file outside it (e.g. ${path.join(path.dirname(folder), 'plan.json')})`;
+  if (relative === '')
+    return `${out} is the folder itself: give a file outside it (e.g. ${path.join(path.dirname(folder), 'plan.json')})`;
   if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
   if (isFolderExtra(relative.split(path.sep).join('/'), manifest && pulledFiles(manifest))) return undefined;
   return `${out} is inside the folder, where any other file is a problem of the plan: write it outside the folder (e.g. ${path.join(path.dirname(folder), 'plan.json')}) or as a dotfile in it (e.g. ${path.join(folder, '.plan.json')})`;

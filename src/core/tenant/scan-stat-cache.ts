@@ -44,7 +44,10 @@ export class ScanStatCache {
     const cached = parseCache(await io.statCache.read());
     const candidates = resources.filter(({ file }) => pulled.get(file)?.files !== undefined);
     const takenAt = Date.now();
-    const filesOf = ({ file, base, parts }: ResourceFileSet): string[] => [file, ...parts.map((f) => textFile(base, f))];
+    const filesOf = ({ file, base, parts }: ResourceFileSet): string[] => [
+      file,
+      ...parts.map((f) => textFile(base, f)),
+    ];
     const stats = await io.fileStats(candidates.flatMap(filesOf));
     const statted = new Map<ResourceFileSet, Statted>();
     let at = 0;

@@ -19,7 +19,11 @@ export class ServiceNames {
   private readonly listings = new Map<Segment, Promise<JsonObject[]>>();
   private readonly known: Set<string>;
 
-  constructor(private readonly client: ServiceClient, private readonly manifest: Manifest, private readonly signal?: AbortSignal) {
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly manifest: Manifest,
+    private readonly signal?: AbortSignal,
+  ) {
     this.known = new Set(manifest.resources.map((entry) => `${entry.segment}/${entry.id}`));
   }
 
@@ -30,9 +34,11 @@ export class ServiceNames {
       listing = this.client.list(kindOfSegment(segment), this.manifest.tenantId, { signal: this.signal });
       this.listings.set(segment, listing);
     }
-    return (await listing).flatMap((summary) => (typeof summary.id === 'number' && summary.name === name && !this.known.has(`${segment}/${summary.id}`)
-      ? [{ id: summary.id, name }]
-      : []));
+    return (await listing).flatMap((summary) =>
+      typeof summary.id === 'number' && summary.name === name && !this.known.has(`${segment}/${summary.id}`)
+        ? [{ id: summary.id, name }]
+        : [],
+    );
   }
 
   /** A resource the folder holds from now on. */

@@ -25,8 +25,13 @@ export interface Settled {
 }
 
 /** `loaded`: the manifest as just read, when the caller has it. */
-export async function settlePending(client: ServiceClient, io: FolderIO, options: { signal?: AbortSignal } = {}, loaded?: LoadedManifest): Promise<Settled> {
-  const current = loaded ?? await loadManifest(io);
+export async function settlePending(
+  client: ServiceClient,
+  io: FolderIO,
+  options: { signal?: AbortSignal } = {},
+  loaded?: LoadedManifest,
+): Promise<Settled> {
+  const current = loaded ?? (await loadManifest(io));
   const pending = current?.manifest.pending ?? [];
   if (!current || pending.length === 0) return { changed: false, notes: [], problems: [] };
   const { manifest } = current;
@@ -53,7 +58,10 @@ export async function settlePending(client: ServiceClient, io: FolderIO, options
       continue;
     }
     if (others.length > 0) {
-      problems.push({ file: create.file, message: `an earlier push sent this create and its answer was lost; the service now holds ${holders.length} ${kind.pluralLabel.toLowerCase()} named "${create.name}" that this folder does not know (ids ${holders.map((h) => h.id).join(', ')}), so it cannot tell which one is this file's: pull again, then remove the extra ones` });
+      problems.push({
+        file: create.file,
+        message: `an earlier push sent this create and its answer was lost; the service now holds ${holders.length} ${kind.pluralLabel.toLowerCase()} named "${create.name}" that this folder does not know (ids ${holders.map((h) => h.id).join(', ')}), so it cannot tell which one is this file's: pull again, then remove the extra ones`,
+      });
       still.push(create);
       continue;
     }
@@ -62,16 +70,26 @@ export async function settlePending(client: ServiceClient, io: FolderIO, options
       still.push(create);
       continue;
     }
-    const detail = await client.get(kind, holder.id, create.segment === 'tenants' ? undefined : manifest.tenantId, { signal: options.signal });
+    const detail = await client.get(kind, holder.id, create.segment === 'tenants' ? undefined : manifest.tenantId, {
+      signal: options.signal,
+    });
     const held = folderValues(kind, detail);
     if (local?.ok && local.id === undefined) {
       // As a create that got its answer leaves it: the service's values, the user's where the service holds another.
       const refused = fieldsNotTaken(folderValues(kind, local.values), Object.keys(local.values), held);
       await writeResource(io, kind, holder.id, shownAfterWrite(held, local.values, refused), base);
     }
-    resources.push({ segment: create.segment, id: holder.id, file: create.file, name: create.name, ...pulledState(kind, holder.id, held) });
+    resources.push({
+      segment: create.segment,
+      id: holder.id,
+      file: create.file,
+      name: create.name,
+      ...pulledState(kind, holder.id, held),
+    });
     names.adopt(create.segment, holder.id);
-    notes.push(`${create.file}: adopted ${kind.label} "${create.name}" (id ${holder.id}), which an earlier push created but whose answer was lost; it is not created again`);
+    notes.push(
+      `${create.file}: adopted ${kind.label} "${create.name}" (id ${holder.id}), which an earlier push created but whose answer was lost; it is not created again`,
+    );
   }
   await writeManifest(io, { ...manifest, resources, pending: still });
   return { changed: true, notes, problems };

@@ -16,7 +16,12 @@ import { folderValues } from './folder-values';
 import { pulledState } from './pulled-state';
 import { removeResource, writeResource } from './representation';
 
-export async function takeServiceVersion(client: ServiceClient, io: FolderIO, target: { segment: Segment; id: number }, options: { signal?: AbortSignal } = {}): Promise<void> {
+export async function takeServiceVersion(
+  client: ServiceClient,
+  io: FolderIO,
+  target: { segment: Segment; id: number },
+  options: { signal?: AbortSignal } = {},
+): Promise<void> {
   const loaded = await loadManifest(io);
   if (!loaded) throw noManifest();
   const { manifest } = loaded;
@@ -24,12 +29,17 @@ export async function takeServiceVersion(client: ServiceClient, io: FolderIO, ta
   const kind = kindOfSegment(segment);
   const entry = manifest.resources.find((e) => e.segment === segment && e.id === id);
   if (entry && !isSafeEntry(entry)) {
-    throw new ManifestError(`${MANIFEST_FILE}: the entry of ${kind.label} ${id} names "${entry.file}", which is not its place in this folder, so nothing was written; correct the entry, or pull the tenant into a new folder.`);
+    throw new ManifestError(
+      `${MANIFEST_FILE}: the entry of ${kind.label} ${id} names "${entry.file}", which is not its place in this folder, so nothing was written; correct the entry, or pull the tenant into a new folder.`,
+    );
   }
   const others = manifest.resources.filter((e) => e !== entry);
   const detail = await currentDetail(client, target, manifest.tenantId, options.signal);
   if (!detail) {
-    if (!entry) throw new Error(`${kind.label} ${id} is neither on the service nor in this folder: there is no service version to take.`);
+    if (!entry)
+      throw new Error(
+        `${kind.label} ${id} is neither on the service nor in this folder: there is no service version to take.`,
+      );
     await removeResource(io, kind, entry.file.replace(/\.json$/, ''));
     await writeManifest(io, { ...manifest, resources: others });
     return;
@@ -37,8 +47,13 @@ export async function takeServiceVersion(client: ServiceClient, io: FolderIO, ta
   const name = nameOf(detail, id);
   const files = entry ? [] : (await io.walk()).filter((e) => e.type === 'file').map((e) => e.path);
   // A resource new to the folder gets the file a pull would give it, beside every file already there.
-  const base = entry ? entry.file.replace(/\.json$/, '') : resourceBase(segment, id, name, undefined, takenBases(manifest.resources, files));
+  const base = entry
+    ? entry.file.replace(/\.json$/, '')
+    : resourceBase(segment, id, name, undefined, takenBases(manifest.resources, files));
   const values = folderValues(kind, detail);
   await writeResource(io, kind, id, values, base);
-  await writeManifest(io, { ...manifest, resources: [...others, { segment, id, file: `${base}.json`, name, ...pulledState(kind, id, values) }] });
+  await writeManifest(io, {
+    ...manifest,
+    resources: [...others, { segment, id, file: `${base}.json`, name, ...pulledState(kind, id, values) }],
+  });
 }

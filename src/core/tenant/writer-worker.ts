@@ -19,7 +19,10 @@ export interface WriteOutcome {
 const script = path.join(__dirname, 'writer-worker-script.js');
 
 /** A worker writing with `flags` (the folder's open flags), each batch answered in turn. */
-function startWorker(flags: number): { write(files: Array<readonly [string, string]>): Promise<WriteOutcome>; close(): Promise<void> } {
+function startWorker(flags: number): {
+  write(files: Array<readonly [string, string]>): Promise<WriteOutcome>;
+  close(): Promise<void>;
+} {
   const worker = new Worker(script, { workerData: { flags } });
   const waiting: Array<{ resolve: (outcome: WriteOutcome) => void; reject: (error: Error) => void }> = [];
   let stopped: Error | undefined;

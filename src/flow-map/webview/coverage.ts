@@ -8,7 +8,11 @@ import type { MapView } from '../messages';
 
 const WORDS = { passed: 'tested, passed', failed: 'tested, failed', untested: 'not tested' } as const;
 
-export function markCoverage(root: SVGSVGElement, nodes: ReadonlyMap<string, SVGGElement>, coverage: MapView['coverage']): void {
+export function markCoverage(
+  root: SVGSVGElement,
+  nodes: ReadonlyMap<string, SVGGElement>,
+  coverage: MapView['coverage'],
+): void {
   if (!coverage) return;
   for (const [id, group] of nodes) {
     const state = coverage.nodes[id];
@@ -18,11 +22,17 @@ export function markCoverage(root: SVGSVGElement, nodes: ReadonlyMap<string, SVG
     group.setAttribute('aria-description', WORDS[state]);
   }
   const taken = new Set(coverage.edges);
-  root.querySelectorAll<SVGGElement>('g.edge[data-edge]').forEach((edge) => edge.classList.toggle('taken', taken.has(edge.dataset.edge ?? '')));
+  root
+    .querySelectorAll<SVGGElement>('g.edge[data-edge]')
+    .forEach((edge) => edge.classList.toggle('taken', taken.has(edge.dataset.edge ?? '')));
 }
 
 /** The toggle is offered only when suites of this tenant ran; pressed, it shows the marks. */
-export function coverageToggle(button: HTMLButtonElement, legend: HTMLElement, canvas: HTMLElement): (view: MapView) => void {
+export function coverageToggle(
+  button: HTMLButtonElement,
+  legend: HTMLElement,
+  canvas: HTMLElement,
+): (view: MapView) => void {
   const show = (on: boolean): void => {
     button.setAttribute('aria-pressed', String(on));
     canvas.classList.toggle('show-coverage', on);

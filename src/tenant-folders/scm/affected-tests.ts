@@ -34,7 +34,8 @@ async function givenFolder(folders: PulledFolders, given: unknown): Promise<Pull
 async function clickedFolder(folders: PulledFolders, arg: unknown): Promise<PulledFolderControl> {
   const all = await folders.all();
   const control = (await folders.find(arg)) ?? (all.length === 1 ? all[0] : undefined);
-  if (!control) throw new Error('Run Affected Tests from the title bar of a pulled folder\'s list in the Source Control view.');
+  if (!control)
+    throw new Error("Run Affected Tests from the title bar of a pulled folder's list in the Source Control view.");
   return control;
 }
 
@@ -46,14 +47,17 @@ async function affectedSuites(control: PulledFolderControl): Promise<vscode.Uri[
   const plan = await control.plan();
   const choice = affectedByPlan(plan);
   if ('problems' in choice) {
-    throw new Error(`No prompt test ran: the planned push of ${control.label} has ${plural(choice.problems.length, 'problem')}, so the suites it affects cannot be told; fix ${choice.problems.length === 1 ? 'it' : 'them'} (the folder's Problems list in the Source Control view), then run again: ${choice.problems.join('; ')}`);
+    throw new Error(
+      `No prompt test ran: the planned push of ${control.label} has ${plural(choice.problems.length, 'problem')}, so the suites it affects cannot be told; fix ${choice.problems.length === 1 ? 'it' : 'them'} (the folder's Problems list in the Source Control view), then run again: ${choice.problems.join('; ')}`,
+    );
   }
   const { affected } = choice;
   const found = await vscode.workspace.findFiles(`**/*${SUITE_SUFFIX}`, '**/node_modules/**');
   const chosen: vscode.Uri[] = [];
   for (const uri of found.sort((a, b) => a.path.localeCompare(b.path, 'en'))) {
     const { suite } = parseSuite(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
-    if (suite && runsInFolder(whereSuiteRuns(suite, {}, testTarget()), plan.manifest) && affected(suite)) chosen.push(uri);
+    if (suite && runsInFolder(whereSuiteRuns(suite, {}, testTarget()), plan.manifest) && affected(suite))
+      chosen.push(uri);
   }
   return chosen;
 }
@@ -62,7 +66,9 @@ async function affectedSuites(control: PulledFolderControl): Promise<vscode.Uri[
 async function runAffected(control: PulledFolderControl): Promise<SuiteAnswer[]> {
   const suites: SuiteAnswer[] = [];
   for (const uri of await affectedSuites(control)) {
-    const result = await vscode.commands.executeCommand<ReturnType<typeof publicResult>>(COMMANDS.runPromptTests, { uri: uri.toString() });
+    const result = await vscode.commands.executeCommand<ReturnType<typeof publicResult>>(COMMANDS.runPromptTests, {
+      uri: uri.toString(),
+    });
     suites.push({ uri: uri.toString(), ...result });
   }
   return suites;
@@ -74,11 +80,15 @@ export function registerRunAffectedTests(log: Log, folders: PulledFolders): vsco
     interactive: async (arg) => {
       const control = await clickedFolder(folders, arg);
       const title = 'Running affected prompt tests';
-      const suites = await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl, title }, () => runAffected(control));
+      const suites = await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl, title }, () =>
+        runAffected(control),
+      );
       const failed = suites.reduce((sum, s) => sum + s.failed, 0);
-      void vscode.window.showInformationMessage(suites.length === 0
-        ? plain`No prompt test suite of this workspace is affected by the planned push of ${control.label}.`
-        : `Ran ${plural(suites.length, 'affected suite')}: ${failed === 0 ? 'every case passed' : `${plural(failed, 'case')} failed; see the Testing view`}.`);
+      void vscode.window.showInformationMessage(
+        suites.length === 0
+          ? plain`No prompt test suite of this workspace is affected by the planned push of ${control.label}.`
+          : `Ran ${plural(suites.length, 'affected suite')}: ${failed === 0 ? 'every case passed' : `${plural(failed, 'case')} failed; see the Testing view`}.`,
+      );
       return { suites };
     },
   });

@@ -84,10 +84,15 @@ export class ChangeDecorations implements vscode.FileDecorationProvider, vscode.
 
   publish(owner: object, states: readonly ChangeState[]): void {
     const before = this.owners.get(owner) ?? new Map<string, vscode.FileDecoration>();
-    const after = new Map(states.map((state) => {
-      const { badge, color } = LOOK[state.row.change.action];
-      return [state.resourceUri.toString(), new vscode.FileDecoration(badge, describe(state.row), new vscode.ThemeColor(color))] as const;
-    }));
+    const after = new Map(
+      states.map((state) => {
+        const { badge, color } = LOOK[state.row.change.action];
+        return [
+          state.resourceUri.toString(),
+          new vscode.FileDecoration(badge, describe(state.row), new vscode.ThemeColor(color)),
+        ] as const;
+      }),
+    );
     this.owners.set(owner, after);
     const touched = new Set([...before.keys(), ...after.keys()]);
     if (touched.size > 0) this.changed.fire([...touched].map((uri) => vscode.Uri.parse(uri)));

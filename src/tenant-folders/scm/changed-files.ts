@@ -65,17 +65,26 @@ export function changedFiles(change: ResourceChange): ChangedFile[] {
 
 /** The pulled resource a file belongs to: its JSON file or one of its text siblings. */
 export function pulledResourceOf(manifest: Manifest, file: string): PulledResource | undefined {
-  return manifest.resources.find((entry) => entry.file === file
-    || (entry.segment === 'ai_prompts' && PROMPT_TEXT_FIELDS.some((field) => textFile(base(entry.file), field) === file)));
+  return manifest.resources.find(
+    (entry) =>
+      entry.file === file ||
+      (entry.segment === 'ai_prompts' &&
+        PROMPT_TEXT_FIELDS.some((field) => textFile(base(entry.file), field) === file)),
+  );
 }
 
 /** How a change names its resource: the name in its file, else the name it was pulled with, else the file. */
 export function changeName(change: LocalChange): string {
   const name = change.resource?.values.name;
-  return typeof name === 'string' && name !== '' ? name : change.entry?.name ?? change.file;
+  return typeof name === 'string' && name !== '' ? name : (change.entry?.name ?? change.file);
 }
 
-const VERBS: Record<ChangeAction, string> = { create: 'New', update: 'Changed', delete: 'Removed', conflict: 'Conflict' };
+const VERBS: Record<ChangeAction, string> = {
+  create: 'New',
+  update: 'Changed',
+  delete: 'Removed',
+  conflict: 'Conflict',
+};
 
 /** What a row's tooltip says: the action, the resource and the fields. */
 export function describe(row: ChangedFile): string {

@@ -28,9 +28,12 @@ export interface Comparison {
 }
 
 export async function pullPair(connections: Connections, source: TenantRef, target: TenantRef): Promise<TenantPair> {
-  const pull = (ref: TenantRef): Promise<MemoryFolder> => pullIntoMemory(connections.client(ref.connection), {
-    connection: ref.connection, baseUrl: connections.require(ref.connection).baseUrl, tenantId: ref.tenantId,
-  });
+  const pull = (ref: TenantRef): Promise<MemoryFolder> =>
+    pullIntoMemory(connections.client(ref.connection), {
+      connection: ref.connection,
+      baseUrl: connections.require(ref.connection).baseUrl,
+      tenantId: ref.tenantId,
+    });
   const [from, to] = await Promise.all([pull(source), pull(target)]);
   return { source: from, target: to };
 }
@@ -68,7 +71,13 @@ export class CompareControl implements vscode.Disposable {
     return new CompareControl(source, target, pair, label, deps);
   }
 
-  private constructor(readonly source: TenantRef, readonly target: TenantRef, private pair: TenantPair, label: string, private readonly deps: ScmDeps) {
+  private constructor(
+    readonly source: TenantRef,
+    readonly target: TenantRef,
+    private pair: TenantPair,
+    label: string,
+    private readonly deps: ScmDeps,
+  ) {
     this.scm = vscode.scm.createSourceControl(COMPARE_SCM, label);
     // A comparison takes no commit message: how it stands shows in the status bar and in each row's tooltip.
     this.scm.inputBox.visible = false;
@@ -93,7 +102,9 @@ export class CompareControl implements vscode.Disposable {
 
   /** Whether a command's argument from the Source Control view (the list, its group or rows) belongs to this comparison. */
   owns(arg: unknown): boolean {
-    return arg === this.scm || arg === this.group || (arg instanceof ChangeState && this.group.resourceStates.includes(arg));
+    return (
+      arg === this.scm || arg === this.group || (arg instanceof ChangeState && this.group.resourceStates.includes(arg))
+    );
   }
 
   /** Pulls both tenants again (after a promotion, or to catch up with either). */
@@ -106,18 +117,27 @@ export class CompareControl implements vscode.Disposable {
   async show(): Promise<Comparison> {
     const { promotion, folder, plan } = await previewPromotion(this.pair.source, this.pair.target);
     this.promoted = folder;
-    const changes = plan.changes.flatMap((change) => (change.action === 'delete' ? [] : [{ ...change, action: change.action, name: changeName(change) }]));
+    const changes = plan.changes.flatMap((change) =>
+      change.action === 'delete' ? [] : [{ ...change, action: change.action, name: changeName(change) }],
+    );
     const problemsOf = new Map(promotion.resources.map((r) => [r.file, r.problems]));
-    const rows = changes.flatMap((change) => changedFiles({
-      ...change,
-      ...(change.resource ? { values: change.resource.values } : {}),
-      problems: problemsOf.get(change.file) ?? [],
-    }));
+    const rows = changes.flatMap((change) =>
+      changedFiles({
+        ...change,
+        ...(change.resource ? { values: change.resource.values } : {}),
+        problems: problemsOf.get(change.file) ?? [],
+      }),
+    );
     const sides = sideNames(this.source, this.target);
     const states = rows.map((row) => {
       const right = this.deps.files.uri(`${this.key}:promoted`, row.file);
       const title = `${row.file.split('/').pop() ?? row.file} (${sides})`;
-      return new ChangeState(row, right, diffCommand(this.deps.files.uri(`${this.key}:target`, row.file), right, title), `compare:${row.change.action}`);
+      return new ChangeState(
+        row,
+        right,
+        diffCommand(this.deps.files.uri(`${this.key}:target`, row.file), right, title),
+        `compare:${row.change.action}`,
+      );
     });
     this.group.resourceStates = states;
     this.deps.decorations.publish(this, states);
@@ -126,15 +146,19 @@ export class CompareControl implements vscode.Disposable {
     const { problems } = plan;
     for (const problem of problems) this.deps.log.warn(`${this.scm.label}: ${problem}`);
     const credentials = `Credentials are never copied: updated resources keep ${this.target.connection}'s own.`;
-    const standing = problems.length > 0
-      ? `${plural(problems.length, 'problem')} (see each row's tooltip): promoting everything is refused; select the rows to promote. ${problems.join(' ')}`
-      : `${changes.length === 0 ? 'Nothing to promote: the target matches.' : 'Promote sends these (all, or the rows you select).'} ${credentials}`;
-    this.scm.statusBarCommands = [{
-      title: problems.length > 0 ? `$(warning) ${problems.length} to resolve` : `$(arrow-up) ${changes.length} to promote`,
-      tooltip: standing,
-      command: COMMANDS.refreshTenantChanges,
-      arguments: [this.scm],
-    }];
+    const standing =
+      problems.length > 0
+        ? `${plural(problems.length, 'problem')} (see each row's tooltip): promoting everything is refused; select the rows to promote. ${problems.join(' ')}`
+        : `${changes.length === 0 ? 'Nothing to promote: the target matches.' : 'Promote sends these (all, or the rows you select).'} ${credentials}`;
+    this.scm.statusBarCommands = [
+      {
+        title:
+          problems.length > 0 ? `$(warning) ${problems.length} to resolve` : `$(arrow-up) ${changes.length} to promote`,
+        tooltip: standing,
+        command: COMMANDS.refreshTenantChanges,
+        arguments: [this.scm],
+      },
+    ];
     return {
       changes: changes.map(({ action, segment, name, file, fields }) => ({ action, segment, name, file, fields })),
       problems,

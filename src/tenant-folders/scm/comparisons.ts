@@ -28,7 +28,10 @@ export class Comparisons implements vscode.Disposable {
   /** The comparison a palette command means: the only one, or the one the user picks. */
   async choose(): Promise<CompareControl | undefined> {
     if (this.controls.length <= 1) return this.controls[0];
-    const picked = await vscode.window.showQuickPick(this.controls.map((control) => ({ label: control.label, control })), { placeHolder: 'Comparison' });
+    const picked = await vscode.window.showQuickPick(
+      this.controls.map((control) => ({ label: control.label, control })),
+      { placeHolder: 'Comparison' },
+    );
     return picked?.control;
   }
 

@@ -34,9 +34,12 @@ async function controlOf(folders: PulledFolders, arg: unknown): Promise<PulledFo
 
 /** Asks the service for a folder's drift, with a progress the user can cancel. */
 function findDriftShown(control: PulledFolderControl): Thenable<Drifted[]> {
-  return cancellable(`Looking for changes on the service of ${control.label}`, (signal, progress) => control.findDrift({
-    signal, onProgress: countProgress(progress, (done, total) => `${done} of ${plural(total, 'resource')}`),
-  }));
+  return cancellable(`Looking for changes on the service of ${control.label}`, (signal, progress) =>
+    control.findDrift({
+      signal,
+      onProgress: countProgress(progress, (done, total) => `${done} of ${plural(total, 'resource')}`),
+    }),
+  );
 }
 
 function registerDrift(log: Log, folders: PulledFolders): vscode.Disposable {
@@ -49,7 +52,10 @@ function registerDrift(log: Log, folders: PulledFolders): vscode.Disposable {
       const control = await controlOf(folders, arg);
       if (!control) return undefined;
       const drifted = await findDriftShown(control);
-      if (drifted.length === 0) void vscode.window.showInformationMessage(plain`Nothing changed on the service of ${control.label} since the pull.`);
+      if (drifted.length === 0)
+        void vscode.window.showInformationMessage(
+          plain`Nothing changed on the service of ${control.label} since the pull.`,
+        );
       else await vscode.commands.executeCommand('workbench.view.scm');
       return { drifted: drifted.map(publicDrifted) };
     },
@@ -59,8 +65,9 @@ function registerDrift(log: Log, folders: PulledFolders): vscode.Disposable {
 /** A programmatic caller's `{ segment, id }`. */
 function targetArg(arg: Record<string, unknown>): { segment: Segment; id: number } {
   const { segment, id } = arg;
-  if (typeof segment !== 'string' || !SEGMENTS.includes(segment as Segment)) throw new Error(`segment must be one of ${SEGMENTS.join(', ')}.`);
-  if (!isResourceId(id)) throw new Error('id must be the resource\'s integer id on the service.');
+  if (typeof segment !== 'string' || !SEGMENTS.includes(segment as Segment))
+    throw new Error(`segment must be one of ${SEGMENTS.join(', ')}.`);
+  if (!isResourceId(id)) throw new Error("id must be the resource's integer id on the service.");
   return { segment: segment as Segment, id };
 }
 
@@ -68,14 +75,21 @@ function targetArg(arg: Record<string, unknown>): { segment: Segment; id: number
 async function pickDrifted(control: PulledFolderControl): Promise<Drifted | undefined> {
   const drifted = control.currentDrift().length > 0 ? control.currentDrift() : await findDriftShown(control);
   if (drifted.length === 0) {
-    void vscode.window.showInformationMessage(plain`Nothing changed on the service of ${control.label} since the pull: there is no service version to take.`);
+    void vscode.window.showInformationMessage(
+      plain`Nothing changed on the service of ${control.label} since the pull: there is no service version to take.`,
+    );
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(drifted.map((item) => ({
-    label: plainText(item.name),
-    description: plainText(`${kindOfSegment(item.segment).label} · ${item.change === 'changed' ? `changed: ${item.fields.join(', ')}` : item.change} on the service`),
-    item,
-  })), { title: plain`${TAKE}: ${control.label}`, placeHolder: 'The resource whose service version the folder takes' });
+  const picked = await vscode.window.showQuickPick(
+    drifted.map((item) => ({
+      label: plainText(item.name),
+      description: plainText(
+        `${kindOfSegment(item.segment).label} · ${item.change === 'changed' ? `changed: ${item.fields.join(', ')}` : item.change} on the service`,
+      ),
+      item,
+    })),
+    { title: plain`${TAKE}: ${control.label}`, placeHolder: 'The resource whose service version the folder takes' },
+  );
   return picked?.item;
 }
 
@@ -85,7 +99,10 @@ async function confirmed(control: PulledFolderControl, items: readonly Drifted[]
   if (edited.length === 0) return true;
   const names = edited.map((item) => plain`"${item.name}"`).join(', ');
   const choice = await vscode.window.showWarningMessage(
-    `Take the service's version of ${names}? Your changes to ${edited.length === 1 ? 'its files' : 'their files'} in the folder are replaced.`, { modal: true }, TAKE);
+    `Take the service's version of ${names}? Your changes to ${edited.length === 1 ? 'its files' : 'their files'} in the folder are replaced.`,
+    { modal: true },
+    TAKE,
+  );
   return choice === TAKE;
 }
 
@@ -98,21 +115,28 @@ function registerTake(log: Log, folders: PulledFolders): vscode.Disposable {
       return undefined;
     },
     interactive: async (arg, ...rest) => {
-    // The view hands the row clicked and the rows selected, sometimes as one array; a row of each file of a resource.
-    const rows = [arg, ...rest].flat().filter((a): a is DriftState => a instanceof DriftState);
-    const byFolder = new Map<string, Map<string, Drifted>>();
-    for (const row of rows) byFolder.set(row.folder, (byFolder.get(row.folder) ?? new Map<string, Drifted>()).set(`${row.drifted.segment}/${row.drifted.id}`, row.drifted));
-    if (byFolder.size === 0) {
-      const control = await controlOf(folders, undefined);
-      const item = control && await pickDrifted(control);
-      if (control && item) byFolder.set(control.root.fsPath, new Map([['picked', item]]));
-    }
-    for (const [folder, items] of byFolder) {
-      const control = await controlOf(folders, folder);
-      if (!control || !(await confirmed(control, [...items.values()]))) continue;
-      for (const item of items.values()) await control.take(item);
-    }
-    return undefined;
+      // The view hands the row clicked and the rows selected, sometimes as one array; a row of each file of a resource.
+      const rows = [arg, ...rest].flat().filter((a): a is DriftState => a instanceof DriftState);
+      const byFolder = new Map<string, Map<string, Drifted>>();
+      for (const row of rows)
+        byFolder.set(
+          row.folder,
+          (byFolder.get(row.folder) ?? new Map<string, Drifted>()).set(
+            `${row.drifted.segment}/${row.drifted.id}`,
+            row.drifted,
+          ),
+        );
+      if (byFolder.size === 0) {
+        const control = await controlOf(folders, undefined);
+        const item = control && (await pickDrifted(control));
+        if (control && item) byFolder.set(control.root.fsPath, new Map([['picked', item]]));
+      }
+      for (const [folder, items] of byFolder) {
+        const control = await controlOf(folders, folder);
+        if (!control || !(await confirmed(control, [...items.values()]))) continue;
+        for (const item of items.values()) await control.take(item);
+      }
+      return undefined;
     },
   });
 }

@@ -30,7 +30,13 @@ const ACTIONS: Record<DriftChange, ChangeAction> = { changed: 'update', created:
 
 /** A row of the group; Take Service Version reads the resource back from it. */
 export class DriftState extends ChangeState {
-  constructor(readonly folder: string, readonly drifted: Drifted, row: ChangedFile, resourceUri: vscode.Uri, command: vscode.Command) {
+  constructor(
+    readonly folder: string,
+    readonly drifted: Drifted,
+    row: ChangedFile,
+    resourceUri: vscode.Uri,
+    command: vscode.Command,
+  ) {
     super(row, resourceUri, command, `tenantFolderDrift:${drifted.change}`);
   }
 }
@@ -54,7 +60,12 @@ export interface DriftSummary {
 /** Whether an entry still describes the state it described when the drift was found (no take, pull or push since). */
 function sameEntry(a: PulledResource | undefined, b: PulledResource | undefined): boolean {
   if (!a || !b) return a === b;
-  return a.file === b.file && (a.files !== undefined && b.files !== undefined ? a.files === b.files : JSON.stringify(a.fields) === JSON.stringify(b.fields));
+  return (
+    a.file === b.file &&
+    (a.files !== undefined && b.files !== undefined
+      ? a.files === b.files
+      : JSON.stringify(a.fields) === JSON.stringify(b.fields))
+  );
 }
 
 function entryOf(manifest: Manifest, { segment, id }: Pick<Drifted, 'segment' | 'id'>): PulledResource | undefined {
@@ -63,14 +74,18 @@ function entryOf(manifest: Manifest, { segment, id }: Pick<Drifted, 'segment' | 
 
 /** The JSON file a drifted resource has in the folder, or would have once taken. */
 function fileOf(drifted: Drifted, manifest: Manifest): string {
-  return drifted.file ?? `${resourceBase(drifted.segment, drifted.id, drifted.name, undefined, takenBases(manifest.resources, []))}.json`;
+  return (
+    drifted.file ??
+    `${resourceBase(drifted.segment, drifted.id, drifted.name, undefined, takenBases(manifest.resources, []))}.json`
+  );
 }
 
 /** A row's label: the resource's name and what changed of it in that file. */
 function labelOf(drifted: Drifted, row: ChangedFile): string {
   // A created resource's JSON file holds all its fields: naming them says nothing.
   const fields = drifted.change === 'changed' || row.file !== row.change.file ? `: ${row.fields.join(', ')}` : '';
-  const suffix = drifted.change === 'changed' ? '' : ` (${drifted.change === 'created' ? 'new' : 'deleted'} on the service)`;
+  const suffix =
+    drifted.change === 'changed' ? '' : ` (${drifted.change === 'created' ? 'new' : 'deleted'} on the service)`;
   return plainText(`${drifted.name}${fields}${suffix}`);
 }
 
@@ -83,7 +98,11 @@ export class DriftGroup implements vscode.Disposable {
   /** The fetch under way; a newer one drops it. */
   private fetching: AbortController | undefined;
 
-  constructor(scm: vscode.SourceControl, private readonly root: vscode.Uri, private readonly deps: ScmDeps) {
+  constructor(
+    scm: vscode.SourceControl,
+    private readonly root: vscode.Uri,
+    private readonly deps: ScmDeps,
+  ) {
     this.group = scm.createResourceGroup(DRIFT_GROUP, LABEL);
     this.group.hideWhenEmpty = true;
     this.key = `drift:${root.fsPath}`;
@@ -91,7 +110,11 @@ export class DriftGroup implements vscode.Disposable {
   }
 
   /** Asks the service for the folder's drift and keeps it; the list shows it at its next render. */
-  async fetch(client: ServiceClient, io: FolderIO, options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<Drifted[]> {
+  async fetch(
+    client: ServiceClient,
+    io: FolderIO,
+    options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+  ): Promise<Drifted[]> {
     this.fetching?.abort();
     const controller = new AbortController();
     this.fetching = controller;
@@ -105,7 +128,8 @@ export class DriftGroup implements vscode.Disposable {
         if (!item.detail) continue;
         const kind = kindOfSegment(item.segment);
         const base = fileOf(item, loaded.manifest).replace(/\.json$/, '');
-        for (const [file, text] of resourceFiles(kind, item.id, folderValues(kind, item.detail), base)) texts.set(file, text);
+        for (const [file, text] of resourceFiles(kind, item.id, folderValues(kind, item.detail), base))
+          texts.set(file, text);
       }
       if (this.fetching === controller) {
         this.found = { manifest: loaded.manifest, drifted, texts, at: new Date() };
@@ -135,13 +159,18 @@ export class DriftGroup implements vscode.Disposable {
   current(manifest: Manifest): Drifted[] {
     const found = this.found;
     if (!found) return [];
-    return found.drifted.filter((item) => (item.change === 'created'
-      ? entryOf(manifest, item) === undefined
-      : sameEntry(entryOf(manifest, item), entryOf(found.manifest, item))));
+    return found.drifted.filter((item) =>
+      item.change === 'created'
+        ? entryOf(manifest, item) === undefined
+        : sameEntry(entryOf(manifest, item), entryOf(found.manifest, item)),
+    );
   }
 
   summary(manifest: Manifest): DriftSummary {
-    return { ...(this.found ? { count: this.current(manifest).length, at: this.found.at } : {}), ...(this.error ? { error: this.error } : {}) };
+    return {
+      ...(this.found ? { count: this.current(manifest).length, at: this.found.at } : {}),
+      ...(this.error ? { error: this.error } : {}),
+    };
   }
 
   /** Shows the rows of the drift still in effect; `connection` names the service's side of their diffs. */
@@ -161,14 +190,37 @@ export class DriftGroup implements vscode.Disposable {
     const values = item.detail && folderValues(kind, item.detail);
     // A created resource's every field is new: its JSON file and each text file are rows.
     const fields = item.change === 'created' && values ? Object.keys(values) : item.fields;
-    const rows = changedFiles({ action: ACTIONS[item.change], segment: item.segment, name: item.name, file, fields, reason: 'on the service', ...(values ? { values } : {}) });
+    const rows = changedFiles({
+      action: ACTIONS[item.change],
+      segment: item.segment,
+      name: item.name,
+      file,
+      fields,
+      reason: 'on the service',
+      ...(values ? { values } : {}),
+    });
     return rows.map((row) => {
       const name = row.file.split('/').pop() ?? row.file;
-      const folderSide = item.change === 'created' ? this.deps.files.empty(row.file) : vscode.Uri.joinPath(this.root, ...row.file.split('/'));
-      const serviceSide = item.change === 'deleted' ? this.deps.files.empty(row.file) : this.deps.files.uri(this.key, row.file);
+      const folderSide =
+        item.change === 'created'
+          ? this.deps.files.empty(row.file)
+          : vscode.Uri.joinPath(this.root, ...row.file.split('/'));
+      const serviceSide =
+        item.change === 'deleted' ? this.deps.files.empty(row.file) : this.deps.files.uri(this.key, row.file);
       const label = labelOf(item, row).replace(/\//g, '\u2215');
-      const uri = vscode.Uri.from({ scheme: DRIFT_SCHEME, path: `/${kind.label}/${label}`, query: this.root.fsPath, fragment: row.file });
-      return new DriftState(this.root.fsPath, item, row, uri, diffCommand(folderSide, serviceSide, `${name} (folder ↔ ${serviceSideTitle(connection)})`));
+      const uri = vscode.Uri.from({
+        scheme: DRIFT_SCHEME,
+        path: `/${kind.label}/${label}`,
+        query: this.root.fsPath,
+        fragment: row.file,
+      });
+      return new DriftState(
+        this.root.fsPath,
+        item,
+        row,
+        uri,
+        diffCommand(folderSide, serviceSide, `${name} (folder ↔ ${serviceSideTitle(connection)})`),
+      );
     });
   }
 

@@ -217,7 +217,10 @@ export class PulledFolderControl implements vscode.Disposable {
     if (tenantId === undefined) return;
     const { segment, id } = target;
     const name = connection.name;
-    const resource = segment === 'tenants' ? { type: 'tenant' as const, connection: name, tenantId: id } : { type: 'resource' as const, connection: name, tenantId, segment, id };
+    const resource =
+      segment === 'tenants'
+        ? { type: 'tenant' as const, connection: name, tenantId: id }
+        : { type: 'resource' as const, connection: name, tenantId, segment, id };
     await this.deps.changes.report(written(resource));
   }
 

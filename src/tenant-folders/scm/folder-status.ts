@@ -50,7 +50,12 @@ function conflictCount(plan: LocalPlan, checked: Checked | undefined): number {
   return checked ? plan.changes.filter((c) => checked.conflicts.has(c.file)).length : 0;
 }
 
-export function checkResult(plan: LocalPlan, checked: Checked | undefined, drift: DriftSummary, status: string): CheckResult {
+export function checkResult(
+  plan: LocalPlan,
+  checked: Checked | undefined,
+  drift: DriftSummary,
+  status: string,
+): CheckResult {
   return {
     changes: plan.changes.length,
     conflicts: conflictCount(plan, checked),

@@ -38,7 +38,9 @@ const VERBS = { create: 'Create', update: 'Update', delete: 'Delete', conflict: 
 const LISTED = 20;
 
 function what(change: Change): string {
-  return change.segment === 'tenants' ? plain`tenant "${change.name}"` : plain`${kindLabel(change.segment)} "${change.name}"`;
+  return change.segment === 'tenants'
+    ? plain`tenant "${change.name}"`
+    : plain`${kindLabel(change.segment)} "${change.name}"`;
 }
 
 function line(change: Change): string {
@@ -48,7 +50,11 @@ function line(change: Change): string {
 async function confirmed(request: PromotionRequest, sends: readonly Change[]): Promise<boolean> {
   const lines = sends.slice(0, LISTED).map(line);
   if (sends.length > LISTED) lines.push(`… and ${sends.length - LISTED} more`);
-  const detail = [...lines, '', plain`Credentials are never copied: updated resources keep ${request.target.connection}'s own.`].join('\n');
+  const detail = [
+    ...lines,
+    '',
+    plain`Credentials are never copied: updated resources keep ${request.target.connection}'s own.`,
+  ].join('\n');
   const message = `Promote ${plural(sends.length, 'resource')} from ${tenantText(request.source)} to ${tenantText(request.target)}?`;
   return (await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Promote')) === 'Promote';
 }
@@ -58,16 +64,24 @@ async function confirmed(request: PromotionRequest, sends: readonly Change[]): P
  * conflicts with what changed on the target since it was pulled), then the
  * push. Resolves with the changes sent, or undefined when the user declined.
  */
-export async function runPromotion(connections: Connections, request: PromotionRequest): Promise<AppliedChange[] | undefined> {
+export async function runPromotion(
+  connections: Connections,
+  request: PromotionRequest,
+): Promise<AppliedChange[] | undefined> {
   const { source, target } = request;
   const connection = connections.require(target.connection);
-  if (connection.readOnly) throw new Error(`Nothing was promoted: the connection "${connection.name}" is read-only (readOnly in convai.connections).`);
+  if (connection.readOnly)
+    throw new Error(
+      `Nothing was promoted: the connection "${connection.name}" is read-only (readOnly in convai.connections).`,
+    );
   const client = connections.client(target.connection);
   const { plan, folder } = await planPromotion(client, request.pair.source, request.pair.target, request.resources);
   // A promotion is a push: what a push would refuse is refused, in the words of a comparison, whose fix is a refresh.
   const { conflicts, problems } = planVerdict(plan);
   if (conflicts.length > 0) {
-    throw new Error(`Nothing was promoted: ${conflicts.map((c) => `${what(c)} (${c.reason ?? 'conflict'})`).join('; ')} on ${tenantText(target)} since it was pulled for this comparison. Refresh the comparison to see its current state, then promote again.`);
+    throw new Error(
+      `Nothing was promoted: ${conflicts.map((c) => `${what(c)} (${c.reason ?? 'conflict'})`).join('; ')} on ${tenantText(target)} since it was pulled for this comparison. Refresh the comparison to see its current state, then promote again.`,
+    );
   }
   if (problems.length > 0) throw new Error(`Nothing was promoted: ${problems.join(' ')}`);
   if (plan.changes.length === 0) return [];
@@ -75,10 +89,16 @@ export async function runPromotion(connections: Connections, request: PromotionR
   const result = await push(client, folder, plan);
   const [missed] = result.notTaken;
   if (missed) {
-    throw new Error(`The promotion stopped after ${result.applied.length} of ${plan.changes.length} changes: ${tenantText(target)} did not take ${missed.field} of ${missed.file} as sent (it holds ${JSON.stringify(missed.holds)}). Check the field's value in ${tenantText(source)}, then promote again.`);
+    throw new Error(
+      `The promotion stopped after ${result.applied.length} of ${plan.changes.length} changes: ${tenantText(target)} did not take ${missed.field} of ${missed.file} as sent (it holds ${JSON.stringify(missed.holds)}). Check the field's value in ${tenantText(source)}, then promote again.`,
+    );
   }
   const ids = new Map((await readManifest(folder))?.resources.map((entry) => [entry.file, entry.id]));
   return result.applied.map(({ file, action, segment, id = ids.get(file), name, fields }) => ({
-    action, segment, ...(id === undefined ? {} : { id }), name, fields,
+    action,
+    segment,
+    ...(id === undefined ? {} : { id }),
+    name,
+    fields,
   }));
 }

@@ -17,7 +17,10 @@ export class PulledFolders implements vscode.Disposable {
   private readonly controls = new Map<string, Promise<PulledFolderControl | undefined>>();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly deps: ScmDeps, events: FolderEvents) {
+  constructor(
+    private readonly deps: ScmDeps,
+    events: FolderEvents,
+  ) {
     const watcher = vscode.workspace.createFileSystemWatcher(MANIFESTS);
     this.disposables.push(
       watcher,
@@ -31,10 +34,13 @@ export class PulledFolders implements vscode.Disposable {
       events.onDidPlan(({ folder, plan }) => void this.opened(folder)?.then((control) => control?.adopt(plan))),
       // A pull writes thousands of files: the list reads the folder once it is done, not at each pause between them.
       events.onWillWrite((folder) => void this.opened(folder)?.then((control) => control?.hold())),
-      events.onDidWrite(({ folder, by }) => void this.opened(folder)?.then((control) => {
-        control?.release();
-        return control && this.afterWrite(control, by);
-      })),
+      events.onDidWrite(
+        ({ folder, by }) =>
+          void this.opened(folder)?.then((control) => {
+            control?.release();
+            return control && this.afterWrite(control, by);
+          }),
+      ),
     );
     void this.scan();
   }
@@ -56,7 +62,10 @@ export class PulledFolders implements vscode.Disposable {
   private async afterWrite(control: PulledFolderControl, by: FolderWritten['by']): Promise<void> {
     if (!(await control.hasConnection())) return;
     // After a pull nothing drifted: asking the service again would be a request per resource, 65,000 for a large tenant.
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => (by === 'pull' ? control.afterPull() : control.refresh()))
+    await vscode.window
+      .withProgress({ location: vscode.ProgressLocation.SourceControl }, () =>
+        by === 'pull' ? control.afterPull() : control.refresh(),
+      )
       .then(undefined, (error: unknown) => this.deps.log.warn(`${control.root.fsPath}: ${messageOf(error)}`));
   }
 
@@ -80,22 +89,25 @@ export class PulledFolders implements vscode.Disposable {
   private add(root: vscode.Uri, check = true): Promise<PulledFolderControl | undefined> {
     const existing = this.controls.get(root.fsPath);
     if (existing) return existing;
-    const opening = PulledFolderControl.open(root, this.deps).then(async (control) => {
-      if (!control) {
+    const opening = PulledFolderControl.open(root, this.deps).then(
+      async (control) => {
+        if (!control) {
+          this.controls.delete(root.fsPath);
+          return undefined;
+        }
+        control.onDidVanish(() => void this.remove(root));
+        await control.refreshLocal();
+        if (check && (await control.hasConnection())) {
+          control.check().catch((error: unknown) => this.deps.log.warn(`${root.fsPath}: ${messageOf(error)}`));
+        }
+        return control;
+      },
+      (error: unknown) => {
         this.controls.delete(root.fsPath);
+        this.deps.log.warn(`${root.fsPath}: ${messageOf(error)}`);
         return undefined;
-      }
-      control.onDidVanish(() => void this.remove(root));
-      await control.refreshLocal();
-      if (check && (await control.hasConnection())) {
-        control.check().catch((error: unknown) => this.deps.log.warn(`${root.fsPath}: ${messageOf(error)}`));
-      }
-      return control;
-    }, (error: unknown) => {
-      this.controls.delete(root.fsPath);
-      this.deps.log.warn(`${root.fsPath}: ${messageOf(error)}`);
-      return undefined;
-    });
+      },
+    );
     this.controls.set(root.fsPath, opening);
     return opening;
   }

@@ -44,7 +44,10 @@ export class ReadOnlyFiles implements vscode.Disposable {
     if (uri.query === EMPTY) return '';
     const reader = this.readers.get(uri.query);
     // A diff restored after a reload, or left open after its list was closed.
-    if (!reader) throw new Error(`${uri.path.slice(1)}: this comparison is closed; open the change again from the Source Control view.`);
+    if (!reader)
+      throw new Error(
+        `${uri.path.slice(1)}: this comparison is closed; open the change again from the Source Control view.`,
+      );
     return (await reader(uri.path.slice(1))) ?? '';
   }
 

@@ -16,7 +16,13 @@ import { ReadOnlyFiles } from './read-only-files';
  * workspace, one per open comparison of two tenants, and their commands
  * (Refresh, Compare Tenant With…, Promote, Close Comparison).
  */
-export function registerSourceControl(log: Log, connections: Connections, listings: ListingCache, changes: Changes, events: FolderEvents): vscode.Disposable[] {
+export function registerSourceControl(
+  log: Log,
+  connections: Connections,
+  listings: ListingCache,
+  changes: Changes,
+  events: FolderEvents,
+): vscode.Disposable[] {
   const files = new ReadOnlyFiles();
   const decorations = new ChangeDecorations();
   const deps: ScmDeps = { connections, listings, changes, files, decorations, log: log.for('source-control') };

@@ -11,7 +11,11 @@ import { resourceFiles } from '../../core/tenant/resource-files';
 import { pulledResourceOf } from './changed-files';
 
 /** The service's version of a file; undefined for a file of no pulled resource, or of one deleted on the service. */
-export async function serviceText(client: ServiceClient, manifest: Manifest, file: string): Promise<string | undefined> {
+export async function serviceText(
+  client: ServiceClient,
+  manifest: Manifest,
+  file: string,
+): Promise<string | undefined> {
   const entry = pulledResourceOf(manifest, file);
   if (!entry) return undefined;
   const kind = kindOfSegment(entry.segment);

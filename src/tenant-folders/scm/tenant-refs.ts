@@ -24,10 +24,15 @@ export function tenantRefArg(value: unknown, what: string): TenantRef {
 /** A programmatic caller's `resources`: absent for all of them, else a list of `{ segment, name }`. */
 export function resourceNamesArg(value: unknown): ResourceName[] | undefined {
   if (value === undefined) return undefined;
-  const valid = (item: unknown): item is ResourceName => isJsonObject(item) && typeof item.name === 'string'
-    && typeof item.segment === 'string' && isTenantSegment(item.segment);
+  const valid = (item: unknown): item is ResourceName =>
+    isJsonObject(item) &&
+    typeof item.name === 'string' &&
+    typeof item.segment === 'string' &&
+    isTenantSegment(item.segment);
   if (!Array.isArray(value) || !value.every(valid)) {
-    throw new Error(`resources must be a list of { segment, name }, segment one of ${TENANT_SEGMENTS.join(', ')}; leave it out to promote every resource.`);
+    throw new Error(
+      `resources must be a list of { segment, name }, segment one of ${TENANT_SEGMENTS.join(', ')}; leave it out to promote every resource.`,
+    );
   }
   return value.map(({ segment, name }) => ({ segment, name }));
 }

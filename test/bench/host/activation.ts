@@ -32,10 +32,16 @@ async function timed(work: () => unknown): Promise<number> {
 }
 
 /** Even sessions time the floor first, odd ones the extension first. */
-export async function measureActivation(undiciBundle: string, extensionBundles: readonly string[], session: number): Promise<Pair> {
+export async function measureActivation(
+  undiciBundle: string,
+  extensionBundles: readonly string[],
+  session: number,
+): Promise<Pair> {
   const extension = vscode.extensions.getExtension(extensionId);
-  if (!extension) throw new Error(`${extensionId} is not loaded: the bench loads it as the extension under development`);
-  if (extension.isActive) throw new Error(`${extensionId} was activated before the bench asked: its activation cannot be timed`);
+  if (!extension)
+    throw new Error(`${extensionId} is not loaded: the bench loads it as the extension under development`);
+  if (extension.isActive)
+    throw new Error(`${extensionId} was activated before the bench asked: its activation cannot be timed`);
   preloadBuiltins([undiciBundle, ...extensionBundles]);
   const floor = (): Promise<number> => timed(() => load(undiciBundle));
   const candidate = (): Promise<number> => timed(() => extension.activate());

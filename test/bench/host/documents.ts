@@ -36,7 +36,10 @@ async function timed<T>(work: () => Thenable<T>): Promise<{ ms: number; value: T
 /** A fast open that shows an error instead of the prompt must not pass for a fast open. */
 function checkShows(document: vscode.TextDocument, id: number): vscode.TextDocument {
   const shown = JSON.parse(document.getText()) as { id?: unknown };
-  if (shown.id !== id) throw new Error(`${document.uri.toString()} opened without prompt ${id}'s detail: ${document.getText().slice(0, 200)}`);
+  if (shown.id !== id)
+    throw new Error(
+      `${document.uri.toString()} opened without prompt ${id}'s detail: ${document.getText().slice(0, 200)}`,
+    );
   return document;
 }
 
@@ -83,10 +86,15 @@ export class DocumentBench {
       const document = checkShows(await vscode.workspace.openTextDocument(uri), id);
       const detail = JSON.parse(document.getText()) as Record<string, unknown>;
       const edit = new vscode.WorkspaceEdit();
-      edit.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), `${JSON.stringify({ ...detail, description: `Saved by the bench (${side})` }, null, 2)}\n`);
+      edit.replace(
+        uri,
+        new vscode.Range(0, 0, document.lineCount, 0),
+        `${JSON.stringify({ ...detail, description: `Saved by the bench (${side})` }, null, 2)}\n`,
+      );
       if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`the edit of ${uri.toString()} did not apply`);
       const { ms, value: saved } = await timed(() => document.save());
-      if (!saved || document.isDirty) throw new Error(`${uri.toString()} was not saved (${side}); see the extension's log`);
+      if (!saved || document.isDirty)
+        throw new Error(`${uri.toString()} was not saved (${side}); see the extension's log`);
       return ms;
     });
   }
@@ -98,7 +106,8 @@ export class DocumentBench {
       const uri = uriOf(side, `/tenants/${this.plan.tenantId}/ai_prompts/`);
       const { ms, value: entries } = await timed(() => vscode.workspace.fs.readDirectory(uri));
       const files = entries.filter(([, type]) => type === vscode.FileType.File).length;
-      if (files !== this.plan.promptCount) throw new Error(`${uri.toString()} listed ${files} files, not the tenant's ${this.plan.promptCount} prompts`);
+      if (files !== this.plan.promptCount)
+        throw new Error(`${uri.toString()} listed ${files} files, not the tenant's ${this.plan.promptCount} prompts`);
       return ms;
     });
   }

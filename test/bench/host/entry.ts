@@ -7,7 +7,16 @@ import * as vscode from 'vscode';
 import { writeFileAtomically } from '../../harness/atomic-file';
 import { waitForFile } from '../../harness/wait';
 import { bulkTenantName } from '../../service/sample-data';
-import { benchConnection, benchEnv, doneFile, floorScheme, floorViewId, type HostReport, type HostSamples, samplesFile } from '../protocol';
+import {
+  benchConnection,
+  benchEnv,
+  doneFile,
+  floorScheme,
+  floorViewId,
+  type HostReport,
+  type HostSamples,
+  samplesFile,
+} from '../protocol';
 import { measureActivation, undiciOf } from './activation';
 import { DocumentBench, promptsNeeded } from './documents';
 import { FloorClient } from './floor-client';
@@ -41,7 +50,11 @@ async function bulkTenants(client: FloorClient): Promise<{ id: number; name: str
 
 async function measure(subscriptions: vscode.Disposable[]): Promise<HostSamples> {
   const undiciBundle = env(benchEnv.undiciBundle);
-  const activation = await measureActivation(undiciBundle, env(benchEnv.extensionBundles).split(path.delimiter), Number(env(benchEnv.session)));
+  const activation = await measureActivation(
+    undiciBundle,
+    env(benchEnv.extensionBundles).split(path.delimiter),
+    Number(env(benchEnv.session)),
+  );
 
   const serviceUrl = env('CONVAI_SERVICE_URL');
   const adminToken = env('CONVAI_ADMIN_TOKEN');
@@ -51,7 +64,11 @@ async function measure(subscriptions: vscode.Disposable[]): Promise<HostSamples>
     vscode.workspace.registerFileSystemProvider(floorScheme, new FloorFileSystem(client), { isCaseSensitive: true }),
     vscode.window.createTreeView(floorViewId, { treeDataProvider: new FloorTree(client, tenants) }),
   );
-  await vscode.commands.executeCommand('convai.addConnection', { name: benchConnection, baseUrl: serviceUrl, token: adminToken });
+  await vscode.commands.executeCommand('convai.addConnection', {
+    name: benchConnection,
+    baseUrl: serviceUrl,
+    token: adminToken,
+  });
 
   const [first] = tenants;
   if (!first) throw new Error('no bulk tenant');

@@ -31,18 +31,24 @@ export class FloorClient {
   async send(method: 'GET' | 'PUT', path: string, body?: JsonValue): Promise<unknown> {
     const response = await this.undici.request(`${this.baseUrl}/api/v1${path}`, {
       method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.body.text();
-    if (response.statusCode >= 300) throw new Error(`${method} ${path} answered ${response.statusCode}: ${text.slice(0, 200)}`);
+    if (response.statusCode >= 300)
+      throw new Error(`${method} ${path} answered ${response.statusCode}: ${text.slice(0, 200)}`);
     return JSON.parse(text);
   }
 
   async tenants(): Promise<{ id: number; name: string }[]> {
     const answer = await this.send('GET', '/tenants');
     if (!Array.isArray(answer)) throw new Error('GET /tenants did not answer an array');
-    return answer.filter(isRecord).flatMap((t) => (typeof t.id === 'number' && typeof t.name === 'string' ? [{ id: t.id, name: t.name }] : []));
+    return answer
+      .filter(isRecord)
+      .flatMap((t) => (typeof t.id === 'number' && typeof t.name === 'string' ? [{ id: t.id, name: t.name }] : []));
   }
 
   async prompts(tenantId: number): Promise<PromptSummary[]> {

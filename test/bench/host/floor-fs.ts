@@ -59,8 +59,13 @@ export class FloorFileSystem implements vscode.FileSystemProvider {
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     const { tenantId, id } = promptFile(uri);
     const current = documentText(await this.client.prompt(tenantId, id));
-    if (current !== this.bases.get(uri.toString())) throw new vscode.FileSystemError(`${uri.toString()} changed on the service since it was read`);
-    const saved = await this.client.updatePrompt(tenantId, id, JSON.parse(Buffer.from(content).toString('utf8')) as JsonRecord);
+    if (current !== this.bases.get(uri.toString()))
+      throw new vscode.FileSystemError(`${uri.toString()} changed on the service since it was read`);
+    const saved = await this.client.updatePrompt(
+      tenantId,
+      id,
+      JSON.parse(Buffer.from(content).toString('utf8')) as JsonRecord,
+    );
     this.bases.set(uri.toString(), documentText(saved));
   }
 

@@ -13,7 +13,11 @@ type FloorNode =
 
 function promptItem(tenantId: number, prompt: PromptSummary): vscode.TreeItem {
   const item = new vscode.TreeItem(prompt.name, vscode.TreeItemCollapsibleState.Collapsed);
-  const uri = vscode.Uri.from({ scheme: floorScheme, authority: 'bench', path: `/tenants/${tenantId}/ai_prompts/${prompt.id}.json` });
+  const uri = vscode.Uri.from({
+    scheme: floorScheme,
+    authority: 'bench',
+    path: `/tenants/${tenantId}/ai_prompts/${prompt.id}.json`,
+  });
   item.id = `${tenantId}/${prompt.id}`;
   item.description = prompt.group === null ? '' : `group ${prompt.group}`;
   item.tooltip = `AI Prompt ${prompt.id}\n${prompt.name}`;
@@ -50,8 +54,10 @@ export class FloorTree implements vscode.TreeDataProvider<FloorNode> {
 
   async getChildren(node?: FloorNode): Promise<FloorNode[]> {
     if (!node) return this.tenants.map(({ id, name }) => ({ type: 'tenant', tenantId: id, name }));
-    if (node.type === 'tenant') return [{ type: 'prompts', tenantId: node.tenantId, prompts: await this.client.prompts(node.tenantId) }];
-    if (node.type === 'prompts') return node.prompts.map((prompt) => ({ type: 'prompt', tenantId: node.tenantId, prompt }));
+    if (node.type === 'tenant')
+      return [{ type: 'prompts', tenantId: node.tenantId, prompts: await this.client.prompts(node.tenantId) }];
+    if (node.type === 'prompts')
+      return node.prompts.map((prompt) => ({ type: 'prompt', tenantId: node.tenantId, prompt }));
     return [];
   }
 }

@@ -38,10 +38,11 @@ async function firstLevel(client: FloorClient, tenantId: number, token: string, 
   try {
     const candidate = await timed(async () => {
       const children = await tree.provider.getChildren(new KindNode(benchConnection, tenantId, 'ai_prompts'));
-      if (children.length < 2) throw new Error(`the AI Prompts node of tenant ${tenantId} shows ${children.length} children`);
+      if (children.length < 2)
+        throw new Error(`the AI Prompts node of tenant ${tenantId} shows ${children.length} children`);
       await Promise.all(children.map((child) => tree.provider.getTreeItem(child)));
     });
-    return { candidate, floor: before ?? await floor() };
+    return { candidate, floor: before ?? (await floor()) };
   } finally {
     tree.dispose();
   }
@@ -49,21 +50,37 @@ async function firstLevel(client: FloorClient, tenantId: number, token: string, 
 
 /** The names the samples type: words of prompt names spread over the tenant, none typed twice. */
 function queries(names: readonly string[]): string[] {
-  return Array.from({ length: iterations.search + 1 }, (_, n) => names[Math.floor(((n + 0.5) * names.length) / (iterations.search + 1))] ?? '');
+  return Array.from(
+    { length: iterations.search + 1 },
+    (_, n) => names[Math.floor(((n + 0.5) * names.length) / (iterations.search + 1))] ?? '',
+  );
 }
 
 async function goToResource(tenantId: number, names: readonly string[]): Promise<Pair[]> {
-  const search = (query: string): Thenable<unknown> => vscode.commands.executeCommand('convai.goToResource', { connection: benchConnection, tenantId, query });
+  const search = (query: string): Thenable<unknown> =>
+    vscode.commands.executeCommand('convai.goToResource', { connection: benchConnection, tenantId, query });
   const [warmUp, ...typed] = queries(names);
   // The first search loads the tenant's listings; the samples are of a cache that holds them.
   await search(warmUp ?? '');
   const pairs: Pair[] = [];
-  for (const query of typed) pairs.push({ candidate: await timed(() => Promise.resolve(search(query))), floor: await timed(async () => bareScan(names, query)) });
+  for (const query of typed)
+    pairs.push({
+      candidate: await timed(() => Promise.resolve(search(query))),
+      floor: await timed(async () => bareScan(names, query)),
+    });
   return pairs;
 }
 
 async function completion(tenantId: number, promptId: number, names: readonly string[]): Promise<Pair[]> {
-  const uri = vscode.Uri.parse(toResourceUriString({ type: 'resource', connection: benchConnection, tenantId, segment: 'ai_prompts', id: promptId }));
+  const uri = vscode.Uri.parse(
+    toResourceUriString({
+      type: 'resource',
+      connection: benchConnection,
+      tenantId,
+      segment: 'ai_prompts',
+      id: promptId,
+    }),
+  );
   const document = await vscode.workspace.openTextDocument(uri);
   const original = document.getText();
   const pairs: Pair[] = [];
@@ -74,9 +91,14 @@ async function completion(tenantId: number, promptId: number, names: readonly st
       const text = original.replace(/"next_prompt_id": (\d+|null)/, `"next_prompt_id": ${word}`);
       edit.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), text);
       await vscode.workspace.applyEdit(edit);
-      const line = document.getText().split('\n').findIndex((each) => each.includes('"next_prompt_id"'));
+      const line = document
+        .getText()
+        .split('\n')
+        .findIndex((each) => each.includes('"next_prompt_id"'));
       const position = new vscode.Position(line, document.lineAt(line).text.indexOf(word) + word.length);
-      const candidate = await timed(() => Promise.resolve(vscode.commands.executeCommand('vscode.executeCompletionItemProvider', uri, position)));
+      const candidate = await timed(() =>
+        Promise.resolve(vscode.commands.executeCommand('vscode.executeCompletionItemProvider', uri, position)),
+      );
       if (index > 0) pairs.push({ candidate, floor: await timed(async () => bareScan(names, word)) });
     }
   } finally {
@@ -88,7 +110,8 @@ async function completion(tenantId: number, promptId: number, names: readonly st
 
 export async function measureLarge(client: FloorClient, tenantId: number, token: string): Promise<LargeSamples> {
   const samples: LargeSamples = { firstLevel: [], goToResource: [], completion: [] };
-  for (let i = 0; i < iterations.firstLevel; i++) samples.firstLevel.push(await firstLevel(client, tenantId, token, i % 2 === 1));
+  for (let i = 0; i < iterations.firstLevel; i++)
+    samples.firstLevel.push(await firstLevel(client, tenantId, token, i % 2 === 1));
   const prompts = await client.prompts(tenantId);
   const names = prompts.map((prompt) => prompt.name);
   samples.goToResource = await goToResource(tenantId, names);

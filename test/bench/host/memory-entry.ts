@@ -7,7 +7,17 @@ import { writeFileAtomically } from '../../harness/atomic-file';
 import { waitForFile } from '../../harness/wait';
 import { LARGE_TENANT } from '../../service/large-tenant';
 import { collectGarbage } from './collect';
-import { benchConnection, benchEnv, browsedFile, doneFile, type MemoryReady, type MemoryReport, type MemorySample, readyFile, samplesFile } from '../protocol';
+import {
+  benchConnection,
+  benchEnv,
+  browsedFile,
+  doneFile,
+  type MemoryReady,
+  type MemoryReport,
+  type MemorySample,
+  readyFile,
+  samplesFile,
+} from '../protocol';
 
 /** The issue's browsing: 50 documents open. */
 export const OPENED_DOCUMENTS = 50;
@@ -40,7 +50,7 @@ function settledMemory(): MemorySample {
  */
 async function settledAfterBrowsing(): Promise<MemorySample> {
   let last = settledMemory();
-  for (const started = Date.now(); Date.now() - started < settleMs;) {
+  for (const started = Date.now(); Date.now() - started < settleMs; ) {
     await new Promise((resolve) => setTimeout(resolve, settleStepMs));
     const next = settledMemory();
     if (Math.abs(next.heapUsed - last.heapUsed) < settledBytes) return next;
@@ -50,7 +60,9 @@ async function settledAfterBrowsing(): Promise<MemorySample> {
 }
 
 async function serviceGet(path: string): Promise<unknown> {
-  const response = await fetch(`${env('CONVAI_SERVICE_URL')}/api/v1${path}`, { headers: { authorization: `Bearer ${env('CONVAI_ADMIN_TOKEN')}` } });
+  const response = await fetch(`${env('CONVAI_SERVICE_URL')}/api/v1${path}`, {
+    headers: { authorization: `Bearer ${env('CONVAI_ADMIN_TOKEN')}` },
+  });
   if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
   return response.json();
 }
@@ -63,22 +75,37 @@ async function largeTenantPrompts(): Promise<{ tenantId: number; open: number[];
   const prompts = (await serviceGet(`/ai_prompts?tenant_id=${tenant.id}`)) as Array<{ id: number; name: string }>;
   // Spread over the tenant's groups, as a person browsing would open them.
   const step = Math.floor(prompts.length / OPENED_DOCUMENTS);
-  const open = Array.from({ length: OPENED_DOCUMENTS }, (_, n) => prompts[n * step]?.id).filter((id): id is number => id !== undefined);
+  const open = Array.from({ length: OPENED_DOCUMENTS }, (_, n) => prompts[n * step]?.id).filter(
+    (id): id is number => id !== undefined,
+  );
   const last = prompts[prompts.length - 1];
-  if (open.length < OPENED_DOCUMENTS || !last) throw new Error(`tenant "${LARGE_TENANT}" holds too few prompts to browse`);
+  if (open.length < OPENED_DOCUMENTS || !last)
+    throw new Error(`tenant "${LARGE_TENANT}" holds too few prompts to browse`);
   return { tenantId: tenant.id, open, find: { id: last.id, name: last.name } };
 }
 
 async function browse(dir: string): Promise<MemoryReport> {
   const baseUrl = env('CONVAI_SERVICE_URL');
-  await vscode.commands.executeCommand('convai.addConnection', { name: benchConnection, baseUrl, token: env('CONVAI_ADMIN_TOKEN') });
+  await vscode.commands.executeCommand('convai.addConnection', {
+    name: benchConnection,
+    baseUrl,
+    token: env('CONVAI_ADMIN_TOKEN'),
+  });
   const { tenantId, open, find } = await largeTenantPrompts();
   const before = settledMemory();
   for (const id of open) {
-    await vscode.window.showTextDocument(vscode.Uri.from({ scheme: 'convai', authority: benchConnection, path: `/tenants/${tenantId}/ai_prompts/${id}.json` }), { preview: false });
+    await vscode.window.showTextDocument(
+      vscode.Uri.from({
+        scheme: 'convai',
+        authority: benchConnection,
+        path: `/tenants/${tenantId}/ai_prompts/${id}.json`,
+      }),
+      { preview: false },
+    );
   }
   writeFileAtomically(readyFile(dir), JSON.stringify({ ok: true, find } satisfies MemoryReady));
-  if (!(await waitForFile(browsedFile(dir), browseMs))) throw new Error(`the harness did not browse within ${browseMs / 60_000} minutes`);
+  if (!(await waitForFile(browsedFile(dir), browseMs)))
+    throw new Error(`the harness did not browse within ${browseMs / 60_000} minutes`);
   return { ok: true, before, after: await settledAfterBrowsing() };
 }
 
