@@ -19,8 +19,8 @@
 // eslint-disable-next-line no-control-regex -- finding control characters is what this module is for
 const ACTIVE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 /** The same, less the line feed and tab that a text of several lines keeps. */
-// eslint-disable-next-line no-control-regex -- as above
 const ACTIVE_IN_LINES =
+  // eslint-disable-next-line no-control-regex -- as above
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };

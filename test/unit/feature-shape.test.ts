@@ -25,7 +25,10 @@ describe('the features of src/ and their one seam', () => {
         [],
         'a register.ts exports its register and the types it returns',
       );
-      assert.match(text, /export function register\(\s*context: vscode\.ExtensionContext, \{[^}]*\}: \{[^}]*\},?\s*\)/);
+      assert.match(
+        text,
+        /export function register\(\s*context: vscode\.ExtensionContext,\s*\{[^}]*\}: \{[^}]*\},?\s*\)/,
+      );
     });
   }
 

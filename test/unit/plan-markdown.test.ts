@@ -219,8 +219,8 @@ describe('plan as a pull request comment (Markdown)', () => {
         [name],
       ),
     );
-    // eslint-disable-next-line no-control-regex -- control characters are exactly what must not be there
     assert.equal(
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what must not be there
       /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u.exec(md),
       null,
       md,

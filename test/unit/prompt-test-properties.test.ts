@@ -542,9 +542,9 @@ describe('prompt tests: properties of the reader and the checks', () => {
     fc.assert(
       fc.property(fc.array(turn, { minLength: 1, maxLength: 6 }), (turns) => {
         const transcript = transcriptText(turns);
-        // eslint-disable-next-line no-control-regex
         assert.doesNotMatch(
           transcript,
+          // eslint-disable-next-line no-control-regex
           /[\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/,
           'a line feed is the only line break',
         );

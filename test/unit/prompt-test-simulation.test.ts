@@ -140,8 +140,8 @@ describe('prompt tests: simulated calls', () => {
     ]);
     const lines = transcriptText(turns).split('\n');
     assert.equal(lines.filter((line) => !line.startsWith('  ')).length, turns.length);
-    // eslint-disable-next-line no-control-regex
     assert.deepEqual(
+      // eslint-disable-next-line no-control-regex
       lines.filter((line) => /[\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/.test(line)),
       [],
     );
