@@ -4,7 +4,7 @@
  */
 import type { Json } from '../core/json';
 import { inertLine } from '../core/plain-text';
-import type { Change, Plan } from '../core/tenant/plan';
+import type { PlannedChange, Plan } from '../core/tenant/plan';
 import { publicChange } from '../core/tenant/plan-text';
 import { planVerdict, PROBLEMS_HEADING } from '../core/tenant/plan-verdict';
 import type { NotTaken, PushResult } from '../core/tenant/push';
@@ -65,14 +65,14 @@ export function planJson(plan: Plan, extra: Record<string, unknown> = {}): strin
   return JSON.stringify({ changes: plan.changes.map(publicChange), problems: plan.problems, ...extra }, null, 2);
 }
 
-const PAST: Readonly<Record<Change['action'], string>> = {
+const PAST: Readonly<Record<PlannedChange['action'], string>> = {
   create: 'created',
   update: 'updated',
   delete: 'deleted',
   conflict: 'skipped',
 };
 
-export function appliedLine(change: Change, id = change.id): string {
+export function appliedLine(change: PlannedChange, id = change.id): string {
   const shownId = id === undefined ? '' : ` (id ${id})`;
   const fields = change.fields.length > 0 ? `: ${change.fields.join(', ')}` : '';
   return `${PAST[change.action]} ${change.segment} "${change.name}"${shownId}${fields}`;

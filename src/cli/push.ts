@@ -1,6 +1,6 @@
 /** `push [--json] <folder>`: plans, then sends the plan, without a prompt (CI runs it). */
 import { readManifest } from '../core/tenant/manifest';
-import { planPush, type Change } from '../core/tenant/plan';
+import { planPush, type PlannedChange } from '../core/tenant/plan';
 import { tenantRecord } from '../core/tenant/tenant-listing';
 import { push, type PushResult } from '../core/tenant/push';
 import { SavedPlanError } from '../core/tenant/saved-plan';
@@ -16,7 +16,7 @@ import { folderArgument, manifestTarget, pulledFolder, withClient, type PulledFo
 class PushStopped extends Error {
   constructor(
     readonly reason: unknown,
-    readonly applied: Change[],
+    readonly applied: PlannedChange[],
     readonly total: number,
   ) {
     super('push stopped');
@@ -27,7 +27,7 @@ function sentence(text: string): string {
   return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
-async function printApplied(applied: Change[], folder: PulledFolder, context: CliContext): Promise<void> {
+async function printApplied(applied: PlannedChange[], folder: PulledFolder, context: CliContext): Promise<void> {
   // A created resource's id is known only now, from the manifest the push rewrote: read only when there is one, as
   // a large folder's manifest takes a while to read.
   const created = applied.some((change) => change.id === undefined);
@@ -69,8 +69,8 @@ export const pushCommand: Command = {
         // A plan without changes asked the service nothing, and a token the service rejects must still fail.
         if (plan.changes.length === 0) await tenantRecord(client, folder.manifest.tenantId, {});
         for (const note of plan.notes) context.err(`note: ${note}`);
-        const applied: Change[] = [];
-        const onProgress = (change: Change): void => {
+        const applied: PlannedChange[] = [];
+        const onProgress = (change: PlannedChange): void => {
           applied.push(change);
           context.progress?.show(`push: ${applied.length} of ${plural(plan.changes.length, 'change')}`);
         };

@@ -7,7 +7,7 @@
  */
 import { covers, tenantsListing, type ListingKey, type ListingScope } from './listing-cache';
 import type { TenantSegment } from './resource-kind';
-import type { Change as PlannedChange } from './tenant/plan';
+import type { PlannedChange } from './tenant/plan';
 import { wholeOf, type FileLocation } from './uri';
 
 /** One thing a write changed, from one resource to everything the extension shows. */

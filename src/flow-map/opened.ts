@@ -7,3 +7,4 @@
  */
 export { FlowMapPanel } from './panel';
 export { showFlowMap } from './show';
+export { programmaticRequest, requestOf } from './request';

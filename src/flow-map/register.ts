@@ -32,12 +32,25 @@ export function register(
   },
 ): void {
   let panel: Opened.FlowMapPanel | undefined;
-  const show = (arg: unknown): ReturnType<typeof Opened.showFlowMap> => {
+  const services = { log, connections, listings, files, changes, suiteRuns };
+  const opened = (): { code: typeof Opened; panel: Opened.FlowMapPanel } => {
     // scripts/build.mjs keeps './opened' in dist/flow-map.js.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const opened = require('./opened') as typeof Opened;
-    if (!panel) context.subscriptions.push((panel = new opened.FlowMapPanel(context.extensionUri, log)));
-    return opened.showFlowMap(panel, { log, connections, listings, files, changes, suiteRuns }, arg);
+    const code = require('./opened') as typeof Opened;
+    if (!panel) context.subscriptions.push((panel = new code.FlowMapPanel(context.extensionUri, log)));
+    return { code, panel };
   };
-  context.subscriptions.push(registerCommand(log, COMMANDS.showFlowMap, show));
+  context.subscriptions.push(
+    registerCommand(log, COMMANDS.showFlowMap, {
+      programmatic: async (args) => {
+        const { code, panel } = opened();
+        return code.showFlowMap(panel, services, code.programmaticRequest(args), 'quiet');
+      },
+      interactive: async (arg) => {
+        const { code, panel } = opened();
+        const request = await code.requestOf(arg, connections, listings);
+        return request && code.showFlowMap(panel, services, request, 'notification');
+      },
+    }),
+  );
 }

@@ -5,7 +5,6 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isProgrammatic } from '../commands';
 import type { ListingCache } from '../core/listing-cache';
 import { MANIFEST_FILE } from '../core/tenant/manifest';
 import { pickTenant } from '../connections/pickers';
@@ -49,7 +48,7 @@ async function fromFile(uri: vscode.Uri): Promise<Request | undefined> {
   return undefined;
 }
 
-function programmaticRequest(arg: Record<string, unknown>): Request {
+export function programmaticRequest(arg: Record<string, unknown>): Request {
   const focus = typeof arg.focus === 'string' ? { focus: arg.focus } : {};
   if (arg.folder !== undefined) {
     if (typeof arg.folder !== 'string' || !path.isAbsolute(arg.folder))
@@ -65,13 +64,12 @@ function programmaticRequest(arg: Record<string, unknown>): Request {
   return { source: { type: 'tenant', connection, tenantId }, ...focus };
 }
 
-/** What a call names: a script's argument, a tree tenant, a document, a pulled folder's Source Control, or (from the palette) the active editor's tenant or a picked one. */
+/** What a user's call names: a tree tenant, a document, a pulled folder's Source Control, or (from the palette) the active editor's tenant or a picked one. */
 export async function requestOf(
   arg: unknown,
   connections: Connections,
   listings: ListingCache,
 ): Promise<Request | undefined> {
-  if (isProgrammatic(arg)) return programmaticRequest(arg);
   if (typeof arg === 'object' && arg !== null && 'connectionName' in arg && 'tenantId' in arg) {
     const node = arg as { connectionName: string; tenantId: number; summary?: { name?: unknown } };
     const name = typeof node.summary?.name === 'string' ? node.summary.name : undefined;

@@ -3,7 +3,6 @@
  * once the panel drew it, and keeps the map on show following its source.
  */
 import * as vscode from 'vscode';
-import { isProgrammatic } from '../commands';
 import { type Coverage, coverageOf } from '../core/flow-map/coverage';
 import type { FlowMap } from '../core/flow-map/model';
 import { mermaidFlowMap } from '../core/flow-map/mermaid';
@@ -17,7 +16,7 @@ import type { SuiteRuns } from '../shared/suite-runs';
 import { followMap, TenantDetails } from './follow';
 import type { FlowMapPanel } from './panel';
 import { type Read, readMap } from './read';
-import { requestOf } from './request';
+import type { Request } from './request';
 import { mapView } from './view';
 
 export interface MapServices {
@@ -50,13 +49,12 @@ function coverageNow({ suiteRuns, connections }: MapServices, read: Read): Cover
 export async function showFlowMap(
   panel: FlowMapPanel,
   services: MapServices,
-  arg: unknown,
-): Promise<(FlowMap & { coverage?: Coverage }) | undefined> {
-  const request = await requestOf(arg, services.connections, services.listings);
-  if (!request) return undefined;
+  request: Request,
+  progress: 'quiet' | 'notification',
+): Promise<FlowMap & { coverage?: Coverage }> {
   const { source } = request;
   const details = new TenantDetails();
-  let read = await readMap(services, source, details, request.focus, isProgrammatic(arg) ? 'quiet' : 'notification');
+  let read = await readMap(services, source, details, request.focus, progress);
   const actions = {
     open: async (node: string): Promise<void> => {
       const uri = read.open(node);

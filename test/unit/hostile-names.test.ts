@@ -8,7 +8,7 @@ import { mermaidFlowMap } from '../../src/core/flow-map/mermaid';
 import { kindById } from '../../src/core/resources';
 import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { readManifest } from '../../src/core/tenant/manifest';
-import { localPlan, planPush, type Change } from '../../src/core/tenant/plan';
+import { localPlan, planPush, type PlannedChange } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
 import { transcriptText } from '../../src/core/prompt-tests/simulation';
 import type { TranscriptLine } from '../../src/core/prompt-tests/types';
@@ -151,7 +151,7 @@ describe('properties: hostile names and answers', () => {
         assert.deepEqual(dotProblems(dotFlowMap(map)), []);
 
         // Every pulled resource planned as a delete: one table row each, on one line, nothing active in it.
-        const deletes: Change[] = manifest.resources.map(({ segment, id, name, file }) => ({
+        const deletes: PlannedChange[] = manifest.resources.map(({ segment, id, name, file }) => ({
           action: 'delete',
           segment,
           id,

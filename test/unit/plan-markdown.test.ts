@@ -3,7 +3,7 @@ import { ServiceClient } from '../../src/core/client';
 import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
 import type { Manifest } from '../../src/core/tenant/manifest';
-import { planPush, type Change, type Plan } from '../../src/core/tenant/plan';
+import { planPush, type PlannedChange, type Plan } from '../../src/core/tenant/plan';
 import { codeSpan } from '../../src/core/markdown-code';
 import { MARKDOWN_LIMIT, PLAN_MARKER, planMarkdown } from '../../src/core/tenant/plan-markdown';
 import { pullIntoMemory } from '../../src/core/tenant/promote';
@@ -11,11 +11,11 @@ import { startService } from '../service/server';
 
 const manifest: Manifest = { connection: 'local', baseUrl: 'https://convai.example', tenantId: 7, resources: [] };
 const planOf = (
-  changes: Change[],
+  changes: PlannedChange[],
   problems: string[] = [],
   notes: string[] = [],
 ): Pick<Plan, 'manifest' | 'changes' | 'problems' | 'notes'> => ({ manifest, changes, problems, notes });
-const update = (file: string, values: Change['values'], name = file): Change => ({
+const update = (file: string, values: PlannedChange['values'], name = file): PlannedChange => ({
   action: 'update',
   segment: 'ai_prompts',
   id: 1,

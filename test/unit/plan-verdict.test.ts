@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { Change } from '../../src/core/tenant/plan';
+import type { PlannedChange } from '../../src/core/tenant/plan';
 import { planVerdict } from '../../src/core/tenant/plan-verdict';
 
-const change = (action: Change['action'], file: string, reason?: string): Change => ({
+const change = (action: PlannedChange['action'], file: string, reason?: string): PlannedChange => ({
   action,
   segment: 'ai_prompts',
   id: 1,

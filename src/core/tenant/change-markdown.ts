@@ -10,7 +10,7 @@ import { isPromptTextField } from '../prompt-text';
 import { kindOfSegment } from '../resources';
 import { CREDENTIAL_MASK } from '../credentials';
 import { hideUrlPasswords } from '../url-credentials';
-import type { Change, ChangeAction } from './plan';
+import type { PlannedChange, ChangeAction } from './plan';
 import { requestOf } from './plan-text';
 import type { FieldChange } from './plan-values';
 
@@ -56,7 +56,7 @@ function compact(value: Json | undefined): string {
   return value === undefined ? 'nothing' : codeSpan(JSON.stringify(value));
 }
 
-function fieldLines(change: Change): string[] {
+function fieldLines(change: PlannedChange): string[] {
   const listed: string[] = [];
   const diffs: string[] = [];
   for (const value of change.values) {
@@ -79,14 +79,14 @@ const WHAT: Readonly<Record<ChangeAction, string>> = {
   conflict: "A push sends nothing while a conflict is in the plan; the folder's fields (service → folder)",
 };
 
-function title(change: Change): string {
+function title(change: PlannedChange): string {
   const id = change.id === undefined ? '' : ` (id ${change.id})`;
   const code = (text: string): string => `<code>${htmlText(withoutPasswords(text))}</code>`;
   return `${change.action} ${kindOfSegment(change.segment).label} ${code(change.name)}${id} in ${code(change.file)}`;
 }
 
 /** The change's section; `tenantId` given, with the request a push sends it as (the preview shows it, the comment has no room). */
-export function changeSection(change: Change, tenantId?: number): string[] {
+export function changeSection(change: PlannedChange, tenantId?: number): string[] {
   const request = tenantId === undefined ? undefined : requestOf(change, tenantId);
   const sent = request ? [codeSpan(`${request.method} ${request.path}`), ''] : [];
   const reason = change.reason === undefined ? [] : [`**Conflict:** ${codeSpan(withoutPasswords(change.reason))}`, ''];

@@ -10,7 +10,7 @@ import { LIMITS } from '../limits';
 import { codeSpan } from '../markdown-code';
 import { kindOfSegment } from '../resources';
 import { changeSection, withoutPasswords } from './change-markdown';
-import type { Change, ChangeAction, Plan } from './plan';
+import type { PlannedChange, ChangeAction, Plan } from './plan';
 import { planVerdict, PROBLEMS_HEADING } from './plan-verdict';
 
 /** The comment's first line: CI finds its earlier comment by it, to update that one instead of adding another. */
@@ -52,7 +52,7 @@ function boundedList(heading: string, items: readonly string[], share: number): 
 
 const size = (lines: readonly string[]): number => lines.reduce((sum, line) => sum + line.length + 1, 0);
 
-function leftOutNote(left: readonly Change[]): string[] {
+function leftOutNote(left: readonly PlannedChange[]): string[] {
   if (left.length === 0) return [];
   const heading = `**Left out** to keep this comment within ${MARKDOWN_LIMIT.toLocaleString('en-US')} characters, ${plural(left.length, 'change')} (run plan --format markdown on the folder to see them):`;
   return boundedList(

@@ -3,7 +3,7 @@
  * view of a change, which convai.planPush, convai.push and `plan --json` answer with. The plan as a document is
  * plan-markdown.ts.
  */
-import type { Change } from './plan';
+import type { PlannedChange } from './plan';
 
 export interface ChangeRequest {
   method: 'POST' | 'PUT' | 'DELETE';
@@ -11,7 +11,7 @@ export interface ChangeRequest {
 }
 
 /** The request a change is sent as; none for a conflict, which is never sent. */
-export function requestOf(change: Change, tenantId: number): ChangeRequest | undefined {
+export function requestOf(change: PlannedChange, tenantId: number): ChangeRequest | undefined {
   const query = change.segment === 'tenants' ? '' : `?tenant_id=${tenantId}`;
   switch (change.action) {
     case 'create':
@@ -34,7 +34,7 @@ export interface PublicChange {
   fields: string[];
 }
 
-export function publicChange(change: Change): PublicChange {
+export function publicChange(change: PlannedChange): PublicChange {
   return {
     action: change.action,
     segment: change.segment,

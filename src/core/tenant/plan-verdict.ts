@@ -5,7 +5,7 @@
  * plans and promotions, and says it in these words.
  */
 import { plural } from '../text';
-import type { Change } from './plan';
+import type { PlannedChange } from './plan';
 
 /** The heading over a plan's problems, wherever they are listed. */
 export const PROBLEMS_HEADING = 'Problems (a push sends nothing until they are fixed)';
@@ -13,7 +13,7 @@ export const PROBLEMS_HEADING = 'Problems (a push sends nothing until they are f
 export interface PlanVerdict {
   /** A push would send the plan's changes: it holds no conflict and no problem. */
   readonly pushable: boolean;
-  readonly conflicts: readonly Change[];
+  readonly conflicts: readonly PlannedChange[];
   readonly problems: readonly string[];
   /** What keeps a push from sending, "1 conflict and 2 problems"; empty when pushable. */
   readonly held: string;
@@ -35,7 +35,7 @@ export interface PlanVerdict {
  * sentence right after the refusal.
  */
 export function planVerdict(
-  plan: { readonly changes: readonly Change[]; readonly problems: readonly string[] },
+  plan: { readonly changes: readonly PlannedChange[]; readonly problems: readonly string[] },
   outcome?: string,
 ): PlanVerdict {
   const conflicts = plan.changes.filter((c) => c.action === 'conflict');
@@ -77,7 +77,7 @@ export function planVerdict(
 }
 
 /** The conflicts named with why each is one, and the way out: a pull keeps the folder's edits. */
-function conflictsText(conflicts: readonly Change[]): string {
+function conflictsText(conflicts: readonly PlannedChange[]): string {
   const named = conflicts.map((c) => `${c.file}: ${c.reason ?? 'conflict'}`).join('; ');
   return `${plural(conflicts.length, 'resource')} changed both here and on the service since the pull: ${named}. Pull again: your changed files are kept and the plan then shows them against the service's state; review the old and new values, then push.`;
 }

@@ -36,7 +36,7 @@ export type { LocalResource } from './folder-scan';
 
 export type ChangeAction = 'create' | 'update' | 'delete' | 'conflict';
 
-export interface Change {
+export interface PlannedChange {
   action: ChangeAction;
   segment: Segment;
   id?: number;
@@ -54,7 +54,7 @@ export interface Change {
 
 export interface Plan {
   manifest: Manifest;
-  changes: Change[];
+  changes: PlannedChange[];
   /** What a push cannot send, each `file:line:column: field: message`; a push refuses while there are any. */
   problems: string[];
   /** What the plan settled on its own by looking at the service (a lost answer of an earlier push). */
@@ -110,7 +110,7 @@ export async function planPush(
     await mapWithLimit(
       candidates,
       options.concurrency ?? LIMITS.tenantConcurrency.value,
-      async ({ entry, resource, fields, segment, file }): Promise<Change | undefined> => {
+      async ({ entry, resource, fields, segment, file }): Promise<PlannedChange | undefined> => {
         const kind = kindOfSegment(segment).id;
         const name = typeof resource?.values.name === 'string' ? resource.values.name : (entry?.name ?? file);
         if (!entry) {
@@ -185,7 +185,7 @@ export async function planPush(
         };
       },
     )
-  ).filter((c): c is Change => c !== undefined);
+  ).filter((c): c is PlannedChange => c !== undefined);
   const notes = [...settled.notes];
   let settledManifest = manifest;
   if (gone.length > 0 || applied.size > 0) {

@@ -5,7 +5,7 @@
 import { ByResource } from './by-resource';
 import type { FolderIO } from './folder-io';
 import { journal, writeManifest, type Manifest, type PendingCreate, type PulledResource } from './manifest';
-import type { Change } from './plan';
+import type { PlannedChange } from './plan';
 
 /** The manifest as a push keeps it current: entries found by kind and id, each step appended to its journal. */
 export class FolderRecord {
@@ -20,12 +20,12 @@ export class FolderRecord {
     this.pending = manifest.pending ?? [];
   }
 
-  entryOf(change: Change): PulledResource | undefined {
+  entryOf(change: PlannedChange): PulledResource | undefined {
     return change.id === undefined ? undefined : this.entries.get({ segment: change.segment, id: change.id });
   }
 
   /** A create about to be sent: if its answer is lost, the next plan finds the resource instead of creating it twice. */
-  async creating(change: Change): Promise<void> {
+  async creating(change: PlannedChange): Promise<void> {
     this.pending = [
       ...this.pending.filter((p) => p.file !== change.file),
       { segment: change.segment, file: change.file, name: change.name },

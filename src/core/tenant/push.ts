@@ -21,7 +21,7 @@ import type { FolderIO } from './folder-io';
 import { limiter } from '../concurrency';
 import { LIMITS } from '../limits';
 import type { PulledResource } from './manifest';
-import type { Change, LocalResource, Plan } from './plan';
+import type { PlannedChange, LocalResource, Plan } from './plan';
 import { changedOnService, currentDetail } from './service-detail';
 import { planVerdict } from './plan-verdict';
 import { FolderRecord } from './push-record';
@@ -42,7 +42,7 @@ export interface NotTaken {
 
 export interface PushResult {
   /** The changes applied, in the plan's order. */
-  applied: Change[];
+  applied: PlannedChange[];
   notTaken: NotTaken[];
 }
 
@@ -56,7 +56,7 @@ export interface PushOptions {
    */
   justPlanned?: boolean;
   /** After each change applied: `index` counts them from 0, in the order they completed. */
-  onProgress?: (change: Change, index: number, total: number) => void;
+  onProgress?: (change: PlannedChange, index: number, total: number) => void;
 }
 
 function idOf(file: string, ids: ReadonlyMap<string, number>): number {
@@ -69,7 +69,7 @@ function idOf(file: string, ids: ReadonlyMap<string, number>): number {
 /** The body of a create or update: the change's fields, references to files as ids, kept credentials resolved. */
 function bodyOf(
   kind: ResourceKind,
-  change: Change,
+  change: PlannedChange,
   resource: LocalResource,
   current: JsonObject | undefined,
   ids: ReadonlyMap<string, number>,
@@ -95,7 +95,7 @@ function bodyOf(
 }
 
 /** The sent fields the service holds otherwise, compared as the folder holds them. */
-function notTaken(kind: ResourceKind, change: Change, body: JsonObject, held: JsonObject): NotTaken[] {
+function notTaken(kind: ResourceKind, change: PlannedChange, body: JsonObject, held: JsonObject): NotTaken[] {
   const sent = folderValues(kind, body);
   return fieldsNotTaken(sent, change.fields, held).map((field) => ({
     file: change.file,
@@ -106,7 +106,7 @@ function notTaken(kind: ResourceKind, change: Change, body: JsonObject, held: Js
 }
 
 /** Someone changed (or deleted) the resource on the service after the plan: the push stops before overwriting it. */
-function staleRefusal(change: Change, fields: readonly string[] | undefined): PushRefused {
+function staleRefusal(change: PlannedChange, fields: readonly string[] | undefined): PushRefused {
   const what = fields === undefined ? 'deleted' : `changed (${fields.join(', ')})`;
   return new PushRefused(
     `${change.file}: ${change.segment} "${change.name}" was ${what} on the service while the push ran, so it was not overwritten; pull again to see the service's state, then push the rest`,
@@ -124,7 +124,7 @@ function answersDetail(kind: ResourceKind, answer: JsonObject): boolean {
 /** The resource's current state, refusing when it changed since the plan compared it. */
 async function fresh(
   client: ServiceClient,
-  change: Change,
+  change: PlannedChange,
   entry: PulledResource | undefined,
   tenantId: number,
   signal?: AbortSignal,
@@ -141,8 +141,8 @@ async function fresh(
 }
 
 /** Deletes by kind, in the plan's order of kinds (what names comes before what it names): one group after another. */
-function deleteGroups(deletes: readonly Change[]): Change[][] {
-  const groups: Change[][] = [];
+function deleteGroups(deletes: readonly PlannedChange[]): PlannedChange[][] {
+  const groups: PlannedChange[][] = [];
   for (const change of deletes) {
     const last = groups[groups.length - 1];
     if (last && last[0]?.segment === change.segment) last.push(change);
@@ -169,15 +169,15 @@ export async function push(
   const ids = new Map<string, number>(
     [...plan.local.values()].flatMap((r) => (r.id === undefined ? [] : [[r.file, r.id] as const])),
   );
-  const applied: Change[] = [];
+  const applied: PlannedChange[] = [];
   const missed: NotTaken[] = [];
   const call = { signal: options.signal };
-  const tenantOf = (change: Change): number | undefined =>
+  const tenantOf = (change: PlannedChange): number | undefined =>
     change.segment === 'tenants' ? undefined : manifest.tenantId;
   let failure: { error: unknown } | undefined;
   const stopped = (): boolean => failure !== undefined || missed.length > 0;
 
-  const apply = async (change: Change): Promise<void> => {
+  const apply = async (change: PlannedChange): Promise<void> => {
     const kind = kindOfSegment(change.segment);
     const base = change.file.replace(/\.json$/, '');
     const old = record.entryOf(change);
@@ -241,7 +241,7 @@ export async function push(
   };
 
   const limit = limiter(options.concurrency ?? LIMITS.tenantConcurrency.value);
-  const step = (change: Change): Promise<void> =>
+  const step = (change: PlannedChange): Promise<void> =>
     limit(async () => {
       // Cancelled between two changes: nothing more starts, and the push fails as one stopped midway.
       if (options.signal?.aborted) failure ??= { error: options.signal.reason };

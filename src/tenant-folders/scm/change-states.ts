@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Change, LocalPlan } from '../../core/tenant/plan';
+import type { PlannedChange, LocalPlan } from '../../core/tenant/plan';
 import { changedFiles, changeName, describe, type ChangeAction, type ChangedFile } from './changed-files';
 import type { ReadOnlyFiles } from './read-only-files';
 
@@ -42,7 +42,7 @@ export class ChangeState implements vscode.SourceControlResourceState {
  */
 export function folderChangeStates(
   plan: LocalPlan,
-  conflicts: ReadonlyMap<string, Change> | undefined,
+  conflicts: ReadonlyMap<string, PlannedChange> | undefined,
   root: vscode.Uri,
   service: { files: ReadOnlyFiles; key: string; connection: string | undefined },
 ): ChangeState[] {

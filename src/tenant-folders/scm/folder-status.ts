@@ -7,7 +7,7 @@
 import type * as vscode from 'vscode';
 import { COMMANDS } from '../../commands';
 import type { Manifest } from '../../core/tenant/manifest';
-import type { Change, LocalPlan } from '../../core/tenant/plan';
+import type { PlannedChange, LocalPlan } from '../../core/tenant/plan';
 import { plain } from '../../core/plain-text';
 import { plural } from '../../core/text';
 import type { DriftSummary } from './drift-group';
@@ -15,7 +15,7 @@ import type { DriftSummary } from './drift-group';
 /** The last plan against the service: its conflicts hold as long as the folder's manifest is the one it planned against. */
 export interface Checked {
   manifest: Manifest;
-  conflicts: Map<string, Change>;
+  conflicts: Map<string, PlannedChange>;
   connection: string;
   at: Date;
 }

@@ -4,7 +4,7 @@ import type { Connections } from '../../connections/registry';
 import { kindLabel } from '../../core/references';
 import type { Segment } from '../../core/resource-kind';
 import { readManifest } from '../../core/tenant/manifest';
-import type { Change } from '../../core/tenant/plan';
+import type { PlannedChange } from '../../core/tenant/plan';
 import { planVerdict } from '../../core/tenant/plan-verdict';
 import { planPromotion } from '../../core/tenant/promote';
 import type { ResourceName } from '../../core/tenant/promotion-matching';
@@ -15,7 +15,7 @@ import { plural } from '../../core/text';
 
 /** A change sent by a promotion, as `convai.promote` returns it; a created resource's id is the new one. */
 export interface AppliedChange {
-  action: Change['action'];
+  action: PlannedChange['action'];
   segment: Segment;
   id?: number;
   name: string;
@@ -37,17 +37,17 @@ const VERBS = { create: 'Create', update: 'Update', delete: 'Delete', conflict: 
 /** A modal dialog taller than the window hides its buttons. */
 const LISTED = 20;
 
-function what(change: Change): string {
+function what(change: PlannedChange): string {
   return change.segment === 'tenants'
     ? plain`tenant "${change.name}"`
     : plain`${kindLabel(change.segment)} "${change.name}"`;
 }
 
-function line(change: Change): string {
+function line(change: PlannedChange): string {
   return `${VERBS[change.action]} ${what(change)}${change.fields.length > 0 ? plain` (${change.fields.join(', ')})` : ''}`;
 }
 
-async function confirmed(request: PromotionRequest, sends: readonly Change[]): Promise<boolean> {
+async function confirmed(request: PromotionRequest, sends: readonly PlannedChange[]): Promise<boolean> {
   const lines = sends.slice(0, LISTED).map(line);
   if (sends.length > LISTED) lines.push(`… and ${sends.length - LISTED} more`);
   const detail = [
