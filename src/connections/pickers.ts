@@ -44,7 +44,8 @@ export async function pickConnection(
       description: plainText(`${c.baseUrl}${c.readOnly ? ' · read-only' : ''}`),
       name: c.name,
     })),
-    { title: question.title, placeHolder: question.placeHolder },
+    // A step of a command of several: closed by a focus change, it would end the command unasked (ignoreFocusOut).
+    { title: question.title, placeHolder: question.placeHolder, ignoreFocusOut: true },
   );
   return picked?.name;
 }
@@ -74,7 +75,12 @@ export async function pickTenant(
       return [{ label: plainText(tenantName), description: `#${t.id}`, id: t.id, tenantName }];
     }),
     // Typing a tenant's id finds it too.
-    { title: `${title} (${plainText(name)})`, placeHolder: 'Tenant (name or id)', matchOnDescription: true },
+    {
+      title: `${title} (${plainText(name)})`,
+      placeHolder: 'Tenant (name or id)',
+      matchOnDescription: true,
+      ignoreFocusOut: true,
+    },
   );
   return picked ? { connection: name, tenantId: picked.id, name: picked.tenantName } : undefined;
 }

@@ -150,6 +150,9 @@ async function pickFolder(name: string): Promise<string | undefined> {
   const picked = await vscode.window.showQuickPick(items, {
     title: plain`Pull ${name} into`,
     placeHolder: "The tenant's files go into this folder",
+    // The step after the tenant's pick: VS Code gives the keyboard back to where it was as that pick closes, and a
+    // pick that closed on losing it would end the pull unasked.
+    ignoreFocusOut: true,
   });
   if (!picked) return undefined;
   let folder =

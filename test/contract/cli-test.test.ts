@@ -168,8 +168,8 @@ describe('contract: the command-line tool (test)', function () {
     assert.match(heads[0] ?? '', /Integration "Order Status API" \(id \d+\) in tenant 1; 1 of 1 case passed$/);
     assert.match(heads[1] ?? '', /AI Prompt "Order Triage" \(id \d+\) in tenant 1; 2 of 2 cases passed$/);
     assert.match(result.stdout, /^ {2}case +result +duration$/m, 'no pass rate column without a repeated case');
-    assert.match(result.stdout, /^ {2}echoes the text +PASS +\d+ ms$/m);
-    assert.match(result.stdout, /^ {2}answers ping +PASS +\d+ ms$/m);
+    assert.match(result.stdout, /^ {2}echoes the text +PASS +\d+(?:\.\d+)? m?s$/m);
+    assert.match(result.stdout, /^ {2}answers ping +PASS +\d+(?:\.\d+)? m?s$/m);
     assert.equal(lines.filter((line) => line !== '').at(-1), 'Prompt tests: 3 passed, 0 failed (2 suites)');
     assert.ok(
       !lines.some((line) => /^\d+ passed, \d+ failed$/.test(line)),
@@ -183,7 +183,7 @@ describe('contract: the command-line tool (test)', function () {
     assert.match(result.stdout, /^ {2}echoes the text +PASS /m);
     assert.match(
       result.stdout,
-      /^ {2}names another model +FAIL +\d+ ms\n {6}- response: does not contain "gpt-5"; it is "Echo \(gpt-4o-mini\): hello"$/m,
+      /^ {2}names another model +FAIL +\d+(?:\.\d+)? m?s\n {6}- response: does not contain "gpt-5"; it is "Echo \(gpt-4o-mini\): hello"$/m,
     );
     assert.match(
       result.stdout,
@@ -283,13 +283,13 @@ describe('contract: the command-line tool (test)', function () {
     const all = await run(['test', '--tenant', '1', 'repeat/all-pass.prompttest.json'], env);
     assert.equal(all.code, 0, all.stderr);
     assert.match(all.stdout, /^ {2}case +result +pass rate +duration$/m);
-    assert.match(all.stdout, /^ {2}steady +PASS +3\/3 passed, 95% interval 43–100% +\d+ ms$/m);
+    assert.match(all.stdout, /^ {2}steady +PASS +3\/3 passed, 95% interval 43–100% +\d+(?:\.\d+)? m?s$/m);
     const none = await run(['test', '--tenant', '1', 'repeat/none-needed.prompttest.json'], env);
     assert.equal(none.code, 0, none.stderr);
-    assert.match(none.stdout, /^ {2}never right +FLAKY +0\/3 passed, 95% interval 0–57% +\d+ ms$/m);
+    assert.match(none.stdout, /^ {2}never right +FLAKY +0\/3 passed, 95% interval 0–57% +\d+(?:\.\d+)? m?s$/m);
     const half = await run(['test', '--tenant', '1', '--concurrency', '1', 'repeat/half-needed.prompttest.json'], env);
     assert.equal(half.code, 1, half.stderr);
-    assert.match(half.stdout, /^ {2}never right +FAIL +0\/3 passed, 95% interval 0–57% +\d+ ms$/m);
+    assert.match(half.stdout, /^ {2}never right +FAIL +0\/3 passed, 95% interval 0–57% +\d+(?:\.\d+)? m?s$/m);
     assert.match(half.stdout, /^ {6}- passed 0 of 3 answered runs \(0%\); it needs 50%$/m);
   });
 

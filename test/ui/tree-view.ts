@@ -215,8 +215,9 @@ export async function runCommand(page: Page, title: string): Promise<void> {
  * question before, while they close, hold what was typed into them).
  */
 export async function newQuickPick(page: Page, purpose: string): Promise<void> {
-  await page
-    .waitForFunction(() => {
+  const input = page.locator('.quick-input-widget input');
+  const state = (wanted: 'shown' | 'focused'): Promise<unknown> =>
+    page.waitForFunction((focus) => {
       const doc = (
         globalThis as unknown as {
           document: {
@@ -225,19 +226,26 @@ export async function newQuickPick(page: Page, purpose: string): Promise<void> {
           };
         }
       ).document;
-      const input = doc.querySelector('.quick-input-widget input');
-      return input !== null && input.offsetParent !== null && doc.activeElement === input && input.value === '';
-    })
-    .catch(async (error: unknown) => {
-      const widget = await page
-        .locator('.quick-input-widget')
-        .innerText({ timeout: 1_000 })
-        .catch(() => '(no quick input)');
-      throw new Error(
-        `no new quick pick ${purpose}: ${JSON.stringify(await quickInputState(page))}, showing ${JSON.stringify(widget)}`,
-        { cause: error },
-      );
-    });
+      const field = doc.querySelector('.quick-input-widget input');
+      const shown = field !== null && field.offsetParent !== null && field.value === '';
+      return shown && (!focus || doc.activeElement === field);
+    }, wanted === 'focused');
+  try {
+    await state('shown');
+    // VS Code gives the keyboard back to where it was as the step before closes, which may come after this pick
+    // opened (it stays open: ignoreFocusOut); a user then clicks into the pick, as the test does.
+    if (!(await input.evaluate((field) => field === field.ownerDocument.activeElement))) await input.click();
+    await state('focused');
+  } catch (error) {
+    const widget = await page
+      .locator('.quick-input-widget')
+      .innerText({ timeout: 1_000 })
+      .catch(() => '(no quick input)');
+    throw new Error(
+      `no new quick pick ${purpose}: ${JSON.stringify(await quickInputState(page))}, showing ${JSON.stringify(widget)}`,
+      { cause: error },
+    );
+  }
 }
 
 /**
