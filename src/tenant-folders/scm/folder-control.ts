@@ -107,8 +107,7 @@ export class PulledFolderControl implements vscode.Disposable {
 
   /**
    * Read mid-pull, the folder's files not in its manifest yet would show as creates (each read of it competing with
-   * the pull, as does the delivery of its file events): they are not watched until `release`, after which the pull's
-   * end reads it once.
+   * the pull): its file events are ignored until `release`, after which the pull's end reads it once.
    */
   hold(): void {
     this.watcher.hold();

@@ -11,8 +11,12 @@ import { LIMITS } from '../../core/limits';
 
 export class FolderWatcher implements vscode.Disposable {
   private readonly settle = new Debouncer<'folder'>(LIMITS.settleDelay.value);
-  /** None while held. */
-  private watcher: vscode.Disposable | undefined;
+  /**
+   * Held, events are dropped rather than the watcher disposed: a watcher made anew starts some time after it is
+   * asked for, and an edit saved in that gap (just after a pull or Take Service Version) would never show.
+   */
+  private held = false;
+  private readonly watcher: vscode.Disposable;
 
   constructor(
     private readonly root: vscode.Uri,
@@ -22,7 +26,9 @@ export class FolderWatcher implements vscode.Disposable {
   }
 
   private watch(): vscode.Disposable {
-    const schedule = (): void => this.settle.schedule('folder', this.changed);
+    const schedule = (): void => {
+      if (!this.held) this.settle.schedule('folder', this.changed);
+    };
     const files = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.root, '**/*'));
     const parent = vscode.Uri.joinPath(this.root, '..');
     const pattern = new vscode.RelativePattern(parent, path.basename(this.root.fsPath));
@@ -37,20 +43,18 @@ export class FolderWatcher implements vscode.Disposable {
     );
   }
 
-  /** Stops watching (and drops a read waiting for a burst to settle) until `release`. */
+  /** Ignores the folder's events (and drops a read waiting for a burst to settle) until `release`. */
   hold(): void {
-    this.watcher?.dispose();
-    this.watcher = undefined;
+    this.held = true;
     this.settle.cancel('folder');
   }
 
   release(): void {
-    this.watcher ??= this.watch();
+    this.held = false;
   }
 
   dispose(): void {
     this.settle.dispose();
-    this.watcher?.dispose();
-    this.watcher = undefined;
+    this.watcher.dispose();
   }
 }
