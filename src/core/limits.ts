@@ -72,6 +72,8 @@ export const LIMITS = {
    * long writing as fetching.
    */
   workerPull: { value: 5_000, unit: 'items' },
+  /** Manifest lines written as one part: a large tenant's manifest is tens of megabytes, never held twice. */
+  manifestPart: { value: 1_000, unit: 'items' },
   /** Folders a walk of a pulled folder reads at once: a tenant folder has a few, and many must not open together. */
   folderWalk: { value: 8, unit: 'items' },
   /**
@@ -174,6 +176,14 @@ export const LIMITS = {
    * readable.
    */
   serviceMessage: { value: 500, unit: 'characters' },
+  /** Nesting followed into a body's `{error: {message}}` shapes: enough for real services; a hostile body cannot exhaust the stack. */
+  serviceMessageNesting: { value: 4, unit: 'levels' },
+  /** Errors read along a failure's causes for its code: undici nests a few; a cycle or a huge AggregateError stops here. */
+  errorCauses: { value: 8, unit: 'items' },
+  /** The errors of one AggregateError read (a connection's attempts, one per address): the first few name the cause. */
+  aggregateErrors: { value: 4, unit: 'items' },
+  /** Changes a promotion's confirmation lists by name: a modal dialog taller than the window hides its buttons. */
+  promotionListed: { value: 20, unit: 'items' },
   /**
    * The longest text an input of Test Prompt or Execute Action takes: the form's maxlength, and the bound on
    * what its page may send.

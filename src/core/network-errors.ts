@@ -8,6 +8,7 @@ import { NEUTRAL_ADVICE, type Advice, type Remedy } from './advice';
 import { describeRequest, ServiceError, thrownText, type RequestInfo } from './errors';
 import { statusText } from './http-errors';
 import { clip } from './service-message';
+import { LIMITS } from './limits';
 
 /** Where a failed request went, for naming what to check. */
 export interface ProxyRoute {
@@ -21,12 +22,12 @@ export interface ProxyRoute {
 function chain(error: unknown): object[] {
   const found: object[] = [];
   const queue: unknown[] = [error];
-  while (queue.length > 0 && found.length < 8) {
+  while (queue.length > 0 && found.length < LIMITS.errorCauses.value) {
     const current = queue.shift();
     if (typeof current !== 'object' || current === null || found.includes(current)) continue;
     found.push(current);
     const { cause, errors } = current as { cause?: unknown; errors?: unknown };
-    queue.push(cause, ...(Array.isArray(errors) ? errors.slice(0, 4) : []));
+    queue.push(cause, ...(Array.isArray(errors) ? errors.slice(0, LIMITS.aggregateErrors.value) : []));
   }
   return found;
 }

@@ -18,8 +18,7 @@ export function clip(text: string): string {
   return `${flat.slice(0, end)}…`;
 }
 
-/** Nesting followed into `{error: {message}}` shapes: enough for real services, and a hostile body cannot exhaust the stack. */
-const MAX_NESTING = 4;
+const MAX_NESTING = LIMITS.serviceMessageNesting.value;
 
 function textOf(value: unknown, depth = 0): string | undefined {
   if (typeof value === 'string') return value;

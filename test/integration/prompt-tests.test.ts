@@ -176,10 +176,18 @@ describe('prompt test suites', () => {
   });
 
   it("records every case run in the prompt's run history", async () => {
-    const runs = await vscode.commands.executeCommand<unknown[]>('convai.showRunHistory', {
-      uri: 'convai://suites/tenants/1/ai_prompts/2.json',
+    const texts = ['history one', 'history two', 'history three'].map((t) => `${t} ${Date.now()}`);
+    const uri = await writeSuite('history', {
+      prompt: 'Order Triage',
+      cases: texts.map((prompt_text, i) => ({ name: `case ${i}`, prompt_text })),
     });
-    assert.ok(runs.length >= 7, `the history holds the suite's runs (${runs.length})`);
+    await vscode.commands.executeCommand('convai.runPromptTests', { uri: uri.toString() });
+    const runs = await vscode.commands.executeCommand<Array<{ inputs: { prompt_text?: string } }>>(
+      'convai.showRunHistory',
+      { uri: 'convai://suites/tenants/1/ai_prompts/2.json' },
+    );
+    const recorded = runs.map((run) => run.inputs.prompt_text);
+    for (const text of texts) assert.ok(recorded.includes(text), `the history holds the run of "${text}"`);
   });
 });
 

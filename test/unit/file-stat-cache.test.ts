@@ -15,7 +15,8 @@ import {
 } from '../../src/core/tenant/file-stat-cache';
 import type { FolderIO } from '../../src/core/tenant/folder-io';
 import { DiskFolder } from '../../src/core/tenant/disk-folder';
-import { writeManifest, type PulledResource } from '../../src/core/tenant/manifest';
+import { type PulledResource } from '../../src/core/tenant/manifest';
+import { writeManifest } from '../../src/core/tenant/manifest-writer';
 import { localPlan } from '../../src/core/tenant/plan';
 import { folderValues } from '../../src/core/tenant/folder-values';
 import { pulledState } from '../../src/core/tenant/pulled-state';

@@ -3,7 +3,7 @@ import { kindById } from '../../src/core/resources';
 import { type FolderEntry } from '../../src/core/tenant/folder-io';
 import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { folderLayout, isFolderExtra, type FolderLayout } from '../../src/core/tenant/folder-layout';
-import { writeManifest } from '../../src/core/tenant/manifest';
+import { writeManifest } from '../../src/core/tenant/manifest-writer';
 import { writeResource } from '../../src/core/tenant/representation';
 
 /** Entries from paths: a trailing `/` makes a folder, `@` a link, `|` something else; parents are added as folders. */

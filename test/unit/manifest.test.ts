@@ -5,10 +5,10 @@ import {
   loadManifest,
   MANIFEST_FILE,
   readManifest,
-  writeManifest,
   type Manifest,
   type PulledResource,
 } from '../../src/core/tenant/manifest';
+import { writeManifest } from '../../src/core/tenant/manifest-writer';
 import { folderValues } from '../../src/core/tenant/folder-values';
 import { pulledState } from '../../src/core/tenant/pulled-state';
 

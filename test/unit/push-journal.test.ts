@@ -9,9 +9,9 @@ import {
   loadManifest,
   MANIFEST_FILE,
   readManifest,
-  writeManifest,
   type Manifest,
 } from '../../src/core/tenant/manifest';
+import { writeManifest } from '../../src/core/tenant/manifest-writer';
 import { planPush } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
 import { push } from '../../src/core/tenant/push';

@@ -150,12 +150,19 @@ export class DiskFolder implements FolderIO {
     }
   }
 
-  async replace(file: string, text: string): Promise<void> {
+  async replace(file: string, text: string | readonly string[]): Promise<void> {
     // Written beside it under a dotfile's name (which a folder may hold), then renamed over it in one step.
     const parent = parentOf(file);
     const name = file.slice(parent === '' ? 0 : parent.length + 1);
     const temporary = `${parent === '' ? '' : `${parent}/`}.${name}.${process.pid}.tmp`;
-    await this.write(temporary, text);
+    const [first = '', ...rest] = typeof text === 'string' ? [text] : text;
+    try {
+      await this.write(temporary, first);
+      for (const part of rest) await this.append(temporary, part);
+    } catch (error) {
+      await rm(this.guard.at(temporary), { force: true });
+      throw error;
+    }
     try {
       await rename(this.guard.at(temporary), await this.guard.openable(file));
     } catch (error) {

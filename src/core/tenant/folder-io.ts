@@ -37,9 +37,10 @@ export interface FolderIO {
   write(file: string, text: string): Promise<void>;
   /**
    * As `write`, but whole: a reader (a file watcher's, another process's) finds the old text or the new, never a part,
-   * and a stop half-way leaves the old. For the files whose every reader needs all of them (the manifest).
+   * and a stop half-way leaves the old. For the files whose every reader needs all of them (the manifest). The text
+   * may come in parts, written in order, so that a large one is never held twice (its parts and their join).
    */
-  replace(file: string, text: string): Promise<void>;
+  replace(file: string, text: string | readonly string[]): Promise<void>;
   /** Adds `text` at the end of the file, creating it when missing: one record of a journal at a time. */
   append(file: string, text: string): Promise<void>;
   remove(file: string): Promise<void>;

@@ -120,7 +120,7 @@ function pendingCreate(value: unknown, at: string): PendingCreate {
  * An entry with exactly the manifest's properties, in the order it writes them: what is read and written is what the
  * type says, whatever else an object built by spreading another holds.
  */
-function entryRecord({ segment, id, file, name, files, fields }: PulledResource): PulledResource {
+export function entryRecord({ segment, id, file, name, files, fields }: PulledResource): PulledResource {
   return { segment, id, file, name, ...(files === undefined ? {} : { files }), fields };
 }
 
@@ -262,31 +262,4 @@ export async function readManifest(io: FolderIO): Promise<Manifest | undefined> 
 /** Whether an entry's file may be read and written: one that may not is a problem of the manifest, never touched. */
 export function isSafeEntry(entry: Pick<PulledResource, 'segment' | 'file'>): boolean {
   return entryFileProblem(entry) === undefined;
-}
-
-/** A list with an element per line: a pull's diff shows a line per resource that changed. */
-function linePerElement(elements: readonly object[]): string {
-  return elements.length === 0 ? '[]' : `[\n    ${elements.map((e) => JSON.stringify(e)).join(',\n    ')}\n  ]`;
-}
-
-/** Writes the whole manifest, then drops the journal it folds in (read before, its steps are in `manifest`). */
-export async function writeManifest(io: FolderIO, manifest: Manifest): Promise<void> {
-  const { connection, baseUrl, tenantId, pending = [] } = manifest;
-  // In code-unit order: the same on every machine, whatever its locale.
-  const resources = manifest.resources
-    .map(entryRecord)
-    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const members = [
-    `"connection": ${JSON.stringify(connection)}`,
-    `"baseUrl": ${JSON.stringify(baseUrl)}`,
-    `"tenantId": ${JSON.stringify(tenantId)}`,
-    `"resources": ${linePerElement(resources)}`,
-    ...(pending.length > 0
-      ? [`"pending": ${linePerElement(pending.map(({ segment, file, name }) => ({ segment, file, name })))}`]
-      : []),
-  ];
-  // Whole or not at all: the Source Control view reads it the moment it appears, and a stop mid-write loses nothing.
-  await io.replace(MANIFEST_FILE, `{\n  ${members.join(',\n  ')}\n}\n`);
-  // Stopped before this, the journal is replayed over a manifest that holds it already, which changes nothing.
-  await io.remove(JOURNAL_FILE);
 }

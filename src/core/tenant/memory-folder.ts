@@ -20,8 +20,8 @@ export class MemoryFolder implements FolderIO {
     this.files.set(file, text);
   }
 
-  async replace(file: string, text: string): Promise<void> {
-    await this.write(file, text);
+  async replace(file: string, text: string | readonly string[]): Promise<void> {
+    await this.write(file, typeof text === 'string' ? text : text.join(''));
   }
 
   async append(file: string, text: string): Promise<void> {

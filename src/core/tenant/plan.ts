@@ -11,14 +11,8 @@ import type { Segment } from '../resource-kind';
 import type { FolderIO } from './folder-io';
 import { problemText, type FolderProblem } from './folder-problems';
 import type { FolderScan, LocalResource } from './folder-scan';
-import {
-  loadManifest,
-  MANIFEST_FILE,
-  writeManifest,
-  type LoadedManifest,
-  type Manifest,
-  type PulledResource,
-} from './manifest';
+import { loadManifest, MANIFEST_FILE, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
+import { writeManifest } from './manifest-writer';
 import { sameValue } from './field-fingerprints';
 import { folderValues } from './folder-values';
 import { changedFields, pulledState } from './pulled-state';

@@ -19,11 +19,11 @@ import {
   MANIFEST_FILE,
   ManifestError,
   TENANT_BASE,
-  writeManifest,
   type LoadedManifest,
   type Manifest,
   type PulledResource,
 } from './manifest';
+import { writeManifest } from './manifest-writer';
 import { pullResource, type FolderAtStart, type KeptChange, type PulledOne } from './pull-resource';
 import { removeResource, unchangedSincePull } from './representation';
 import { resourceBase, takenBases } from './resource-paths';

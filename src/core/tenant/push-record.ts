@@ -4,7 +4,8 @@
  */
 import { ByResource } from './by-resource';
 import type { FolderIO } from './folder-io';
-import { journal, writeManifest, type Manifest, type PendingCreate, type PulledResource } from './manifest';
+import { journal, type Manifest, type PendingCreate, type PulledResource } from './manifest';
+import { writeManifest } from './manifest-writer';
 import type { PlannedChange } from './plan';
 
 /** The manifest as a push keeps it current: entries found by kind and id, each step appended to its journal. */

@@ -8,7 +8,8 @@
 import type { ServiceClient } from '../client';
 import { type FolderIO } from './folder-io';
 import type { FolderProblem } from './folder-problems';
-import { isSafeEntry, loadManifest, writeManifest, type LoadedManifest, type PendingCreate } from './manifest';
+import { isSafeEntry, loadManifest, type LoadedManifest, type PendingCreate } from './manifest';
+import { writeManifest } from './manifest-writer';
 import { fieldsNotTaken, folderValues, shownAfterWrite } from './folder-values';
 import { pulledState } from './pulled-state';
 import { readResource, writeResource } from './representation';

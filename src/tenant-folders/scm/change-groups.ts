@@ -4,6 +4,7 @@
  * then the changes a push would send.
  */
 import * as vscode from 'vscode';
+import { PROBLEMS_HEADING } from '../../core/tenant/plan-verdict';
 import type { ChangeState } from './change-states';
 import { problemState } from './problem-states';
 
@@ -16,7 +17,7 @@ export class ChangeGroups {
     scm: vscode.SourceControl,
     private readonly root: vscode.Uri,
   ) {
-    this.problems = scm.createResourceGroup('problems', 'Problems (a push sends nothing until they are fixed)');
+    this.problems = scm.createResourceGroup('problems', PROBLEMS_HEADING);
     this.problems.hideWhenEmpty = true;
     this.conflicts = scm.createResourceGroup('conflicts', 'Conflicts');
     this.conflicts.hideWhenEmpty = true;

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { plain } from '../../core/plain-text';
 import type { Connections } from '../../connections/registry';
 import { kindLabel } from '../../core/references';
+import { LIMITS } from '../../core/limits';
 import type { Segment } from '../../core/resource-kind';
 import { readManifest } from '../../core/tenant/manifest';
 import type { PlannedChange } from '../../core/tenant/plan';
@@ -34,8 +35,7 @@ export interface PromotionRequest {
 
 const tenantText = (ref: TenantRef): string => plain`tenant ${ref.tenantId} on ${ref.connection}`;
 const VERBS = { create: 'Create', update: 'Update', delete: 'Delete', conflict: 'Conflict' } as const;
-/** A modal dialog taller than the window hides its buttons. */
-const LISTED = 20;
+const LISTED = LIMITS.promotionListed.value;
 
 function what(change: PlannedChange): string {
   return change.segment === 'tenants'
