@@ -72,6 +72,11 @@ export const LIMITS = {
    * long writing as fetching.
    */
   workerPull: { value: 5_000, unit: 'items' },
+  /**
+   * Manifest entries per step of a push's journal below which the push leaves the journal beside the manifest: a
+   * step replayed at each read costs little, a rewrite of a large manifest much.
+   */
+  entriesPerJournalStep: { value: 100, unit: 'items' },
   /** Manifest lines written as one part: a large tenant's manifest is tens of megabytes, never held twice. */
   manifestPart: { value: 1_000, unit: 'items' },
   /** Folders a walk of a pulled folder reads at once: a tenant folder has a few, and many must not open together. */

@@ -8,7 +8,12 @@ import { unsafePath } from '../../src/core/tenant/folder-paths';
 import { loadManifest, MANIFEST_FILE, type Manifest } from '../../src/core/tenant/manifest';
 import { writeManifest } from '../../src/core/tenant/manifest-writer';
 import { localPlan } from '../../src/core/tenant/plan';
-import { fieldHashes, sameFingerprint } from '../../src/core/tenant/field-fingerprints';
+import {
+  fieldHashes,
+  fingerprintsOf,
+  fingerprintText,
+  sameFingerprint,
+} from '../../src/core/tenant/field-fingerprints';
 import { folderValues } from '../../src/core/tenant/folder-values';
 import { changedFields, pulledState } from '../../src/core/tenant/pulled-state';
 import { filesHash, resourceTexts } from '../../src/core/tenant/resource-files';
@@ -51,7 +56,7 @@ async function pulledFolder(
         id: 7,
         file: 'ai_prompts/welcome.json',
         name: 'Welcome',
-        ...(manifestFields ? { fields: manifestFields } : state),
+        ...(manifestFields ? { fields: fingerprintText(Object.entries(manifestFields)) } : state),
       },
     ],
   };
@@ -62,7 +67,7 @@ async function pulledFolder(
 describe('tenant folders: what a manifest keeps of the pulled state', () => {
   it('keeps a short value as itself and a long one as a hash, and knows each again', () => {
     const values = folderValues(prompt, detail);
-    const fields = fieldHashes(values);
+    const fields = Object.fromEntries(fingerprintsOf(fieldHashes(values)));
     assert.equal(fields.max_tokens, '=300');
     assert.equal(fields.assistant, '=null');
     assert.match(fields.description ?? '', /^[0-9a-f]{16}$/);
@@ -78,8 +83,9 @@ describe('tenant folders: what a manifest keeps of the pulled state', () => {
       Object.entries(values).map(([field, value]) => [field, olderFingerprint(JSON.stringify(value))]),
     );
     older.settings = olderFingerprint('{"language":"en"}');
-    assert.deepEqual(changedFields(prompt, 7, values, { fields: older }), []);
-    assert.deepEqual(changedFields(prompt, 7, { ...values, max_tokens: 5 }, { fields: older }), ['max_tokens']);
+    const text = fingerprintText(Object.entries(older));
+    assert.deepEqual(changedFields(prompt, 7, values, { fields: text }), []);
+    assert.deepEqual(changedFields(prompt, 7, { ...values, max_tokens: 5 }, { fields: text }), ['max_tokens']);
   });
 
   it('tells values whose files would be those pulled by one hash, and a changed one field by field', () => {
@@ -95,14 +101,14 @@ describe('tenant folders: what a manifest keeps of the pulled state', () => {
     const text = io.files.get(MANIFEST_FILE) ?? '';
     const [line] = text.split('\n').filter((l) => l.includes('"ai_prompts/welcome.json"'));
     assert.ok(line, text);
-    assert.match(line, /"fields":\{"name":"=\\"Welcome\\"",.*"max_tokens":"=300",/);
+    assert.match(line, /"fields":"assistant:=null .*max_tokens:=300 .*name:=\\"Welcome\\" /);
     const loaded = await loadManifest(io);
     assert.deepEqual(loaded?.manifest.resources[0]?.fields, manifest.resources[0]?.fields);
     await writeManifest(io, loaded?.manifest as Manifest);
     assert.equal(io.files.get(MANIFEST_FILE), text, 'a manifest read and written again is the same text');
   });
 
-  it('reads a manifest whose fingerprints are an object, as folders pulled before hold', async () => {
+  it('reads a manifest whose fingerprints are an object, as the version before this one wrote them', async () => {
     const io = new MemoryFolder();
     const values = folderValues(prompt, detail);
     await writeResource(io, prompt, 7, values, 'ai_prompts/welcome');
@@ -111,7 +117,7 @@ describe('tenant folders: what a manifest keeps of the pulled state', () => {
       id: 7,
       file: 'ai_prompts/welcome.json',
       name: 'Welcome',
-      fields: fieldHashes(values),
+      fields: Object.fromEntries(fingerprintsOf(fieldHashes(values))),
     };
     io.files.set(
       MANIFEST_FILE,

@@ -11,6 +11,7 @@ import {
 import { writeManifest } from '../../src/core/tenant/manifest-writer';
 import { folderValues } from '../../src/core/tenant/folder-values';
 import { pulledState } from '../../src/core/tenant/pulled-state';
+import { fingerprintsOf, fingerprintText } from '../../src/core/tenant/field-fingerprints';
 
 const prompt = kindById('prompt');
 
@@ -75,7 +76,7 @@ describe('tenant folders: the manifest as plain data', () => {
     ]);
   });
 
-  it('writes an entry per line in the layout earlier versions read line by line, and reads their fingerprints as text', async () => {
+  it('writes an entry per line in the layout earlier versions read line by line, and reads fingerprints written as an object', async () => {
     const io = new MemoryFolder();
     await writeManifest(io, manifest);
     const lines = (io.files.get(MANIFEST_FILE) ?? '').split('\n');
@@ -96,13 +97,22 @@ describe('tenant folders: the manifest as plain data', () => {
       '}',
       '',
     ]);
-    // The previous version kept each entry's fingerprints as one text: `field:fingerprint`, space-separated.
+    // The version before this one kept each entry's fingerprints as an object.
     const [refunds] = manifest.resources.filter((e) => e.id === 3);
-    const asText = Object.entries(refunds?.fields ?? {})
-      .map(([field, fingerprint]) => `${field}:${fingerprint}`)
-      .join(' ');
-    io.files.set(MANIFEST_FILE, JSON.stringify({ ...manifest, resources: [{ ...refunds, fields: asText }] }));
+    const asObject = Object.fromEntries(fingerprintsOf(refunds?.fields ?? ''));
+    io.files.set(MANIFEST_FILE, JSON.stringify({ ...manifest, resources: [{ ...refunds, fields: asObject }] }));
     assert.deepEqual((await readManifest(io))?.resources[0]?.fields, refunds?.fields);
+  });
+
+  it("keeps a field's name with a space, a colon or a percent sign in its fingerprints' text", () => {
+    const fingerprints = new Map([
+      ['a b:c', '=1'],
+      ['100%', '0123456789abcdef'],
+      ['plain', '=null'],
+    ]);
+    const text = fingerprintText(fingerprints);
+    assert.equal(text.split(' ').length, 3, text);
+    assert.deepEqual(fingerprintsOf(text), fingerprints);
   });
 
   it('names the entry and the field of a manifest that is not one, and says a file that is no JSON is none', async () => {

@@ -8,7 +8,7 @@ describe("a pulled folder's objects of some kinds, for a delete's reference warn
     segment: Manifest['resources'][number]['segment'],
     id: number,
     file: string,
-  ): Manifest['resources'][number] => ({ segment, id, file, name: file, fields: {} });
+  ): Manifest['resources'][number] => ({ segment, id, file, name: file, fields: '' });
   const manifest: Manifest = {
     connection: 'local',
     baseUrl: 'http://127.0.0.1:1',

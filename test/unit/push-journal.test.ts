@@ -156,6 +156,23 @@ describe("push: bounded concurrency and the manifest's journal", () => {
     assert.deepEqual((await planPush(client, io)).changes, [], 'every update is recorded as pulled');
   });
 
+  it('leaves a short journal beside a large manifest, whose readers replay it, and folds it in once it is long', async () => {
+    for (let index = PROMPTS; index < 260; index++)
+      await client.create(prompts, { name: `Prompt ${index}`, system: 'Say hello.' }, tenantId);
+    await pullTenant(client, io, { connection: 'local', baseUrl: service.url, tenantId });
+    const pulled = io.files.get(MANIFEST_FILE);
+    edit(0);
+    assert.equal((await push(client, io, await planPush(client, io))).applied.length, 1);
+    assert.equal(io.files.get(MANIFEST_FILE), pulled, 'a step per 260 entries: the manifest is not rewritten');
+    assert.ok(io.files.has(JOURNAL_FILE));
+    assert.deepEqual((await planPush(client, io)).changes, [], 'the journal holds the update as pulled');
+    for (let index = 1; index < 4; index++) edit(index);
+    assert.equal((await push(client, io, await planPush(client, io))).applied.length, 3);
+    assert.notEqual(io.files.get(MANIFEST_FILE), pulled, 'four steps: folded in');
+    assert.ok(!io.files.has(JOURNAL_FILE));
+    assert.deepEqual((await planPush(client, io)).changes, []);
+  });
+
   it('resumes a push stopped before the manifest was written: the journal holds what was applied, which is not sent again', async () => {
     for (let index = 0; index < PROMPTS; index++) edit(index);
     client.failing = idOf(5);

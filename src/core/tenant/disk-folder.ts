@@ -118,18 +118,23 @@ export class DiskFolder implements FolderIO {
     return outcomes;
   }
 
+  /** A path the guard refuses has no stat: its resource is read, and its problem reported then. */
   async fileStats(files: readonly string[]): Promise<Array<FileStat | undefined>> {
-    const statOne = async (file: string): Promise<FileStat | undefined> => {
-      // A path the guard refuses has no stat: its resource is read, and its problem reported then.
+    if (this.blocking) {
+      // The folders on the way are looked at once each; then every file in one go (lstat shows a link as no file).
+      for (const folder of new Set(files.map(parentOf))) await this.guard.linkFree(folder).catch(() => undefined);
+      return files.map((file) => {
+        try {
+          return fileStat(lstatSync(this.guard.known(file), { throwIfNoEntry: false }));
+        } catch {
+          return undefined;
+        }
+      });
+    }
+    return mapWithLimit(files, LIMITS.folderFiles.value, async (file) => {
       const target = await this.guard.openable(file).catch(() => undefined);
-      if (target === undefined) return undefined;
-      if (this.blocking) return fileStat(lstatSync(target, { throwIfNoEntry: false }));
-      return fileStat(await lstat(target).catch(() => undefined));
-    };
-    if (!this.blocking) return mapWithLimit(files, LIMITS.folderFiles.value, statOne);
-    const stats: Array<FileStat | undefined> = [];
-    for (const file of files) stats.push(await statOne(file));
-    return stats;
+      return target === undefined ? undefined : fileStat(await lstat(target).catch(() => undefined));
+    });
   }
 
   async write(file: string, text: string): Promise<void> {

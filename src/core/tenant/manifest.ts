@@ -12,6 +12,7 @@ import type { FolderIO } from './folder-io';
 import { foldedName, unsafePath } from './folder-paths';
 import { jsonProblem, type FolderProblem } from './folder-problems';
 import { isJsonObject } from '../json';
+import { fingerprintText, type FingerprintText } from './field-fingerprints';
 
 export const MANIFEST_FILE = 'convai-tenant.json';
 /**
@@ -29,8 +30,8 @@ export interface PulledResource {
   /** The resource's JSON file, relative to the folder: `ai_prompts/order-triage.json`. */
   readonly file: string;
   readonly name: string;
-  /** A fingerprint per field of the pulled state (representation.ts: fieldHashes). */
-  readonly fields: Readonly<Record<string, string>>;
+  /** A fingerprint per field of the pulled state, as text (field-fingerprints.ts: fieldHashes). */
+  readonly fields: FingerprintText;
   /** A hash of the files of that state as a pull writes them (representation.ts: filesHash); absent in older folders. */
   readonly files?: string;
 }
@@ -62,16 +63,6 @@ export function noManifest(): ManifestError {
 
 const SEGMENTS: readonly string[] = ['tenants', ...TENANT_SEGMENTS];
 
-/** The fingerprints as the previous version wrote them: `field:fingerprint`, space-separated, in one string. */
-function fieldsOfText(text: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const pair of text.split(' ')) {
-    const colon = pair.lastIndexOf(':');
-    if (colon > 0) fields[pair.slice(0, colon)] = pair.slice(colon + 1);
-  }
-  return fields;
-}
-
 function isFingerprints(value: unknown): value is Record<string, string> {
   if (!isJsonObject(value)) return false;
   for (const field in value) if (typeof value[field] !== 'string') return false;
@@ -92,13 +83,18 @@ function pulledResource(value: unknown, at: string): PulledResource {
   if (typeof fields !== 'string' && !isFingerprints(fields)) {
     throw new ManifestError(`${at}.fields must hold the field hashes of a pull`);
   }
+  // As parsed, when it is a whole entry of this version (a large folder has 65,000); anything else a property may
+  // hold beside them is never written back (entryRecord).
+  if (typeof name === 'string' && typeof fields === 'string' && (files === undefined || typeof files === 'string'))
+    return value as unknown as PulledResource;
   return {
     segment: segment as Segment,
     id,
     file,
     name: typeof name === 'string' ? name : `#${id}`,
     ...(typeof files === 'string' ? { files } : {}),
-    fields: typeof fields === 'string' ? fieldsOfText(fields) : fields,
+    // An object in folders pulled by the version before this one.
+    fields: typeof fields === 'string' ? fields : fingerprintText(Object.entries(fields)),
   };
 }
 

@@ -14,7 +14,7 @@ import { jsonProblem, type FolderProblem } from './folder-problems';
 import type { LocalResource } from './folder-scan';
 import type { PulledResource } from './manifest';
 import { READ_ONLY, readOnlyHeld } from './read-only';
-import { sameFingerprint } from './field-fingerprints';
+import { fingerprintsOf, sameFingerprint } from './field-fingerprints';
 import { folderShape, KEPT_ON_SERVICE, resolveKept, wireValue } from './folder-values';
 import { textFile } from './resource-files';
 import type { ServiceNames } from './service-names';
@@ -115,7 +115,8 @@ export function valueProblems(resource: LocalResource, fields: readonly string[]
 export function missingParts(resource: LocalResource, entry: PulledResource): FolderProblem[] {
   if (resource.segment !== 'ai_prompts') return [];
   // A field pulled as null lived in the JSON file, not in a text file.
-  const pulledAsText = (field: string): boolean => field in entry.fields && !sameFingerprint(entry.fields[field], null);
+  const kept = fingerprintsOf(entry.fields);
+  const pulledAsText = (field: string): boolean => kept.has(field) && !sameFingerprint(kept.get(field), null);
   return PROMPT_TEXT_FIELDS.filter((field) => pulledAsText(field) && !(field in resource.values)).map((field) => ({
     file: textFile(resource.file.replace(/\.json$/, ''), field),
     message: `${field}: this text part of ${resource.file} is missing; restore it with pull, or write an empty file to clear the field`,

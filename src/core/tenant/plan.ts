@@ -13,7 +13,7 @@ import { problemText, type FolderProblem } from './folder-problems';
 import type { FolderScan, LocalResource } from './folder-scan';
 import { loadManifest, MANIFEST_FILE, type LoadedManifest, type Manifest, type PulledResource } from './manifest';
 import { writeManifest } from './manifest-writer';
-import { sameValue } from './field-fingerprints';
+import { fingerprintsOf, fingerprintText, sameValue } from './field-fingerprints';
 import { folderValues } from './folder-values';
 import { changedFields, pulledState } from './pulled-state';
 import { ServiceNames } from './service-names';
@@ -153,15 +153,18 @@ export async function planPush(
           }
           // The service holds what the folder sends: an earlier push's update whose answer was lost (or the same edit made
           // there too). Recorded as applied, so what is left to send is what still differs from the service.
+          const state = pulledState(kindOfSegment(segment), entry.id, serviceValues);
+          // The file still holds the references it was pulled with: taking the service's as pulled would make them an edit.
+          const fingerprints = fingerprintsOf(state.fields);
+          fingerprints.delete(READ_ONLY);
+          const pulledBlock = fingerprintsOf(entry.fields).get(READ_ONLY);
+          if (pulledBlock !== undefined) fingerprints.set(READ_ONLY, pulledBlock);
           const caughtUp = {
             ...entry,
             name: typeof detail.name === 'string' ? detail.name : entry.name,
-            ...pulledState(kindOfSegment(segment), entry.id, serviceValues),
+            files: state.files,
+            fields: fingerprintText(fingerprints),
           };
-          // The file still holds the references it was pulled with: taking the service's as pulled would make them an edit.
-          delete caughtUp.fields[READ_ONLY];
-          const pulledBlock = entry.fields[READ_ONLY];
-          if (pulledBlock !== undefined) caughtUp.fields[READ_ONLY] = pulledBlock;
           applied.set(entry, { entry: caughtUp, fields: serviceChanged });
           sent = sendable(changedFields(kindOfSegment(segment), entry.id, resource.values, caughtUp));
           if (sent.length === 0) return undefined;

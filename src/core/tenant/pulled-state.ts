@@ -3,7 +3,7 @@
  * the pull.
  */
 import type { ResourceKind } from '../resource-kind';
-import { fieldHashes, sameFingerprint } from './field-fingerprints';
+import { fieldHashes, fingerprintsOf, sameFingerprint, type FingerprintText } from './field-fingerprints';
 import { filesHash, resourceTexts } from './resource-files';
 import type { Json, JsonObject } from '../json';
 
@@ -12,13 +12,13 @@ export function pulledState(
   kind: ResourceKind,
   id: number,
   values: JsonObject,
-): { fields: Record<string, string>; files: string } {
+): { fields: FingerprintText; files: string } {
   return { fields: fieldHashes(values), files: filesHash(resourceTexts(kind, id, values)) };
 }
 
 /** A manifest entry's state: the field fingerprints, and (unless pulled before it was kept) the hash of its files. */
 export interface PulledFingerprints {
-  fields: Record<string, string>;
+  fields: FingerprintText;
   files?: string;
 }
 
@@ -34,7 +34,8 @@ export function changedFields(
   pulled: PulledFingerprints,
 ): string[] {
   if (pulled.files !== undefined && filesHash(resourceTexts(kind, id, values)) === pulled.files) return [];
-  return Object.keys(values).filter((field) => !sameFingerprint(pulled.fields[field], values[field] as Json));
+  const kept = fingerprintsOf(pulled.fields);
+  return Object.keys(values).filter((field) => !sameFingerprint(kept.get(field), values[field] as Json));
 }
 
 /**
@@ -43,12 +44,14 @@ export function changedFields(
  * that is the pulled text but for that newline is taken as the pulled text.
  */
 export function keepPulledNewlines(values: JsonObject, parts: readonly string[], pulled: PulledFingerprints): void {
+  if (parts.length === 0) return;
+  const kept = fingerprintsOf(pulled.fields);
   for (const field of parts) {
     const value = values[field];
     if (
       typeof value === 'string' &&
-      !sameFingerprint(pulled.fields[field], value) &&
-      sameFingerprint(pulled.fields[field], `${value}\n`)
+      !sameFingerprint(kept.get(field), value) &&
+      sameFingerprint(kept.get(field), `${value}\n`)
     )
       values[field] = `${value}\n`;
   }

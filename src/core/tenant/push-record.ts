@@ -1,10 +1,11 @@
 /**
  * The manifest as a push keeps it current while it sends: each step appended to the manifest's journal as it is
- * taken, so a push that stops midway is continued, not repeated, and the journal folded in once at the end.
+ * taken, so a push that stops midway is continued, not repeated, and the journal folded in at the end.
  */
 import { ByResource } from './by-resource';
 import type { FolderIO } from './folder-io';
-import { journal, type Manifest, type PendingCreate, type PulledResource } from './manifest';
+import { LIMITS } from '../limits';
+import { journal, JOURNAL_FILE, type Manifest, type PendingCreate, type PulledResource } from './manifest';
 import { writeManifest } from './manifest-writer';
 import type { PlannedChange } from './plan';
 
@@ -52,8 +53,14 @@ export class FolderRecord {
     await journal(this.io, { drop: entry.file });
   }
 
-  /** The journal folded into the manifest, once, when the push ends however it ends. */
+  /**
+   * The journal folded into the manifest, when the push ends however it ends. Not while the journal is short beside
+   * the manifest: its few steps are replayed at each read for less than a rewrite of every entry costs (a push of a
+   * few changes into a folder of 50,000 resources), and the push that makes it long folds them all.
+   */
   async fold(): Promise<void> {
+    const steps = ((await this.io.read(JOURNAL_FILE)) ?? '').split('\n').length - 1;
+    if (steps * LIMITS.entriesPerJournalStep.value < this.manifest.resources.length) return;
     await writeManifest(this.io, { ...this.manifest, resources: [...this.entries.values()], pending: this.pending });
   }
 }

@@ -9,6 +9,7 @@ import { kindOfSegment } from '../resources';
 import type { ResourceKind, Segment } from '../resource-kind';
 import type { FolderIO } from './folder-io';
 import { changedFields, keepPulledNewlines, type PulledFingerprints } from './pulled-state';
+import { fingerprintsOf } from './field-fingerprints';
 import { resourceFiles, resourceFromTexts, textFile, type ReadResource } from './resource-files';
 import { isJsonObject, type JsonObject } from '../json';
 
@@ -37,7 +38,7 @@ export async function unchangedSincePull(
   // A field taken out of the file is no change to send, but the file no longer holds what was pulled either.
   return (
     changedFields(kind, read.id, read.values, entry).length === 0 &&
-    Object.keys(entry.fields).every((field) => field in read.values)
+    [...fingerprintsOf(entry.fields).keys()].every((field) => field in read.values)
   );
 }
 

@@ -10,6 +10,7 @@ import type { PulledResource } from './manifest';
 import { READ_ONLY } from './read-only';
 import { folderValues } from './folder-values';
 import { changedFields } from './pulled-state';
+import { fingerprintsOf } from './field-fingerprints';
 
 /** The service's current detail of a pulled resource; undefined when it is gone. */
 export async function currentDetail(
@@ -38,7 +39,7 @@ export async function currentDetail(
 export function driftedFields(entry: PulledResource, detail: JsonObject): string[] {
   const kind = kindOfSegment(entry.segment);
   return changedFields(kind, entry.id, folderValues(kind, detail), entry).filter(
-    (field) => field !== READ_ONLY || READ_ONLY in entry.fields,
+    (field) => field !== READ_ONLY || fingerprintsOf(entry.fields).has(READ_ONLY),
   );
 }
 
