@@ -16,9 +16,8 @@ function canonical(value: Json): string {
 }
 
 // One-shot hashing: a pull fingerprints every field of every resource, and a Hash object each costs more than the hash.
-// The digest's first bytes as a string of their own: a slice of the whole hex digest would keep all of it in memory,
-// for every field of every entry a pull holds.
-const digest = (text: string): string => hash('sha256', text, 'buffer').toString('hex', 0, 8);
+// The slice is held only until the entry's fingerprints are joined into its text.
+const digest = (text: string): string => hash('sha256', text, 'hex').slice(0, 16);
 
 /** A value kept as itself (`=` and its JSON) is short and holds no space or `:`, which separate a manifest's pairs. */
 const LITERAL = /^[^\s:]{1,24}$/;
