@@ -179,7 +179,11 @@ describe('prompt test suites', () => {
     const texts = ['history one', 'history two', 'history three'].map((t) => `${t} ${Date.now()}`);
     const uri = await writeSuite('history', {
       prompt: 'Order Triage',
-      cases: texts.map((prompt_text, i) => ({ name: `case ${i}`, prompt_text })),
+      cases: texts.map((prompt_text, i) => ({
+        name: `case ${i}`,
+        prompt_text,
+        expect: { response: { contains: 'Echo' } },
+      })),
     });
     await vscode.commands.executeCommand('convai.runPromptTests', { uri: uri.toString() });
     const runs = await vscode.commands.executeCommand<Array<{ inputs: { prompt_text?: string } }>>(
