@@ -4,7 +4,6 @@
 // edited prompt texts against floor-push.mjs (reading the folder, then 100 PUTs four at a time). Fewer rounds than
 // the 1,000-prompt rows: a round takes a minute. The plan rounds follow a
 // warm-up of each side, as those rows' do, so they measure the plans after a folder's first.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -154,25 +153,20 @@ export async function measureLargeFolders(): Promise<LargeFolderSamples> {
     for (let index = 0; index < rounds; index++) {
       const folder = bench.newFolder();
       const floorFolder = bench.newFolder();
-      const pull = await pair(
-        index,
-        async () => {
-          const ms = await pullOnce(folder);
-          expectFiles('pull of the large tenant', files, folder);
-          return ms;
-        },
-        async () => {
-          const ms = await floorPullOnce(floorFolder);
-          expectFiles('floor-pull.mjs', files, floorFolder);
-          return ms;
-        },
-      );
-      // 330,000 files a round: left until the end, they slow every later round's disk and fill its page cache. Removed,
-      // and the removal written out before the next rows, which the system would otherwise do while they are timed.
-      for (const pulled of [folder, floorFolder]) fs.rmSync(pulled, { recursive: true, force: true });
-      spawnSync('sync');
       const round = {
-        pull,
+        pull: await pair(
+          index,
+          async () => {
+            const ms = await pullOnce(folder);
+            expectFiles('pull of the large tenant', files, folder);
+            return ms;
+          },
+          async () => {
+            const ms = await floorPullOnce(floorFolder);
+            expectFiles('floor-pull.mjs', files, floorFolder);
+            return ms;
+          },
+        ),
         plan: await pair(
           index,
           () => bench.plan(first),
@@ -181,6 +175,8 @@ export async function measureLargeFolders(): Promise<LargeFolderSamples> {
         push: await pair(index, () => pushed(index), floorPushed),
       };
       await restored();
+      // 330,000 files a round: left until the end, they slow every later round's disk and fill its page cache.
+      for (const pulled of [folder, floorFolder]) fs.rmSync(pulled, { recursive: true, force: true });
       samples.pull.push(round.pull);
       samples.plan.push(round.plan);
       samples.push.push(round.push);
