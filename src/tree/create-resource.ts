@@ -93,7 +93,8 @@ async function askFields(kind: ResourceKind, where: string): Promise<JsonObject 
 }
 
 async function pick<T extends vscode.QuickPickItem>(items: T[], placeHolder: string): Promise<T | undefined> {
-  return items.length === 1 ? items[0] : vscode.window.showQuickPick(items, { placeHolder });
+  // A step of a command of several: closed by a focus change, it would end the command unasked.
+  return items.length === 1 ? items[0] : vscode.window.showQuickPick(items, { placeHolder, ignoreFocusOut: true });
 }
 
 /** Where a "New…" from a node or the palette creates: asks for what the node does not say. */
