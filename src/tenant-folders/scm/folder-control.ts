@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
+import { DisposableStore } from '../../core/disposable-store';
 import { plain } from '../../core/plain-text';
 import { DiskFolder } from '../../core/tenant/disk-folder';
 import type { FolderIO } from '../../core/tenant/folder-io';
@@ -37,7 +38,7 @@ export class PulledFolderControl implements vscode.Disposable {
   private readonly groups: ChangeGroups;
   private readonly io: FolderIO;
   private readonly key: string;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   private readonly vanished = new vscode.EventEmitter<void>();
   /** The folder's manifest is gone (a folder deleted whole reports no event for the files in it). */
   readonly onDidVanish = this.vanished.event;
@@ -289,6 +290,6 @@ export class PulledFolderControl implements vscode.Disposable {
     this.scm.statusBarCommands = [];
     this.deps.decorations.withdraw(this);
     this.deps.decorations.withdraw(this.drift);
-    for (const disposable of this.disposables) disposable.dispose();
+    this.disposables.dispose();
   }
 }

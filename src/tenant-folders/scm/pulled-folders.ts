@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { DisposableStore } from '../../core/disposable-store';
 import { MANIFEST_FILE } from '../../core/tenant/manifest';
 import { messageOf } from '../../core/text';
 import type { FolderEvents, FolderWritten } from '../folder-events';
@@ -15,7 +16,7 @@ const MANIFESTS = `**/${MANIFEST_FILE}`;
  */
 export class PulledFolders implements vscode.Disposable {
   private readonly controls = new Map<string, Promise<PulledFolderControl | undefined>>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
 
   constructor(
     private readonly deps: ScmDeps,
@@ -134,7 +135,7 @@ export class PulledFolders implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const disposable of this.disposables) disposable.dispose();
+    this.disposables.dispose();
     const controls = [...this.controls.values()];
     this.controls.clear();
     for (const control of controls) void control.then((c) => c?.dispose());
