@@ -9,7 +9,7 @@ import type { JsonObject } from './json';
 import { resourceTitle } from './labels';
 import type { KindId } from './resource-kind';
 
-export type MatchRank = 0 | 1 | 2;
+export type MatchRank = 0 | 1 | 2 | 3;
 
 export interface SearchHit<T> {
   value: T;
@@ -39,15 +39,15 @@ const isWordCharacter = (character: string | undefined): boolean =>
   character !== undefined && /[\p{L}\p{N}]/u.test(character);
 
 /** How `folded` holds `word`: at its start, at a word's start, inside a word, or not at all. */
-function rankOf(folded: string, word: string): MatchRank | undefined {
+function rankOf(folded: string, word: string): Exclude<MatchRank, 0> | undefined {
   let at = folded.indexOf(word);
   if (at < 0) return undefined;
-  if (at === 0) return 0;
+  if (at === 0) return 1;
   while (at >= 0) {
-    if (!isWordCharacter(folded[at - 1])) return 1;
+    if (!isWordCharacter(folded[at - 1])) return 2;
     at = folded.indexOf(word, at + 1);
   }
-  return 2;
+  return 3;
 }
 
 export class SearchIndex<T> {
@@ -69,10 +69,11 @@ export class SearchIndex<T> {
     const words = fold(query)
       .split(/\s+/)
       .filter((word) => word !== '');
-    const buckets: SearchHit<T>[][] = [[], [], []];
+    const whole = words.join(' ');
+    const buckets: SearchHit<T>[][] = [[], [], [], []];
     let total = 0;
     for (const entry of this.entries) {
-      const rank = words.length === 0 ? 0 : rankOfAll(entry.folded, words);
+      const rank = words.length === 0 ? 1 : entry.folded === whole ? 0 : rankOfAll(entry.folded, words);
       if (rank === undefined) continue;
       total++;
       const bucket = buckets[rank];
@@ -85,7 +86,7 @@ export class SearchIndex<T> {
 /** The first word decides the rank; the others need only occur. */
 function rankOfAll(folded: string, words: readonly string[]): MatchRank | undefined {
   const [first, ...rest] = words;
-  const rank = first === undefined ? 0 : rankOf(folded, first);
+  const rank = first === undefined ? 1 : rankOf(folded, first);
   if (rank === undefined || rest.some((word) => !folded.includes(word))) return undefined;
   return rank;
 }

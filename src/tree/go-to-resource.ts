@@ -154,7 +154,8 @@ function pickResource(connection: string, searched: Searched): Promise<vscode.Ur
       // Enter pressed as the rows of the word just typed are on their way shows the rows of the word before, or none:
       // a row those of the typed word do not hold is not what was asked for, and the best match of the word is.
       const found = matches(connection, searched, pick.value).matches;
-      const selected = pick.selectedItems[0]?.uri;
+      // The row Enter was pressed on; new rows arriving just before can leave the selection empty, not the focus.
+      const selected = (pick.selectedItems[0] ?? pick.activeItems[0])?.uri;
       const uri =
         selected && found.some((match) => vscode.Uri.parse(match.uri).toString() === selected.toString())
           ? selected

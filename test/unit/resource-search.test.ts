@@ -13,9 +13,16 @@ describe('resource search: names as the user types', () => {
     assert.deepEqual(names(result), ['Order Triage', 'order_lookup', 'Orders 2', 'Billing Orders', 'Reorder']);
     assert.deepEqual(
       result.hits.map((hit) => hit.rank),
-      [0, 0, 0, 1, 2],
+      [1, 1, 1, 2, 3],
     );
     assert.equal(result.total, 5);
+  });
+
+  it('ranks the name typed whole first, before names that only start alike', () => {
+    const probes = index(['Form action probe', 'Form probe', 'Form probes']);
+    assert.deepEqual(names(probes.search('Form probe', 10)), ['Form probe', 'Form action probe', 'Form probes']);
+    assert.deepEqual(names(probes.search('  form   PROBE ', 10))[0], 'Form probe', 'case and spaces aside');
+    assert.equal(probes.search('Form probe', 10).hits[0]?.rank, 0);
   });
 
   it('needs every word of the query, the first deciding the rank', () => {

@@ -79,6 +79,14 @@ export class PulledFolders implements vscode.Disposable {
     return (await Promise.all(this.controls.values())).filter((c): c is PulledFolderControl => c !== undefined);
   }
 
+  /**
+   * Looks for pulled folders again: a folder whose manifest the watcher did not report (one made with its files at
+   * once, by the command-line tool, before the watch of its new directory began) is found.
+   */
+  rescan(): Promise<void> {
+    return this.scan();
+  }
+
   private async scan(): Promise<void> {
     const found = await vscode.workspace.findFiles(MANIFESTS, '**/node_modules/**');
     const roots = new Set(found.filter((uri) => uri.scheme === 'file').map((uri) => rootOf(uri).fsPath));
