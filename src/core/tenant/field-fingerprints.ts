@@ -51,13 +51,14 @@ export function sameFingerprint(kept: string | undefined, value: Json): boolean 
 export type FingerprintText = string;
 
 const ESCAPED = /[ :%]/g;
+/** ESCAPED without its global flag, whose lastIndex would make test() answer differently from one call to the next. */
+const ESCAPED_ONE = /[ :%]/;
 const ESCAPES: Readonly<Record<string, string>> = { ' ': '%20', ':': '%3A', '%': '%25' };
 const UNESCAPES: Readonly<Record<string, string>> = { '%20': ' ', '%3A': ':', '%25': '%' };
 
 // Tested before replacing: a pull writes the names of a million fields, and almost none has one of these.
 const escapedName = (field: string): string =>
   ESCAPED_ONE.test(field) ? field.replace(ESCAPED, (c) => ESCAPES[c] ?? c) : field;
-const ESCAPED_ONE = /[ :%]/;
 
 export function fingerprintText(fingerprints: Iterable<readonly [string, string]>): FingerprintText {
   const pairs: string[] = [];

@@ -51,7 +51,7 @@ function registerRefresh(log: Log, folders: PulledFolders, comparisons: Comparis
         );
       const folder = await folders.find(arg);
       // Refresh of every list first finds the folders pulled since that the watcher missed.
-      if (!folder) await folders.rescan();
+      if (!folder) await folders.scan();
       // A folder deleted since its list was made is no failure of the Refresh: its list goes.
       const lists = folder ? [folder] : await folders.all();
       const present = await Promise.all(lists.map((control) => control.stillPulled()));

@@ -80,14 +80,10 @@ export class PulledFolders implements vscode.Disposable {
   }
 
   /**
-   * Looks for pulled folders again: a folder whose manifest the watcher did not report (one made with its files at
-   * once, by the command-line tool, before the watch of its new directory began) is found.
+   * Finds the workspace's pulled folders, at start and again on Refresh: a folder whose manifest the watcher did not
+   * report (one made with its files at once, by the command-line tool, before the watch of its new directory began).
    */
-  rescan(): Promise<void> {
-    return this.scan();
-  }
-
-  private async scan(): Promise<void> {
+  async scan(): Promise<void> {
     const found = await vscode.workspace.findFiles(MANIFESTS, '**/node_modules/**');
     const roots = new Set(found.filter((uri) => uri.scheme === 'file').map((uri) => rootOf(uri).fsPath));
     for (const root of [...this.controls.keys()]) if (!roots.has(root)) await this.remove(vscode.Uri.file(root));
