@@ -9,6 +9,7 @@ import type { JsonObject } from './json';
 import { resourceTitle } from './labels';
 import type { KindId } from './resource-kind';
 
+/** How well a name matches, best first: 0 the whole name, 1 at its start, 2 at a word's start, 3 inside a word. */
 export type MatchRank = 0 | 1 | 2 | 3;
 
 export interface SearchHit<T> {
