@@ -37,7 +37,8 @@ function counts(result: PullResult): string {
 /** A line per file kept or removed (a handful), the written ones only when asked for: a pull may write thousands. */
 function fileLines(result: PullResult, listWritten: boolean): string[] {
   return [
-    ...(listWritten ? result.written.map((file) => `wrote ${file}`) : []),
+    // Sorted only when listed: a large pull writes 165,000.
+    ...(listWritten ? [...result.written].sort().map((file) => `wrote ${file}`) : []),
     ...result.kept.map(keptLine),
     ...result.removed.map((file) => `removed ${file}`),
   ];

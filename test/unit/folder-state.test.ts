@@ -13,6 +13,7 @@ import {
   fingerprintsOf,
   fingerprintText,
   sameFingerprint,
+  fieldFingerprint,
 } from '../../src/core/tenant/field-fingerprints';
 import { folderValues } from '../../src/core/tenant/folder-values';
 import { changedFields, pulledState } from '../../src/core/tenant/pulled-state';
@@ -75,6 +76,15 @@ describe('tenant folders: what a manifest keeps of the pulled state', () => {
       assert.ok(sameFingerprint(fields[field], values[field] as JsonObject[string]), field);
     assert.equal(sameFingerprint(fields.max_tokens, 301), false);
     assert.equal(sameFingerprint(fields.description, 'another text'), false);
+  });
+
+  it('keeps a number or a boolean as its JSON, the longest number too', () => {
+    for (const value of [300, -0, 0.1 + 0.2, 1e21, -1.5e-7, Number.MAX_VALUE, -2.2250738585072014e-308, true, false]) {
+      const kept = fieldFingerprint(value);
+      assert.equal(kept, `=${JSON.stringify(value)}`, String(value));
+      assert.ok(sameFingerprint(kept, value), String(value));
+      assert.equal(fingerprintsOf(fieldHashes({ value })).get('value'), kept, String(value));
+    }
   });
 
   it('still reads the hashes of folders pulled before: an unchanged field is no change', () => {

@@ -71,6 +71,22 @@ describe('tenant folders: batch writers (a worker for a large pull, or one file 
         assert.equal(existsSync(join(root, 'ai_prompts', 'b.json')), false, 'nothing after the refused file');
       });
 
+      it('refuses an unsafe name in a folder it has written to already', async () => {
+        const writer = writerOf(new DiskFolder(root));
+        await writer.write([['ai_prompts/a.json', '{}']]);
+        await assert.rejects(
+          writer.write([
+            ['ai_prompts/b.json', '{}'],
+            ['ai_prompts/c\u0001.json', '{}'],
+            ['ai_prompts/d.json', '{}'],
+          ]),
+          partial(1, (cause) => cause instanceof UnsafePathError && /control character/.test(cause.message)),
+        );
+        await writer.close();
+        assert.equal(existsSync(join(root, 'ai_prompts', 'b.json')), true);
+        assert.equal(existsSync(join(root, 'ai_prompts', 'd.json')), false, 'nothing after the refused file');
+      });
+
       it('refuses a file that is itself a link, and leaves what it points to alone', async () => {
         mkdirSync(join(root, 'ai_prompts'));
         writeFileSync(join(outside, 'secret.json'), 'secret');

@@ -226,7 +226,7 @@ export class DiskFolder implements FolderIO {
   workerWriter(): BatchWriter {
     return workerWriter(
       WRITE,
-      (file) => this.guard.writable(file),
+      { now: (file) => this.guard.writableNow(file), checked: (file) => this.guard.writable(file) },
       (file, error) => this.guard.linkRefused(file, error),
     );
   }

@@ -32,6 +32,9 @@ function fingerprint(text: string): string {
 
 /** What a manifest keeps of one field's value: its fingerprint. */
 export function fieldFingerprint(value: Json): string {
+  // A boolean's or a finite number's JSON is its String(), without a space or a colon, and at most 24 characters (a
+  // sign, 17 digits, a point, an exponent): kept as itself, as fingerprint() would, without its JSON and pattern.
+  if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return `=${String(value)}`;
   return fingerprint(canonical(value));
 }
 

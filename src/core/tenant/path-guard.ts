@@ -71,6 +71,16 @@ export class PathGuard {
     return this.openable(file);
   }
 
+  /**
+   * As `writable`, at once, for a file whose folder was found or made already (undefined otherwise: ask `writable`):
+   * a large pull hands its writer 165,000 files in a few folders, and a turn of the event loop each would add up.
+   */
+  writableNow(file: string): string | undefined {
+    if (NO_FOLLOW === 0 || !this.realFolders.has(parentOf(file))) return undefined;
+    refuseUnsafe(file);
+    return this.at(file);
+  }
+
   /** As `openable`, at once, for a file in a folder looked at already (a scan's); one elsewhere is refused. */
   known(file: string): string {
     refuseUnsafe(file);

@@ -39,7 +39,7 @@ export interface PullTarget {
 export interface PullResult {
   /** How many resources the folder holds from the service now. */
   resources: number;
-  /** Files written: new on the service, changed there, or a part the folder lacked. */
+  /** Files written, in the order they were: new on the service, changed there, or a part the folder lacked. */
   written: string[];
   /**
    * Files that keep the user's edits since the last pull, with the fields they keep (none: a resource deleted on the
@@ -229,7 +229,7 @@ export async function pullTenant(
   kept.sort((a, b) => a.file.localeCompare(b.file));
   return {
     resources: listed.length,
-    written: written.sort(),
+    written,
     kept,
     keptLocalChanges: kept.map(({ file }) => file),
     removed: removed.sort(),

@@ -58,11 +58,12 @@ function startWorker(flags: number): {
 
 /**
  * A batch writer over a worker started by the first batch with files (a pull into an unchanged folder writes none).
- * `target` checks a file and gives its absolute path; `refused` makes the worker's error of a file the folder's.
+ * `target` checks a file and gives its absolute path (`now` when its folder is known already, else `checked`);
+ * `refused` makes the worker's error of a file the folder's.
  */
 export function workerWriter(
   flags: number,
-  target: (file: string) => Promise<string>,
+  target: { now(file: string): string | undefined; checked(file: string): Promise<string> },
   refused: (file: string, error: Error) => unknown,
 ): BatchWriter {
   let worker: ReturnType<typeof startWorker> | undefined;
@@ -75,7 +76,7 @@ export function workerWriter(
       let stoppedAt: PartialWriteError | undefined;
       for (const [file, text] of files) {
         try {
-          targets.push([await target(file), text]);
+          targets.push([target.now(file) ?? (await target.checked(file)), text]);
         } catch (error) {
           // What comes before it is written all the same, as one write after another would have.
           stoppedAt = new PartialWriteError(targets.length, asError(error));
