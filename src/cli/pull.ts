@@ -37,7 +37,7 @@ function counts(result: PullResult): string {
 /** A line per file kept or removed (a handful), the written ones only when asked for: a pull may write thousands. */
 function fileLines(result: PullResult, listWritten: boolean): string[] {
   return [
-    // Sorted only when listed: a large pull writes 165,000.
+    // Sorted only when listed: a large tenant's pull writes far more files than anyone reads.
     ...(listWritten ? [...result.written].sort().map((file) => `wrote ${file}`) : []),
     ...result.kept.map(keptLine),
     ...result.removed.map((file) => `removed ${file}`),

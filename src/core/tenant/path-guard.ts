@@ -73,7 +73,8 @@ export class PathGuard {
 
   /**
    * As `writable`, at once, for a file whose folder was found or made already (undefined otherwise: ask `writable`):
-   * a large pull hands its writer 165,000 files in a few folders, and a turn of the event loop each would add up.
+   * a large pull hands its writer every file of the tenant, in a few folders, and a turn of the event loop for each
+   * would be spent on the thread that also runs the pull's requests.
    */
   writableNow(file: string): string | undefined {
     if (NO_FOLLOW === 0 || !this.realFolders.has(parentOf(file))) return undefined;
