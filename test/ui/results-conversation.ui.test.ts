@@ -8,7 +8,7 @@ import { kindById } from '../../src/core/resources';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { resultsPanel } from './results-panel';
 import { adminClient } from './service';
-import { goToResource, openConvAiView, runCommand, treeRow } from './tree-view';
+import { activeEditorHolds, goToResource, openConvAiView, runCommand, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
 // Tenant 2: the tree test counts tenant 1's prompts.
@@ -45,6 +45,7 @@ describe('conversations in the results panel', () => {
   it('continues a run at the prompt its answer names, with the carried parameters, and shows the turns in order', async () => {
     const { page } = workbench();
     await goToResource(page, uiConnectionName, FIRST, ids.first);
+    await activeEditorHolds(page, `[data-uri$="/${ids.first}.json"]`);
     await runCommand(page, 'ConvAI: Test Prompt');
     const text = panel().locator('#input-text');
     await text.waitFor();

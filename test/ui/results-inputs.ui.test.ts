@@ -8,7 +8,7 @@ import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { resultsPanel } from './results-panel';
 import { adminClient, testPromptRequests } from './service';
-import { choose, goToResource, openConvAiView, runCommand, treeRow } from './tree-view';
+import { activeEditorHolds, choose, goToResource, openConvAiView, runCommand, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
 // Tenant 2: the tree test counts tenant 1's prompts.
@@ -51,6 +51,7 @@ describe('the inputs form of the results panel', () => {
     const { page } = workbench();
     // The tree shows once the connection is ready, which Go to Resource needs.
     await goToResource(page, uiConnectionName, PROMPT, id);
+    await activeEditorHolds(page, `[data-uri$="/${id}.json"]`);
     await runCommand(page, 'ConvAI: Test Prompt');
 
     const json = panel().locator('#input-json');

@@ -20,7 +20,8 @@ describe('New Prompt Test Suite', () => {
     await treeRow(await openConvAiView(page), uiConnectionName, 1).waitFor();
     await runCommand(page, 'ConvAI: Go to Resource…');
     await choose(page, 'Weekly Ticket Summary');
-    await page.locator('.tabs-container .tab.active[data-resource-name$=".json"]').waitFor();
+    // Its text, not its tab: the palette lists the prompt's commands once the editor holds the document.
+    await page.locator('.editor-group-container.active .view-lines', { hasText: 'Weekly Ticket Summary' }).waitFor();
     await runCommand(page, 'ConvAI: New Prompt Test Suite');
     // code-server's save dialog is a quick input holding the proposed path.
     const input = page.locator('.quick-input-widget input');

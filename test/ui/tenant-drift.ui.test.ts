@@ -11,6 +11,7 @@ import { kindById } from '../../src/core/resources';
 import { DiskFolder } from '../../src/core/tenant/disk-folder';
 import { pullTenant } from '../../src/core/tenant/pull';
 import { saveScreenshot } from '../harness/screenshots';
+import { waitInFolder } from '../harness/wait';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { adminClient } from './service';
 import { openConvAiView, runCommand, treeRow } from './tree-view';
@@ -95,6 +96,14 @@ describe('Changed on the service, in the Source Control view', () => {
     await row.locator('.action-label[aria-label="Take Service Version"]').click();
     await row.waitFor({ state: 'detached' });
     await scmRow(page, 'Greeting: description').waitFor({ state: 'detached' });
+    // The next test edits the JSON, so this one ends once the service's description is in it, not only once the rows
+    // have gone: the text parts are written before the JSON, and one run that edited it just after found no change.
+    const json = path.join(folder, 'ai_prompts', 'greeting.json');
+    const taken = () => fs.readFileSync(json, 'utf8').includes('"Opens every call, asks for the order"');
+    assert.ok(
+      await waitInFolder(path.dirname(json), taken, 20_000),
+      "greeting.json never got the service's description",
+    );
     const system = fs.readFileSync(path.join(folder, 'ai_prompts', 'greeting.system.md'), 'utf8');
     assert.equal(system.replace(/\n$/, ''), THEIRS);
     await runCommand(page, 'View: Close All Editors');

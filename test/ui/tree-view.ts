@@ -161,8 +161,8 @@ async function keyboardToWorkbench(page: Page): Promise<void> {
 
 /**
  * Runs a command through the palette, as a user types it and picks it, once the palette has opened with its '>' and
- * the keyboard. The palette lists the commands of the context it opened in: a command of an editor shows only once that
- * editor is active, which the caller waits for (its tab), as a user looks before typing.
+ * the keyboard. The palette lists the commands of the active editor's context: a command of an editor shows only once
+ * that editor holds its document, which the caller waits for (activeEditorHolds), as a user looks before typing.
  */
 export async function runCommand(page: Page, title: string): Promise<void> {
   await keyboardToWorkbench(page);
@@ -271,7 +271,10 @@ export async function choose(page: Page, text: string, shown = text): Promise<vo
   await input.press('Enter');
 }
 
-/** Opens a resource by its name with Go to Resource, once the ConvAI view shows the connection, and waits for its tab. */
+/**
+ * Opens a resource by its name with Go to Resource, once the ConvAI view shows the connection, and waits for its tab
+ * (its document may fail to load: activeEditorHolds waits for a document loaded).
+ */
 export async function goToResource(page: Page, connection: string, name: string, id: number): Promise<void> {
   await treeRow(await openConvAiView(page), connection, 1).waitFor();
   // The tests make their resources through the service, as another user would: Go to Resource searches the cached
@@ -280,4 +283,13 @@ export async function goToResource(page: Page, connection: string, name: string,
   await runCommand(page, 'ConvAI: Go to Resource…');
   await choose(page, name);
   await page.locator(`.tabs-container .tab.active[data-resource-name="${id}.json"]`).waitFor();
+}
+
+/**
+ * Waits until the active editor group's editor holds the document its `data-uri` selector names. Its tab shows as
+ * soon as it opens, but the group's context (`resourceScheme`, `resourcePath`: what the palette lists an editor's
+ * commands by) follows only once the document has loaded, which for a resource is a request to the service.
+ */
+export async function activeEditorHolds(page: Page, uri: string): Promise<void> {
+  await page.locator(`.editor-group-container.active .monaco-editor${uri}`).waitFor();
 }
