@@ -14,6 +14,8 @@ import type { CaseRun, ExecuteContext, Executor, SuiteResult } from './types';
 import { refersTo, type Suite, type SuiteProblem, type SuiteTarget, type TestCase } from './suite';
 import { isJudged } from './simulated-case';
 import type { TextRange } from '../json-document';
+import { isTrialCopy } from '../trials/trial-names';
+import type { TrialRoute } from '../trials/trial-run';
 
 /** Why a suite cannot run in a tenant; `problems` are the places in the suite that name what the tenant lacks. */
 export class TargetError extends Error {
@@ -46,17 +48,28 @@ export interface ResolvedTarget extends OperationTarget {
   names: ReadonlyMap<number, string>;
 }
 
-/** The suite's prompt or integration in the tenant; `where` names the connection or URL in the message. */
+/** A prompt a trial creates, by its copy's id: a suite may name it as if the tenant held it. */
+export interface CreatedPrompt {
+  id: number;
+  name: string;
+}
+
+/**
+ * The suite's prompt or integration in the tenant, never a trial copy (a suite names live prompts, and a trial routes
+ * them to their copies), with the prompts a trial creates; `where` names the connection or URL in the message.
+ */
 async function resolveTarget(
   client: ServiceClient,
   suite: Suite,
   tenantId: number,
   where: string,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  created: readonly CreatedPrompt[],
 ): Promise<ResolvedTarget> {
   const { segment, ref } = suite.resource;
   const kind = kindOfSegment(segment);
-  const items = await client.list(kind, tenantId, { signal });
+  const listed = (await client.list(kind, tenantId, { signal })).filter((item) => !isTrialCopy(item));
+  const items = segment === 'ai_prompts' ? [...listed, ...created] : listed;
   const named = typeof ref === 'string' ? items.filter((i) => i.name === ref) : [];
   if (named.length > 1) {
     // Names are not unique on the service: running whichever comes first could test the wrong prompt unnoticed.
@@ -155,15 +168,19 @@ function unknownPrompts(suite: Suite, target: ResolvedTarget): SuiteProblem[] {
   );
 }
 
-/** The suite's resource found in the tenant, and every name the suite gives checked against it; throws TargetError. */
+/**
+ * The suite's resource found in the tenant, and every name the suite gives checked against it; throws TargetError.
+ * `created`: the prompts a trial creates, which the suite may name.
+ */
 export async function prepareSuite(
   client: ServiceClient,
   suite: Suite,
   tenantId: number,
   where: string,
   signal?: AbortSignal,
+  created: readonly CreatedPrompt[] = [],
 ): Promise<ResolvedTarget> {
-  const target = await resolveTarget(client, suite, tenantId, where, signal);
+  const target = await resolveTarget(client, suite, tenantId, where, signal, created);
   const problems = unknownPrompts(suite, target);
   if (problems.length > 0) throw new TargetError(problems.map((p) => p.message).join('; '), problems);
   return target;
@@ -176,13 +193,30 @@ export function caseInputs(operation: ServiceOperation, testCase: TestCase): Jso
   return { [text]: testCase[text] ?? '', ...(params ? { [object]: params } : {}) };
 }
 
-/** One request of a case: the target's operation with the case's inputs, or a conversation's turn sent to the prompt it was routed to. */
-export function executorFor(client: ServiceClient, target: OperationTarget | ResolvedTarget): Executor {
+/**
+ * One request of a case: the target's operation with the case's inputs, or a conversation's turn sent to the prompt
+ * it was routed to. In a trial, a request to a copied prompt goes to its copy, and an answer handing over to a copy
+ * is read as handing over to its live prompt, so that every rule and report above speaks of live prompts.
+ */
+export function executorFor(
+  client: ServiceClient,
+  target: OperationTarget | ResolvedTarget,
+  trial?: TrialRoute,
+): Executor {
   const operation = operationOf(target.kind);
-  const send = (testCase: TestCase, { signal, turn, onWait }: ExecuteContext): Promise<JsonObject> =>
-    turn
-      ? sendOperation(client, { ...target, id: turn.promptId }, turn.inputs, { signal, onWait })
-      : sendOperation(client, target, caseInputs(operation, testCase), { signal, onWait });
+  // Only prompts are copied: an integration whose id a copied prompt's shares is the integration.
+  const route = target.kind.segment === 'ai_prompts' ? trial : undefined;
+  const at = (id: number): OperationTarget => ({ ...target, id: route ? route.copyOf(id) : id });
+  const read = (output: JsonObject): JsonObject =>
+    route && typeof output.next_prompt_id === 'number'
+      ? { ...output, next_prompt_id: route.liveOf(output.next_prompt_id) }
+      : output;
+  const send = async (testCase: TestCase, { signal, turn, onWait }: ExecuteContext): Promise<JsonObject> =>
+    read(
+      turn
+        ? await sendOperation(client, at(turn.promptId), turn.inputs, { signal, onWait })
+        : await sendOperation(client, at(target.id), caseInputs(operation, testCase), { signal, onWait }),
+    );
   return 'names' in target ? { send, prompts: { first: target.id, names: target.names } } : { send };
 }
 
@@ -192,8 +226,9 @@ export function runSuiteAt(
   suite: Suite,
   target: ResolvedTarget,
   options: RunOptions = {},
+  route?: TrialRoute,
 ): Promise<SuiteResult> {
-  return runSuite(suite, executorFor(client, target), options);
+  return runSuite(suite, executorFor(client, target, route), options);
 }
 
 /** A case's run (or a conversation's turn) as the run history records it: the assertions decide whether a case passed, not whether it ran. */

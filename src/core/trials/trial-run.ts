@@ -1,0 +1,168 @@
+/**
+ * A trial run (contract: "Trials"): the planned copies created, the tests run through them, and every copy deleted
+ * however the run ends, so callers keep hearing the live prompts and the tenant keeps nothing of the trial.
+ */
+import type { ServiceClient } from '../client';
+import { mapWithLimit } from '../concurrency';
+import { ServiceError } from '../errors';
+import type { JsonObject } from '../json';
+import { LIMITS } from '../limits';
+import { kindById } from '../resources';
+import { messageOf } from '../text';
+import type { TrialJournal } from './trial-journal';
+import { trialCopyName } from './trial-names';
+import type { TrialPlan } from './trial-plan';
+
+/** A copy as reports name it: the live prompt's id (absent for a created one), the copy's id, the prompt's name. */
+export interface TrialCopy {
+  id?: number;
+  copy: number;
+  name: string;
+}
+
+export interface TrialOutcome {
+  tag: string;
+  copies: TrialCopy[];
+  /** Every copy is gone from the service. */
+  deleted: boolean;
+}
+
+const PROMPT = kindById('prompt');
+
+/**
+ * Where a trial's requests go: what names a copied prompt by its live id is sent to the copy, and an answer naming a
+ * copy is read as naming the live prompt, so routing and reports speak of live prompts only.
+ */
+export class TrialRoute {
+  private readonly toCopy = new Map<number, number>();
+  private readonly toLive = new Map<number, number>();
+
+  constructor(readonly copies: readonly TrialCopy[]) {
+    for (const { id, copy } of copies) {
+      // A created prompt has no live id: its copy's id is the only one it has, in reports too.
+      const live = id ?? copy;
+      this.toCopy.set(live, copy);
+      this.toLive.set(copy, live);
+    }
+  }
+
+  copyOf(id: number): number {
+    return this.toCopy.get(id) ?? id;
+  }
+
+  liveOf(id: number): number {
+    return this.toLive.get(id) ?? id;
+  }
+
+  /** The prompts the trial creates, as a listing of the tenant would hold them. */
+  get created(): Array<{ id: number; name: string }> {
+    return this.copies.flatMap((c) => (c.id === undefined ? [{ id: c.copy, name: c.name }] : []));
+  }
+}
+
+/** Copies a run could not delete, after its own end (a failure, a cancellation) or after it passed. */
+export class TrialCopiesLeft extends Error {
+  constructor(
+    readonly left: ReadonlyArray<TrialCopy & { reason: string }>,
+    tenantId: number,
+    cause?: unknown,
+  ) {
+    const named = left.map((c) => `"${c.name}" (copy ${c.copy}): ${c.reason}`).join('; ');
+    const copies = left.length === 1 ? 'A trial copy' : `${left.length} trial copies`;
+    super(`${copies} could not be deleted: ${named}. ${cleanAdvice(tenantId)}`, cause === undefined ? {} : { cause });
+    this.name = 'TrialCopiesLeft';
+  }
+}
+
+/** How a user removes what a trial left: the one sentence every shell gives. */
+export function cleanAdvice(tenantId: number): string {
+  return `Delete what a trial left with \`convai trials clean --tenant ${tenantId}\`, or Clean Up Trial Copies in VS Code.`;
+}
+
+export interface TrialSettings {
+  client: ServiceClient;
+  tenantId: number;
+  tag: string;
+  plan: TrialPlan;
+  journal: TrialJournal;
+  signal?: AbortSignal;
+}
+
+/** A 4xx: the service refused the request, so it made nothing; a 5xx or no answer may hide a write that happened. */
+function isRefusal(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500;
+}
+
+async function createCopies(settings: TrialSettings, made: TrialCopy[]): Promise<void> {
+  const { client, tenantId, tag, plan, journal, signal } = settings;
+  const route = (): TrialRoute => new TrialRoute(made);
+  for (const planned of plan.copies) {
+    signal?.throwIfAborted();
+    const name = trialCopyName(tag, planned.name);
+    const fields: JsonObject = { ...planned.fields, name };
+    for (const link of planned.links) if (link.atCreate) fields[link.field] = route().copyOf(link.to);
+    await journal.creating(name);
+    let created: JsonObject;
+    try {
+      created = await client.create(PROMPT, fields, tenantId, { signal });
+    } catch (error) {
+      // The service answered that it made nothing; any other failure may have made the copy, so the journal keeps it.
+      if (error instanceof ServiceError && isRefusal(error.status)) await journal.deleted(new Set([name]));
+      throw error;
+    }
+    if (typeof created.id !== 'number') throw new Error(`the service created ${name} without an id`);
+    await journal.created(name, created.id);
+    made.push({ ...(planned.id === undefined ? {} : { id: planned.id }), copy: created.id, name: planned.name });
+  }
+  // A cycle of hand-overs: the copy created first names the others' copies only once they exist.
+  for (const planned of plan.copies) {
+    const late = planned.links.filter((l) => !l.atCreate);
+    if (late.length === 0) continue;
+    signal?.throwIfAborted();
+    const copy = route().copyOf(planned.id as number);
+    const fields = Object.fromEntries(late.map((l) => [l.field, route().copyOf(l.to)]));
+    await client.update(PROMPT, copy, fields, tenantId, { signal });
+  }
+}
+
+/** Deletes the copies, a gone one counted as deleted; the ones left, with why. */
+async function deleteCopies(settings: TrialSettings, made: readonly TrialCopy[]) {
+  const { client, tenantId, tag, journal } = settings;
+  const left: Array<TrialCopy & { reason: string }> = [];
+  const gone = new Set<string>();
+  // Never with the run's signal: a cancelled run still removes its copies.
+  await mapWithLimit(made, LIMITS.tenantConcurrency.value, async (copy) => {
+    try {
+      await client.delete(PROMPT, copy.copy, tenantId);
+      gone.add(trialCopyName(tag, copy.name));
+    } catch (error) {
+      if (error instanceof ServiceError && error.status === 404) gone.add(trialCopyName(tag, copy.name));
+      else left.push({ ...copy, reason: messageOf(error) });
+    }
+  });
+  await journal.deleted(gone);
+  return left;
+}
+
+/**
+ * Creates the plan's copies, runs `run` through them, and deletes them, whatever `run` did. A copy left behind makes
+ * the run's end a TrialCopiesLeft (holding the run's own failure as its cause, if it had one).
+ */
+export async function withTrialCopies<T>(
+  settings: TrialSettings,
+  run: (route: TrialRoute) => Promise<T>,
+): Promise<{ value: T; trial: TrialOutcome }> {
+  const made: TrialCopy[] = [];
+  let outcome: { value: T } | { failure: unknown };
+  try {
+    await createCopies(settings, made);
+    outcome = { value: await run(new TrialRoute(made)) };
+  } catch (failure) {
+    outcome = { failure };
+  }
+  const left = await deleteCopies(settings, made);
+  if (left.length > 0)
+    throw new TrialCopiesLeft(left, settings.tenantId, 'failure' in outcome ? outcome.failure : undefined);
+  if ('failure' in outcome) throw outcome.failure;
+  return { value: outcome.value, trial: { tag: settings.tag, copies: made, deleted: true } };
+}
