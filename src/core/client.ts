@@ -15,6 +15,7 @@ import type { ProxyRoute } from './network-errors';
 import type { ResourceKind } from './resource-kind';
 import type { JsonObject } from './json';
 import type { RequestBudget } from './request-budget';
+import { isTrialCopy } from './trials/trial-names';
 import { RetryLoop, type RetryOptions } from './retry';
 import { buildRequest, collectionPath, memberPath, requestInfo, type Endpoint } from './service-request';
 
@@ -45,6 +46,8 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   /** Told of each wait before a retry, so a caller timing the service (a test's maxMs) can leave the wait out. */
   readonly onWait?: (ms: number) => void;
+  /** A listing of prompts keeps trial copies, which every other listing leaves out; for cleaning them up. */
+  readonly trialCopies?: boolean;
 }
 
 export interface TestPromptBody {
@@ -96,9 +99,14 @@ export class ServiceClient {
     this.log = options.log ?? silentLogger;
     this.retries = new RetryLoop(options.retry, this.log, this.advice, options.budget);
   }
+  /**
+   * The kind's resources in the tenant. Trial copies are no part of the tenant as browsed or as code, so a listing of
+   * prompts leaves them out, for the tree, pickers, pull, plan, drift and the flow map alike, unless asked for.
+   */
   async list(kind: ResourceKind, tenantId?: number, call?: CallOptions): Promise<JsonObject[]> {
     const { info, response } = await this.exchange('GET', collectionPath(kind), kind, tenantId, undefined, call);
-    return interpretResponse(info, response, 'array', this.advice);
+    const items = interpretResponse(info, response, 'array', this.advice);
+    return kind.id === 'prompt' && !call?.trialCopies ? items.filter((item) => !isTrialCopy(item)) : items;
   }
 
   get(kind: ResourceKind, id: number, tenantId?: number, call?: CallOptions): Promise<JsonObject> {

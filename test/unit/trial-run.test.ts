@@ -40,7 +40,9 @@ describe('trials: copies made, run through and deleted', () => {
   const prompt = async (fields: JsonObject): Promise<number> =>
     (await client.create(PROMPT, { system: 'Help.', ai_model: 'live-model', ...fields }, TENANT)).id as number;
   const names = async (): Promise<string[]> =>
-    (await client.list(PROMPT, TENANT)).map((p) => String(p.name)).filter((n) => isTrialCopy({ name: n }));
+    (await client.list(PROMPT, TENANT, { trialCopies: true }))
+      .map((p) => String(p.name))
+      .filter((n) => isTrialCopy({ name: n }));
   const trial = async <T>(proposals: Proposal[], run: (route: TrialRoute) => Promise<T>, signal?: AbortSignal) => {
     const live = new Map<number, JsonObject>();
     for (const p of proposals) if (p.id !== undefined) live.set(p.id, await client.get(PROMPT, p.id, TENANT));
@@ -222,6 +224,7 @@ describe('trials: copies made, run through and deleted', () => {
     const before = (await client.list(PROMPT, TENANT)).length;
     await prompt({ name: trialCopyName('0123abcd', 'From another machine') });
     await prompt({ name: '[trial] Not a copy' });
+    assert.equal((await client.list(PROMPT, TENANT)).length, before + 1, 'a listing of the tenant leaves copies out');
     const journalOnly = await cleanTrials(client, { dir, service: service.url, tenantId: TENANT });
     assert.deepEqual(journalOnly.deleted, [], 'without all, only what journals name');
     const all = await cleanTrials(client, { dir, service: service.url, tenantId: TENANT, all: true });
@@ -229,6 +232,6 @@ describe('trials: copies made, run through and deleted', () => {
       all.deleted.map((d) => d.name),
       ['[trial 0123abcd] From another machine'],
     );
-    assert.equal((await client.list(PROMPT, TENANT)).length, before + 1);
+    assert.equal((await client.list(PROMPT, TENANT, { trialCopies: true })).length, before + 1);
   });
 });

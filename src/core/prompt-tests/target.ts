@@ -14,7 +14,6 @@ import type { CaseRun, ExecuteContext, Executor, SuiteResult } from './types';
 import { refersTo, type Suite, type SuiteProblem, type SuiteTarget, type TestCase } from './suite';
 import { isJudged } from './simulated-case';
 import type { TextRange } from '../json-document';
-import { isTrialCopy } from '../trials/trial-names';
 import type { TrialRoute } from '../trials/trial-run';
 
 /** Why a suite cannot run in a tenant; `problems` are the places in the suite that name what the tenant lacks. */
@@ -68,7 +67,7 @@ async function resolveTarget(
 ): Promise<ResolvedTarget> {
   const { segment, ref } = suite.resource;
   const kind = kindOfSegment(segment);
-  const listed = (await client.list(kind, tenantId, { signal })).filter((item) => !isTrialCopy(item));
+  const listed = await client.list(kind, tenantId, { signal });
   const items = segment === 'ai_prompts' ? [...listed, ...created] : listed;
   const named = typeof ref === 'string' ? items.filter((i) => i.name === ref) : [];
   if (named.length > 1) {

@@ -48,7 +48,7 @@ export async function cleanTrials(client: ServiceClient, options: CleanOptions):
   const listing = async (tenantId: number): Promise<JsonObject[]> => {
     let items = listings.get(tenantId);
     if (!items) {
-      items = await client.list(PROMPT, tenantId, { signal: options.signal });
+      items = await client.list(PROMPT, tenantId, { signal: options.signal, trialCopies: true });
       listings.set(tenantId, items);
     }
     return items;
