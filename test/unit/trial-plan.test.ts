@@ -38,6 +38,24 @@ describe('trials: which prompts get copies', () => {
     assert.equal(plan.copies.length, 0);
   });
 
+  it("links a copy to a created prompt's copy by the file a folder names it with", () => {
+    const service = new Map([live(1)]);
+    const plan = planTrial(
+      [
+        { id: 1, name: 'P1', fields: { next_prompt_id: 'ai_prompts/new.json' } },
+        { file: 'ai_prompts/new.json', name: 'New', fields: { name: 'New' } },
+      ],
+      service,
+    );
+    assert.deepEqual(
+      plan.copies.map((c) => [c.name, c.links]),
+      [
+        ['New', []],
+        ['P1', [{ field: 'next_prompt_id', target: 0, atCreate: true }]],
+      ],
+    );
+  });
+
   it('copies a prompt the change creates, with its own fields only', () => {
     const plan = planTrial([{ name: 'New', fields: { name: 'New', system: 'Hi' } }], new Map());
     assert.deepEqual(plan.copies, [{ name: 'New', fields: { name: 'New', system: 'Hi' }, links: [] }]);
@@ -54,7 +72,7 @@ describe('trials: which prompts get copies', () => {
       plan.copies.map((c) => [c.id, c.links]),
       [
         [2, []],
-        [1, [{ field: 'next_prompt_id', to: 2, atCreate: true }]],
+        [1, [{ field: 'next_prompt_id', target: 0, atCreate: true }]],
       ],
       'the exit to prompt 3, which is not copied, stays live',
     );
@@ -75,7 +93,9 @@ describe('trials: which prompts get copies', () => {
       ],
       service,
     );
-    const late = plan.copies.flatMap((c) => c.links.filter((l) => !l.atCreate).map((l) => [c.id, l.to]));
+    const late = plan.copies.flatMap((c) =>
+      c.links.filter((l) => !l.atCreate).map((l) => [c.id, plan.copies[l.target]?.id]),
+    );
     assert.deepEqual(
       late,
       [

@@ -134,6 +134,33 @@ describe('trials: copies made, run through and deleted', () => {
     assert.deepEqual(await readdir(dir), [], 'the journal goes with the copies');
   });
 
+  it('points a cycle of hand-overs at the copies, and a new prompt named by its file', async () => {
+    await start();
+    const a = await prompt({ name: 'Trial A' });
+    const b = await prompt({ name: 'Trial B', next_prompt_id: a });
+    await client.update(PROMPT, a, { next_prompt_id: b }, TENANT);
+    const { value } = await trial(
+      [
+        { id: a, name: 'Trial A', fields: { ai_model: 'v2', exit_prompt_id: 'ai_prompts/new.json' } },
+        { id: b, name: 'Trial B', fields: { ai_model: 'v2' } },
+        { file: 'ai_prompts/new.json', name: 'Trial New', fields: { name: 'Trial New' } },
+      ],
+      async (route) => {
+        const [copyA, copyB] = [
+          await client.get(PROMPT, route.copyOf(a), TENANT),
+          await client.get(PROMPT, route.copyOf(b), TENANT),
+        ];
+        const created = route.created[0]?.id;
+        return { copyA, copyB, ids: [route.copyOf(a), route.copyOf(b), created] };
+      },
+    );
+    const [copyA, copyB, created] = value.ids;
+    assert.equal(value.copyA.next_prompt_id, copyB);
+    assert.equal(value.copyB.next_prompt_id, copyA);
+    assert.equal(value.copyA.exit_prompt_id, created);
+    assert.equal((await client.get(PROMPT, a, TENANT)).next_prompt_id, b, 'the live prompts keep their links');
+  });
+
   it('deletes the copies when the run fails and when it is cancelled', async () => {
     await start();
     const id = await prompt({ name: 'Trial Fails' });

@@ -11,6 +11,8 @@ import { updateBody } from '../save-plan';
 export interface Proposal {
   /** The live prompt; absent for a prompt the change creates. */
   id?: number;
+  /** The folder's file of a prompt the change creates, which another proposal's link may name instead of an id. */
+  file?: string;
   /** The live prompt's name, or the created one's: what reports call it. */
   name: string;
   /** Editable fields as the service takes them (a prompt's settings as text); a field left out stays as it is live. */
@@ -20,16 +22,18 @@ export interface Proposal {
 export const LINK_FIELDS = ['next_prompt_id', 'exit_prompt_id'] as const;
 export type LinkField = (typeof LINK_FIELDS)[number];
 
-/** A hand-over from one copy to another copied prompt, by the live id the proposal names. */
+/** A hand-over from one copy to another copied prompt (by a live id, or a created prompt's file). */
 export interface CopyLink {
   field: LinkField;
-  to: number;
+  /** The copy it hands over to, by its place in the plan's copies. */
+  target: number;
   /** The copy it names is created before this one, so the create names it; otherwise (a cycle) an update does. */
   atCreate: boolean;
 }
 
 export interface PlannedCopy {
   id?: number;
+  file?: string;
   name: string;
   /** The fields the copy is created with, before its name is marked and its links are pointed at copies. */
   fields: JsonObject;
@@ -51,28 +55,36 @@ function changes(proposal: Proposal, live: JsonObject | undefined): boolean {
   return Object.entries(proposal.fields).some(([field, value]) => canonical(value) !== canonical(held[field]));
 }
 
-/** Copies before the copies that hand over to them (depth first), so only a cycle's last link waits for an update. */
-function ordered(copies: readonly Omit<PlannedCopy, 'links'>[]): PlannedCopy[] {
+type Unlinked = Omit<PlannedCopy, 'links'>;
+
+/** Copies after the copies they hand over to (depth first), so only a cycle's last link waits for an update. */
+function ordered(copies: readonly Unlinked[]): PlannedCopy[] {
   const byId = new Map(copies.flatMap((c) => (c.id === undefined ? [] : [[c.id, c] as const])));
-  const placed = new Set<Omit<PlannedCopy, 'links'>>();
-  const visiting = new Set<Omit<PlannedCopy, 'links'>>();
-  const out: PlannedCopy[] = [];
-  const visit = (copy: Omit<PlannedCopy, 'links'>): void => {
-    if (placed.has(copy) || visiting.has(copy)) return;
-    visiting.add(copy);
-    const targets = LINK_FIELDS.flatMap((field) => {
+  const byFile = new Map(copies.flatMap((c) => (c.file === undefined ? [] : [[c.file, c] as const])));
+  const targetsOf = (copy: Unlinked): Array<{ field: LinkField; target: Unlinked }> =>
+    LINK_FIELDS.flatMap((field) => {
       const to = copy.fields[field];
-      const target = typeof to === 'number' ? byId.get(to) : undefined;
-      return target ? [{ field, to: to as number, target }] : [];
+      const target = typeof to === 'number' ? byId.get(to) : typeof to === 'string' ? byFile.get(to) : undefined;
+      return target ? [{ field, target }] : [];
     });
-    for (const { target } of targets) visit(target);
-    const links = targets.map(({ field, to, target }) => ({ field, to, atCreate: placed.has(target) }));
-    visiting.delete(copy);
-    placed.add(copy);
-    out.push({ ...copy, links });
+  const order: Unlinked[] = [];
+  const seen = new Set<Unlinked>();
+  const visit = (copy: Unlinked): void => {
+    if (seen.has(copy)) return;
+    seen.add(copy);
+    for (const { target } of targetsOf(copy)) visit(target);
+    order.push(copy);
   };
   for (const copy of copies) visit(copy);
-  return out;
+  const position = new Map(order.map((copy, index) => [copy, index]));
+  return order.map((copy, index) => ({
+    ...copy,
+    links: targetsOf(copy).map(({ field, target }) => {
+      const at = position.get(target) as number;
+      // Created before this one, so the create names it; itself or later (a cycle), so an update does.
+      return { field, target: at, atCreate: at < index };
+    }),
+  }));
 }
 
 /**
@@ -87,6 +99,7 @@ export function planTrial(proposals: readonly Proposal[], live: ReadonlyMap<numb
         const held = p.id === undefined ? undefined : live.get(p.id);
         return {
           ...(p.id === undefined ? {} : { id: p.id }),
+          ...(p.file === undefined ? {} : { file: p.file }),
           name: p.name,
           fields: { ...(held ? updateBody(PROMPT, held) : {}), ...p.fields },
         };

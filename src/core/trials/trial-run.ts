@@ -95,12 +95,16 @@ function isRefusal(status: number | undefined): boolean {
 
 async function createCopies(settings: TrialSettings, made: TrialCopy[]): Promise<void> {
   const { client, tenantId, tag, plan, journal, signal } = settings;
-  const route = (): TrialRoute => new TrialRoute(made);
+  const copyId = (index: number): number => (made[index] as TrialCopy).copy;
   for (const planned of plan.copies) {
     signal?.throwIfAborted();
     const name = trialCopyName(tag, planned.name);
     const fields: JsonObject = { ...planned.fields, name };
-    for (const link of planned.links) if (link.atCreate) fields[link.field] = route().copyOf(link.to);
+    for (const link of planned.links) {
+      // A late link keeps the live id until its update; a created prompt has none, so it waits unset.
+      if (link.atCreate) fields[link.field] = copyId(link.target);
+      else fields[link.field] = plan.copies[link.target]?.id ?? null;
+    }
     await journal.creating(name);
     let created: JsonObject;
     try {
@@ -114,14 +118,13 @@ async function createCopies(settings: TrialSettings, made: TrialCopy[]): Promise
     await journal.created(name, created.id);
     made.push({ ...(planned.id === undefined ? {} : { id: planned.id }), copy: created.id, name: planned.name });
   }
-  // A cycle of hand-overs: the copy created first names the others' copies only once they exist.
-  for (const planned of plan.copies) {
+  // A cycle of hand-overs: a copy names the copies created after it only once they exist.
+  for (const [index, planned] of plan.copies.entries()) {
     const late = planned.links.filter((l) => !l.atCreate);
     if (late.length === 0) continue;
     signal?.throwIfAborted();
-    const copy = route().copyOf(planned.id as number);
-    const fields = Object.fromEntries(late.map((l) => [l.field, route().copyOf(l.to)]));
-    await client.update(PROMPT, copy, fields, tenantId, { signal });
+    const fields = Object.fromEntries(late.map((l) => [l.field, copyId(l.target)]));
+    await client.update(PROMPT, copyId(index), fields, tenantId, { signal });
   }
 }
 
