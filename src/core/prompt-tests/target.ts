@@ -106,8 +106,8 @@ export function runsInFolder(where: SuiteTarget, folder: SuiteTarget): boolean {
   );
 }
 
-/** Every prompt a case names besides the suite's own, with what names it and where. */
-function promptsNamed(testCase: TestCase): Array<{ ref: string | number; what: string; range: TextRange }> {
+/** Every prompt a case names besides the suite's own, with what names it and where (a trial checks them too). */
+export function promptsNamed(testCase: TestCase): Array<{ ref: string | number; what: string; range: TextRange }> {
   const turns = (testCase.turns ?? []).flatMap((turn, index) =>
     turn.prompt === undefined
       ? []

@@ -18,6 +18,8 @@ export interface TrialCopy {
   id?: number;
   copy: number;
   name: string;
+  /** A created prompt's file in the folder, when a folder proposed it. */
+  file?: string;
 }
 
 export interface TrialOutcome {
@@ -116,7 +118,12 @@ async function createCopies(settings: TrialSettings, made: TrialCopy[]): Promise
     }
     if (typeof created.id !== 'number') throw new Error(`the service created ${name} without an id`);
     await journal.created(name, created.id);
-    made.push({ ...(planned.id === undefined ? {} : { id: planned.id }), copy: created.id, name: planned.name });
+    made.push({
+      ...(planned.id === undefined ? {} : { id: planned.id }),
+      copy: created.id,
+      name: planned.name,
+      ...(planned.file === undefined ? {} : { file: planned.file }),
+    });
   }
   // A cycle of hand-overs: a copy names the copies created after it only once they exist.
   for (const [index, planned] of plan.copies.entries()) {
