@@ -18,4 +18,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'drift', load: () => (require('./drift') as typeof import('./drift')).driftCommand },
   { name: 'map', load: () => (require('./map') as typeof import('./map')).mapCommand },
   { name: 'test', load: () => (require('./test') as typeof import('./test')).testCommand },
+  { name: 'trials', load: () => (require('./trials') as typeof import('./trials')).trialsCommand },
 ];

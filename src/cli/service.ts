@@ -46,6 +46,18 @@ export function tokenFrom(env: NodeJS.ProcessEnv): string {
   return token;
 }
 
+/** The service a command that has no folder talks to: --url, else the environment variable CONVAI_URL. */
+export function urlTarget(flag: string | undefined, env: NodeJS.ProcessEnv, command: string): ServiceTarget {
+  if (flag !== undefined)
+    return { baseUrl: baseUrlFrom(flag.trim(), '--url'), urlSource: '--url', token: tokenFrom(env) };
+  const variable = env[URL_VARIABLE]?.trim();
+  if (!variable)
+    throw new UsageError(
+      `${command} needs the service's base URL: pass --url <base URL> or set the environment variable ${URL_VARIABLE}.`,
+    );
+  return { baseUrl: baseUrlFrom(variable, URL_VARIABLE), urlSource: URL_VARIABLE, token: tokenFrom(env) };
+}
+
 /** The single folder argument, resolved against the working directory. */
 export function folderArgument(args: ParsedArgs, context: CliContext, command: string): string {
   const [folder, ...extra] = args.positionals;

@@ -11,6 +11,9 @@ import type { TenantCoverage } from '../core/flow-map/coverage';
 import type { RequestBudget } from '../core/request-budget';
 import { table } from './format';
 import { plural } from '../core/text';
+import { inertLine } from '../core/plain-text';
+import { compared } from '../core/trials/trial-compare';
+import type { TrialOutcome } from '../core/trials/trial-run';
 
 export interface SuiteOutcome {
   /** The suite's path relative to the working directory. */
@@ -119,11 +122,62 @@ export function requestsLine(budget: Pick<RequestBudget, 'sent' | 'spent'>, boun
  * convai.runPromptTests count; judge files' entries follow the suites', outside the counts (a judge's result is its
  * kappa, not its labels). `coverage` is the flow map's, one entry per tenant the suites ran against.
  */
+/** A trial as reports give it: its copies by the live prompts they stood for, and the live runs it was compared with. */
+export interface TriedReport {
+  folder: string;
+  trial: TrialOutcome;
+  live?: ReadonlyMap<string, SuiteResult>;
+}
+
+function casesOf(outcome: SuiteOutcome, tried: TriedReport | undefined): object[] {
+  if (!tried?.live) return outcome.result.cases.map(caseReport);
+  return compared(outcome.result, tried.live.get(outcome.name)).map((c) => ({
+    ...caseReport(c),
+    ...(c.improved ? { improved: true } : {}),
+    ...(c.live ? { live: c.live } : {}),
+  }));
+}
+
+function trialJson({ folder, trial }: TriedReport): object {
+  const copies = trial.copies.map(({ id, copy, name }) => ({ ...(id === undefined ? {} : { id }), copy, name }));
+  return { tag: trial.tag, folder, copies, deleted: trial.deleted };
+}
+
+/**
+ * What ran, under the suites: the folder's versions and the copies they ran through; with --compare, each case the trial
+ * changed, "Refund window: live 12/20 → trial 19/20, improved".
+ */
+export function trialLines(outcomes: readonly SuiteOutcome[], tried: TriedReport): string[] {
+  const { copies, tag, deleted } = tried.trial;
+  const names = copies.map((c) => `"${inertLine(c.name)}"`).join(', ');
+  const ran =
+    copies.length === 0
+      ? `Trial of ${tried.folder}: it changes no prompt, so every case ran on the live prompts.`
+      : `Trial of ${tried.folder}: ran its version of ${plural(copies.length, 'prompt')} (${names}) through copies named "[trial ${tag}] …", ${deleted ? 'all deleted since' : 'not all deleted (see below)'}; no live prompt was written.`;
+  if (!tried.live) return [ran, ''];
+  const lines = outcomes.flatMap((o) =>
+    compared(o.result, tried.live?.get(o.name)).flatMap((c) => {
+      if (!c.live || (!c.regressed && !c.improved)) return [];
+      const change = c.regressed ? 'regressed' : 'improved';
+      return [
+        `  ${o.name}: ${inertLine(c.name)}: live ${c.live.passes}/${c.live.runs} → trial ${c.passes}/${c.runs}, ${change}`,
+      ];
+    }),
+  );
+  return [
+    ran,
+    lines.length === 0 ? 'Compared with live: no case changed significantly.' : 'Compared with live:',
+    ...lines,
+    '',
+  ];
+}
+
 export function testJson(
   outcomes: readonly SuiteOutcome[],
   judges: readonly object[],
   coverage: readonly TenantCoverage[],
   requests: number,
+  tried?: TriedReport,
 ): string {
   const sum = (pick: (r: SuiteResult) => number): number => total(outcomes, pick);
   return JSON.stringify(
@@ -136,11 +190,12 @@ export function testJson(
         ...outcomes.map((o) => ({
           file: o.name,
           ...(o.result.baseline ? { baseline: o.result.baseline } : {}),
-          cases: o.result.cases.map(caseReport),
+          cases: casesOf(o, tried),
         })),
         ...judges,
       ],
       coverage,
+      ...(tried ? { trial: trialJson(tried) } : {}),
     },
     null,
     2,

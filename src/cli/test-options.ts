@@ -46,11 +46,13 @@ export function requestLimitFrom(
   value: string | undefined,
   files: ReadonlyArray<Pick<Selected, 'suite' | 'only'>>,
   judges: ReadonlyArray<{ file: Pick<JudgeFile, 'labels' | 'repeat'> }> = [],
+  writes = 0,
 ): { bound: number; limit: number } {
-  // A judge file asks its judge repeat times per label.
+  // A judge file asks its judge repeat times per label; `writes` are a trial's creates, link updates and deletes.
   const bound =
     files.reduce((sum, file) => sum + requestBound(file.suite, file.only), 0) +
-    judges.reduce((sum, { file }) => sum + file.labels.length * file.repeat, 0);
+    judges.reduce((sum, { file }) => sum + file.labels.length * file.repeat, 0) +
+    writes;
   const limit = value === undefined ? DEFAULT_MAX_REQUESTS : /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
   if (!Number.isSafeInteger(limit) || limit < 1)
     throw new UsageError(

@@ -2,39 +2,19 @@
  * `test [--url <base URL>] [--tenant <id>] [--junit <file>] [--json] [--concurrency <n>] [--shard <i>/<n>]
  * [--baseline <file>] [--affected-by <folder>] <file or folder>…`: prompt test suites run against the service, for CI.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import type { ServiceClient } from '../core/client';
-import { baselineFor, type Baseline } from '../core/prompt-tests/baseline';
 import { coverageByTenant, promptNodes, type TenantCoverage } from '../core/flow-map/coverage';
-import { kindById } from '../core/resources';
-import { junitXml } from '../core/prompt-tests/report';
-import { prepareSuite, runSuiteAt } from '../core/prompt-tests/target';
+import { prepareSuite } from '../core/prompt-tests/target';
+import { leftText } from '../core/trials/trial-run';
 import { resolveEach } from './resolve';
-import { EXIT, PROGRAM, UsageError, type ArgValue, type CliContext, type Command } from './command';
-import { redactor } from './failure';
-import {
-  baseUrlFrom,
-  tenantIdFrom,
-  TOKEN_VARIABLE,
-  tokenFrom,
-  URL_VARIABLE,
-  withClient,
-  type ServiceTarget,
-} from './service';
+import { TEST_USAGE, testDetails } from './test-help';
+import { EXIT, PROGRAM, UsageError, type ArgValue, type Command } from './command';
+import { tenantIdFrom, urlTarget, withClient } from './service';
 import { junitPath } from './report-path';
 import { findSuites, loadSuite, type SuiteFile } from './suites';
-import {
-  affectedOf,
-  baselineFrom,
-  CONCURRENCY,
-  concurrencyFrom,
-  DEFAULT_MAX_REQUESTS,
-  requestLimitFrom,
-  shardOf,
-  type Selected,
-} from './test-options';
-import { baselineNotes, requestsLine, suiteLines, testJson, totalsLine, type SuiteOutcome } from './test-format';
+import { affectedOf, baselineFrom, concurrencyFrom, requestLimitFrom, shardOf } from './test-options';
+import { baselineNotes, trialLines, requestsLine, testJson, totalsLine, type SuiteOutcome } from './test-format';
+import { promptsByTenant, runAll, writeJunit, type Ready } from './test-run';
+import { runTrial, trialOf, type TrialRun } from './test-trial';
 import {
   isJudgeFile,
   judgeEntry,
@@ -47,114 +27,18 @@ import {
   type JudgeOutcome,
   type LoadedJudge,
 } from './judge-files';
-import { messageOf, plural } from '../core/text';
+import { plural } from '../core/text';
 import { RequestBudget } from '../core/request-budget';
 
 function text(value: ArgValue): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function targetOf(flag: string | undefined, env: NodeJS.ProcessEnv): ServiceTarget {
-  if (flag !== undefined)
-    return { baseUrl: baseUrlFrom(flag.trim(), '--url'), urlSource: '--url', token: tokenFrom(env) };
-  const variable = env[URL_VARIABLE]?.trim();
-  if (!variable)
-    throw new UsageError(
-      `test needs the service's base URL: pass --url <base URL> or set the environment variable ${URL_VARIABLE}.`,
-    );
-  return { baseUrl: baseUrlFrom(variable, URL_VARIABLE), urlSource: URL_VARIABLE, token: tokenFrom(env) };
-}
-
-type Ready = Omit<SuiteOutcome, 'result'> & Pick<Selected, 'only'>;
-
-async function writeJunit(
-  file: string,
-  outcomes: ReadonlyArray<{ name: string; result: SuiteOutcome['result'] }>,
-  context: CliContext,
-): Promise<void> {
-  const at = path.resolve(context.cwd, file);
-  try {
-    await mkdir(path.dirname(at), { recursive: true });
-    // A file is output too: a service's message that echoes the token must not leave it in CI's artifacts.
-    await writeFile(
-      at,
-      junitXml(
-        outcomes.map((o) => ({ name: o.name, result: o.result })),
-        redactor(context.env[TOKEN_VARIABLE]?.trim()),
-      ),
-    );
-  } catch (error) {
-    throw new UsageError(
-      `The JUnit report could not be written to ${at} (${messageOf(error)}); give --junit a path in a writable folder.`,
-    );
-  }
-}
-
-interface RunSettings {
-  concurrency: number;
-  signal: AbortSignal;
-  baseline: Baseline | undefined;
-  json: boolean;
-  context: CliContext;
-}
-
-/** Sends the suites one after another until `signal` is aborted; what the abort left unfinished comes back skipped. */
-async function runAll(client: ServiceClient, ready: readonly Ready[], options: RunSettings): Promise<SuiteOutcome[]> {
-  const done: SuiteOutcome[] = [];
-  for (const { only, ...file } of ready) {
-    const baseline = options.baseline && (baselineFor(options.baseline, file.name)?.cases ?? new Map());
-    const result = await runSuiteAt(client, file.suite, file.target, {
-      concurrency: options.concurrency,
-      signal: options.signal,
-      only,
-      baseline,
-    });
-    done.push({ ...file, result });
-    if (!options.json) for (const line of [...suiteLines({ ...file, result }), '']) options.context.out(line);
-  }
-  return done;
-}
-
-/**
- * Each tenant's prompt ids, which coverage calls untested when no case reached them: a prompt suite's target was
- * resolved from that very listing, so only a tenant tested by integration suites alone is listed again.
- */
-async function promptsByTenant(client: ServiceClient, ready: readonly Ready[]): Promise<Map<number, number[]>> {
-  const prompts = new Map<number, number[]>();
-  for (const { target } of ready)
-    if (target.kind.segment === 'ai_prompts') prompts.set(target.tenantId, [...target.names.keys()]);
-  for (const { target } of ready) {
-    if (prompts.has(target.tenantId)) continue;
-    const items = await client.list(kindById('prompt'), target.tenantId);
-    prompts.set(
-      target.tenantId,
-      items.flatMap((i) => (typeof i.id === 'number' ? [i.id] : [])),
-    );
-  }
-  return prompts;
-}
-
 export const testCommand: Command = {
   name: 'test',
   summary: 'run prompt test suites (*.prompttest.json files, or folders searched for them) against the service',
-  usage:
-    '[--url <base URL>] [--tenant <id>] [--junit <file>] [--json] [--concurrency <n>] [--shard <i>/<n>] [--baseline <file>] [--affected-by <folder>] [--max-requests <n>] <file or folder>…',
-  details: [
-    `--url <base URL>        the service, e.g. https://convai.example.com (default: the environment variable ${URL_VARIABLE})`,
-    '--tenant <id>           the tenant to test in (default: each suite\'s "target": { "tenantId" })',
-    '--junit <file>          also write a JUnit XML report, one testsuite per suite file; a file or folder that can be written, not a suite, the baseline or a path in the --affected-by folder',
-    '--json                  print { passed, failed, skipped, requests, suites: [ { file, cases: [ { name, passed, verdict, reason?, runs, passes, errors, passRate, interval, regressed?, messages, turns? } ] } ], coverage: [ { tenantId, nodes, edges } ] } (verdict pass, flaky or fail, or, when no run decided it, error or skipped with the reason); a judge file\'s entry is { file, judge, labels, agreement, tpr, tnr, kappa, consistency, minKappa, passed, messages, cases } (its labels as cases, not in the counts); coverage is the flow map\'s: each prompt of a tenant the suites ran against "passed", "failed" or "untested", and the hand-overs { from, to } that conversations and simulated calls took',
-    `--concurrency <n>       requests at once, 1 to ${CONCURRENCY.max} (default ${CONCURRENCY.default})`,
-    '--shard <i>/<n>         run only the i-th of n parts of the cases, split by a stable hash of file and case name',
-    '--baseline <file>       a report of test --json: a case whose passes dropped significantly against it (one-sided Fisher test, p < 0.05) is regressed and fails; suites are matched by their path from the file name up, wherever the run starts, and what matched nothing is said',
-    '--affected-by <folder>  run only the suites whose prompt or integration the planned push of this pulled tenant folder changes (by its new name or, renamed, its old one), or whose prompt links to a changed one through next_prompt_id or exit_prompt_id',
-    `--max-requests <n>      the most requests that run a test a run may send, each retry counted (default ${DEFAULT_MAX_REQUESTS}): a run whose cases could send more is refused, sending nothing (a simulated call sends an assistant and a caller request per turn, and each judgement), and a retry beyond it is not sent; every run says how many requests it sent, reads included`,
-    'Folders are searched recursively, skipping node_modules and folders whose name starts with a dot.',
-    "A *.judgetest.json file (a judge prompt's labelled calls) reports its labels and its judge's agreement, TPR, TNR, Cohen's kappa and consistency; it fails when kappa is below its minKappa, whatever its labels. --shard runs it whole in one shard; --baseline does not apply to it.",
-    'Exits 0 when every case passed and every judge met its minKappa, 1 otherwise.',
-    "Exits 2, running nothing, when a suite cannot run (a problem in it, no tenant, its prompt or integration not found or the service not answering), when the --affected-by folder's plan has problems, when --junit names an input or cannot be written, or on a usage error.",
-    'Ctrl+C stops sending, reports what ran, writes the JUnit report with the cases not run as skipped, and exits 130.',
-  ],
+  usage: TEST_USAGE,
+  details: testDetails(),
   options: {
     url: { type: 'string' },
     tenant: { type: 'string' },
@@ -165,11 +49,13 @@ export const testCommand: Command = {
     baseline: { type: 'string' },
     'affected-by': { type: 'string' },
     'max-requests': { type: 'string' },
+    trial: { type: 'string' },
+    compare: { type: 'boolean' },
   },
   async run(args, context) {
     if (args.positionals.length === 0)
       throw new UsageError(`test needs at least one suite file or folder: ${PROGRAM} test … <file or folder>.`);
-    const target = targetOf(text(args.values.url), context.env);
+    const target = urlTarget(text(args.values.url), context.env, 'test');
     const concurrency = concurrencyFrom(text(args.values.concurrency));
     const tenantFlag = text(args.values.tenant);
     const tenant = tenantFlag === undefined ? undefined : tenantIdFrom(tenantFlag, '--tenant');
@@ -178,6 +64,12 @@ export const testCommand: Command = {
     const baselineFlag = text(args.values.baseline);
     const baseline = await baselineFrom(baselineFlag, context.cwd);
     const affectedFlag = text(args.values['affected-by']);
+    const trialFlag = text(args.values.trial);
+    const compare = args.values.compare === true;
+    if (compare && trialFlag === undefined)
+      throw new UsageError(
+        '--compare compares a trial with the live prompts: give the folder to try with --trial <folder>.',
+      );
     const found = await findSuites(args.positionals, context.cwd);
     const junitFlag = text(args.values.junit);
     const junit =
@@ -201,12 +93,21 @@ export const testCommand: Command = {
       loadedJudges.length === 0
         ? []
         : await affectedOf(judgeShardOf(loadedJudges, shardFlag), affectedFlag, tenant, context, budget);
-    const { bound, limit } = requestLimitFrom(text(args.values['max-requests']), files, judgeFiles);
+    const trial = await trialOf(trialFlag, files, tenant, target, context, budget);
+    // --compare runs every case twice, live and as the trial; the copies' creates and deletes count too.
+    const { bound, limit } = requestLimitFrom(
+      text(args.values['max-requests']),
+      compare ? [...files, ...files] : files,
+      judgeFiles,
+      trial?.plan.requests ?? 0,
+    );
     budget.limit = limit;
 
     const stopper = new AbortController();
     const release = context.onInterrupt?.(() => stopper.abort());
-    let done: { outcomes: SuiteOutcome[]; judges: JudgeOutcome[]; coverage: TenantCoverage[] } | undefined;
+    let done:
+      | { outcomes: SuiteOutcome[]; judges: JudgeOutcome[]; coverage: TenantCoverage[]; trial?: TrialRun }
+      | undefined;
     try {
       done = await withClient(
         target,
@@ -214,11 +115,11 @@ export const testCommand: Command = {
         async (client) => {
           const resolved = await resolveEach(
             files,
-            tenant,
+            tenant ?? trial?.tenantId,
             { noun: 'suite', key: (f) => (f.suite.resource.segment === 'ai_prompts' ? 'prompt' : 'integration') },
             async (file, tenantId): Promise<Ready> => ({
               ...file,
-              target: await prepareSuite(client, file.suite, tenantId, target.baseUrl),
+              target: await prepareSuite(client, file.suite, tenantId, target.baseUrl, undefined, trial?.created),
             }),
           );
           problems.push(...resolved.problems);
@@ -228,13 +129,9 @@ export const testCommand: Command = {
           if (problems.length > 0) return undefined;
           // Listed before the run, so Ctrl+C leaves nothing more to send, and only for --json, the one output with coverage.
           const prompts = json ? await promptsByTenant(client, resolved.ready) : new Map<number, number[]>();
-          const outcomes = await runAll(client, resolved.ready, {
-            concurrency,
-            signal: stopper.signal,
-            baseline,
-            json,
-            context,
-          });
+          const settings = { concurrency, signal: stopper.signal, baseline, quiet: json, context };
+          const tried = trial && (await runTrial(client, resolved.ready, trial, { ...settings, compare }));
+          const outcomes = tried ? tried.outcomes : await runAll(client, resolved.ready, settings);
           const judged: JudgeOutcome[] = [];
           for (const file of judges.ready) {
             const outcome = await runJudge(client, file, concurrency, stopper.signal);
@@ -245,6 +142,7 @@ export const testCommand: Command = {
             outcomes,
             judges: judged,
             coverage: coverageByTenant(outcomes, (tenantId) => promptNodes(prompts.get(tenantId) ?? [])),
+            ...(tried ? { trial: tried } : {}),
           };
         },
         budget,
@@ -259,10 +157,12 @@ export const testCommand: Command = {
     }
 
     const { outcomes, judges, coverage } = done;
-    if (json) context.document(testJson(outcomes, judges.map(judgeEntry), coverage, budget.sent));
+    const tried = done.trial && trial && { ...done.trial, folder: trial.folder };
+    if (json) context.document(testJson(outcomes, judges.map(judgeEntry), coverage, budget.sent, tried));
     // The totals stay the last line, where CI logs are read.
     else
       for (const line of [
+        ...(tried ? trialLines(outcomes, tried) : []),
         requestsLine(budget, bound, limit),
         totalsLine(
           outcomes,
@@ -272,6 +172,8 @@ export const testCommand: Command = {
         context.out(line);
     if (baselineFlag !== undefined) for (const line of baselineNotes(outcomes, baselineFlag)) context.err(line);
     if (junit !== undefined) await writeJunit(junit, [...outcomes, ...judges.map(judgeJunit)], context);
+    // A copy left behind is the run's failure, whatever its cases did: callers do not hear it, but it is in the tenant.
+    if (tried?.trial.left) context.err(leftText(tried.trial.left, trial?.tenantId ?? 0));
     if (stopper.signal.aborted) {
       const unrun = [...outcomes, ...judges.map((j) => j.run)].reduce((sum, o) => sum + o.result.skipped, 0);
       context.err(
@@ -279,7 +181,9 @@ export const testCommand: Command = {
       );
       return EXIT.interrupted;
     }
-    return outcomes.every((o) => o.result.failed === 0 && o.result.skipped === 0) && judges.every((j) => j.run.passed)
+    return outcomes.every((o) => o.result.failed === 0 && o.result.skipped === 0) &&
+      judges.every((j) => j.run.passed) &&
+      !tried?.trial.left
       ? EXIT.ok
       : EXIT.failed;
   },

@@ -6,8 +6,8 @@ export function messageOf(error: unknown): string {
 }
 
 /** "1 change", "2 changes", "0 changes". */
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
+export function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count} ${count === 1 ? word : many}`;
 }
 
 /** Editors on Windows may save UTF-8 with a byte-order mark; JSON.parse and hashes must not see it. */

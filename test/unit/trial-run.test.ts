@@ -13,7 +13,7 @@ import { cleanTrials } from '../../src/core/trials/trial-clean';
 import { leftJournals, TrialJournal } from '../../src/core/trials/trial-journal';
 import { isTrialCopy, newTrialTag, trialCopyName } from '../../src/core/trials/trial-names';
 import { planTrial, type Proposal } from '../../src/core/trials/trial-plan';
-import { TrialCopiesLeft, withTrialCopies, type TrialRoute } from '../../src/core/trials/trial-run';
+import { leftText, TrialCopiesLeft, withTrialCopies, type TrialRoute } from '../../src/core/trials/trial-run';
 import { startService, type RunningService } from '../service/server';
 import type { Fault } from '../service/faults';
 
@@ -232,18 +232,34 @@ describe('trials: copies made, run through and deleted', () => {
   it('makes a copy it cannot delete an error that names it and the way to clean it, kept for the next clean', async () => {
     await start([{ match: 'DELETE /api/v1/ai_prompts', status: 503, body: '{"error":"down"}', count: 1 }]);
     const id = await prompt({ name: 'Trial Stays' });
-    const error = await trial([{ id, name: 'Trial Stays', fields: { ai_model: 'v2' } }], async () => 'ran').then(
-      () => assert.fail('a copy left behind is an error'),
-      (e: unknown) => e,
+    const { value, trial: outcome } = await trial(
+      [{ id, name: 'Trial Stays', fields: { ai_model: 'v2' } }],
+      async () => 'ran',
     );
-    assert.ok(error instanceof TrialCopiesLeft, String(error));
-    assert.match(error.message, /Trial Stays/);
-    assert.match(error.message, /convai trials clean --tenant 1/);
+    assert.equal(value, 'ran', "the run's results stand");
+    assert.equal(outcome.deleted, false);
+    const message = leftText(outcome.left ?? [], TENANT);
+    assert.match(message, /Trial Stays/);
+    assert.match(message, /convai trials clean --tenant 1/);
     assert.equal((await names()).length, 1);
     const cleaned = await cleanTrials(client, { dir, service: service.url });
     assert.equal(cleaned.deleted.length, 1, JSON.stringify(cleaned.left));
     assert.deepEqual(await names(), []);
     assert.deepEqual(await readdir(dir), []);
+  });
+
+  it('says both when a run fails and its copy cannot be deleted', async () => {
+    await start([{ match: 'DELETE /api/v1/ai_prompts', status: 503, body: '{"error":"down"}', count: 1 }]);
+    const id = await prompt({ name: 'Trial Both' });
+    const error = await trial([{ id, name: 'Trial Both', fields: { ai_model: 'v2' } }], async () => {
+      throw new Error('the run broke');
+    }).then(
+      () => assert.fail('a failed run fails'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof TrialCopiesLeft, String(error));
+    assert.match(String((error.cause as Error).message), /the run broke/);
+    assert.match(error.message, /Trial Both/);
   });
 
   it('with all, deletes every prompt of the tenant marked as a copy, and nothing else', async () => {

@@ -22,11 +22,16 @@ export interface TrialCopy {
   file?: string;
 }
 
+/** A copy a run could not delete, and why. */
+export type LeftCopy = TrialCopy & { reason: string };
+
 export interface TrialOutcome {
   tag: string;
   copies: TrialCopy[];
   /** Every copy is gone from the service. */
   deleted: boolean;
+  /** The copies still there, when not. */
+  left?: LeftCopy[];
 }
 
 const PROMPT = kindById('prompt');
@@ -62,16 +67,21 @@ export class TrialRoute {
   }
 }
 
-/** Copies a run could not delete, after its own end (a failure, a cancellation) or after it passed. */
+/** The sentence every shell gives for copies a run left: each named, and how to delete them. */
+export function leftText(left: readonly LeftCopy[], tenantId: number): string {
+  const named = left.map((c) => `"${c.name}" (copy ${c.copy}): ${c.reason}`).join('; ');
+  const copies = left.length === 1 ? 'A trial copy' : `${left.length} trial copies`;
+  return `${copies} could not be deleted: ${named}. ${cleanAdvice(tenantId)}`;
+}
+
+/** A run that failed and then could not delete its copies: both are said. */
 export class TrialCopiesLeft extends Error {
   constructor(
-    readonly left: ReadonlyArray<TrialCopy & { reason: string }>,
+    readonly left: readonly LeftCopy[],
     tenantId: number,
-    cause?: unknown,
+    cause: unknown,
   ) {
-    const named = left.map((c) => `"${c.name}" (copy ${c.copy}): ${c.reason}`).join('; ');
-    const copies = left.length === 1 ? 'A trial copy' : `${left.length} trial copies`;
-    super(`${copies} could not be deleted: ${named}. ${cleanAdvice(tenantId)}`, cause === undefined ? {} : { cause });
+    super(leftText(left, tenantId), { cause });
     this.name = 'TrialCopiesLeft';
   }
 }
@@ -136,9 +146,9 @@ async function createCopies(settings: TrialSettings, made: TrialCopy[]): Promise
 }
 
 /** Deletes the copies, a gone one counted as deleted; the ones left, with why. */
-async function deleteCopies(settings: TrialSettings, made: readonly TrialCopy[]) {
+async function deleteCopies(settings: TrialSettings, made: readonly TrialCopy[]): Promise<LeftCopy[]> {
   const { client, tenantId, tag, journal } = settings;
-  const left: Array<TrialCopy & { reason: string }> = [];
+  const left: LeftCopy[] = [];
   const gone = new Set<string>();
   // Never with the run's signal: a cancelled run still removes its copies.
   await mapWithLimit(made, LIMITS.tenantConcurrency.value, async (copy) => {
@@ -155,8 +165,8 @@ async function deleteCopies(settings: TrialSettings, made: readonly TrialCopy[])
 }
 
 /**
- * Creates the plan's copies, runs `run` through them, and deletes them, whatever `run` did. A copy left behind makes
- * the run's end a TrialCopiesLeft (holding the run's own failure as its cause, if it had one).
+ * Creates the plan's copies, runs `run` through them, and deletes them, whatever `run` did. Copies left behind are
+ * in the outcome (`deleted` false), or, when `run` failed too, a TrialCopiesLeft whose cause is that failure.
  */
 export async function withTrialCopies<T>(
   settings: TrialSettings,
@@ -171,8 +181,10 @@ export async function withTrialCopies<T>(
     outcome = { failure };
   }
   const left = await deleteCopies(settings, made);
-  if (left.length > 0)
-    throw new TrialCopiesLeft(left, settings.tenantId, 'failure' in outcome ? outcome.failure : undefined);
-  if ('failure' in outcome) throw outcome.failure;
-  return { value: outcome.value, trial: { tag: settings.tag, copies: made, deleted: true } };
+  if ('failure' in outcome) {
+    if (left.length > 0) throw new TrialCopiesLeft(left, settings.tenantId, outcome.failure);
+    throw outcome.failure;
+  }
+  const trial: TrialOutcome = { tag: settings.tag, copies: made, deleted: left.length === 0 };
+  return { value: outcome.value, trial: left.length > 0 ? { ...trial, left } : trial };
 }
