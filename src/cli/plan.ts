@@ -3,6 +3,7 @@ import { findDrift, publicDrifted, type Drifted } from '../core/tenant/drift';
 import { planPush, type Plan } from '../core/tenant/plan';
 import { planMarkdown } from '../core/tenant/plan-markdown';
 import { planVerdict } from '../core/tenant/plan-verdict';
+import { behaviourFrom } from './behaviour-reports';
 import { formatOption } from './arguments';
 import { EXIT, UsageError, type ArgValue, type Command } from './command';
 import { driftNotes, planDriftLines } from './drift-format';
@@ -30,10 +31,11 @@ function untouched(plan: Plan, drift: Drifted[]): Drifted[] {
 export const planCommand: Command = {
   name: 'plan',
   summary: "show what a push would send (the base URL comes from the folder's manifest)",
-  usage: '[--json] [--format text|markdown] [--drift] [--out <file>] <folder>',
+  usage: '[--json] [--format text|markdown] [--tests <report>]… [--drift] [--out <file>] <folder>',
   details: [
     '--json    print { "changes": [ { action, segment, id?, name, fields } ], "problems": [ … ] } (with --drift, also "drift": [ { segment, id, name, change, fields } ])',
     "--format markdown  print the plan for a pull request's comment: summary, problems, notes, a collapsible section per change (texts as diffs), at most 60,000 characters",
+    '--tests <report>  with --format markdown, add a Behaviour section after the summary: each case of these test --json --trial <folder> --compare reports (one per shard of a run), regressed first, then improved, then the rest, with its live and trial passes; a case in two reports is an error',
     '--drift   also ask the service what changed there since the pull, and note what of it the folder does not change; without it a plan reads only the folder (and asks the service only about the resources the folder changes)',
     '--out <file>  also write a saved plan there (outside the folder, or a dotfile in it), for push --plan: the changes and',
     '              what each was planned against, no credential; a plan with a conflict or a problem is not written;',
@@ -45,6 +47,7 @@ export const planCommand: Command = {
     format: { type: 'string' },
     drift: { type: 'boolean' },
     out: { type: 'string' },
+    tests: { type: 'string', multiple: true },
   },
   // A plan a push would refuse (a conflict or a problem) fails, so a pull request's check shows it before the merge.
   async run(args, context) {
@@ -52,6 +55,7 @@ export const planCommand: Command = {
     const folder = await pulledFolder(folderArgument(args, context, 'plan'));
     const out = await outPath(args.values.out, folder, context);
     const withDrift = args.values.drift === true;
+    const behaviour = await behaviourFrom(args.values.tests, format, context.cwd);
     const { plan, drift } = await withClient(manifestTarget(folder, context.env), context.env, async (client) => {
       const planned = await planPush(client, folder.io, { loaded: folder.loaded });
       // Asked after the plan, of the manifest as the plan left it (a lost answer settled, say).
@@ -68,7 +72,7 @@ export const planCommand: Command = {
     for (const note of plan.notes) context.err(`note: ${note}`);
     if (args.values.json === true) context.document(planJson(plan, drift ? { drift: drift.map(publicDrifted) } : {}));
     else if (format === 'markdown')
-      context.document(planMarkdown(plan, { notes: drift ? driftNotes(drift) : [] }).trimEnd());
+      context.document(planMarkdown(plan, { notes: drift ? driftNotes(drift) : [], behaviour }).trimEnd());
     else
       for (const line of [...planLines(plan, folder.root), ...(drift ? planDriftLines(drift) : [])]) context.out(line);
     if (out !== undefined && !(await writeSavedPlan(plan, folder, out, context))) return EXIT.failed;

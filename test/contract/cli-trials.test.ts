@@ -187,6 +187,53 @@ describe('contract: the command-line tool (trials)', function () {
     assert.deepEqual(await copiesLeft(), []);
   });
 
+  it("plan --tests adds the Behaviour section after the summary, from a trial's reports, one per shard", async () => {
+    await folderWith({ 'order-triage': 'trial-model' });
+    await suite('suites/compare.prompttest.json', {
+      prompt: 'Order Triage',
+      cases: [
+        {
+          name: 'keeps the live model',
+          prompt_text: 'hi',
+          repeat: 5,
+          expect: { response: { contains: 'gpt-4o-mini' } },
+        },
+        {
+          name: 'takes the new | model',
+          prompt_text: 'hi',
+          repeat: 5,
+          expect: { response: { contains: 'trial-model' } },
+        },
+        { name: 'either', prompt_text: 'hi', repeat: 5, expect: { response: { contains: 'Echo' } } },
+      ],
+    });
+    const shards: string[] = [];
+    for (const shard of ['1/2', '2/2']) {
+      const run = await test('--trial', 'tenant', '--compare', '--json', '--shard', shard, 'suites');
+      assert.ok(run.code === 0 || run.code === 1, run.stderr);
+      const file = `report-${shard.replace('/', 'of')}.json`;
+      await writeFile(path.join(work, file), run.stdout);
+      shards.push('--tests', file);
+    }
+    const plan = await cli('plan', '--format', 'markdown', ...shards, 'tenant');
+    assert.equal(plan.code, 0, plan.stderr);
+    const lines = plan.stdout.split('\n');
+    const summary = lines.findIndex((l) => l.startsWith('**1 change:**'));
+    assert.equal(lines[summary + 2], '#### Behaviour', plan.stdout);
+    const rows = lines.filter((l) => l.startsWith('| `'));
+    assert.deepEqual(rows, [
+      '| `suites/compare.prompttest.json` | `keeps the live model` | 5/5 | 0/5 | **regressed** |',
+      '| `suites/compare.prompttest.json` | `takes the new \\| model` | 0/5 | 5/5 | **improved** |',
+      '| `suites/compare.prompttest.json` | `either` | 5/5 | 5/5 | same |',
+    ]);
+    const twice = await cli('plan', '--format', 'markdown', ...shards, '--tests', shards[1] ?? '', 'tenant');
+    assert.equal(twice.code, 2);
+    assert.match(twice.stderr, /is in both report-.* and report-/);
+    const text = await cli('plan', '--tests', shards[1] ?? '', 'tenant');
+    assert.equal(text.code, 2);
+    assert.match(text.stderr, /give --format markdown with it/);
+  });
+
   it('Ctrl+C deletes the copies and exits 130; a killed run leaves them for the next run or trials clean', async () => {
     await folderWith({ 'order-triage': 'trial-model' });
     await request(`${ctx.service.url}/__test/faults`, { method: 'POST', body: JSON.stringify({ latencyMs: 50 }) }).then(
@@ -224,7 +271,10 @@ describe('contract: the command-line tool (trials)', function () {
   it('the next trial run deletes what a killed run left, and trials clean --all what another machine left', async () => {
     await folderWith({ 'order-triage': 'trial-model' });
     await ctx.admin.create(PROMPT, { name: '[trial 0badc0de] Order Triage', system: 'x' }, 1);
-    await suite('suites/one.prompttest.json', { prompt: 'Order Triage', cases: [{ name: 'one', prompt_text: 'hi', expect: { response: { contains: 'Echo' } } }] });
+    await suite('suites/one.prompttest.json', {
+      prompt: 'Order Triage',
+      cases: [{ name: 'one', prompt_text: 'hi', expect: { response: { contains: 'Echo' } } }],
+    });
     const ran = await test('--trial', 'tenant', 'suites');
     assert.equal(ran.code, 0, ran.stderr);
     assert.deepEqual(await copiesLeft(), ['[trial 0badc0de] Order Triage'], 'no journal here names it');
@@ -280,7 +330,10 @@ describe('contract: the command-line tool (trials)', function () {
 
   it('counts the copies in the request bound: a create and a delete each', async () => {
     await folderWith({ 'order-triage': 'trial-model' });
-    await suite('suites/one.prompttest.json', { prompt: 'Order Triage', cases: [{ name: 'one', prompt_text: 'hi', expect: { response: { contains: 'Echo' } } }] });
+    await suite('suites/one.prompttest.json', {
+      prompt: 'Order Triage',
+      cases: [{ name: 'one', prompt_text: 'hi', expect: { response: { contains: 'Echo' } } }],
+    });
     const refused = await test('--trial', 'tenant', '--max-requests', '2', 'suites');
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /could send up to 3 requests, more than --max-requests 2/);
