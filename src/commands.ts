@@ -37,6 +37,7 @@ export const COMMANDS = {
   promote: 'convai.promote',
   closeComparison: 'convai.closeComparison',
   runPromptTests: 'convai.runPromptTests',
+  cleanTrials: 'convai.cleanTrials',
   runAffectedTests: 'convai.runAffectedTests',
   newPromptTestSuite: 'convai.newPromptTestSuite',
   saveAsTestCase: 'convai.saveAsTestCase',

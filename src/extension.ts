@@ -13,6 +13,7 @@ import * as tenantFolders from './tenant-folders/register';
 import * as requests from './requests/register';
 import { Log } from './log';
 import * as tree from './tree/register';
+import * as trials from './trials/register';
 import { messageOf } from './core/text';
 
 /** What the extension gives other extensions (and its tests): the one change event, fired once per write. */
@@ -44,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): ConvaiApi {
     parts.register(context, services);
     tenantFolders.register(context, services);
     const withSuiteRuns = { ...services, ...promptTests.register(context, services) };
+    trials.register(context, services);
     requests.register(context, services);
     flowMap.register(context, withSuiteRuns);
     return { onDidChange: services.changes.onDidChange };

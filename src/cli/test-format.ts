@@ -13,7 +13,7 @@ import { table } from './format';
 import { plural } from '../core/text';
 import { inertLine } from '../core/plain-text';
 import { compared } from '../core/trials/trial-compare';
-import type { TrialOutcome } from '../core/trials/trial-run';
+import { publicTrial, type TrialOutcome } from '../core/trials/trial-run';
 
 export interface SuiteOutcome {
   /** The suite's path relative to the working directory. */
@@ -138,11 +138,6 @@ function casesOf(outcome: SuiteOutcome, tried: TriedReport | undefined): object[
   }));
 }
 
-function trialJson({ folder, trial }: TriedReport): object {
-  const copies = trial.copies.map(({ id, copy, name }) => ({ ...(id === undefined ? {} : { id }), copy, name }));
-  return { tag: trial.tag, folder, copies, deleted: trial.deleted };
-}
-
 /**
  * What ran, under the suites: the folder's versions and the copies they ran through; with --compare, each case the trial
  * changed, "Refund window: live 12/20 → trial 19/20, improved".
@@ -195,7 +190,7 @@ export function testJson(
         ...judges,
       ],
       coverage,
-      ...(tried ? { trial: trialJson(tried) } : {}),
+      ...(tried ? { trial: publicTrial(tried.trial, tried.folder) } : {}),
     },
     null,
     2,

@@ -150,7 +150,8 @@ export async function runTrial(
   settings: RunSettings & { compare: boolean },
 ): Promise<TrialRun> {
   // Nothing to try: no copy is made for suites that are not there (--affected-by chose none, say).
-  if (ready.length === 0) return { outcomes: [], trial: { tag: newTrialTag(), copies: [], deleted: true } };
+  if (ready.length === 0)
+    return { outcomes: [], trial: { tag: newTrialTag(), tenantId: setup.tenantId, copies: [], deleted: true } };
   let live: Map<string, SuiteResult> | undefined;
   if (settings.compare) {
     const livable = ready.filter((r) => !namesCreated(r.suite, setup.created));

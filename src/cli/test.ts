@@ -173,7 +173,7 @@ export const testCommand: Command = {
     if (baselineFlag !== undefined) for (const line of baselineNotes(outcomes, baselineFlag)) context.err(line);
     if (junit !== undefined) await writeJunit(junit, [...outcomes, ...judges.map(judgeJunit)], context);
     // A copy left behind is the run's failure, whatever its cases did: callers do not hear it, but it is in the tenant.
-    if (tried?.trial.left) context.err(leftText(tried.trial.left, trial?.tenantId ?? 0));
+    if (tried?.trial.left) context.err(leftText(tried.trial.left, tried.trial.tenantId));
     if (stopper.signal.aborted) {
       const unrun = [...outcomes, ...judges.map((j) => j.run)].reduce((sum, o) => sum + o.result.skipped, 0);
       context.err(

@@ -38,8 +38,8 @@ export interface RunRecord {
   durationMs: number;
   inputs: JsonObject;
   outcome: RunOutcome;
-  /** Which version ran: the service always runs the saved resource. */
-  version: { savedHash?: string; unsavedChanges: boolean };
+  /** Which version ran: the saved resource, or (`trial`) the editors' unsaved edits through a trial copy. */
+  version: { savedHash?: string; unsavedChanges: boolean; trial?: boolean };
   /** The turn this run is of a conversation continued in the results panel; absent on first turns and older records. */
   conversation?: ConversationLink;
 }

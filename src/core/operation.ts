@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { CallOptions, ServiceClient } from './client';
 import { ServiceError } from './errors';
+import type { TrialOutcome } from './trials/trial-run';
 import type { RunOutcome } from './history';
 import type { JsonObject } from './json';
 import { formatDocument } from './json-document';
@@ -27,6 +28,8 @@ export interface OperationResult {
   savedHash?: string;
   response?: JsonObject;
   error?: unknown;
+  /** The run tested unsaved edits through a trial copy, deleted after (or not, as it says). */
+  trial?: TrialOutcome;
 }
 
 const OPERATIONS: Partial<Record<KindId, ServiceOperation>> = { prompt: 'test_prompt', integration: 'execute_action' };

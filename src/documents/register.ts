@@ -11,6 +11,7 @@ import { draftIndicator } from './draft-indicator';
 import { Drafts } from './drafts';
 import { ConvaiFileSystem } from './filesystem';
 import { readOnlyIndicator } from './read-only-indicator';
+import { SaveHold } from './save-hold';
 import { Saver } from './save';
 import { ServiceVersions } from './service-version';
 import { DocumentStore } from './store';
@@ -20,6 +21,8 @@ export interface Documents {
   readonly drafts: Drafts;
   /** The one change service every writer reports to, and every view of what changed listens to. */
   readonly changes: Changes;
+  /** Taken by a prompt test run: no save writes the service while it runs. */
+  readonly saveHold: SaveHold;
 }
 
 /** Shows one document's credentials in clear; they are masked everywhere by default. */
@@ -60,7 +63,18 @@ export function register(
   const diagnostics = new SaveDiagnostics();
   const serviceVersions = new ServiceVersions();
   const changes: Changes = new Changes(listings, () => files, drafts, log);
-  const saver: Saver = new Saver(() => files, connections, store, diagnostics, serviceVersions, log, drafts, changes);
+  const saveHold = new SaveHold();
+  const saver: Saver = new Saver(
+    () => files,
+    connections,
+    store,
+    diagnostics,
+    serviceVersions,
+    log,
+    drafts,
+    changes,
+    saveHold,
+  );
   const files = new ConvaiFileSystem(
     connections,
     listings,
@@ -81,5 +95,5 @@ export function register(
     drafts,
     ...draftIndicator(log, drafts, files),
   );
-  return { files, drafts, changes };
+  return { files, drafts, changes, saveHold };
 }

@@ -12,6 +12,7 @@ import type { Connections } from '../connections/registry';
 import { uploadOnAutoSave } from '../shared/settings';
 import type { Log } from '../log';
 import type { SaveDiagnostics } from './diagnostics';
+import type { SaveHold } from './save-hold';
 import type { Drafts } from './drafts';
 import { messageOf, plural } from '../core/text';
 import { offerSetToken, toFileSystemError } from './file-system-errors';
@@ -68,6 +69,7 @@ export class Saver implements vscode.Disposable {
     private readonly log: Log,
     private readonly drafts: Drafts,
     private readonly changes: Changes,
+    private readonly hold: SaveHold,
   ) {
     this.disposables.push(
       vscode.workspace.onWillSaveTextDocument((event) => {
@@ -120,6 +122,8 @@ export class Saver implements vscode.Disposable {
     const view = viewOf(location);
     const base = this.store.get(key)?.base ?? (await this.files().fetch(uri, location)).base;
     const label = describeLocation(location, nameOf(base));
+    const held = this.hold.reason(label);
+    if (held) throw new Error(held);
     const { edited, sends } = this.checked(uri, text, view.read(text, base));
 
     const whole = wholeOf(location);

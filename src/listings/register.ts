@@ -1,7 +1,29 @@
 import type * as vscode from 'vscode';
 import { ListingCache } from '../core/listing-cache';
 import { kindOfSegment } from '../core/resources';
+import { isTrialCopy } from '../core/trials/trial-names';
 import type { Connections } from '../connections/registry';
+
+/**
+ * How many trial copies each tenant's prompt listing held (and left out): read from the listing the tree loads
+ * anyway, so the tree can offer to clean them up without another request.
+ */
+export class TrialCopyCounts {
+  private readonly counts = new Map<string, number>();
+
+  static key(connection: string, tenantId: number): string {
+    return JSON.stringify([connection, tenantId]);
+  }
+
+  set(connection: string, tenantId: number, count: number): void {
+    this.counts.set(TrialCopyCounts.key(connection, tenantId), count);
+  }
+
+  /** The count as the last listing found it; 0 before one. */
+  of(connection: string, tenantId: number): number {
+    return this.counts.get(TrialCopyCounts.key(connection, tenantId)) ?? 0;
+  }
+}
 
 /**
  * The one cached listing per tenant and kind, and of each connection's
@@ -12,13 +34,17 @@ import type { Connections } from '../connections/registry';
 export function register(
   context: vscode.ExtensionContext,
   { connections }: { connections: Connections },
-): { listings: ListingCache } {
-  const listings = new ListingCache((key) =>
-    key.segment === 'tenants'
-      ? // visibleTenants holds the rule for a token that may not list tenants.
-        connections.visibleTenants(key.connection)
-      : connections.client(key.connection).list(kindOfSegment(key.segment), key.tenantId),
-  );
+): { listings: ListingCache; trialCopies: TrialCopyCounts } {
+  const trialCopies = new TrialCopyCounts();
+  const listings = new ListingCache(async (key) => {
+    // visibleTenants holds the rule for a token that may not list tenants.
+    if (key.segment === 'tenants') return connections.visibleTenants(key.connection);
+    const client = connections.client(key.connection);
+    if (key.segment !== 'ai_prompts') return client.list(kindOfSegment(key.segment), key.tenantId);
+    const all = await client.list(kindOfSegment(key.segment), key.tenantId, { trialCopies: true });
+    trialCopies.set(key.connection, key.tenantId, all.filter(isTrialCopy).length);
+    return all.filter((item) => !isTrialCopy(item));
+  });
   context.subscriptions.push(connections.onDidChange(() => listings.invalidate()));
-  return { listings };
+  return { listings, trialCopies };
 }

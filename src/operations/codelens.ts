@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../commands';
-import { parseResourcePath, SCHEME } from '../core/uri';
+import { parseResourcePath, SCHEME, wholeOf } from '../core/uri';
 
 /** "Test Prompt" and "Execute Action" above the documents they apply to, with the run history beside them. */
 class OperationLenses implements vscode.CodeLensProvider {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const location = parseResourcePath(document.uri.authority, document.uri.path);
+    const parsed = parseResourcePath(document.uri.authority, document.uri.path);
+    // A prompt's part holds its text: Test Prompt belongs above it too.
+    const location = parsed?.type === 'part' ? wholeOf(parsed) : parsed;
     if (location?.type !== 'resource') return [];
     const top = new vscode.Range(0, 0, 0, 0);
     const run =
@@ -30,6 +32,7 @@ export function registerCodeLenses(): vscode.Disposable {
   return vscode.languages.registerCodeLensProvider(
     [
       { scheme: SCHEME, pattern: '**/ai_prompts/*.json' },
+      { scheme: SCHEME, pattern: '**/ai_prompts/*/*' },
       { scheme: SCHEME, pattern: '**/integrations/*.json' },
     ],
     new OperationLenses(),

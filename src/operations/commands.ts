@@ -46,13 +46,8 @@ export function requiredString(value: unknown, field: string): string {
   return value;
 }
 
-/** Unsaved edits and drafts do not run (the service tests what it holds): say so, and offer to save first. */
-async function settleUnsaved(
-  drafts: Drafts,
-  uri: vscode.Uri,
-  label: string,
-  verb: 'Test' | 'Execute',
-): Promise<boolean> {
+/** An action's unsaved edits and drafts do not run (the service runs what it holds): say so, and offer to save first. */
+async function settleUnsaved(drafts: Drafts, uri: vscode.Uri, label: string, verb: 'Execute'): Promise<boolean> {
   const resource = uri.toString();
   if (!hasUnsavedEdits(drafts, resource)) return true;
   const choice = await vscode.window.showWarningMessage(
@@ -85,7 +80,7 @@ export function registerOperationCommands(
       interactive: async (arg) => {
         const { uri, location } = resourceOf(arg, ['ai_prompts'], true);
         const label = await describeNamed(listings, location);
-        if (!(await settleUnsaved(drafts, uri, label, 'Test'))) return undefined;
+        // Unsaved edits run as a trial (or, by convai.tests.unsavedEdits, the saved version does): nothing is saved.
         const prompt = await connections
           .client(location.connection)
           .get(kindOfSegment('ai_prompts'), location.id, location.tenantId);

@@ -148,6 +148,7 @@ function outputs(run: RunRecord, promptNames: PanelModel['promptNames']): Html {
 }
 
 function versionText(run: RunRecord): Html {
+  if (run.version.trial) return html`Ran your unsaved version as a trial; nothing was saved.`;
   const saved =
     run.version.savedHash === undefined
       ? html`the saved version`

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { plain } from '../core/plain-text';
+import { plain, plainText } from '../core/plain-text';
 import type { JsonObject } from '../core/json';
 import { conversationTurns } from '../core/run-conversations';
 import type { ConversationLink, Operation, RunRecord } from '../core/history';
@@ -15,6 +15,8 @@ import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import type { Drafts } from '../documents/drafts';
 import { hasUnsavedEdits } from '../documents/unsaved';
+import { leftText } from '../core/trials/trial-run';
+import { unsavedTrialRun } from './unsaved-trial';
 import type { HistoryStore } from '../shared/history-store';
 import type { Job, Runs } from '../shared/runs';
 import { walkthroughStepDone } from '../shared/walkthrough';
@@ -143,7 +145,9 @@ export class Runner implements Runs {
       inputs: request.inputs,
       interactive: request.interactive,
       conversation: request.conversation,
-      execute: (signal) =>
+      execute: async (signal) =>
+        (operation === 'test_prompt' &&
+          (await unsavedTrialRun(this.connections, this.drafts, location, request.inputs, signal))) ||
         runOperation(
           this.connections.client(location.connection),
           { kind: kindOfSegment(location.segment), id: location.id, tenantId: location.tenantId },
@@ -184,10 +188,12 @@ export class Runner implements Runs {
       durationMs: Date.now() - startedAt.getTime(),
       inputs: job.inputs,
       outcome: result.outcome,
-      version: { savedHash: result.savedHash, unsavedChanges },
+      version: result.trial ? { unsavedChanges: false, trial: true } : { savedHash: result.savedHash, unsavedChanges },
       ...(job.conversation ? { conversation: job.conversation } : {}),
     };
     await this.history.add(record);
+    const left = result.trial?.left;
+    if (left) void vscode.window.showErrorMessage(plainText(leftText(left, result.trial?.tenantId ?? 0)));
     // However it started: the CodeLens, the tree, the palette, the results panel.
     if (operation === 'test_prompt') walkthroughStepDone('testPrompt');
     this.log.for('operations').info(`${operation} on ${label}: ${result.outcome.kind} in ${record.durationMs} ms.`);

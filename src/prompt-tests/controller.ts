@@ -9,10 +9,13 @@ import type { SuiteRuns } from '../shared/suite-runs';
 import { runSuiteFile, suiteText, type SuiteDeps, type SuiteRun } from './execution';
 import { discoverTestFiles, fileItem, watchTestFiles } from './test-files';
 import type { GreenRuns } from './green-runs';
+import type { SaveHold } from '../documents/save-hold';
 import { messageOf, plural } from '../core/text';
 import { textRange } from '../ui/text-range';
 import { childrenOf, report, turnLabel, type Placing } from './test-results';
 import { DisposableStore } from '../core/disposable-store';
+import { leftText } from '../core/trials/trial-run';
+import { plainText } from '../core/plain-text';
 
 export class PromptTestController implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('convai.promptTests', 'ConvAI Prompt Tests');
@@ -25,6 +28,7 @@ export class PromptTestController implements vscode.Disposable {
     private readonly greenRuns: GreenRuns,
     private readonly transcripts: CallTranscripts,
     private readonly suiteRuns: SuiteRuns,
+    private readonly saveHold: SaveHold,
   ) {
     this.controller.resolveHandler = async (item) => {
       if (!item) await this.discover();
@@ -34,17 +38,21 @@ export class PromptTestController implements vscode.Disposable {
     this.controller.createRunProfile(
       'Run',
       vscode.TestRunProfileKind.Run,
-      async (request, token) => {
-        if (await this.affordable(request)) await this.run(request, token);
-      },
+      // The hold is taken before the first await: VS Code saves the dirty editors (testing.saveBeforeTest) right
+      // after it asks for the run.
+      (request, token) =>
+        this.saveHold.during(async () => {
+          if (await this.affordable(request)) await this.run(request, token);
+        }),
       true,
     );
     this.controller.createRunProfile(
       'Run against Last Green Run',
       vscode.TestRunProfileKind.Run,
-      async (request, token) => {
-        if (await this.affordable(request)) await this.run(request, token, true);
-      },
+      (request, token) =>
+        this.saveHold.during(async () => {
+          if (await this.affordable(request)) await this.run(request, token, true);
+        }),
       false,
     );
     this.disposables.push(
@@ -155,7 +163,8 @@ export class PromptTestController implements vscode.Disposable {
             onReady: (ready) => {
               placing = { uri, text: ready.text };
               note = ready.note;
-              unsaved = ready.unsavedChanges ? ready.note : undefined;
+              // Whichever version ran, a failure says it when the editors hold edits.
+              unsaved = ready.unsavedChanges || ready.trial ? ready.note : undefined;
             },
             onCaseStarted: (c) => {
               const item = byName.get(c.name);
@@ -178,6 +187,12 @@ export class PromptTestController implements vscode.Disposable {
           run.appendOutput(
             `${path.basename(uri.path)}: ${done.result.passed} passed, ${done.result.failed} failed, ${done.result.skipped} skipped. ${note}\r\n`,
           );
+          const left = done.trial?.left;
+          if (left) {
+            const text = leftText(left, done.target.tenantId);
+            run.appendOutput(`${path.basename(uri.path)}: ${text}\r\n`);
+            void vscode.window.showErrorMessage(plainText(text));
+          }
           results.set(uri.toString(), done);
           this.suiteRuns.record(uri.toString(), done);
           await this.greenRuns.remember(uri, done.result);

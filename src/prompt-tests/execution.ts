@@ -19,7 +19,14 @@ import {
 import { lineColumnText } from '../core/text';
 import { describeLocation, toResourceUriString, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
-import { testConcurrency, testTarget } from '../shared/settings';
+import type { ServiceClient } from '../core/client';
+import { testConcurrency, testTarget, unsavedEdits } from '../shared/settings';
+import { userCacheDir } from '../core/cache-dir';
+import { TrialJournal, trialJournalDir } from '../core/trials/trial-journal';
+import { newTrialTag } from '../core/trials/trial-names';
+import { planTrial, type TrialPlan } from '../core/trials/trial-plan';
+import { withTrialCopies, type TrialOutcome, type TrialRoute } from '../core/trials/trial-run';
+import { unsavedVersions } from '../documents/unsaved-versions';
 import type { Drafts } from '../documents/drafts';
 import { hasUnsavedEdits } from '../documents/unsaved';
 import type { HistoryStore } from '../shared/history-store';
@@ -68,12 +75,16 @@ export interface SuiteRun {
   savedHash: string;
   /** The resource's document had unsaved changes, which did not run. */
   unsavedChanges: boolean;
+  /** Which version ran: the service's, or the editors' unsaved edits as a trial. */
+  version: 'saved' | 'unsaved';
+  /** The trial's copies, when one ran. */
+  trial?: TrialOutcome;
 }
 
 export interface SuiteRunOptions {
   signal?: AbortSignal;
   /** Once the target is known, before any case runs: the text results are placed in, and which version will run. */
-  onReady?: (ready: { text: string; note: string; unsavedChanges: boolean }) => void;
+  onReady?: (ready: { text: string; note: string; unsavedChanges: boolean; trial: boolean }) => void;
   only?: ReadonlySet<string>;
   onCaseStarted?: (testCase: TestCase) => void;
   onCaseFinished?: (testCase: TestCase, result: CaseResult) => void;
@@ -113,8 +124,11 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
   const resource = toResourceUriString(location);
   const label = describeLocation(location, target.name);
   const savedHash = await savedVersionHash(client, target, options.signal);
-  const unsavedChanges = hasUnsavedEdits(deps.drafts, resource);
-  options.onReady?.({ text, note: versionNote({ label, savedHash, unsavedChanges }), unsavedChanges });
+  const trial = await unsavedTrial(deps, client, { connection, tenantId }, options.signal);
+  // The unsaved edits run, so none of them is left out of what ran.
+  const unsavedChanges = !trial && hasUnsavedEdits(deps.drafts, resource);
+  const note = trial ? trialNote(label, trial.names) : versionNote({ label, savedHash, unsavedChanges });
+  options.onReady?.({ text, note, unsavedChanges, trial: trial !== undefined });
   const operation = operationOf(target.kind);
   const records: Array<Promise<void>> = [];
   /** One request in the resource's run history: a conversation's turns each in the history of the prompt that answered it. */
@@ -141,20 +155,64 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
       }),
     );
   };
-  const result = await runSuiteAt(client, suite, target, {
-    concurrency: testConcurrency(),
-    signal: options.signal,
-    only: options.only,
-    baseline: options.baseline,
-    onCaseStarted: options.onCaseStarted,
-    onCaseFinished: options.onCaseFinished,
-    onRun: (testCase, run) => {
-      if (!run.turns) return record(target.id, target.name, caseInputs(operation, testCase), run);
-      for (const turn of run.turns) record(turn.promptId, turn.promptName, turn.inputs, turn);
-    },
-  });
+  const run = (route?: TrialRoute): Promise<SuiteResult> =>
+    runSuiteAt(
+      client,
+      suite,
+      target,
+      {
+        concurrency: testConcurrency(),
+        signal: options.signal,
+        only: options.only,
+        baseline: options.baseline,
+        onCaseStarted: options.onCaseStarted,
+        onCaseFinished: options.onCaseFinished,
+        onRun: (testCase, run) => {
+          if (!run.turns) return record(target.id, target.name, caseInputs(operation, testCase), run);
+          for (const turn of run.turns) record(turn.promptId, turn.promptName, turn.inputs, turn);
+        },
+      },
+      route,
+    );
+  const base = { target, connection, resource, label, savedHash, unsavedChanges };
+  if (!trial) {
+    const result = await run();
+    await Promise.all(records);
+    return { ...base, result, version: 'saved' };
+  }
+  const tag = newTrialTag();
+  const service = deps.connections.get(connection)?.baseUrl ?? connection;
+  const journal = new TrialJournal(trialJournalDir(userCacheDir()), service, tenantId, tag);
+  const done = await withTrialCopies({ client, tenantId, tag, plan: trial.plan, journal, signal: options.signal }, run);
   await Promise.all(records);
-  return { result, target, connection, resource, label, savedHash, unsavedChanges };
+  return { ...base, result: done.value, version: 'unsaved', trial: done.trial };
+}
+
+/**
+ * The tenant's unsaved prompt edits as a trial's plan, when the setting convai.tests.unsavedEdits runs them (its
+ * default) and they differ from the service; undefined when the saved versions run. Edits a save would refuse
+ * cannot run either: the error names them and both ways on.
+ */
+async function unsavedTrial(
+  deps: SuiteDeps,
+  client: ServiceClient,
+  at: { connection: string; tenantId: number },
+  signal: AbortSignal | undefined,
+): Promise<{ plan: TrialPlan; names: string[] } | undefined> {
+  if (unsavedEdits() !== 'trial') return undefined;
+  const unsaved = await unsavedVersions(client, deps.drafts, at.connection, at.tenantId, signal);
+  if (unsaved.problems.length > 0)
+    throw new SuiteError(
+      `Unsaved edits cannot run as a trial: ${unsaved.problems.map((p) => p.text).join('; ')}. Fix them, or set convai.tests.unsavedEdits to "saved" to test the saved versions.`,
+    );
+  const plan = planTrial(unsaved.proposals, unsaved.live);
+  return plan.copies.length === 0 ? undefined : { plan, names: plan.copies.map((c) => c.name) };
+}
+
+/** What a run of unsaved edits says it ran (contract: "Trials"). */
+export function trialNote(label: string, names: readonly string[]): string {
+  const prompts = names.map((n) => JSON.stringify(n)).join(', ');
+  return `Ran your unsaved version as a trial; nothing was saved (${label}; unsaved edits of ${prompts}, each run through a copy that was deleted after).`;
 }
 
 /** What a run says of the version that ran, for people reading the results. */

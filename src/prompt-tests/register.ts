@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { COMMANDS, registerCommand } from '../commands';
 import { publicResult } from '../core/prompt-tests/report';
+import { publicTrial } from '../core/trials/trial-run';
 import { JUDGE_SUFFIX } from '../core/prompt-tests/judge-file';
 import { SUITE_SUFFIX } from '../core/prompt-tests/suite';
 import type { Connections } from '../connections/registry';
+import type { SaveHold } from '../documents/save-hold';
 import type { Drafts } from '../documents/drafts';
 import type { Log } from '../log';
 import type { HistoryStore } from '../shared/history-store';
@@ -57,7 +59,13 @@ async function runJudgeCommand(judges: JudgeTestController, uri: vscode.Uri): Pr
  */
 export function register(
   context: vscode.ExtensionContext,
-  { log, connections, history, drafts }: { log: Log; connections: Connections; history: HistoryStore; drafts: Drafts },
+  {
+    log,
+    connections,
+    history,
+    drafts,
+    saveHold,
+  }: { log: Log; connections: Connections; history: HistoryStore; drafts: Drafts; saveHold: SaveHold },
 ): { suiteRuns: SuiteRuns } {
   const transcripts = new CallTranscripts();
   const suiteRuns = new SuiteRuns();
@@ -66,6 +74,7 @@ export function register(
     new GreenRuns(context.workspaceState),
     transcripts,
     suiteRuns,
+    saveHold,
   );
   const judges = new JudgeTestController(connections);
   /** Runs a suite (or a judge file) in the Testing view; resolves with its result as the contract gives it. */
@@ -87,7 +96,11 @@ export function register(
       const done = runs.get(uri.toString());
       if (!done) throw new Error(`${vscode.workspace.asRelativePath(uri)} did not run; see the Test Results.`);
       if (done instanceof Error) throw done;
-      return publicResult(done.result);
+      return {
+        ...publicResult(done.result),
+        version: done.version,
+        ...(done.trial ? { trial: publicTrial(done.trial) } : {}),
+      };
     } finally {
       cancel.dispose();
     }
@@ -114,8 +127,9 @@ export function register(
     ),
     ...registerAuthoring(log, connections, history),
     registerCommand(log, COMMANDS.runPromptTests, {
-      programmatic: (args) => runSuiteFile(suiteUri(args.uri), args.baseline),
-      interactive: (arg) => runSuiteFile(suiteUri(arg), undefined),
+      // The hold from the command's first moment: a save asked for after it must not reach the service.
+      programmatic: (args) => saveHold.during(() => runSuiteFile(suiteUri(args.uri), args.baseline)),
+      interactive: (arg) => saveHold.during(() => runSuiteFile(suiteUri(arg), undefined)),
     }),
   );
   return { suiteRuns };

@@ -116,6 +116,11 @@ export function testTarget(): { connection?: string; tenantId?: number } {
   };
 }
 
+/** What a prompt test runs when a prompt has unsaved edits (convai.tests.unsavedEdits): them as a trial, or the saved version. */
+export function unsavedEdits(): 'trial' | 'saved' {
+  return vscode.workspace.getConfiguration(SECTION).get<unknown>('tests.unsavedEdits') === 'saved' ? 'saved' : 'trial';
+}
+
 export function uploadOnAutoSave(): boolean {
   return vscode.workspace.getConfiguration(SECTION).get<boolean>('uploadOnAutoSave', false);
 }

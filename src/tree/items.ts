@@ -180,6 +180,11 @@ function noticeItem(node: NoticeNode): vscode.TreeItem {
       item.description = 'Retry';
       item.command = { command: 'convai.refresh', title: 'Retry', arguments: [node] };
       break;
+    case 'trial-copies':
+      item.iconPath = new vscode.ThemeIcon('trash');
+      item.description = 'Clean Up…';
+      item.command = { command: 'convai.cleanTrials', title: 'Clean Up Trial Copies', arguments: [node] };
+      break;
     default:
       item.iconPath = new vscode.ThemeIcon('info');
   }

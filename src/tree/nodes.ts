@@ -105,7 +105,16 @@ export class PartNode {
 }
 
 /** `left-out`: children the service holds that the tree cannot show, named with the reason. */
-export type NoticeKind = 'no-token' | 'unauthorized' | 'unreachable' | 'error' | 'empty' | 'loading' | 'left-out';
+export type NoticeKind =
+  | 'no-token'
+  | 'unauthorized'
+  | 'unreachable'
+  | 'error'
+  | 'empty'
+  | 'loading'
+  | 'left-out'
+  /** Prompts trial runs left in the tenant; its command deletes them. */
+  | 'trial-copies';
 
 /** A message in place of children that could not be shown (one per failing parent: no error storm). */
 export class NoticeNode {
@@ -115,6 +124,8 @@ export class NoticeNode {
     readonly parentKey: string,
     readonly notice: NoticeKind,
     readonly message: string,
+    /** The tenant it is about, for a notice whose command acts on it. */
+    readonly tenantId?: number,
   ) {}
   get key(): string {
     return `${this.parentKey}#${this.notice}`;

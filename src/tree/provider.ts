@@ -5,6 +5,7 @@ import { nestByParent } from '../core/labels';
 import { droppedListings } from '../core/changes';
 import { mapWithLimit } from '../core/concurrency';
 import { LIMITS } from '../core/limits';
+import type { TrialCopyCounts } from '../listings/register';
 import { tenantsListing, type ListingCache, type ListingScope, type Outcome } from '../core/listing-cache';
 import type { Changes } from '../documents/changes';
 import { kindById, TENANT_SEGMENTS } from '../core/resources';
@@ -59,6 +60,7 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     private readonly connections: Connections,
     private readonly listings: ListingCache,
     private readonly changes: Pick<Changes, 'onDidChange' | 'report'>,
+    private readonly trialCopies: Pick<TrialCopyCounts, 'of'>,
   ) {
     this.disposables.push(
       this.changed,
@@ -207,7 +209,16 @@ export class ResourceTreeProvider implements vscode.TreeDataProvider<TreeNode>, 
     const failures = outcomes.filter((o): o is { ok: false; error: unknown } => !o.ok);
     // The same failure for every kind (no access, service down) is one message, not seven.
     if (failures.length === outcomes.length && failures[0]) return [this.notice(node, failures[0].error)];
-    return TENANT_SEGMENTS.map((segment) => this.intern(new KindNode(node.connectionName, node.tenantId, segment)));
+    const kinds = TENANT_SEGMENTS.map((segment) =>
+      this.intern(new KindNode(node.connectionName, node.tenantId, segment)),
+    );
+    const copies = this.trialCopies.of(node.connectionName, node.tenantId);
+    if (copies === 0) return kinds;
+    const message = `Trial copies left: ${copies}`;
+    return [
+      ...kinds,
+      this.intern(new NoticeNode(node.connectionName, node.key, 'trial-copies', message, node.tenantId)),
+    ];
   }
 
   private async resourceNodes(node: KindNode): Promise<TreeNode[]> {

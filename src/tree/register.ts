@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Connections } from '../connections/registry';
 import type { ListingCache } from '../core/listing-cache';
+import type { TrialCopyCounts } from '../listings/register';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Changes } from '../documents/changes';
 import type { Log } from '../log';
@@ -19,9 +20,17 @@ export function register(
     files,
     listings,
     changes,
-  }: { log: Log; connections: Connections; files: ConvaiFileSystem; listings: ListingCache; changes: Changes },
+    trialCopies,
+  }: {
+    log: Log;
+    connections: Connections;
+    files: ConvaiFileSystem;
+    listings: ListingCache;
+    changes: Changes;
+    trialCopies: TrialCopyCounts;
+  },
 ): void {
-  const tree = new ResourceTreeProvider(connections, listings, changes);
+  const tree = new ResourceTreeProvider(connections, listings, changes, trialCopies);
   const view = vscode.window.createTreeView('convai.resources', { treeDataProvider: tree, showCollapseAll: true });
   // Also when the view was shown before the walkthrough's completion events were listened to (its onView).
   const tickWhenVisible = (): void => {

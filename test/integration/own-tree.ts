@@ -38,15 +38,20 @@ export async function ownTree(connection: string, token: string): Promise<OwnTre
   const log = new Log();
   const connections = new Connections(new MemorySecrets(), log);
   await connections.setToken(connection, token);
-  const { listings } = listingsFeature.register({ subscriptions } as unknown as vscode.ExtensionContext, {
+  const { listings, trialCopies } = listingsFeature.register({ subscriptions } as unknown as vscode.ExtensionContext, {
     connections,
   });
   // Nothing writes through this tree: it reports no change, and hears of none.
   const quiet = new vscode.EventEmitter<ChangeReport>();
-  const provider = new ResourceTreeProvider(connections, listings, {
-    onDidChange: quiet.event,
-    report: (change) => Promise.resolve({ change, reloaded: [], kept: [] }),
-  });
+  const provider = new ResourceTreeProvider(
+    connections,
+    listings,
+    {
+      onDidChange: quiet.event,
+      report: (change) => Promise.resolve({ change, reloaded: [], kept: [] }),
+    },
+    trialCopies,
+  );
   subscriptions.push(log, connections, provider, quiet);
   return { provider, dispose: () => subscriptions.forEach((each) => each.dispose()) };
 }

@@ -9,7 +9,13 @@ interface Manifest {
 }
 
 /** The settings that make the extension write to the service or spend requests on its own. */
-const WRITE_OR_SPEND = ['convai.uploadOnAutoSave', 'convai.testTarget', 'convai.confirmRequestsAbove'];
+const WRITE_OR_SPEND = [
+  'convai.uploadOnAutoSave',
+  'convai.testTarget',
+  'convai.confirmRequestsAbove',
+  // A trial creates and deletes prompts on the service.
+  'convai.tests.unsavedEdits',
+];
 
 describe('settings an untrusted workspace may not choose', () => {
   it('lists every setting that writes or spends as restricted, or makes it application-scoped', () => {

@@ -22,11 +22,19 @@ export interface TrialCopy {
   file?: string;
 }
 
+/** A trial as reports give it (contract: `trial: { tag, folder?, copies: [{ id, copy, name }], deleted }`). */
+export function publicTrial(trial: TrialOutcome, folder?: string): object {
+  const copies = trial.copies.map(({ id, copy, name }) => ({ ...(id === undefined ? {} : { id }), copy, name }));
+  return { tag: trial.tag, ...(folder === undefined ? {} : { folder }), copies, deleted: trial.deleted };
+}
+
 /** A copy a run could not delete, and why. */
 export type LeftCopy = TrialCopy & { reason: string };
 
 export interface TrialOutcome {
   tag: string;
+  /** Where the copies were made. */
+  tenantId: number;
   copies: TrialCopy[];
   /** Every copy is gone from the service. */
   deleted: boolean;
@@ -185,6 +193,11 @@ export async function withTrialCopies<T>(
     if (left.length > 0) throw new TrialCopiesLeft(left, settings.tenantId, outcome.failure);
     throw outcome.failure;
   }
-  const trial: TrialOutcome = { tag: settings.tag, copies: made, deleted: left.length === 0 };
+  const trial: TrialOutcome = {
+    tag: settings.tag,
+    tenantId: settings.tenantId,
+    copies: made,
+    deleted: left.length === 0,
+  };
   return { value: outcome.value, trial: left.length > 0 ? { ...trial, left } : trial };
 }

@@ -1,0 +1,160 @@
+// Trials inside VS Code against the local service: a suite runs on a prompt's unsaved edits through a copy that is
+// deleted after, and nothing is ever saved by a test run, even when VS Code saves before tests.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { isTrialCopy } from '../../src/core/trials/trial-names';
+import {
+  addConnection,
+  admin,
+  clearRequests,
+  documentUri,
+  kind,
+  receivedRequests,
+  removeConnection,
+  replaceText,
+  revertAll,
+  type PromptTestResult,
+} from './support';
+
+const CONNECTION = 'trials';
+const TRIAGE = 2;
+
+interface TrialAnswer extends PromptTestResult {
+  version: 'saved' | 'unsaved' | 'trial';
+  trial?: { tag: string; copies: Array<{ id?: number; copy: number; name: string }>; deleted: boolean };
+}
+
+async function writeSuite(name: string, suite: object): Promise<vscode.Uri> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the tests run in a workspace');
+  const uri = vscode.Uri.joinPath(folder.uri, `${name}.prompttest.json`);
+  await vscode.workspace.fs.writeFile(
+    uri,
+    Buffer.from(JSON.stringify({ target: { connection: CONNECTION, tenantId: 1 }, ...suite }, null, 2)),
+  );
+  return uri;
+}
+
+/** Order Triage's whole document, open, with an unsaved model. */
+async function unsavedModel(model: string): Promise<vscode.TextDocument> {
+  const uri = documentUri({ type: 'resource', connection: CONNECTION, tenantId: 1, segment: 'ai_prompts', id: TRIAGE });
+  const document = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(document);
+  await replaceText(document, document.getText().replace(/"ai_model": "[^"]*"/, `"ai_model": "${model}"`));
+  assert.ok(document.isDirty);
+  return document;
+}
+
+const copiesLeft = async (): Promise<number> =>
+  (await admin.list(kind('ai_prompts'), 1, { trialCopies: true })).filter(isTrialCopy).length;
+
+describe('trials in VS Code', () => {
+  const testing = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('testing');
+  const convai = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('convai');
+  before(async () => {
+    await addConnection(CONNECTION);
+    await testing().update('saveBeforeTest', true, vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await testing().update('saveBeforeTest', undefined, vscode.ConfigurationTarget.Global);
+    await convai().update('tests.unsavedEdits', undefined, vscode.ConfigurationTarget.Global);
+    await removeConnection(CONNECTION);
+  });
+  afterEach(() => revertAll());
+
+  it('runs a suite on unsaved edits as a trial from the Testing view, which saves nothing though it saves before tests', async () => {
+    const live = await admin.get(kind('ai_prompts'), TRIAGE, 1);
+    const suite = await writeSuite('trial-unsaved', {
+      prompt: 'Order Triage',
+      cases: [
+        { name: 'the edit answers', prompt_text: 'hi', expect: { response: { contains: 'Echo (unsaved-model)' } } },
+      ],
+    });
+    const prompt = await unsavedModel('unsaved-model');
+    await clearRequests();
+    // As a person runs it: VS Code's own command, which saves every dirty editor first (testing.saveBeforeTest).
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(suite));
+    await vscode.commands.executeCommand('testing.runCurrentFile');
+    const requests = await receivedRequests();
+    assert.deepEqual(
+      requests.filter((r) => r.method === 'PUT').map((r) => r.path),
+      [],
+      'no save reached the service',
+    );
+    assert.ok(prompt.isDirty, 'the edit is still unsaved');
+    const created = requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/ai_prompts');
+    assert.equal(created.length, 1, 'one copy was made');
+    assert.equal(
+      (await admin.get(kind('ai_prompts'), TRIAGE, 1)).ai_model,
+      live.ai_model,
+      'the live prompt is unchanged',
+    );
+    assert.equal(await copiesLeft(), 0);
+
+    const answer = await vscode.commands.executeCommand<TrialAnswer>('convai.runPromptTests', {
+      uri: suite.toString(),
+    });
+    assert.equal(answer.version, 'unsaved');
+    assert.equal(answer.passed, 1, JSON.stringify(answer.cases));
+    assert.deepEqual(
+      answer.trial?.copies.map((c) => [c.id, c.name]),
+      [[TRIAGE, 'Order Triage']],
+    );
+    assert.equal(answer.trial?.deleted, true);
+    assert.ok(prompt.isDirty);
+  });
+
+  it('runs the saved version when convai.tests.unsavedEdits is "saved", still saving nothing', async () => {
+    await convai().update('tests.unsavedEdits', 'saved', vscode.ConfigurationTarget.Global);
+    try {
+      const suite = await writeSuite('trial-saved', {
+        prompt: 'Order Triage',
+        cases: [
+          { name: 'the edit answers', prompt_text: 'hi', expect: { response: { contains: 'Echo (unsaved-model)' } } },
+        ],
+      });
+      const prompt = await unsavedModel('unsaved-model');
+      await clearRequests();
+      const answer = await vscode.commands.executeCommand<TrialAnswer>('convai.runPromptTests', {
+        uri: suite.toString(),
+      });
+      assert.equal(answer.version, 'saved');
+      assert.equal(answer.trial, undefined);
+      assert.equal(answer.failed, 1, 'the saved model answered');
+      assert.ok(prompt.isDirty);
+      assert.deepEqual(
+        (await receivedRequests()).filter((r) => r.method !== 'GET' && !r.path.endsWith('/test_prompt')),
+        [],
+      );
+    } finally {
+      await convai().update('tests.unsavedEdits', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('refuses a save while a run is under way, keeping the text', async () => {
+    const suite = await writeSuite('trial-hold', {
+      prompt: 'Order Triage',
+      cases: [{ name: 'slow', prompt_text: 'hi', repeat: 3, expect: { response: { contains: 'Echo' } } }],
+    });
+    const prompt = await unsavedModel('held-model');
+    const running = vscode.commands.executeCommand<TrialAnswer>('convai.runPromptTests', { uri: suite.toString() });
+    const saved = await prompt.save();
+    await running;
+    assert.equal(saved, false, 'the save was refused');
+    assert.ok(prompt.isDirty);
+    assert.notEqual((await admin.get(kind('ai_prompts'), TRIAGE, 1)).ai_model, 'held-model');
+  });
+
+  it('cleans up the trial copies a tenant holds', async () => {
+    await admin.create(kind('ai_prompts'), { name: '[trial 0badc0de] Order Triage', system: 'x' }, 1);
+    const answer = await vscode.commands.executeCommand<{ deleted: Array<{ id: number; name: string }> }>(
+      'convai.cleanTrials',
+      { connection: CONNECTION, tenantId: 1, all: true },
+    );
+    assert.deepEqual(
+      answer.deleted.map((d) => d.name),
+      ['[trial 0badc0de] Order Triage'],
+    );
+    assert.equal(await copiesLeft(), 0);
+  });
+});
