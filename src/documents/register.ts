@@ -87,6 +87,7 @@ export function register(
   context.subscriptions.push(
     vscode.workspace.registerFileSystemProvider(SCHEME, files, { isCaseSensitive: true }),
     changes,
+    saveHold,
     saver,
     diagnostics,
     serviceVersions,

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { requestBound } from '../core/prompt-tests/cost';
 import { parseSuite } from '../core/prompt-tests/suite-parser';
 import { SUITE_SUFFIX } from '../core/prompt-tests/suite';
+import { SCHEME } from '../core/uri';
 import { confirmRequestsAbove } from '../shared/settings';
 import type { CallTranscripts } from './call-transcripts';
 import type { SuiteRuns } from '../shared/suite-runs';
@@ -40,19 +41,13 @@ export class PromptTestController implements vscode.Disposable {
       vscode.TestRunProfileKind.Run,
       // The hold is taken before the first await: VS Code saves the dirty editors (testing.saveBeforeTest) right
       // after it asks for the run.
-      (request, token) =>
-        this.saveHold.during(async () => {
-          if (await this.affordable(request)) await this.run(request, token);
-        }),
+      (request, token) => this.held(request, () => this.run(request, token)),
       true,
     );
     this.controller.createRunProfile(
       'Run against Last Green Run',
       vscode.TestRunProfileKind.Run,
-      (request, token) =>
-        this.saveHold.during(async () => {
-          if (await this.affordable(request)) await this.run(request, token, true);
-        }),
+      (request, token) => this.held(request, () => this.run(request, token, true)),
       false,
     );
     this.disposables.push(
@@ -67,6 +62,17 @@ export class PromptTestController implements vscode.Disposable {
         },
       ),
     );
+  }
+
+  /**
+   * A Testing-view run, asked before a costly one, holding every save of a `convai:` document: the saves VS Code makes
+   * as it starts the run (testing.saveBeforeTest) come just after this is called, so the hold is taken at once.
+   */
+  private held(request: vscode.TestRunRequest, run: () => Promise<unknown>): Promise<void> {
+    this.saveHold.owedBy(request, SCHEME);
+    return this.saveHold.during(async () => {
+      if (await this.affordable(request)) await run();
+    });
   }
 
   async discover(): Promise<void> {

@@ -138,7 +138,7 @@ describe('prompt tests and integration actions', () => {
     }
   });
 
-  it('runs the saved version when the document has unsaved changes, and records that', async () => {
+  it('runs unsaved edits as a trial, saving nothing, and records that; with "saved", the saved version', async () => {
     const id = (
       await admin.create(kind('ai_prompts'), { name: 'Dirty run', user_prompt: 'Saved text for {{who}}' }, TENANT)
     ).id as number;
@@ -146,28 +146,49 @@ describe('prompt tests and integration actions', () => {
     const document = await vscode.workspace.openTextDocument(uri);
     await replaceText(document, document.getText().replace('Saved text', 'Unsaved text'));
     assert.ok(document.isDirty);
-    const result = await vscode.commands.executeCommand<JsonObject>('convai.testPrompt', {
-      uri: uri.toString(),
-      promptText: 'hi',
-      promptParams: { who: 'Ada' },
-    });
-    assert.equal(result.altered_prompt, 'Saved text for Ada');
-    const [run] = await vscode.commands.executeCommand<RunRecord[]>('convai.showRunHistory', { uri: uri.toString() });
-    assert.ok(run);
-    assert.equal(run.version.unsavedChanges, true);
-    const savedHash = createHash('sha256')
-      .update(canonical(await admin.get(kind('ai_prompts'), id, TENANT)))
-      .digest('hex')
-      .slice(0, 8);
-    assert.equal(run.version.savedHash, savedHash);
-    assert.deepEqual(run.inputs, { prompt_text: 'hi', prompt_params: { who: 'Ada' } });
+    const test = (): Thenable<JsonObject> =>
+      vscode.commands.executeCommand<JsonObject>('convai.testPrompt', {
+        uri: uri.toString(),
+        promptText: 'hi',
+        promptParams: { who: 'Ada' },
+      });
+    const latest = async (): Promise<RunRecord | undefined> =>
+      (await vscode.commands.executeCommand<RunRecord[]>('convai.showRunHistory', { uri: uri.toString() }))[0];
+
+    assert.equal((await test()).altered_prompt, 'Unsaved text for Ada', 'the edit answered, through a copy');
+    const trial = await latest();
+    assert.deepEqual(trial?.version, { unsavedChanges: false, trial: true });
+    assert.ok(document.isDirty, 'nothing was saved');
+    assert.equal((await admin.get(kind('ai_prompts'), id, TENANT)).user_prompt, 'Saved text for {{who}}');
+
+    const settings = vscode.workspace.getConfiguration('convai');
+    await settings.update('tests.unsavedEdits', 'saved', vscode.ConfigurationTarget.Global);
+    try {
+      assert.equal((await test()).altered_prompt, 'Saved text for Ada');
+      const run = await latest();
+      assert.ok(run);
+      assert.equal(run.version.unsavedChanges, true);
+      const savedHash = createHash('sha256')
+        .update(canonical(await admin.get(kind('ai_prompts'), id, TENANT)))
+        .digest('hex')
+        .slice(0, 8);
+      assert.equal(run.version.savedHash, savedHash);
+      assert.deepEqual(run.inputs, { prompt_text: 'hi', prompt_params: { who: 'Ada' } });
+    } finally {
+      await settings.update('tests.unsavedEdits', undefined, vscode.ConfigurationTarget.Global);
+    }
     await vscode.window.showTextDocument(document);
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
-  it('counts unsaved changes of a part as unsaved changes of the prompt that ran', async () => {
-    const id = (await admin.create(kind('ai_prompts'), { name: 'Dirty part run', system: 'Saved system' }, TENANT))
-      .id as number;
+  it("runs a part's unsaved edits as the prompt's trial", async () => {
+    const id = (
+      await admin.create(
+        kind('ai_prompts'),
+        { name: 'Dirty part run', system: 'Saved system', user_prompt: 'Saved user' },
+        TENANT,
+      )
+    ).id as number;
     const part = await vscode.workspace.openTextDocument(
       documentUri({
         type: 'part',
@@ -175,15 +196,20 @@ describe('prompt tests and integration actions', () => {
         tenantId: TENANT,
         segment: 'ai_prompts',
         id,
-        part: 'system',
+        part: 'user_prompt',
       }),
     );
-    await replaceText(part, 'Unsaved system');
+    await replaceText(part, 'Unsaved user');
     assert.ok(part.isDirty);
     const uri = promptUri(id);
-    await vscode.commands.executeCommand('convai.testPrompt', { uri: uri.toString(), promptText: 'hi' });
+    const answer = await vscode.commands.executeCommand<JsonObject>('convai.testPrompt', {
+      uri: uri.toString(),
+      promptText: 'hi',
+    });
+    assert.equal(answer.altered_prompt, 'Unsaved user');
     const [run] = await vscode.commands.executeCommand<RunRecord[]>('convai.showRunHistory', { uri: uri.toString() });
-    assert.equal(run?.version.unsavedChanges, true);
+    assert.equal(run?.version.trial, true);
+    assert.ok(part.isDirty);
     await vscode.window.showTextDocument(part);
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });

@@ -52,6 +52,8 @@ describe('trials in VS Code', () => {
   const testing = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('testing');
   const convai = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('convai');
   before(async () => {
+    // Edits other suites left unsaved would run as trials too.
+    await revertAll();
     await addConnection(CONNECTION);
     await testing().update('saveBeforeTest', true, vscode.ConfigurationTarget.Global);
   });
