@@ -141,6 +141,19 @@ const resultsRenderApart = {
     ),
 };
 
+/**
+ * The trial engine's VS Code work (src/trials/engine.ts) in dist/trials.js, loaded at the first trial or clean-up of
+ * trial copies: most sessions never test an unsaved edit.
+ * @type {import('esbuild').Plugin}
+ */
+const trialsApart = {
+  name: 'trials',
+  setup: (b) =>
+    b.onResolve({ filter: /^\.\/engine$/ }, (args) =>
+      args.importer.endsWith(path.join('trials', 'load.ts')) ? { path: './trials.js', external: true } : undefined,
+    ),
+};
+
 // undici waits in a file of its own until the first request, the schemas until the first check and re2js until the
 // first pattern, so activation loads none of them (docs/performance.md counts what it does load against a budget).
 /** @type {import('esbuild').BuildOptions} */
@@ -155,6 +168,7 @@ const extension = {
     jsoncApart,
     flowMapApart,
     resultsRenderApart,
+    trialsApart,
     vscodeApiOnce(root),
   ],
 };
@@ -176,6 +190,12 @@ await build({
   ...common,
   entryPoints: [path.join(root, 'src/flow-map/opened.ts')],
   outfile: path.join(root, 'dist/flow-map.js'),
+  plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, vscodeApiOnce(root), shared.plugin],
+});
+await build({
+  ...common,
+  entryPoints: [path.join(root, 'src/trials/engine.ts')],
+  outfile: path.join(root, 'dist/trials.js'),
   plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, vscodeApiOnce(root), shared.plugin],
 });
 // dist/extension.js: src/extension.ts, and the modules the bundles above take from it.

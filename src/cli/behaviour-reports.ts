@@ -1,11 +1,17 @@
 /** `plan --tests <report>…`: the trial reports whose cases make the Behaviour section of a plan's Markdown. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BehaviourError, behaviourRows, mergedRows, type BehaviourRow } from '../core/trials/behaviour';
+import {
+  BehaviourError,
+  behaviourRows,
+  behaviourSection,
+  mergedRows,
+  type BehaviourRow,
+} from '../core/trials/behaviour';
 import { messageOf } from '../core/text';
 import { UsageError, type ArgValue } from './command';
 
-export async function behaviourFrom(value: ArgValue, format: string, cwd: string): Promise<BehaviourRow[] | undefined> {
+export async function behaviourFrom(value: ArgValue, format: string, cwd: string): Promise<string[] | undefined> {
   const files = (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter(
     (v): v is string => typeof v === 'string',
   );
@@ -25,7 +31,7 @@ export async function behaviourFrom(value: ArgValue, format: string, cwd: string
       }
       reports.push({ name: file, rows: behaviourRows(text, file) });
     }
-    return mergedRows(reports);
+    return behaviourSection(mergedRows(reports));
   } catch (error) {
     if (error instanceof BehaviourError) throw new UsageError(`--tests: ${error.message}.`);
     throw error;

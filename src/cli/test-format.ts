@@ -13,7 +13,8 @@ import { table } from './format';
 import { plural } from '../core/text';
 import { inertLine } from '../core/plain-text';
 import { compared } from '../core/trials/trial-compare';
-import { publicTrial, type TrialOutcome } from '../core/trials/trial-run';
+import type { TrialOutcome } from '../core/trials/trial-report';
+import { publicTrial } from '../core/trials/trial-report';
 
 export interface SuiteOutcome {
   /** The suite's path relative to the working directory. */

@@ -4,7 +4,7 @@
  */
 import { coverageByTenant, promptNodes, type TenantCoverage } from '../core/flow-map/coverage';
 import { prepareSuite } from '../core/prompt-tests/target';
-import { leftText } from '../core/trials/trial-run';
+import { leftText } from '../core/trials/trial-report';
 import { resolveEach } from './resolve';
 import { TEST_USAGE, testDetails } from './test-help';
 import { EXIT, PROGRAM, UsageError, type ArgValue, type Command } from './command';

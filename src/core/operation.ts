@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { CallOptions, ServiceClient } from './client';
 import { ServiceError } from './errors';
-import type { TrialOutcome } from './trials/trial-run';
+import type { TrialOutcome } from './trials/trial-report';
 import type { RunOutcome } from './history';
 import type { JsonObject } from './json';
 import { formatDocument } from './json-document';

@@ -87,7 +87,6 @@ export function register(
   context.subscriptions.push(
     vscode.workspace.registerFileSystemProvider(SCHEME, files, { isCaseSensitive: true }),
     changes,
-    saveHold,
     saver,
     diagnostics,
     serviceVersions,

@@ -122,7 +122,7 @@ export class Saver implements vscode.Disposable {
     const view = viewOf(location);
     const base = this.store.get(key)?.base ?? (await this.files().fetch(uri, location)).base;
     const label = describeLocation(location, nameOf(base));
-    const held = this.hold.reason(uri, label);
+    const held = this.hold.reason(key, label);
     if (held) throw new Error(held);
     const { edited, sends } = this.checked(uri, text, view.read(text, base));
 

@@ -54,6 +54,25 @@ async function unsavedTexts(
   return [...texts.values()];
 }
 
+/** Whether a prompt of the tenant has unsaved edits or a draft: what a test run would try as a trial. */
+function hasUnsavedPrompts(drafts: Drafts, tenant: { connection: string; tenantId: number }): boolean {
+  const inTenant = (uri: vscode.Uri): boolean => {
+    const location = parseUri(uri);
+    return (
+      location !== undefined &&
+      isFile(location) &&
+      location.type !== 'tenant' &&
+      location.segment === 'ai_prompts' &&
+      location.connection === tenant.connection &&
+      location.tenantId === tenant.tenantId
+    );
+  };
+  return (
+    vscode.workspace.textDocuments.some((document) => document.isDirty && inTenant(document.uri)) ||
+    drafts.keys().some((key) => inTenant(vscode.Uri.parse(key)))
+  );
+}
+
 /** Each prompt of the tenant with unsaved edits, as a trial's proposal of the fields its editors change. */
 export async function unsavedVersions(
   client: ServiceClient,
@@ -63,6 +82,8 @@ export async function unsavedVersions(
   signal?: AbortSignal,
 ): Promise<UnsavedVersions> {
   const live = new Map<number, JsonObject>();
+  // Most runs have nothing unsaved: they ask the service nothing more.
+  if (!hasUnsavedPrompts(drafts, { connection, tenantId })) return { proposals: [], live, problems: [] };
   const current = async (id: number): Promise<JsonObject> => {
     let detail = live.get(id);
     if (!detail) {

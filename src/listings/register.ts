@@ -11,17 +11,13 @@ import type { Connections } from '../connections/registry';
 export class TrialCopyCounts {
   private readonly counts = new Map<string, number>();
 
-  static key(connection: string, tenantId: number): string {
-    return JSON.stringify([connection, tenantId]);
-  }
-
   set(connection: string, tenantId: number, count: number): void {
-    this.counts.set(TrialCopyCounts.key(connection, tenantId), count);
+    this.counts.set(`${tenantId} ${connection}`, count);
   }
 
   /** The count as the last listing found it; 0 before one. */
   of(connection: string, tenantId: number): number {
-    return this.counts.get(TrialCopyCounts.key(connection, tenantId)) ?? 0;
+    return this.counts.get(`${tenantId} ${connection}`) ?? 0;
   }
 }
 

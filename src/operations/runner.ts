@@ -15,8 +15,8 @@ import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import type { Drafts } from '../documents/drafts';
 import { hasUnsavedEdits } from '../documents/unsaved';
-import { leftText } from '../core/trials/trial-run';
-import { unsavedTrialRun } from './unsaved-trial';
+import { unsavedEdits } from '../shared/settings';
+import { trialEngine } from '../trials/load';
 import type { HistoryStore } from '../shared/history-store';
 import type { Job, Runs } from '../shared/runs';
 import { walkthroughStepDone } from '../shared/walkthrough';
@@ -147,7 +147,8 @@ export class Runner implements Runs {
       conversation: request.conversation,
       execute: async (signal) =>
         (operation === 'test_prompt' &&
-          (await unsavedTrialRun(this.connections, this.drafts, location, request.inputs, signal))) ||
+          unsavedEdits() === 'trial' &&
+          (await trialEngine().testPromptTrial(this.connections, this.drafts, location, request.inputs, signal))) ||
         runOperation(
           this.connections.client(location.connection),
           { kind: kindOfSegment(location.segment), id: location.id, tenantId: location.tenantId },
@@ -193,7 +194,7 @@ export class Runner implements Runs {
     };
     await this.history.add(record);
     const left = result.trial?.left;
-    if (left) void vscode.window.showErrorMessage(plainText(leftText(left, result.trial?.tenantId ?? 0)));
+    if (left) void vscode.window.showErrorMessage(plainText(trialEngine().leftText(left, result.trial?.tenantId ?? 0)));
     // However it started: the CodeLens, the tree, the palette, the results panel.
     if (operation === 'test_prompt') walkthroughStepDone('testPrompt');
     this.log.for('operations').info(`${operation} on ${label}: ${result.outcome.kind} in ${record.durationMs} ms.`);

@@ -15,7 +15,7 @@ import { messageOf, plural } from '../core/text';
 import { textRange } from '../ui/text-range';
 import { childrenOf, report, turnLabel, type Placing } from './test-results';
 import { DisposableStore } from '../core/disposable-store';
-import { leftText } from '../core/trials/trial-run';
+import { trialEngine } from '../trials/load';
 import { plainText } from '../core/plain-text';
 
 export class PromptTestController implements vscode.Disposable {
@@ -69,7 +69,8 @@ export class PromptTestController implements vscode.Disposable {
    * as it starts the run (testing.saveBeforeTest) come just after this is called, so the hold is taken at once.
    */
   private held(request: vscode.TestRunRequest, run: () => Promise<unknown>): Promise<void> {
-    this.saveHold.owedBy(request, SCHEME);
+    const listening = trialEngine().owe(this.saveHold, request, SCHEME);
+    if (listening) this.disposables.push(listening);
     return this.saveHold.during(async () => {
       if (await this.affordable(request)) await run();
     });
@@ -195,7 +196,7 @@ export class PromptTestController implements vscode.Disposable {
           );
           const left = done.trial?.left;
           if (left) {
-            const text = leftText(left, done.target.tenantId);
+            const text = trialEngine().leftText(left, done.target.tenantId);
             run.appendOutput(`${path.basename(uri.path)}: ${text}\r\n`);
             void vscode.window.showErrorMessage(plainText(text));
           }

@@ -19,14 +19,10 @@ import {
 import { lineColumnText } from '../core/text';
 import { describeLocation, toResourceUriString, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
-import type { ServiceClient } from '../core/client';
 import { testConcurrency, testTarget, unsavedEdits } from '../shared/settings';
-import { userCacheDir } from '../core/cache-dir';
-import { TrialJournal, trialJournalDir } from '../core/trials/trial-journal';
-import { newTrialTag } from '../core/trials/trial-names';
-import { planTrial, type TrialPlan } from '../core/trials/trial-plan';
-import { withTrialCopies, type TrialOutcome, type TrialRoute } from '../core/trials/trial-run';
-import { unsavedVersions } from '../documents/unsaved-versions';
+import type { TrialRoute } from '../core/trials/trial-run';
+import type { TrialOutcome } from '../core/trials/trial-report';
+import { trialEngine } from '../trials/load';
 import type { Drafts } from '../documents/drafts';
 import { hasUnsavedEdits } from '../documents/unsaved';
 import type { HistoryStore } from '../shared/history-store';
@@ -124,10 +120,14 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
   const resource = toResourceUriString(location);
   const label = describeLocation(location, target.name);
   const savedHash = await savedVersionHash(client, target, options.signal);
-  const trial = await unsavedTrial(deps, client, { connection, tenantId }, options.signal);
+  // The editors' unsaved prompt edits, as a trial's plan (convai.tests.unsavedEdits), else the saved versions run.
+  const trial =
+    unsavedEdits() === 'trial'
+      ? await trialEngine().unsavedPlan(client, deps.drafts, { connection, tenantId }, options.signal)
+      : undefined;
   // The unsaved edits run, so none of them is left out of what ran.
   const unsavedChanges = !trial && hasUnsavedEdits(deps.drafts, resource);
-  const note = trial ? trialNote(label, trial.names) : versionNote({ label, savedHash, unsavedChanges });
+  const note = trial ? trialEngine().trialNote(label, trial) : versionNote({ label, savedHash, unsavedChanges });
   options.onReady?.({ text, note, unsavedChanges, trial: trial !== undefined });
   const operation = operationOf(target.kind);
   const records: Array<Promise<void>> = [];
@@ -180,39 +180,9 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
     await Promise.all(records);
     return { ...base, result, version: 'saved' };
   }
-  const tag = newTrialTag();
-  const service = deps.connections.get(connection)?.baseUrl ?? connection;
-  const journal = new TrialJournal(trialJournalDir(userCacheDir()), service, tenantId, tag);
-  const done = await withTrialCopies({ client, tenantId, tag, plan: trial.plan, journal, signal: options.signal }, run);
+  const done = await trialEngine().withCopies(deps.connections, { connection, tenantId }, trial, options.signal, run);
   await Promise.all(records);
   return { ...base, result: done.value, version: 'unsaved', trial: done.trial };
-}
-
-/**
- * The tenant's unsaved prompt edits as a trial's plan, when the setting convai.tests.unsavedEdits runs them (its
- * default) and they differ from the service; undefined when the saved versions run. Edits a save would refuse
- * cannot run either: the error names them and both ways on.
- */
-async function unsavedTrial(
-  deps: SuiteDeps,
-  client: ServiceClient,
-  at: { connection: string; tenantId: number },
-  signal: AbortSignal | undefined,
-): Promise<{ plan: TrialPlan; names: string[] } | undefined> {
-  if (unsavedEdits() !== 'trial') return undefined;
-  const unsaved = await unsavedVersions(client, deps.drafts, at.connection, at.tenantId, signal);
-  if (unsaved.problems.length > 0)
-    throw new SuiteError(
-      `Unsaved edits cannot run as a trial: ${unsaved.problems.map((p) => p.text).join('; ')}. Fix them, or set convai.tests.unsavedEdits to "saved" to test the saved versions.`,
-    );
-  const plan = planTrial(unsaved.proposals, unsaved.live);
-  return plan.copies.length === 0 ? undefined : { plan, names: plan.copies.map((c) => c.name) };
-}
-
-/** What a run of unsaved edits says it ran (contract: "Trials"). */
-export function trialNote(label: string, names: readonly string[]): string {
-  const prompts = names.map((n) => JSON.stringify(n)).join(', ');
-  return `Ran your unsaved version as a trial; nothing was saved (${label}; unsaved edits of ${prompts}, each run through a copy that was deleted after).`;
 }
 
 /** What a run says of the version that ran, for people reading the results. */

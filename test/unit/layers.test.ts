@@ -16,10 +16,12 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   tree: BASE,
   parts: BASE,
   references: BASE,
-  operations: BASE,
+  // Test Prompt and the Testing view run unsaved edits through the trial engine.
+  operations: [...BASE, 'trials'],
   'tenant-folders': BASE,
   requests: BASE,
-  'prompt-tests': BASE,
+  'prompt-tests': [...BASE, 'trials'],
+  trials: BASE,
   'flow-map': BASE,
 };
 

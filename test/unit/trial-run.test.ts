@@ -13,7 +13,8 @@ import { cleanTrials } from '../../src/core/trials/trial-clean';
 import { leftJournals, TrialJournal } from '../../src/core/trials/trial-journal';
 import { isTrialCopy, newTrialTag, trialCopyName } from '../../src/core/trials/trial-names';
 import { planTrial, type Proposal } from '../../src/core/trials/trial-plan';
-import { leftText, TrialCopiesLeft, withTrialCopies, type TrialRoute } from '../../src/core/trials/trial-run';
+import { TrialCopiesLeft, withTrialCopies, type TrialRoute } from '../../src/core/trials/trial-run';
+import { leftText } from '../../src/core/trials/trial-report';
 import { startService, type RunningService } from '../service/server';
 import type { Fault } from '../service/faults';
 

@@ -12,7 +12,6 @@ import { kindOfSegment } from '../resources';
 import { changeSection, withoutPasswords } from './change-markdown';
 import type { PlannedChange, ChangeAction, Plan } from './plan';
 import { planVerdict, PROBLEMS_HEADING } from './plan-verdict';
-import { behaviourSection, type BehaviourRow } from '../trials/behaviour';
 
 /** The comment's first line: CI finds its earlier comment by it, to update that one instead of adding another. */
 export const PLAN_MARKER = '<!-- convai-plan -->';
@@ -23,7 +22,6 @@ export const MARKDOWN_LIMIT = LIMITS.planComment.value;
 const PROBLEMS_SHARE = 20_000;
 const NOTES_SHARE = 10_000;
 const LEFT_OUT_SHARE = 8_000;
-const BEHAVIOUR_SHARE = 15_000;
 
 export interface MarkdownOptions {
   /** More notes to show after the problems (`plan --drift`'s drift), after the plan's own. */
@@ -33,8 +31,8 @@ export interface MarkdownOptions {
    * request a push sends, and all of it shown, as a preview has no comment's limit.
    */
   preview?: { folder: string };
-  /** The Behaviour section's rows: the cases a trial of this folder ran, against live (plan --tests). */
-  behaviour?: readonly BehaviourRow[];
+  /** The Behaviour section's lines (trials/behaviour.ts): the cases a trial of this folder ran, against live. */
+  behaviour?: readonly string[];
 }
 
 /** A list under its heading, as many items as fit in `share` characters, then how many more there are. */
@@ -111,7 +109,7 @@ export function planMarkdown(
   const fixed = [
     ...heading(plan, preview),
     '',
-    ...(options.behaviour ? behaviourSection(options.behaviour, preview ? limit : BEHAVIOUR_SHARE) : []),
+    ...(options.behaviour ?? []),
     ...boundedList(`#### ${PROBLEMS_HEADING}`, problems, preview ? limit : PROBLEMS_SHARE),
     ...boundedList('#### Notes', [...plan.notes, ...(options.notes ?? [])], preview ? limit : NOTES_SHARE),
     ...(changes.length > 0 ? ['#### Changes, in the order a push sends them', ''] : []),

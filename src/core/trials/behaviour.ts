@@ -83,8 +83,11 @@ function cell(text: string): string {
   return codeSpan(text).replace(/\|/g, '\\|');
 }
 
+/** The share of a plan's comment (core/tenant/plan-markdown.ts) the section's rows may take. */
+export const BEHAVIOUR_SHARE = 15_000;
+
 /** The section's lines, at most `share` characters of rows, then how many more there are. */
-export function behaviourSection(rows: readonly BehaviourRow[], share: number): string[] {
+export function behaviourSection(rows: readonly BehaviourRow[], share = BEHAVIOUR_SHARE): string[] {
   const sorted = [...rows].sort((a, b) => ORDER[a.change] - ORDER[b.change]);
   const counts = (['regressed', 'improved', 'same'] as const).map(
     (c) => `${sorted.filter((r) => r.change === c).length} ${c}`,
