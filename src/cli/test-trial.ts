@@ -148,7 +148,7 @@ export async function runTrial(
   client: ServiceClient,
   ready: readonly Ready[],
   setup: TrialSetup,
-  settings: RunSettings & { compare: boolean },
+  settings: RunSettings & { compare: boolean; budget: RequestBudget },
 ): Promise<TrialRun> {
   // Nothing to try: no copy is made for suites that are not there (--affected-by chose none, say).
   if (ready.length === 0)
@@ -168,7 +168,15 @@ export async function runTrial(
     tag,
   );
   const { value, trial } = await withTrialCopies(
-    { client, tenantId: setup.tenantId, tag, plan: setup.plan, journal, signal: settings.signal },
+    {
+      client,
+      tenantId: setup.tenantId,
+      tag,
+      plan: setup.plan,
+      journal,
+      signal: settings.signal,
+      budget: settings.budget,
+    },
     (route) =>
       runAll(
         client,

@@ -130,7 +130,7 @@ export const testCommand: Command = {
           // Listed before the run, so Ctrl+C leaves nothing more to send, and only for --json, the one output with coverage.
           const prompts = json ? await promptsByTenant(client, resolved.ready) : new Map<number, number[]>();
           const settings = { concurrency, signal: stopper.signal, baseline, quiet: json, context };
-          const tried = trial && (await runTrial(client, resolved.ready, trial, { ...settings, compare }));
+          const tried = trial && (await runTrial(client, resolved.ready, trial, { ...settings, compare, budget }));
           const outcomes = tried ? tried.outcomes : await runAll(client, resolved.ready, settings);
           const judged: JudgeOutcome[] = [];
           for (const file of judges.ready) {

@@ -17,12 +17,28 @@ export class RequestBudget {
   /** The requests sent that ran a test or wrote: what the bound holds. */
   spent = 0;
 
+  /**
+   * Writes kept back for the end of the run (a trial's deletes of its copies): the run's other requests may not use
+   * them, so a retry that comes near the limit never leaves a copy on the service.
+   */
+  private reserved = 0;
+
   /** `limit`: the most requests that run a test or write; set before the run's first such request (unlimited until then). */
   constructor(public limit = Number.POSITIVE_INFINITY) {}
 
+  /** Keeps `count` writes back from what the run's other requests may spend. */
+  reserve(count: number): void {
+    this.reserved += count;
+  }
+
+  /** Gives back writes kept back, for the requests they were kept for. */
+  release(count: number): void {
+    this.reserved = Math.max(0, this.reserved - count);
+  }
+
   /** Whether one more request of `method` may be sent: asked before a retry's wait, so a refused retry waits for nothing. */
   allows(method: string): boolean {
-    return isRead(method) || this.spent < this.limit;
+    return isRead(method) || this.spent < this.limit - this.reserved;
   }
 
   /** Counts a request about to be sent; false, counting nothing, when the bound refuses it. */

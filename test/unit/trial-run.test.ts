@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ServiceClient } from '../../src/core/client';
+import { RequestBudget } from '../../src/core/request-budget';
 import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
 import { caseMessages } from '../../src/core/prompt-tests/case-messages';
@@ -247,6 +248,33 @@ describe('trials: copies made, run through and deleted', () => {
     assert.equal(cleaned.deleted.length, 1, JSON.stringify(cleaned.left));
     assert.deepEqual(await names(), []);
     assert.deepEqual(await readdir(dir), []);
+  });
+
+  it("keeps each copy's delete back from the run's request bound, so the bound never leaves a copy", async () => {
+    await start();
+    const id = await prompt({ name: 'Trial Bound' });
+    const budget = new RequestBudget(2);
+    const bounded = new ServiceClient({ baseUrl: service.url, token: () => service.adminToken, budget });
+    try {
+      const live = new Map([[id, await bounded.get(PROMPT, id, TENANT)]]);
+      const tag = newTrialTag();
+      const { trial: outcome } = await withTrialCopies(
+        {
+          client: bounded,
+          tenantId: TENANT,
+          tag,
+          plan: planTrial([{ id, name: 'Trial Bound', fields: { ai_model: 'v2' } }], live),
+          journal: new TrialJournal(dir, service.url, TENANT, tag),
+          budget,
+        },
+        async () => assert.equal(budget.allows('POST'), false, 'the run itself may not spend the delete'),
+      );
+      assert.equal(outcome.deleted, true);
+      assert.equal(budget.spent, 2, 'the create and the delete, within the bound');
+      assert.deepEqual(await names(), []);
+    } finally {
+      await bounded.close();
+    }
   });
 
   it('says both when a run fails and its copy cannot be deleted', async () => {

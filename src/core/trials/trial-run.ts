@@ -3,6 +3,7 @@
  * however the run ends, so callers keep hearing the live prompts and the tenant keeps nothing of the trial.
  */
 import type { ServiceClient } from '../client';
+import type { RequestBudget } from '../request-budget';
 import { mapWithLimit } from '../concurrency';
 import { ServiceError } from '../errors';
 import type { JsonObject } from '../json';
@@ -66,6 +67,8 @@ export interface TrialSettings {
   plan: TrialPlan;
   journal: TrialJournal;
   signal?: AbortSignal;
+  /** The run's request bound, which keeps the copies' deletes back until the end: a delete is never refused. */
+  budget?: RequestBudget;
 }
 
 /** A 4xx: the service refused the request, so it made nothing; a 5xx or no answer may hide a write that happened. */
@@ -141,6 +144,7 @@ export async function withTrialCopies<T>(
   run: (route: TrialRoute) => Promise<T>,
 ): Promise<{ value: T; trial: TrialOutcome }> {
   const made: TrialCopy[] = [];
+  settings.budget?.reserve(settings.plan.copies.length);
   let outcome: { value: T } | { failure: unknown };
   try {
     await createCopies(settings, made);
@@ -148,6 +152,7 @@ export async function withTrialCopies<T>(
   } catch (failure) {
     outcome = { failure };
   }
+  settings.budget?.release(settings.plan.copies.length);
   const left = await deleteCopies(settings, made);
   if ('failure' in outcome) {
     if (left.length > 0) throw new TrialCopiesLeft(left, settings.tenantId, outcome.failure);
