@@ -72,7 +72,7 @@ describe("contract: the command-line tool's surface", function () {
     assert.equal(unknown.stdout, '');
     assert.match(
       unknown.stderr,
-      /^"tset" is not a command; use one of pull, plan, push, drift, map, test \(node dist\/cli\.js --help\)\.$/m,
+      /^"tset" is not a command; use one of pull, plan, push, drift, map, test, trials \(node dist\/cli\.js --help\)\.$/m,
     );
     const tool = await run(['help']);
     assert.equal(tool.code, 0);

@@ -415,7 +415,7 @@ describe('contract: the command-line tool (test)', function () {
     assert.equal(help.code, 0);
     assert.match(
       help.stdout,
-      /^Usage: node dist\/cli\.js test \[--url <base URL>\] \[--tenant <id>\] \[--junit <file>\] \[--json\] \[--concurrency <n>\] \[--shard <i>\/<n>\] \[--baseline <file>\] \[--affected-by <folder>\] \[--max-requests <n>\] <file or folder>…$/m,
+      /^Usage: node dist\/cli\.js test \[--url <base URL>\] \[--tenant <id>\] \[--junit <file>\] \[--json\] \[--concurrency <n>\] \[--shard <i>\/<n>\] \[--baseline <file>\] \[--affected-by <folder>\] \[--trial <folder> \[--compare\]\] \[--max-requests <n>\] <file or folder>…$/m,
     );
   });
 
