@@ -17,12 +17,15 @@ import { childrenOf, report, turnLabel, type Placing } from './test-results';
 import { DisposableStore } from '../core/disposable-store';
 import { trialEngine } from '../trials/load';
 import { plainText } from '../core/plain-text';
+import type { ListingCache } from '../core/listing-cache';
+import { SuiteNameCheck, suiteDiagnostics } from './suite-names';
 
 export class PromptTestController implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('convai.promptTests', 'ConvAI Prompt Tests');
   /** A suite's problems at their places: what its schema cannot say (an unknown assertion, a bad pattern or schema). */
   private readonly problems = vscode.languages.createDiagnosticCollection('convai-prompt-tests');
   private readonly disposables = new DisposableStore();
+  private readonly names: SuiteNameCheck;
 
   constructor(
     private readonly deps: SuiteDeps,
@@ -30,7 +33,9 @@ export class PromptTestController implements vscode.Disposable {
     private readonly transcripts: CallTranscripts,
     private readonly suiteRuns: SuiteRuns,
     private readonly saveHold: SaveHold,
+    listings: ListingCache,
   ) {
+    this.names = new SuiteNameCheck(listings);
     this.controller.resolveHandler = async (item) => {
       if (!item) await this.discover();
     };
@@ -59,6 +64,7 @@ export class PromptTestController implements vscode.Disposable {
         (uri) => {
           this.controller.items.delete(uri.toString());
           this.problems.delete(uri);
+          this.names.forget(uri);
         },
       ),
     );
@@ -86,19 +92,11 @@ export class PromptTestController implements vscode.Disposable {
     if (!read) return undefined;
     const { item, text } = read;
     const { suite, problems } = parseSuite(text);
-    this.problems.set(
-      uri,
-      problems.map((p) =>
-        Object.assign(
-          new vscode.Diagnostic(
-            textRange(text, p.range.offset, Math.max(p.range.length, 1)),
-            p.message,
-            vscode.DiagnosticSeverity.Error,
-          ),
-          { source: 'ConvAI' },
-        ),
-      ),
-    );
+    const diagnostics = suiteDiagnostics(text, problems);
+    this.problems.set(uri, diagnostics);
+    void this.names.check(uri, text, suite).then((named) => {
+      if (named) this.problems.set(uri, [...diagnostics, ...named]);
+    });
     item.error =
       problems.length > 0
         ? `${plural(problems.length, 'problem')}: ${problems.map((p) => p.message).join('; ')}`

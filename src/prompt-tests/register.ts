@@ -8,6 +8,7 @@ import type { Connections } from '../connections/registry';
 import type { SaveHold } from '../documents/save-hold';
 import type { Drafts } from '../documents/drafts';
 import type { Log } from '../log';
+import type { ListingCache } from '../core/listing-cache';
 import type { HistoryStore } from '../shared/history-store';
 import { SuiteRuns } from '../shared/suite-runs';
 import { registerAuthoring } from './authoring';
@@ -65,7 +66,15 @@ export function register(
     history,
     drafts,
     saveHold,
-  }: { log: Log; connections: Connections; history: HistoryStore; drafts: Drafts; saveHold: SaveHold },
+    listings,
+  }: {
+    log: Log;
+    connections: Connections;
+    history: HistoryStore;
+    drafts: Drafts;
+    saveHold: SaveHold;
+    listings: ListingCache;
+  },
 ): { suiteRuns: SuiteRuns } {
   const transcripts = new CallTranscripts();
   const suiteRuns = new SuiteRuns();
@@ -75,6 +84,7 @@ export function register(
     transcripts,
     suiteRuns,
     saveHold,
+    listings,
   );
   const judges = new JudgeTestController(connections);
   /** Runs a suite (or a judge file) in the Testing view; resolves with its result as the contract gives it. */

@@ -9,6 +9,7 @@ import {
   addConnection,
   admin,
   clearFaults,
+  diagnosticsWhen,
   injectFaults,
   kind,
   removeConnection,
@@ -152,6 +153,34 @@ describe('prompt test suites: simulated calls and judge files', () => {
     );
     assert.match(text, /^\[pass\] stays at the desk \(checked on the call\)$/m);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('marks a prompt name the tenant has not while the suite is edited, unsaved, and clears it once the name is right', async () => {
+    const uri = await callSuite('names.prompttest.json', 'names checked', 2);
+    const editor = await vscode.window.showTextDocument(uri);
+    const naming = (d: vscode.Diagnostic): boolean => d.message.includes('names no prompt');
+    const text = editor.document.getText();
+    const at = text.indexOf('"Sim Judge"');
+    await editor.edit((edit) =>
+      edit.replace(
+        new vscode.Range(editor.document.positionAt(at), editor.document.positionAt(at + 11)),
+        '"Sim Jugde"',
+      ),
+    );
+    const [problem] = await diagnosticsWhen(uri, naming, (kept) => kept.length === 1, 'the misspelt judge');
+    assert.equal(
+      problem?.message,
+      `case "names checked", criterion "says how long a refund takes": judge "Sim Jugde" names no prompt of tenant ${TENANT}; did you mean "Sim Judge"?`,
+    );
+    assert.equal(editor.document.isDirty, true);
+    await editor.edit((edit) =>
+      edit.replace(
+        new vscode.Range(editor.document.positionAt(at), editor.document.positionAt(at + 11)),
+        '"Sim Judge"',
+      ),
+    );
+    await diagnosticsWhen(uri, naming, (kept) => kept.length === 0, 'no naming problem once the judge is right');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('answers error, not fail, of a criterion whose judge answered without a verdict, quoting the answer, and still decides the others', async () => {

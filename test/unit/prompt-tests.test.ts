@@ -131,7 +131,11 @@ describe('prompt tests: suites', () => {
   it('reads a suite with comments and trailing commas', () => {
     const { suite, problems } = parseSuite(suiteText);
     assert.deepEqual(problems, []);
-    assert.deepEqual(suite?.resource, { segment: 'ai_prompts', ref: 'Order Triage' });
+    assert.deepEqual(suite?.resource, {
+      segment: 'ai_prompts',
+      ref: 'Order Triage',
+      range: { offset: suiteText.indexOf('"Order Triage"'), length: '"Order Triage"'.length },
+    });
     assert.deepEqual(
       suite?.cases.map((c) => [c.name, c.repeat, c.minPassRate]),
       [

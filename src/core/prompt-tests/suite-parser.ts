@@ -130,5 +130,6 @@ function parseBody(text: string): { suite?: Suite; problems: SuiteProblem[] } {
     if (parsed) cases.push(parsed);
   });
   if (problems.length > 0) return { problems };
-  return { suite: { target, resource: { segment, ref: ref as string | number }, cases }, problems };
+  const range = located.value([key]) ?? { offset: 0, length: 0 };
+  return { suite: { target, resource: { segment, ref: ref as string | number, range }, cases }, problems };
 }

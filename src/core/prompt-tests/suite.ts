@@ -68,7 +68,8 @@ export function refersTo(ref: string | number, resource: { id?: number; name?: s
 export interface Suite {
   target?: SuiteTarget;
   /** The prompt (test_prompt cases) or the integration (execute_action cases), by name or id. */
-  resource: { segment: 'ai_prompts' | 'integrations'; ref: string | number };
+  /** `range`: where its file names it, for a problem about that name. */
+  resource: { segment: 'ai_prompts' | 'integrations'; ref: string | number; range?: TextRange };
   cases: TestCase[];
 }
 

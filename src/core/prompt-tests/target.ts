@@ -4,7 +4,7 @@
  */
 import type { ServiceClient } from '../client';
 import type { RunOutcome } from '../history';
-import type { JsonObject } from '../json';
+import type { Json, JsonObject } from '../json';
 import { answeredOutcome, operationOf, sendOperation, type OperationTarget } from '../operation';
 import { kindOfSegment } from '../resources';
 import { INPUT_FIELDS, type ServiceOperation } from '../run-inputs';
@@ -65,10 +65,21 @@ async function resolveTarget(
   signal: AbortSignal | undefined,
   created: readonly CreatedPrompt[],
 ): Promise<ResolvedTarget> {
+  const kind = kindOfSegment(suite.resource.segment);
+  const listed = await client.list(kind, tenantId, { signal });
+  return targetIn(suite, suite.resource.segment === 'ai_prompts' ? [...listed, ...created] : listed, tenantId, where);
+}
+
+/** A resource as a listing gives it: only its id and name are read. */
+interface ListedResource {
+  readonly id?: Json;
+  readonly name?: Json;
+}
+
+/** The suite's resource found among `items`, the tenant's resources of its kind; throws TargetError. */
+function targetIn(suite: Suite, items: readonly ListedResource[], tenantId: number, where: string): ResolvedTarget {
   const { segment, ref } = suite.resource;
   const kind = kindOfSegment(segment);
-  const listed = await client.list(kind, tenantId, { signal });
-  const items = segment === 'ai_prompts' ? [...listed, ...created] : listed;
   const named = typeof ref === 'string' ? items.filter((i) => i.name === ref) : [];
   if (named.length > 1) {
     // Names are not unique on the service: running whichever comes first could test the wrong prompt unnoticed.
@@ -165,6 +176,27 @@ function unknownPrompts(suite: Suite, target: ResolvedTarget): SuiteProblem[] {
       ];
     }),
   );
+}
+
+/**
+ * What a suite names that `items` (the tenant's resources of the suite's kind) do not hold: its resource, else each
+ * prompt a case names. The editor shows them as the suite is written; a run refuses them (prepareSuite).
+ */
+export function namingProblems(
+  suite: Suite,
+  items: readonly ListedResource[],
+  tenantId: number,
+  where: string,
+): SuiteProblem[] {
+  let target: ResolvedTarget;
+  try {
+    target = targetIn(suite, items, tenantId, where);
+  } catch (error) {
+    if (!(error instanceof TargetError)) throw error;
+    const key = suite.resource.segment === 'ai_prompts' ? 'prompt' : 'integration';
+    return [{ path: [key], message: error.message, range: suite.resource.range ?? { offset: 0, length: 0 } }];
+  }
+  return unknownPrompts(suite, target);
 }
 
 /**
