@@ -78,6 +78,15 @@ describe('prompt tests: the names a suite gives, checked against a listing', () 
     assert.match(text.slice(judged.range.offset, judged.range.offset + judged.range.length), /"judge": "Call Jugde"/);
   });
 
+  it('places the name of a suite that starts with a byte-order mark in the text as given', () => {
+    const text = `\ufeff${JSON.stringify({ prompt: 'Nowhere', cases: [{ name: 'a', prompt_text: 'x', expect: { response: 'y' } }] })}`;
+    const { suite } = parseSuite(text);
+    assert.ok(suite);
+    const [problem] = namingProblems(suite, listing, 1, 'connection "local"');
+    assert.ok(problem);
+    assert.equal(text.slice(problem.range.offset, problem.range.offset + problem.range.length), '"Nowhere"');
+  });
+
   it("puts a suite's own missing prompt on its name, and checks nothing else until it is found", () => {
     const { text, suite } = suiteOf({ ...(call('Closing', 'x') as object), prompt: 'Support Greting' });
     const problems = namingProblems(suite, listing, 1, 'connection "local"');

@@ -3,15 +3,14 @@
  * labelled pass or fail for one judge prompt, read from JSON with comments,
  * every problem named with its place so the editor can mark it.
  */
-import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from '../jsonc';
+import { findNodeAtLocation, parseTree } from '../jsonc';
 import { withSuffix } from '../file-names';
-import { pathLocator, type TextRange } from '../json-document';
-import { isJsonObject, MAX_DEPTH, type Json } from '../json';
+import type { TextRange } from '../json-document';
+import { isJsonObject, type Json } from '../json';
 import { withoutBom } from '../text';
 import type { JudgeVerdict } from './judge';
 import { LIMITS } from '../limits';
-import type { At } from './expect-problems';
-import { parseTarget, tooDeep } from './suite-parser';
+import { parseTarget, testFileObject } from './suite-parser';
 import type { SuiteProblem, SuiteTarget } from './suite';
 
 export const JUDGE_SUFFIX = '.judgetest.json';
@@ -64,50 +63,9 @@ export function parseJudgeFile(text: string): { file?: JudgeFile; problems: Suit
 }
 
 function parseBody(text: string): { file?: JudgeFile; problems: SuiteProblem[] } {
-  const deep = tooDeep(text);
-  if (deep !== undefined)
-    return {
-      problems: [
-        {
-          path: [],
-          message: `arrays and objects nest more than ${MAX_DEPTH} levels deep here; a judge file never needs that many`,
-          range: { offset: deep, length: 1 },
-        },
-      ],
-    };
-  const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true }) as unknown;
-  const first = errors[0];
-  if (first)
-    return {
-      problems: [
-        {
-          path: [],
-          message: `not valid JSON: ${printParseErrorCode(first.error)} at offset ${first.offset}`,
-          range: { offset: first.offset, length: Math.max(first.length, 1) },
-        },
-      ],
-    };
-  if (!isJsonObject(value))
-    return {
-      problems: [
-        {
-          path: [],
-          message: 'a judge file is a JSON object with "judge" and "labels"',
-          range: { offset: 0, length: 1 },
-        },
-      ],
-    };
-
-  const problems: SuiteProblem[] = [];
-  const located = pathLocator(text);
-  const at: At = (path, message, onKey = false) => {
-    problems.push({
-      path,
-      message,
-      range: (onKey ? located.key(path) : undefined) ?? located.value(path) ?? { offset: 0, length: 0 },
-    });
-  };
+  const read = testFileObject(text, 'a judge file', '"judge" and "labels"');
+  if (!('value' in read)) return read;
+  const { value, problems, at } = read;
   for (const extra of Object.keys(value).filter((k) => !JUDGE_FILE_KEYS.includes(k)))
     at(
       [extra],

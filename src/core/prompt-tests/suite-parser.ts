@@ -5,7 +5,7 @@
 import { createScanner, parse, parseTree, printParseErrorCode, SyntaxKind, type ParseError } from '../jsonc';
 import { pathLocator, type TextRange } from '../json-document';
 import type { At } from './expect-problems';
-import { isJsonObject, MAX_DEPTH, type Json } from '../json';
+import { isJsonObject, MAX_DEPTH, type Json, type JsonObject } from '../json';
 import { withoutBom } from '../text';
 import { parseCase } from './case-parser';
 import type { Suite, SuiteProblem, SuiteTarget, TestCase } from './suite';
@@ -30,7 +30,12 @@ export function parseSuite(text: string): { suite?: Suite; problems: SuiteProble
       ...(c.criteria ? { criteria: c.criteria.map(shift) } : {}),
     }),
   );
-  return { ...(read.suite && cases ? { suite: { ...read.suite, cases } } : {}), problems: read.problems.map(shift) };
+  const resource = read.suite?.resource;
+  const named = resource?.range ? { resource: shift({ ...resource, range: resource.range }) } : {};
+  return {
+    ...(read.suite && cases ? { suite: { ...read.suite, ...named, cases } } : {}),
+    problems: read.problems.map(shift),
+  };
 }
 
 /** Where the text opens its array or object nested more than MAX_DEPTH deep, if it does: the parser would overflow the stack there. */
@@ -62,49 +67,49 @@ export function parseTarget(at: At, t: Json | undefined): SuiteTarget | undefine
   };
 }
 
-function parseBody(text: string): { suite?: Suite; problems: SuiteProblem[] } {
+/** A test file's JSON object, with `at` to record its problems; else the one problem that stops its reading. */
+export type TestFileObject =
+  | { value: JsonObject; problems: SuiteProblem[]; at: At; located: ReturnType<typeof pathLocator> }
+  | { problems: SuiteProblem[] };
+
+/**
+ * The opening of every test file's reading: not nested too deep, valid JSON (comments and trailing commas allowed),
+ * an object. `noun` names the file in the messages ("a suite"); `shape` says what its object holds.
+ */
+export function testFileObject(text: string, noun: string, shape: string): TestFileObject {
+  const stop = (message: string, offset: number, length: number): TestFileObject => ({
+    problems: [{ path: [], message, range: { offset, length } }],
+  });
   const deep = tooDeep(text);
   if (deep !== undefined)
-    return {
-      problems: [
-        {
-          path: [],
-          message: `arrays and objects nest more than ${MAX_DEPTH} levels deep here; a suite never needs that many`,
-          range: { offset: deep, length: 1 },
-        },
-      ],
-    };
+    return stop(
+      `arrays and objects nest more than ${MAX_DEPTH} levels deep here; ${noun} never needs that many`,
+      deep,
+      1,
+    );
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: true }) as unknown;
+  const first = errors[0];
+  if (first)
+    return stop(
+      `not valid JSON: ${printParseErrorCode(first.error)} at offset ${first.offset}`,
+      first.offset,
+      Math.max(first.length, 1),
+    );
+  if (!isJsonObject(value)) return stop(`${noun} is a JSON object with ${shape}`, 0, 1);
   const problems: SuiteProblem[] = [];
   const located = pathLocator(text);
   const at: At = (path, message, onKey = false) => {
     const range = (onKey ? located.key(path) : undefined) ?? located.value(path) ?? { offset: 0, length: 0 };
     problems.push({ path, message, range });
   };
-  const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true }) as unknown;
-  if (errors.length > 0) {
-    const first = errors[0] as ParseError;
-    return {
-      problems: [
-        {
-          path: [],
-          message: `not valid JSON: ${printParseErrorCode(first.error)} at offset ${first.offset}`,
-          range: { offset: first.offset, length: Math.max(first.length, 1) },
-        },
-      ],
-    };
-  }
-  if (!isJsonObject(value))
-    return {
-      problems: [
-        {
-          path: [],
-          message: 'a suite is a JSON object with "prompt" (or "integration") and "cases"',
-          range: { offset: 0, length: 1 },
-        },
-      ],
-    };
+  return { value, problems, at, located };
+}
 
+function parseBody(text: string): { suite?: Suite; problems: SuiteProblem[] } {
+  const read = testFileObject(text, 'a suite', '"prompt" (or "integration") and "cases"');
+  if (!('value' in read)) return read;
+  const { value, problems, at, located } = read;
   const target = parseTarget(at, value.target);
 
   const named = (['prompt', 'integration'] as const).filter((key) => value[key] !== undefined);
