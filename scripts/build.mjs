@@ -154,6 +154,21 @@ const trialsApart = {
     ),
 };
 
+/**
+ * The suite engine (src/core/prompt-tests/run.ts: cases, conversations, simulated calls) in dist/suite-engine.js,
+ * loaded at the first run of a suite: editing one, with its problems and completions, never needs it.
+ * @type {import('esbuild').Plugin}
+ */
+const suiteEngineApart = {
+  name: 'suite-engine',
+  setup: (b) =>
+    b.onResolve({ filter: /^\.\.\/core\/prompt-tests\/run$/ }, (args) =>
+      args.importer.endsWith(path.join('prompt-tests', 'suite-engine.ts'))
+        ? { path: './suite-engine.js', external: true }
+        : undefined,
+    ),
+};
+
 // undici waits in a file of its own until the first request, the schemas until the first check and re2js until the
 // first pattern, so activation loads none of them (docs/performance.md counts what it does load against a budget).
 /** @type {import('esbuild').BuildOptions} */
@@ -169,6 +184,7 @@ const extension = {
     flowMapApart,
     resultsRenderApart,
     trialsApart,
+    suiteEngineApart,
     vscodeApiOnce(root),
   ],
 };
@@ -197,6 +213,12 @@ await build({
   entryPoints: [path.join(root, 'src/trials/engine.ts')],
   outfile: path.join(root, 'dist/trials.js'),
   plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, vscodeApiOnce(root), shared.plugin],
+});
+await build({
+  ...common,
+  entryPoints: [path.join(root, 'src/core/prompt-tests/run.ts')],
+  outfile: path.join(root, 'dist/suite-engine.js'),
+  plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, shared.plugin],
 });
 // dist/extension.js: src/extension.ts, and the modules the bundles above take from it.
 await build({

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ServiceClient } from '../core/client';
 import { baselineFor, type Baseline } from '../core/prompt-tests/baseline';
 import { junitXml } from '../core/prompt-tests/report';
-import { runSuiteAt } from '../core/prompt-tests/target';
+import { runSuiteAt } from '../core/prompt-tests/run';
 import type { Tally } from '../core/prompt-tests/statistics';
 import { kindById } from '../core/resources';
 import { messageOf } from '../core/text';

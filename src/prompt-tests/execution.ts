@@ -11,7 +11,6 @@ import {
   caseInputs,
   caseRunOutcome,
   prepareSuite,
-  runSuiteAt,
   TargetError,
   whereSuiteRuns,
   type ResolvedTarget,
@@ -23,6 +22,7 @@ import { testConcurrency, testTarget, unsavedEdits } from '../shared/settings';
 import type { TrialRoute } from '../core/trials/trial-run';
 import type { TrialOutcome } from '../core/trials/trial-report';
 import { trialEngine } from '../trials/load';
+import { suiteEngine } from './suite-engine';
 import type { Drafts } from '../documents/drafts';
 import { hasUnsavedEdits } from '../documents/unsaved';
 import type { HistoryStore } from '../shared/history-store';
@@ -156,7 +156,7 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
     );
   };
   const run = (route?: TrialRoute): Promise<SuiteResult> =>
-    runSuiteAt(
+    suiteEngine().runSuiteAt(
       client,
       suite,
       target,

@@ -14,7 +14,8 @@ export const HOST_FILES: readonly string[] = ['extension.js', 'undici.js'];
  * document (src/core/validation.ts), re2js at a prompt test's first pattern (src/core/pattern.ts), the flow map's core
  * at the first map (src/flow-map/register.ts), jsonc-parser at the first JSON text parsed with positions
  * (src/core/jsonc.ts), the results panel's rendering at its first render (src/operations/panel.ts), the trial engine at
- * the first trial of unsaved edits or clean-up of trial copies (src/trials/engine.ts).
+ * the first trial of unsaved edits or clean-up of trial copies (src/trials/engine.ts), the suite engine at the first
+ * run of a suite (src/prompt-tests/suite-engine.ts).
  */
 export const FIRST_USE_FILES: readonly string[] = [
   'validators.js',
@@ -23,6 +24,7 @@ export const FIRST_USE_FILES: readonly string[] = [
   'jsonc.js',
   'results-render.js',
   'trials.js',
+  'suite-engine.js',
 ];
 
 /**

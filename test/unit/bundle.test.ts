@@ -95,6 +95,8 @@ describe('bundles: the extension host stays small', () => {
     for (const file of FIRST_USE_FILES)
       assert.ok(main.includes(`require("./${file}")`), `dist/extension.js requires ./${file} rather than holding it`);
     distPaths(dist, FIRST_USE_FILES);
+    const shipped = shippedFiles(repoRoot);
+    for (const file of FIRST_USE_FILES) assert.ok(shipped.includes(file), `.vscodeignore lets dist/${file} in`);
   });
 
   it('a file loaded at first use holds no module of the main file, which it takes from there instead', () => {

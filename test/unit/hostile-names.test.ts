@@ -10,7 +10,7 @@ import { MemoryFolder } from '../../src/core/tenant/memory-folder';
 import { readManifest } from '../../src/core/tenant/manifest';
 import { localPlan, planPush, type PlannedChange } from '../../src/core/tenant/plan';
 import { pullTenant } from '../../src/core/tenant/pull';
-import { transcriptText } from '../../src/core/prompt-tests/simulation';
+import { transcriptText } from '../../src/core/prompt-tests/call-transcript';
 import type { TranscriptLine } from '../../src/core/prompt-tests/types';
 import { dotProblems, mermaidProblems } from '../support/diagram-syntax';
 import { startService, type RunningService } from '../service/server';

@@ -5,7 +5,7 @@ import { checkOutput } from '../../src/core/prompt-tests/assertions';
 import { requestBound } from '../../src/core/prompt-tests/cost';
 import { readJudgeAnswer } from '../../src/core/prompt-tests/judge';
 import { isJudged } from '../../src/core/prompt-tests/simulated-case';
-import { transcriptText } from '../../src/core/prompt-tests/simulation';
+import { transcriptText } from '../../src/core/prompt-tests/call-transcript';
 import { parseSuite } from '../../src/core/prompt-tests/suite-parser';
 
 /**

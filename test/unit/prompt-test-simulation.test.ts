@@ -3,7 +3,7 @@ import type { JsonObject } from '../../src/core/json';
 import { requestBound } from '../../src/core/prompt-tests/cost';
 import { caseMessages } from '../../src/core/prompt-tests/case-messages';
 import { runSuite } from '../../src/core/prompt-tests/run';
-import { transcriptText } from '../../src/core/prompt-tests/simulation';
+import { transcriptText } from '../../src/core/prompt-tests/call-transcript';
 import type { ExecuteContext, Executor, TranscriptLine, TurnRequest } from '../../src/core/prompt-tests/types';
 import { parseSuite } from '../../src/core/prompt-tests/suite-parser';
 import type { Suite } from '../../src/core/prompt-tests/suite';

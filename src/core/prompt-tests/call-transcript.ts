@@ -4,12 +4,35 @@
  * outcome in that call with the judge's verdict, reasoning and quote. Plain
  * text: what the service said is shown as it was said, never interpreted.
  */
-import { indentedLines } from '../plain-text';
+import { indentedLines, inertLine } from '../plain-text';
 import { plural } from '../text';
-import type { CaseResult, CaseRun } from './types';
+import type { CaseResult, CaseRun, TranscriptLine } from './types';
 import { isJudged, type JudgedCriterion } from './simulated-case';
-import { transcriptText } from './simulation';
 import type { TestCase } from './suite';
+
+/**
+ * A prompt's name as a turn's first line writes it: on that line (line breaks, controls and bidirectional controls
+ * escaped), and never ending the name early, for the name ends at the first `)` before `:`, so such a `)` inside it
+ * is written `\u0029`.
+ */
+function speakerName(name: string): string {
+  return inertLine(name).replace(/\)(?=:)/g, '\\u0029');
+}
+
+/**
+ * One turn as the caller and the judges read it: `caller: <text>` or `assistant (<prompt>): <text>`, a text of
+ * several lines going on in lines indented by two spaces. So every line that starts at the margin starts a turn, and
+ * no caller, assistant or prompt name can write a line that reads as another turn.
+ */
+export function turnText(line: TranscriptLine): string {
+  const speaker = line.speaker === 'caller' ? 'caller' : `assistant (${speakerName(line.prompt ?? '?')})`;
+  return `${speaker}: ${indentedLines(line.text, '  ')}`;
+}
+
+/** The call as the caller and the judges read it: its turns, one after another. */
+export function transcriptText(lines: readonly TranscriptLine[]): string {
+  return lines.map(turnText).join('\n');
+}
 
 /** The call a result shows: the one its transcript came from (the first failing call, else the last). */
 export function shownCall(result: CaseResult): CaseRun | undefined {

@@ -18,6 +18,9 @@ import { runConversation, type ConversationOutcome } from './conversation';
 import { runSimulatedCall } from './simulation';
 import { caseResult } from './verdict';
 import type { CaseResult, CaseRun, ExecuteContext, Executor, SuiteResult } from './types';
+import type { ServiceClient } from '../client';
+import type { TrialRoute } from '../trials/trial-run';
+import { executorFor, type ResolvedTarget } from './target';
 
 /** Runs in flight per request slot (core/limits.ts runsPerSlot). */
 const RUNS_PER_SLOT = LIMITS.runsPerSlot.value;
@@ -121,4 +124,15 @@ export async function runSuite(suite: Suite, executor: Executor, options: RunOpt
     cases: results,
     ...(options.baseline ? { baseline: { compared, cases: results.filter((r) => !r.skipped).length } } : {}),
   };
+}
+
+/** A suite run against its prepared target: the one suite run behind the CLI's `test` and the Testing view. */
+export function runSuiteAt(
+  client: ServiceClient,
+  suite: Suite,
+  target: ResolvedTarget,
+  options: RunOptions = {},
+  route?: TrialRoute,
+): Promise<SuiteResult> {
+  return runSuite(suite, executorFor(client, target, route), options);
 }

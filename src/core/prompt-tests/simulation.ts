@@ -6,9 +6,9 @@
  * run of its case, so the engine weighs calls as it weighs other runs.
  */
 import { isJsonObject, type JsonObject } from '../json';
-import { indentedLines, inertLine } from '../plain-text';
 import { messageOf } from '../text';
 import { checkOutput } from './assertions';
+import { transcriptText } from './call-transcript';
 import { judgeCriterion } from './judge';
 import type {
   CaseFailure,
@@ -22,30 +22,6 @@ import type {
 } from './types';
 import { isJudged, type CheckedCriterion, type Criterion, type Simulation } from './simulated-case';
 import { refersTo, type TestCase } from './suite';
-
-/**
- * A prompt's name as a turn's first line writes it: on that line (line breaks, controls and bidirectional controls
- * escaped), and never ending the name early, for the name ends at the first `)` before `:`, so such a `)` inside it
- * is written `\u0029`.
- */
-function speakerName(name: string): string {
-  return inertLine(name).replace(/\)(?=:)/g, '\\u0029');
-}
-
-/**
- * One turn as the caller and the judges read it: `caller: <text>` or `assistant (<prompt>): <text>`, a text of
- * several lines going on in lines indented by two spaces. So every line that starts at the margin starts a turn, and
- * no caller, assistant or prompt name can write a line that reads as another turn.
- */
-export function turnText(line: TranscriptLine): string {
-  const speaker = line.speaker === 'caller' ? 'caller' : `assistant (${speakerName(line.prompt ?? '?')})`;
-  return `${speaker}: ${indentedLines(line.text, '  ')}`;
-}
-
-/** The call as the caller and the judges read it: its turns, one after another. */
-export function transcriptText(lines: readonly TranscriptLine[]): string {
-  return lines.map(turnText).join('\n');
-}
 
 /** How a call ended. */
 export type CallEnd = 'maxTurns' | 'stopWhen' | 'caller';

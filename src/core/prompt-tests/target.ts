@@ -9,8 +9,7 @@ import { answeredOutcome, operationOf, sendOperation, type OperationTarget } fro
 import { kindOfSegment } from '../resources';
 import { INPUT_FIELDS, type ServiceOperation } from '../run-inputs';
 import { closest } from '../closest-name';
-import { runSuite, type RunOptions } from './run';
-import type { CaseRun, ExecuteContext, Executor, SuiteResult } from './types';
+import type { CaseRun, ExecuteContext, Executor } from './types';
 import { refersTo, type Suite, type SuiteProblem, type SuiteTarget, type TestCase } from './suite';
 import { isJudged } from './simulated-case';
 import type { TextRange } from '../json-document';
@@ -249,17 +248,6 @@ export function executorFor(
         : await sendOperation(client, at(target.id), caseInputs(operation, testCase), { signal, onWait }),
     );
   return 'names' in target ? { send, prompts: { first: target.id, names: target.names } } : { send };
-}
-
-/** A suite run against its prepared target: the one suite run behind the CLI's `test` and the Testing view. */
-export function runSuiteAt(
-  client: ServiceClient,
-  suite: Suite,
-  target: ResolvedTarget,
-  options: RunOptions = {},
-  route?: TrialRoute,
-): Promise<SuiteResult> {
-  return runSuite(suite, executorFor(client, target, route), options);
 }
 
 /** A case's run (or a conversation's turn) as the run history records it: the assertions decide whether a case passed, not whether it ran. */
