@@ -12,7 +12,7 @@ import type { RequestBudget } from '../core/request-budget';
 import { table } from './format';
 import { plural } from '../core/text';
 import { inertLine } from '../core/plain-text';
-import { compared } from '../core/trials/trial-compare';
+import { compared, comparedReports } from '../core/trials/trial-compare';
 import type { TrialOutcome } from '../core/trials/trial-report';
 import { publicTrial } from '../core/trials/trial-report';
 
@@ -132,11 +132,7 @@ export interface TriedReport {
 
 function casesOf(outcome: SuiteOutcome, tried: TriedReport | undefined): object[] {
   if (!tried?.live) return outcome.result.cases.map(caseReport);
-  return compared(outcome.result, tried.live.get(outcome.name)).map((c) => ({
-    ...caseReport(c),
-    ...(c.improved ? { improved: true } : {}),
-    ...(c.live ? { live: c.live } : {}),
-  }));
+  return comparedReports(outcome.result, tried.live.get(outcome.name));
 }
 
 /**

@@ -8,23 +8,21 @@ import path from 'node:path';
 import { sameBaseUrl } from '../core/base-url';
 import { userCacheDir } from '../core/cache-dir';
 import type { ServiceClient } from '../core/client';
-import type { JsonObject } from '../core/json';
 import type { Tally } from '../core/prompt-tests/statistics';
 import { whereSuiteRuns } from '../core/prompt-tests/target';
 import type { SuiteResult } from '../core/prompt-tests/types';
 import type { RequestBudget } from '../core/request-budget';
-import { kindById } from '../core/resources';
-import { planPush } from '../core/tenant/plan';
 import { plural } from '../core/text';
-import { folderProposals, type FolderTrial } from '../core/trials/folder-proposals';
+import type { FolderTrial } from '../core/trials/folder-proposals';
+import { planFolderTrial, TrialRefused, type FolderTrialPlan } from '../core/trials/folder-trial';
 import { cleanTrials } from '../core/trials/trial-clean';
 import { liveBaseline } from '../core/trials/trial-compare';
 import { TrialJournal, trialJournalDir } from '../core/trials/trial-journal';
 import { newTrialTag } from '../core/trials/trial-names';
-import { planTrial, type TrialPlan } from '../core/trials/trial-plan';
+import type { TrialPlan } from '../core/trials/trial-plan';
 import { withTrialCopies } from '../core/trials/trial-run';
 import type { TrialOutcome } from '../core/trials/trial-report';
-import { namesCreated, namesDeleted, standIns, withCopies, type StandIn } from '../core/trials/trial-suites';
+import { namesCreated, withCopies, type StandIn } from '../core/trials/trial-suites';
 import { PROGRAM, UsageError, type CliContext } from './command';
 import { pulledFolder, withClient, type ServiceTarget } from './service';
 import type { SuiteOutcome } from './test-format';
@@ -40,8 +38,6 @@ export interface TrialSetup {
   created: StandIn[];
   plan: TrialPlan;
 }
-
-const PROMPT = kindById('prompt');
 
 function refused(value: string, lines: readonly string[], fix: string): UsageError {
   return new UsageError(`--trial ${value}: ${lines.length === 1 ? lines[0] : 'no trial can run:'}`, [
@@ -108,29 +104,25 @@ export async function trialOf(
     context.env,
     async (client) => {
       await cleanLeft(client, base, context);
-      const trial = folderProposals(await planPush(client, folder.io, { loaded: folder.loaded }));
-      if ('problems' in trial)
+      let planned: FolderTrialPlan;
+      try {
+        planned = await planFolderTrial(client, folder, base.tenantId, files);
+      } catch (error) {
+        if (!(error instanceof TrialRefused)) throw error;
+        const { lines } = error;
         throw refused(
           value,
-          trial.problems,
-          `Fix ${trial.problems.length === 1 ? 'it' : 'them'} in the folder (${PROGRAM} plan ${value} lists them too).`,
+          lines,
+          error.reason === 'plan'
+            ? `Fix ${lines.length === 1 ? 'it' : 'them'} in the folder (${PROGRAM} plan ${value} lists them too).`
+            : 'Remove those cases or names from the suites, or keep the prompts in the folder.',
         );
-      const deletes = files.flatMap((file) => namesDeleted(file.suite, trial.deleted).map((m) => `${file.name}: ${m}`));
-      if (deletes.length > 0)
-        throw refused(
-          value,
-          deletes,
-          'Remove those cases or names from the suites, or keep the prompts in the folder.',
-        );
-      const live = new Map<number, JsonObject>();
-      for (const { id } of trial.proposals)
-        if (id !== undefined) live.set(id, await client.get(PROMPT, id, base.tenantId));
-      const plan = planTrial(trial.proposals, live);
-      if (trial.untested > 0)
+      }
+      if (planned.trial.untested > 0)
         context.err(
-          `--trial ${value}: ${plural(trial.untested, 'planned change')} of kinds other than prompts cannot be tried; the suites meet them as they are live.`,
+          `--trial ${value}: ${plural(planned.trial.untested, 'planned change')} of kinds other than prompts cannot be tried; the suites meet them as they are live.`,
         );
-      return { ...base, trial, created: standIns(trial.proposals), plan };
+      return { ...base, ...planned };
     },
     budget,
   );

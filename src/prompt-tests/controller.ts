@@ -7,7 +7,8 @@ import { SCHEME } from '../core/uri';
 import { confirmRequestsAbove } from '../shared/settings';
 import type { CallTranscripts } from './call-transcripts';
 import type { SuiteRuns } from '../shared/suite-runs';
-import { runSuiteFile, suiteText, type SuiteDeps, type SuiteRun } from './execution';
+import { runSuiteFile, suiteText, type FolderTrialRequest, type SuiteDeps, type SuiteRun } from './execution';
+import { pulledFolder } from '../shared/pulled-folder';
 import { discoverTestFiles, fileItem, watchTestFiles } from './test-files';
 import type { GreenRuns } from './green-runs';
 import type { SaveHold } from '../documents/save-hold';
@@ -52,7 +53,18 @@ export class PromptTestController implements vscode.Disposable {
     this.controller.createRunProfile(
       'Run against Last Green Run',
       vscode.TestRunProfileKind.Run,
-      (request, token) => this.held(request, () => this.run(request, token, true)),
+      (request, token) => this.held(request, () => this.run(request, token, { againstLastGreen: true })),
+      false,
+    );
+    // The folder is asked for first: the one holding the active editor's file, the workspace's only one, or a pick.
+    this.controller.createRunProfile(
+      'Run as Trial of Folder',
+      vscode.TestRunProfileKind.Run,
+      (request, token) =>
+        this.held(request, async () => {
+          const folder = await pulledFolder(undefined);
+          if (folder) await this.run(request, token, { folderTrial: { folder, compare: false } });
+        }),
       false,
     );
     this.disposables.push(
@@ -138,7 +150,7 @@ export class PromptTestController implements vscode.Disposable {
   async run(
     request: vscode.TestRunRequest,
     token: vscode.CancellationToken,
-    againstLastGreen = false,
+    { againstLastGreen = false, folderTrial }: { againstLastGreen?: boolean; folderTrial?: FolderTrialRequest } = {},
   ): Promise<Map<string, SuiteRun | Error>> {
     const run = this.controller.createTestRun(request);
     const controller = new AbortController();
@@ -163,6 +175,7 @@ export class PromptTestController implements vscode.Disposable {
             );
           const done = await runSuiteFile(this.deps, uri, {
             baseline,
+            folderTrial,
             signal: controller.signal,
             only: new Set(byName.keys()),
             onReady: (ready) => {
@@ -200,7 +213,8 @@ export class PromptTestController implements vscode.Disposable {
           }
           results.set(uri.toString(), done);
           this.suiteRuns.record(uri.toString(), done);
-          await this.greenRuns.remember(uri, done.result);
+          // A green run is one of the live prompts, the baseline of the next run against it.
+          if (done.version !== 'trial') await this.greenRuns.remember(uri, done.result);
         } catch (error) {
           results.set(uri.toString(), error instanceof Error ? error : new Error(String(error)));
           const message = new vscode.TestMessage(messageOf(error));

@@ -22,6 +22,8 @@ import { testConcurrency, testTarget, unsavedEdits } from '../shared/settings';
 import type { TrialRoute } from '../core/trials/trial-run';
 import type { TrialOutcome } from '../core/trials/trial-report';
 import { trialEngine } from '../trials/load';
+import { liveBaseline } from '../core/trials/trial-compare';
+import { namesCreated, withCopies } from '../core/trials/trial-suites';
 import { suiteEngine } from './suite-engine';
 import type { Drafts } from '../documents/drafts';
 import { hasUnsavedEdits } from '../documents/unsaved';
@@ -71,10 +73,18 @@ export interface SuiteRun {
   savedHash: string;
   /** The resource's document had unsaved changes, which did not run. */
   unsavedChanges: boolean;
-  /** Which version ran: the service's, or the editors' unsaved edits as a trial. */
-  version: 'saved' | 'unsaved';
+  /** Which version ran: the service's, the editors' unsaved edits as a trial, or a pulled folder's as a trial. */
+  version: 'saved' | 'unsaved' | 'trial';
   /** The trial's copies, when one ran. */
   trial?: TrialOutcome;
+  /** A folder's trial compared with live: the live run of the same cases, as many times. */
+  live?: SuiteResult;
+}
+
+/** Run as Trial of Folder: the pulled folder whose planned versions run, and whether live runs beside them. */
+export interface FolderTrialRequest {
+  folder: string;
+  compare: boolean;
 }
 
 export interface SuiteRunOptions {
@@ -86,6 +96,7 @@ export interface SuiteRunOptions {
   onCaseFinished?: (testCase: TestCase, result: CaseResult) => void;
   /** Each case's tally in an earlier run: a case that dropped significantly against it fails as regressed. */
   baseline?: ReadonlyMap<string, Tally>;
+  folderTrial?: FolderTrialRequest;
 }
 
 /** Runs a suite file's cases against its target, recording every run in the resource's run history. */
@@ -103,9 +114,26 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
       `${file} runs against the connection "${connection}", which does not exist: add it with "ConvAI: Add Connection" or change the suite's target.`,
     );
   const client = deps.connections.client(connection);
+  const tenant = { connection, tenantId };
+  const ofFolder =
+    options.folderTrial &&
+    (await trialEngine().folderTrial(
+      deps.connections,
+      options.folderTrial.folder,
+      tenant,
+      { name: file, suite },
+      options.signal,
+    ));
   let target: ResolvedTarget;
   try {
-    target = await prepareSuite(client, suite, tenantId, `connection "${connection}"`, options.signal);
+    target = await prepareSuite(
+      client,
+      suite,
+      tenantId,
+      `connection "${connection}"`,
+      options.signal,
+      ofFolder?.created,
+    );
   } catch (error) {
     if (error instanceof TargetError && error.problems.length > 0) throw cannotRun(uri, text, error.problems);
     throw error;
@@ -121,13 +149,19 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
   const label = describeLocation(location, target.name);
   const savedHash = await savedVersionHash(client, target, options.signal);
   // The editors' unsaved prompt edits, as a trial's plan (convai.tests.unsavedEdits), else the saved versions run.
+  // A folder's trial runs the folder's versions, whatever the editors hold.
   const trial =
-    unsavedEdits() === 'trial'
-      ? await trialEngine().unsavedPlan(client, deps.drafts, { connection, tenantId }, options.signal)
-      : undefined;
+    ofFolder?.plan ??
+    (unsavedEdits() === 'trial'
+      ? await trialEngine().unsavedPlan(client, deps.drafts, tenant, options.signal)
+      : undefined);
   // The unsaved edits run, so none of them is left out of what ran.
   const unsavedChanges = !trial && hasUnsavedEdits(deps.drafts, resource);
-  const note = trial ? trialEngine().trialNote(label, trial) : versionNote({ label, savedHash, unsavedChanges });
+  const note = ofFolder
+    ? trialEngine().folderNote(options.folderTrial?.folder ?? '', ofFolder.plan)
+    : trial
+      ? trialEngine().trialNote(label, trial)
+      : versionNote({ label, savedHash, unsavedChanges });
   options.onReady?.({ text, note, unsavedChanges, trial: trial !== undefined });
   const operation = operationOf(target.kind);
   const records: Array<Promise<void>> = [];
@@ -155,22 +189,26 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
       }),
     );
   };
-  const run = (route?: TrialRoute): Promise<SuiteResult> =>
+  const run = (route?: TrialRoute, baseline = options.baseline): Promise<SuiteResult> =>
     suiteEngine().runSuiteAt(
       client,
       suite,
-      target,
+      route && ofFolder ? withCopies(target, ofFolder.created, route) : target,
       {
         concurrency: testConcurrency(),
         signal: options.signal,
         only: options.only,
-        baseline: options.baseline,
+        baseline,
         onCaseStarted: options.onCaseStarted,
         onCaseFinished: options.onCaseFinished,
-        onRun: (testCase, run) => {
-          if (!run.turns) return record(target.id, target.name, caseInputs(operation, testCase), run);
-          for (const turn of run.turns) record(turn.promptId, turn.promptName, turn.inputs, turn);
-        },
+        // A folder's version is no version of the live prompt: its runs stay out of the prompt's history.
+        onRun:
+          route && ofFolder
+            ? undefined
+            : (testCase, run) => {
+                if (!run.turns) return record(target.id, target.name, caseInputs(operation, testCase), run);
+                for (const turn of run.turns) record(turn.promptId, turn.promptName, turn.inputs, turn);
+              },
       },
       route,
     );
@@ -180,9 +218,20 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
     await Promise.all(records);
     return { ...base, result, version: 'saved' };
   }
-  const done = await trialEngine().withCopies(deps.connections, { connection, tenantId }, trial, options.signal, run);
+  // Compared with live: the live half first, unless the suite names a prompt only the folder holds.
+  const live =
+    ofFolder && options.folderTrial?.compare && !namesCreated(suite, ofFolder.created) ? await run() : undefined;
+  const done = await trialEngine().withCopies(deps.connections, tenant, trial, options.signal, (route) =>
+    run(route, live ? liveBaseline(live) : options.baseline),
+  );
   await Promise.all(records);
-  return { ...base, result: done.value, version: 'unsaved', trial: done.trial };
+  return {
+    ...base,
+    result: done.value,
+    version: ofFolder ? 'trial' : 'unsaved',
+    trial: done.trial,
+    ...(live ? { live } : {}),
+  };
 }
 
 /** What a run says of the version that ran, for people reading the results. */

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMANDS, registerCommand } from '../commands';
 import { publicResult } from '../core/prompt-tests/report';
@@ -14,7 +15,8 @@ import { SuiteRuns } from '../shared/suite-runs';
 import { registerAuthoring } from './authoring';
 import { CALL_SCHEME, CallTranscripts } from './call-transcripts';
 import { PromptTestController } from './controller';
-import { SuiteError } from './execution';
+import { SuiteError, type FolderTrialRequest } from './execution';
+import { comparedReports } from '../core/trials/trial-compare';
 import { GreenRuns } from './green-runs';
 import { JudgeTestController } from './judge-controller';
 import { labelCall, labelCallArgs } from './label-call';
@@ -54,6 +56,17 @@ async function runJudgeCommand(judges: JudgeTestController, uri: vscode.Uri): Pr
   }
 }
 
+/** `trial` of convai.runPromptTests: `{ folder, compare? }`, the folder an absolute path. */
+function trialRequest(trial: unknown): FolderTrialRequest | undefined {
+  if (trial === undefined) return undefined;
+  const { folder, compare } = (typeof trial === 'object' && trial !== null ? trial : {}) as Record<string, unknown>;
+  if (typeof folder !== 'string' || !path.isAbsolute(folder) || (compare !== undefined && typeof compare !== 'boolean'))
+    throw new Error(
+      `trial must be { folder, compare? }: the absolute path of a pulled tenant folder, and whether live runs beside it (got ${JSON.stringify(trial)}).`,
+    );
+  return { folder, compare: compare === true };
+}
+
 /**
  * Prompt test suites (contract: "Prompt test suites") in VS Code's Testing
  * view; `convai.runPromptTests` runs one suite through the same controller.
@@ -88,12 +101,13 @@ export function register(
   );
   const judges = new JudgeTestController(connections);
   /** Runs a suite (or a judge file) in the Testing view; resolves with its result as the contract gives it. */
-  async function runSuiteFile(uri: vscode.Uri, baseline: unknown) {
+  async function runSuiteFile(uri: vscode.Uri, baseline: unknown, trial?: unknown) {
     if (uri.path.endsWith(JUDGE_SUFFIX)) return runJudgeCommand(judges, uri);
     if (baseline !== undefined && baseline !== 'lastGreenRun')
       throw new Error(
         `baseline must be "lastGreenRun" (compare with the suite's last green run) or left out (got ${JSON.stringify(baseline)}).`,
       );
+    const folderTrial = trialRequest(trial);
     const item = await tests.update(uri);
     if (!item) throw new Error(`${uri.toString()} cannot be read.`);
     if (item.error !== undefined)
@@ -102,12 +116,17 @@ export function register(
       );
     const cancel = new vscode.CancellationTokenSource();
     try {
-      const runs = await tests.run(new vscode.TestRunRequest([item]), cancel.token, baseline === 'lastGreenRun');
+      const runs = await tests.run(new vscode.TestRunRequest([item]), cancel.token, {
+        againstLastGreen: baseline === 'lastGreenRun',
+        folderTrial,
+      });
       const done = runs.get(uri.toString());
       if (!done) throw new Error(`${vscode.workspace.asRelativePath(uri)} did not run; see the Test Results.`);
       if (done instanceof Error) throw done;
+      const result = publicResult(done.result);
       return {
-        ...publicResult(done.result),
+        ...result,
+        ...(folderTrial?.compare ? { cases: comparedReports(done.result, done.live) } : {}),
         version: done.version,
         ...(done.trial ? { trial: trialEngine().publicTrial(done.trial) } : {}),
       };
@@ -138,7 +157,7 @@ export function register(
     ...registerAuthoring(log, connections, history),
     registerCommand(log, COMMANDS.runPromptTests, {
       // The hold from the command's first moment: a save asked for after it must not reach the service.
-      programmatic: (args) => saveHold.during(() => runSuiteFile(suiteUri(args.uri), args.baseline)),
+      programmatic: (args) => saveHold.during(() => runSuiteFile(suiteUri(args.uri), args.baseline, args.trial)),
       interactive: (arg) => saveHold.during(() => runSuiteFile(suiteUri(arg), undefined)),
     }),
   );

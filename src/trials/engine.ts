@@ -13,6 +13,12 @@ import { cleanTrials, type CleanResult } from '../core/trials/trial-clean';
 import { TrialJournal, trialJournalDir } from '../core/trials/trial-journal';
 import { newTrialTag } from '../core/trials/trial-names';
 import { planTrial, type TrialPlan } from '../core/trials/trial-plan';
+import { planFolderTrial, TrialRefused, type FolderTrialPlan } from '../core/trials/folder-trial';
+import { sameBaseUrl } from '../core/base-url';
+import type { Suite } from '../core/prompt-tests/suite';
+import { DiskFolder } from '../core/tenant/disk-folder';
+import { loadManifest } from '../core/tenant/manifest';
+import { notPulled } from '../shared/pulled-folder';
 import { withTrialCopies, type TrialRoute } from '../core/trials/trial-run';
 import type { TrialOutcome } from '../core/trials/trial-report';
 import type { FileLocation } from '../core/uri';
@@ -51,6 +57,39 @@ export async function unsavedPlan(
   if (unsaved.problems.length > 0) throw refusal(unsaved.problems.map((p) => p.text));
   const plan = planTrial(unsaved.proposals, unsaved.live);
   return plan.copies.length === 0 ? undefined : plan;
+}
+
+/**
+ * Run as Trial of Folder: the pulled folder's planned versions of its prompts, for a suite that runs in `tenant`; the
+ * folder must be of that tenant of the connection's service, and its plan one a push would make.
+ */
+export async function folderTrial(
+  connections: Connections,
+  folder: string,
+  { connection, tenantId }: Tenant,
+  suite: { name: string; suite: Suite },
+  signal?: AbortSignal,
+): Promise<FolderTrialPlan> {
+  const io = new DiskFolder(folder);
+  const loaded = await loadManifest(io);
+  if (!loaded) throw notPulled(folder);
+  const { manifest } = loaded;
+  const service = connections.get(connection)?.baseUrl ?? '';
+  const cannot = `${folder} cannot run as a trial of ${suite.name}:`;
+  if (!sameBaseUrl(manifest.baseUrl, service) || manifest.tenantId !== tenantId)
+    throw new Error(
+      `${cannot} it holds tenant ${manifest.tenantId} of ${manifest.baseUrl}, and the suite runs in tenant ${tenantId} of "${connection}" (${service}). Pick a folder pulled from the suite's tenant, or change the suite's target. Nothing was created.`,
+    );
+  try {
+    return await planFolderTrial(connections.client(connection), { io, loaded }, tenantId, [suite], signal);
+  } catch (error) {
+    if (!(error instanceof TrialRefused)) throw error;
+    const fix =
+      error.reason === 'plan'
+        ? 'Fix them in the folder (Plan Push lists them too)'
+        : 'Remove those cases or names from the suite, or keep the prompts in the folder';
+    throw new Error(`${cannot} ${error.lines.join('; ')}. ${fix}. Nothing was created.`);
+  }
 }
 
 /** Makes the plan's copies, runs `run` through them and deletes them; the journal is the command-line tool's too. */
@@ -163,6 +202,15 @@ export async function cleanAsked(
 export function trialNote(label: string, plan: TrialPlan): string {
   const prompts = plan.copies.map((c) => JSON.stringify(c.name)).join(', ');
   return `Ran your unsaved version as a trial; nothing was saved (${label}; unsaved edits of ${prompts}, each run through a copy that was deleted after).`;
+}
+
+/** What a run of a folder's versions says it ran. */
+export function folderNote(folder: string, plan: TrialPlan): string {
+  const prompts = plan.copies.map((c) => JSON.stringify(c.name)).join(', ');
+  const where = vscode.workspace.asRelativePath(folder);
+  return plan.copies.length === 0
+    ? `Ran as a trial of ${where}, which changes no prompt: every case ran on the live prompts.`
+    : `Ran ${where}'s version of ${prompts} as a trial, each through a copy that was deleted after; no live prompt was written.`;
 }
 
 let owedKept: vscode.Disposable | undefined;

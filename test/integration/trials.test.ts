@@ -1,7 +1,12 @@
 // Trials inside VS Code against the local service: a suite runs on a prompt's unsaved edits through a copy that is
 // deleted after, and nothing is ever saved by a test run, even when VS Code saves before tests.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { DiskFolder } from '../../src/core/tenant/disk-folder';
+import { readManifest } from '../../src/core/tenant/manifest';
 import { isTrialCopy } from '../../src/core/trials/trial-names';
 import {
   addConnection,
@@ -10,6 +15,7 @@ import {
   documentUri,
   kind,
   receivedRequests,
+  rejection,
   removeConnection,
   replaceText,
   revertAll,
@@ -22,6 +28,7 @@ const TRIAGE = 2;
 interface TrialAnswer extends PromptTestResult {
   version: 'saved' | 'unsaved' | 'trial';
   trial?: { tag: string; copies: Array<{ id?: number; copy: number; name: string }>; deleted: boolean };
+  cases: Array<PromptTestResult['cases'][number] & { improved?: boolean; live?: { passes: number; runs: number } }>;
 }
 
 async function writeSuite(name: string, suite: object): Promise<vscode.Uri> {
@@ -132,6 +139,87 @@ describe('trials in VS Code', () => {
     assert.equal(saved, false, 'the save was refused');
     assert.ok(prompt.isDirty);
     assert.notEqual((await admin.get(kind('ai_prompts'), TRIAGE, 1)).ai_model, 'held-model');
+  });
+
+  it("runs a suite as a trial of a pulled folder compared with live: the folder's edit improves one case and regresses another", async () => {
+    const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-trial-folder-'));
+    const folder = path.join(temp, 'acme');
+    try {
+      await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId: 1, folder });
+      const manifest = await readManifest(new DiskFolder(folder));
+      const entry = manifest?.resources.find((r) => r.segment === 'ai_prompts' && r.id === TRIAGE);
+      assert.ok(entry, "the pull wrote Order Triage's file");
+      const file = path.join(folder, entry.file);
+      const live = String((await admin.get(kind('ai_prompts'), TRIAGE, 1)).ai_model);
+      fs.writeFileSync(
+        file,
+        fs.readFileSync(file, 'utf8').replace(/"ai_model": "[^"]*"/, '"ai_model": "folder-model"'),
+      );
+      const repeat = 5;
+      const suite = await writeSuite('trial-folder', {
+        prompt: 'Order Triage',
+        cases: [
+          {
+            name: 'the folder answers',
+            prompt_text: 'hi',
+            repeat,
+            expect: { response: { contains: '(folder-model)' } },
+          },
+          { name: 'live answers', prompt_text: 'hi', repeat, expect: { response: { contains: `(${live})` } } },
+        ],
+      });
+      await clearRequests();
+      const answer = await vscode.commands.executeCommand<TrialAnswer>('convai.runPromptTests', {
+        uri: suite.toString(),
+        trial: { folder, compare: true },
+      });
+      assert.equal(answer.version, 'trial');
+      assert.deepEqual(
+        answer.trial?.copies.map((c) => [c.id, c.name]),
+        [[TRIAGE, 'Order Triage']],
+      );
+      assert.equal(answer.trial?.deleted, true);
+      const byName = new Map(answer.cases.map((c) => [c.name, c]));
+      const improved = byName.get('the folder answers');
+      assert.deepEqual([improved?.improved, improved?.live?.passes, improved?.passes], [true, 0, repeat]);
+      const regressed = byName.get('live answers');
+      assert.deepEqual([regressed?.regressed, regressed?.live?.passes, regressed?.passes], [true, repeat, 0]);
+      assert.equal(answer.failed, 1, 'the regressed case fails');
+      // Nothing live was written: the only writes were the copy's create and delete.
+      const writes = (await receivedRequests()).filter((r) => r.method !== 'GET' && !r.path.endsWith('/test_prompt'));
+      assert.deepEqual(
+        writes.map((r) => r.method),
+        ['POST', 'DELETE'],
+      );
+      assert.equal((await admin.get(kind('ai_prompts'), TRIAGE, 1)).ai_model, live);
+      assert.equal(await copiesLeft(), 0);
+    } finally {
+      fs.rmSync(temp, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a trial of a folder of another tenant, creating nothing', async () => {
+    const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-trial-other-'));
+    const folder = path.join(temp, 'voicebox');
+    try {
+      await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId: 2, folder });
+      const suite = await writeSuite('trial-other', {
+        prompt: 'Order Triage',
+        cases: [{ name: 'any', prompt_text: 'hi', expect: { response: { contains: 'Echo' } } }],
+      });
+      await clearRequests();
+      const error = await rejection(
+        vscode.commands.executeCommand('convai.runPromptTests', { uri: suite.toString(), trial: { folder } }),
+      );
+      assert.match(error.message, /holds tenant 2 .*the suite runs in tenant 1/);
+      assert.match(error.message, /Nothing was created\./);
+      assert.deepEqual(
+        (await receivedRequests()).filter((r) => r.method !== 'GET'),
+        [],
+      );
+    } finally {
+      fs.rmSync(temp, { recursive: true, force: true });
+    }
   });
 
   it('cleans up the trial copies a tenant holds', async () => {

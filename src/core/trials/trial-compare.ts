@@ -5,6 +5,7 @@
  * trial is run with the live tallies as its baseline; this adds what the live run came to and the improvements.
  */
 import { droppedSignificantly, type Tally } from '../prompt-tests/statistics';
+import { caseReport, type CaseReport } from '../prompt-tests/report';
 import type { CaseResult, SuiteResult, Verdict } from '../prompt-tests/types';
 
 /** A case's live run, as `--json` reports it beside the trial's. */
@@ -40,4 +41,16 @@ export function compared(trial: SuiteResult, live: SuiteResult | undefined): Com
       ...(improved ? { improved } : {}),
     };
   });
+}
+
+/** The trial's cases as reports give them (`--json`, convai.runPromptTests): each with its live tally and `improved`. */
+export function comparedReports(
+  trial: SuiteResult,
+  live: SuiteResult | undefined,
+): Array<CaseReport & { improved?: true; live?: LiveTally }> {
+  return compared(trial, live).map((c) => ({
+    ...caseReport(c),
+    ...(c.improved ? { improved: true as const } : {}),
+    ...(c.live ? { live: c.live } : {}),
+  }));
 }
