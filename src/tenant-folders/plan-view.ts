@@ -3,7 +3,8 @@
  * read-only, never an untitled document that asks to be saved when closed.
  * The text lives in a `convai-plan:` document, one per folder, shown in one
  * preview per folder: a newer plan of the folder (Plan Push again, or after a
- * push or a pull) replaces the text of the preview already open.
+ * push or a pull) replaces the text of the preview already open, and Plan Push
+ * brings it to the front.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -25,34 +26,43 @@ export class PlanView implements vscode.Disposable {
   }
 
   /**
-   * Shows the plan of `folder`: in its open preview, else a new rendered preview when Markdown's is there, else the
-   * read-only text. The preview is locked to the plan, so that opening a prompt's Markdown text does not replace it.
+   * Shows the plan of `folder`, in front: a new rendered preview when Markdown's is there, else the read-only text. The
+   * preview is locked to the plan, so that opening a prompt's Markdown text does not replace it. Markdown's preview
+   * cannot be brought forward, so one open already is closed and the newer plan opens in front in its place.
    */
   async show(folder: string, markdown: string): Promise<vscode.Uri> {
     const uri = this.uriOf(folder);
-    if (await this.update(folder, markdown)) return uri;
     this.documents.set(uri, markdown);
-    if (vscode.extensions.getExtension(MARKDOWN)) {
-      this.titles.set(path.basename(uri.path), folder);
-      await vscode.commands.executeCommand(MARKDOWN_PREVIEW, uri);
-      await this.tabShown(folder);
-    } else {
-      await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    const open = this.tabOf(folder);
+    if (!vscode.extensions.getExtension(MARKDOWN)) {
+      await vscode.window.showTextDocument(uri, {
+        viewColumn: open?.group.viewColumn ?? vscode.ViewColumn.Beside,
+        preview: true,
+      });
+      return uri;
     }
+    if (open) await vscode.window.tabGroups.close(open);
+    this.titles.set(path.basename(uri.path), folder);
+    await vscode.commands.executeCommand(MARKDOWN_PREVIEW, uri);
+    await this.tabShown(folder);
     return uri;
   }
 
   /** Whether a preview (or the text) of the plan of `folder` is open. */
   isShowing(folder: string): boolean {
+    return this.tabOf(folder) !== undefined;
+  }
+
+  private tabOf(folder: string): vscode.Tab | undefined {
     const uri = this.uriOf(folder);
     const title = path.basename(uri.path);
-    return vscode.window.tabGroups.all.some((group) =>
-      group.tabs.some(({ input, label }) =>
+    return vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .find(({ input, label }) =>
         input instanceof vscode.TabInputText
           ? input.uri.toString() === uri.toString()
           : input instanceof vscode.TabInputWebview && label.endsWith(title) && this.titles.get(title) === folder,
-      ),
-    );
+      );
   }
 
   /** Resolves once the tab of the plan of `folder` shows, so that a Plan Push right after finds it. */

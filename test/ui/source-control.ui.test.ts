@@ -100,6 +100,17 @@ describe('the Source Control view of a pulled tenant folder', () => {
     await preview.locator('h1', { hasText: 'Push plan: tenant 1' }).waitFor();
     await preview.locator('body', { hasText: 'Order Triage' }).waitFor();
     await saveScreenshot(page, 'plan-preview');
+    // The text's diff is named by the file that holds it, not by the prompt's JSON file.
+    await preview.locator('code', { hasText: 'ai_prompts/order-triage.system.md' }).first().waitFor();
+
+    // Put behind the diff of the change, in its own group, Plan Push again brings it to the front, still one tab.
+    const planTab = page.locator('.tabs-container .tab', { hasText: 'Plan of acme.md' });
+    await planTab.click();
+    await changeRow(page).click();
+    await planTab.and(page.locator('.tab.active')).waitFor({ state: 'detached' });
+    await runCommand(page, 'ConvAI: Plan Push');
+    await planTab.and(page.locator('.tab.active')).waitFor();
+    assert.equal(await planTab.count(), 1, 'one preview of the plan');
     await runCommand(page, 'View: Close All Editors');
   });
 

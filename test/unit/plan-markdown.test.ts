@@ -137,6 +137,9 @@ describe('plan as a pull request comment (Markdown)', () => {
     assert.ok(md.includes('- `temparature`: `0.2` → `0.7`'), md);
     assert.ok(md.includes('```diff\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n```'), 'any multi-line string is a diff too');
     assert.equal(structure(md).fences, 2);
+    // A prompt's text is named by the Markdown file it changed in; another field by its name, in the JSON file.
+    assert.ok(md.includes('`system` in `ai_prompts/greeting.system.md`:\n\n```diff'), md);
+    assert.ok(md.includes('`description`:\n\n```diff'), md);
   });
 
   it("shows a create's text as added lines and its other fields as their values", () => {

@@ -366,7 +366,7 @@ describe('tenant folders: the plan as people read it', () => {
     assert.equal(requestOf({ ...change, action: 'conflict' }, 1), undefined);
   });
 
-  it('previews the plan as the comment shows it, titled for the folder, each change with its request', () => {
+  it('previews the plan as the comment shows it, titled for the folder, each change open with its request', () => {
     const manifest = { connection: 'local', baseUrl: 'http://x', tenantId: 1, resources: [] };
     const values = [{ field: 'description', old: 'a|b', new: 'c' }];
     const text = planMarkdown(
@@ -381,9 +381,9 @@ describe('tenant folders: the plan as people read it', () => {
     );
     assert.ok(
       text.includes(
-        '<details><summary>update AI Prompt <code>Order Triage</code> (id 2) in <code>ai_prompts/order-triage.json</code></summary>',
+        '<details open><summary>update AI Prompt <code>Order Triage</code> (id 2) in <code>ai_prompts/order-triage.json</code></summary>',
       ),
-      text,
+      'the preview shows each change open',
     );
     assert.ok(text.includes('`PUT /api/v1/ai_prompts/2?tenant_id=1`'), text);
     assert.ok(text.includes('- `description`: `"a|b"` → `"c"`'), text);

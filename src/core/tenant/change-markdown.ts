@@ -13,6 +13,7 @@ import { hideUrlPasswords } from '../url-credentials';
 import type { PlannedChange, ChangeAction } from './plan';
 import { requestOf } from './plan-text';
 import type { FieldChange } from './plan-values';
+import { textFile } from './resource-files';
 
 /** A structured value longer than this on one line is shown as a diff of its indented JSON instead. */
 const ONE_LINE = 100;
@@ -56,6 +57,14 @@ function compact(value: Json | undefined): string {
   return value === undefined ? 'nothing' : codeSpan(JSON.stringify(value));
 }
 
+/** A field as a diff names it: a prompt's text with the Markdown file the folder holds it in, where it changed. */
+function diffLabel(change: PlannedChange, value: FieldChange): string {
+  const inFile =
+    change.segment === 'ai_prompts' && isPromptTextField(value.field) && typeof (value.new ?? value.old) === 'string';
+  const base = change.file.replace(/\.json$/, '');
+  return inFile ? `${codeSpan(value.field)} in ${codeSpan(textFile(base, value.field))}:` : `${codeSpan(value.field)}:`;
+}
+
 function fieldLines(change: PlannedChange): string[] {
   const listed: string[] = [];
   const diffs: string[] = [];
@@ -63,7 +72,7 @@ function fieldLines(change: PlannedChange): string[] {
     const sides = textSides(value);
     const diff = sides ? unifiedDiff(...sides) : [];
     if (diff.length > 0) {
-      diffs.push(`${codeSpan(value.field)}:`, '', ...fencedBlock('diff', diff), '');
+      diffs.push(diffLabel(change, value), '', ...fencedBlock('diff', diff), '');
       continue;
     }
     const values = value.old === undefined ? compact(value.new) : `${compact(value.old)} → ${compact(value.new)}`;
@@ -85,13 +94,16 @@ function title(change: PlannedChange): string {
   return `${change.action} ${kindOfSegment(change.segment).label} ${code(change.name)}${id} in ${code(change.file)}`;
 }
 
-/** The change's section; `tenantId` given, with the request a push sends it as (the preview shows it, the comment has no room). */
+/**
+ * The change's section; `tenantId` given, for the preview: open, with the request a push sends it as (a pull request's
+ * comment has no room for either, and shows each change closed).
+ */
 export function changeSection(change: PlannedChange, tenantId?: number): string[] {
   const request = tenantId === undefined ? undefined : requestOf(change, tenantId);
   const sent = request ? [codeSpan(`${request.method} ${request.path}`), ''] : [];
   const reason = change.reason === undefined ? [] : [`**Conflict:** ${codeSpan(withoutPasswords(change.reason))}`, ''];
   return [
-    `<details><summary>${title(change)}</summary>`,
+    `<details${tenantId === undefined ? '' : ' open'}><summary>${title(change)}</summary>`,
     '',
     ...sent,
     ...reason,
