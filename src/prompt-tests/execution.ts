@@ -171,6 +171,7 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
     name: string,
     inputs: JsonObject,
     run: Pick<CaseRun, 'output' | 'error' | 'durationMs'>,
+    route: TrialRoute | undefined,
   ): void => {
     const at: WholeLocation = { ...location, id };
     const uri = toResourceUriString(at);
@@ -184,8 +185,13 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
         durationMs: Math.round(run.durationMs),
         inputs,
         outcome: caseRunOutcome(operation, run),
+        // A prompt run through its copy ran the editors' unsaved version, as Test Prompt records one.
         version:
-          id === target.id ? { savedHash, unsavedChanges } : { unsavedChanges: hasUnsavedEdits(deps.drafts, uri) },
+          route && route.copyOf(id) !== id
+            ? { unsavedChanges: false, trial: true }
+            : id === target.id
+              ? { savedHash, unsavedChanges }
+              : { unsavedChanges: hasUnsavedEdits(deps.drafts, uri) },
       }),
     );
   };
@@ -206,8 +212,8 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
           route && ofFolder
             ? undefined
             : (testCase, run) => {
-                if (!run.turns) return record(target.id, target.name, caseInputs(operation, testCase), run);
-                for (const turn of run.turns) record(turn.promptId, turn.promptName, turn.inputs, turn);
+                if (!run.turns) return record(target.id, target.name, caseInputs(operation, testCase), run, route);
+                for (const turn of run.turns) record(turn.promptId, turn.promptName, turn.inputs, turn, route);
               },
       },
       route,

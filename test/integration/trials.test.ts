@@ -98,6 +98,11 @@ describe('trials in VS Code', () => {
       'the live prompt is unchanged',
     );
     assert.equal(await copiesLeft(), 0);
+    // The run history says which version ran: the unsaved one, as a trial.
+    const [recorded] = await vscode.commands.executeCommand<
+      Array<{ inputs: unknown; version: { savedHash?: string; unsavedChanges: boolean; trial?: boolean } }>
+    >('convai.showRunHistory', { uri: prompt.uri.toString() });
+    assert.deepEqual(recorded?.version, { unsavedChanges: false, trial: true });
   });
 
   it('runs the saved version when convai.tests.unsavedEdits is "saved", still saving nothing', async () => {
