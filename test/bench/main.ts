@@ -29,6 +29,7 @@ import {
   SUITE_CASES,
   SUITE_CONCURRENCY,
 } from './suite-throughput';
+import { measureTrialOverhead, TRIAL_CASES, TRIAL_PROMPTS } from './trial-overhead';
 import { measureFolders, type FolderSamples } from './folders';
 import { measureLargeFolders, type LargeFolderSamples } from './large-folders';
 import { type FlowMapSamples, measureFlowMap } from './flow-map';
@@ -269,6 +270,11 @@ const groups: Record<BenchGroup, { measure: () => Promise<Measurement[]>; ran: s
         `simulated calls: ${CALLS.calls} calls of ${CALLS.turns} turns, ${CALLS.judged} judged criteria, at concurrency ${SUITE_CONCURRENCY} vs serially`,
         await measureCallThroughput(),
         0.3,
+      ),
+      independent(
+        `trial of ${TRIAL_PROMPTS} changed prompts, ${TRIAL_CASES} single-turn cases at concurrency ${SUITE_CONCURRENCY}, vs the suites live plus ${TRIAL_PROMPTS} creates and deletes`,
+        await measureTrialOverhead(),
+        1.3,
       ),
     ],
     ran: 'the prompt test engine',

@@ -109,5 +109,10 @@ export const suiteNotes: readonly string[] = [
   '- simulated calls: 10 simulated calls of 6 turns (a caller that never hangs up), each judged on 2 criteria by a',
   "  judge prompt of the local service: 10 × 13 requests, each call's one after another, at concurrency 4 against",
   '  serially, the same service and latency. Goal 0.3: calls overlap as cases do.',
+  '- trial: 10 prompts of the local service, a suite of 2 single-turn cases for each, the suites one after another at',
+  '  concurrency 4, run through trial copies by the trial engine (withTrialCopies: a journal entry before each create,',
+  '  the copies created one after another, the suites, the deletes 4 at a time), against the same suites live plus the',
+  "  same 10 creates and 10 deletes made plainly, the same service and latency. Goal 1.3: a trial costs its copies' requests",
+  '  and little more.',
   '- `npm run bench -- --only suites` measures these rows alone.',
 ];
