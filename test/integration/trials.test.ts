@@ -80,10 +80,16 @@ describe('trials in VS Code', () => {
       ],
     });
     const prompt = await unsavedModel('unsaved-model');
+    await clearRequests();
     const answer = await vscode.commands.executeCommand<TrialAnswer>('convai.runPromptTests', {
       uri: suite.toString(),
     });
     assert.equal(answer.version, 'unsaved');
+    assert.deepEqual(
+      (await receivedRequests()).filter((r) => r.method === 'PUT'),
+      [],
+      'no PUT reached the service',
+    );
     assert.equal(answer.passed, 1, JSON.stringify(answer.cases));
     assert.deepEqual(
       answer.trial?.copies.map((c) => [c.id, c.name]),
