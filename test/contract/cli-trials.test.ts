@@ -142,26 +142,22 @@ describe('contract: the command-line tool (trials)', function () {
     assert.deepEqual(await copiesLeft(), []);
   });
 
-  it('--compare marks a case the trial made worse regressed (exit 1) and one it made better improved', async () => {
+  /** A folder whose Order Triage answers with another model, and a suite of one case each way, named `better`. */
+  async function compareCase(better: string): Promise<void> {
     await folderWith({ 'order-triage': 'trial-model' });
+    const repeated = { prompt_text: 'hi', repeat: 5 };
     await suite('suites/compare.prompttest.json', {
       prompt: 'Order Triage',
       cases: [
-        {
-          name: 'keeps the live model',
-          prompt_text: 'hi',
-          repeat: 5,
-          expect: { response: { contains: 'gpt-4o-mini' } },
-        },
-        {
-          name: 'takes the new model',
-          prompt_text: 'hi',
-          repeat: 5,
-          expect: { response: { contains: 'trial-model' } },
-        },
-        { name: 'either', prompt_text: 'hi', repeat: 5, expect: { response: { contains: 'Echo' } } },
+        { name: 'keeps the live model', ...repeated, expect: { response: { contains: 'gpt-4o-mini' } } },
+        { name: better, ...repeated, expect: { response: { contains: 'trial-model' } } },
+        { name: 'either', ...repeated, expect: { response: { contains: 'Echo' } } },
       ],
     });
+  }
+
+  it('--compare marks a case the trial made worse regressed (exit 1) and one it made better improved', async () => {
+    await compareCase('takes the new model');
     const run = await test('--trial', 'tenant', '--compare', '--json', 'suites');
     assert.equal(run.code, 1, run.stderr);
     const cases = report(run).suites[0]?.cases ?? [];
@@ -188,25 +184,7 @@ describe('contract: the command-line tool (trials)', function () {
   });
 
   it("plan --tests adds the Behaviour section after the summary, from a trial's reports, one per shard", async () => {
-    await folderWith({ 'order-triage': 'trial-model' });
-    await suite('suites/compare.prompttest.json', {
-      prompt: 'Order Triage',
-      cases: [
-        {
-          name: 'keeps the live model',
-          prompt_text: 'hi',
-          repeat: 5,
-          expect: { response: { contains: 'gpt-4o-mini' } },
-        },
-        {
-          name: 'takes the new | model',
-          prompt_text: 'hi',
-          repeat: 5,
-          expect: { response: { contains: 'trial-model' } },
-        },
-        { name: 'either', prompt_text: 'hi', repeat: 5, expect: { response: { contains: 'Echo' } } },
-      ],
-    });
+    await compareCase('takes the new | model');
     const shards: string[] = [];
     for (const shard of ['1/2', '2/2']) {
       const run = await test('--trial', 'tenant', '--compare', '--json', '--shard', shard, 'suites');

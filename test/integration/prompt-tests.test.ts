@@ -12,19 +12,13 @@ import {
   rejection,
   removeConnection,
   type PromptTestResult,
+  writeSuite as writeSuiteOf,
 } from './support';
 
 const CONNECTION = 'suites';
 
-async function writeSuite(name: string, suite: object): Promise<vscode.Uri> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the tests run in a workspace');
-  const uri = vscode.Uri.joinPath(folder.uri, `${name}.prompttest.json`);
-  await vscode.workspace.fs.writeFile(
-    uri,
-    Buffer.from(JSON.stringify({ target: { connection: CONNECTION, tenantId: 1 }, ...suite }, null, 2)),
-  );
-  return uri;
+function writeSuite(name: string, suite: object): Promise<vscode.Uri> {
+  return writeSuiteOf(CONNECTION, name, suite);
 }
 
 describe('prompt test suites', () => {

@@ -242,3 +242,15 @@ export function workbenchLogs(accept: (file: string) => boolean): string {
   assert.ok(files.length > 0, 'a log file was written');
   return files.map((file) => fs.readFileSync(file, 'utf8')).join('\n');
 }
+
+/** Writes a suite into the workspace, run against `connection`'s tenant 1 unless it names its own target. */
+export async function writeSuite(connection: string, name: string, suite: object): Promise<vscode.Uri> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the tests run in a workspace');
+  const uri = vscode.Uri.joinPath(folder.uri, `${name}.prompttest.json`);
+  await vscode.workspace.fs.writeFile(
+    uri,
+    Buffer.from(JSON.stringify({ target: { connection, tenantId: 1 }, ...suite }, null, 2)),
+  );
+  return uri;
+}

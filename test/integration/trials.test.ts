@@ -20,6 +20,7 @@ import {
   replaceText,
   revertAll,
   type PromptTestResult,
+  writeSuite as writeSuiteOf,
 } from './support';
 
 const CONNECTION = 'trials';
@@ -31,15 +32,18 @@ interface TrialAnswer extends PromptTestResult {
   cases: Array<PromptTestResult['cases'][number] & { improved?: boolean; live?: { passes: number; runs: number } }>;
 }
 
-async function writeSuite(name: string, suite: object): Promise<vscode.Uri> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the tests run in a workspace');
-  const uri = vscode.Uri.joinPath(folder.uri, `${name}.prompttest.json`);
-  await vscode.workspace.fs.writeFile(
-    uri,
-    Buffer.from(JSON.stringify({ target: { connection: CONNECTION, tenantId: 1 }, ...suite }, null, 2)),
-  );
-  return uri;
+function writeSuite(name: string, suite: object): Promise<vscode.Uri> {
+  return writeSuiteOf(CONNECTION, name, suite);
+}
+
+/** A suite whose one case passes when Order Triage answers with the model unsavedModel('unsaved-model') gives it. */
+function editSuite(name: string): Promise<vscode.Uri> {
+  return writeSuite(name, {
+    prompt: 'Order Triage',
+    cases: [
+      { name: 'the edit answers', prompt_text: 'hi', expect: { response: { contains: 'Echo (unsaved-model)' } } },
+    ],
+  });
 }
 
 /** Order Triage's whole document, open, with an unsaved model. */
@@ -73,12 +77,7 @@ describe('trials in VS Code', () => {
 
   it('runs a suite on unsaved edits as a trial, saving nothing, with testing.saveBeforeTest on', async () => {
     const live = await admin.get(kind('ai_prompts'), TRIAGE, 1);
-    const suite = await writeSuite('trial-unsaved', {
-      prompt: 'Order Triage',
-      cases: [
-        { name: 'the edit answers', prompt_text: 'hi', expect: { response: { contains: 'Echo (unsaved-model)' } } },
-      ],
-    });
+    const suite = await editSuite('trial-unsaved');
     const prompt = await unsavedModel('unsaved-model');
     await clearRequests();
     const answer = await vscode.commands.executeCommand<TrialAnswer>('convai.runPromptTests', {
@@ -114,12 +113,7 @@ describe('trials in VS Code', () => {
   it('runs the saved version when convai.tests.unsavedEdits is "saved", still saving nothing', async () => {
     await convai().update('tests.unsavedEdits', 'saved', vscode.ConfigurationTarget.Global);
     try {
-      const suite = await writeSuite('trial-saved', {
-        prompt: 'Order Triage',
-        cases: [
-          { name: 'the edit answers', prompt_text: 'hi', expect: { response: { contains: 'Echo (unsaved-model)' } } },
-        ],
-      });
+      const suite = await editSuite('trial-saved');
       const prompt = await unsavedModel('unsaved-model');
       await clearRequests();
       const answer = await vscode.commands.executeCommand<TrialAnswer>('convai.runPromptTests', {
