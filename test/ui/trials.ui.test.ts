@@ -1,24 +1,19 @@
 // Try an edit before you save it, as a user meets it: a prompt's model changed in its editor and left unsaved, its
 // suite run from the Testing view with testing.saveBeforeTest on (VS Code's default), and the result saying that the
-// unsaved version ran as a trial, while the editor stays unsaved and the service's prompt is as it was. Then a pulled
-// folder's change, run with the Testing view's profile Run as Trial of Folder.
+// unsaved version ran as a trial, while the editor stays unsaved and the service's prompt is as it was.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ServiceClient } from '../../src/core/client';
 import { kindById } from '../../src/core/resources';
-import { DiskFolder } from '../../src/core/tenant/disk-folder';
-import { pullTenant } from '../../src/core/tenant/pull';
 import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
-import { openFile } from './open-file';
 import { adminClient, samplePromptId } from './service';
 import {
   activeEditorHolds,
   choose,
   expandedTestRow,
   openConvAiView,
-  openTestingView,
   runCommand,
   runSuiteToFailure,
   treeRow,
@@ -28,7 +23,6 @@ import { workbench } from './workbench';
 const SUITE = 'unsaved-trial.prompttest.json';
 const PROMPT = 'Order Triage';
 const EDITED = 'edited-model';
-const FOLDER_SUITE = 'folder-trial.prompttest.json';
 
 describe('a suite run on an unsaved edit, from the Testing view', () => {
   let client: ServiceClient;
@@ -94,45 +88,5 @@ describe('a suite run on an unsaved edit, from the Testing view', () => {
 
     await dirty.waitFor();
     assert.equal((await client.get(kindById('prompt'), id, 1)).ai_model, saved, 'the live prompt is as it was');
-  });
-
-  it("runs a suite on a pulled folder's change with the profile Run as Trial of Folder", async () => {
-    const { page, service, workspace } = workbench();
-    const folder = path.join(workspace, 'trial-acme');
-    try {
-      await pullTenant(client, new DiskFolder(folder), {
-        connection: uiConnectionName,
-        baseUrl: service.url,
-        tenantId: 1,
-      });
-      const file = path.join(folder, 'ai_prompts', 'order-triage.json');
-      fs.writeFileSync(
-        file,
-        fs.readFileSync(file, 'utf8').replace(/"ai_model": "[^"]*"/, '"ai_model": "folder-model"'),
-      );
-      const cases = [
-        {
-          name: "the folder's model answers",
-          prompt_text: 'Where is my order?',
-          expect: { response: { contains: '(folder-model)' } },
-        },
-      ];
-      fs.writeFileSync(
-        path.join(workspace, FOLDER_SUITE),
-        `${JSON.stringify({ target: { connection: uiConnectionName, tenantId: 1 }, prompt: PROMPT, cases }, null, 2)}\n`,
-      );
-      // The folder's file in the editor: the profile takes the folder of the active editor's file.
-      await openFile(page, file);
-      const explorer = await openTestingView(page);
-      const row = explorer.locator('.monaco-list-row', { hasText: FOLDER_SUITE });
-      await row.click({ button: 'right' });
-      await page.locator('.context-view .action-label', { hasText: 'Execute Using Profile...' }).click();
-      await choose(page, 'Run as Trial of Folder');
-      await row.locator('.codicon-testing-passed-icon').waitFor({ timeout: 30_000 });
-      assert.equal((await client.get(kindById('prompt'), id, 1)).ai_model, saved, 'the live prompt is as it was');
-    } finally {
-      fs.rmSync(folder, { recursive: true, force: true });
-      fs.rmSync(path.join(workspace, FOLDER_SUITE), { force: true });
-    }
   });
 });
