@@ -8,6 +8,7 @@ import { responseError, type RequestInfo, type ServiceError } from './errors';
 import { httpError, redirectError } from './http-errors';
 import { isJsonObject, type Json, type JsonObject } from './json';
 import { clip } from './service-message';
+import { tokenHider } from './token-redaction';
 
 /** A complete answer, as interpretResponse reads it. */
 export interface RawResponse {
@@ -21,7 +22,7 @@ export interface RawResponse {
 
 /** An error page that echoes the request must not carry the token into a message or the log. */
 function withoutToken(response: RawResponse, token: string): RawResponse {
-  const hide = (text: string): string => text.split(token).join('[redacted]');
+  const hide = tokenHider(token);
   return {
     ...response,
     text: hide(response.text),

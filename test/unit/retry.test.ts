@@ -314,6 +314,13 @@ describe('ServiceClient: deadline, cancellation and logging', () => {
     assert.ok(!error.message.includes(token) && !(error.serviceMessage ?? '').includes(token));
   });
 
+  it("leaves the service's words whole when the token is a few characters, which are no secret", async () => {
+    server = await serve((_req, res) => json(res, 422, { error: 'mode: prompt is deactivated' }));
+    client = new ServiceClient({ baseUrl: server.url, token: () => 't' });
+    const error = await serviceRejection(client.get(prompts, 1, 1));
+    assert.match(error.message, /422 Unprocessable Entity: mode: prompt is deactivated/);
+  });
+
   it('does not follow a redirect, naming where it points', async () => {
     server = await serve((_req, res) => {
       res.writeHead(301, { location: 'https://new.example.com/api/v1/ai_prompts' });
