@@ -174,6 +174,41 @@ describe('prompt tests: suites', () => {
     assert.match(problems[4]?.message ?? '', /needs "prompt_text"/);
   });
 
+  it('names a key of a suite, a case or a turn that is no field at its key, with the closest field when one is near', () => {
+    const text = JSON.stringify(
+      {
+        prompt: 3,
+        varaints: [],
+        cases: [{ name: 'a', prompt_txet: 'x', turns: [{ prompt_text: 'y', expcet: {} }] }],
+      },
+      null,
+      2,
+    );
+    const { suite, problems } = parseSuite(text);
+    assert.equal(suite, undefined);
+    const messages = problems.map((p) => `${p.path.join('.')}: ${p.message}`);
+    assert.deepEqual(messages.slice(0, 1), [
+      'varaints: "varaints" is no field of a suite; use target, prompt, integration, cases',
+    ]);
+    assert.ok(
+      messages.some((m) =>
+        m.startsWith('cases.0.prompt_txet: "prompt_txet" is no field of a case; did you mean "prompt_text"?'),
+      ),
+      messages.join('\n'),
+    );
+    assert.ok(
+      messages.some((m) =>
+        m.startsWith('cases.0.turns.0.expcet: "expcet" is no field of a turn; did you mean "expect"?'),
+      ),
+      messages.join('\n'),
+    );
+    const first = problems[0];
+    assert.equal(
+      text.slice(first?.range.offset, (first?.range.offset ?? 0) + (first?.range.length ?? 0)),
+      '"varaints"',
+    );
+  });
+
   it('starts a new suite with a header that names what its cases can hold, above a suite that reads as written', () => {
     const header = (text: string): string =>
       text

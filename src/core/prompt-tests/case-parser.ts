@@ -4,7 +4,7 @@
  */
 import { findNodeAtLocation, type Node as JsonNode } from '../jsonc';
 import type { TextRange } from '../json-document';
-import { checkExpect, isPromptRef, OUTPUTS, type At } from './expect-problems';
+import { checkExpect, isPromptRef, OUTPUTS, unknownKeys, type At } from './expect-problems';
 import { isJsonObject, type Json } from '../json';
 import { readSimulatedCase } from './simulated-case';
 import { CASE_KEYS, TURN_KEYS, type Suite, type TestCase, type Turn } from './suite';
@@ -35,8 +35,7 @@ function parseTurns(
     const turnPath = [...path, index];
     if (!isJsonObject(item))
       return at(turnPath, 'a turn is an object with "prompt_text" and, if it checks the answer, "expect"');
-    for (const extra of Object.keys(item).filter((k) => !TURN_KEYS.includes(k)))
-      at([...turnPath, extra], `"${extra}" is no field of a turn; use ${TURN_KEYS.join(', ')}`, true);
+    unknownKeys(at, turnPath, item, TURN_KEYS, 'a turn');
     if (typeof item.prompt_text !== 'string')
       at([...turnPath, 'prompt_text'], 'every turn needs "prompt_text", the text sent in that turn');
     if (item.prompt_params !== undefined && !isJsonObject(item.prompt_params))
@@ -84,8 +83,7 @@ export function parseCase(
     at(path, 'a case is an object with "name", its inputs and "expect"');
     return undefined;
   }
-  for (const extra of Object.keys(item).filter((k) => !CASE_KEYS.includes(k)))
-    at([...path, extra], `"${extra}" is no field of a case; use ${CASE_KEYS.join(', ')}`, true);
+  unknownKeys(at, path, item, CASE_KEYS, 'a case');
   if (typeof item.name !== 'string' || item.name.trim() === '') at([...path, 'name'], 'every case needs a "name"');
   else if (names.has(item.name.normalize('NFC'))) {
     const other = names.get(item.name.normalize('NFC')) as string;

@@ -4,10 +4,30 @@
  * the operation, with their assertions, and some keys of its own.
  */
 import type { Json, JsonObject } from '../json';
+import { closest } from '../closest-name';
 import { expectationProblems } from './assertions';
 
 /** Places a problem at a path of the suite (on the key, when `onKey`). */
 export type At = (path: Array<string | number>, message: string, onKey?: boolean) => void;
+
+/**
+ * Every key of `value` that is none of `known`, as a problem on the key: a misspelt key is never silently ignored. It
+ * names the closest known key, when one is within a typo, and the known keys (`$schema` is allowed, not suggested).
+ */
+export function unknownKeys(
+  at: At,
+  path: Array<string | number>,
+  value: JsonObject,
+  known: readonly string[],
+  what: string,
+): void {
+  const shown = known.filter((key) => key !== '$schema');
+  for (const extra of Object.keys(value).filter((key) => !known.includes(key))) {
+    const near = closest(extra, shown);
+    const guess = near === undefined ? '' : `did you mean "${near}"? `;
+    at([...path, extra], `"${extra}" is no field of ${what}; ${guess}use ${shown.join(', ')}`, true);
+  }
+}
 
 /** The output fields a case may expect, by what the suite tests; the suite schema and a new suite's header name the same. */
 export const OUTPUTS = {

@@ -11,6 +11,7 @@ import { withoutBom } from '../text';
 import type { JudgeVerdict } from './judge';
 import { LIMITS } from '../limits';
 import { parseTarget, testFileObject } from './suite-parser';
+import { unknownKeys } from './expect-problems';
 import type { SuiteProblem, SuiteTarget } from './suite';
 
 export const JUDGE_SUFFIX = '.judgetest.json';
@@ -66,12 +67,7 @@ function parseBody(text: string): { file?: JudgeFile; problems: SuiteProblem[] }
   const read = testFileObject(text, 'a judge file', '"judge" and "labels"');
   if (!('value' in read)) return read;
   const { value, problems, at } = read;
-  for (const extra of Object.keys(value).filter((k) => !JUDGE_FILE_KEYS.includes(k)))
-    at(
-      [extra],
-      `"${extra}" is no field of a judge file; use ${JUDGE_FILE_KEYS.filter((k) => k !== '$schema').join(', ')}`,
-      true,
-    );
+  unknownKeys(at, [], value, JUDGE_FILE_KEYS, 'a judge file');
   const target = parseTarget(at, value.target);
   const { judge } = value;
   const named =
@@ -111,8 +107,7 @@ function parseBody(text: string): { file?: JudgeFile; problems: SuiteProblem[] }
     const path = ['labels', index];
     if (!isJsonObject(item)) return at(path, 'a label is an object with "name", "rubric", "transcript" and "expected"');
     const before = problems.length;
-    for (const extra of Object.keys(item).filter((k) => !LABEL_KEYS.includes(k)))
-      at([...path, extra], `"${extra}" is no field of a label; use ${LABEL_KEYS.join(', ')}`, true);
+    unknownKeys(at, path, item, LABEL_KEYS, 'a label');
     const { name, rubric, transcript, expected } = item;
     if (typeof name !== 'string' || name.trim() === '') at([...path, 'name'], 'every label needs a "name"');
     else if (names.has(name.normalize('NFC'))) {

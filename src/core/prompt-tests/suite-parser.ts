@@ -4,11 +4,11 @@
  */
 import { createScanner, parse, parseTree, printParseErrorCode, SyntaxKind, type ParseError } from '../jsonc';
 import { pathLocator, type TextRange } from '../json-document';
-import type { At } from './expect-problems';
+import { unknownKeys, type At } from './expect-problems';
 import { isJsonObject, MAX_DEPTH, type Json, type JsonObject } from '../json';
 import { withoutBom } from '../text';
 import { parseCase } from './case-parser';
-import type { Suite, SuiteProblem, SuiteTarget, TestCase } from './suite';
+import { SUITE_KEYS, type Suite, type SuiteProblem, type SuiteTarget, type TestCase } from './suite';
 
 /**
  * Reads a suite; `suite` is undefined when a problem makes it unrunnable. A byte-order mark at the start is ignored,
@@ -110,6 +110,7 @@ function parseBody(text: string): { suite?: Suite; problems: SuiteProblem[] } {
   const read = testFileObject(text, 'a suite', '"prompt" (or "integration") and "cases"');
   if (!('value' in read)) return read;
   const { value, problems, at, located } = read;
+  unknownKeys(at, [], value, SUITE_KEYS, 'a suite');
   const target = parseTarget(at, value.target);
 
   const named = (['prompt', 'integration'] as const).filter((key) => value[key] !== undefined);

@@ -80,6 +80,8 @@ export interface SuiteProblem {
 }
 
 export { OUTPUTS };
+/** A suite's own keys, as its schema (schemas/prompttest.schema.json) has them. */
+export const SUITE_KEYS: readonly string[] = ['$schema', 'target', 'prompt', 'integration', 'cases'];
 export const CASE_KEYS: readonly string[] = [
   'name',
   'prompt_text',
