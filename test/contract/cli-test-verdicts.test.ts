@@ -92,6 +92,28 @@ describe('contract: the command-line tool (test: verdicts of what no run decided
     assert.doesNotMatch(text.stdout, /FAIL|0\/0 passed|passed 0 of 0/);
   });
 
+  it("maxP95Ms fails a case whose runs' 95th percentile is over it, saying both numbers; every case reports its latency", async () => {
+    await suite('latency.prompttest.json', 'Order Triage', [
+      echoes('slow', { repeat: 3, maxP95Ms: 100 }),
+      echoes('relaxed', { repeat: 3, maxP95Ms: 60_000 }),
+    ]);
+    await faults({ latencyMs: 150 });
+    const result = await run('--json', 'latency.prompttest.json');
+    assert.equal(result.code, 1, result.stderr);
+    const [slow, relaxed] = (json(result).suites[0]?.cases ?? []) as Array<
+      CaseReport & { latency?: { p50: number; p95: number } }
+    >;
+    assert.equal(slow?.verdict, 'fail');
+    assert.ok((slow?.latency?.p95 ?? 0) >= 150, JSON.stringify(slow?.latency));
+    assert.ok((slow?.latency?.p50 ?? 0) >= 150 && (slow?.latency?.p50 ?? 0) <= (slow?.latency?.p95 ?? 0));
+    assert.match(
+      slow?.messages.join('\n') ?? '',
+      /^latency: the 95th percentile of 3 runs is \d+ ms, more than maxP95Ms 100 \(median \d+ ms\)$/m,
+    );
+    assert.equal(relaxed?.verdict, 'pass');
+    assert.ok((relaxed?.latency?.p95 ?? 0) >= 150);
+  });
+
   it('a criterion whose judge always answers without a verdict: error, quoting the answer; the other criteria are still decided', async () => {
     const judge = await promptId('Call Judge');
     await suite('unjudged.prompttest.json', 'Support Greeting', [

@@ -4,8 +4,10 @@ import { ASSERTIONS, checkOutput, expectationProblems, isAssertionSet } from '..
 import { caseReport, junitXml, publicResult } from '../../src/core/prompt-tests/report';
 import { caseMessages, verdictLine } from '../../src/core/prompt-tests/case-messages';
 import { runSuite } from '../../src/core/prompt-tests/run';
+import { latencyOf, percentile } from '../../src/core/prompt-tests/statistics';
 import type { CaseResult, Executor } from '../../src/core/prompt-tests/types';
-import { CASE_KEYS, OUTPUTS, suitePath, TURN_KEYS, type Suite } from '../../src/core/prompt-tests/suite';
+import { caseResult } from '../../src/core/prompt-tests/verdict';
+import { CASE_KEYS, OUTPUTS, suitePath, TURN_KEYS, type Suite, type TestCase } from '../../src/core/prompt-tests/suite';
 import { parseSuite } from '../../src/core/prompt-tests/suite-parser';
 import { suiteTemplate } from '../../src/core/prompt-tests/template';
 import { lineColumnText } from '../../src/core/text';
@@ -536,6 +538,39 @@ describe('prompt tests: running', () => {
     };
     const result = await runSuite(suite([{ maxMs: 100 }]), { send: execute }, { now: () => clock });
     assert.deepEqual(result.cases.map(caseMessages)[0], ['duration: took 250 ms, more than maxMs 100']);
+  });
+
+  it("reports a case's latency, its answered runs' median and 95th percentile, and fails one whose p95 is over maxP95Ms", () => {
+    // 20 answered runs taking 100, 200, …, 2000 ms, and one that errored after 9000 ms, which is no latency of the prompt.
+    const answered = Array.from({ length: 20 }, (_, i) => ({ passed: true, durationMs: (i + 1) * 100, failures: [] }));
+    const errored = { passed: false, durationMs: 9000, failures: [], error: 'HTTP error 503' };
+    const testCase = suite([{ repeat: 21, maxP95Ms: 1500 }]).cases[0] as TestCase;
+    const result = caseResult(testCase, [...answered, errored]);
+    assert.deepEqual(result.latency, { p50: 1000, p95: 1900 });
+    assert.ok(
+      result.failures.some(
+        (f) =>
+          f.message === 'latency: the 95th percentile of 20 runs is 1900 ms, more than maxP95Ms 1500 (median 1000 ms)',
+      ),
+      JSON.stringify(result.failures),
+    );
+    // The errored run leaves the case without a verdict on its answers: error, not a pass and not hidden by the latency.
+    assert.equal(result.verdict, 'error');
+    const fast = caseResult({ ...testCase, repeat: 20 }, answered.slice(0, 15).concat(answered.slice(0, 5)));
+    assert.equal(fast.verdict, 'pass', 'a p95 within maxP95Ms passes');
+    const slow = caseResult({ ...testCase, repeat: 20 }, answered);
+    assert.equal(slow.verdict, 'fail');
+    assert.equal(caseReport(slow).latency?.p95, 1900, 'reports carry the latency');
+  });
+
+  it('takes percentiles by nearest rank, a measured duration and never one between two', () => {
+    assert.equal(percentile([5], 95), 5);
+    assert.equal(percentile([3, 1, 2], 50), 2);
+    assert.equal(percentile([1, 2, 3, 4], 50), 2);
+    assert.equal(percentile([1, 2, 3, 4], 95), 4);
+    assert.equal(percentile([10, 20, 30, 40, 50, 60, 70, 80, 90, 100], 95), 100);
+    assert.equal(percentile([10, 20, 30, 40, 50, 60, 70, 80, 90, 100], 90), 90);
+    assert.equal(latencyOf([]), undefined);
   });
 
   it('marks what a cancellation left unrun as skipped', async () => {

@@ -24,8 +24,11 @@ export type AssertionName = (typeof ASSERTIONS)[number];
 
 export interface Failure {
   field: string;
-  /** The assertion that failed; `maxMs` for a run that took too long; `prompt` for a conversation's turn that the wrong prompt answered. */
-  assertion: AssertionName | 'maxMs' | 'prompt' | 'criterion';
+  /**
+   * The assertion that failed; `maxMs` for a run that took too long, `maxP95Ms` for a case whose runs were too slow;
+   * `prompt` for a conversation's turn that the wrong prompt answered.
+   */
+  assertion: AssertionName | 'maxMs' | 'maxP95Ms' | 'prompt' | 'criterion';
   message: string;
   /** For `equals`: the two sides as text, for a diff. */
   expected?: string;

@@ -149,6 +149,11 @@ export function parseCase(
     at([...path, 'minPassRate'], 'minPassRate is the share of runs that must pass: a number from 0 to 1');
   if (item.maxMs !== undefined && (typeof item.maxMs !== 'number' || item.maxMs <= 0))
     at([...path, 'maxMs'], 'maxMs is the longest a run may take, in milliseconds');
+  if (item.maxP95Ms !== undefined && (typeof item.maxP95Ms !== 'number' || item.maxP95Ms <= 0))
+    at(
+      [...path, 'maxP95Ms'],
+      "maxP95Ms is the longest the 95th percentile of the case's runs may take, in milliseconds",
+    );
   if (found) return undefined;
   const node = root && findNodeAtLocation(root, path);
   return {
@@ -161,6 +166,7 @@ export function parseCase(
     ...(simulated ?? {}),
     expect: isJsonObject(item.expect) ? item.expect : {},
     ...(typeof item.maxMs === 'number' ? { maxMs: item.maxMs } : {}),
+    ...(typeof item.maxP95Ms === 'number' ? { maxP95Ms: item.maxP95Ms } : {}),
     repeat: repeat as number,
     minPassRate: minPassRate as number,
     range: rangeOf(node),

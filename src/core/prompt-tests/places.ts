@@ -10,7 +10,7 @@ import type { TestCase } from './suite';
 
 /** The failure's path inside its case's object. */
 function pathInCase(testCase: TestCase, failure: CaseFailure): Array<string | number> {
-  if (failure.assertion === 'maxMs') return ['maxMs'];
+  if (failure.assertion === 'maxMs' || failure.assertion === 'maxP95Ms') return [failure.assertion];
   if (failure.criterion !== undefined) {
     const index = testCase.criteria?.findIndex((c) => c.name === failure.criterion) ?? -1;
     return index < 0 ? ['criteria'] : ['criteria', index];

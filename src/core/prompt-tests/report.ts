@@ -42,6 +42,7 @@ export interface CaseReport
     | 'errors'
     | 'passRate'
     | 'interval'
+    | 'latency'
     | 'criteria'
     | 'transcript'
     | 'judgeAgreement'
@@ -88,6 +89,7 @@ export function caseReport(result: CaseResult): CaseReport {
     errors,
     passRate,
     interval,
+    ...(result.latency ? { latency: result.latency } : {}),
     ...(regressed ? { regressed: true } : {}),
     messages: detailedMessages(result),
     // A simulated call's answers are in its transcript, with the caller's lines between them.

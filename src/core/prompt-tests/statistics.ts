@@ -62,3 +62,25 @@ export function droppedSignificantly(baseline: Tally, current: Tally, alpha = 0.
 export function intervalText([low, high]: readonly [number, number]): string {
   return `${Math.floor(low * 100)}–${Math.ceil(high * 100)}%`;
 }
+
+/** A case's latency in milliseconds: the median and 95th percentile of its answered runs' durations. */
+export interface Latency {
+  p50: number;
+  p95: number;
+}
+
+/**
+ * The nearest-rank percentile of `values` (p from 0 to 100): the smallest value at least p% of them do not exceed.
+ * No interpolation: with few runs, the figure is a duration that was measured, not one between two.
+ */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1] ?? Number.NaN;
+}
+
+/** The latency of the runs whose requests were answered; none without such a run. */
+export function latencyOf(durationsMs: readonly number[]): Latency | undefined {
+  if (durationsMs.length === 0) return undefined;
+  return { p50: Math.round(percentile(durationsMs, 50)), p95: Math.round(percentile(durationsMs, 95)) };
+}

@@ -52,6 +52,8 @@ export interface TestCase {
   /** Empty for a conversation or a simulated call: its turns or criteria hold what it expects. */
   expect: JsonObject;
   maxMs?: number;
+  /** The longest the 95th percentile of the runs' durations may be, in milliseconds. */
+  maxP95Ms?: number;
   repeat: number;
   minPassRate: number;
   /** Where the case is in the file. */
@@ -94,6 +96,7 @@ export const CASE_KEYS: readonly string[] = [
   'params',
   'expect',
   'maxMs',
+  'maxP95Ms',
   'repeat',
   'minPassRate',
 ];

@@ -40,9 +40,9 @@ function header(segment: NewSuite['segment'], name: string): string[] {
           '"rubric" } or { "name", "expect" }; "judgeRepeat" (odd) judges each judged criterion that many times.',
         ]
       : []),
-    '"maxMs" fails a run slower than that, in milliseconds. "repeat": N runs a case N times; "minPassRate"',
-    "(0 to 1) is the share that must pass. A case's verdict: pass (every run passed), flaky (some failed,",
-    "enough passed) or fail, with its pass rate and the rate's 95% interval.",
+    '"maxMs" fails a run slower than that, in milliseconds, and "maxP95Ms" a case whose runs\' 95th percentile is.',
+    '"repeat": N runs a case N times; "minPassRate" (0 to 1) is the share that must pass. A case\'s verdict: pass',
+    "(every run passed), flaky (some failed, enough passed) or fail, with its pass rate and the rate's 95% interval.",
   ];
 }
 

@@ -6,7 +6,7 @@
 import type { JsonObject } from '../json';
 import type { Failure } from './assertions';
 import type { Judgement } from './judge';
-import type { Tally } from './statistics';
+import type { Tally, Latency } from './statistics';
 import type { TestCase } from './suite';
 
 /** The suite's prompt and the names of the tenant's prompts, from the one listing that resolved the suite's target. */
@@ -123,6 +123,8 @@ export interface CaseResult {
   passRate: number;
   /** The 95% Wilson score interval of the pass rate. */
   interval: [number, number];
+  /** The answered runs' durations, median and 95th percentile, in milliseconds; none when no run was answered. */
+  latency?: Latency;
   /** The pass count dropped significantly against a baseline, so the case fails. */
   regressed?: Regression;
   /** Every failed assertion, each once (the first run it happened in): a diff shows `expected` and `actual`. */

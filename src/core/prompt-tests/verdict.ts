@@ -3,9 +3,9 @@
  * only decided runs pass or fail anything, an errored run is counted apart, and a baseline can fail a case whose rate
  * dropped significantly against it.
  */
-import { dropPValue, droppedSignificantly, wilsonInterval, type Tally } from './statistics';
+import { dropPValue, droppedSignificantly, latencyOf, wilsonInterval, type Latency, type Tally } from './statistics';
 import type { TestCase } from './suite';
-import type { CaseResult, CaseRun, CriterionTally, Verdict } from './types';
+import type { CaseFailure, CaseResult, CaseRun, CriterionTally, Verdict } from './types';
 import { plural } from '../text';
 import { errorsLine, stopLine } from './case-messages';
 
@@ -93,6 +93,17 @@ function criteriaOf(
   };
 }
 
+/** The failure of a case whose runs' 95th percentile is over its maxP95Ms, both numbers said; none otherwise. */
+function slowFailure(testCase: TestCase, latency: Latency | undefined, runs: number): CaseFailure | undefined {
+  const budget = testCase.maxP95Ms;
+  if (budget === undefined || latency === undefined || latency.p95 <= budget) return undefined;
+  return {
+    field: 'duration',
+    assertion: 'maxP95Ms',
+    message: `latency: the 95th percentile of ${plural(runs, 'run')} is ${latency.p95} ms, more than maxP95Ms ${budget} (median ${latency.p50} ms)`,
+  };
+}
+
 /**
  * A case's verdict from the runs that ended, judged against its tally in a baseline when there is one. A case
  * passes only when all its runs ended, none errored, and the answered ones meet minPassRate without a regression.
@@ -109,13 +120,17 @@ export function caseResult(testCase: TestCase, details: CaseRun[], before?: Tall
     before !== undefined && !skipped && droppedSignificantly(before, now)
       ? { before, p: dropPValue(before, now) }
       : undefined;
-  const verdict = verdictOf({
+  const latency = latencyOf(answered.map((r) => r.durationMs));
+  const slow = slowFailure(testCase, latency, runs);
+  const decided = verdictOf({
     ...now,
     errors,
     finished: !skipped,
     minPassRate: testCase.minPassRate,
     regressed: regressed !== undefined,
   });
+  // Too slow fails a case its runs' answers would pass; an error or a skip still says that no verdict was reached.
+  const verdict = slow && (decided === 'pass' || decided === 'flaky') ? 'fail' : decided;
   const passed = verdict === 'pass' || verdict === 'flaky';
   const shown = details.find((r) => !r.passed) ?? details.at(-1);
   const errorReasons = [...new Set(details.flatMap((r) => (r.error === undefined ? [] : [r.error])))];
@@ -136,12 +151,10 @@ export function caseResult(testCase: TestCase, details: CaseRun[], before?: Tall
     errors,
     passRate,
     interval: wilsonInterval(now),
+    ...(latency ? { latency } : {}),
     ...(regressed ? { regressed } : {}),
     ...(testCase.criteria ? criteriaOf(testCase, details, shown) : {}),
-    failures: unique(
-      answered.flatMap((r) => r.failures),
-      (f) => f.message,
-    ),
+    failures: unique([...answered.flatMap((r) => r.failures), ...(slow ? [slow] : [])], (f) => f.message),
     errorReasons,
     durationMs: details.reduce((sum, r) => sum + r.durationMs, 0),
     ...(shown?.turns ? { turns: shown.turns } : {}),
