@@ -147,7 +147,8 @@ export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: Su
   };
   const resource = toResourceUriString(location);
   const label = describeLocation(location, target.name);
-  const savedHash = await savedVersionHash(client, target, options.signal);
+  // A prompt the folder creates has no saved version: until its copy exists, its id is a stand-in below zero.
+  const savedHash = target.id < 0 ? '' : await savedVersionHash(client, target, options.signal);
   // The editors' unsaved prompt edits, as a trial's plan (convai.tests.unsavedEdits), else the saved versions run.
   // A folder's trial runs the folder's versions, whatever the editors hold.
   const trial =

@@ -203,6 +203,40 @@ describe('trials in VS Code', () => {
     }
   });
 
+  it('runs a suite on a prompt the folder creates, through its copy', async () => {
+    const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-trial-created-'));
+    const folder = path.join(temp, 'acme');
+    try {
+      await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId: 1, folder });
+      fs.writeFileSync(
+        path.join(folder, 'ai_prompts', 'folder-created.json'),
+        JSON.stringify({ name: 'Folder Created', system: 'Answer briefly.', ai_model: 'created-model' }, null, 2),
+      );
+      const suite = await writeSuite('trial-created', {
+        prompt: 'Folder Created',
+        cases: [{ name: 'answers', prompt_text: 'hi', expect: { response: { contains: '(created-model)' } } }],
+      });
+      const answer = await vscode.commands.executeCommand<TrialAnswer>('convai.runPromptTests', {
+        uri: suite.toString(),
+        trial: { folder },
+      });
+      assert.equal(answer.version, 'trial');
+      assert.equal(answer.passed, 1, JSON.stringify(answer.cases));
+      assert.deepEqual(
+        answer.trial?.copies.map((c) => [c.id, c.name]),
+        [[undefined, 'Folder Created']],
+      );
+      assert.equal(await copiesLeft(), 0);
+      assert.equal(
+        (await admin.list(kind('ai_prompts'), 1)).some((p) => p.name === 'Folder Created'),
+        false,
+        "the folder's prompt was not created live",
+      );
+    } finally {
+      fs.rmSync(temp, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a trial of a folder of another tenant, creating nothing', async () => {
     const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-trial-other-'));
     const folder = path.join(temp, 'voicebox');
