@@ -231,6 +231,12 @@ describe('contract: the command-line tool (test)', function () {
       coverage.map((c) => [c.tenantId, c.nodes['ai_prompts/2'], c.nodes['integrations/4']]),
       [[1, 'failed', 'passed']],
     );
+    // A case's latency is its runs' durations, which vary: its shape is checked, and the comparison below leaves it out.
+    for (const cases of report.suites.map((s) => s.cases as Array<{ latency?: { p50: number; p95: number } }>))
+      for (const c of cases) {
+        assert.ok(c.latency && c.latency.p50 >= 0 && c.latency.p95 >= c.latency.p50, JSON.stringify(c.latency));
+        delete c.latency;
+      }
     const pass = {
       passed: true,
       verdict: 'pass',

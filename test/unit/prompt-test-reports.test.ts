@@ -152,6 +152,7 @@ describe('prompt test reports: --json cases', () => {
       'errors',
       'passRate',
       'interval',
+      'latency',
       'messages',
     ]);
     assert.equal(report.runs, 1);
