@@ -56,6 +56,18 @@ async function unsavedModel(model: string): Promise<vscode.TextDocument> {
   return document;
 }
 
+/** Runs `test` on tenant `tenantId` pulled into a new folder, which is removed after, whatever the test did. */
+async function withPulledFolder(tenantId: number, test: (folder: string) => Promise<void>): Promise<void> {
+  const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-trial-folder-'));
+  const folder = path.join(temp, 'tenant');
+  try {
+    await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId, folder });
+    await test(folder);
+  } finally {
+    fs.rmSync(temp, { recursive: true, force: true });
+  }
+}
+
 const copiesLeft = async (): Promise<number> =>
   (await admin.list(kind('ai_prompts'), 1, { trialCopies: true })).filter(isTrialCopy).length;
 
@@ -147,10 +159,7 @@ describe('trials in VS Code', () => {
   });
 
   it("runs a suite as a trial of a pulled folder compared with live: the folder's edit improves one case and regresses another", async () => {
-    const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-trial-folder-'));
-    const folder = path.join(temp, 'acme');
-    try {
-      await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId: 1, folder });
+    await withPulledFolder(1, async (folder) => {
       const manifest = await readManifest(new DiskFolder(folder));
       const entry = manifest?.resources.find((r) => r.segment === 'ai_prompts' && r.id === TRIAGE);
       assert.ok(entry, "the pull wrote Order Triage's file");
@@ -198,16 +207,11 @@ describe('trials in VS Code', () => {
       );
       assert.equal((await admin.get(kind('ai_prompts'), TRIAGE, 1)).ai_model, live);
       assert.equal(await copiesLeft(), 0);
-    } finally {
-      fs.rmSync(temp, { recursive: true, force: true });
-    }
+    });
   });
 
   it('runs a suite on a prompt the folder creates, through its copy', async () => {
-    const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-trial-created-'));
-    const folder = path.join(temp, 'acme');
-    try {
-      await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId: 1, folder });
+    await withPulledFolder(1, async (folder) => {
       fs.writeFileSync(
         path.join(folder, 'ai_prompts', 'folder-created.json'),
         JSON.stringify({ name: 'Folder Created', system: 'Answer briefly.', ai_model: 'created-model' }, null, 2),
@@ -232,16 +236,11 @@ describe('trials in VS Code', () => {
         false,
         "the folder's prompt was not created live",
       );
-    } finally {
-      fs.rmSync(temp, { recursive: true, force: true });
-    }
+    });
   });
 
   it('refuses a trial of a folder of another tenant, creating nothing', async () => {
-    const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'convai-trial-other-'));
-    const folder = path.join(temp, 'voicebox');
-    try {
-      await vscode.commands.executeCommand('convai.pullTenant', { connection: CONNECTION, tenantId: 2, folder });
+    await withPulledFolder(2, async (folder) => {
       const suite = await writeSuite('trial-other', {
         prompt: 'Order Triage',
         cases: [{ name: 'any', prompt_text: 'hi', expect: { response: { contains: 'Echo' } } }],
@@ -256,9 +255,7 @@ describe('trials in VS Code', () => {
         (await receivedRequests()).filter((r) => r.method !== 'GET'),
         [],
       );
-    } finally {
-      fs.rmSync(temp, { recursive: true, force: true });
-    }
+    });
   });
 
   it('cleans up the trial copies a tenant holds', async () => {

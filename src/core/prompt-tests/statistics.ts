@@ -69,18 +69,25 @@ export interface Latency {
   p95: number;
 }
 
+/** The nearest-rank percentile of values sorted in ascending order (p from 0 to 100). */
+function nearestRank(sorted: readonly number[], p: number): number {
+  return sorted[Math.max(1, Math.ceil((p / 100) * sorted.length)) - 1] ?? Number.NaN;
+}
+
 /**
  * The nearest-rank percentile of `values` (p from 0 to 100): the smallest value at least p% of them do not exceed.
  * No interpolation: with few runs, the figure is a duration that was measured, not one between two.
  */
 export function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[rank - 1] ?? Number.NaN;
+  return nearestRank(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 }
 
 /** The latency of the runs whose requests were answered; none without such a run. */
 export function latencyOf(durationsMs: readonly number[]): Latency | undefined {
   if (durationsMs.length === 0) return undefined;
-  return { p50: Math.round(percentile(durationsMs, 50)), p95: Math.round(percentile(durationsMs, 95)) };
+  const sorted = [...durationsMs].sort((a, b) => a - b);
+  return { p50: Math.round(nearestRank(sorted, 50)), p95: Math.round(nearestRank(sorted, 95)) };
 }
