@@ -62,7 +62,11 @@ export class PromptTestController implements vscode.Disposable {
       vscode.TestRunProfileKind.Run,
       (request, token) =>
         this.held(request, async () => {
-          const folder = await pulledFolder(undefined);
+          // No folder to pick is said, not left as a run that silently never starts.
+          const folder = await pulledFolder(undefined).catch((error: unknown) => {
+            void vscode.window.showErrorMessage(plainText(messageOf(error)));
+            return undefined;
+          });
           if (folder) await this.run(request, token, { folderTrial: { folder, compare: false } });
         }),
       false,
