@@ -10,6 +10,8 @@ import { JUDGE_SUFFIX } from '../core/prompt-tests/judge-file';
 import { parseSuite } from '../core/prompt-tests/suite-parser';
 import { SUITE_SUFFIX, type Suite, type SuiteProblem } from '../core/prompt-tests/suite';
 import { UsageError } from './command';
+import { readVariants } from '../core/variants/variant-files';
+import type { Variant } from '../core/variants/variant-spec';
 import { lineColumnText, messageOf } from '../core/text';
 
 export interface SuiteFile {
@@ -18,6 +20,8 @@ export interface SuiteFile {
   suite: Suite;
   /** The file's text, where a problem found later (a prompt the tenant lacks) is placed by line and column. */
   text: string;
+  /** The suite's variants, their files read (contract: "Variant lab"). */
+  variants?: Variant[];
 }
 
 /** Never holds suites of this project, and can be huge. */
@@ -99,5 +103,13 @@ export async function loadSuite(file: string, cwd: string): Promise<SuiteFile | 
     const { suite, problems } = parseSuite(text);
     return { value: suite, problems };
   });
-  return 'problems' in read ? read : { name: read.name, suite: read.value, text: read.text };
+  if ('problems' in read) return read;
+  const specs = read.value.variants;
+  if (!specs) return { name: read.name, suite: read.value, text: read.text };
+  const { variants, problems } = await readVariants(specs, (relative) =>
+    readFile(path.resolve(path.dirname(file), relative), 'utf8'),
+  );
+  if (problems.length > 0)
+    return { problems: problems.map((p) => `${read.name}:${lineColumnText(read.text, p.range.offset)} ${p.message}`) };
+  return { name: read.name, suite: read.value, text: read.text, variants };
 }

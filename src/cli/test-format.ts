@@ -15,13 +15,18 @@ import { inertLine } from '../core/plain-text';
 import { compared, comparedReports } from '../core/trials/trial-compare';
 import type { TrialOutcome } from '../core/trials/trial-report';
 import { publicTrial } from '../core/trials/trial-report';
+import type { VariantReport } from '../core/variants/variant-report';
+import { variantLines } from './variant-format';
 
 export interface SuiteOutcome {
   /** The suite's path relative to the working directory. */
   name: string;
   suite: Suite;
   target: ResolvedTarget;
+  /** The base's results: what passes or fails the suite, with or without variants. */
   result: SuiteResult;
+  /** With variants: every column's figures, the base first. */
+  matrix?: VariantReport[];
 }
 
 const REASON_INDENT = '      ';
@@ -70,7 +75,12 @@ function criteriaLines(criteria: readonly CriterionTally[]): string[] {
   );
 }
 
-export function suiteLines({ name, target, result }: Pick<SuiteOutcome, 'name' | 'target' | 'result'>): string[] {
+export function suiteLines({
+  name,
+  target,
+  result,
+  matrix,
+}: Pick<SuiteOutcome, 'name' | 'target' | 'result' | 'matrix'>): string[] {
   const skipped = result.skipped > 0 ? `, ${result.skipped} skipped` : '';
   const lines = [
     `${name}: ${target.kind.label} "${target.name}" (id ${target.id}) in tenant ${target.tenantId}; ${result.passed} of ${plural(result.cases.length, 'case')} passed${skipped}`,
@@ -91,6 +101,7 @@ export function suiteLines({ name, target, result }: Pick<SuiteOutcome, 'name' |
     if (testCase?.criteria) lines.push(...criteriaLines(testCase.criteria));
     if (testCase && !testCase.passed) lines.push(...reasons(testCase));
   });
+  if (matrix) lines.push(...variantLines(matrix));
   return lines;
 }
 
@@ -183,6 +194,7 @@ export function testJson(
           file: o.name,
           ...(o.result.baseline ? { baseline: o.result.baseline } : {}),
           cases: casesOf(o, tried),
+          ...(o.matrix ? { variants: o.matrix } : {}),
         })),
         ...judges,
       ],

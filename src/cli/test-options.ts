@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { affectedByPlan } from '../core/prompt-tests/affected';
-import { requestBound } from '../core/prompt-tests/cost';
+import { matrixBound } from '../core/prompt-tests/cost';
 import type { JudgeFile } from '../core/prompt-tests/judge-file';
 import { runsInFolder, whereSuiteRuns } from '../core/prompt-tests/target';
 import { BaselineError, parseBaseline, type Baseline } from '../core/prompt-tests/baseline';
@@ -50,7 +50,7 @@ export function requestLimitFrom(
 ): { bound: number; limit: number } {
   // A judge file asks its judge repeat times per label; `writes` are a trial's creates, link updates and deletes.
   const bound =
-    files.reduce((sum, file) => sum + requestBound(file.suite, file.only), 0) +
+    files.reduce((sum, file) => sum + matrixBound(file.suite, file.only), 0) +
     judges.reduce((sum, { file }) => sum + file.labels.length * file.repeat, 0) +
     writes;
   const limit = value === undefined ? DEFAULT_MAX_REQUESTS : /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;

@@ -7,22 +7,30 @@ import path from 'node:path';
 import type { ServiceClient } from '../core/client';
 import { baselineFor, type Baseline } from '../core/prompt-tests/baseline';
 import { junitXml } from '../core/prompt-tests/report';
-import { runSuiteAt } from '../core/prompt-tests/run';
+import { runSuiteAt, type RunOptions } from '../core/prompt-tests/run';
 import type { Tally } from '../core/prompt-tests/statistics';
 import { kindById } from '../core/resources';
 import { messageOf } from '../core/text';
 import type { TrialRoute } from '../core/trials/trial-run';
+import { userCacheDir } from '../core/cache-dir';
+import { TrialJournal, trialJournalDir } from '../core/trials/trial-journal';
+import type { TrialPlan } from '../core/trials/trial-plan';
+import { leftText } from '../core/trials/trial-report';
+import type { RequestBudget } from '../core/request-budget';
+import { variantReports } from '../core/variants/variant-report';
+import { runVariantMatrix } from '../core/variants/variant-run';
+import type { Variant } from '../core/variants/variant-spec';
 import { UsageError, type CliContext } from './command';
 import { redactor } from './failure';
 import { TOKEN_VARIABLE } from './service';
 import { suiteLines, type SuiteOutcome } from './test-format';
 import type { Selected } from './test-options';
 
-export type Ready = Omit<SuiteOutcome, 'result'> & Pick<Selected, 'only'>;
+export type Ready = Omit<SuiteOutcome, 'result' | 'matrix'> & Pick<Selected, 'only' | 'variants'>;
 
 export async function writeJunit(
   file: string,
-  outcomes: ReadonlyArray<{ name: string; result: SuiteOutcome['result'] }>,
+  outcomes: ReadonlyArray<Pick<SuiteOutcome, 'name' | 'result' | 'matrix'>>,
   context: CliContext,
 ): Promise<void> {
   const at = path.resolve(context.cwd, file);
@@ -32,7 +40,7 @@ export async function writeJunit(
     await writeFile(
       at,
       junitXml(
-        outcomes.map((o) => ({ name: o.name, result: o.result })),
+        outcomes.map((o) => ({ name: o.name, result: o.result, ...(o.matrix ? { matrix: o.matrix } : {}) })),
         redactor(context.env[TOKEN_VARIABLE]?.trim()),
       ),
     );
@@ -54,6 +62,42 @@ export interface RunSettings {
   route?: TrialRoute;
   /** Each suite's live tallies by case, by suite file (--compare): the trial's baseline. */
   live?: ReadonlyMap<string, ReadonlyMap<string, Tally>>;
+  /** The service's base URL, which the variants' copies are journalled under. */
+  service: string;
+  /** The run's request bound, which keeps the copies' deletes back. */
+  budget?: RequestBudget;
+  /** A trial's plan, whose version of a suite's prompt its variants start from. */
+  plan?: TrialPlan;
+  /** Run the base alone, leaving the variants out (the live half of --compare). */
+  baseOnly?: boolean;
+}
+
+/** A suite's base and variants, each variant through a copy deleted after (contract: "Variant lab"). */
+async function runMatrix(
+  client: ServiceClient,
+  file: Omit<Ready, 'only'>,
+  variants: readonly Variant[],
+  { only, baseline }: Pick<RunOptions, 'only' | 'baseline'>,
+  options: RunSettings,
+): Promise<Pick<SuiteOutcome, 'result' | 'matrix'>> {
+  const { target } = file;
+  const fields = options.plan?.copies.find((c) => c.id === target.id)?.fields;
+  const run = await runVariantMatrix({
+    client,
+    suite: file.suite,
+    target,
+    variants,
+    journal: (tag) =>
+      new TrialJournal(trialJournalDir(userCacheDir(options.context.env)), options.service, target.tenantId, tag),
+    concurrency: options.concurrency,
+    signal: options.signal,
+    ...(options.budget ? { budget: options.budget } : {}),
+    ...(only ? { only } : {}),
+    ...(baseline ? { baseline } : {}),
+    ...(options.route ? { base: { route: options.route, ...(fields ? { fields } : {}) } } : {}),
+  });
+  for (const trial of run.trials) if (trial.left) options.context.err(leftText(trial.left, trial.tenantId));
+  return { result: run.base, matrix: variantReports(run.base, run.variants) };
 }
 
 /** Sends the suites one after another until `signal` is aborted; what the abort left unfinished comes back skipped. */
@@ -63,19 +107,24 @@ export async function runAll(
   options: RunSettings,
 ): Promise<SuiteOutcome[]> {
   const done: SuiteOutcome[] = [];
-  for (const { only, ...file } of ready) {
+  for (const { only, variants, ...file } of ready) {
     const baseline =
       options.live?.get(file.name) ??
       (options.baseline && (baselineFor(options.baseline, file.name)?.cases ?? new Map()));
-    const result = await runSuiteAt(
-      client,
-      file.suite,
-      file.target,
-      { concurrency: options.concurrency, signal: options.signal, only, baseline },
-      options.route,
-    );
-    done.push({ ...file, result });
-    if (!options.quiet) for (const line of [...suiteLines({ ...file, result }), '']) options.context.out(line);
+    const outcome =
+      variants && !options.baseOnly
+        ? await runMatrix(client, file, variants, { only, baseline }, options)
+        : {
+            result: await runSuiteAt(
+              client,
+              file.suite,
+              file.target,
+              { concurrency: options.concurrency, signal: options.signal, only, baseline },
+              options.route,
+            ),
+          };
+    done.push({ ...file, ...outcome });
+    if (!options.quiet) for (const line of [...suiteLines({ ...file, ...outcome }), '']) options.context.out(line);
   }
   return done;
 }

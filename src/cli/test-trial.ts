@@ -61,12 +61,8 @@ function tenantOf(value: string, files: readonly Selected[], tenant: number | un
   return folderTenant;
 }
 
-/** Deletes what killed runs left on this tenant, saying what; before the run's own bound is set. */
-async function cleanLeft(
-  client: ServiceClient,
-  setup: Omit<TrialSetup, 'trial' | 'created' | 'plan'>,
-  context: CliContext,
-) {
+/** Deletes what killed runs (trials, variant matrices) left on this tenant, saying what; before the run's bound is set. */
+async function cleanLeft(client: ServiceClient, setup: Pick<TrialSetup, 'service' | 'tenantId'>, context: CliContext) {
   const cleaned = await cleanTrials(client, {
     dir: trialJournalDir(userCacheDir(context.env)),
     service: setup.service,
@@ -128,6 +124,32 @@ export async function trialOf(
   );
 }
 
+/**
+ * A killed variant run leaves copies as a killed trial does: a run that makes copies on a tenant first deletes what
+ * such runs left there (a trial run does so in trialOf).
+ */
+export async function cleanBeforeVariants(
+  files: readonly Selected[],
+  tenant: number | undefined,
+  target: ServiceTarget,
+  context: CliContext,
+  budget: RequestBudget,
+): Promise<void> {
+  const tenants = new Set(
+    files.flatMap((f) => (f.variants ? [whereSuiteRuns(f.suite, { tenantId: tenant }).tenantId] : [])),
+  );
+  const known = [...tenants].filter((t): t is number => t !== undefined);
+  if (known.length === 0) return;
+  await withClient(
+    target,
+    context.env,
+    async (client) => {
+      for (const tenantId of known) await cleanLeft(client, { service: target.baseUrl, tenantId }, context);
+    },
+    budget,
+  );
+}
+
 export interface TrialRun {
   outcomes: SuiteOutcome[];
   trial: TrialOutcome;
@@ -148,7 +170,7 @@ export async function runTrial(
   let live: Map<string, SuiteResult> | undefined;
   if (settings.compare) {
     const livable = ready.filter((r) => !namesCreated(r.suite, setup.created));
-    const outcomes = await runAll(client, livable, { ...settings, quiet: true, baseline: undefined });
+    const outcomes = await runAll(client, livable, { ...settings, quiet: true, baseline: undefined, baseOnly: true });
     live = new Map(outcomes.map((o) => [o.name, o.result]));
   }
   const baselines = new Map<string, Map<string, Tally>>([...(live ?? [])].map(([name, r]) => [name, liveBaseline(r)]));
@@ -173,7 +195,7 @@ export async function runTrial(
       runAll(
         client,
         ready.map((r) => ({ ...r, target: withCopies(r.target, setup.created, route) })),
-        { ...settings, route, ...(live ? { live: baselines } : {}) },
+        { ...settings, route, plan: setup.plan, ...(live ? { live: baselines } : {}) },
       ),
   );
   return { outcomes: value, trial, ...(live ? { live } : {}) };

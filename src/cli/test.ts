@@ -14,7 +14,7 @@ import { findSuites, loadSuite, type SuiteFile } from './suites';
 import { affectedOf, baselineFrom, concurrencyFrom, requestLimitFrom, shardOf } from './test-options';
 import { baselineNotes, trialLines, requestsLine, testJson, totalsLine, type SuiteOutcome } from './test-format';
 import { promptsByTenant, runAll, writeJunit, type Ready } from './test-run';
-import { runTrial, trialOf, type TrialRun } from './test-trial';
+import { cleanBeforeVariants, runTrial, trialOf, type TrialRun } from './test-trial';
 import {
   isJudgeFile,
   judgeEntry,
@@ -94,6 +94,7 @@ export const testCommand: Command = {
         ? []
         : await affectedOf(judgeShardOf(loadedJudges, shardFlag), affectedFlag, tenant, context, budget);
     const trial = await trialOf(trialFlag, files, tenant, target, context, budget);
+    if (!trial) await cleanBeforeVariants(files, tenant, target, context, budget);
     // --compare runs every case twice, live and as the trial; the copies' creates and deletes count too.
     const { bound, limit } = requestLimitFrom(
       text(args.values['max-requests']),
@@ -129,7 +130,15 @@ export const testCommand: Command = {
           if (problems.length > 0) return undefined;
           // Listed before the run, so Ctrl+C leaves nothing more to send, and only for --json, the one output with coverage.
           const prompts = json ? await promptsByTenant(client, resolved.ready) : new Map<number, number[]>();
-          const settings = { concurrency, signal: stopper.signal, baseline, quiet: json, context };
+          const settings = {
+            concurrency,
+            signal: stopper.signal,
+            baseline,
+            quiet: json,
+            context,
+            service: target.baseUrl,
+            budget,
+          };
           const tried = trial && (await runTrial(client, resolved.ready, trial, { ...settings, compare, budget }));
           const outcomes = tried ? tried.outcomes : await runAll(client, resolved.ready, settings);
           const judged: JudgeOutcome[] = [];

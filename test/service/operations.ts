@@ -110,6 +110,8 @@ function scriptedAnswer(
       const route = varied ? undefined : routeFor(role.routes, promptText);
       if (route?.say !== undefined)
         return { response: fillPlaceholders(route.say, { ...params, ...route.params }), route };
+      const ownText = ownWords(prompt);
+      if (ownText !== undefined && !varied) return { response: fillPlaceholders(ownText, params), route };
       const model = own(prompt, 'ai_model');
       return {
         response: varied
@@ -119,6 +121,12 @@ function scriptedAnswer(
       };
     }
   }
+}
+
+/** A line `Say exactly: <words>` of the prompt's system text: the answer its own text dictates, so versions differ. */
+function ownWords(prompt: JsonObject): string | undefined {
+  const system = own(prompt, 'system');
+  return typeof system === 'string' ? /^Say exactly: (.*)$/m.exec(system)?.[1] : undefined;
 }
 
 /** `integration` is the integration's detail view; `signal` aborts when the service closes. */

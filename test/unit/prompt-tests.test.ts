@@ -190,7 +190,7 @@ describe('prompt tests: suites', () => {
     assert.equal(suite, undefined);
     const messages = problems.map((p) => `${p.path.join('.')}: ${p.message}`);
     assert.deepEqual(messages.slice(0, 1), [
-      'varaints: "varaints" is no field of a suite; use target, prompt, integration, cases',
+      'varaints: "varaints" is no field of a suite; did you mean "variants"? use target, prompt, integration, variants, cases',
     ]);
     assert.ok(
       messages.some((m) =>

@@ -21,3 +21,12 @@ export function runBound(testCase: TestCase): number {
 export function requestBound(suite: Pick<Suite, 'cases'>, only?: ReadonlySet<string>): number {
   return suite.cases.filter((c) => !only || only.has(c.name)).reduce((sum, c) => sum + runBound(c) * c.repeat, 0);
 }
+
+/**
+ * The most requests a run of the suite with its variants sends (contract: "Variant lab"): every case on the base and
+ * on each variant, and each variant's copy created and deleted.
+ */
+export function matrixBound(suite: Pick<Suite, 'cases' | 'variants'>, only?: ReadonlySet<string>): number {
+  const variants = suite.variants?.length ?? 0;
+  return requestBound(suite, only) * (1 + variants) + 2 * variants;
+}

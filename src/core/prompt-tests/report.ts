@@ -3,6 +3,7 @@ import { cut } from '../text';
 import { inertLines } from '../plain-text';
 import { caseMessages } from './case-messages';
 import type { CaseResult, SuiteResult, TurnResult } from './types';
+import type { VariantReport } from '../variants/variant-report';
 
 /** `convai.runPromptTests`'s answer: the counts and every case as `test --json` reports it. */
 export function publicResult(result: SuiteResult): {
@@ -113,7 +114,22 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
-function properties(result: CaseResult): string {
+function propertiesXml(values: ReadonlyArray<[string, string]>): string {
+  return `<properties>${values.map(([name, value]) => `<property name="${xml(name)}" value="${xml(value)}"/>`).join('')}</properties>`;
+}
+
+/** A variant's figures for a suite: its pooled tally and its difference from the base. */
+function variantProperties(variants: readonly VariantReport[] | undefined): string {
+  if (!variants) return '';
+  return propertiesXml(
+    variants.map((v) => [
+      `variant: ${v.name}`,
+      `${v.passes}/${v.runs}${v.vsBase ? `; vs base ${v.vsBase.change}, p=${v.vsBase.p.toPrecision(3)}` : ''}`,
+    ]),
+  );
+}
+
+function properties(result: CaseResult, variants: readonly VariantReport[] | undefined): string {
   const values: Array<[string, string]> = [
     ['runs', String(result.runs)],
     ['passes', String(result.passes)],
@@ -124,7 +140,11 @@ function properties(result: CaseResult): string {
   if (result.regressed) values.push(['regressed', 'true']);
   for (const criterion of result.criteria ?? [])
     values.push([`criterion: ${criterion.name}`, `${criterion.passes}/${criterion.runs}`]);
-  return `<properties>${values.map(([name, value]) => `<property name="${xml(name)}" value="${xml(value)}"/>`).join('')}</properties>`;
+  for (const variant of variants ?? []) {
+    const cell = variant.cases.find((c) => c.name === result.name);
+    if (cell) values.push([`variant: ${variant.name}`, `${cell.passes}/${cell.runs}`]);
+  }
+  return propertiesXml(values);
 }
 
 /** The case's verdict as CI systems read it: a run that errored could not be checked, apart from a wrong answer. */
@@ -142,7 +162,7 @@ function outcome(result: CaseResult, text: (words: string) => string): string {
  * are the report's own.
  */
 export function junitXml(
-  suites: ReadonlyArray<{ name: string; result: SuiteResult }>,
+  suites: ReadonlyArray<{ name: string; result: SuiteResult; matrix?: readonly VariantReport[] }>,
   text: (words: string) => string = (words) => words,
 ): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
@@ -157,12 +177,14 @@ export function junitXml(
   const counts = (c: ReturnType<typeof count>): string =>
     `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}"`;
   lines.push(`<testsuites ${counts(count(suites.flatMap((s) => s.result.cases)))}>`);
-  for (const { name, result } of suites) {
+  for (const { name, result, matrix } of suites) {
     const time = result.cases.reduce((sum, c) => sum + c.durationMs, 0);
-    lines.push(`  <testsuite name="${xml(text(name))}" ${counts(count(result.cases))} time="${seconds(time)}">`);
+    lines.push(
+      `  <testsuite name="${xml(text(name))}" ${counts(count(result.cases))} time="${seconds(time)}">${variantProperties(matrix)}`,
+    );
     for (const testCase of result.cases) {
       lines.push(
-        `    <testcase classname="${xml(text(name))}" name="${xml(text(testCase.name))}" time="${seconds(testCase.durationMs)}">${properties(testCase)}${outcome(testCase, text)}</testcase>`,
+        `    <testcase classname="${xml(text(name))}" name="${xml(text(testCase.name))}" time="${seconds(testCase.durationMs)}">${properties(testCase, matrix)}${outcome(testCase, text)}</testcase>`,
       );
     }
     lines.push('  </testsuite>');

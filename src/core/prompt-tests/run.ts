@@ -28,6 +28,8 @@ const RUNS_PER_SLOT = LIMITS.runsPerSlot.value;
 export interface RunOptions {
   /** Requests at once (the setting convai.testConcurrency; default 4). */
   concurrency?: number;
+  /** The bound on requests in flight, when runs side by side share one (a variant matrix's columns). */
+  requests?: <T>(work: () => Promise<T>) => Promise<T>;
   signal?: AbortSignal;
   /** Only these cases (by name); all when absent. */
   only?: ReadonlySet<string>;
@@ -57,7 +59,7 @@ export async function runSuite(suite: Suite, executor: Executor, options: RunOpt
   const concurrency = options.concurrency ?? LIMITS.testConcurrency.value;
   // The concurrency bounds requests, not runs: a simulated call sends a dozen requests one after another, and calls
   // in flight side by side keep every slot busy while each waits for its own answers.
-  const slot = limiter(concurrency);
+  const slot = options.requests ?? limiter(concurrency);
   const slotted: Executor = {
     prompts: executor.prompts,
     send: (testCase, context) =>

@@ -1,7 +1,7 @@
 /**
  * How far a repeated case's pass rate can be trusted, and whether it dropped
- * against a baseline: the 95% Wilson score interval and a one-sided Fisher
- * exact test. Both are exact enough for the at most 100 runs a case may have.
+ * against a baseline or another version: the 95% Wilson score interval and Fisher's
+ * exact test (one-sided against a baseline, two-sided between variants). Both are exact enough for the at most 100 runs a case may have.
  */
 
 /** The normal quantile of a two-sided 95% interval. */
@@ -56,6 +56,27 @@ export function dropPValue(baseline: Tally, current: Tally): number {
 /** A drop with p < 0.05: unlikely to be chance. */
 export function droppedSignificantly(baseline: Tally, current: Tally, alpha = 0.05): boolean {
   return dropPValue(baseline, current) < alpha;
+}
+
+/**
+ * The two-sided Fisher exact test's p-value that `a` and `b` pass at different rates: the chance, with both tallies
+ * drawn from one pass rate and the total passes as they are, of a split at most as likely as the one observed.
+ */
+export function differencePValue(a: Tally, b: Tally): number {
+  if (a.runs === 0 || b.runs === 0) return 1;
+  const total = a.runs + b.runs;
+  const passes = a.passes + b.passes;
+  const denominator = logChoose(total, a.runs);
+  const logP = (k: number): number => logChoose(passes, k) + logChoose(total - passes, a.runs - k) - denominator;
+  const observed = logP(a.passes);
+  // Tables as likely as the observed one, to within rounding, count as at most as likely (R's fisher.test does so).
+  const tolerance = 1e-7;
+  let p = 0;
+  for (let k = Math.max(0, passes - b.runs); k <= Math.min(passes, a.runs); k++) {
+    const at = logP(k);
+    if (at <= observed + tolerance) p += Math.exp(at);
+  }
+  return Math.min(1, p);
 }
 
 /** "48–86%": the interval in whole percents, widened outwards so it never claims more than it knows. */

@@ -8,6 +8,7 @@ import { unknownKeys, type At } from './expect-problems';
 import { isJsonObject, MAX_DEPTH, type Json, type JsonObject } from '../json';
 import { withoutBom } from '../text';
 import { parseCase } from './case-parser';
+import { parseVariants } from '../variants/variant-spec';
 import { SUITE_KEYS, type Suite, type SuiteProblem, type SuiteTarget, type TestCase } from './suite';
 
 /**
@@ -32,8 +33,11 @@ export function parseSuite(text: string): { suite?: Suite; problems: SuiteProble
   );
   const resource = read.suite?.resource;
   const named = resource?.range ? { resource: shift({ ...resource, range: resource.range }) } : {};
+  const variants = read.suite?.variants?.map((v) =>
+    shift(v.fileRange ? { ...v, fileRange: shift({ range: v.fileRange }).range } : v),
+  );
   return {
-    ...(read.suite && cases ? { suite: { ...read.suite, ...named, cases } } : {}),
+    ...(read.suite && cases ? { suite: { ...read.suite, ...named, cases, ...(variants ? { variants } : {}) } } : {}),
     problems: read.problems.map(shift),
   };
 }
@@ -135,7 +139,19 @@ function parseBody(text: string): { suite?: Suite; problems: SuiteProblem[] } {
     const parsed = parseCase(at, ['cases', index], item, segment, names, root);
     if (parsed) cases.push(parsed);
   });
+  const variants = parseVariants(at, value.variants, segment, {
+    count: () => problems.length,
+    range: (path) => located.value(path) ?? { offset: 0, length: 0 },
+  });
   if (problems.length > 0) return { problems };
   const range = located.value([key]) ?? { offset: 0, length: 0 };
-  return { suite: { target, resource: { segment, ref: ref as string | number, range }, cases }, problems };
+  return {
+    suite: {
+      target,
+      resource: { segment, ref: ref as string | number, range },
+      cases,
+      ...(variants.length > 0 ? { variants } : {}),
+    },
+    problems,
+  };
 }

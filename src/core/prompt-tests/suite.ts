@@ -8,6 +8,7 @@ import type { TextRange } from '../json-document';
 import { OUTPUTS } from './expect-problems';
 import type { JsonObject } from '../json';
 import type { Criterion, Simulation } from './simulated-case';
+import type { VariantSpec } from '../variants/variant-spec';
 
 export const SUITE_SUFFIX = '.prompttest.json';
 
@@ -73,6 +74,8 @@ export interface Suite {
   /** `range`: where its file names it, for a problem about that name. */
   resource: { segment: 'ai_prompts' | 'integrations'; ref: string | number; range?: TextRange };
   cases: TestCase[];
+  /** Versions of the prompt every case also runs on (contract: "Variant lab"); none when absent. */
+  variants?: VariantSpec[];
 }
 
 export interface SuiteProblem {
@@ -83,7 +86,7 @@ export interface SuiteProblem {
 
 export { OUTPUTS };
 /** A suite's own keys, as its schema (schemas/prompttest.schema.json) has them. */
-export const SUITE_KEYS: readonly string[] = ['$schema', 'target', 'prompt', 'integration', 'cases'];
+export const SUITE_KEYS: readonly string[] = ['$schema', 'target', 'prompt', 'integration', 'variants', 'cases'];
 export const CASE_KEYS: readonly string[] = [
   'name',
   'prompt_text',
