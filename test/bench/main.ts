@@ -30,6 +30,7 @@ import {
   SUITE_CONCURRENCY,
 } from './suite-throughput';
 import { measureTrialOverhead, TRIAL_CASES, TRIAL_PROMPTS } from './trial-overhead';
+import { MATRIX, measureVariantMatrix } from './variant-matrix';
 import { measureFolders, type FolderSamples } from './folders';
 import { measureLargeFolders, type LargeFolderSamples } from './large-folders';
 import { type FlowMapSamples, measureFlowMap } from './flow-map';
@@ -275,6 +276,11 @@ const groups: Record<BenchGroup, { measure: () => Promise<Measurement[]>; ran: s
         `trial of ${TRIAL_PROMPTS} changed prompts, ${TRIAL_CASES} single-turn cases at concurrency ${SUITE_CONCURRENCY}, vs the suites live plus ${TRIAL_PROMPTS} creates and deletes`,
         await measureTrialOverhead(),
         1.3,
+      ),
+      independent(
+        `variant matrix: ${MATRIX.variants} variants × ${MATRIX.cases} cases × repeat ${MATRIX.repeat} at concurrency ${SUITE_CONCURRENCY} vs the same runs one by one plus the copies' creates and deletes`,
+        await measureVariantMatrix(),
+        0.3,
       ),
     ],
     ran: 'the prompt test engine',

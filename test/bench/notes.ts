@@ -114,5 +114,9 @@ export const suiteNotes: readonly string[] = [
   '  the copies created one after another, the suites, the deletes 4 at a time), against the same suites live plus the',
   "  same 10 creates and 10 deletes made plainly, the same service and latency. Goal 1.3: a trial costs its copies' requests",
   '  and little more.',
+  '- variant matrix: a prompt of the local service, 3 variants (each a system text), a suite of 10 single-turn cases',
+  '  repeated 3 times, run by the variant engine (runVariantMatrix: a copy per variant with its journal, the base and the',
+  '  variants side by side within concurrency 4, the copies deleted), against the same 120 runs sent one by one through',
+  "  copies made and deleted plainly, the same service and latency. Goal 0.3: the issue's; the columns share one bound.",
   '- `npm run bench -- --only suites` measures these rows alone.',
 ];

@@ -1,4 +1,15 @@
 import * as assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ServiceClient } from '../../src/core/client';
+import { kindById } from '../../src/core/resources';
+import { prepareSuite } from '../../src/core/prompt-tests/target';
+import { TrialJournal } from '../../src/core/trials/trial-journal';
+import { runVariantMatrix } from '../../src/core/variants/variant-run';
+import type { Variant } from '../../src/core/variants/variant-spec';
+import { startService, type RunningService } from '../service/server';
+import type { Fault } from '../service/faults';
 import { matrixBound, requestBound } from '../../src/core/prompt-tests/cost';
 import { differencePValue } from '../../src/core/prompt-tests/statistics';
 import type { Suite } from '../../src/core/prompt-tests/suite';
@@ -9,6 +20,7 @@ import { readVariants } from '../../src/core/variants/variant-files';
 import { variantReports, vsBase } from '../../src/core/variants/variant-report';
 import { lineColumnText } from '../../src/core/text';
 
+const PROMPT = kindById('prompt');
 const CASES = [{ name: 'hello', prompt_text: 'Hi', expect: { response: { contains: 'Hi' } } }];
 
 function problemsOf(variants: unknown): string[] {
@@ -224,5 +236,65 @@ describe('variants: figures', () => {
     assert.equal(matrixBound(suite as Suite), 5 * 3 + 2 * 2);
     assert.equal(matrixBound(suite as Suite, new Set(['two'])), 2 * 3 + 2 * 2);
     assert.equal(matrixBound({ cases: (suite as Suite).cases }), 5);
+  });
+});
+
+describe('variants: the matrix against the local service', () => {
+  let service: RunningService;
+  let client: ServiceClient;
+  let dir: string;
+  const start = async (faults: Fault[] = []): Promise<void> => {
+    service = await startService({ adminToken: 'variant-admin', faults });
+    client = new ServiceClient({ baseUrl: service.url, token: () => service.adminToken });
+  };
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'convai-variants-'));
+    await start();
+  });
+  afterEach(async () => {
+    await client.close();
+    await service.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const copies = async (): Promise<string[]> =>
+    (await client.list(PROMPT, 1, { trialCopies: true }))
+      .map((p) => String(p.name))
+      .filter((n) => n.startsWith('[trial '));
+  const matrix = async (variants: Variant[]) => {
+    const { suite } = parseSuite(
+      JSON.stringify({
+        prompt: 'Order Triage',
+        cases: [{ name: 'says', prompt_text: 'Where?', expect: { response: 'On its way.' }, repeat: 2 }],
+      }),
+    );
+    const target = await prepareSuite(client, suite as Suite, 1, 'the local service');
+    return runVariantMatrix({
+      client,
+      suite: suite as Suite,
+      target,
+      variants,
+      journal: (tag) => new TrialJournal(dir, service.url, 1, tag),
+    });
+  };
+
+  it('runs each column through its own copy, never writes the live prompt, and leaves no copy or journal', async () => {
+    const live = await client.get(PROMPT, 2, 1);
+    const run = await matrix([
+      { name: 'says', fields: { system: 'Say exactly: On its way.' } },
+      { name: 'other', fields: { system: 'Say exactly: Lost.' } },
+    ]);
+    assert.deepEqual(
+      [run.base, ...run.variants.map((v) => v.result)].map((r) => r.cases[0]?.passes),
+      [0, 2, 0],
+    );
+    assert.ok(run.trials.every((t) => t.deleted && t.copies.length === 1));
+    assert.notEqual(run.trials[0]?.tag, run.trials[1]?.tag, 'a tag, and a journal, per copy');
+    assert.deepEqual(await copies(), []);
+    assert.deepEqual(await readdir(dir), []);
+    assert.deepEqual(await client.get(PROMPT, 2, 1), live);
+    const written = service.requests
+      .list()
+      .filter((r) => r.method !== 'GET' && /^\/api\/v1\/ai_prompts\/2(\/(?!test_prompt$)|$)/.test(r.path));
+    assert.deepEqual(written, [], 'the live prompt is only tested');
   });
 });

@@ -66,27 +66,55 @@ export function copyRequests(plans: readonly TrialPlan[]): number {
   return plans.reduce((sum, plan) => sum + plan.requests, 0);
 }
 
-/** Runs `run` with every plan's copies made, one trial (and tag) per plan; each is deleted however `run` ends. */
+/** A promise and what settles it, for copies that wait on one another. */
+function settler<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (reason: unknown) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Whoever waits on it sees a rejection; unwaited, it is no unhandled one.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+/**
+ * Runs `run` once every plan's copies are made, one trial (and tag, and journal) per plan, all made and deleted side
+ * by side: a matrix costs one create's and one delete's time, not one per variant. A trial whose copies cannot be
+ * made stops the others before the run; every trial deletes its own copies however the run ends.
+ */
 async function withEveryCopy<T>(
   settings: MatrixSettings,
   plans: readonly TrialPlan[],
   run: (routes: TrialRoute[]) => Promise<T>,
-  routes: TrialRoute[] = [],
-  trials: TrialOutcome[] = [],
 ): Promise<{ value: T; trials: TrialOutcome[] }> {
-  const [plan, ...rest] = plans;
-  if (plan === undefined) return { value: await run(routes), trials };
-  const tag = newTrialTag();
   const { client, target, signal, budget } = settings;
-  let inner: { value: T; trials: TrialOutcome[] } | undefined;
-  const { trial } = await withTrialCopies(
-    { client, tenantId: target.tenantId, tag, plan, journal: settings.journal(tag), signal, budget },
-    async (route) => {
-      inner = await withEveryCopy(settings, rest, run, [...routes, route], trials);
-    },
+  const routes: TrialRoute[] = [];
+  const ready = settler<void>();
+  const done = settler<T>();
+  let made = 0;
+  ready.promise.then(() => run(routes)).then(done.resolve, done.reject);
+  if (plans.length === 0) ready.resolve();
+  const settled = await Promise.allSettled(
+    plans.map((plan, index) => {
+      const tag = newTrialTag();
+      const trial = { client, tenantId: target.tenantId, tag, plan, journal: settings.journal(tag), signal, budget };
+      return withTrialCopies(trial, async (route) => {
+        routes[index] = route;
+        if (++made === plans.length) ready.resolve();
+        await ready.promise;
+        return done.promise;
+      }).catch((error: unknown) => {
+        ready.reject(error);
+        throw error;
+      });
+    }),
   );
-  const done = inner as { value: T; trials: TrialOutcome[] };
-  return { value: done.value, trials: [trial, ...done.trials] };
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  const trials = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.trial] : []));
+  return { value: await done.promise, trials };
 }
 
 /** A variant's route: the base's, with the suite's prompt sent to the variant's copy (none when it equals the base). */
