@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { plain, plainText } from '../core/plain-text';
-import { callTranscriptText, labellableCall, type LabellableCall } from '../core/prompt-tests/call-transcript';
+import type { LabellableCall } from '../core/prompt-tests/call-transcript';
 import { JUDGE_SUFFIX, parseJudgeFile } from '../core/prompt-tests/judge-file';
 import type { CaseResult } from '../core/prompt-tests/types';
 import type { JudgedCriterion } from '../core/prompt-tests/simulated-case';
@@ -16,6 +16,8 @@ import type { TestCase } from '../core/prompt-tests/suite';
 import { ReadOnlyDocuments } from '../shared/read-only-documents';
 import { suiteText } from './execution';
 import { labelCall } from './label-call';
+import { childrenOf } from './test-results';
+import { suiteEngine } from './suite-engine';
 
 export const CALL_SCHEME = 'convai-call';
 /** The Testing view's items (a simulated case and its criteria) whose call is held: their menus offer Open Transcript. */
@@ -75,34 +77,18 @@ export function callTranscriptUri(suite: vscode.Uri, caseName: string): vscode.U
   });
 }
 
-/** What Test Results passes a `testing/message/*` menu's command: the message and the item it belongs to. */
-interface ResultMessage {
-  test: vscode.TestItem;
-  message: vscode.TestMessage;
-}
-
-function isTestItem(arg: unknown): arg is vscode.TestItem {
-  return typeof arg === 'object' && arg !== null && 'id' in arg && 'label' in arg && 'children' in arg;
-}
-
-function isResultMessage(arg: unknown): arg is ResultMessage {
-  return typeof arg === 'object' && arg !== null && 'message' in arg && isTestItem((arg as { test?: unknown }).test);
-}
-
 /**
- * The transcript a command names: its URI (or its text, from a message's link), a message of a call's result, or an
- * item of the Testing view (a simulated case, or one of its criteria, which names its case's call).
+ * The transcript a command names: its URI (or its text, from a message's link), or an item of the Testing view (a
+ * simulated case, or one of its criteria, which names its case's call): a menu of Test Results passes `{ test, message }`
+ * for a message, and the item for a result's row.
  */
 export function transcriptUriOf(arg: unknown): vscode.Uri {
   if (arg instanceof vscode.Uri) return arg;
   if (typeof arg === 'string') return vscode.Uri.parse(arg);
-  const located = isResultMessage(arg) ? arg.message.location?.uri : undefined;
-  if (located?.scheme === CALL_SCHEME) return located;
-  const item = isResultMessage(arg) ? arg.test : isTestItem(arg) ? arg : undefined;
+  const item = (arg as { test?: vscode.TestItem } | undefined)?.test ?? (arg as vscode.TestItem | undefined);
   // A suite's item has no parent, its cases have the suite, and a case's criteria the case.
   const testCase = item?.parent?.parent ? item.parent : item?.parent ? item : undefined;
-  if (!testCase?.uri)
-    throw new Error("Open Transcript works on a simulated case's result, or one of its criteria's, in Test Results.");
+  if (!testCase?.uri) throw new Error("Open Transcript needs a simulated case's result.");
   return callTranscriptUri(testCase.uri, testCase.label);
 }
 
@@ -116,16 +102,14 @@ export class CallTranscripts implements vscode.Disposable {
    * The case's item and its criteria then offer the transcript in their menus.
    */
   set(suite: vscode.Uri, testCase: TestCase, result: CaseResult, item: vscode.TestItem): vscode.Uri | undefined {
-    const call = labellableCall(testCase, result);
+    const engine = suiteEngine();
+    const call = engine.labellableCall(testCase, result);
     if (!call) return undefined;
     const uri = callTranscriptUri(suite, testCase.name);
     this.calls.set(uri.toString(), call);
-    this.documents.set(uri, callTranscriptText(testCase, result, path.basename(suite.path)));
-    const before = this.heldItems.size;
-    this.heldItems.add(item.id);
-    item.children.forEach((child) => this.heldItems.add(child.id));
-    if (this.heldItems.size > before)
-      void vscode.commands.executeCommand('setContext', HELD_CALL_ITEMS, [...this.heldItems]);
+    this.documents.set(uri, engine.callTranscriptText(testCase, result, path.basename(suite.path)));
+    for (const held of [item, ...childrenOf(item)]) this.heldItems.add(held.id);
+    void vscode.commands.executeCommand('setContext', HELD_CALL_ITEMS, [...this.heldItems]);
     return uri;
   }
 

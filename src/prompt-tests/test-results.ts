@@ -62,10 +62,9 @@ function transcriptMessage(uri: vscode.Uri): vscode.TestMessage {
 
 /** A failed result's messages; a call's each offering its transcript, the link to it last. */
 function messagesOf(messages: vscode.TestMessage[], transcript: vscode.Uri | undefined): vscode.TestMessage[] {
-  if (!transcript) return messages;
-  return [...messages, transcriptMessage(transcript)].map((message) =>
-    Object.assign(message, { contextValue: CALL_MESSAGE }),
-  );
+  return transcript
+    ? [...messages, transcriptMessage(transcript)].map((m) => Object.assign(m, { contextValue: CALL_MESSAGE }))
+    : messages;
 }
 
 export function childrenOf(item: vscode.TestItem): vscode.TestItem[] {
