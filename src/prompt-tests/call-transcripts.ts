@@ -1,14 +1,14 @@
 /**
  * A simulated call's transcript after a run, as a read-only document opened
- * from the failed result (contract: "Simulated callers"), and Label This
- * Call… on it: the call, with a verdict people give it and a criterion's
- * rubric, appended to that criterion's judge file.
+ * from the case's result (contract: "Simulated callers"), failed or passed,
+ * and Label This Call… on it: the call, with a verdict people give it and a
+ * criterion's rubric, appended to that criterion's judge file.
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { plain, plainText } from '../core/plain-text';
-import { callTranscriptText, labellableCall, type LabellableCall } from '../core/prompt-tests/call-transcript';
+import type { LabellableCall } from '../core/prompt-tests/call-transcript';
 import { JUDGE_SUFFIX, parseJudgeFile } from '../core/prompt-tests/judge-file';
 import type { CaseResult } from '../core/prompt-tests/types';
 import type { JudgedCriterion } from '../core/prompt-tests/simulated-case';
@@ -16,8 +16,12 @@ import type { TestCase } from '../core/prompt-tests/suite';
 import { ReadOnlyDocuments } from '../shared/read-only-documents';
 import { suiteText } from './execution';
 import { labelCall } from './label-call';
+import { childrenOf } from './test-results';
+import { suiteEngine } from './suite-engine';
 
 export const CALL_SCHEME = 'convai-call';
+/** The Testing view's items (a simulated case and its criteria) whose call is held: their menus offer Open Transcript. */
+const HELD_CALL_ITEMS = 'convai.heldCallTests';
 
 /** The judge files of the workspace whose judge is `judge` (a name or id, compared as written). */
 async function judgeFilesOf(judge: string | number): Promise<vscode.Uri[]> {
@@ -73,33 +77,62 @@ export function callTranscriptUri(suite: vscode.Uri, caseName: string): vscode.U
   });
 }
 
+/**
+ * The transcript a command names: its URI (or its text, from a message's link), or an item of the Testing view (a
+ * simulated case, or one of its criteria, which names its case's call): a menu of Test Results passes `{ test, message }`
+ * for a message, and the item for a result's row.
+ */
+export function transcriptUriOf(arg: unknown): vscode.Uri {
+  if (arg instanceof vscode.Uri) return arg;
+  if (typeof arg === 'string') return vscode.Uri.parse(arg);
+  const item = (arg as { test?: vscode.TestItem } | undefined)?.test ?? (arg as vscode.TestItem | undefined);
+  // A suite's item has no parent, its cases have the suite, and a case's criteria the case.
+  const testCase = item?.parent?.parent ? item.parent : item?.parent ? item : undefined;
+  if (!testCase?.uri) throw new Error("Open Transcript needs a simulated case's result.");
+  return callTranscriptUri(testCase.uri, testCase.label);
+}
+
 export class CallTranscripts implements vscode.Disposable {
   private readonly documents = new ReadOnlyDocuments(CALL_SCHEME);
   private readonly calls = new Map<string, LabellableCall>();
+  private readonly heldItems = new Set<string>();
 
-  /** Holds the shown call of a simulated case's result as its document; returns the document's URI. */
-  set(suite: vscode.Uri, testCase: TestCase, result: CaseResult): vscode.Uri | undefined {
-    const call = labellableCall(testCase, result);
+  /**
+   * Holds the shown call of a simulated case's result, failed or passed, as its document; returns the document's URI.
+   * The case's item and its criteria then offer the transcript in their menus.
+   */
+  set(suite: vscode.Uri, testCase: TestCase, result: CaseResult, item: vscode.TestItem): vscode.Uri | undefined {
+    const engine = suiteEngine();
+    const call = engine.labellableCall(testCase, result);
     if (!call) return undefined;
     const uri = callTranscriptUri(suite, testCase.name);
     this.calls.set(uri.toString(), call);
-    this.documents.set(uri, callTranscriptText(testCase, result, path.basename(suite.path)));
+    this.documents.set(uri, engine.callTranscriptText(testCase, result, path.basename(suite.path)));
+    for (const held of [item, ...childrenOf(item)]) this.heldItems.add(held.id);
+    void vscode.commands.executeCommand('setContext', HELD_CALL_ITEMS, [...this.heldItems]);
     return uri;
+  }
+
+  /** The call a transcript shows, while it is held. */
+  private held(uri: vscode.Uri): LabellableCall {
+    const call = this.calls.get(uri.toString());
+    if (!call)
+      throw new Error(
+        'This call is no longer held (the window was reloaded, or many calls were shown since); run its case again.',
+      );
+    return call;
   }
 
   async open(uri: vscode.Uri): Promise<void> {
     if (uri.scheme !== CALL_SCHEME)
-      throw new Error(`${uri.toString()} is not a call transcript; open one from a failed simulated case's result.`);
+      throw new Error(`${uri.toString()} is not a call transcript; open one from a simulated case's result.`);
+    this.held(uri);
     await vscode.window.showTextDocument(uri, { preview: true });
   }
 
   /** Label This Call… on a transcript document: which criterion, which verdict, which file; undefined when the user stops. */
   async label(uri: vscode.Uri): Promise<{ file: string; labels: number } | undefined> {
-    const call = this.calls.get(uri.toString());
-    if (!call)
-      throw new Error(
-        'This call is no longer held (the window was reloaded, or many calls were shown since); run its case again, then label the call.',
-      );
+    const call = this.held(uri);
     if (call.judged.length === 0)
       throw new Error('This call has no criterion a judge decides, so there is no judge to calibrate with it.');
     const criterion =
@@ -142,5 +175,6 @@ export class CallTranscripts implements vscode.Disposable {
   dispose(): void {
     this.documents.dispose();
     this.calls.clear();
+    this.heldItems.clear();
   }
 }

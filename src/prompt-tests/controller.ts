@@ -194,16 +194,7 @@ export class PromptTestController implements vscode.Disposable {
             },
             onCaseFinished: (c, result) => {
               const item = byName.get(c.name);
-              if (item)
-                report(
-                  run,
-                  placing,
-                  item,
-                  c,
-                  result,
-                  unsaved,
-                  result.passed ? undefined : this.transcripts.set(uri, c, result),
-                );
+              if (item) report(run, placing, item, c, result, unsaved, this.transcripts.set(uri, c, result, item));
             },
           });
           run.appendOutput(

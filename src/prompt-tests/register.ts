@@ -13,7 +13,7 @@ import type { ListingCache } from '../core/listing-cache';
 import type { HistoryStore } from '../shared/history-store';
 import { SuiteRuns } from '../shared/suite-runs';
 import { registerAuthoring } from './authoring';
-import { CALL_SCHEME, CallTranscripts } from './call-transcripts';
+import { CALL_SCHEME, CallTranscripts, transcriptUriOf } from './call-transcripts';
 import { PromptTestController } from './controller';
 import { SuiteError, type FolderTrialRequest } from './execution';
 import { comparedReports } from '../core/trials/trial-compare';
@@ -146,14 +146,13 @@ export function register(
         const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
         if (uri?.scheme !== CALL_SCHEME)
           throw new Error(
-            "Label This Call works on a call's transcript: open one from a failed simulated case's result in Test Results; a program passes { file, rubric, transcript, expected, name?, judge? }.",
+            "Label This Call works on a call's transcript: open one from a simulated case's result in Test Results; a program passes { file, rubric, transcript, expected, name?, judge? }.",
           );
         return transcripts.label(uri);
       },
     }),
-    registerCommand(log, COMMANDS.openCallTranscript, (arg) =>
-      transcripts.open(arg instanceof vscode.Uri ? arg : vscode.Uri.parse(String(arg))),
-    ),
+    // From a failed result's link (the URI), a message's or a result's menu in Test Results, or the Testing view's.
+    registerCommand(log, COMMANDS.openCallTranscript, (arg) => transcripts.open(transcriptUriOf(arg))),
     ...registerAuthoring(log, connections, history),
     registerCommand(log, COMMANDS.runPromptTests, {
       // The hold from the command's first moment: a save asked for after it must not reach the service.

@@ -44,7 +44,13 @@ export function turnLabel(turn: Turn, index: number): string {
   return `turn ${index + 1}: ${JSON.stringify(text)}`;
 }
 
-/** The link from a failed simulated case to its call's transcript; the message's place is the transcript itself. */
+/** A message of a simulated call's result: Test Results offers Open Transcript on it (package.json's `testing/message/*`). */
+const CALL_MESSAGE = 'convai.call';
+
+/**
+ * The link from a failed simulated case (or criterion) to its call's transcript. Its place is the transcript itself,
+ * and it comes last: a double-click on a failed item in the Testing view goes to its last message's place.
+ */
 function transcriptMessage(uri: vscode.Uri): vscode.TestMessage {
   const link = `command:${COMMANDS.openCallTranscript}?${encodeURIComponent(JSON.stringify([uri.toString()]))}`;
   const text = new vscode.MarkdownString(
@@ -52,6 +58,13 @@ function transcriptMessage(uri: vscode.Uri): vscode.TestMessage {
   );
   text.isTrusted = { enabledCommands: [COMMANDS.openCallTranscript] };
   return Object.assign(new vscode.TestMessage(text), { location: new vscode.Location(uri, new vscode.Position(0, 0)) });
+}
+
+/** A failed result's messages; a call's each offering its transcript, the link to it last. */
+function messagesOf(messages: vscode.TestMessage[], transcript: vscode.Uri | undefined): vscode.TestMessage[] {
+  return transcript
+    ? [...messages, transcriptMessage(transcript)].map((m) => Object.assign(m, { contextValue: CALL_MESSAGE }))
+    : messages;
 }
 
 export function childrenOf(item: vscode.TestItem): vscode.TestItem[] {
@@ -71,16 +84,26 @@ function locationOf(uri: vscode.Uri, item: vscode.TestItem): vscode.Location {
  * A simulated case's criteria, each on its own item: its verdict over the calls, and when it failed, why (the judges'
  * reasoning); when calls or judges errored, or the run was cancelled, why it was not decided.
  */
-function reportCriteria(run: vscode.TestRun, placing: Placing, item: vscode.TestItem, result: CaseResult): void {
+function reportCriteria(
+  run: vscode.TestRun,
+  placing: Placing,
+  item: vscode.TestItem,
+  result: CaseResult,
+  transcript: vscode.Uri | undefined,
+): void {
   for (const child of childrenOf(item)) {
     const where = locationOf(placing.uri, child);
     const tally = result.criteria?.find((c) => c.name === child.label);
     if (!tally || tally.verdict === 'skipped') run.skipped(child);
-    else if (tally.verdict === 'error') run.errored(child, noteAt(tally.reason ?? 'not decided', where));
+    else if (tally.verdict === 'error')
+      run.errored(child, messagesOf([noteAt(tally.reason ?? 'not decided', where)], transcript));
     else if (tally.verdict === 'fail')
       run.failed(
         child,
-        [verdictLine(tally), ...tally.reasons].map((text) => noteAt(text, where)),
+        messagesOf(
+          [verdictLine(tally), ...tally.reasons].map((text) => noteAt(text, where)),
+          transcript,
+        ),
       );
     else {
       run.passed(child);
@@ -111,21 +134,23 @@ export function report(
       );
   } else if (result.passed) run.passed(item, result.durationMs);
   else {
-    const messages = [
-      ...(result.errors > 0 ? [noteAt(errorsLine(result), where)] : []),
-      ...(result.regressed ? [noteAt(regressionLine(result, result.regressed), where)] : []),
-      ...result.failures.map((f) => failureMessage(placing, testCase, f)),
-      ...[...tallyMessages(result), ...(verdict ? [verdict] : []), ...(unsaved ? [unsaved] : [])].map((text) =>
-        noteAt(text, where),
-      ),
-      ...(transcript ? [transcriptMessage(transcript)] : []),
-    ];
+    const messages = messagesOf(
+      [
+        ...(result.errors > 0 ? [noteAt(errorsLine(result), where)] : []),
+        ...(result.regressed ? [noteAt(regressionLine(result, result.regressed), where)] : []),
+        ...result.failures.map((f) => failureMessage(placing, testCase, f)),
+        ...[...tallyMessages(result), ...(verdict ? [verdict] : []), ...(unsaved ? [unsaved] : [])].map((text) =>
+          noteAt(text, where),
+        ),
+      ],
+      transcript,
+    );
     if (result.verdict === 'error') run.errored(item, messages, result.durationMs);
     else run.failed(item, messages, result.durationMs);
   }
   // A passed test takes no message in VS Code's API: its verdict goes to the output, attached to it.
   if (result.passed && verdict) run.appendOutput(`${testCase.name}: ${verdict}\r\n`, where, item);
-  if (testCase.criteria) return reportCriteria(run, placing, item, result);
+  if (testCase.criteria) return reportCriteria(run, placing, item, result, transcript);
   childrenOf(item).forEach((turnItem, index) => {
     const turn = result.turns?.find((t) => t.turn === index + 1);
     if (!turn) run.skipped(turnItem);

@@ -155,6 +155,29 @@ describe('prompt test suites: simulated calls and judge files', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it("keeps a passed call's transcript to open, and opens none of a call it does not hold", async () => {
+    const uri = await callSuite('passed.prompttest.json', 'passing caller', 1);
+    await injectFaults(...answers(ids.judge, [verdict('pass', 'The assistant says five days.')]));
+    const result = await vscode.commands.executeCommand<PromptTestResult>('convai.runPromptTests', {
+      uri: uri.toString(),
+    });
+    assert.equal(result.cases[0]?.passed, true);
+    await vscode.commands.executeCommand(
+      'convai.openCallTranscript',
+      callTranscriptUri(uri, 'passing caller').toString(),
+    );
+    const text = vscode.window.activeTextEditor?.document.getText() ?? '';
+    assert.match(text, /^The call, which passed\.$/m);
+    assert.match(text, /^caller: Hello\? My kettle broke\.$/m);
+    assert.match(text, /^\[pass\] says how long a refund takes \(judged by "Sim Judge"\)$/m);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    // A call it does not hold is said to be so (as a user's command, in a notification), not opened empty.
+    const never = callTranscriptUri(uri, 'a case that never ran');
+    await vscode.commands.executeCommand('convai.openCallTranscript', never.toString());
+    assert.notEqual(vscode.window.activeTextEditor?.document.uri.toString(), never.toString());
+  });
+
   it('marks a prompt name the tenant has not while the suite is edited, unsaved, and clears it once the name is right', async () => {
     const uri = await callSuite('names.prompttest.json', 'names checked', 2);
     const editor = await vscode.window.showTextDocument(uri);

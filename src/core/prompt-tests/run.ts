@@ -22,6 +22,9 @@ import type { ServiceClient } from '../client';
 import type { TrialRoute } from '../trials/trial-run';
 import { executorFor, type ResolvedTarget } from './target';
 
+// A shown call's document is made only after a run: it comes with the engine, which activation does not load.
+export { callTranscriptText, labellableCall } from './call-transcript';
+
 /** Runs in flight per request slot (core/limits.ts runsPerSlot). */
 const RUNS_PER_SLOT = LIMITS.runsPerSlot.value;
 
