@@ -79,6 +79,14 @@ export function resourceTitle(kind: KindId, summary: JsonObject): string {
   return (kind === 'intent' ? text(summary.display_name) : undefined) ?? text(summary.name) ?? `#${id ?? '?'}`;
 }
 
+/**
+ * A resource document's tab: its name and its kind ("Order Triage · AI Prompt"), where its URI's file name would say
+ * "2.json", the same for a prompt and an integration.
+ */
+export function documentTitle(kindLabel: string, name: string): string {
+  return `${name} · ${kindLabel}`;
+}
+
 export function resourceLabel(kind: KindId, summary: JsonObject): ResourceLabel {
   const title = resourceTitle(kind, summary);
   const details = Object.entries(summary)

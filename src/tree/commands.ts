@@ -1,4 +1,7 @@
 import * as vscode from 'vscode';
+import { openTitled } from '../documents/open-titled';
+import { kindById } from '../core/resources';
+import { resourceTitle } from '../core/labels';
 import { COMMANDS, registerCommand } from '../commands';
 import { toResourceUriString } from '../core/uri';
 import type { ListingCache } from '../core/listing-cache';
@@ -25,12 +28,10 @@ export function registerTreeCommands(
     registerCommand(log, COMMANDS.goToResource, (arg) => goToResource(connections, listings, arg)),
     registerCommand(log, COMMANDS.openTenant, async (arg) => {
       if (!(arg instanceof TenantNode)) throw new Error('Choose a tenant in the ConvAI view to open its document.');
-      await vscode.commands.executeCommand(
-        'vscode.open',
-        vscode.Uri.parse(
-          toResourceUriString({ type: 'tenant', connection: arg.connectionName, tenantId: arg.tenantId }),
-        ),
+      const uri = vscode.Uri.parse(
+        toResourceUriString({ type: 'tenant', connection: arg.connectionName, tenantId: arg.tenantId }),
       );
+      await openTitled(uri, kindById('tenant').label, resourceTitle('tenant', arg.summary));
     }),
     registerCommand(log, COMMANDS.openTenantInExplorer, (arg) => {
       if (!(arg instanceof TenantNode))

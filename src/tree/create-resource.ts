@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { openTitled } from '../documents/open-titled';
+import { resourceTitle } from '../core/labels';
 import { pickConnection, pickTenant } from '../connections/pickers';
 import { COMMANDS, registerCommand } from '../commands';
 import type { JsonObject } from '../core/json';
@@ -168,10 +170,8 @@ export function registerCreateCommand(
       const request = { ...target, fields };
       const created = await create(connections, changes, request);
       if (typeof created.id === 'number') {
-        await vscode.commands.executeCommand(
-          'vscode.open',
-          vscode.Uri.parse(toResourceUriString(locationOf(request, created.id))),
-        );
+        const uri = vscode.Uri.parse(toResourceUriString(locationOf(request, created.id)));
+        await openTitled(uri, kind.label, resourceTitle(kind.id, created));
       }
       return created;
     },

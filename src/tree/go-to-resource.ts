@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { openTitled } from '../documents/open-titled';
 import { plain, plainText } from '../core/plain-text';
 import { mapWithLimit } from '../core/concurrency';
 import type { JsonObject } from '../core/json';
@@ -127,7 +128,7 @@ function matches(connection: string, searched: Searched, query: string): { match
 }
 
 /** A quick pick whose rows are the index's best matches of what is typed, updated on every keystroke. */
-function pickResource(connection: string, searched: Searched): Promise<vscode.Uri | undefined> {
+function pickResource(connection: string, searched: Searched): Promise<ResourceMatch | undefined> {
   const names = new Map(searched.sources.map(({ source }) => [source.tenantId, source.tenantName]));
   const pick = vscode.window.createQuickPick<ResourcePick>();
   pick.placeholder = 'Go to a resource by name';
@@ -156,11 +157,8 @@ function pickResource(connection: string, searched: Searched): Promise<vscode.Ur
       const found = matches(connection, searched, pick.value).matches;
       // The row Enter was pressed on; new rows arriving just before can leave the selection empty, not the focus.
       const selected = (pick.selectedItems[0] ?? pick.activeItems[0])?.uri;
-      const uri =
-        selected && found.some((match) => vscode.Uri.parse(match.uri).toString() === selected.toString())
-          ? selected
-          : found[0] && vscode.Uri.parse(found[0].uri);
-      resolve(uri);
+      const chosen = selected && found.find((match) => vscode.Uri.parse(match.uri).toString() === selected.toString());
+      resolve(chosen ?? found[0]);
       pick.hide();
     });
     pick.onDidHide(() => {
@@ -194,7 +192,7 @@ export async function goToResource(
   const searched = await indexes(listings, connection, tenants);
   if (!searched) return undefined;
   if (request) return matches(connection, searched, request.query);
-  const uri = await pickResource(connection, searched);
-  if (uri) await vscode.commands.executeCommand('vscode.open', uri);
+  const picked = await pickResource(connection, searched);
+  if (picked) await openTitled(vscode.Uri.parse(picked.uri), kindOfSegment(picked.segment).label, picked.name);
   return undefined;
 }

@@ -7,6 +7,7 @@ import type { TenantSegment } from '../core/resource-kind';
 import { countText } from '../core/tree-groups';
 import { partName, toResourceUriString } from '../core/uri';
 import { ConnectionRef } from '../ui/notify';
+import { titledOpenArguments } from '../documents/open-titled';
 import {
   ConnectionNode,
   GroupNode,
@@ -130,7 +131,7 @@ function resourceItem(node: ResourceNode, context: ItemContext): vscode.TreeItem
   item.tooltip = `${kind.label} ${node.id}\n${details.map(plainText).join('\n')}`;
   item.iconPath = new vscode.ThemeIcon(KIND_ICONS[node.segment]);
   item.resourceUri = uri;
-  item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
+  item.command = { command: 'vscode.open', title: 'Open', arguments: titledOpenArguments(uri, kind.label, label) };
   item.contextValue = contextValue(`resource:${node.segment}`, context.readOnly);
   return item;
 }

@@ -68,11 +68,13 @@ describe('ConvAI tree in a live workbench', () => {
     assert.equal(await count.innerText(), String(prompts.length));
   });
 
-  it('opens a prompt as <id>.json when it is clicked', async () => {
+  it('opens a prompt as <id>.json when it is clicked, its tab named by its name and kind', async () => {
     assert.ok(firstPrompt);
     const { page } = workbench();
     await treeRow(tree, firstPrompt.label, 4).click();
-    await page.locator(`.tabs-container .tab.active[data-resource-name="${firstPrompt.id}.json"]`).waitFor();
+    const tab = page.locator(`.tabs-container .tab.active[data-resource-name="${firstPrompt.id}.json"]`);
+    await tab.waitFor();
+    assert.equal(await tab.locator('.label-name').innerText(), `${firstPrompt.label} · AI Prompt`);
     // Monaco draws the visible lines only; the name is near the top of the document.
     const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines');
     await lines.filter({ hasText: firstPrompt.label }).waitFor();
