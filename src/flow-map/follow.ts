@@ -11,6 +11,7 @@ import { LIMITS } from '../core/limits';
 import type { JsonObject } from '../core/json';
 import { isTenantSegment } from '../core/resources';
 import type { Changes } from '../documents/changes';
+import { TEST_FILE_GLOBS } from './tenant-tests';
 
 export type MapSource =
   | { type: 'folder'; folder: string }
@@ -74,7 +75,21 @@ function settled(redraw: Redraw): { poke(): void; dispose(): void } {
   };
 }
 
-/** What makes the map of `source` stale pokes `redraw`; a live tenant's stale details are dropped first. */
+/** Pokes on every change to a file `pattern` matches. */
+function watching(pattern: vscode.GlobPattern, poke: () => void): vscode.Disposable {
+  const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+  return vscode.Disposable.from(
+    watcher.onDidChange(poke),
+    watcher.onDidCreate(poke),
+    watcher.onDidDelete(poke),
+    watcher,
+  );
+}
+
+/**
+ * What makes the map of `source` stale pokes `redraw`; a live tenant's stale details are dropped first. The
+ * workspace's test files give prompts their roles, so a change to one redraws the map too.
+ */
 export function followMap(
   source: MapSource,
   details: TenantDetails,
@@ -82,18 +97,11 @@ export function followMap(
   redraw: Redraw,
 ): vscode.Disposable {
   const later = settled(redraw);
+  const poke = (): void => later.poke();
+  const tests = TEST_FILE_GLOBS.map((glob) => watching(glob, poke));
   if (source.type === 'folder') {
-    const watcher = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(vscode.Uri.file(source.folder), '**/*'),
-    );
-    const poke = (): void => later.poke();
-    return vscode.Disposable.from(
-      watcher.onDidChange(poke),
-      watcher.onDidCreate(poke),
-      watcher.onDidDelete(poke),
-      watcher,
-      later,
-    );
+    const folder = new vscode.RelativePattern(vscode.Uri.file(source.folder), '**/*');
+    return vscode.Disposable.from(watching(folder, poke), ...tests, later);
   }
   const { connection, tenantId } = source;
   const changed = changes.onDidChange(({ change }) => {
@@ -106,5 +114,5 @@ export function followMap(
     );
     later.poke();
   });
-  return vscode.Disposable.from(changed, later);
+  return vscode.Disposable.from(changed, ...tests, later);
 }

@@ -11,6 +11,8 @@ export interface ViewNode {
   name: string;
   /** `AI Prompt`: the kind's label, shown under the name. */
   kind: string;
+  /** A part the tenant's tests give a prompt (`test`, `opener`), and what it means, for the legend and the tooltip. */
+  role?: { name: string; text: string };
 }
 
 export interface ViewEdge {

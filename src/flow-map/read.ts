@@ -16,25 +16,27 @@ import { toUri } from '../shared/locations';
 import { manifestOf } from '../shared/pulled-folder';
 import { cancellable, countProgress, type Progress } from '../ui/progress';
 import type { MapSource, TenantDetails } from './follow';
+import { tenantPromptUses, type MapTenant } from './tenant-tests';
 
 export interface Read {
   map: FlowMap;
-  /** The tenant the map is of: a folder's names the connection that pulled it, perhaps the CLI's, and its service. */
-  tenant: { connection: string; baseUrl: string; tenantId: number };
+  tenant: MapTenant;
   title: string;
   focus?: string;
   open(node: string): vscode.Uri | undefined;
   svgFile?: vscode.Uri;
 }
 
-async function readFolder(folder: string, focus: string | undefined): Promise<Read> {
+async function readFolder(connections: Connections, folder: string, focus: string | undefined): Promise<Read> {
   const manifest = await manifestOf(folder);
-  const { map, files } = await folderFlowMap(new DiskFolder(folder), manifest);
+  const tenant = { connection: manifest.connection, baseUrl: manifest.baseUrl, tenantId: manifest.tenantId };
+  const uses = await tenantPromptUses(connections, tenant);
+  const { map, files } = await folderFlowMap(new DiskFolder(folder), manifest, { uses });
   const byFile = new Map([...files].map(([node, file]) => [file, node]));
   const name = path.basename(folder);
   return {
     map,
-    tenant: { connection: manifest.connection, baseUrl: manifest.baseUrl, tenantId: manifest.tenantId },
+    tenant,
     title: `Flow Map: ${name}`,
     // A script names a node; a document names its file.
     // A prompt's text file (`order-triage.system.md`) stands for its JSON file.
@@ -60,21 +62,26 @@ async function readTenant(
 ): Promise<Omit<Read, 'focus'>> {
   const { connection, tenantId } = source;
   const client = connections.client(connections.require(connection).name);
+  const tenant = { connection, baseUrl: connections.require(connection).baseUrl, tenantId };
   // An open document's detail is what the service last said of it, as is one read for this map and not changed since.
   const known = (segment: Segment, id: number): JsonObject | undefined =>
     (isTenantSegment(segment)
       ? files.serviceObject(toUri({ type: 'resource', connection, tenantId, segment, id }))
       : undefined) ?? details.get(`${segment}/${id}`);
   const read = async (signal?: AbortSignal, progress?: Progress): Promise<{ map: FlowMap; name?: string }> => {
-    const tenant = await tenantRecord(client, tenantId, { signal });
+    const [record, uses] = await Promise.all([
+      tenantRecord(client, tenantId, { signal }),
+      tenantPromptUses(connections, tenant),
+    ]);
     const map = await tenantFlowMap(client, tenantId, {
       signal,
+      uses,
       concurrency: LIMITS.tenantConcurrency.value,
       known,
       onDetail: (segment, id, detail) => details.set(`${segment}/${id}`, detail),
       onProgress: countProgress(progress, (done, total) => `${done} of ${total} resources`),
     });
-    return { map, ...(tenant ? { name: nameOf(tenant, tenantId) } : {}) };
+    return { map, ...(record ? { name: nameOf(record, tenantId) } : {}) };
   };
   const name = source.name ?? `tenant ${tenantId}`;
   const live = shown === 'quiet' ? await read() : await cancellable(`Reading ${name} for its flow map`, read);
@@ -82,7 +89,7 @@ async function readTenant(
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri;
   return {
     map: live.map,
-    tenant: { connection, baseUrl: connections.require(connection).baseUrl, tenantId },
+    tenant,
     title: `Flow Map: ${tenantName} (${connection})`,
     open: (node) => {
       const [segment, id] = node.split('/');
@@ -101,7 +108,7 @@ export async function readMap(
   focus: string | undefined,
   shown: Shown,
 ): Promise<Read> {
-  if (source.type === 'folder') return readFolder(source.folder, focus);
+  if (source.type === 'folder') return readFolder(services.connections, source.folder, focus);
   const read = await readTenant(services, source, details, shown);
   return { ...read, ...(focus === undefined ? {} : { focus }) };
 }

@@ -10,13 +10,13 @@ import type { ListingCache } from '../core/listing-cache';
 import type { Connections } from '../connections/registry';
 import type { ConvaiFileSystem } from '../documents/filesystem';
 import type { Changes } from '../documents/changes';
-import { sameBaseUrl } from '../core/base-url';
 import type { Log } from '../log';
 import type { SuiteRuns } from '../shared/suite-runs';
 import { followMap, TenantDetails } from './follow';
 import type { FlowMapPanel } from './panel';
 import { type Read, readMap } from './read';
 import type { Request } from './request';
+import { ofService } from './tenant-tests';
 import { mapView } from './view';
 
 export interface MapServices {
@@ -28,21 +28,9 @@ export interface MapServices {
   suiteRuns: SuiteRuns;
 }
 
-/**
- * Whether suites run through `connection` ran against the map's service: the
- * same connection, or (a folder the CLI pulled, or one pulled before its
- * connection was added) one with the folder's base URL. Asked at each run,
- * since connections come and go.
- */
-function ofService(connections: Connections, read: Read): (connection: string) => boolean {
-  return (connection) =>
-    connection === read.tenant.connection ||
-    sameBaseUrl(connections.get(connection)?.baseUrl ?? '', read.tenant.baseUrl);
-}
-
 /** What the workspace's suites reached of the map's tenant; undefined when none of them ran (contract: `coverage`). */
 function coverageNow({ suiteRuns, connections }: MapServices, read: Read): Coverage | undefined {
-  const runs = suiteRuns.of(read.tenant.tenantId, ofService(connections, read));
+  const runs = suiteRuns.of(read.tenant.tenantId, ofService(connections, read.tenant));
   return runs.length === 0 ? undefined : coverageOf(runs, read.map.nodes);
 }
 
@@ -82,7 +70,7 @@ export async function showFlowMap(
   const drawn = panel.show(mapView(read.map, read.title, read.focus, coverage), actions);
   // A suite's run changes only the coverage: the map is drawn again from what was read.
   const tested = services.suiteRuns.onDidRecord((ran) => {
-    if (ran.tenantId === read.tenant.tenantId && ofService(services.connections, read)(ran.connection))
+    if (ran.tenantId === read.tenant.tenantId && ofService(services.connections, read.tenant)(ran.connection))
       void panel.show(mapView(read.map, read.title, undefined, coverageNow(services, read)), actions, {
         follows: true,
       });

@@ -1,8 +1,9 @@
 /** The model as the page draws it: kinds and problems in words, so the page's script knows no resource table. */
 import type { Coverage } from '../core/flow-map/coverage';
-import type { FlowMap, FlowProblem } from '../core/flow-map/model';
+import type { FlowMap, FlowNode, FlowProblem } from '../core/flow-map/model';
+import { ROLE_TEXT } from '../core/flow-map/prompt-roles';
 import { kindOfSegment } from '../core/resources';
-import type { MapView, ViewProblem } from './messages';
+import type { MapView, ViewNode, ViewProblem } from './messages';
 
 function problemView(problem: FlowProblem, nameOf: (id: string) => string): ViewProblem {
   if (problem.kind === 'unreachable') {
@@ -14,12 +15,17 @@ function problemView(problem: FlowProblem, nameOf: (id: string) => string): View
   };
 }
 
+function nodeView({ id, segment, name, role }: FlowNode): ViewNode {
+  const kind = kindOfSegment(segment).label;
+  return { id, segment, name, kind, ...(role ? { role: { name: role, text: ROLE_TEXT[role] } } : {}) };
+}
+
 export function mapView(map: FlowMap, title: string, focus?: string, coverage?: Coverage): MapView {
   const names = new Map(map.nodes.map((n) => [n.id, n.name]));
   const nameOf = (id: string): string => names.get(id) ?? id;
   return {
     title,
-    nodes: map.nodes.map((n) => ({ id: n.id, segment: n.segment, name: n.name, kind: kindOfSegment(n.segment).label })),
+    nodes: map.nodes.map(nodeView),
     edges: map.edges,
     dangling: map.problems.flatMap((p) =>
       p.kind === 'dangling' ? [{ from: p.from, field: p.field, target: p.target }] : [],

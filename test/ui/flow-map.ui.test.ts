@@ -18,6 +18,9 @@ import { workbench } from './workbench';
 
 const FOLDER = 'acme-support';
 const SUITE = 'flow-map-coverage.prompttest.json';
+/** A simulated call of the tenant, never run here: its caller and its judge are test prompts on the map. */
+const CALLS = 'flow-map-calls.prompttest.json';
+const TEST_PROMPTS = ['Caller: Broken Kettle', 'Call Judge'];
 
 /**
  * A returns flow, new in the folder and not yet pushed, so the pictured map holds 40 resources (the sample tenant's
@@ -52,6 +55,28 @@ function mapPage(page: Page): FrameLocator {
   return page
     .frameLocator('iframe.webview.ready[src*="extensionId=convai.convai-config"]')
     .frameLocator('iframe#active-frame');
+}
+
+/**
+ * Waits, frame by frame in the page, until every resource's box lies wholly inside the map's canvas: a resize fits
+ * the map in a later frame. A map left clipped fails the test by its time-out.
+ */
+async function untilEveryNodeInView(map: FrameLocator): Promise<void> {
+  await map.locator('#canvas').evaluate(
+    (canvas) =>
+      new Promise<void>((resolve) => {
+        const check = (): void => {
+          const view = canvas.getBoundingClientRect();
+          const inside = [...canvas.querySelectorAll('g.node')].every((node) => {
+            const box = node.getBoundingClientRect();
+            return box.left >= view.left && box.right <= view.right && box.top >= view.top && box.bottom <= view.bottom;
+          });
+          if (inside) resolve();
+          else canvas.ownerDocument.defaultView?.requestAnimationFrame(check);
+        };
+        check();
+      }),
+  );
 }
 
 /** Picks a colour theme by name; resolves with the one that was on, which the picker shows focused as it opens. */
@@ -97,6 +122,26 @@ describe('the flow map', () => {
     for (const [name, resource] of Object.entries(RETURNS)) {
       fs.writeFileSync(path.join(folder, name), `${JSON.stringify({ ...resource, ...links[name] }, null, 2)}\n`);
     }
+    fs.writeFileSync(
+      path.join(workspace, CALLS),
+      JSON.stringify(
+        {
+          target: { connection: uiConnectionName, tenantId: 1 },
+          prompt: 'Order Triage',
+          cases: [
+            {
+              name: 'annoyed caller learns the refund time',
+              simulate: { caller: TEST_PROMPTS[0], persona: 'Your kettle broke.', opening: 'Hello?' },
+              criteria: [
+                { name: 'says the days', judge: TEST_PROMPTS[1], rubric: 'Says how many days a refund takes.' },
+              ],
+            },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
     const client = adminClient();
     const [greeting, triage] = await Promise.all(
       ['Support Greeting', 'Order Triage'].map((name) => samplePromptId(client, 1, name)),
@@ -130,6 +175,7 @@ describe('the flow map', () => {
     // Nothing of it stays for the next tests: the Source Control view lists a pulled folder's changes, the Testing view suites.
     fs.rmSync(path.join(workspace, FOLDER), { recursive: true, force: true });
     fs.rmSync(path.join(workspace, SUITE), { force: true });
+    fs.rmSync(path.join(workspace, CALLS), { force: true });
   });
 
   it("draws the folder's map from a prompt's file, centred on that prompt, with its problems listed beside it", async () => {
@@ -166,6 +212,41 @@ describe('the flow map', () => {
     await saveScreenshot(page, 'flow-map', { readme: true });
   });
 
+  it("lists no test prompt among its problems: suites' callers and judges are marked as such, the prompt calls start on too", async () => {
+    const { page } = workbench();
+    const map = mapPage(page);
+    const problems = await map.locator('#problems li').allTextContents();
+    assert.ok(problems.length > 0, 'the map has problems to list');
+    for (const name of [...TEST_PROMPTS, 'Support Greeting'])
+      assert.deepEqual(
+        problems.filter((p) => p.startsWith(`${name}:`)),
+        [],
+        `${name} is not called unreachable`,
+      );
+    assert.ok(
+      problems.some((p) => p.startsWith('Returns Label: unreachable')),
+      'a prompt neither the assistant nor a test uses still is',
+    );
+    assert.equal(await map.locator('#problems-count').innerText(), String(problems.length));
+    for (const name of TEST_PROMPTS) {
+      const node = map.locator(`g.node.role-test[aria-label="${name}, AI Prompt"]`);
+      assert.equal(await node.getAttribute('aria-description'), 'test prompt: used by suites as a caller or judge');
+      assert.match(
+        (await node.locator('title').textContent()) ?? '',
+        /test prompt: used by suites as a caller or judge$/,
+      );
+    }
+    assert.deepEqual(
+      await map.locator('g.node.role-opener').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label'))),
+      ['Support Greeting, AI Prompt', 'Order Triage, AI Prompt'],
+      "the prompts the suites' conversation and simulated call start on",
+    );
+    assert.deepEqual(await map.locator('#roles-legend > span').allInnerTexts(), [
+      "opener: suites' calls start here",
+      'test prompt: used by suites as a caller or judge',
+    ]);
+  });
+
   it('finds a resource by name, and opens its file on a click', async () => {
     const { page } = workbench();
     const map = mapPage(page);
@@ -194,7 +275,11 @@ describe('the flow map', () => {
       'Order Triage, AI Prompt',
       'Support Greeting, AI Prompt',
     ]);
-    assert.equal(await passed.first().getAttribute('aria-description'), 'tested, passed');
+    assert.equal(
+      await passed.first().getAttribute('aria-description'),
+      "opener: suites' calls start here; tested, passed",
+      "an opener's role is said before its coverage",
+    );
     assert.ok((await map.locator('g.node.cov-untested').count()) > 5, 'the other prompts are untested');
     assert.equal(await map.locator('.show-coverage g.edge.taken').count(), 1, 'the hand-over the conversation took');
   });
@@ -219,6 +304,64 @@ describe('the flow map', () => {
       await useTheme(page, was);
     }
   });
+
+  it('fits the map again when the editor narrows', async () => {
+    const { page } = workbench();
+    const map = mapPage(page);
+    const was = page.viewportSize();
+    // Room enough that the whole map fits at a zoom whose text reads, narrowed or not.
+    await page.setViewportSize({ width: 2000, height: 1100 });
+    try {
+      await map.locator('#fit').click();
+      await untilEveryNodeInView(map);
+      await page.setViewportSize({ width: 1600, height: 1100 });
+      await untilEveryNodeInView(map);
+    } finally {
+      if (was) await page.setViewportSize(was);
+    }
+  });
+
+  for (const theme of [
+    { name: 'Dark Modern', picture: 'flow-map-900x600-dark' },
+    { name: 'Light Modern', picture: 'flow-map-900x600-light' },
+  ])
+    it(`reads at 900×600 in ${theme.name}: controls on one row, labels apart, problems folded`, async () => {
+      const { page } = workbench();
+      const map = mapPage(page);
+      const was = page.viewportSize();
+      const before = await useTheme(page, theme.name);
+      await page.setViewportSize({ width: 900, height: 600 });
+      // The map as a newcomer first meets it: no coverage drawn over it.
+      const coverage = map.getByRole('button', { name: 'Coverage' });
+      if ((await coverage.getAttribute('aria-pressed')) === 'true') await coverage.click();
+      try {
+        await map.locator('#problems-toggle[aria-expanded="false"]').waitFor({ state: 'attached' });
+        assert.equal(await map.locator('#problems').isVisible(), false, 'a short page folds the problems');
+        await map.locator('#fit').click();
+        const [plus, minus] = await Promise.all(['#zoom-in', '#zoom-out'].map((id) => map.locator(id).boundingBox()));
+        assert.ok(plus && minus && Math.abs(plus.y - minus.y) < 1, '+ and − sit on one row');
+        const labels = await map.locator('g.edge .edge-label').evaluateAll((texts) =>
+          texts.map((t) => {
+            const box = t.getBoundingClientRect();
+            return { left: box.left, right: box.right, top: box.top, bottom: box.bottom, text: t.textContent ?? '' };
+          }),
+        );
+        const overlapping = labels.flatMap((a, i) =>
+          labels
+            .slice(i + 1)
+            .filter((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+            .map((b) => `${a.text} / ${b.text}`),
+        );
+        assert.deepEqual(overlapping, [], 'no two edge labels overlap');
+        const shown = Math.min(...labels.map((l) => l.bottom - l.top));
+        assert.ok(shown >= 9, `an edge label is ${shown.toFixed(1)} px high after Fit, which reads`);
+        await map.locator('#canvas').hover({ position: { x: 8, y: 8 } });
+        await saveScreenshot(page, theme.picture, { readme: true });
+      } finally {
+        if (was) await page.setViewportSize(was);
+        await useTheme(page, before);
+      }
+    });
 
   it('follows the folder: a resource written into it is on the map, with its problem', async () => {
     const { page, workspace } = workbench();

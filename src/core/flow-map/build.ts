@@ -17,6 +17,7 @@ import {
   type FlowProblem,
   type MapResource,
 } from './model';
+import { NO_USES, promptRole, type PromptUses } from './prompt-roles';
 
 /** Segments that lead a conversation to a prompt: while a tenant has none, no prompt can be called unreachable. */
 const ENTRY_SEGMENTS: readonly TenantSegment[] = ['intents', 'agents'];
@@ -40,8 +41,13 @@ function byPlace(a: Placed, b: Placed): number {
 /**
  * `unread`: the resources the tenant holds whose files could not be read, by node id and by file. A reference to one
  * is neither an edge (there is no node) nor dangling (the resource is there): the reader says the file is unreadable.
+ * `uses`: what the tenant's test files make of its prompts, which gives a prompt its role.
  */
-export function buildFlowMap(resources: readonly MapResource[], unread: ReadonlySet<string> = new Set()): FlowMap {
+export function buildFlowMap(
+  resources: readonly MapResource[],
+  unread: ReadonlySet<string> = new Set(),
+  uses: PromptUses = NO_USES,
+): FlowMap {
   const placed = resources.filter(isTenantKind).sort(byPlace);
   const nodes: FlowNode[] = [];
   const held = new Map<string, Placed>();
@@ -50,7 +56,8 @@ export function buildFlowMap(resources: readonly MapResource[], unread: Readonly
     // Two files claiming one id are the plan's problem to report; the map draws the first.
     if (held.has(id)) continue;
     held.set(id, resource);
-    nodes.push({ id, segment: resource.segment, name: resource.name });
+    const role = resource.segment === 'ai_prompts' ? promptRole(resource, uses) : undefined;
+    nodes.push({ id, segment: resource.segment, name: resource.name, ...(role ? { role } : {}) });
   }
   const byFile = new Map([...held].flatMap(([id, r]) => (r.file === undefined ? [] : [[r.file, id] as const])));
   const functionNamed = new Map<string, string>();
@@ -93,7 +100,8 @@ export function buildFlowMap(resources: readonly MapResource[], unread: Readonly
     // Any edge into a prompt counts (on the wire only intents and prompts name prompts); a hand-over to itself leads nowhere new.
     const reached = new Set(sorted.filter((e) => e.from !== e.to).map((e) => e.to));
     for (const node of nodes)
-      if (node.segment === 'ai_prompts' && !reached.has(node.id)) problems.push({ kind: 'unreachable', node: node.id });
+      if (node.segment === 'ai_prompts' && node.role === undefined && !reached.has(node.id))
+        problems.push({ kind: 'unreachable', node: node.id });
   }
   return { nodes, edges: sorted, problems };
 }

@@ -10,6 +10,7 @@ import { localPlan } from '../tenant/plan';
 import { withReadOnly } from '../tenant/read-only';
 import { buildFlowMap } from './build';
 import { nodeId, type FlowMap, type MapResource } from './model';
+import type { PromptUses } from './prompt-roles';
 
 export interface FolderMap {
   map: FlowMap;
@@ -34,7 +35,7 @@ function nameOf(resource: LocalResource, pulled: ReadonlyMap<string, PulledResou
 export async function folderFlowMap(
   io: FolderIO,
   manifest: Manifest,
-  options: { changes?: boolean } = {},
+  options: { changes?: boolean; uses?: PromptUses } = {},
 ): Promise<FolderMap> {
   // References live in the JSON files; the prompts' Markdown texts matter only to the plan that --changes asks for.
   const pulled = new Map(manifest.resources.map((entry) => [entry.file, entry]));
@@ -54,7 +55,7 @@ export async function folderFlowMap(
       return entry ? [file, nodeId(entry)] : [file];
     }),
   );
-  const map = buildFlowMap(resources, unread);
+  const map = buildFlowMap(resources, unread, options.uses);
   const changed = new Set<string>();
   if (options.changes === true) {
     // The plan of the files just read: a deleted resource has no node left to mark.

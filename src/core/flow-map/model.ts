@@ -5,6 +5,7 @@
  */
 import type { JsonObject } from '../json';
 import type { Segment, TenantSegment } from '../resource-kind';
+import type { PromptRole } from './prompt-roles';
 
 /** What a reference means, in the contract's order, which is also the order of one resource's edges. */
 export const EDGE_KINDS = ['next', 'exit', 'intent', 'parent', 'action', 'integration', 'function'] as const;
@@ -15,6 +16,8 @@ export interface FlowNode {
   id: string;
   segment: TenantSegment;
   name: string;
+  /** A prompt the tenant's tests give a part (prompt-roles.ts): never unreachable. Absent for the rest. */
+  role?: PromptRole;
 }
 
 /** From the resource that holds the field to the one it names. */
@@ -33,7 +36,7 @@ export interface DanglingProblem {
   target: string;
 }
 
-/** A prompt no intent, agent or other prompt leads to, in a tenant that has intents or agents. */
+/** A prompt no intent, agent or other prompt leads to, in a tenant that has intents or agents, and which has no role. */
 export interface UnreachableProblem {
   kind: 'unreachable';
   node: string;

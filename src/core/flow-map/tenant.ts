@@ -13,6 +13,7 @@ import { currentDetail } from '../tenant/service-detail';
 import { listTenant, nameOf } from '../tenant/tenant-listing';
 import { buildFlowMap } from './build';
 import type { FlowMap, MapResource } from './model';
+import type { PromptUses } from './prompt-roles';
 
 export interface TenantMapOptions {
   signal?: AbortSignal;
@@ -24,6 +25,8 @@ export interface TenantMapOptions {
   known?: (segment: Segment, id: number) => JsonObject | undefined;
   /** Called with each detail read from the service, so a caller can keep it as known for the next map. */
   onDetail?: (segment: Segment, id: number, detail: JsonObject) => void;
+  /** What the tenant's test files make of its prompts. */
+  uses?: PromptUses;
 }
 
 export async function tenantFlowMap(
@@ -47,5 +50,9 @@ export async function tenantFlowMap(
       return detail && { segment, id, name: nameOf(detail, id), values: detail };
     },
   );
-  return buildFlowMap(read.filter((r): r is MapResource => r !== undefined));
+  return buildFlowMap(
+    read.filter((r): r is MapResource => r !== undefined),
+    undefined,
+    options.uses,
+  );
 }

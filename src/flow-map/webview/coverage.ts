@@ -18,8 +18,9 @@ export function markCoverage(
     const state = coverage.nodes[id];
     if (state === undefined) continue;
     group.classList.add(`cov-${state}`);
-    // Said beside the name, not in it: the name is what people search and click by.
-    group.setAttribute('aria-description', WORDS[state]);
+    // Said beside the name, not in it: the name is what people search and click by; after a role, where it has one.
+    const role = group.getAttribute('aria-description');
+    group.setAttribute('aria-description', role ? `${role}; ${WORDS[state]}` : WORDS[state]);
   }
   const taken = new Set(coverage.edges);
   root

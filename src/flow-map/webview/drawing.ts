@@ -28,24 +28,67 @@ function orderByLayer(layered: graphlib.Graph): void {
   layers.forEach((layer) => layer.forEach((v, order) => Object.assign(layered.node(v), { order })));
 }
 
-function edgePath(parent: Element, points: Array<Placed>, label: string, dangling: boolean): SVGGElement | undefined {
-  if (points.length === 0) return undefined;
-  const group = svg('g', { class: dangling ? 'edge dangling' : `edge edge-${label}` }, parent);
-  const d = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x},${p.y}`).join(' ');
-  svg('path', { d, 'marker-end': `url(#${dangling ? 'arrow-missing' : 'arrow'})` }, group);
-  const middle = points[Math.floor(points.length / 2)] ?? points[0];
-  if (middle) text('text', label, { class: 'edge-label', x: middle.x, y: middle.y - 4 }, group);
+/** An edge's label as the layout places it: dagre keeps a box of this size free for it, so no two labels meet. */
+export const LABEL = { height: 16, charWidth: 6.8, padding: 8 };
+
+function labelWidth(label: string): number {
+  return Math.ceil(label.length * LABEL.charWidth + LABEL.padding);
+}
+
+/** The references from one resource to another, one edge however many kinds: its label names them all. */
+interface Drawn {
+  from: string;
+  to: string;
+  label: string;
+  dangling: boolean;
+}
+
+/** The view's edges folded by their two ends (a prompt's `next` and `exit` to one prompt read `next, exit`), and its dangling references. */
+function drawnEdges(view: MapView): Drawn[] {
+  const folded = new Map<string, Drawn>();
+  for (const { from, to, kind } of view.edges) {
+    const key = `${from} -> ${to}`;
+    const had = folded.get(key);
+    if (had) had.label = `${had.label}, ${kind}`;
+    else folded.set(key, { from, to, label: kind, dangling: false });
+  }
+  const dangling = view.dangling.map((d) => ({
+    from: d.from,
+    to: missingId(d.target),
+    label: d.field,
+    dangling: true,
+  }));
+  return [...folded.values(), ...dangling];
+}
+
+function edgePath(parent: Element, edge: Drawn, laidOut: { points: Placed[]; x?: number; y?: number }): SVGGElement {
+  const kind = edge.label.split(', ')[0] ?? '';
+  const group = svg('g', { class: edge.dangling ? 'edge dangling' : `edge edge-${kind}` }, parent);
+  const d = laidOut.points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x},${p.y}`).join(' ');
+  svg('path', { d, 'marker-end': `url(#${edge.dangling ? 'arrow-missing' : 'arrow'})` }, group);
+  if (laidOut.x !== undefined && laidOut.y !== undefined) {
+    const width = labelWidth(edge.label);
+    const box = { x: laidOut.x - width / 2, y: laidOut.y - LABEL.height / 2, width, height: LABEL.height, rx: 3 };
+    svg('rect', { class: 'edge-label-box', ...box }, group);
+    text('text', edge.label, { class: 'edge-label', x: laidOut.x, y: laidOut.y + 4 }, group);
+  }
+  if (!edge.dangling) group.setAttribute('data-edge', `${edge.from} -> ${edge.to}`);
   return group;
 }
 
 /** The graph dagre lays out: what references link, and a node for each resource a dangling reference names. */
-function graphOf(view: MapView, linked: ReadonlySet<string>, missing: readonly string[]): graphlib.Graph {
+function graphOf(
+  view: MapView,
+  edges: readonly Drawn[],
+  linked: ReadonlySet<string>,
+  missing: readonly string[],
+): graphlib.Graph {
   const graph = new graphlib.Graph({ multigraph: true });
   graph.setGraph({
     rankdir: 'LR',
     ranker: 'tight-tree',
     nodesep: 18,
-    ranksep: 70,
+    ranksep: 60,
     edgesep: 10,
     marginx: 20,
     marginy: 20,
@@ -53,8 +96,9 @@ function graphOf(view: MapView, linked: ReadonlySet<string>, missing: readonly s
   graph.setDefaultEdgeLabel(() => ({}));
   for (const node of view.nodes) if (linked.has(node.id)) graph.setNode(node.id, { ...NODE });
   for (const target of missing) graph.setNode(missingId(target), { ...NODE });
-  view.edges.forEach((edge, i) => graph.setEdge(edge.from, edge.to, {}, `e${i}`));
-  view.dangling.forEach((d, i) => graph.setEdge(d.from, missingId(d.target), {}, `d${i}`));
+  edges.forEach((edge, i) =>
+    graph.setEdge(edge.from, edge.to, { width: labelWidth(edge.label), height: LABEL.height, labelpos: 'c' }, `e${i}`),
+  );
   // A map of loose resources alone has nothing to lay out.
   if (graph.nodeCount() > 0) layout(graph, { customOrder: orderByLayer });
   return graph;
@@ -89,19 +133,16 @@ export function drawMap(view: MapView): Drawing {
   // Resources nothing links go in rows below the graph: in the layout they would all stack in its first column.
   const linked = new Set([...view.edges.flatMap((e) => [e.from, e.to]), ...view.dangling.map((d) => d.from)]);
   const missing = [...new Set(view.dangling.map((d) => d.target))];
-  const graph = graphOf(view, linked, missing);
+  const edges = drawnEdges(view);
+  const graph = graphOf(view, edges, linked, missing);
   const { root, viewport } = frame();
   const edgeLayer = svg('g', { class: 'edges' }, viewport);
   const nodeLayer = svg('g', { class: 'nodes' }, viewport);
   const edgeNames = new Map(graph.edges().map((e) => [e.name ?? '', e]));
-  const pointsOf = (name: string): Placed[] => {
-    const edge = edgeNames.get(name);
-    return edge ? graph.edge(edge).points : [];
-  };
-  view.edges.forEach((edge, i) =>
-    edgePath(edgeLayer, pointsOf(`e${i}`), edge.kind, false)?.setAttribute('data-edge', `${edge.from} -> ${edge.to}`),
-  );
-  view.dangling.forEach((d, i) => edgePath(edgeLayer, pointsOf(`d${i}`), d.field, true));
+  edges.forEach((edge, i) => {
+    const named = edgeNames.get(`e${i}`);
+    if (named) edgePath(edgeLayer, edge, graph.edge(named));
+  });
 
   const laidOut = graph.nodeCount() > 0 ? graph.graph() : {};
   const placed = new Map<string, Placed>(graph.nodes().map((id) => [id, { x: graph.node(id).x, y: graph.node(id).y }]));

@@ -9,7 +9,8 @@ import { followInput } from './canvas-input';
 import { coverageToggle, markCoverage } from './coverage';
 import { drawMap } from './drawing';
 import { svgFile } from './export-svg';
-import { listProblems } from './problems';
+import { problemsList } from './problems';
+import { showRoles } from './roles';
 import { NodeSearch } from './search';
 import { Viewport, ZOOM } from './viewport';
 
@@ -25,7 +26,12 @@ function element<K extends keyof HTMLElementTagNameMap>(id: string, tag: K): HTM
 
 const canvas = element('canvas', 'div');
 const status = element('status', 'p');
-const problemsList = element('problems', 'ul');
+const listProblems = problemsList(
+  element('problems', 'ul'),
+  element('problems-toggle', 'button'),
+  element('problems-count', 'span'),
+);
+const rolesLegend = element('roles-legend', 'span');
 const offerCoverage = coverageToggle(element('coverage', 'button'), element('coverage-legend', 'span'), canvas);
 const viewport = new Viewport(canvas);
 const search = new NodeSearch(element('search', 'input'), element('search-status', 'span'), viewport);
@@ -65,7 +71,8 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
         viewport.show(drawing, keepView);
         status.hidden = true;
       }
-      listProblems(problemsList, view, viewport);
+      listProblems(view, viewport);
+      showRoles(rolesLegend, view);
       offerCoverage(view);
       search.highlight();
       // Two frames: the first paints what was just drawn, the second starts after that paint.

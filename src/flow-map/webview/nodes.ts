@@ -86,19 +86,22 @@ function fitted(name: string): string {
 }
 
 export function drawNode(node: ViewNode | MissingNode, place: Placed, parent: Element): SVGGElement {
+  const role = 'role' in node ? node.role : undefined;
   const group = svg(
     'g',
     {
-      class: `node kind-${node.segment}`,
+      class: `node kind-${node.segment}${role ? ` role-${role.name}` : ''}`,
       transform: `translate(${place.x - NODE.width / 2},${place.y - NODE.height / 2})`,
       'data-id': node.id,
     },
     parent,
   );
-  text('title', `${node.name} (${node.kind})`, {}, group);
+  text('title', `${node.name} (${node.kind})${role ? `\n${role.text}` : ''}`, {}, group);
   shape(node.segment, group);
   text('text', fitted(node.name), { class: 'name', x: NODE.width / 2, y: 20 }, group);
-  text('text', node.kind, { class: 'kind', x: NODE.width / 2, y: 36 }, group);
+  text('text', role ? `${node.kind} · ${role.name}` : node.kind, { class: 'kind', x: NODE.width / 2, y: 36 }, group);
+  // Said beside the name, as coverage is: the name is what people search and click by.
+  if (role) group.setAttribute('aria-description', role.text);
   if (node.segment !== 'missing') {
     // A resource opens: it is a button to the keyboard and to a screen reader, named as the tooltip reads.
     const button = { tabindex: '0', role: 'button', 'aria-label': `${node.name}, ${node.kind}` };
