@@ -14,7 +14,7 @@ import type { CaseResult } from '../core/prompt-tests/types';
 import type { JudgedCriterion } from '../core/prompt-tests/simulated-case';
 import type { TestCase } from '../core/prompt-tests/suite';
 import { ReadOnlyDocuments } from '../shared/read-only-documents';
-import { suiteText } from './execution';
+import { suiteText } from '../shared/suite-target';
 import { labelCall } from './label-call';
 
 export const CALL_SCHEME = 'convai-call';
