@@ -12,6 +12,7 @@ import type { Log } from '../log';
 import type { ListingCache } from '../core/listing-cache';
 import type { HistoryStore } from '../shared/history-store';
 import { SuiteRuns } from '../shared/suite-runs';
+import type { CaseRunDocuments } from '../shared/case-runs';
 import { registerAuthoring } from './authoring';
 import { CALL_SCHEME, CallTranscripts } from './call-transcripts';
 import { PromptTestController } from './controller';
@@ -89,7 +90,7 @@ export function register(
     saveHold: SaveHold;
     listings: ListingCache;
   },
-): { suiteRuns: SuiteRuns } {
+): { suiteRuns: SuiteRuns; caseRuns: CaseRunDocuments } {
   const transcripts = new CallTranscripts();
   const suiteRuns = new SuiteRuns();
   const tests = new PromptTestController(
@@ -162,5 +163,5 @@ export function register(
       interactive: (arg) => saveHold.during(() => runSuiteFile(suiteUri(arg), undefined)),
     }),
   );
-  return { suiteRuns };
+  return { suiteRuns, caseRuns: transcripts };
 }
