@@ -81,6 +81,21 @@ const flowMapApart = {
 };
 
 /**
+ * The variant lab (its panel, the matrix run with its trial copies, Apply Variant) in dist/variant-lab.js, loaded at
+ * the first lab or applied variant (src/variant-lab/register.ts): most sessions never compare variants.
+ * @type {import('esbuild').Plugin}
+ */
+const variantLabApart = {
+  name: 'variant-lab',
+  setup: (b) =>
+    b.onResolve({ filter: /^\.\/opened$/ }, (args) =>
+      args.importer.endsWith(path.join('variant-lab', 'register.ts'))
+        ? { path: './variant-lab.js', external: true }
+        : undefined,
+    ),
+};
+
+/**
  * The bundles the extension loads at first use (the flow map's, the results panel's rendering) hold only the modules
  * dist/extension.js does not: they take every other from it, which loaded them already, as its export `modules`. A
  * second copy of a module would be a second copy of its classes: an error the client throws (a ServiceError) would be
@@ -156,17 +171,21 @@ const trialsApart = {
 
 /**
  * The suite engine (src/core/prompt-tests/run.ts: cases, conversations, simulated calls) in dist/suite-engine.js,
- * loaded at the first run of a suite: editing one, with its problems and completions, never needs it.
+ * loaded at the first run of a suite: editing one, with its problems and completions, never needs it. The variant
+ * lab's matrix run (src/core/variants/variant-run.ts) takes it from there too, rather than a copy in its own bundle.
  * @type {import('esbuild').Plugin}
  */
 const suiteEngineApart = {
   name: 'suite-engine',
-  setup: (b) =>
+  setup: (b) => {
+    const external = { path: './suite-engine.js', external: true };
     b.onResolve({ filter: /^\.\.\/core\/prompt-tests\/run$/ }, (args) =>
-      args.importer.endsWith(path.join('prompt-tests', 'suite-engine.ts'))
-        ? { path: './suite-engine.js', external: true }
-        : undefined,
-    ),
+      args.importer.endsWith(path.join('prompt-tests', 'suite-engine.ts')) ? external : undefined,
+    );
+    b.onResolve({ filter: /^\.\.\/prompt-tests\/run$/ }, (args) =>
+      args.importer.endsWith(path.join('variants', 'variant-run.ts')) ? external : undefined,
+    );
+  },
 };
 
 // undici waits in a file of its own until the first request, the schemas until the first check and re2js until the
@@ -182,6 +201,7 @@ const extension = {
     re2jsApart,
     jsoncApart,
     flowMapApart,
+    variantLabApart,
     resultsRenderApart,
     trialsApart,
     suiteEngineApart,
@@ -213,6 +233,12 @@ await build({
   entryPoints: [path.join(root, 'src/trials/engine.ts')],
   outfile: path.join(root, 'dist/trials.js'),
   plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, vscodeApiOnce(root), shared.plugin],
+});
+await build({
+  ...common,
+  entryPoints: [path.join(root, 'src/variant-lab/opened.ts')],
+  outfile: path.join(root, 'dist/variant-lab.js'),
+  plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, suiteEngineApart, vscodeApiOnce(root), shared.plugin],
 });
 await build({
   ...common,

@@ -46,6 +46,8 @@ export const COMMANDS = {
   continueConversation: 'convai.continueConversation',
   saveAsConversationCase: 'convai.saveAsConversationCase',
   showFlowMap: 'convai.showFlowMap',
+  showVariantLab: 'convai.showVariantLab',
+  applyVariant: 'convai.applyVariant',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

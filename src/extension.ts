@@ -14,6 +14,7 @@ import * as requests from './requests/register';
 import { Log } from './log';
 import * as tree from './tree/register';
 import * as trials from './trials/register';
+import * as variantLab from './variant-lab/register';
 import { messageOf } from './core/text';
 
 /** What the extension gives other extensions (and its tests): the one change event, fired once per write. */
@@ -48,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): ConvaiApi {
     trials.register(context, services);
     requests.register(context, services);
     flowMap.register(context, withSuiteRuns);
+    variantLab.register(context, withSuiteRuns);
     return { onDidChange: services.changes.onDidChange };
   } catch (error) {
     // VS Code does not tell the user that activation failed, so say it here.

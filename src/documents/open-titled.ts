@@ -7,11 +7,21 @@ import { documentTitle } from '../core/labels';
 import { plainText } from '../core/plain-text';
 
 /** `vscode.open`'s arguments that title the tab; options (even none) are what makes VS Code take a title. */
-export function titledOpenArguments(uri: vscode.Uri, kindLabel: string, name: string): unknown[] {
+export function titledOpenArguments(
+  uri: vscode.Uri,
+  kindLabel: string,
+  name: string,
+  options: vscode.TextDocumentShowOptions = {},
+): unknown[] {
   // The name is the service's text: a right-to-left override in it would reverse the kind after it.
-  return [uri, {}, documentTitle(kindLabel, plainText(name))];
+  return [uri, options, documentTitle(kindLabel, plainText(name))];
 }
 
-export async function openTitled(uri: vscode.Uri, kindLabel: string, name: string): Promise<void> {
-  await vscode.commands.executeCommand('vscode.open', ...titledOpenArguments(uri, kindLabel, name));
+export async function openTitled(
+  uri: vscode.Uri,
+  kindLabel: string,
+  name: string,
+  options?: vscode.TextDocumentShowOptions,
+): Promise<void> {
+  await vscode.commands.executeCommand('vscode.open', ...titledOpenArguments(uri, kindLabel, name, options));
 }

@@ -3,6 +3,9 @@
  * once the panel drew it, and keeps the map on show following its source.
  */
 import * as vscode from 'vscode';
+import { openTitled } from '../documents/open-titled';
+import { SCHEME } from '../core/uri';
+import { kindOfSegment } from '../core/resources';
 import { type Coverage, coverageOf } from '../core/flow-map/coverage';
 import type { FlowMap } from '../core/flow-map/model';
 import { mermaidFlowMap } from '../core/flow-map/mermaid';
@@ -46,8 +49,13 @@ export async function showFlowMap(
   const actions = {
     open: async (node: string): Promise<void> => {
       const uri = read.open(node);
+      if (!uri) return;
       // Beside the map, which stays in view to pick the next one.
-      if (uri) await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+      const beside = { preview: true, viewColumn: vscode.ViewColumn.Beside };
+      const shown = read.map.nodes.find((n) => n.id === node);
+      // A pulled folder's file is named already; a service's document by its id alone.
+      if (shown && uri.scheme === SCHEME) await openTitled(uri, kindOfSegment(shown.segment).label, shown.name, beside);
+      else await vscode.window.showTextDocument(uri, beside);
     },
     mermaid: (): string => mermaidFlowMap(read.map),
     svgFile: (): vscode.Uri | undefined => read.svgFile,

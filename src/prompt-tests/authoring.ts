@@ -16,7 +16,7 @@ import type { Connections } from '../connections/registry';
 import { fileTarget } from '../shared/locations';
 import type { Log } from '../log';
 import type { HistoryStore } from '../shared/history-store';
-import { suiteText } from './execution';
+import { suiteText } from '../shared/suite-target';
 
 type Tested = Extract<WholeLocation, { type: 'resource' }> & { segment: 'ai_prompts' | 'integrations' };
 

@@ -13,8 +13,9 @@ import { JUDGE_SUFFIX, parseJudgeFile } from '../core/prompt-tests/judge-file';
 import type { CaseResult } from '../core/prompt-tests/types';
 import type { JudgedCriterion } from '../core/prompt-tests/simulated-case';
 import type { TestCase } from '../core/prompt-tests/suite';
+import type { CaseRunDocuments } from '../shared/case-runs';
 import { ReadOnlyDocuments } from '../shared/read-only-documents';
-import { suiteText } from './execution';
+import { suiteText } from '../shared/suite-target';
 import { labelCall } from './label-call';
 import { childrenOf } from './test-results';
 import { suiteEngine } from './suite-engine';
@@ -64,15 +65,19 @@ async function pickJudgeFile(
 }
 
 /**
- * The document of a case's call: one per case, so a later run shows its call in the same, open, editor. The URI
- * travels through a command link, which decodes it once; a hash as its query, and a path without `?`, `#` or `%`,
- * come back the same.
+ * The document of a case's call: one per case (and per version of the prompt in a variant run, `column`), so a later
+ * run shows its call in the same, open, editor. The URI travels through a command link, which decodes it once; a
+ * hash as its query, and a path without `?`, `#` or `%`, come back the same.
  */
-export function callTranscriptUri(suite: vscode.Uri, caseName: string): vscode.Uri {
-  const key = createHash('sha256').update(`${suite.toString()}\n${caseName}`).digest('hex').slice(0, 16);
+export function callTranscriptUri(suite: vscode.Uri, caseName: string, column?: string, noun = 'Call'): vscode.Uri {
+  const key = createHash('sha256')
+    .update(`${suite.toString()}\n${caseName}${column === undefined ? '' : `\n${column}`}`)
+    .digest('hex')
+    .slice(0, 16);
+  const on = column === undefined ? '' : ` on ${column}`;
   return vscode.Uri.from({
     scheme: CALL_SCHEME,
-    path: `/Call of ${caseName.replace(/[\\/?#%]/g, '-')}.txt`,
+    path: `/${noun} of ${`${caseName}${on}`.replace(/[\\/?#%]/g, '-')}.txt`,
     query: key,
   });
 }
@@ -92,7 +97,7 @@ export function transcriptUriOf(arg: unknown): vscode.Uri {
   return callTranscriptUri(testCase.uri, testCase.label);
 }
 
-export class CallTranscripts implements vscode.Disposable {
+export class CallTranscripts implements vscode.Disposable, CaseRunDocuments {
   private readonly documents = new ReadOnlyDocuments(CALL_SCHEME);
   private readonly calls = new Map<string, LabellableCall>();
   private readonly heldItems = new Set<string>();
@@ -121,6 +126,26 @@ export class CallTranscripts implements vscode.Disposable {
         'This call is no longer held (the window was reloaded, or many calls were shown since); run its case again.',
       );
     return call;
+  }
+
+  /**
+   * Opens a case's run in a column of a variant run (contract: "Variant lab"), `text` as the variant lab wrote it: a
+   * simulated call's transcript is held as one, for Label This Call… as on the Testing view's.
+   */
+  async openRun(
+    suite: vscode.Uri,
+    testCase: TestCase,
+    result: CaseResult,
+    text: string,
+    column: string,
+  ): Promise<vscode.Uri> {
+    const call = suiteEngine().labellableCall(testCase, result);
+    const uri = callTranscriptUri(suite, testCase.name, column, call ? 'Call' : 'Run');
+    if (call) this.calls.set(uri.toString(), call);
+    this.documents.set(uri, text);
+    // A run that is no call holds nothing to label; it is shown as it is.
+    await vscode.window.showTextDocument(uri, { preview: true });
+    return uri;
   }
 
   async open(uri: vscode.Uri): Promise<void> {

@@ -1,24 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { operationOf, savedVersionHash } from '../core/operation';
 import type { JsonObject } from '../core/json';
 import type { Tally } from '../core/prompt-tests/statistics';
 import type { CaseResult, CaseRun, SuiteResult } from '../core/prompt-tests/types';
-import { parseSuite } from '../core/prompt-tests/suite-parser';
-import type { Suite, TestCase } from '../core/prompt-tests/suite';
-import {
-  caseInputs,
-  caseRunOutcome,
-  prepareSuite,
-  TargetError,
-  whereSuiteRuns,
-  type ResolvedTarget,
-} from '../core/prompt-tests/target';
-import { lineColumnText } from '../core/text';
+import type { TestCase } from '../core/prompt-tests/suite';
+import { caseInputs, caseRunOutcome, type ResolvedTarget } from '../core/prompt-tests/target';
 import { describeLocation, toResourceUriString, type WholeLocation } from '../core/uri';
 import type { Connections } from '../connections/registry';
-import { testConcurrency, testTarget, unsavedEdits } from '../shared/settings';
+import { testConcurrency, unsavedEdits } from '../shared/settings';
+import { readSuite, resolveSuite, suiteTenant } from '../shared/suite-target';
 import type { TrialRoute } from '../core/trials/trial-run';
 import type { TrialOutcome } from '../core/trials/trial-report';
 import { trialEngine } from '../trials/load';
@@ -33,32 +25,6 @@ export interface SuiteDeps {
   connections: Connections;
   history: HistoryStore;
   drafts: Drafts;
-}
-
-export class SuiteError extends Error {}
-
-/** A suite's text as the user sees it (an open document, perhaps unsaved), else as it is on disk. */
-export async function suiteText(uri: vscode.Uri): Promise<string> {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  return open ? open.getText() : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
-}
-
-function cannotRun(
-  uri: vscode.Uri,
-  text: string,
-  problems: ReadonlyArray<{ message: string; range: { offset: number } }>,
-): SuiteError {
-  return new SuiteError(
-    `${vscode.workspace.asRelativePath(uri)} cannot run: ${problems.map((p) => `${lineColumnText(text, p.range.offset)} ${p.message}`).join('; ')}.`,
-  );
-}
-
-/** The suite and the text it was read from, where its results are placed. */
-async function readSuite(uri: vscode.Uri): Promise<{ suite: Suite; text: string }> {
-  const text = await suiteText(uri);
-  const { suite, problems } = parseSuite(text);
-  if (suite) return { suite, text };
-  throw cannotRun(uri, text, problems);
 }
 
 export interface SuiteRun {
@@ -102,42 +68,19 @@ export interface SuiteRunOptions {
 /** Runs a suite file's cases against its target, recording every run in the resource's run history. */
 export async function runSuiteFile(deps: SuiteDeps, uri: vscode.Uri, options: SuiteRunOptions = {}): Promise<SuiteRun> {
   const { suite, text } = await readSuite(uri);
-  const { connection, tenantId } = whereSuiteRuns(suite, {}, testTarget());
-  const file = path.basename(uri.path);
-  if (connection === undefined || tenantId === undefined) {
-    throw new SuiteError(
-      `${file} names no ${connection === undefined ? 'connection' : 'tenant'} to run against: give the suite a "target" ({ "connection", "tenantId" }) or set convai.testTarget.`,
-    );
-  }
-  if (!deps.connections.get(connection))
-    throw new SuiteError(
-      `${file} runs against the connection "${connection}", which does not exist: add it with "ConvAI: Add Connection" or change the suite's target.`,
-    );
+  const tenant = suiteTenant(deps.connections, uri, suite);
+  const { connection, tenantId } = tenant;
   const client = deps.connections.client(connection);
-  const tenant = { connection, tenantId };
   const ofFolder =
     options.folderTrial &&
     (await trialEngine().folderTrial(
       deps.connections,
       options.folderTrial.folder,
       tenant,
-      { name: file, suite },
+      { name: path.basename(uri.path), suite },
       options.signal,
     ));
-  let target: ResolvedTarget;
-  try {
-    target = await prepareSuite(
-      client,
-      suite,
-      tenantId,
-      `connection "${connection}"`,
-      options.signal,
-      ofFolder?.created,
-    );
-  } catch (error) {
-    if (error instanceof TargetError && error.problems.length > 0) throw cannotRun(uri, text, error.problems);
-    throw error;
-  }
+  const target = await resolveSuite(client, { uri, text, suite }, tenant, options.signal, ofFolder?.created);
   const location: WholeLocation = {
     type: 'resource',
     connection,

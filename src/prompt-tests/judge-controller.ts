@@ -15,7 +15,7 @@ import { lineColumnText, messageOf, plural } from '../core/text';
 import type { Connections } from '../connections/registry';
 import { testConcurrency, testTarget } from '../shared/settings';
 import { textRange } from '../ui/text-range';
-import { suiteText } from './execution';
+import { suiteText } from '../shared/suite-target';
 import { discoverTestFiles, fileItem, watchTestFiles } from './test-files';
 import { DisposableStore } from '../core/disposable-store';
 

@@ -12,10 +12,12 @@ import type { Log } from '../log';
 import type { ListingCache } from '../core/listing-cache';
 import type { HistoryStore } from '../shared/history-store';
 import { SuiteRuns } from '../shared/suite-runs';
+import type { CaseRunDocuments } from '../shared/case-runs';
 import { registerAuthoring } from './authoring';
 import { CALL_SCHEME, CallTranscripts, transcriptUriOf } from './call-transcripts';
 import { PromptTestController } from './controller';
-import { SuiteError, type FolderTrialRequest } from './execution';
+import type { FolderTrialRequest } from './execution';
+import { SuiteError } from '../shared/suite-target';
 import { comparedReports } from '../core/trials/trial-compare';
 import { GreenRuns } from './green-runs';
 import { JudgeTestController } from './judge-controller';
@@ -88,7 +90,7 @@ export function register(
     saveHold: SaveHold;
     listings: ListingCache;
   },
-): { suiteRuns: SuiteRuns } {
+): { suiteRuns: SuiteRuns; caseRuns: CaseRunDocuments } {
   const transcripts = new CallTranscripts();
   const suiteRuns = new SuiteRuns();
   const tests = new PromptTestController(
@@ -160,5 +162,5 @@ export function register(
       interactive: (arg) => saveHold.during(() => runSuiteFile(suiteUri(arg), undefined)),
     }),
   );
-  return { suiteRuns };
+  return { suiteRuns, caseRuns: transcripts };
 }

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Debouncer } from '../core/debounce';
-import { suiteText } from './execution';
+import { suiteText } from '../shared/suite-target';
 
 /**
  * A kind of test file (`.prompttest.json`, `.judgetest.json`) in the Testing view: every one the workspace holds,

@@ -13,7 +13,8 @@ import { saveScreenshot } from '../harness/screenshots';
 import { uiConnectionName } from '../harness/ui-workbench';
 import { adminClient, samplePromptId } from './service';
 import { openFile } from './open-file';
-import { choose, expand, newQuickPick, openConvAiView, runCommand, treeRow } from './tree-view';
+import { useTheme } from './themes';
+import { expand, openConvAiView, runCommand, treeRow } from './tree-view';
 import { workbench } from './workbench';
 
 const FOLDER = 'acme-support';
@@ -77,19 +78,6 @@ async function untilEveryNodeInView(map: FrameLocator): Promise<void> {
         check();
       }),
   );
-}
-
-/** Picks a colour theme by name; resolves with the one that was on, which the picker shows focused as it opens. */
-async function useTheme(page: Page, theme: string): Promise<string> {
-  await runCommand(page, 'Preferences: Color Theme');
-  await newQuickPick(page, 'of colour themes');
-  // The picker's own row: rows of earlier quick picks stay in the page, hidden.
-  const was = (
-    await page.locator('.quick-input-list .monaco-list-row.focused .label-name').filter({ visible: true }).innerText()
-  ).trim();
-  await choose(page, theme);
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-  return was;
 }
 
 describe('the flow map', () => {

@@ -23,6 +23,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'prompt-tests': [...BASE, 'trials'],
   trials: BASE,
   'flow-map': BASE,
+  'variant-lab': BASE,
 };
 
 const src = path.join(__dirname, '..', '..', '..', 'src');
