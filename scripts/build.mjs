@@ -81,8 +81,8 @@ const flowMapApart = {
 };
 
 /**
- * The variant lab (its panel, the matrix run with its trial copies, Apply Variant) in dist/variant-lab.js, loaded at
- * the first lab or applied variant (src/variant-lab/register.ts): most sessions never compare variants.
+ * The variant lab (its panel, the matrix run with its trial copies, Apply Variant) in dist/trials.js with the trial
+ * engine, loaded at the first lab or applied variant (src/variant-lab/register.ts): most sessions never compare variants.
  * @type {import('esbuild').Plugin}
  */
 const variantLabApart = {
@@ -90,7 +90,7 @@ const variantLabApart = {
   setup: (b) =>
     b.onResolve({ filter: /^\.\/opened$/ }, (args) =>
       args.importer.endsWith(path.join('variant-lab', 'register.ts'))
-        ? { path: './variant-lab.js', external: true }
+        ? { path: './trials.js', external: true }
         : undefined,
     ),
 };
@@ -228,17 +228,20 @@ await build({
   outfile: path.join(root, 'dist/flow-map.js'),
   plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, vscodeApiOnce(root), shared.plugin],
 });
+// The trial engine and the variant lab, whose every variant is a trial copy, share one file: one copy of the trial
+// modules. A file loaded at first use reads the VS Code API as modules of its own did before vscodeApiOnce: for its
+// few modules, that costs less than the 4 KB list of the API's names.
 await build({
   ...common,
-  entryPoints: [path.join(root, 'src/trials/engine.ts')],
+  stdin: {
+    contents: "export * from './src/trials/engine';\nexport * from './src/variant-lab/opened';\n",
+    resolveDir: root,
+    sourcefile: 'trials-entry.ts',
+    loader: 'ts',
+  },
   outfile: path.join(root, 'dist/trials.js'),
-  plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, vscodeApiOnce(root), shared.plugin],
-});
-await build({
-  ...common,
-  entryPoints: [path.join(root, 'src/variant-lab/opened.ts')],
-  outfile: path.join(root, 'dist/variant-lab.js'),
-  plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, suiteEngineApart, vscodeApiOnce(root), shared.plugin],
+  external: ['vscode'],
+  plugins: [undiciApart, validatorsApart, re2jsApart, jsoncApart, suiteEngineApart, shared.plugin],
 });
 await build({
   ...common,

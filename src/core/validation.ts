@@ -108,9 +108,20 @@ function toProblem(error: ErrorObject, document: unknown): Problem {
     case 'const':
       return problem(`must be ${JSON.stringify(param('allowedValue'))}`);
     case 'minLength':
-      return param('limit') === 1 ? problem('must not be empty') : problem(error.message ?? 'is too short');
+      return param('limit') === 1
+        ? problem('must not be empty')
+        : problem(`must be at least ${String(param('limit'))} characters`);
+    case 'pattern':
+      return problem(`must match the pattern ${String(param('pattern'))}`);
+    case 'uniqueItems':
+      return problem(
+        `must not hold the same item twice (items ${String(param('j'))} and ${String(param('i'))} are equal)`,
+      );
+    case 'anyOf':
+      return problem('is none of the forms it may take');
+    // The compiled schemas carry no texts of ajv's (scripts/compile-validators.mjs): each keyword they use is worded above.
     default:
-      return problem(error.message ?? `fails ${error.keyword}`);
+      return problem(`fails ${error.keyword}`);
   }
 }
 

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { calibrationLine } from '../core/prompt-tests/calibration';
 import { JUDGE_SUFFIX, parseJudgeFile } from '../core/prompt-tests/judge-file';
-import { judgeAsker, prepareJudge, runJudgeFile, type CalibrationResult } from '../core/prompt-tests/judge-run';
+import type { CalibrationResult } from '../core/prompt-tests/judge-run';
+import { suiteEngine } from './suite-engine';
 import { caseMessages } from '../core/prompt-tests/case-messages';
 import { TargetError, whereSuiteRuns } from '../core/prompt-tests/target';
 import { lineColumnText, messageOf, plural } from '../core/text';
@@ -97,15 +98,16 @@ export class JudgeTestController implements vscode.Disposable {
           `${name} runs against the connection "${connection}", which does not exist: add it with "ConvAI: Add Connection" or change the file's target.`,
         );
       const client = this.connections.client(connection);
-      const judge = await prepareJudge(client, file, tenantId, `connection "${connection}"`, stop.signal).catch(
-        (error: unknown) => {
+      const engine = suiteEngine();
+      const judge = await engine
+        .prepareJudge(client, file, tenantId, `connection "${connection}"`, stop.signal)
+        .catch((error: unknown) => {
           throw error instanceof TargetError
             ? new Error(`${name}: ${error.message.replace(/\.$/, '')}; correct the file's "judge" or its target.`)
             : error;
-        },
-      );
+        });
       for (const label of labels.values()) run.enqueued(label);
-      const result = await runJudgeFile(file, JSON.stringify(judge.name), judgeAsker(client, judge), {
+      const result = await engine.runJudgeFile(file, JSON.stringify(judge.name), engine.judgeAsker(client, judge), {
         concurrency: testConcurrency(),
         signal: stop.signal,
         onLabelStarted: (label) => {

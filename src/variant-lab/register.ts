@@ -36,7 +36,7 @@ export function register(
   let panel: Opened.VariantLabPanel | undefined;
   const services = { connections, caseRuns };
   const opened = (): { code: typeof Opened; panel: Opened.VariantLabPanel } => {
-    // scripts/build.mjs keeps './opened' in dist/variant-lab.js.
+    // scripts/build.mjs keeps './opened' in dist/trials.js.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const code = require('./opened') as typeof Opened;
     if (!panel) context.subscriptions.push((panel = new code.VariantLabPanel(context.extensionUri, log)));

@@ -683,7 +683,7 @@ describe('schemas: the prompt test suite schema and the suite engine', () => {
     const outputs = [...OUTPUTS.ai_prompts, ...OUTPUTS.integrations];
     const turnOutputs = ['prompt', ...OUTPUTS.ai_prompts];
     const fields: Array<[string, Schema, readonly string[]]> = [
-      ['the suite', propertiesOf(schema), ['$schema', 'target', 'prompt', 'integration', 'cases']],
+      ['the suite', propertiesOf(schema), ['$schema', 'target', 'prompt', 'integration', 'variants', 'cases']],
       ['a case', caseFields, CASE_KEYS],
       ["a case's expect", propertiesOf(asSchema(caseFields.expect)), outputs],
       ['a turn', turnFields, TURN_KEYS],

@@ -24,6 +24,8 @@ import { executorFor, type ResolvedTarget } from './target';
 
 // A shown call's document is made only after a run: it comes with the engine, which activation does not load.
 export { callTranscriptText, labellableCall } from './call-transcript';
+// A judge file's run too: nothing before a run needs it.
+export { judgeAsker, prepareJudge, runJudgeFile } from './judge-run';
 
 /** Runs in flight per request slot (core/limits.ts runsPerSlot). */
 const RUNS_PER_SLOT = LIMITS.runsPerSlot.value;
