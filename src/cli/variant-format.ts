@@ -3,19 +3,12 @@
  * each with its pooled pass rate, interval, latency and its difference from the base, and what that difference means.
  */
 import { intervalText } from '../core/prompt-tests/statistics';
-import { ALPHA, type VariantReport, type VsBase } from '../core/variants/variant-report';
+import { ALPHA, vsBaseText, type VariantReport } from '../core/variants/variant-report';
 import { table } from './format';
 
 function rate({ passes, runs, errors }: Pick<VariantReport, 'passes' | 'runs' | 'errors'>): string {
   const shown = runs === 0 ? 'no answered run' : `${passes}/${runs} ${Math.round((passes / runs) * 100)}%`;
   return errors > 0 ? `${shown}; ${errors} errored` : shown;
-}
-
-/** "better (p = 0.003)", "same (p = 0.41)": a change is claimed only below ALPHA. */
-export function vsBaseText(vs: VsBase | undefined): string {
-  if (!vs) return '';
-  const p = vs.p < 0.001 ? '< 0.001' : `= ${vs.p.toFixed(3)}`;
-  return `${vs.change} (p ${p})`;
 }
 
 export function variantLines(matrix: readonly VariantReport[]): string[] {
@@ -28,7 +21,7 @@ export function variantLines(matrix: readonly VariantReport[]): string[] {
       v.runs === 0 ? '-' : intervalText(v.interval),
       ms(v.latency?.p50),
       ms(v.latency?.p95),
-      vsBaseText(v.vsBase),
+      v.vsBase ? vsBaseText(v.vsBase) : '',
     ]),
   ]);
   const same = matrix.some((v) => v.vsBase?.change === 'same');

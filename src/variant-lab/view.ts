@@ -5,7 +5,7 @@
  */
 import { intervalText, type Latency } from '../core/prompt-tests/statistics';
 import type { Verdict } from '../core/prompt-tests/types';
-import type { CellReport, VariantReport, VsBase } from '../core/variants/variant-report';
+import { vsBaseText, type CellReport, type VariantReport, type VsBase } from '../core/variants/variant-report';
 import { BASE_NAME } from '../core/variants/variant-spec';
 
 export interface LabCell {
@@ -32,16 +32,6 @@ export interface LabView {
   note: string;
   columns: LabColumn[];
   rows: Array<{ name: string; cells: LabCell[] }>;
-}
-
-/** "p = 0.003", "p = 0.41", "p < 0.001": two significant digits are all a reader weighs. */
-export function pText(p: number): string {
-  if (p < 0.001) return 'p < 0.001';
-  return `p = ${Number(p.toPrecision(p < 0.01 ? 1 : 2))}`;
-}
-
-export function vsBaseText({ change, p }: VsBase): string {
-  return `${change}, ${pText(p)}`;
 }
 
 function latencyText(latency: Latency | undefined): string {

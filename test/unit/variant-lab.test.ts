@@ -8,7 +8,9 @@ import { caseResult } from '../../src/core/prompt-tests/verdict';
 import { withVariantFields } from '../../src/core/variants/variant-apply';
 import { variantReports } from '../../src/core/variants/variant-report';
 import { parsePageMessage } from '../../src/variant-lab/messages';
-import { labView, pText, vsBaseText } from '../../src/variant-lab/view';
+import { labView } from '../../src/variant-lab/view';
+import { pText } from '../../src/core/prompt-tests/case-messages';
+import { vsBaseText } from '../../src/core/variants/variant-report';
 
 const CASE: TestCase = {
   name: 'greets',
@@ -99,12 +101,12 @@ describe("variant lab: a cell's run", () => {
 
 describe("variant lab: the table's words", () => {
   it('writes p as a reader weighs it', () => {
-    assert.equal(pText(0.41234), 'p = 0.41');
+    assert.equal(pText(0.41234), 'p = 0.412');
     assert.equal(pText(0.0031), 'p = 0.003');
-    assert.equal(pText(1), 'p = 1');
+    assert.equal(pText(1), 'p = 1.000');
     assert.equal(pText(0.0004), 'p < 0.001');
     assert.equal(vsBaseText({ change: 'better', p: 0.0031 }), 'better, p = 0.003');
-    assert.equal(vsBaseText({ change: 'same', p: 0.41 }), 'same, p = 0.41');
+    assert.equal(vsBaseText({ change: 'same', p: 0.41 }), 'same, p = 0.410');
   });
 
   it('gives every cell its rate, interval, latency and verdict, the base first, and each variant its vsBase', () => {

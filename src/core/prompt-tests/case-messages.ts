@@ -21,7 +21,8 @@ export function tallyLine(result: Pick<CaseResult, 'passes' | 'runs' | 'interval
   return `${result.passes}/${result.runs} passed, 95% interval ${intervalText(result.interval)}`;
 }
 
-function pText(p: number): string {
+/** "p = 0.010", "p < 0.001": how every report words a Fisher test's p-value (a regression, a variant against its base). */
+export function pText(p: number): string {
   return p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(3)}`;
 }
 

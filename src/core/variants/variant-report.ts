@@ -3,6 +3,7 @@
  * cases, each cell a case's figures in that column, and each variant against the base by a two-sided Fisher exact
  * test on pooled passes and failures. Errored runs are no evidence: they are counted apart, never as failures.
  */
+import { pText } from '../prompt-tests/case-messages';
 import { differencePValue, latencyOf, wilsonInterval, type Latency } from '../prompt-tests/statistics';
 import type { CaseResult, SuiteResult, Verdict } from '../prompt-tests/types';
 import { BASE_NAME } from './variant-spec';
@@ -96,4 +97,9 @@ export function variantReports(
       return { ...report, vsBase: vsBase(first, report) };
     }),
   ];
+}
+
+/** "better, p = 0.003": how every shell words a variant against the base. */
+export function vsBaseText({ change, p }: VsBase): string {
+  return `${change}, ${pText(p)}`;
 }
