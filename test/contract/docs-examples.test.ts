@@ -48,10 +48,10 @@ describe("contract: the user guide's suite examples", () => {
   });
 
   it('finds the suites and the judge file the guide shows', () => {
-    // The guide's suite, its conversation, its simulated call and its judge file.
+    // The guide's suite, its conversation, its simulated call, its variants and its judge file.
     assert.deepEqual(
       examples.map(({ file }) => file.replace(/^example-\d+/, '')),
-      ['.prompttest.json', '.prompttest.json', '.prompttest.json', '.judgetest.json'],
+      ['.prompttest.json', '.prompttest.json', '.prompttest.json', '.prompttest.json', '.judgetest.json'],
     );
   });
 

@@ -149,7 +149,7 @@ describe("variant lab: the table's words", () => {
         ],
       },
     ]);
-    assert.equal(view.columns[1]?.vsBase?.text, 'same, p = 0.1');
+    assert.equal(view.columns[1]?.vsBase?.text, 'same, p = 0.100');
   });
 });
 
