@@ -26,5 +26,7 @@ class VariantLenses implements vscode.CodeLensProvider {
 }
 
 export function registerVariantLenses(): vscode.Disposable {
-  return vscode.languages.registerCodeLensProvider({ pattern: `**/*${SUITE_SUFFIX}` }, new VariantLenses());
+  // A suite on disk, or an untitled one: a selector without a scheme would also match documents of other schemes.
+  const suites = ['file', 'untitled'].map((scheme) => ({ scheme, pattern: `**/*${SUITE_SUFFIX}` }));
+  return vscode.languages.registerCodeLensProvider(suites, new VariantLenses());
 }

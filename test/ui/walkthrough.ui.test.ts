@@ -182,7 +182,7 @@ describe('the Get Started walkthrough', () => {
     await untick(page, 'Edit and save a prompt');
     await clickStepButton(page, 'Edit and save a prompt', 'Go to Resource');
     await choose(page, PROMPT);
-    await page.locator('.editor-group-container.active .tab.active', { hasText: '.json' }).waitFor();
+    await page.locator(`.editor-group-container.active .tab.active[data-resource-name="${promptId}.json"]`).waitFor();
     await page.locator('.editor-group-container.active .view-lines', { hasText: PROMPT }).waitFor();
     await page.locator('.editor-group-container:not(.active) .tab.active', { hasText: 'Walkthrough' }).waitFor();
     // Opening the prompt is not editing it.
