@@ -3,25 +3,12 @@
  * page's script (`webview/main.ts`) fills the map, the problems list and the
  * title with text nodes only, so a resource's name can never become markup.
  */
-export interface PageResources {
-  nonce: string;
-  cspSource: string;
-  scriptUri: string;
-  styleUri: string;
-}
+import { webviewPage, type PageResources } from '../shared/webview-page';
 
-export function mapPage({ nonce, cspSource, scriptUri, styleUri }: PageResources): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${styleUri}">
-<title>Flow Map</title>
-</head>
-<body>
-<header class="toolbar">
+export function mapPage(resources: PageResources): string {
+  return webviewPage(
+    'Flow Map',
+    `<header class="toolbar">
   <h1 id="title">Flow Map</h1>
   <div class="controls">
     <input type="search" id="search" placeholder="Find a name" aria-label="Find a resource by name (Enter: the next match)">
@@ -46,8 +33,7 @@ export function mapPage({ nonce, cspSource, scriptUri, styleUri }: PageResources
     <h2 id="problems-heading"><button type="button" id="problems-toggle" aria-expanded="true" aria-controls="problems">Problems <span id="problems-count" class="count"></span></button></h2>
     <ul id="problems"></ul>
   </aside>
-</main>
-<script nonce="${nonce}" src="${scriptUri}"></script>
-</body>
-</html>`;
+</main>`,
+    resources,
+  );
 }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { plainText } from '../core/plain-text';
 import type { Logger } from '../core/logger';
 import type { Log } from '../log';
+import { DrawnPage } from '../shared/drawn-page';
 import { parsePageMessage, type HostMessage, type MapView, type PageMessage } from './messages';
 import { mapPage } from './page';
 
@@ -14,11 +15,6 @@ export interface MapActions {
   svgFile(): vscode.Uri | undefined;
 }
 
-interface Waiter {
-  resolve: () => void;
-  reject: (error: Error) => void;
-}
-
 /**
  * The one flow map panel. Showing a map replaces the one on show; the page
  * answers a map it drew with "drawn" and its number, which is what `show`
@@ -27,11 +23,7 @@ interface Waiter {
  */
 export class FlowMapPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
-  /** The page has loaded and listens: until then a map waits in `pending`. */
-  private ready = false;
-  private pending: HostMessage | undefined;
-  private readonly waiters = new Map<number, Waiter>();
-  private sent = 0;
+  private readonly page = new DrawnPage<HostMessage>('The flow map was closed before it was drawn.');
   private actions: MapActions | undefined;
   private follower: vscode.Disposable | undefined;
   private readonly roots: { script: vscode.Uri; media: vscode.Uri };
@@ -57,12 +49,12 @@ export class FlowMapPanel implements vscode.Disposable {
     panel.title = plainText(view.title);
     if (!follows) panel.reveal(undefined, false);
     this.actions = actions;
-    const seq = (this.sent += 1);
-    const drawn = new Promise<void>((resolve, reject) => this.waiters.set(seq, { resolve, reject }));
-    const message: HostMessage = { type: 'show', seq, view, ...(follows ? { keepView: true } : {}) };
-    if (this.ready) void panel.webview.postMessage(message);
-    else this.pending = message;
-    return drawn;
+    return this.page.send(panel.webview, (seq) => ({
+      type: 'show',
+      seq,
+      view,
+      ...(follows ? { keepView: true } : {}),
+    }));
   }
 
   /** What keeps the map on show current; it ends with the next map or the panel. */
@@ -107,14 +99,10 @@ export class FlowMapPanel implements vscode.Disposable {
     panel.onDidDispose(() => {
       messages.dispose();
       this.panel = undefined;
-      this.ready = false;
-      this.pending = undefined;
       this.actions = undefined;
       this.follower?.dispose();
       this.follower = undefined;
-      for (const waiter of this.waiters.values())
-        waiter.reject(new Error('The flow map was closed before it was drawn.'));
-      this.waiters.clear();
+      this.page.closed();
     });
     this.panel = panel;
     return panel;
@@ -123,17 +111,10 @@ export class FlowMapPanel implements vscode.Disposable {
   private async receive(message: PageMessage, webview: vscode.Webview): Promise<void> {
     switch (message.type) {
       case 'ready':
-        this.ready = true;
-        if (this.pending) await webview.postMessage(this.pending);
-        this.pending = undefined;
-        return;
+        return this.page.pageReady(webview);
       case 'drawn':
         this.logger.debug(`Drew a map of ${message.nodes} resources.`);
-        for (const [seq, waiter] of this.waiters) {
-          if (seq > message.seq) continue;
-          waiter.resolve();
-          this.waiters.delete(seq);
-        }
+        this.page.pageDrew(message.seq);
         return;
       case 'open':
         return this.actions?.open(message.node);

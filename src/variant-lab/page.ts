@@ -3,25 +3,12 @@
  * (media/variant-lab.js) fills the table with text nodes only, so a case's or a variant's name, or an answer, can
  * never become markup.
  */
-export interface PageResources {
-  nonce: string;
-  cspSource: string;
-  scriptUri: string;
-  styleUri: string;
-}
+import { webviewPage, type PageResources } from '../shared/webview-page';
 
-export function labPage({ nonce, cspSource, scriptUri, styleUri }: PageResources): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${styleUri}">
-<title>Variant Lab</title>
-</head>
-<body>
-<header>
+export function labPage(resources: PageResources): string {
+  return webviewPage(
+    'Variant Lab',
+    `<header>
   <h1 id="title">Variant Lab</h1>
   <p id="note"></p>
 </header>
@@ -42,8 +29,7 @@ export function labPage({ nonce, cspSource, scriptUri, styleUri }: PageResources
       <li>Overlapping intervals are no evidence of a difference. <strong>Apply</strong> writes a variant's fields into the prompt's document as unsaved edits; try them with a trial before you save.</li>
     </ul>
   </section>
-</main>
-<script nonce="${nonce}" src="${scriptUri}"></script>
-</body>
-</html>`;
+</main>`,
+    resources,
+  );
 }

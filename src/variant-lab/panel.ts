@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { plainText } from '../core/plain-text';
 import type { Logger } from '../core/logger';
 import type { Log } from '../log';
+import { DrawnPage } from '../shared/drawn-page';
 import { parsePageMessage, type HostMessage, type PageMessage } from './messages';
 import { labPage } from './page';
 import type { LabView } from './view';
@@ -13,21 +14,13 @@ export interface LabActions {
   apply(column: number): Promise<void>;
 }
 
-interface Waiter {
-  resolve: () => void;
-  reject: (error: Error) => void;
-}
-
 /**
  * The one variant lab panel. Showing a table replaces the one on show; the page answers a table it drew with "drawn"
  * and its number, which is what `show` resolves on. A table sent before the page was ready waits for it.
  */
 export class VariantLabPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
-  private ready = false;
-  private pending: HostMessage | undefined;
-  private readonly waiters = new Map<number, Waiter>();
-  private sent = 0;
+  private readonly page = new DrawnPage<HostMessage>('The variant lab was closed before it drew the table.');
   private actions: LabActions | undefined;
   private readonly media: vscode.Uri;
   private readonly logger: Logger;
@@ -44,12 +37,7 @@ export class VariantLabPanel implements vscode.Disposable {
     panel.title = plainText(view.title);
     panel.reveal(undefined, false);
     this.actions = actions;
-    const seq = (this.sent += 1);
-    const drawn = new Promise<void>((resolve, reject) => this.waiters.set(seq, { resolve, reject }));
-    const message: HostMessage = { type: 'show', seq, view };
-    if (this.ready) void panel.webview.postMessage(message);
-    else this.pending = message;
-    return drawn;
+    return this.page.send(panel.webview, (seq) => ({ type: 'show', seq, view }));
   }
 
   dispose(): void {
@@ -89,12 +77,8 @@ export class VariantLabPanel implements vscode.Disposable {
     panel.onDidDispose(() => {
       messages.dispose();
       this.panel = undefined;
-      this.ready = false;
-      this.pending = undefined;
       this.actions = undefined;
-      for (const waiter of this.waiters.values())
-        waiter.reject(new Error('The variant lab was closed before it drew the table.'));
-      this.waiters.clear();
+      this.page.closed();
     });
     this.panel = panel;
     return panel;
@@ -103,16 +87,9 @@ export class VariantLabPanel implements vscode.Disposable {
   private async receive(message: PageMessage, webview: vscode.Webview): Promise<void> {
     switch (message.type) {
       case 'ready':
-        this.ready = true;
-        if (this.pending) await webview.postMessage(this.pending);
-        this.pending = undefined;
-        return;
+        return this.page.pageReady(webview);
       case 'drawn':
-        for (const [seq, waiter] of this.waiters) {
-          if (seq > message.seq) continue;
-          waiter.resolve();
-          this.waiters.delete(seq);
-        }
+        this.page.pageDrew(message.seq);
         return;
       case 'open':
         return this.actions?.open(message.row, message.column);
