@@ -17,7 +17,7 @@ import { registerAuthoring } from './authoring';
 import { CALL_SCHEME, CallTranscripts, transcriptUriOf } from './call-transcripts';
 import { PromptTestController } from './controller';
 import type { FolderTrialRequest } from './execution';
-import { SuiteError } from '../shared/suite-target';
+import { namedTestFile, SuiteError } from '../shared/suite-target';
 import { comparedReports } from '../core/trials/trial-compare';
 import { GreenRuns } from './green-runs';
 import { JudgeTestController } from './judge-controller';
@@ -25,19 +25,11 @@ import { labelCall, labelCallArgs } from './label-call';
 
 /** The suite a command names: a URI (or its text), else the active editor's suite. */
 function suiteUri(arg: unknown): vscode.Uri {
-  const uri =
-    arg instanceof vscode.Uri
-      ? arg
-      : typeof arg === 'string'
-        ? vscode.Uri.parse(arg)
-        : arg === undefined
-          ? vscode.window.activeTextEditor?.document.uri
-          : undefined;
-  if (!uri || !(uri.path.endsWith(SUITE_SUFFIX) || uri.path.endsWith(JUDGE_SUFFIX)))
-    throw new Error(
-      `uri must name a prompt test suite, a file whose name ends in ${SUITE_SUFFIX}, or a judge file (${JUDGE_SUFFIX}).`,
-    );
-  return uri;
+  return namedTestFile(
+    arg,
+    [SUITE_SUFFIX, JUDGE_SUFFIX],
+    `uri must name a prompt test suite, a file whose name ends in ${SUITE_SUFFIX}, or a judge file (${JUDGE_SUFFIX}).`,
+  );
 }
 
 /** A judge file run through its Testing view item: `{ passed, failed, cases, judge: { agreement, tpr, tnr, kappa, consistency } }`. */

@@ -21,6 +21,23 @@ import { testTarget } from './settings';
 
 export class SuiteError extends Error {}
 
+/**
+ * The test file a command names: a URI (or its text), else the active editor's document, when its name ends in one of
+ * `suffixes`; else a SuiteError saying `needs`.
+ */
+export function namedTestFile(arg: unknown, suffixes: readonly string[], needs: string): vscode.Uri {
+  const uri =
+    arg instanceof vscode.Uri
+      ? arg
+      : typeof arg === 'string'
+        ? vscode.Uri.parse(arg)
+        : arg === undefined
+          ? vscode.window.activeTextEditor?.document.uri
+          : undefined;
+  if (!uri || !suffixes.some((suffix) => uri.path.endsWith(suffix))) throw new SuiteError(needs);
+  return uri;
+}
+
 /** A suite's text as the user sees it (an open document, perhaps unsaved), else as it is on disk. */
 export async function suiteText(uri: vscode.Uri): Promise<string> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

@@ -4,25 +4,17 @@ import { SUITE_SUFFIX } from '../core/prompt-tests/suite';
 import type { Connections } from '../connections/registry';
 import type { Log } from '../log';
 import type { CaseRunDocuments } from '../shared/case-runs';
-import { SuiteError } from '../shared/suite-target';
+import { namedTestFile } from '../shared/suite-target';
 import { registerVariantLenses } from './codelens';
 import type * as Opened from './opened';
 
 /** The suite a command names: a URI (or its text), else the active editor's suite. */
 function suiteUri(arg: unknown): vscode.Uri {
-  const uri =
-    arg instanceof vscode.Uri
-      ? arg
-      : typeof arg === 'string'
-        ? vscode.Uri.parse(arg)
-        : arg === undefined
-          ? vscode.window.activeTextEditor?.document.uri
-          : undefined;
-  if (!uri?.path.endsWith(SUITE_SUFFIX))
-    throw new SuiteError(
-      `uri must name a prompt test suite with variants, a file whose name ends in ${SUITE_SUFFIX}; open one to run its variants.`,
-    );
-  return uri;
+  return namedTestFile(
+    arg,
+    [SUITE_SUFFIX],
+    `uri must name a prompt test suite with variants, a file whose name ends in ${SUITE_SUFFIX}; open one to run its variants.`,
+  );
 }
 
 /**
