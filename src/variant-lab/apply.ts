@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { plain, plainText } from '../core/plain-text';
 import { SUITE_SUFFIX } from '../core/prompt-tests/suite';
 import { withVariantFields } from '../core/variants/variant-apply';
-import type { SuiteConnections } from '../shared/suite-target';
+import { namedTestFile, type SuiteConnections } from '../shared/suite-target';
 import { labSuite, suiteWithVariants, type LabSuite } from './suite';
 
 /** Writes the variant into the prompt's document; resolves with the document's URI. */
@@ -58,9 +58,11 @@ export async function applyAsked(
   connections: SuiteConnections,
   arg: unknown,
 ): Promise<{ document: string } | undefined> {
-  const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-  if (!uri?.path.endsWith(SUITE_SUFFIX))
-    throw new Error(`Apply Variant works on a prompt test suite with variants: open its ${SUITE_SUFFIX} file first.`);
+  const uri = namedTestFile(
+    arg,
+    [SUITE_SUFFIX],
+    `Apply Variant works on a prompt test suite with variants: open its ${SUITE_SUFFIX} file first.`,
+  );
   const { suite } = await suiteWithVariants(uri);
   const picked = await vscode.window.showQuickPick(
     (suite.variants ?? []).map((v) => ({
