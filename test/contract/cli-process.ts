@@ -53,3 +53,21 @@ export function runCli(
 ): Promise<Run> {
   return startCli(args, cwd, env, program).done;
 }
+
+/**
+ * Runs the CLI until the service has received its first test_prompt (`tested`, asked before the start so that request
+ * cannot be missed), then sends it `signal` and waits for its end: a run stopped while it is under way.
+ */
+export async function signalledWhileTesting(
+  tested: () => Promise<void>,
+  signal: NodeJS.Signals,
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+): Promise<Run> {
+  const arrived = tested();
+  const started = startCli(args, cwd, env);
+  await arrived;
+  started.child.kill(signal);
+  return started.done;
+}

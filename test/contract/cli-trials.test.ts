@@ -10,7 +10,7 @@ import { request } from 'undici';
 import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
 import type { RecordedRequest } from '../service/request-log';
-import { runCli, startCli, type Run } from './cli-process';
+import { runCli, signalledWhileTesting, type Run } from './cli-process';
 import { startContract, type ContractContext } from './setup';
 
 const PROMPT = kindById('prompt');
@@ -223,19 +223,11 @@ describe('contract: the command-line tool (trials)', function () {
     });
     const args = ['test', '--url', ctx.service.url, '--concurrency', '1', '--trial', 'tenant', 'suites'];
     const tested = (): Promise<void> => ctx.service.requests.arrivals(1, (r) => r.path.endsWith('/test_prompt'));
-    let arrived = tested();
-    const interrupted = startCli(args, work, env());
-    await arrived;
-    interrupted.child.kill('SIGINT');
-    const stopped = await interrupted.done;
+    const stopped = await signalledWhileTesting(tested, 'SIGINT', args, work, env());
     assert.equal(stopped.code, 130, stopped.stderr);
     assert.deepEqual(await copiesLeft(), [], 'Ctrl+C deletes the copies');
 
-    arrived = tested();
-    const killed = startCli(args, work, env());
-    await arrived;
-    killed.child.kill('SIGKILL');
-    await killed.done;
+    await signalledWhileTesting(tested, 'SIGKILL', args, work, env());
     const [left] = await copiesLeft();
     assert.match(left ?? '', /^\[trial [0-9a-f]{8}\] Order Triage$/, 'a killed run cannot delete');
     assert.equal((await readdir(path.join(cache, 'trials'))).length, 1, 'its journal names the copy');

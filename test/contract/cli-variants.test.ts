@@ -9,30 +9,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JsonObject } from '../../src/core/json';
 import { kindById } from '../../src/core/resources';
+import type { VariantReport } from '../../src/core/variants/variant-report';
 import { request } from 'undici';
-import { runCli, startCli, type Run } from './cli-process';
+import { runCli, signalledWhileTesting, type Run } from './cli-process';
 import { startContract, type ContractContext } from './setup';
 
 const PROMPT = kindById('prompt');
 const TRIAGE = 2;
 const SAYS = 'Say exactly: Your order is on its way.';
 
-interface Column {
-  name: string;
-  runs: number;
-  passes: number;
-  errors: number;
-  passRate: number;
-  interval: [number, number];
-  latency?: { p50: number; p95: number };
-  cases: Array<{ name: string; runs: number; passes: number; verdict: string; interval: [number, number] }>;
-  vsBase?: { change: string; p: number };
-}
-
 interface Report {
   passed: number;
   failed: number;
-  suites: Array<{ cases: Array<JsonObject & { name: string; passes: number }>; variants?: Column[] }>;
+  suites: Array<{ cases: Array<JsonObject & { name: string; passes: number }>; variants?: VariantReport[] }>;
 }
 
 describe('contract: the command-line tool (variants)', function () {
@@ -225,19 +214,11 @@ describe('contract: the command-line tool (variants)', function () {
     await suite([{ name: 'says', fields: { system: SAYS } }], 50);
     const args = ['test', '--url', ctx.service.url, '--concurrency', '1', 'triage.prompttest.json'];
     const tested = (): Promise<void> => ctx.service.requests.arrivals(1, (r) => r.path.endsWith('/test_prompt'));
-    let arrived = tested();
-    const interrupted = startCli(args, work, env());
-    await arrived;
-    interrupted.child.kill('SIGINT');
-    const stopped = await interrupted.done;
+    const stopped = await signalledWhileTesting(tested, 'SIGINT', args, work, env());
     assert.equal(stopped.code, 130, stopped.stderr);
     assert.deepEqual(await copiesLeft(), [], 'Ctrl+C deletes the copies');
 
-    arrived = tested();
-    const killed = startCli(args, work, env());
-    await arrived;
-    killed.child.kill('SIGKILL');
-    await killed.done;
+    await signalledWhileTesting(tested, 'SIGKILL', args, work, env());
     const [left] = await copiesLeft();
     assert.match(left ?? '', /^\[trial [0-9a-f]{8}\] Order Triage$/, 'a killed run cannot delete');
     await suite([{ name: 'says', fields: { system: SAYS } }], 1);

@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { isTrialCopy } from '../../src/core/trials/trial-names';
+import type { VariantReport } from '../../src/core/variants/variant-report';
 import {
   addConnection,
   admin,
@@ -21,20 +22,6 @@ const CONNECTION = 'variant-lab';
 const TRIAGE = 2;
 const REPEAT = 6;
 const WORDS = 'hello from the variant';
-
-interface Figures {
-  name: string;
-  runs: number;
-  passes: number;
-  errors: number;
-  passRate: number;
-  interval: [number, number];
-  latency?: { p50: number; p95: number };
-}
-interface Column extends Figures {
-  cases: Array<Figures & { verdict: string }>;
-  vsBase?: { change: string; p: number };
-}
 
 const copiesLeft = async (): Promise<number> =>
   (await admin.list(kind('ai_prompts'), 1, { trialCopies: true })).filter(isTrialCopy).length;
@@ -71,7 +58,7 @@ describe('the variant lab', () => {
     const live = await admin.get(kind('ai_prompts'), TRIAGE, 1);
     const suite = await labSuite();
     await clearRequests();
-    const { variants } = await vscode.commands.executeCommand<{ variants: Column[] }>('convai.showVariantLab', {
+    const { variants } = await vscode.commands.executeCommand<{ variants: VariantReport[] }>('convai.showVariantLab', {
       uri: suite.toString(),
     });
     const drawn = vscode.window.tabGroups.all
