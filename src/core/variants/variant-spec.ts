@@ -6,6 +6,7 @@
 import type { TextRange } from '../json-document';
 import { isJsonObject, type Json, type JsonObject } from '../json';
 import { validateDocument } from '../validation';
+import { editableFields, kindById } from '../resources';
 import { unknownKeys, type At } from '../prompt-tests/expect-problems';
 
 /** What the base column is called; no variant may take its name. */
@@ -13,8 +14,12 @@ export const BASE_NAME = 'base';
 
 export const VARIANT_KEYS: readonly string[] = ['name', 'fields', 'file', 'field'];
 
-/** Fields a variant cannot replace: the copy is the prompt under another name, in the same tenant. */
-const KEPT_FIELDS: readonly string[] = ['id', 'name', 'tenant_id'];
+const PROMPT = kindById('prompt');
+
+/** A field a variant cannot replace: one the service owns (the resource table says which), or the name its copy gets. */
+function kept(field: string): boolean {
+  return field === 'name' || (Object.hasOwn(PROMPT.fields, field) && !editableFields(PROMPT).includes(field));
+}
 
 export interface VariantSpec {
   name: string;
@@ -50,13 +55,13 @@ export const TEXT_FIELDS: readonly string[] = [
 
 /** The problems of `fields` as a prompt's, each at its field. */
 function fieldProblems(at: At, path: Array<string | number>, fields: JsonObject): void {
-  for (const field of Object.keys(fields).filter((f) => KEPT_FIELDS.includes(f)))
+  for (const field of Object.keys(fields).filter(kept))
     at(
       [...path, field],
       `a variant cannot change the prompt's ${field}: its copy keeps the tenant and gets a name of its own`,
       true,
     );
-  const checked = Object.fromEntries(Object.entries(fields).filter(([f]) => !KEPT_FIELDS.includes(f)));
+  const checked = Object.fromEntries(Object.entries(fields).filter(([f]) => !kept(f)));
   for (const problem of validateDocument('ai_prompts', { name: 'variant', ...checked })) {
     const onKey = problem.keyword === 'additionalProperties';
     at([...path, ...problem.path], `${problem.message} (a variant's fields are the prompt's)`, onKey);
